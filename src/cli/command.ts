@@ -1,0 +1,20 @@
+// What every `context-desk` subcommand provides. Each lives in its own module under commands/ and is
+// loaded only when it is run, so `--help` stays instant.
+
+export interface CliIo {
+  stdout: NodeJS.WritableStream;
+  stderr: NodeJS.WritableStream;
+  /** Fires when the user presses Ctrl-C; long commands stop cleanly. */
+  signal: AbortSignal;
+}
+
+export interface Command {
+  /** One line for `context-desk --help`. */
+  summary: string;
+  /** Full usage text for `context-desk <name> --help`. */
+  usage: string;
+  /** Returns the process exit code. Throwing a UsageError prints the message plus the usage. */
+  run(argv: string[], io: CliIo): Promise<number>;
+}
+
+export class UsageError extends Error {}

@@ -1,0 +1,4 @@
+// The registry of subcommands: name -> lazy loader. Add one line per command.
+import type { Command } from '../command';
+
+export const commands: Record<string, () => Promise<Command>> = {};

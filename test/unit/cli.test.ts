@@ -1,0 +1,40 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
+import { main } from '../../src/cli/main';
+import { version } from '../../package.json';
+
+async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const code = await main(argv, { stdout, stderr, signal: new AbortController().signal });
+  return { code, out, err };
+}
+
+test('--version prints the package version', async () => {
+  const r = await runCli(['--version']);
+  assert.equal(r.code, 0);
+  assert.equal(r.out, `${version}\n`);
+});
+
+test('--help prints usage and exits 0', async () => {
+  const r = await runCli(['--help']);
+  assert.equal(r.code, 0);
+  assert.match(r.out, /Usage: context-desk <command>/);
+});
+
+test('no arguments prints usage and exits 2', async () => {
+  const r = await runCli([]);
+  assert.equal(r.code, 2);
+  assert.match(r.out, /Usage:/);
+});
+
+test('an unknown command is named in the error', async () => {
+  const r = await runCli(['frobnicate']);
+  assert.equal(r.code, 2);
+  assert.match(r.err, /unknown command 'frobnicate'/);
+});
