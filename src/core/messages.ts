@@ -1,0 +1,88 @@
+// The canonical message form: chat messages as providers take them. Everything in the core speaks this.
+
+export type Role = 'system' | 'user' | 'assistant' | 'tool';
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** Arguments as the model produced them (JSON text, possibly malformed). */
+  arguments: string;
+}
+
+export interface Message {
+  role: Role;
+  content: string;
+  /** Assistant messages: the tool calls of this action. */
+  toolCalls?: ToolCall[];
+  /** Tool results: the call this message answers. */
+  toolCallId?: string;
+  /** Tool results: the tool's name, when known. */
+  name?: string;
+  /** Workspace-relative path of a file holding the full text (reversible masking names it). */
+  storedAt?: string;
+}
+
+export type TrajectoryFormat =
+  | 'mini-swe-agent'
+  | 'swe-agent'
+  | 'swe-agent-history'
+  | 'openai-chat'
+  | 'openai-jsonl'
+  | 'claude-code';
+
+export interface Trajectory {
+  /** Stable id (instance id or file name). */
+  id: string;
+  /** The file it came from. */
+  source: string;
+  format: TrajectoryFormat;
+  messages: Message[];
+  /** Output tokens of model call k (the k-th assistant message), where the trajectory recorded them. */
+  outputTokens?: (number | undefined)[];
+  /** Prompt tokens the provider billed for call k, where recorded (for comparing our counts). */
+  providerPromptTokens?: (number | undefined)[];
+}
+
+/** One turn: one assistant action plus the observations that answer it. */
+export interface Turn {
+  /** Index of the action in the message list. */
+  actionIndex: number;
+  action: Message;
+  /** Indices of the observation messages (tool results, or user messages that carry environment output). */
+  observationIndices: number[];
+}
+
+export interface SplitTrajectory {
+  /** System prompt and task: everything before the first assistant message. Never masked. */
+  prefixEnd: number;
+  turns: Turn[];
+}
+
+/**
+ * Splits messages into the unmaskable prefix (system + task) and turns. Every message after an
+ * assistant message and before the next one is an observation of that turn.
+ */
+export function splitTurns(messages: readonly Message[]): SplitTrajectory {
+  const turns: Turn[] = [];
+  let prefixEnd = messages.length;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i]!;
+    if (m.role === 'assistant') {
+      if (turns.length === 0) prefixEnd = i;
+      turns.push({ actionIndex: i, action: m, observationIndices: [] });
+    } else if (turns.length > 0) {
+      turns[turns.length - 1]!.observationIndices.push(i);
+    }
+  }
+  return { prefixEnd, turns };
+}
+
+/** Counts tokens. Implementations cache per content so history is never re-tokenized. */
+export interface Tokenizer {
+  readonly name: 'o200k' | 'cl100k' | 'chars4';
+  /** False for the chars/4 estimate: every place that shows its numbers labels them as estimates. */
+  readonly exact: boolean;
+  count(text: string): number;
+  /** Tokens of one message including the per-message overhead (role, separators, tool-call framing). */
+  countMessage(message: Message): number;
+}
