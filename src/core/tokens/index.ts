@@ -1,0 +1,3 @@
+export * from './tokenizer';
+export { CountCache } from './cache';
+export { setTiktokenWasmPath } from './wasm';
