@@ -31,8 +31,16 @@ function resolveWasm(): string {
   }
 }
 
+// The core's lib has no DOM types, and @types/node 20 does not declare WebAssembly: the little we use.
+type WasmExports = Record<string, unknown>;
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object, imports: Record<string, unknown>) => { exports: WasmExports };
+}
+const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
 interface WasmBindings {
-  __wbg_set_wasm(exports: WebAssembly.Exports): void;
+  __wbg_set_wasm(exports: WasmExports): void;
 }
 
 /** True when something else (e.g. `import 'tiktoken'`) already instantiated the shared bindings. */
@@ -58,9 +66,7 @@ export function tiktoken(): typeof bindings {
         cause: e,
       });
     }
-    const instance = new WebAssembly.Instance(new WebAssembly.Module(bytes), {
-      './tiktoken_bg.js': bindings as unknown as WebAssembly.ModuleImports,
-    });
+    const instance = new wasmApi.Instance(new wasmApi.Module(bytes), { './tiktoken_bg.js': bindings });
     (bindings as unknown as WasmBindings).__wbg_set_wasm(instance.exports);
     loaded = true;
   }

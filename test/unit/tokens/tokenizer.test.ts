@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { get_encoding } from 'tiktoken';
 import {
   createTokenizer,
@@ -107,4 +108,19 @@ test('dispose frees the encoder; counting afterwards fails clearly', () => {
 
 test('an unknown tokenizer name is rejected', () => {
   assert.throws(() => createTokenizer('gpt2' as 'o200k'), /unknown tokenizer 'gpt2'/);
+});
+
+test('the WASM loader instantiates tiktoken itself when nothing else has (fresh process)', () => {
+  // This file imports 'tiktoken', which instantiates the shared bindings first; a child process shows
+  // that our loader works alone, as it must in the bundled extension.
+  const script = [
+    "const { createTokenizer } = require('./src/core/tokens');",
+    "const t = createTokenizer('o200k');",
+    "process.stdout.write(String(t.count('hello world <|endoftext|>')));",
+  ].join('\n');
+  const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { encoding: 'utf8' });
+  assert.equal(r.status, 0, r.stderr);
+  const ref = get_encoding('o200k_base');
+  assert.equal(Number(r.stdout), ref.encode_ordinary('hello world <|endoftext|>').length);
+  ref.free();
 });
