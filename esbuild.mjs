@@ -1,0 +1,109 @@
+// Builds the extension (node, cjs), the webview (browser) and the CLI, plus the integration test
+// bundles. Flags: --watch, --production (minify, no source maps for tests).
+import * as esbuild from 'esbuild';
+import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+
+const require = createRequire(import.meta.url);
+const watch = process.argv.includes('--watch');
+const production = process.argv.includes('--production');
+
+const common = {
+  bundle: true,
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  metafile: true,
+  legalComments: 'none',
+};
+
+const nodeCommon = {
+  ...common,
+  platform: 'node',
+  format: 'cjs',
+  // Without it esbuild 0.28 emits Uint8Array.fromBase64 in the binary loader, which node 20 lacks.
+  target: 'node20',
+  // @vscode/ripgrep is ESM and finds its binary relative to import.meta.url: keep it external.
+  external: ['vscode', '@vscode/ripgrep'],
+  // Lets bundled ESM code that reads import.meta.url work in CJS.
+  define: { 'import.meta.url': 'importMetaUrl' },
+  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
+};
+
+/** Integration test suites run inside the real VS Code; mocha is loaded from node_modules at run time. */
+function integrationEntries() {
+  const dir = 'test/integration';
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => join(dir, f));
+}
+
+const builds = [
+  { ...nodeCommon, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist' },
+  {
+    ...nodeCommon,
+    entryPoints: { cli: 'src/cli/main.ts' },
+    outdir: 'dist',
+    banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js },
+  },
+  {
+    ...common,
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    entryPoints: { webview: 'src/webview/main.ts' },
+    outdir: 'dist',
+    loader: { '.css': 'text' },
+  },
+];
+if (!production) {
+  builds.push({
+    ...nodeCommon,
+    entryPoints: integrationEntries(),
+    outdir: 'out/test/integration',
+    external: [...nodeCommon.external, 'mocha'],
+  });
+}
+
+/** Files the bundles load at run time: tiktoken's wasm and the codicon font. */
+function copyAssets() {
+  mkdirSync('dist/codicons', { recursive: true });
+  const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+  for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(codicons, f), join('dist/codicons', f));
+  try {
+    cpSync(require.resolve('tiktoken/tiktoken_bg.wasm'), 'dist/tiktoken_bg.wasm');
+  } catch {
+    /* tiktoken is optional until the engine lands */
+  }
+}
+
+function printSizes(results) {
+  const rows = [];
+  for (const r of results) {
+    for (const [file, info] of Object.entries(r.metafile?.outputs ?? {})) {
+      if (!file.endsWith('.map')) rows.push([file, info.bytes]);
+    }
+  }
+  rows.sort((a, b) => a[0].localeCompare(b[0]));
+  for (const [file, bytes] of rows) console.log(`  ${file.padEnd(48)} ${(bytes / 1024).toFixed(1).padStart(9)} KB`);
+}
+
+if (!watch) {
+  rmSync('out/test', { recursive: true, force: true });
+}
+
+if (watch) {
+  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  copyAssets();
+  await Promise.all(contexts.map((c) => c.watch()));
+  console.log('[watch] building; watching for changes (Ctrl-C stops)');
+} else {
+  const started = Date.now();
+  const results = await Promise.all(builds.map((b) => esbuild.build(b)));
+  copyAssets();
+  if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
+  console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
+  printSizes(results);
+}

@@ -1,0 +1,43 @@
+// Opens the real VS Code workbench in Chromium, optionally running the extension's integration tests
+// inside its extension host and waiting for their verdict.
+import { mkdirSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from './browser';
+import { startCodeServer, workbenchUrl, type CodeServer } from './code-server';
+import { onCleanup } from './cleanup';
+
+export interface Session {
+  server: CodeServer;
+  browser: Browser;
+  page: Page;
+}
+
+export interface OpenOptions {
+  folder: string;
+  extensionPath: string;
+  /** Load the extension as installed (copy in extensions dir) instead of as extensionDevelopmentPath. */
+  installed?: boolean;
+  testsPath?: string;
+  env?: Record<string, string>;
+  verbose?: boolean;
+  settings?: Record<string, unknown>;
+}
+
+/** Starts code-server and a browser, registers cleanup for both, and opens the workbench. */
+export async function openWorkbench(opts: OpenOptions, beforeGoto?: (page: Page) => Promise<void>): Promise<Session> {
+  Object.assign(process.env, opts.env ?? {});
+  const server = await startCodeServer({
+    ...(opts.installed ? { installExtensionFrom: opts.extensionPath } : {}),
+    ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.verbose ? { log: (l: string) => console.log(`[code-server] ${l}`) } : {}),
+  });
+  onCleanup(() => server.stop());
+  const browser = await launchBrowser();
+  onCleanup(() => browser.close());
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  if (beforeGoto) await beforeGoto(page);
+  mkdirSync(opts.folder, { recursive: true });
+  const url = workbenchUrl(server, opts.folder, opts.installed ? undefined : { extensionPath: opts.extensionPath, ...(opts.testsPath ? { testsPath: opts.testsPath } : {}) });
+  await page.goto(url);
+  return { server, browser, page };
+}

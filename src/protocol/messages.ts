@@ -1,0 +1,74 @@
+// The typed messages between the extension host and the Agent panel's webview. Both sides import this
+// file; nothing else crosses the boundary.
+//
+// Handshake: the webview posts `ready` once its script runs; the host answers `init` with everything
+// the panel needs to render. Requests carry an id and get exactly one `response`; notifications are
+// fire-and-forget in either direction.
+
+export const PROTOCOL_VERSION = 1;
+
+/** Settings the panel shows. */
+export interface PanelSettings {
+  strategy: string;
+  maskingWindow: number;
+  tokenizer: string;
+  cachedInputPrice: number;
+}
+
+export interface InitPayload {
+  protocolVersion: number;
+  extensionVersion: string;
+  settings: PanelSettings;
+}
+
+/** Requests the webview sends to the host: method -> params and result. */
+export interface HostRequests {
+  showLog: { params: Record<string, never>; result: { shown: true } };
+  runCommand: { params: { command: PanelCommand }; result: { ran: true } };
+}
+
+/** Commands the panel may ask the host to run (an allow-list: never an arbitrary command id). */
+export type PanelCommand = 'contextDesk.showLog';
+
+/** Requests the host sends to the webview. */
+export interface WebviewRequests {
+  ping: { params: { sentAt: number }; result: { sentAt: number; receivedAt: number } };
+  /** What the panel currently shows: lets tests and diagnostics check the panel, not the host. */
+  snapshot: { params: Record<string, never>; result: { settings: PanelSettings | undefined } };
+}
+
+/** Notifications the host sends to the webview. */
+export interface WebviewNotifications {
+  settingsChanged: PanelSettings;
+}
+
+export type RequestMessage<R, M extends keyof R = keyof R> = {
+  [K in M]: { type: 'request'; id: number; method: K; params: R[K] extends { params: infer P } ? P : never };
+}[M];
+
+export type ResponseMessage =
+  | { type: 'response'; id: number; ok: true; result: unknown }
+  | { type: 'response'; id: number; ok: false; error: string };
+
+export type NotificationMessage<N, M extends keyof N = keyof N> = {
+  [K in M]: { type: 'notification'; method: K; params: N[K] };
+}[M];
+
+export type WebviewToHost =
+  | { type: 'ready'; protocolVersion: number }
+  | RequestMessage<HostRequests>
+  | ResponseMessage;
+
+export type HostToWebview =
+  | { type: 'init'; payload: InitPayload }
+  | RequestMessage<WebviewRequests>
+  | ResponseMessage
+  | NotificationMessage<WebviewNotifications>;
+
+export type ResultOf<R, K extends keyof R> = R[K] extends { result: infer T } ? T : never;
+export type ParamsOf<R, K extends keyof R> = R[K] extends { params: infer T } ? T : never;
+
+/** Narrow an unknown posted value to a message of the given side, by its discriminant only. */
+export function isMessage(value: unknown): value is { type: string } {
+  return typeof value === 'object' && value !== null && typeof (value as { type?: unknown }).type === 'string';
+}

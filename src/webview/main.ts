@@ -1,0 +1,2 @@
+// Entry of the panel's browser bundle.
+import './app';
