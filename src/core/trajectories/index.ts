@@ -1,0 +1,3 @@
+export { parseTrajectory, idFromFile } from './detect';
+export { loadTrajectories, loadTrajectoryFile, type LoadResult, type Skipped } from './load';
+export { TrajectoryError } from './errors';
