@@ -6,7 +6,9 @@ import { findFiles } from './lib/files';
 const dashDash = process.argv.indexOf('--');
 const filters = process.argv.slice(2, dashDash === -1 ? undefined : dashDash);
 const passThrough = dashDash === -1 ? [] : process.argv.slice(dashDash + 1);
-const files = findFiles('test/bench', '.bench.ts').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = findFiles('test/bench', '.bench.ts').filter(
+  (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
+);
 if (files.length === 0) {
   console.error('No benchmarks match.');
   process.exit(1);

@@ -14,7 +14,11 @@ async function runScenario(file: string): Promise<boolean> {
   const workspace = mkdtempSync(join(tmpdir(), 'context-desk-e2e-ws-'));
   if (existsSync('test/fixtures/workspace')) cpSync('test/fixtures/workspace', workspace, { recursive: true });
   const started = Date.now();
-  const { page, server, browser } = await openWorkbench({ folder: workspace, extensionPath: resolve('.'), installed: true });
+  const { page, server, browser } = await openWorkbench({
+    folder: workspace,
+    extensionPath: resolve('.'),
+    installed: true,
+  });
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   const shot = async (name: string): Promise<string> => {
@@ -44,7 +48,9 @@ async function main(): Promise<number> {
   if (build.status !== 0) return 1;
   mkdirSync('test-results', { recursive: true });
   const filters = process.argv.slice(2);
-  const files = findFiles('test/e2e', '.e2e.ts').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  const files = findFiles('test/e2e', '.e2e.ts').filter(
+    (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
+  );
   let passed = 0;
   let failed = 0;
   for (const f of files) {

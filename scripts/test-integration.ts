@@ -9,7 +9,15 @@ import { openWorkbench } from './lib/workbench';
 import { onCleanup, runCleanups } from './lib/cleanup';
 
 /** Workbench chatter that says nothing about the tests. */
-const NOISE = ['Ignoring fetching additional builtin extensions', 'Creating a socket', 'Resolving connection token', 'Resolved connection token', '[Service Worker]', 'ChatSessionStore', 'Updating additional builtin extensions cache'];
+const NOISE = [
+  'Ignoring fetching additional builtin extensions',
+  'Creating a socket',
+  'Resolving connection token',
+  'Resolved connection token',
+  '[Service Worker]',
+  'ChatSessionStore',
+  'Updating additional builtin extensions cache',
+];
 const TIMEOUT_MS = Number(process.env.CONTEXT_DESK_INTEGRATION_TIMEOUT_MS ?? 300_000);
 
 async function main(): Promise<number> {
@@ -51,13 +59,17 @@ async function main(): Promise<number> {
   clearTimeout(timer);
   if (exitCode === undefined) {
     await page.screenshot({ path: 'test-results/integration-timeout.png' }).catch(() => undefined);
-    console.error(`Integration tests did not finish within ${TIMEOUT_MS / 1000} s (screenshot: test-results/integration-timeout.png)`);
+    console.error(
+      `Integration tests did not finish within ${TIMEOUT_MS / 1000} s (screenshot: test-results/integration-timeout.png)`,
+    );
     return 1;
   }
   let summary = { passed: 0, failed: 0 };
   if (existsSync(resultsFile)) summary = JSON.parse(readFileSync(resultsFile, 'utf8')) as typeof summary;
   else writeFileSync(resultsFile, JSON.stringify({ ...summary, note: 'the test runner wrote no results' }));
-  console.log(`\nIntegration tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s with exit code ${exitCode}`);
+  console.log(
+    `\nIntegration tests finished in ${((Date.now() - started) / 1000).toFixed(1)} s with exit code ${exitCode}`,
+  );
   console.log(`${summary.passed} passed, ${summary.failed} failed`);
   return exitCode === 0 && summary.failed === 0 && summary.passed > 0 ? 0 : 1;
 }

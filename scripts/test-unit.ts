@@ -4,10 +4,14 @@ import { spawnSync } from 'node:child_process';
 import { findFiles } from './lib/files';
 
 const filters = process.argv.slice(2);
-const files = findFiles('test/unit', '.test.ts').filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = findFiles('test/unit', '.test.ts').filter(
+  (f) => filters.length === 0 || filters.some((x) => f.includes(x)),
+);
 if (files.length === 0) {
   console.error(`No unit test files match ${filters.join(', ') || 'test/unit/**/*.test.ts'}`);
   process.exit(1);
 }
-const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const r = spawnSync(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+});
 process.exit(r.status ?? 1);

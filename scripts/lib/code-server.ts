@@ -11,7 +11,9 @@ const RIPGREP_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 
 /** Where the test VS Code lives: outside the clone, so it is cached between runs on one machine. */
 export function codeServerDir(): string {
-  const base = process.env.CONTEXT_DESK_VSCODE_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-desk');
+  const base =
+    process.env.CONTEXT_DESK_VSCODE_DIR ??
+    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-desk');
   return resolve(base, `code-server-${CODE_SERVER_VERSION}`);
 }
 
@@ -49,8 +51,13 @@ export function installCodeServer(): string {
   seedRipgrepCache();
   console.log(`Installing code-server ${CODE_SERVER_VERSION} into ${dir} (about a minute, once per machine)`);
   const env = { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' };
-  run('npm', ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], { cwd: dir, env });
-  if (!existsSync(codeServerEntry(dir))) throw new Error(`code-server install finished but ${codeServerEntry(dir)} is missing`);
+  run(
+    'npm',
+    ['install', '--no-save', '--no-audit', '--no-fund', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`],
+    { cwd: dir, env },
+  );
+  if (!existsSync(codeServerEntry(dir)))
+    throw new Error(`code-server install finished but ${codeServerEntry(dir)} is missing`);
   writeFileSync(marker, new Date().toISOString());
   return dir;
 }
@@ -98,14 +105,19 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
 
   const args = [
     codeServerEntry(dir),
-    '--config', '/dev/null',
-    '--auth', 'none',
-    '--bind-addr', opts.bindAddr ?? '127.0.0.1:0',
+    '--config',
+    '/dev/null',
+    '--auth',
+    'none',
+    '--bind-addr',
+    opts.bindAddr ?? '127.0.0.1:0',
     '--disable-telemetry',
     '--disable-update-check',
     '--disable-workspace-trust',
-    '--user-data-dir', userData,
-    '--extensions-dir', extensionsDir,
+    '--user-data-dir',
+    userData,
+    '--extensions-dir',
+    extensionsDir,
   ];
   const child = spawn(process.execPath, args, {
     env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tempDir },
@@ -143,25 +155,45 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
     };
     child.stdout!.on('data', onData);
     child.stderr!.on('data', onData);
-    child.once('exit', (code) => rej(new Error(`code-server exited (${code}) before listening:\n${buffered.slice(-2000)}`)));
-    setTimeout(() => rej(new Error(`code-server did not listen within 60 s:\n${buffered.slice(-2000)}`)), 60_000).unref();
+    child.once('exit', (code) =>
+      rej(new Error(`code-server exited (${code}) before listening:\n${buffered.slice(-2000)}`)),
+    );
+    setTimeout(
+      () => rej(new Error(`code-server did not listen within 60 s:\n${buffered.slice(-2000)}`)),
+      60_000,
+    ).unref();
   }).catch(async (e: unknown) => {
     await stop();
     throw e;
   });
   child.stdout!.resume();
   child.stderr!.resume();
-  return { ...listening, url: `http://${listening.host}:${listening.port}`, tempDir, extensionsDir, process: child, stop };
+  return {
+    ...listening,
+    url: `http://${listening.host}:${listening.port}`,
+    tempDir,
+    extensionsDir,
+    process: child,
+    stop,
+  };
 }
 
 /** Makes the built extension look installed: a symlink named publisher.name-version in the extensions dir. */
 function installExtensionCopy(extensionRoot: string, extensionsDir: string): void {
-  const pkg = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as { publisher: string; name: string; version: string };
+  const pkg = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as {
+    publisher: string;
+    name: string;
+    version: string;
+  };
   run('ln', ['-s', resolve(extensionRoot), join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`)]);
 }
 
 /** The URL that opens a folder with the extension under development and, optionally, its test runner. */
-export function workbenchUrl(server: CodeServer, folder: string, dev?: { extensionPath: string; testsPath?: string }): string {
+export function workbenchUrl(
+  server: CodeServer,
+  folder: string,
+  dev?: { extensionPath: string; testsPath?: string },
+): string {
   const params = new URLSearchParams({ folder: resolve(folder) });
   if (dev) {
     const remote = (p: string): string => `vscode-remote://${server.host}:${server.port}${resolve(p)}`;

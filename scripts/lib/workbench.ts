@@ -37,7 +37,13 @@ export async function openWorkbench(opts: OpenOptions, beforeGoto?: (page: Page)
   const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   if (beforeGoto) await beforeGoto(page);
   mkdirSync(opts.folder, { recursive: true });
-  const url = workbenchUrl(server, opts.folder, opts.installed ? undefined : { extensionPath: opts.extensionPath, ...(opts.testsPath ? { testsPath: opts.testsPath } : {}) });
+  const url = workbenchUrl(
+    server,
+    opts.folder,
+    opts.installed
+      ? undefined
+      : { extensionPath: opts.extensionPath, ...(opts.testsPath ? { testsPath: opts.testsPath } : {}) },
+  );
   await page.goto(url);
   return { server, browser, page };
 }

@@ -1,0 +1,52 @@
+// `npm start`: builds the extension, installs it into the local test VS Code and serves that VS Code on
+// 127.0.0.1 with a small demo workspace. Open the printed URL in a browser; Ctrl-C stops everything.
+import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { startCodeServer, type CodeServer } from './lib/code-server';
+import { onCleanup, runCleanups } from './lib/cleanup';
+
+const PORT = process.env.PORT ?? process.env.CONTEXT_DESK_PORT ?? '8080';
+const HOST = process.env.HOST ?? '127.0.0.1';
+
+async function start(): Promise<void> {
+  const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) throw new Error('the build failed');
+
+  // The demo workspace persists between runs so what Context Desk writes there can be looked at later.
+  const workspace = resolve('.vscode-test/demo-workspace');
+  if (!existsSync(workspace)) {
+    mkdirSync(workspace, { recursive: true });
+    cpSync('test/fixtures/workspace', workspace, { recursive: true });
+  }
+  const options = {
+    installExtensionFrom: resolve('.'),
+    settings: { 'task.allowAutomaticTasks': 'on', 'workbench.colorTheme': 'Default Dark Modern' },
+  };
+  let server: CodeServer;
+  try {
+    server = await startCodeServer({ ...options, bindAddr: `${HOST}:${PORT}` });
+  } catch (e) {
+    console.warn(
+      `Port ${PORT} is not free (${e instanceof Error ? e.message.split('\n')[0] : String(e)}); using a free one.`,
+    );
+    server = await startCodeServer({ ...options, bindAddr: `${HOST}:0` });
+  }
+  onCleanup(() => server.stop());
+  server.process.once('exit', (code) => {
+    console.error(`code-server exited (${code}).`);
+    void runCleanups().finally(() => process.exit(1));
+  });
+  const url = `${server.url}/?folder=${encodeURIComponent(workspace)}`;
+  console.log(`\nContext Desk is running in VS Code (code-server) at:\n\n    ${url}\n`);
+  console.log(
+    `Workspace: ${workspace}\nExtension: ${join(server.extensionsDir)} (linked to this checkout; rebuild + reload the window to see changes)`,
+  );
+  console.log('Press Ctrl-C to stop.');
+}
+
+start().catch(async (e: unknown) => {
+  console.error(`npm start failed: ${e instanceof Error ? e.message : String(e)}`);
+  await runCleanups();
+  process.exit(1);
+});

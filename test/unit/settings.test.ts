@@ -1,0 +1,64 @@
+// Code and manifest agree on settings: every key the code reads is declared in package.json with the
+// same default, and every declared key is read by the code.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { SECTION, SETTINGS, readSettings } from '../../src/extension/settings';
+import { findFiles } from '../../scripts/lib/files';
+
+interface Property {
+  type: string;
+  default: unknown;
+  enum?: unknown[];
+}
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  contributes: { configuration: { properties: Record<string, Property> } };
+};
+const declared = manifest.contributes.configuration.properties;
+
+test('every setting in the code is declared in package.json with the same default', () => {
+  for (const [key, spec] of Object.entries(SETTINGS)) {
+    const property = declared[`${SECTION}.${key}`];
+    assert.ok(property, `${SECTION}.${key} is declared in package.json`);
+    assert.deepEqual(property.default, spec.default, `${SECTION}.${key} has the same default`);
+    if (property.enum)
+      assert.ok(property.enum.includes(spec.default), `${SECTION}.${key}'s default is one of its enum values`);
+  }
+});
+
+test('every setting declared in package.json is read by the code', () => {
+  const inCode = new Set(Object.keys(SETTINGS).map((k) => `${SECTION}.${k}`));
+  for (const key of Object.keys(declared)) assert.ok(inCode.has(key), `${key} is declared but the code never reads it`);
+});
+
+test('declared types match the defaults', () => {
+  for (const [key, property] of Object.entries(declared)) {
+    const actual = Array.isArray(property.default)
+      ? 'array'
+      : property.default === null
+        ? 'null'
+        : typeof property.default;
+    const expected = property.type === 'integer' ? 'number' : property.type;
+    assert.equal(actual, expected, `${key}: default ${JSON.stringify(property.default)} is a ${property.type}`);
+  }
+});
+
+test('the code reads configuration only through the settings table', () => {
+  for (const file of findFiles('src', '.ts')) {
+    const text = readFileSync(file, 'utf8');
+    for (const m of text.matchAll(/getConfiguration\(([^)]*)\)/g)) {
+      assert.equal(m[1], 'SECTION', `${file} reads configuration section ${m[1] || '(all)'}; use settings.ts`);
+    }
+    for (const m of text.matchAll(/affectsConfiguration\('([^']+)'\)/g)) {
+      assert.ok(m[1] === SECTION || m[1]! in declared, `${file} watches undeclared setting ${m[1]}`);
+    }
+  }
+});
+
+test('readSettings falls back to the default for a value of the wrong type', () => {
+  const values: Record<string, unknown> = { strategy: 42, maskingWindow: 5 };
+  const s = readSettings({ get: <T>(key: string, fallback?: T) => (key in values ? values[key] : fallback) as T });
+  assert.equal(s.strategy, SETTINGS.strategy.default);
+  assert.equal(s.maskingWindow, 5);
+  assert.equal(s.tokenizer, SETTINGS.tokenizer.default);
+});
