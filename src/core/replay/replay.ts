@@ -1,0 +1,120 @@
+// Replays a recorded trajectory call by call under a strategy and bills every call with the
+// prompt-cache model. Model call k sends the context built from the messages before the k-th
+// assistant message; the agent's own answers are taken from the recording (replay does not re-run it).
+import type { Message, Tokenizer, Trajectory } from '../messages';
+import { billOutput, billRequest } from '../cost/cost-model';
+import { messageCounter } from '../cost/message-tokens';
+import { createStrategy } from '../strategies/registry';
+import { createStandInSummarizer } from '../strategies/stand-in-summarizer';
+import {
+  DEFAULT_STRATEGY_OPTIONS,
+  validateStrategyOptions,
+  type StrategyName,
+  type StrategyOptions,
+} from '../strategies/types';
+import { aggregate, type StrategyTotals } from './aggregate';
+
+export { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../strategies/types';
+export { aggregate, type StrategyTotals };
+
+export interface ReplayOptions extends StrategyOptions {
+  /** Add output tokens to the cost (at `outputPrice` units each). */
+  includeOutput: boolean;
+  /** Output token price relative to uncached input; 1 when not given. */
+  outputPrice?: number;
+}
+
+export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = { ...DEFAULT_STRATEGY_OPTIONS, includeOutput: false };
+
+export interface CallRecord {
+  /** 0-based model call. */
+  call: number;
+  /** Tokens of the context sent on this call plus any summarizer input made for it. */
+  inputTokens: number;
+  /** Tokens of the context sent on this call. */
+  contextTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  /** Output tokens of the call: recorded by the trajectory, else counted from the assistant message. */
+  outputTokens: number;
+  outputRecorded: boolean;
+  /** Billed units: the call, its summarizer calls, and output when included. */
+  cost: number;
+  maskedObservations: number;
+  summaryCall: boolean;
+  /** Summarizer calls made for this call (0 or, rarely, more). */
+  summaryCalls: number;
+  summaryInputTokens: number;
+  summaryOutputTokens: number;
+}
+
+export interface TrajectoryReplay {
+  trajectoryId: string;
+  strategy: StrategyName;
+  calls: CallRecord[];
+  /** True when summaries came from the fixed-size stand-in: their sizes and costs are estimates. */
+  summaryEstimated: boolean;
+  /** Caveats that must be shown with the numbers. */
+  notes: string[];
+}
+
+export const RETRY_FILTER_NOTE =
+  'retry-filter: recorded trajectories carry no retry flag, so replay sends every call as a first attempt (identical to raw).';
+
+export async function replayTrajectory(
+  t: Trajectory,
+  strategy: StrategyName,
+  options: ReplayOptions,
+  tokenizer: Tokenizer,
+): Promise<TrajectoryReplay> {
+  validateStrategyOptions(options);
+  const outputPrice = options.outputPrice ?? 1;
+  if (!(outputPrice >= 0 && Number.isFinite(outputPrice)))
+    throw new RangeError(`outputPrice must be >= 0 (got ${outputPrice})`);
+  const summarizer = createStandInSummarizer(tokenizer, options.summaryTokens);
+  const s = createStrategy(strategy, { tokenizer, summarizer }, options);
+  const count = messageCounter(tokenizer);
+  const calls: CallRecord[] = [];
+  let previous: Message[] | undefined;
+  let summaryEstimated = false;
+  let k = 0;
+  for (let i = 0; i < t.messages.length; i++) {
+    const action = t.messages[i]!;
+    if (action.role !== 'assistant') continue;
+    const built = await s.build(t.messages.slice(0, i), { retry: false });
+    const bill = billRequest(previous, built.messages, count, options);
+    previous = built.messages;
+    const summaryInputTokens = built.summaries.reduce((n, r) => n + r.inputTokens, 0);
+    const summaryOutputTokens = built.summaries.reduce((n, r) => n + r.outputTokens, 0);
+    if (built.summaries.some((r) => r.estimated)) summaryEstimated = true;
+    const recorded = t.outputTokens?.[k];
+    const outputTokens = recorded ?? Math.max(0, count(action) - count({ role: 'assistant', content: '' }));
+    calls.push({
+      call: k,
+      inputTokens: bill.inputTokens + summaryInputTokens,
+      contextTokens: bill.inputTokens,
+      cachedTokens: bill.cachedTokens,
+      cacheWriteTokens: bill.cacheWriteTokens,
+      outputTokens,
+      outputRecorded: recorded !== undefined,
+      // Summarizer calls share no prefix with the agent's prompt: billed uncached.
+      cost:
+        bill.cost +
+        summaryInputTokens +
+        billOutput(outputTokens, options.includeOutput, outputPrice) +
+        billOutput(summaryOutputTokens, options.includeOutput, outputPrice),
+      maskedObservations: built.masked.length,
+      summaryCall: built.summaries.length > 0,
+      summaryCalls: built.summaries.length,
+      summaryInputTokens,
+      summaryOutputTokens,
+    });
+    k++;
+  }
+  const notes = strategy === 'retry-filter' ? [RETRY_FILTER_NOTE] : [];
+  if (summaryEstimated)
+    notes.push(
+      `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates.`,
+    );
+  return { trajectoryId: t.id, strategy, calls, summaryEstimated, notes };
+}

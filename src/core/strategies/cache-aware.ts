@@ -1,0 +1,87 @@
+// `cache-aware` (ours, the default): masking whose boundary moves only when it pays.
+//
+// Providers bill a cached prompt prefix at `cachedPrice` x the uncached price. Moving the mask boundary
+// rewrites an early message, so every later token of that call is billed as a cache write. Ski rental:
+// keep the boundary fixed and add up the regret, i.e. what the still-verbatim maskable observations
+// cost on each call (cachedPrice x the tokens masking would save). Once the regret reaches the one-off
+// price of breaking the prefix (suffix tokens x (cacheWritePrice - cachedPrice)), mask everything older
+// than the last M turns. With no cache (cachedPrice = 1, writes at 1) breaking is free and this is
+// plain masking; with a free cache it never masks unless the context window forces it.
+import { splitTurns, type Message, type SplitTrajectory } from '../messages';
+import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
+import { maskMessage } from './placeholder';
+import { maskTurns } from './mask-turns';
+import type { ContextResult, ContextStrategy, StrategyDeps, StrategyOptions } from './types';
+
+export interface CacheAwareTuning {
+  /** Move when regret >= alpha x the break cost (1 is classic ski rental). */
+  alpha: number;
+}
+
+export const DEFAULT_CACHE_AWARE_TUNING: CacheAwareTuning = { alpha: 1 };
+
+function firstObservation(split: SplitTrajectory, from: number, to: number): number | undefined {
+  for (let t = from; t < to; t++) {
+    const first = split.turns[t]!.observationIndices[0];
+    if (first !== undefined) return first;
+  }
+  return undefined;
+}
+
+function maskingSavings(
+  history: readonly Message[],
+  split: SplitTrajectory,
+  from: number,
+  to: number,
+  count: MessageCounter,
+): number {
+  let saved = 0;
+  for (let t = from; t < to; t++) {
+    for (const i of split.turns[t]!.observationIndices) saved += count(history[i]!) - count(maskMessage(history[i]!));
+  }
+  return Math.max(0, saved);
+}
+
+export function createCacheAwareStrategy(
+  deps: Pick<StrategyDeps, 'tokenizer'>,
+  options: Pick<StrategyOptions, 'window' | 'cachedPrice' | 'cacheWritePrice' | 'contextWindow'>,
+  tuning: CacheAwareTuning = DEFAULT_CACHE_AWARE_TUNING,
+): ContextStrategy {
+  const count = messageCounter(deps.tokenizer);
+  let boundary = 0; // turns whose observations are masked; only grows
+  let regret = 0;
+  let previousLength = 0; // messages in the previous request (positions match the history 1:1)
+
+  return {
+    name: 'cache-aware',
+    build(history: readonly Message[]): Promise<ContextResult> {
+      const split = splitTurns(history);
+      const turns = split.turns.length;
+      const target = Math.max(boundary, turns - options.window);
+      if (target > boundary) {
+        const changed = firstObservation(split, boundary, target);
+        if (changed === undefined)
+          boundary = target; // nothing to mask: moving is free
+        else {
+          regret += options.cachedPrice * maskingSavings(history, split, boundary, target, count);
+          const proposed = maskTurns(history, split, 0, target).messages;
+          const suffix = changed < previousLength ? sumTokens(proposed.slice(changed, previousLength), count) : 0;
+          const breakCost = suffix * (options.cacheWritePrice - options.cachedPrice);
+          if (regret >= tuning.alpha * breakCost) {
+            boundary = target;
+            regret = 0;
+          }
+        }
+      }
+      let view = maskTurns(history, split, 0, boundary);
+      // The call must fit the window: move now, past the last M turns if need be (never the last turn).
+      while (sumTokens(view.messages, count) > options.contextWindow && boundary < turns - 1) {
+        boundary = Math.max(boundary + 1, Math.min(turns - 1, turns - options.window));
+        regret = 0;
+        view = maskTurns(history, split, 0, boundary);
+      }
+      previousLength = history.length;
+      return Promise.resolve({ messages: view.messages, masked: view.masked, summaries: [], summarizedTurns: 0 });
+    },
+  };
+}

@@ -1,0 +1,58 @@
+// Checkpoints (summary strategy) and the prompt a real summarizer LLM gets. The agent loop uses the
+// same prompt with a real model; replay only counts its tokens.
+import type { Message } from '../messages';
+
+export const CHECKPOINT_SECTIONS = ['USER_CONTEXT', 'COMPLETED', 'PENDING', 'CODE_STATE'] as const;
+
+export function checkpointHeader(turns: number): string {
+  return `Checkpoint for the last ${turns} turns:`;
+}
+
+/** The message that stands for summarized turns in the context. */
+export function checkpointMessage(turns: number, summary: string): Message {
+  return { role: 'user', content: `${checkpointHeader(turns)}\n${summary}` };
+}
+
+export const SLIDING_SUMMARY_PREFIX = 'Previous context summary:';
+
+export function slidingSummaryMessage(summary: string): Message {
+  return { role: 'user', content: `${SLIDING_SUMMARY_PREFIX} ${summary}` };
+}
+
+export const SUMMARIZER_SYSTEM_PROMPT = [
+  'You maintain the working memory of a coding agent. You receive the previous checkpoint (or the task',
+  'when there is none) and the turns that happened since. Write an updated checkpoint that replaces the',
+  'previous one: the agent will see only the task, your checkpoint and its most recent turns.',
+  '',
+  'Write exactly these four sections, each a short list of facts, in the language of the conversation:',
+  'USER_CONTEXT: what the user asked for, constraints, preferences, the acceptance criteria.',
+  'COMPLETED: what was done and verified, with the decisive results (test names, error messages, numbers).',
+  'PENDING: what remains, open questions, hypotheses not yet checked, what failed and must not be retried.',
+  'CODE_STATE: files and symbols touched or inspected (paths, functions, line ranges) and their state.',
+  '',
+  'Keep every decision, discovery, entity (file, function, command, identifier) and open question.',
+  'Do not invent facts; write "unknown" rather than guess. Keep paths of stored outputs so they can be',
+  're-read. Stay under the token budget you are given.',
+].join('\n');
+
+function render(m: Message): string {
+  const calls = (m.toolCalls ?? []).map((c) => `\n[tool call ${c.name} ${c.arguments}]`).join('');
+  const who = m.role === 'tool' ? `tool${m.name ? ` ${m.name}` : ''}` : m.role;
+  return `<${who}>\n${m.content}${calls}\n</${who}>`;
+}
+
+/** The summarizer's request: instructions, the previous checkpoint, the turns to fold in. */
+export function buildSummaryPrompt(
+  messages: readonly Message[],
+  previousCheckpoint: string | undefined,
+  budgetTokens: number,
+): Message[] {
+  const previous = previousCheckpoint ?? '(none yet: this is the first checkpoint; the task is in the turns)';
+  return [
+    { role: 'system', content: `${SUMMARIZER_SYSTEM_PROMPT}\nToken budget: ${budgetTokens}.` },
+    {
+      role: 'user',
+      content: `PREVIOUS CHECKPOINT:\n${previous}\n\nTURNS SINCE:\n${messages.map(render).join('\n')}`,
+    },
+  ];
+}

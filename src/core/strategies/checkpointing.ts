@@ -1,0 +1,60 @@
+// Shared by `summary` and `hybrid`: when at least N + M turns are unsummarized, fold the oldest N into
+// a checkpoint conditioned on the previous one (SummarizeEveryNTurns with static checkpointing).
+import { splitTurns, type Message } from '../messages';
+import { buildSummaryPrompt, checkpointMessage } from './checkpoint';
+import { maskTurns, publishedMaskedTurns } from './mask-turns';
+import type { ContextResult, ContextStrategy, StrategyDeps, StrategyName, SummaryRecord } from './types';
+
+export interface CheckpointParams {
+  name: StrategyName;
+  /** Turns folded per checkpoint. */
+  every: number;
+  /** Most recent turns never summarized. */
+  keep: number;
+  summaryTokens: number;
+  /** Hybrid: also mask observations older than the last `window` turns, with `polling`. */
+  mask?: { window: number; polling: number };
+}
+
+export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointParams): ContextStrategy {
+  let summarized = 0;
+  let checkpoint: string | undefined;
+  let checkpointMsg: Message | undefined;
+  return {
+    name: p.name,
+    async build(history: readonly Message[]): Promise<ContextResult> {
+      const split = splitTurns(history);
+      const turns = split.turns;
+      const boundary = p.mask ? publishedMaskedTurns(turns.length, p.mask.window, p.mask.polling) : 0;
+      const view = maskTurns(history, split, 0, boundary);
+      const summaries: SummaryRecord[] = [];
+      while (turns.length - summarized >= p.every + p.keep) {
+        const from = summarized;
+        const to = from + p.every;
+        // The summarizer sees the turns as the agent saw them (masked in hybrid).
+        const folded = view.messages.slice(turns[from]!.actionIndex, turns[to]!.actionIndex);
+        const prompt = buildSummaryPrompt(folded, checkpoint, p.summaryTokens);
+        const text = await deps.summarizer.summarize(folded, checkpoint);
+        checkpoint = text;
+        checkpointMsg = checkpointMessage(p.every, text);
+        summarized = to;
+        summaries.push({
+          fromTurn: from,
+          toTurn: to,
+          inputTokens: prompt.reduce((n, m) => n + deps.tokenizer.countMessage(m), 0),
+          outputTokens: deps.tokenizer.count(text),
+          estimated: deps.summarizer.estimated,
+          text,
+        });
+      }
+      if (!checkpointMsg) return { messages: view.messages, masked: view.masked, summaries, summarizedTurns: 0 };
+      const start = turns[summarized]?.actionIndex ?? history.length;
+      return {
+        messages: [...view.messages.slice(0, split.prefixEnd), checkpointMsg, ...view.messages.slice(start)],
+        masked: view.masked.filter((r) => r.index >= start),
+        summaries,
+        summarizedTurns: summarized,
+      };
+    },
+  };
+}

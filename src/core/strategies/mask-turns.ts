@@ -1,0 +1,44 @@
+// Shared by masking, hybrid and cache-aware: replace the observations of the first turns by placeholders.
+import type { Message, SplitTrajectory } from '../messages';
+import { countLines, maskMessage } from './placeholder';
+import type { MaskRecord } from './types';
+
+export interface Masked {
+  messages: Message[];
+  masked: MaskRecord[];
+}
+
+/**
+ * Masks the observations of turns [fromTurn, toTurn) of `split` (computed on `history`). Actions,
+ * reasoning and the task (everything before the first assistant message) are never touched.
+ */
+export function maskTurns(
+  history: readonly Message[],
+  split: SplitTrajectory,
+  fromTurn: number,
+  toTurn: number,
+): Masked {
+  const messages = history.slice();
+  const masked: MaskRecord[] = [];
+  const end = Math.min(toTurn, split.turns.length);
+  for (let t = Math.max(0, fromTurn); t < end; t++) {
+    for (const i of split.turns[t]!.observationIndices) {
+      const original = history[i]!;
+      messages[i] = maskMessage(original);
+      const lines = countLines(original.content);
+      masked.push(
+        original.storedAt === undefined ? { index: i, lines } : { index: i, lines, storedAt: original.storedAt },
+      );
+    }
+  }
+  return { messages, masked };
+}
+
+/**
+ * How many leading turns the published masking (`LastNObservations`) hides with `turns` complete turns:
+ * it counts the task as observation 0 and advances the boundary only every `polling` observations.
+ */
+export function publishedMaskedTurns(turns: number, window: number, polling: number): number {
+  const observations = turns + 1;
+  return Math.max(0, Math.floor(observations / polling) * polling - window - 1);
+}

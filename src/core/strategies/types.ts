@@ -1,0 +1,113 @@
+// The strategy port: what the model sees before every call. Replay and the agent loop both use it.
+import type { Message, Tokenizer } from '../messages';
+
+export type StrategyName = 'raw' | 'masking' | 'summary' | 'hybrid' | 'retry-filter' | 'sliding-window' | 'cache-aware';
+
+export const STRATEGY_NAMES: readonly StrategyName[] = [
+  'raw',
+  'masking',
+  'summary',
+  'hybrid',
+  'retry-filter',
+  'sliding-window',
+  'cache-aware',
+];
+
+export function isStrategyName(value: string): value is StrategyName {
+  return (STRATEGY_NAMES as readonly string[]).includes(value);
+}
+
+/** Writes checkpoints. In the extension an LLM; in replay a labelled, fixed-size stand-in. */
+export interface Summarizer {
+  /** True when the text is not a real summary (a size stand-in): totals then say "estimated". */
+  readonly estimated: boolean;
+  summarize(messages: readonly Message[], previousCheckpoint: string | undefined): Promise<string>;
+}
+
+/** One observation replaced by a placeholder. */
+export interface MaskRecord {
+  /** Index of the observation in the history passed to `build`. */
+  index: number;
+  lines: number;
+  /** Where the full text lives (workspace-relative), when it was stored. */
+  storedAt?: string;
+}
+
+/** One summarizer call made while building this context. */
+export interface SummaryRecord {
+  /** Turns (0-based, end exclusive) folded into this checkpoint by this call. */
+  fromTurn: number;
+  toTurn: number;
+  /** Tokens of the summarizer's prompt and of its answer: billed as a separate call. */
+  inputTokens: number;
+  outputTokens: number;
+  estimated: boolean;
+  text: string;
+}
+
+export interface ContextResult {
+  messages: Message[];
+  /** Observations shown as placeholders in `messages`. */
+  masked: MaskRecord[];
+  /** Summarizer calls made for this model call (usually none). */
+  summaries: SummaryRecord[];
+  /** How many turns are currently folded into a checkpoint or summary. */
+  summarizedTurns: number;
+}
+
+export interface BuildOptions {
+  /** This call repeats a failed one (retry-filter drops tool traffic then). */
+  retry?: boolean;
+}
+
+/** Created per conversation; may keep state (checkpoints, the mask boundary) between calls. */
+export interface ContextStrategy {
+  readonly name: StrategyName;
+  /** `history`: every message before the model call, the same conversation growing call by call. */
+  build(history: readonly Message[], options?: BuildOptions): Promise<ContextResult>;
+}
+
+export interface StrategyOptions {
+  /** Masking window M (turns whose observations stay verbatim). */
+  window: number;
+  /** Masking advances its boundary only every `polling` turns. */
+  polling: number;
+  /** Cached input price relative to uncached (0.1 at Anthropic and current OpenAI models). */
+  cachedPrice: number;
+  /** Cache write price relative to uncached input (1.25 models Anthropic's 5-minute writes). */
+  cacheWritePrice: number;
+  /** The model's context window in tokens. */
+  contextWindow: number;
+  /** Size of one summary in tokens (stand-in size, and the budget asked of the summarizer). */
+  summaryTokens: number;
+}
+
+export const DEFAULT_STRATEGY_OPTIONS: StrategyOptions = {
+  window: 10,
+  polling: 1,
+  cachedPrice: 0.1,
+  cacheWritePrice: 1.0,
+  contextWindow: 200_000,
+  summaryTokens: 400,
+};
+
+export interface StrategyDeps {
+  tokenizer: Tokenizer;
+  summarizer: Summarizer;
+}
+
+/** Throws a clear error for options no strategy can work with. */
+export function validateStrategyOptions(o: StrategyOptions): void {
+  const bad = (what: string): never => {
+    throw new RangeError(`Invalid strategy option: ${what}`);
+  };
+  if (!Number.isInteger(o.window) || o.window < 1) bad(`window must be an integer >= 1 (got ${o.window})`);
+  if (!Number.isInteger(o.polling) || o.polling < 1) bad(`polling must be an integer >= 1 (got ${o.polling})`);
+  if (!(o.cachedPrice >= 0 && o.cachedPrice <= 1)) bad(`cachedPrice must be in [0, 1] (got ${o.cachedPrice})`);
+  if (!(o.cacheWritePrice >= 1 && Number.isFinite(o.cacheWritePrice)))
+    bad(`cacheWritePrice must be a number >= 1 (got ${o.cacheWritePrice})`);
+  if (!Number.isInteger(o.contextWindow) || o.contextWindow < 1)
+    bad(`contextWindow must be a positive integer (got ${o.contextWindow})`);
+  if (!Number.isInteger(o.summaryTokens) || o.summaryTokens < 1)
+    bad(`summaryTokens must be a positive integer (got ${o.summaryTokens})`);
+}
