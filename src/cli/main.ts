@@ -1,4 +1,3 @@
-#!/usr/bin/env node
 // `context-desk`: the command line for the same core the extension uses.
 import { commands } from './commands/index';
 import { UsageError, type CliIo } from './command';

@@ -23,12 +23,7 @@ export interface Message {
 }
 
 export type TrajectoryFormat =
-  | 'mini-swe-agent'
-  | 'swe-agent'
-  | 'swe-agent-history'
-  | 'openai-chat'
-  | 'openai-jsonl'
-  | 'claude-code';
+  'mini-swe-agent' | 'swe-agent' | 'swe-agent-history' | 'openai-chat' | 'openai-jsonl' | 'claude-code';
 
 export interface Trajectory {
   /** Stable id (instance id or file name). */

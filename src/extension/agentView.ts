@@ -77,7 +77,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   notifySettings(): void {
     if (this.view && this.lastInit) {
       const payload = this.init();
-      void this.view.webview.postMessage({ type: 'notification', method: 'settingsChanged', params: payload.settings } satisfies HostToWebview);
+      void this.view.webview.postMessage({
+        type: 'notification',
+        method: 'settingsChanged',
+        params: payload.settings,
+      } satisfies HostToWebview);
     }
   }
 

@@ -8,7 +8,11 @@ export const COMMANDS = {
   pingPanel: 'contextDesk.pingPanel',
 } as const;
 
-export function registerCommands(context: vscode.ExtensionContext, view: AgentViewProvider, channel: vscode.LogOutputChannel): void {
+export function registerCommands(
+  context: vscode.ExtensionContext,
+  view: AgentViewProvider,
+  channel: vscode.LogOutputChannel,
+): void {
   context.subscriptions.push(
     vscode.commands.registerCommand(COMMANDS.showPanel, async () => {
       await vscode.commands.executeCommand('contextDesk.agent.focus');
@@ -22,7 +26,11 @@ export function registerCommands(context: vscode.ExtensionContext, view: AgentVi
         return roundTripMs;
       } catch (e) {
         const message = e instanceof Error ? e.message : String(e);
-        const choice = await vscode.window.showErrorMessage(`Context Desk: the Agent panel did not answer (${message}).`, 'Show Log', 'Reload Window');
+        const choice = await vscode.window.showErrorMessage(
+          `Context Desk: the Agent panel did not answer (${message}).`,
+          'Show Log',
+          'Reload Window',
+        );
         if (choice === 'Show Log') channel.show(true);
         if (choice === 'Reload Window') await vscode.commands.executeCommand('workbench.action.reloadWindow');
         return undefined;

@@ -37,7 +37,9 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   );
   context.subscriptions.push(
     agentView,
-    vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView, { webviewOptions: { retainContextWhenHidden: false } }),
+    vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView, {
+      webviewOptions: { retainContextWhenHidden: false },
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) agentView.notifySettings();
     }),

@@ -27,5 +27,10 @@ export function readSettings(config: Pick<WorkspaceConfiguration, 'get'>): Setti
 }
 
 export function panelSettings(s: Settings): PanelSettings {
-  return { strategy: s.strategy, maskingWindow: s.maskingWindow, tokenizer: s.tokenizer, cachedInputPrice: s.cachedInputPrice };
+  return {
+    strategy: s.strategy,
+    maskingWindow: s.maskingWindow,
+    tokenizer: s.tokenizer,
+    cachedInputPrice: s.cachedInputPrice,
+  };
 }

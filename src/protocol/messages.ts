@@ -54,10 +54,7 @@ export type NotificationMessage<N, M extends keyof N = keyof N> = {
   [K in M]: { type: 'notification'; method: K; params: N[K] };
 }[M];
 
-export type WebviewToHost =
-  | { type: 'ready'; protocolVersion: number }
-  | RequestMessage<HostRequests>
-  | ResponseMessage;
+export type WebviewToHost = { type: 'ready'; protocolVersion: number } | RequestMessage<HostRequests> | ResponseMessage;
 
 export type HostToWebview =
   | { type: 'init'; payload: InitPayload }

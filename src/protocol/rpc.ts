@@ -4,7 +4,10 @@ import type { ParamsOf, RequestMessage, ResponseMessage, ResultOf } from './mess
 /** Tracks outgoing requests and settles them when the matching response arrives. */
 export class RequestTracker<R> {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }>();
+  private readonly pending = new Map<
+    number,
+    { resolve: (v: unknown) => void; reject: (e: Error) => void; timer: ReturnType<typeof setTimeout> }
+  >();
 
   constructor(
     private readonly post: (message: RequestMessage<R>) => void,

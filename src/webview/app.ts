@@ -99,7 +99,9 @@ export class CdApp extends LitElement {
     const s = this.settings;
     return html`
       <h2>Context Desk <vscode-badge>v${this.init.extensionVersion}</vscode-badge></h2>
-      <p class="status" role="status" data-testid="connection">Connected to the extension host (protocol ${this.init.protocolVersion}).</p>
+      <p class="status" role="status" data-testid="connection">
+        Connected to the extension host (protocol ${this.init.protocolVersion}).
+      </p>
       <dl aria-label="Context settings">
         <dt>Strategy</dt>
         <dd data-testid="strategy">${s.strategy}</dd>
@@ -114,9 +116,11 @@ export class CdApp extends LitElement {
         The agent chat comes to this panel next. Until then, the context engine runs from the command line:
         <code>context-desk --help</code>.
       </p>
-      ${this.lastPing
-        ? html`<p data-testid="ping">Host ping received at ${new Date(this.lastPing).toLocaleTimeString()}.</p>`
-        : nothing}
+      ${
+        this.lastPing
+          ? html`<p data-testid="ping">Host ping received at ${new Date(this.lastPing).toLocaleTimeString()}.</p>`
+          : nothing
+      }
       ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
       <vscode-button secondary @click=${() => void this.showLog()}>Show Log</vscode-button>
     `;

@@ -36,7 +36,10 @@ export class HostConnection {
     this.api.postMessage({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
   }
 
-  request<K extends keyof HostRequests & string>(method: K, params: ParamsOf<HostRequests, K>): Promise<ResultOf<HostRequests, K>> {
+  request<K extends keyof HostRequests & string>(
+    method: K,
+    params: ParamsOf<HostRequests, K>,
+  ): Promise<ResultOf<HostRequests, K>> {
     return this.tracker.request(method, params);
   }
 

@@ -20,7 +20,10 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible' });
   await input.fill('>Context Desk: Ping Agent Panel');
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Ping Agent Panel' }).first().waitFor({ timeout: 15_000 });
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: 'Ping Agent Panel' })
+    .first()
+    .waitFor({ timeout: 15_000 });
   await page.keyboard.press('Enter');
 
   await frame.locator('[data-testid="ping"]').waitFor({ timeout: 15_000 });
@@ -35,7 +38,13 @@ async function findFrame(page: Page, selector: string, timeoutMs: number): Promi
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     for (const f of page.frames()) {
-      if (await f.locator(selector).count().catch(() => 0)) return f;
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     }
     await page.waitForTimeout(250);
   }

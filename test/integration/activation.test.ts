@@ -23,7 +23,9 @@ describe('Context Desk in a real VS Code', () => {
 
   it('registers every command that package.json contributes', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID)!;
-    const contributed = (ext.packageJSON as { contributes: { commands: { command: string }[] } }).contributes.commands.map((c) => c.command);
+    const contributed = (
+      ext.packageJSON as { contributes: { commands: { command: string }[] } }
+    ).contributes.commands.map((c) => c.command);
     const all = new Set(await vscode.commands.getCommands(true));
     assert.ok(contributed.length >= 3);
     for (const c of contributed) assert.ok(all.has(c), `command ${c} is registered`);
@@ -33,7 +35,9 @@ describe('Context Desk in a real VS Code', () => {
     const a = await api();
     await vscode.commands.executeCommand('contextDesk.showPanel');
     const init = await withTimeout(a.agentView.whenReady(), 30_000, 'panel handshake');
-    const pkg = JSON.parse(fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(
+      fs.readFileSync(path.join(vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath, 'package.json'), 'utf8'),
+    ) as { version: string };
     assert.equal(init.extensionVersion, pkg.version);
     assert.equal(init.settings.strategy, vscode.workspace.getConfiguration('contextDesk').get('strategy'));
   });
@@ -63,5 +67,8 @@ describe('Context Desk in a real VS Code', () => {
 });
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([p, new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms))]);
+  return Promise.race([
+    p,
+    new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms)),
+  ]);
 }

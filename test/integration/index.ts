@@ -8,7 +8,11 @@ export async function run(): Promise<void> {
   const grep = process.env.CONTEXT_DESK_TEST_GREP;
   if (grep) mocha.grep(grep);
   const dir = __dirname;
-  for (const f of fs.readdirSync(dir).filter((f) => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(dir, f));
+  for (const f of fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(dir, f));
   const results = { passed: 0, failed: 0, failures: [] as { title: string; error: string }[] };
   await new Promise<void>((resolve) => {
     const runner = mocha.run(() => resolve());
@@ -21,5 +25,6 @@ export async function run(): Promise<void> {
   const out = process.env.CONTEXT_DESK_TEST_RESULTS;
   if (out) fs.writeFileSync(out, JSON.stringify(results, null, 2));
   console.log(`integration: ${results.passed} passed, ${results.failed} failed`);
-  if (results.failed > 0 || results.passed === 0) throw new Error(`${results.failed} of ${results.passed + results.failed} integration tests failed`);
+  if (results.failed > 0 || results.passed === 0)
+    throw new Error(`${results.failed} of ${results.passed + results.failed} integration tests failed`);
 }
