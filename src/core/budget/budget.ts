@@ -1,0 +1,180 @@
+// Decides whether a spend of tokens may go ahead, across the session, its task and its agent.
+// Requests are serialized: a check and its record happen with nothing in between, so concurrent callers
+// (several agents, a pending approval) can never push a hard budget past its limit together.
+import type { Clock } from '../ports';
+import { systemClock } from '../ports';
+import { backpressureDelay, validateSteps } from './backpressure';
+import {
+  DEFAULT_BACKPRESSURE,
+  DEFAULT_WARNING_AT,
+  type ApprovalPort,
+  type BackpressureStep,
+  type BudgetEvent,
+  type BudgetLevel,
+  type BudgetLimit,
+  type BudgetScope,
+  type BudgetUsage,
+  type SpendDecision,
+  type SpendRequest,
+} from './types';
+
+export type Sleep = (ms: number) => Promise<void>;
+export const realSleep: Sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export interface BudgetOptions {
+  session?: BudgetLimit;
+  /** Applies to each task id separately. */
+  task?: BudgetLimit;
+  /** Applies to each agent id separately. */
+  agent?: BudgetLimit;
+  warningAt?: number;
+  backpressure?: readonly BackpressureStep[];
+  clock?: Clock;
+  sleep?: Sleep;
+  approval?: ApprovalPort;
+  onEvent?: (event: BudgetEvent) => void;
+}
+
+interface Account extends BudgetScope {
+  used: number;
+  rule?: BudgetLimit;
+}
+
+function checkLimit(name: BudgetLevel, l: BudgetLimit | undefined): void {
+  if (l && (!(l.limit >= 0) || !Number.isFinite(l.limit)))
+    throw new RangeError(`${name} budget must be >= 0 tokens, got ${l.limit}`);
+}
+
+export class TokenBudget {
+  private readonly session: Account;
+  private readonly accounts = new Map<string, Account>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private readonly warningAt: number;
+  private readonly steps: readonly BackpressureStep[];
+  private readonly clock: Clock;
+  private readonly sleep: Sleep;
+
+  constructor(private readonly options: BudgetOptions = {}) {
+    checkLimit('session', options.session);
+    checkLimit('task', options.task);
+    checkLimit('agent', options.agent);
+    this.warningAt = options.warningAt ?? DEFAULT_WARNING_AT;
+    this.steps = options.backpressure ?? DEFAULT_BACKPRESSURE;
+    validateSteps(this.steps);
+    this.clock = options.clock ?? systemClock;
+    this.sleep = options.sleep ?? realSleep;
+    this.session = { level: 'session', used: 0, rule: options.session };
+  }
+
+  /** Asks to spend `tokens`; resolves once any backpressure delay or approval is over. */
+  request(spend: SpendRequest): Promise<SpendDecision> {
+    if (!(spend.tokens >= 0) || !Number.isFinite(spend.tokens)) {
+      return Promise.reject(new RangeError(`tokens must be a finite number >= 0, got ${spend.tokens}`));
+    }
+    const next = this.queue.then(() => this.decide(spend));
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Current usage of every account seen so far (session first). */
+  usage(): BudgetUsage[] {
+    return [this.session, ...this.accounts.values()].map((a) => ({
+      level: a.level,
+      ...(a.id !== undefined ? { id: a.id } : {}),
+      used: a.used,
+      ...(a.rule ? { limit: a.rule.limit, mode: a.rule.mode } : {}),
+    }));
+  }
+
+  private account(level: 'task' | 'agent', id: string): Account {
+    const key = `${level}\u0000${id}`;
+    let a = this.accounts.get(key);
+    if (!a) {
+      a = { level, id, used: 0, rule: this.options[level] };
+      this.accounts.set(key, a);
+    }
+    return a;
+  }
+
+  private emit(event: BudgetEvent): void {
+    this.options.onEvent?.(event);
+  }
+
+  private base(a: Account): { level: BudgetLevel; id?: string; at: number; used: number; limit: number } {
+    return {
+      level: a.level,
+      ...(a.id !== undefined ? { id: a.id } : {}),
+      at: this.clock.now(),
+      used: a.used,
+      limit: a.rule!.limit,
+    };
+  }
+
+  private async decide(spend: SpendRequest): Promise<SpendDecision> {
+    const accounts = [this.session];
+    if (spend.taskId !== undefined) accounts.push(this.account('task', spend.taskId));
+    if (spend.agentId !== undefined) accounts.push(this.account('agent', spend.agentId));
+    const over = accounts.filter((a) => a.rule && a.used + spend.tokens > a.rule.limit);
+    const scope = (a: Account): BudgetScope => ({ level: a.level, ...(a.id !== undefined ? { id: a.id } : {}) });
+
+    // Hard limits first: never ask a person to approve what will be refused anyway.
+    for (const a of over) {
+      if (a.rule!.mode !== 'hard') continue;
+      this.emit({ ...this.base(a), type: 'exceeded', requested: spend.tokens, mode: 'hard', refused: true });
+      return { allowed: false, scope: scope(a), reason: 'hard-limit' };
+    }
+    for (const a of over) {
+      if (a.rule!.mode !== 'approval') continue;
+      const base = this.base(a);
+      this.emit({ ...base, type: 'exceeded', requested: spend.tokens, mode: 'approval', refused: false });
+      const approver = this.options.approval;
+      if (!approver) {
+        this.emit({ ...base, type: 'approval-denied', requested: spend.tokens });
+        return { allowed: false, scope: scope(a), reason: 'no-approver' };
+      }
+      this.emit({
+        ...base,
+        type: 'approval-requested',
+        requested: spend.tokens,
+        ...(spend.reason ? { reason: spend.reason } : {}),
+      });
+      const { at: _at, ...rest } = base;
+      const ok = await approver.requestApproval({
+        ...rest,
+        requested: spend.tokens,
+        ...(spend.reason ? { reason: spend.reason } : {}),
+      });
+      this.emit({ ...this.base(a), type: ok ? 'approval-granted' : 'approval-denied', requested: spend.tokens });
+      if (!ok) return { allowed: false, scope: scope(a), reason: 'approval-denied' };
+    }
+    for (const a of over) {
+      if (a.rule!.mode === 'soft')
+        this.emit({ ...this.base(a), type: 'exceeded', requested: spend.tokens, mode: 'soft', refused: false });
+    }
+
+    // Backpressure from the fullest budget after this spend.
+    let worst: Account | undefined;
+    let ratio = 0;
+    for (const a of accounts) {
+      if (!a.rule) continue;
+      const r = a.rule.limit === 0 ? (spend.tokens > 0 ? Infinity : 0) : (a.used + spend.tokens) / a.rule.limit;
+      if (r > ratio) [ratio, worst] = [r, a];
+    }
+    const delayMs = worst ? backpressureDelay(ratio, this.steps) : 0;
+    if (worst && delayMs > 0) {
+      this.emit({ ...this.base(worst), type: 'backpressure', ratio, delayMs });
+      await this.sleep(delayMs);
+    }
+
+    for (const a of accounts) {
+      const before = a.used;
+      a.used += spend.tokens;
+      if (a.rule && a.rule.limit > 0) {
+        const mark = this.warningAt * a.rule.limit;
+        if (before < mark && a.used >= mark)
+          this.emit({ ...this.base(a), type: 'warning', ratio: a.used / a.rule.limit });
+      }
+    }
+    return { allowed: true, delayedMs: delayMs };
+  }
+}

@@ -1,0 +1,76 @@
+// Token budgets at three levels (session, task, agent), each hard (refuse), soft (warn) or approval
+// (pause and ask). Shapes shared with the UI, which renders the events.
+
+export type BudgetLevel = 'session' | 'task' | 'agent';
+export type BudgetMode = 'hard' | 'soft' | 'approval';
+
+export interface BudgetLimit {
+  /** Tokens allowed at this level (per task id for `task`, per agent id for `agent`). */
+  limit: number;
+  mode: BudgetMode;
+}
+
+/** From `at` (a fraction of the limit) on, every spend waits `delayMs` first. */
+export interface BackpressureStep {
+  at: number;
+  delayMs: number;
+}
+
+export const DEFAULT_WARNING_AT = 0.8;
+export const DEFAULT_BACKPRESSURE: readonly BackpressureStep[] = [
+  { at: 0.8, delayMs: 50 },
+  { at: 0.85, delayMs: 300 },
+  { at: 0.9, delayMs: 750 },
+  { at: 0.95, delayMs: 1500 },
+];
+
+export interface SpendRequest {
+  tokens: number;
+  taskId?: string;
+  agentId?: string;
+  /** Shown to the user when approval is asked (e.g. "model call 12 of task X"). */
+  reason?: string;
+}
+
+/** Which budget an event or a refusal is about: `id` is the task or agent id (absent for the session). */
+export interface BudgetScope {
+  level: BudgetLevel;
+  id?: string;
+}
+
+export interface ApprovalRequest extends BudgetScope {
+  used: number;
+  requested: number;
+  limit: number;
+  reason?: string;
+}
+
+/** The UI side of approval mode: resolves true to let the spend through once, false to refuse it. */
+export interface ApprovalPort {
+  requestApproval(request: ApprovalRequest): Promise<boolean>;
+}
+
+interface EventBase extends BudgetScope {
+  /** Clock time of the event. */
+  at: number;
+  used: number;
+  limit: number;
+}
+
+export type BudgetEvent =
+  | (EventBase & { type: 'warning'; ratio: number })
+  | (EventBase & { type: 'backpressure'; ratio: number; delayMs: number })
+  | (EventBase & { type: 'exceeded'; requested: number; mode: BudgetMode; refused: boolean })
+  | (EventBase & { type: 'approval-requested'; requested: number; reason?: string })
+  | (EventBase & { type: 'approval-granted'; requested: number })
+  | (EventBase & { type: 'approval-denied'; requested: number });
+
+export type SpendDecision =
+  | { allowed: true; delayedMs: number }
+  | { allowed: false; scope: BudgetScope; reason: 'hard-limit' | 'approval-denied' | 'no-approver' };
+
+export interface BudgetUsage extends BudgetScope {
+  used: number;
+  limit?: number;
+  mode?: BudgetMode;
+}
