@@ -94,11 +94,24 @@ if (!watch) {
   rmSync('out/test', { recursive: true, force: true });
 }
 
+/** Lines the watch task's problem matcher waits for (.vscode/tasks.json). */
+const watchLog = {
+  name: 'watch-log',
+  setup(build) {
+    build.onStart(() => console.log('[watch] build started'));
+    build.onEnd((r) => {
+      for (const e of r.errors)
+        console.error(`✘ [ERROR] ${e.text} ${e.location ? `${e.location.file}:${e.location.line}` : ''}`);
+      console.log('[watch] build finished');
+    });
+  },
+};
+
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context(b)));
+  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [watchLog] })));
   copyAssets();
   await Promise.all(contexts.map((c) => c.watch()));
-  console.log('[watch] building; watching for changes (Ctrl-C stops)');
+  console.log('[watch] watching for changes (Ctrl-C stops)');
 } else {
   const started = Date.now();
   const results = await Promise.all(builds.map((b) => esbuild.build(b)));

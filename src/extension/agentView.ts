@@ -37,8 +37,9 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     this.view = view;
     this.lastInit = undefined;
     const dist = vscode.Uri.joinPath(this.extensionUri, 'dist');
-    view.webview.options = { enableScripts: true, localResourceRoots: [dist] };
-    view.webview.html = this.html(view.webview, dist);
+    const media = vscode.Uri.joinPath(this.extensionUri, 'media');
+    view.webview.options = { enableScripts: true, localResourceRoots: [dist, media] };
+    view.webview.html = this.html(view.webview, dist, media);
     const post = (m: HostToWebview): void => void view.webview.postMessage(m);
     this.tracker?.dispose('The panel was reloaded');
     this.tracker = new RequestTracker<WebviewRequests>(post);
@@ -109,10 +110,11 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
     }
   }
 
-  private html(webview: vscode.Webview, dist: vscode.Uri): string {
+  private html(webview: vscode.Webview, dist: vscode.Uri, media: vscode.Uri): string {
     const nonce = randomBytes(16).toString('base64');
     const script = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'webview.js'));
     const codicons = webview.asWebviewUri(vscode.Uri.joinPath(dist, 'codicons', 'codicon.css'));
+    const css = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'));
     const csp = [
       "default-src 'none'",
       `style-src ${webview.cspSource} 'unsafe-inline'`,
@@ -127,6 +129,7 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${codicons}" id="vscode-codicon-stylesheet">
+<link rel="stylesheet" href="${css}">
 <title>Context Desk</title>
 </head>
 <body>
