@@ -1,0 +1,206 @@
+// One live connection to one MCP server (stdio or streamable HTTP) with the SDK client: connect with a
+// timeout, list tools page by page with a timeout, call tools, hear `notifications/tools/list_changed`.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { TimeoutError } from './errors';
+import type { McpServerConfig, McpToolDescription } from './types';
+
+/**
+ * Decides how a stdio command is started. The CLI maps `node` to `process.execPath`; the extension host
+ * may be Electron, so the glue maps it to `node` from PATH or adds `ELECTRON_RUN_AS_NODE=1`.
+ */
+export type CommandResolver = (
+  command: string,
+  args: readonly string[],
+) => { command: string; args: string[]; env?: Record<string, string> };
+
+export const identityCommand: CommandResolver = (command, args) => ({ command, args: [...args] });
+
+export interface ConnectionOptions {
+  connectTimeoutMs: number;
+  listTimeoutMs: number;
+  resolveCommand?: CommandResolver;
+  /** Called when the server sends `notifications/tools/list_changed`. */
+  onToolsChanged?: () => void;
+  /** Called once when the connection ends without `close()` having been called. */
+  onUnexpectedClose?: () => void;
+  clientInfo?: { name: string; version: string };
+}
+
+export interface ListedTools {
+  tools: McpToolDescription[];
+  /** Problems with single entries (a tool without a name, a repeated cursor), each skipped. */
+  warnings: string[];
+}
+
+const MAX_PAGES = 1000;
+const STDERR_TAIL = 4096;
+
+export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError(what, ms)), ms);
+  });
+  try {
+    return await Promise.race([p, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export class McpConnection {
+  private closed = false;
+  /** Set once initialize succeeded: only a later close is "unexpected". */
+  private opened = false;
+  private stderrTail = '';
+
+  private constructor(
+    readonly client: Client,
+    private readonly transport: Transport,
+    private readonly options: ConnectionOptions,
+  ) {}
+
+  /** Tail of the server's stderr (stdio only): the best explanation of an early exit. */
+  get stderr(): string {
+    return this.stderrTail;
+  }
+
+  /**
+   * Starts (stdio) or reaches (HTTP) the server and runs `initialize`. On failure everything is closed
+   * and the error is rethrown with the stderr tail attached as `stderr`.
+   */
+  static async open(config: McpServerConfig, options: ConnectionOptions): Promise<McpConnection> {
+    const client = new Client(options.clientInfo ?? { name: 'context-desk', version: '0.1.0' }, { capabilities: {} });
+    let transport: Transport;
+    if (config.type === 'stdio') {
+      const resolved = (options.resolveCommand ?? identityCommand)(config.command, config.args);
+      const env = config.env || resolved.env ? { ...resolved.env, ...config.env } : undefined;
+      transport = new StdioClientTransport({
+        command: resolved.command,
+        args: resolved.args,
+        env,
+        cwd: config.cwd,
+        stderr: 'pipe',
+      });
+    } else {
+      let url: URL;
+      try {
+        url = new URL(config.url);
+      } catch {
+        throw new Error(`"${config.url}" is not a valid URL`);
+      }
+      transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+    }
+    const conn = new McpConnection(client, transport, options);
+    if (transport instanceof StdioClientTransport) {
+      transport.stderr?.on('data', (chunk: Buffer) => {
+        conn.stderrTail = (conn.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+      });
+    }
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      options.onToolsChanged?.();
+    });
+    client.onclose = () => {
+      if (!conn.closed && conn.opened) {
+        conn.closed = true;
+        options.onUnexpectedClose?.();
+      }
+    };
+    try {
+      await withTimeout(
+        client.connect(transport, { timeout: options.connectTimeoutMs }),
+        options.connectTimeoutMs + 100,
+        'initialize',
+      );
+    } catch (e) {
+      // Give stderr a moment to arrive: a crashing server prints why just before it exits.
+      await new Promise((r) => setTimeout(r, 50));
+      await conn.close();
+      throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stderr: conn.stderrTail });
+    }
+    conn.opened = true;
+    return conn;
+  }
+
+  get serverInfo(): { name: string; version: string } | undefined {
+    const v = this.client.getServerVersion();
+    return v ? { name: String(v.name), version: String(v.version) } : undefined;
+  }
+
+  get instructions(): string | undefined {
+    return this.client.getInstructions();
+  }
+
+  /** `tools/list`, following `nextCursor` until the end. Entries without a string name are skipped with a warning. */
+  async listTools(): Promise<ListedTools> {
+    const tools: McpToolDescription[] = [];
+    const warnings: string[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const params = cursor === undefined ? {} : { cursor };
+      const result = await withTimeout(
+        this.client.request({ method: 'tools/list', params }, ResultSchema, { timeout: this.options.listTimeoutMs }),
+        this.options.listTimeoutMs + 100,
+        'tools/list',
+      );
+      const list = (result as { tools?: unknown }).tools;
+      if (!Array.isArray(list)) throw new Error('tools/list answered without a "tools" array');
+      for (const raw of list) {
+        const tool = toToolDescription(raw);
+        if (tool) tools.push(tool);
+        else warnings.push(`skipped a tool entry without a name: ${JSON.stringify(raw).slice(0, 100)}`);
+      }
+      const next = (result as { nextCursor?: unknown }).nextCursor;
+      if (typeof next !== 'string' || next === '') return { tools, warnings };
+      if (seen.has(next)) {
+        warnings.push(`the server repeated the cursor '${next.slice(0, 50)}'; listing stopped there`);
+        return { tools, warnings };
+      }
+      seen.add(next);
+      cursor = next;
+    }
+    warnings.push(`more than ${MAX_PAGES} pages of tools; listing stopped there`);
+    return { tools, warnings };
+  }
+
+  /** `tools/call`. */
+  async callTool(
+    name: string,
+    args: Record<string, unknown>,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<unknown> {
+    return this.client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema, {
+      timeout: timeoutMs,
+      signal,
+    });
+  }
+
+  /** Closes the client and transport (stdio: ends the child, escalating to SIGKILL). Safe to call twice. */
+  async close(): Promise<void> {
+    if (this.closed) {
+      await this.transport.close().catch(() => undefined);
+      return;
+    }
+    this.closed = true;
+    await this.client.close().catch(() => undefined);
+    await this.transport.close().catch(() => undefined);
+  }
+}
+
+function toToolDescription(raw: unknown): McpToolDescription | undefined {
+  if (typeof raw !== 'object' || raw === null) return undefined;
+  const r = raw as Record<string, unknown>;
+  if (typeof r.name !== 'string' || r.name === '') return undefined;
+  const tool: McpToolDescription = { name: r.name };
+  if (typeof r.title === 'string') tool.title = r.title;
+  if (typeof r.description === 'string') tool.description = r.description;
+  if (r.inputSchema !== undefined) tool.inputSchema = r.inputSchema;
+  if (r.outputSchema !== undefined) tool.outputSchema = r.outputSchema;
+  if (r.annotations !== undefined) tool.annotations = r.annotations;
+  return tool;
+}

@@ -1,0 +1,120 @@
+// Turns whatever a failed connect or list threw into a status, a message and a fix a user can act on.
+// A 401 is `needs-auth`, not `error`: the agent should tell the user instead of forgetting the tools.
+import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { McpServerConfig, McpServerStatus } from './types';
+
+export interface Failure {
+  status: Extract<McpServerStatus, 'error' | 'needs-auth'>;
+  message: string;
+  fix: string;
+}
+
+/** Thrown by our own timeout guard. */
+export class TimeoutError extends Error {
+  constructor(
+    readonly what: string,
+    readonly ms: number,
+  ) {
+    super(`${what} did not finish within ${ms} ms`);
+  }
+}
+
+function errnoCode(e: unknown): string | undefined {
+  for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
+    const code = (cur as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    cur = (cur as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function describe(config: McpServerConfig): string {
+  return config.type === 'stdio' ? `the command '${config.command}'` : `the URL ${safeUrl(config.url)}`;
+}
+
+/** The URL without credentials, query or fragment (they may carry tokens). */
+export function safeUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.protocol}//${u.host}${u.pathname}`;
+  } catch {
+    return '(invalid URL)';
+  }
+}
+
+/**
+ * Classifies a failure. `phase` says what was happening; `stderr` is the tail of a stdio server's stderr
+ * (often the only explanation of why it exited).
+ */
+export function classifyFailure(e: unknown, config: McpServerConfig, phase: 'connect' | 'list', stderr = ''): Failure {
+  const where = `in ${config.source}`;
+  const tail = stderr.trim() ? `\nLast stderr output:\n${stderr.trim().slice(-1500)}` : '';
+  const http = e instanceof StreamableHTTPError ? e.code : undefined;
+  if (e instanceof UnauthorizedError || http === 401) {
+    return {
+      status: 'needs-auth',
+      message: `The server at ${describe(config)} answered 401 Unauthorized: it needs authentication.`,
+      fix: `Add credentials to the server's "headers" ${where} (for example "Authorization": "Bearer \${input:token}"), or sign in to it with VS Code's own MCP support, then refresh.`,
+    };
+  }
+  if (http === 403) {
+    return {
+      status: 'error',
+      message: `The server refused access (403 Forbidden).`,
+      fix: `Check that the credentials ${where} allow this client.`,
+    };
+  }
+  if (http === 404 || http === 405) {
+    return {
+      status: 'error',
+      message: `The server at ${describe(config)} answered ${http}: no streamable HTTP MCP endpoint there.`,
+      fix: `Check the "url" ${where} (streamable HTTP servers usually serve /mcp).`,
+    };
+  }
+  if (e instanceof TimeoutError || (e instanceof McpError && e.code === ErrorCode.RequestTimeout)) {
+    const ms = e instanceof TimeoutError ? ` within ${e.ms} ms` : '';
+    const step = phase === 'connect' ? 'answer initialize' : 'list its tools';
+    return {
+      status: 'error',
+      message: `The server did not ${step}${ms}.${tail}`,
+      fix: `Check that ${describe(config)} starts an MCP server (speaking JSON-RPC on ${config.type === 'stdio' ? 'stdout' : 'that URL'}), or raise the timeout.`,
+    };
+  }
+  const code = errnoCode(e);
+  if (code === 'ENOENT' && config.type === 'stdio') {
+    return {
+      status: 'error',
+      message: `The command '${config.command}' was not found.`,
+      fix: `Install it or put its full path in "command" ${where}.`,
+    };
+  }
+  if (code === 'EACCES' && config.type === 'stdio') {
+    return {
+      status: 'error',
+      message: `The command '${config.command}' is not executable.`,
+      fix: `Check its permissions or the "command" ${where}.`,
+    };
+  }
+  if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return {
+      status: 'error',
+      message: `Nothing answers at ${describe(config)} (${code}).`,
+      fix: `Start the server, or correct the "url" ${where}.`,
+    };
+  }
+  if (e instanceof McpError && e.code === ErrorCode.ConnectionClosed) {
+    return {
+      status: 'error',
+      message: `The server closed the connection ${phase === 'connect' ? 'before answering initialize (it exited at start)' : 'while listing its tools'}.${tail}`,
+      fix: `Run ${describe(config)} in a terminal to see why it stops; check its "args", "env" and "cwd" ${where}.`,
+    };
+  }
+  const text = e instanceof Error ? e.message : String(e);
+  return {
+    status: 'error',
+    message: `${phase === 'connect' ? 'Connecting' : 'Listing tools'} failed: ${text}${tail}`,
+    fix: `Check the server's definition ${where}.`,
+  };
+}

@@ -1,0 +1,422 @@
+// McpSyncManager: the one object the extension glue and the CLI use. It reads the configs, connects to
+// every server (in parallel, each with its own timeouts, so one broken server affects no other), writes
+// `<out>/mcp/<server>/...` and `<out>/mcp/INDEX.md`, re-syncs on `tools/list_changed`, reconnects with
+// backoff after a lost connection, and closes everything on `dispose()`.
+import * as path from 'node:path';
+import { loadMcpConfig } from './config';
+import { McpConnection, type CommandResolver } from './connection';
+import { classifyFailure } from './errors';
+import { Emitter, type Event } from './events';
+import { assignSafeNames } from './names';
+import { buildToolEntries } from './tools';
+import { toCallResult } from './call-result';
+import { redact, resolveServerConfig, VariableError, type InputResolver } from './variables';
+import { writeIndex, writeServerFolder } from './writer';
+import type {
+  McpCallResult,
+  McpConfigError,
+  McpInputDeclaration,
+  McpServerConfig,
+  McpServerState,
+  VscodeToolInfo,
+} from './types';
+import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+
+/** Name of the server that carries VS Code's own tools (`vscode.lm.tools`). */
+export const VSCODE_SERVER = 'vscode';
+
+export interface McpSyncManagerOptions {
+  /** Files go to `<outDir>/mcp/`. Leave undefined to sync in memory only (e.g. to count tokens). */
+  outDir?: string;
+  /** False in an untrusted workspace: no server is started, every one shows `disabled`. */
+  allowStart: boolean;
+  /** Resolves `${workspaceFolder}` and is where `.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json` are looked for. */
+  workspaceFolder?: string;
+  /** Explicit config files (replace discovery in `workspaceFolder`). */
+  configFiles?: string[];
+  /** Servers given directly (the `contextDesk.mcp.servers` setting): name -> entry in the `mcpServers` shape. */
+  settingServers?: unknown;
+  /** Environment for `${env:NAME}` (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  home?: string;
+  /** Asked for each `${input:id}` once per manager (the glue prompts and keeps values in SecretStorage). */
+  resolveInput?: InputResolver;
+  /** How stdio commands are started (see CommandResolver). */
+  resolveCommand?: CommandResolver;
+  connectTimeoutMs?: number;
+  listTimeoutMs?: number;
+  callTimeoutMs?: number;
+  /** Backoff after a lost connection: delay doubles from `initialDelayMs` up to `maxDelayMs`, `maxAttempts` tries. */
+  reconnect?: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  /** VS Code's own tools, shown as the server `vscode` (omit in the CLI). */
+  vscodeTools?: VscodeToolInfo[];
+  /** Invokes one of VS Code's tools for `mcp_call` on the server `vscode`. */
+  invokeVscodeTool?: (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<McpCallResult>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+interface Live {
+  key: string;
+  config: McpServerConfig;
+  connection?: McpConnection;
+  secrets: string[];
+  attempts: number;
+  timer?: NodeJS.Timeout;
+}
+
+const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 5 };
+
+export class McpSyncManager {
+  private readonly statusEmitter = new Emitter<McpServerState>();
+  private readonly toolsEmitter = new Emitter<McpServerState>();
+  private readonly states = new Map<string, McpServerState>();
+  private readonly live = new Map<string, Live>();
+  private readonly inputCache = new Map<string, Promise<string | undefined>>();
+  private errors: McpConfigError[] = [];
+  private inputs: McpInputDeclaration[] = [];
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+
+  /** Fires when a server's status (or its message) changed. */
+  readonly onDidChangeStatus: Event<McpServerState> = this.statusEmitter.event;
+  /** Fires when a server's tool list or any tool's description changed. */
+  readonly onDidChangeTools: Event<McpServerState> = this.toolsEmitter.event;
+
+  constructor(private options: McpSyncManagerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+  }
+
+  /** `<outDir>/mcp`, or undefined when nothing is written. */
+  get mcpDir(): string | undefined {
+    return this.options.outDir === undefined ? undefined : path.join(this.options.outDir, 'mcp');
+  }
+
+  /** Every server's current state, in config order (`vscode` last). */
+  get servers(): McpServerState[] {
+    return [...this.states.values()];
+  }
+
+  /** Config problems found by the last sync (malformed files, bad entries), each with file and position. */
+  get configErrors(): McpConfigError[] {
+    return [...this.errors];
+  }
+
+  /** Changes options (trust, setting, files, VS Code tools); takes effect at the next `syncAll()`. */
+  update(changes: Partial<McpSyncManagerOptions>): void {
+    this.options = { ...this.options, ...changes };
+  }
+
+  /** Re-reads the configs, (re)connects where needed, lists every server's tools and writes the folders. */
+  syncAll(): Promise<McpServerState[]> {
+    return this.enqueue(() => this.doSyncAll());
+  }
+
+  /** Re-lists one server (reconnecting if needed) and rewrites its folder and INDEX.md. */
+  syncServer(name: string): Promise<McpServerState | undefined> {
+    return this.enqueue(async () => {
+      const l = this.live.get(name);
+      if (!l) return this.states.get(name);
+      await this.syncOne(name, l);
+      await this.writeIndexFile();
+      return this.states.get(name);
+    });
+  }
+
+  /** The stored description of one tool, or undefined if the server or tool is unknown. */
+  getTool(server: string, tool: string): McpServerState['tools'][number] | undefined {
+    return this.states.get(server)?.tools.find((t) => t.name === tool);
+  }
+
+  /** Calls a tool on a connected server (no validation here: agent-tools validates first). */
+  async callTool(
+    server: string,
+    tool: string,
+    args: Record<string, unknown>,
+    signal?: AbortSignal,
+  ): Promise<McpCallResult> {
+    if (server === VSCODE_SERVER && this.options.vscodeTools) {
+      if (!this.options.invokeVscodeTool) throw new Error('VS Code tools cannot be called from here');
+      return this.options.invokeVscodeTool(tool, args, signal);
+    }
+    const conn = this.live.get(server)?.connection;
+    if (!conn)
+      throw new Error(
+        `the server '${server}' is not connected (status: ${this.states.get(server)?.status ?? 'unknown'})`,
+      );
+    const raw = await conn.callTool(tool, args, this.options.callTimeoutMs ?? 60_000, signal);
+    return toCallResult(raw);
+  }
+
+  /** Closes every connection (stdio children end) and stops reconnect timers. The manager is unusable after. */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.live.values()];
+    this.live.clear();
+    await Promise.all(all.map((l) => this.closeLive(l)));
+    // A connect in flight closes its own connection when it sees `disposed`; wait for it.
+    await this.queue;
+    this.statusEmitter.dispose();
+    this.toolsEmitter.dispose();
+  }
+
+  private enqueue<T>(job: () => Promise<T>): Promise<T> {
+    const next = this.queue.then(job, job);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async closeLive(l: Live): Promise<void> {
+    clearTimeout(l.timer);
+    const c = l.connection;
+    l.connection = undefined;
+    await c?.close();
+  }
+
+  private async doSyncAll(): Promise<McpServerState[]> {
+    if (this.disposed) return [];
+    const loaded = await loadMcpConfig({
+      workspaceFolder: this.options.workspaceFolder,
+      files: this.options.configFiles,
+      settingServers: this.options.settingServers,
+    });
+    this.errors = loaded.errors;
+    this.inputs = loaded.inputs;
+    const servers = loaded.servers.filter((s) => {
+      if (s.name !== VSCODE_SERVER || !this.options.vscodeTools) return true;
+      this.errors.push({
+        file: s.source,
+        line: 0,
+        column: 0,
+        message: `the server name '${VSCODE_SERVER}' is reserved for VS Code's own tools; this one is ignored`,
+      });
+      return false;
+    });
+    const names = servers.map((s) => s.name).concat(this.options.vscodeTools ? [VSCODE_SERVER] : []);
+    const folders = assignSafeNames(names, ['index.md']);
+    // Servers that are gone: close them and forget them.
+    for (const [name, l] of this.live) {
+      if (!servers.some((s) => s.name === name)) {
+        this.live.delete(name);
+        await this.closeLive(l);
+      }
+    }
+    for (const name of [...this.states.keys()]) if (!names.includes(name)) this.states.delete(name);
+    const jobs = servers.map(async (config) => {
+      const base = this.baseState(config, folders.get(config.name)!);
+      if (config.disabled || !this.options.allowStart) {
+        await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
+        this.live.delete(config.name);
+        const message = config.disabled
+          ? `Disabled in ${config.source}.`
+          : 'Servers are not started in an untrusted workspace.';
+        const fix = config.disabled ? undefined : 'Trust the workspace to start its MCP servers.';
+        return this.publish({
+          ...base,
+          status: 'disabled',
+          message,
+          ...(fix ? { fix } : {}),
+          lastSync: this.clock.now(),
+        });
+      }
+      let resolved;
+      try {
+        resolved = await resolveServerConfig(config, this.variableContext(), this.inputCache);
+      } catch (e) {
+        if (!(e instanceof VariableError)) throw e;
+        return this.publish({
+          ...base,
+          status: 'error',
+          message: `Cannot resolve the server's definition: ${e.message}.`,
+          fix: `Check the variables in ${config.source}.`,
+          lastSync: this.clock.now(),
+        });
+      }
+      const key = JSON.stringify(resolved.config);
+      let l = this.live.get(config.name);
+      if (l && l.key !== key) {
+        await this.closeLive(l);
+        l = undefined;
+      }
+      if (!l) {
+        l = { key, config: resolved.config, secrets: resolved.secrets, attempts: 0 };
+        this.live.set(config.name, l);
+      }
+      if (!this.states.has(config.name))
+        this.states.set(config.name, { ...base, status: 'error', message: 'Not synced yet.' });
+      return this.syncOne(config.name, l, base);
+    });
+    await Promise.all(jobs);
+    if (this.options.vscodeTools) await this.publish(this.vscodeState(folders.get(VSCODE_SERVER)!));
+    // Keep config order; `vscode` last.
+    const ordered = names.map((n) => this.states.get(n)).filter((s): s is McpServerState => s !== undefined);
+    this.states.clear();
+    for (const s of ordered) this.states.set(s.name, s);
+    await this.writeIndexFile();
+    return this.servers;
+  }
+
+  private baseState(config: McpServerConfig, folderName: string): McpServerState {
+    return { name: config.name, folderName, transport: config.type, source: config.source, status: 'error', tools: [] };
+  }
+
+  private variableContext() {
+    return {
+      workspaceFolder: this.options.workspaceFolder,
+      home: this.options.home,
+      env: this.options.env ?? process.env,
+      inputs: this.inputs,
+      resolveInput: this.options.resolveInput,
+    };
+  }
+
+  private vscodeState(folderName: string): McpServerState {
+    const folder = this.mcpDir ? path.join(this.mcpDir, folderName) : '';
+    const tools = (this.options.vscodeTools ?? []).map((t) => ({
+      name: t.name,
+      description: t.description,
+      inputSchema: t.inputSchema ?? { type: 'object' },
+    }));
+    return {
+      name: VSCODE_SERVER,
+      folderName,
+      transport: 'vscode',
+      source: 'VS Code (vscode.lm.tools)',
+      status: 'connected',
+      lastSync: this.clock.now(),
+      tools: buildToolEntries(tools, folder),
+    };
+  }
+
+  /** Connects if needed, lists tools, publishes the state. Never throws for a server's own failures. */
+  private async syncOne(name: string, l: Live, baseIn?: McpServerState): Promise<void> {
+    const prev = this.states.get(name);
+    const base = baseIn ?? (prev ? { ...prev } : undefined);
+    if (!base || this.disposed) return;
+    const folder = this.mcpDir ? path.join(this.mcpDir, base.folderName) : '';
+    let phase: 'connect' | 'list' = 'connect';
+    try {
+      if (!l.connection) {
+        l.connection = await McpConnection.open(l.config, {
+          connectTimeoutMs: this.options.connectTimeoutMs ?? 15_000,
+          listTimeoutMs: this.options.listTimeoutMs ?? 15_000,
+          resolveCommand: this.options.resolveCommand,
+          onToolsChanged: () => this.onToolsChanged(name, l),
+          onUnexpectedClose: () => this.onLost(name, l),
+        });
+        if (this.disposed || this.live.get(name) !== l) {
+          await l.connection.close();
+          return;
+        }
+      }
+      phase = 'list';
+      const conn = l.connection;
+      const listed = await conn.listTools();
+      const warnings = listed.warnings;
+      const tools = buildToolEntries(listed.tools, folder, warnings);
+      l.attempts = 0;
+      const state: McpServerState = { ...base, status: 'connected', lastSync: this.clock.now(), tools };
+      delete state.message;
+      delete state.fix;
+      if (warnings.length > 0) state.message = redact(`Warnings: ${warnings.join('; ')}`, l.secrets);
+      if (conn.serverInfo) state.serverInfo = conn.serverInfo;
+      if (conn.instructions) state.instructions = redact(conn.instructions, l.secrets);
+      await this.publish(state);
+    } catch (e) {
+      const stderr = (e as { stderr?: unknown }).stderr;
+      const failure = classifyFailure(
+        e,
+        l.config,
+        phase,
+        typeof stderr === 'string' ? stderr : (l.connection?.stderr ?? ''),
+      );
+      this.logger.warn(`MCP server ${name}: ${failure.status}: ${redact(failure.message, l.secrets)}`);
+      const c = l.connection;
+      l.connection = undefined;
+      await c?.close();
+      const state: McpServerState = {
+        ...base,
+        status: failure.status,
+        message: redact(failure.message, l.secrets),
+        fix: redact(failure.fix, l.secrets),
+        lastSync: this.clock.now(),
+        tools: [],
+      };
+      delete state.serverInfo;
+      delete state.instructions;
+      await this.publish(state);
+    }
+  }
+
+  private onToolsChanged(name: string, l: Live): void {
+    if (this.disposed || this.live.get(name) !== l) return;
+    void this.syncServer(name);
+  }
+
+  /** A connected server went away: show it, then reconnect with exponential backoff. */
+  private onLost(name: string, l: Live): void {
+    if (this.disposed || this.live.get(name) !== l) return;
+    l.connection = undefined;
+    const r = this.options.reconnect ?? DEFAULT_RECONNECT;
+    l.attempts++;
+    const prev = this.states.get(name);
+    if (!prev) return;
+    if (l.attempts > r.maxAttempts) {
+      void this.enqueue(() =>
+        this.publish({
+          ...prev,
+          status: 'error',
+          tools: [],
+          message: `The connection was lost; gave up after ${r.maxAttempts} reconnect attempts.`,
+          fix: 'Check the server, then refresh.',
+        }).then(() => this.writeIndexFile()),
+      );
+      return;
+    }
+    const delay = Math.min(r.initialDelayMs * 2 ** (l.attempts - 1), r.maxDelayMs);
+    void this.enqueue(() =>
+      this.publish({
+        ...prev,
+        status: 'error',
+        tools: [],
+        message: `The connection was lost; reconnecting in ${delay} ms (attempt ${l.attempts} of ${r.maxAttempts}).`,
+        fix: 'Wait, or refresh.',
+      }).then(() => this.writeIndexFile()),
+    );
+    l.timer = setTimeout(() => void this.syncServer(name), delay);
+    l.timer.unref();
+  }
+
+  /** Stores a state, writes its folder, fires events when status or tools changed. */
+  private async publish(state: McpServerState): Promise<void> {
+    const prev = this.states.get(state.name);
+    this.states.set(state.name, state);
+    if (this.mcpDir) {
+      try {
+        await writeServerFolder(this.mcpDir, state);
+      } catch (e) {
+        this.logger.error(
+          `writing the folder of MCP server ${state.name} failed: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+    }
+    if (!prev || prev.status !== state.status || prev.message !== state.message) this.statusEmitter.fire(state);
+    if (!prev || fingerprint(prev) !== fingerprint(state)) this.toolsEmitter.fire(state);
+  }
+
+  private async writeIndexFile(): Promise<void> {
+    if (!this.mcpDir || this.disposed) return;
+    try {
+      await writeIndex(this.mcpDir, this.servers);
+    } catch (e) {
+      this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+}
+
+function fingerprint(s: McpServerState): string {
+  return JSON.stringify(s.tools.map((t) => [t.name, t.tool]));
+}

@@ -1,0 +1,61 @@
+// Input schemas compiled with ajv: at sync time to flag tools whose schema is broken, at call time to
+// check the agent's arguments before they reach the server.
+import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+
+type AnyAjv = Ajv | Ajv2019 | Ajv2020;
+
+const options = { strict: false, allErrors: true, validateFormats: false, logger: false } as const;
+let instances: { draft7: AnyAjv; d2019: AnyAjv; d2020: AnyAjv } | undefined;
+
+function ajvFor(schema: Record<string, unknown>): AnyAjv {
+  instances ??= { draft7: new Ajv(options), d2019: new Ajv2019(options), d2020: new Ajv2020(options) };
+  const dialect = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (dialect.includes('2020-12')) return instances.d2020;
+  if (dialect.includes('2019-09')) return instances.d2019;
+  return instances.draft7;
+}
+
+export type CompiledSchema = { ok: true; validate: ValidateFunction } | { ok: false; error: string };
+
+const cache = new Map<string, CompiledSchema>();
+
+/** Compiles a tool's input schema. The result is cached by the schema's JSON text. */
+export function compileInputSchema(schema: unknown): CompiledSchema {
+  if (schema === undefined || schema === null) return { ok: false, error: 'the tool has no input schema' };
+  if (typeof schema !== 'object' || Array.isArray(schema))
+    return { ok: false, error: 'the input schema is not a JSON object' };
+  const key = JSON.stringify(schema);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const s = { ...(schema as Record<string, unknown>) };
+  let result: CompiledSchema;
+  if (s.type !== undefined && s.type !== 'object') {
+    result = { ok: false, error: `the input schema has type ${JSON.stringify(s.type)}; MCP requires "object"` };
+  } else {
+    // Draft-07 ajv does not know draft-04/06 URIs or foreign $ids; neither changes validation of arguments.
+    const dialect = typeof s.$schema === 'string' && /(2019-09|2020-12)/.test(s.$schema) ? s.$schema : undefined;
+    delete s.$schema;
+    delete s.$id;
+    if (dialect) s.$schema = dialect;
+    try {
+      result = { ok: true, validate: ajvFor(s).compile(s) };
+    } catch (e) {
+      result = { ok: false, error: `the input schema is invalid: ${e instanceof Error ? e.message : String(e)}` };
+    }
+  }
+  if (cache.size > 2000) cache.clear();
+  cache.set(key, result);
+  return result;
+}
+
+/** Human-readable ajv errors: `/path: message`, one per line. */
+export function formatSchemaErrors(errors: readonly ErrorObject[] | null | undefined): string {
+  return (errors ?? [])
+    .map(
+      (e) =>
+        `${e.instancePath || '(arguments)'}: ${e.message ?? 'is invalid'}${e.params && 'additionalProperty' in e.params ? ` '${String(e.params.additionalProperty)}'` : ''}`,
+    )
+    .join('\n');
+}
