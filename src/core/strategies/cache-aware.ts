@@ -37,9 +37,10 @@ function maskingSavings(
 ): number {
   let saved = 0;
   for (let t = from; t < to; t++) {
-    for (const i of split.turns[t]!.observationIndices) saved += count(history[i]!) - count(maskMessage(history[i]!));
+    for (const i of split.turns[t]!.observationIndices)
+      saved += Math.max(0, count(history[i]!) - count(maskMessage(history[i]!)));
   }
-  return Math.max(0, saved);
+  return saved;
 }
 
 export function createCacheAwareStrategy(
@@ -64,7 +65,7 @@ export function createCacheAwareStrategy(
           boundary = target; // nothing to mask: moving is free
         else {
           regret += options.cachedPrice * maskingSavings(history, split, boundary, target, count);
-          const proposed = maskTurns(history, split, 0, target).messages;
+          const proposed = maskTurns(history, split, 0, target, count).messages;
           const suffix = changed < previousLength ? sumTokens(proposed.slice(changed, previousLength), count) : 0;
           const breakCost = suffix * (options.cacheWritePrice - options.cachedPrice);
           if (regret >= tuning.alpha * breakCost) {
@@ -73,12 +74,12 @@ export function createCacheAwareStrategy(
           }
         }
       }
-      let view = maskTurns(history, split, 0, boundary);
+      let view = maskTurns(history, split, 0, boundary, count);
       // The call must fit the window: move now, past the last M turns if need be (never the last turn).
       while (sumTokens(view.messages, count) > options.contextWindow && boundary < turns - 1) {
         boundary = Math.max(boundary + 1, Math.min(turns - 1, turns - options.window));
         regret = 0;
-        view = maskTurns(history, split, 0, boundary);
+        view = maskTurns(history, split, 0, boundary, count);
       }
       previousLength = history.length;
       return Promise.resolve({ messages: view.messages, masked: view.masked, summaries: [], summarizedTurns: 0 });

@@ -3,6 +3,7 @@
 import { splitTurns, type Message } from '../messages';
 import { buildSummaryPrompt, checkpointMessage } from './checkpoint';
 import { maskTurns, publishedMaskedTurns } from './mask-turns';
+import { messageCounter } from '../cost/message-tokens';
 import type { ContextResult, ContextStrategy, StrategyDeps, StrategyName, SummaryRecord } from './types';
 
 export interface CheckpointParams {
@@ -20,13 +21,14 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
   let summarized = 0;
   let checkpoint: string | undefined;
   let checkpointMsg: Message | undefined;
+  const count = messageCounter(deps.tokenizer);
   return {
     name: p.name,
     async build(history: readonly Message[]): Promise<ContextResult> {
       const split = splitTurns(history);
       const turns = split.turns;
       const boundary = p.mask ? publishedMaskedTurns(turns.length, p.mask.window, p.mask.polling) : 0;
-      const view = maskTurns(history, split, 0, boundary);
+      const view = maskTurns(history, split, 0, boundary, count);
       const summaries: SummaryRecord[] = [];
       while (turns.length - summarized >= p.every + p.keep) {
         const from = summarized;
@@ -41,7 +43,7 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
         summaries.push({
           fromTurn: from,
           toTurn: to,
-          inputTokens: prompt.reduce((n, m) => n + deps.tokenizer.countMessage(m), 0),
+          inputTokens: prompt.reduce((n, m) => n + count(m), 0),
           outputTokens: deps.tokenizer.count(text),
           estimated: deps.summarizer.estimated,
           text,

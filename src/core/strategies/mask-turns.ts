@@ -1,5 +1,6 @@
 // Shared by masking, hybrid and cache-aware: replace the observations of the first turns by placeholders.
 import type { Message, SplitTrajectory } from '../messages';
+import type { MessageCounter } from '../cost/message-tokens';
 import { countLines, maskMessage } from './placeholder';
 import type { MaskRecord } from './types';
 
@@ -10,13 +11,15 @@ export interface Masked {
 
 /**
  * Masks the observations of turns [fromTurn, toTurn) of `split` (computed on `history`). Actions,
- * reasoning and the task (everything before the first assistant message) are never touched.
+ * reasoning and the task (everything before the first assistant message) are never touched. An
+ * observation that is already no longer than its placeholder stays verbatim: masking it would add tokens.
  */
 export function maskTurns(
   history: readonly Message[],
   split: SplitTrajectory,
   fromTurn: number,
   toTurn: number,
+  count: MessageCounter,
 ): Masked {
   const messages = history.slice();
   const masked: MaskRecord[] = [];
@@ -24,7 +27,9 @@ export function maskTurns(
   for (let t = Math.max(0, fromTurn); t < end; t++) {
     for (const i of split.turns[t]!.observationIndices) {
       const original = history[i]!;
-      messages[i] = maskMessage(original);
+      const placeholder = maskMessage(original);
+      if (count(placeholder) >= count(original)) continue;
+      messages[i] = placeholder;
       const lines = countLines(original.content);
       masked.push(
         original.storedAt === undefined ? { index: i, lines } : { index: i, lines, storedAt: original.storedAt },

@@ -20,7 +20,7 @@ export function createStrategy(name: StrategyName, deps: StrategyDeps, options: 
     case 'raw':
       return createRawStrategy();
     case 'masking':
-      return createMaskingStrategy(options);
+      return createMaskingStrategy(deps, options);
     case 'summary':
       return createSummaryStrategy(deps, options);
     case 'hybrid':

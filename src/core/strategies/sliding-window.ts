@@ -37,7 +37,9 @@ export function createSlidingWindowStrategy(
       const summaries: SummaryRecord[] = [];
       if (count(messages) >= COMPRESS_AT * options.contextWindow && history.length > PRIMERS + 1) {
         const target = COMPRESS_TO * options.contextWindow;
-        const fixed = count(history.slice(0, PRIMERS)) + options.summaryTokens + 8; // + summary framing
+        // The summary message: its text plus framing, with slack for tokens merging at the seam.
+        const summarySize = options.summaryTokens + deps.tokenizer.countMessage(slidingSummaryMessage('')) + 2;
+        const fixed = count(history.slice(0, PRIMERS)) + summarySize;
         let start = Math.max(PRIMERS, foldedUpTo, history.length - RECENTS);
         let recent = count(history.slice(start));
         // Fewer recents when the last 20 alone are too big; a tool result never opens the window
@@ -46,7 +48,8 @@ export function createSlidingWindowStrategy(
           recent -= deps.tokenizer.countMessage(history[start]!);
           start++;
         }
-        if (start > foldedUpTo) {
+        // Fold only when the summary is smaller than what it replaces (never send more than raw).
+        if (start > foldedUpTo && count(history.slice(PRIMERS, start)) > summarySize) {
           const folded = history.slice(foldedUpTo, start);
           const prompt = buildSummaryPrompt(folded, summary, options.summaryTokens);
           summary = await deps.summarizer.summarize(folded, summary);
