@@ -1,0 +1,185 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { McpSyncManager } from '../../../src/core/mcp/manager';
+import type { McpServerState } from '../../../src/core/mcp/types';
+import { hostile, nodeCommand, withTempDir } from './helpers';
+
+const exists = (p: string): Promise<boolean> =>
+  access(p).then(
+    () => true,
+    () => false,
+  );
+
+async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+test('paginated tools/list is followed to the end', async () => {
+  const m = new McpSyncManager({
+    allowStart: true,
+    resolveCommand: nodeCommand,
+    settingServers: { p: hostile('paginated') },
+  });
+  try {
+    const [p] = await m.syncAll();
+    assert.deepEqual(
+      p!.tools.map((t) => t.name),
+      ['t0', 't1', 't2', 't3', 't4', 't5'],
+    );
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('list_changed re-syncs; vanished tools and servers are removed; events fire', async () => {
+  await withTempDir(async (out) => {
+    const cfg = path.join(out, 'mcp.json');
+    await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed'), b: hostile('traversal') } }));
+    const m = new McpSyncManager({ outDir: out, allowStart: true, resolveCommand: nodeCommand, configFiles: [cfg] });
+    const toolEvents: McpServerState[] = [];
+    const statusEvents: string[] = [];
+    m.onDidChangeTools((s) => toolEvents.push(s));
+    m.onDidChangeStatus((s) => statusEvents.push(`${s.name}:${s.status}`));
+    try {
+      await m.syncAll();
+      assert.deepEqual(statusEvents.sort(), ['a:connected', 'b:connected']);
+      await m.callTool('a', 'add_tool', {});
+      await waitFor(() => m.getTool('a', 'added') !== undefined);
+      await waitFor(() => toolEvents.some((s) => s.name === 'a' && s.tools.length === 2));
+      await m.syncServer('a');
+      assert.ok(await exists(path.join(out, 'mcp', 'a', 'added.json')));
+      assert.match(await readFile(path.join(out, 'mcp', 'INDEX.md'), 'utf8'), /- added: Added later\./);
+
+      // Server b now lists only `echo`: the other tool files vanish. A user file in mcp/ stays.
+      await mkdir(path.join(out, 'mcp', 'notes'));
+      await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed'), b: hostile('ok') } }));
+      await m.syncAll();
+      assert.deepEqual((await readdir(path.join(out, 'mcp', 'b'))).sort(), ['SERVER.md', 'echo.json']);
+
+      // Server b removed from the config: its folder goes.
+      await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed') } }));
+      await m.syncAll();
+      assert.deepEqual((await readdir(path.join(out, 'mcp'))).sort(), ['INDEX.md', 'a', 'notes']);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
+test('a lost connection is shown and reconnected with backoff', async () => {
+  const m = new McpSyncManager({
+    allowStart: true,
+    resolveCommand: nodeCommand,
+    settingServers: { c: hostile('crash-later') },
+    reconnect: { initialDelayMs: 50, maxDelayMs: 100, maxAttempts: 3 },
+  });
+  const seen: string[] = [];
+  m.onDidChangeStatus((s) => seen.push(s.status));
+  try {
+    await m.syncAll();
+    await m.callTool('c', 'die', {}).catch(() => undefined);
+    await waitFor(() => seen.includes('error'));
+    assert.match(m.servers[0]!.message ?? '', /connection was lost; reconnecting in 50 ms \(attempt 1 of 3\)/);
+    await waitFor(() => seen.at(-1) === 'connected' && seen.length >= 3);
+    assert.equal(m.servers[0]!.tools.length, 1);
+  } finally {
+    await m.dispose();
+  }
+});
+
+test('allowStart false starts nothing: every server is disabled with the reason', async () => {
+  await withTempDir(async (out) => {
+    const m = new McpSyncManager({
+      outDir: out,
+      allowStart: false,
+      resolveCommand: () => {
+        throw new Error('must not start');
+      },
+      settingServers: { a: hostile('ok'), off: { ...hostile('ok'), disabled: true } },
+    });
+    try {
+      const states = await m.syncAll();
+      assert.deepEqual(
+        states.map((s) => [s.name, s.status]),
+        [
+          ['a', 'disabled'],
+          ['off', 'disabled'],
+        ],
+      );
+      assert.match(states[0]!.message!, /untrusted workspace/);
+      assert.match(await readFile(path.join(out, 'mcp', 'a', 'SERVER.md'), 'utf8'), /Status: disabled/);
+      m.update({ allowStart: true, resolveCommand: nodeCommand });
+      const after = await m.syncAll();
+      assert.deepEqual(
+        after.map((s) => [s.name, s.status]),
+        [
+          ['a', 'connected'],
+          ['off', 'disabled'],
+        ],
+      );
+      assert.match(after[1]!.message!, /Disabled in setting/);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
+test('secrets from env and inputs never reach the files; config errors are reported', async () => {
+  await withTempDir(async (out) => {
+    const m = new McpSyncManager({
+      outDir: out,
+      allowStart: true,
+      resolveCommand: nodeCommand,
+      resolveInput: async () => 'tok-secret-123',
+      settingServers: { e: { ...hostile('exit'), env: { HOSTILE_TOKEN: '${input:token}' } }, bad: { type: 'stdio' } },
+    });
+    try {
+      const [e] = await m.syncAll();
+      assert.equal(e!.status, 'error');
+      assert.match(e!.message!, /token \*\*\*/);
+      assert.ok(!(await readFile(path.join(out, 'mcp', 'e', 'SERVER.md'), 'utf8')).includes('tok-secret-123'));
+      assert.match(m.configErrors[0]!.message, /server 'bad': a stdio server needs a "command"/);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
+test('VS Code tools appear as the server `vscode`; a config server of that name is refused', async () => {
+  await withTempDir(async (out) => {
+    const m = new McpSyncManager({
+      outDir: out,
+      allowStart: true,
+      settingServers: { vscode: { command: 'x' } },
+      vscodeTools: [
+        {
+          name: 'copilot_readFile',
+          description: 'Read a file.',
+          inputSchema: { type: 'object', properties: { path: { type: 'string' } } },
+        },
+      ],
+      invokeVscodeTool: async (name, args) => ({ isError: false, text: `${name}:${JSON.stringify(args)}`, raw: null }),
+    });
+    try {
+      const states = await m.syncAll();
+      assert.deepEqual(
+        states.map((s) => [s.name, s.status, s.transport]),
+        [['vscode', 'connected', 'vscode']],
+      );
+      assert.ok(await exists(path.join(out, 'mcp', 'vscode', 'copilot_readFile.json')));
+      assert.match(m.configErrors[0]!.message, /reserved for VS Code/);
+      assert.equal(
+        (await m.callTool('vscode', 'copilot_readFile', { path: 'a' })).text,
+        'copilot_readFile:{"path":"a"}',
+      );
+    } finally {
+      await m.dispose();
+    }
+  });
+});
