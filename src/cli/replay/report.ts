@@ -1,0 +1,208 @@
+// The replay result as data (the documented JSON shape) and as a table or CSV.
+import type { Skipped } from '../../core/trajectories';
+import type { StrategyTotals } from '../../core/replay/replay';
+import type { StrategyRun } from './run';
+
+export interface StrategyReport {
+  trajectories: number;
+  calls: number;
+  inputTokens: number;
+  ratioToRaw: number;
+  cost: number;
+  costRatioToRaw: number;
+  peakContextTokens: number;
+  cachedTokens: number;
+  maskedObservations: number;
+  summaryCalls: number;
+  /** True when summary sizes came from the fixed-size stand-in (estimates, no model called). */
+  summaryEstimated: boolean;
+}
+
+export interface ReplayReport {
+  tokenizer: string;
+  /** False for chars4: every number is an estimate. */
+  tokenizerExact: boolean;
+  trajectories: number;
+  calls: number;
+  skipped: Skipped[];
+  options: {
+    window: number;
+    polling: number;
+    cachedPrice: number;
+    cacheWritePrice: number;
+    contextWindow: number;
+    includeOutput: boolean;
+  };
+  strategies: Record<string, StrategyReport>;
+  notes: string[];
+  /** Only with --per-trajectory: trajectory id -> strategy -> figures. */
+  perTrajectory?: Record<string, Record<string, StrategyReport>>;
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? 1 : Infinity) : a / b);
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+function strategyReport(t: StrategyTotals, raw: StrategyTotals): StrategyReport {
+  return {
+    trajectories: t.trajectories,
+    calls: t.calls,
+    inputTokens: t.inputTokens,
+    ratioToRaw: round(ratio(t.inputTokens, raw.inputTokens), 4),
+    cost: round(t.cost, 2),
+    costRatioToRaw: round(ratio(t.cost, raw.cost), 4),
+    peakContextTokens: t.peakContextTokens,
+    cachedTokens: t.cachedTokens,
+    maskedObservations: t.maskedObservations,
+    summaryCalls: t.summaryCalls,
+    summaryEstimated: t.summaryEstimated,
+  };
+}
+
+export function buildReport(
+  runs: readonly StrategyRun[],
+  meta: {
+    tokenizer: string;
+    exact: boolean;
+    skipped: Skipped[];
+    options: ReplayReport['options'];
+    perTrajectory: boolean;
+  },
+  aggregateOne: (r: StrategyRun['replays'][number]) => StrategyTotals,
+): ReplayReport {
+  const raw = runs.find((r) => r.strategy === 'raw');
+  if (!raw) throw new Error('raw must be replayed: it is the baseline of every ratio');
+  const strategies: Record<string, StrategyReport> = {};
+  const notes: string[] = [];
+  for (const r of runs) {
+    strategies[r.strategy] = strategyReport(r.totals, raw.totals);
+    for (const n of r.totals.notes) if (!notes.includes(n)) notes.push(n);
+  }
+  const report: ReplayReport = {
+    tokenizer: meta.tokenizer,
+    tokenizerExact: meta.exact,
+    trajectories: raw.totals.trajectories,
+    calls: raw.totals.calls,
+    skipped: meta.skipped,
+    options: meta.options,
+    strategies,
+    notes,
+  };
+  if (meta.perTrajectory) {
+    const per: Record<string, Record<string, StrategyReport>> = {};
+    raw.replays.forEach((rawReplay, i) => {
+      const rawTotals = aggregateOne(rawReplay);
+      const row: Record<string, StrategyReport> = {};
+      for (const r of runs) row[r.strategy] = strategyReport(aggregateOne(r.replays[i]!), rawTotals);
+      // Two files may share an id (same instance, two formats): keep both.
+      let key = rawReplay.trajectoryId;
+      for (let k = 2; key in per; k++) key = `${rawReplay.trajectoryId}#${k}`;
+      per[key] = row;
+    });
+    report.perTrajectory = per;
+  }
+  return report;
+}
+
+const COLUMNS: [string, (s: StrategyReport) => string][] = [
+  ['trajectories', (s) => fmt(s.trajectories)],
+  ['calls', (s) => fmt(s.calls)],
+  ['input tokens', (s) => fmt(s.inputTokens)],
+  ['vs raw', (s) => s.ratioToRaw.toFixed(3)],
+  ['cost units', (s) => fmt(Math.round(s.cost))],
+  ['cost vs raw', (s) => s.costRatioToRaw.toFixed(3)],
+  ['cached tokens', (s) => fmt(s.cachedTokens)],
+  ['peak context', (s) => fmt(s.peakContextTokens)],
+  ['masked obs.', (s) => fmt(s.maskedObservations)],
+  ['summary calls', (s) => fmt(s.summaryCalls) + (s.summaryEstimated && s.summaryCalls > 0 ? '*' : '')],
+];
+
+function fmt(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function grid(header: string[], rows: string[][]): string {
+  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) =>
+    cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
+  return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+export function formatTable(r: ReplayReport): string {
+  const o = r.options;
+  const out = [
+    `Tokenizer: ${r.tokenizer}${r.tokenizerExact ? '' : ' (ESTIMATE: chars/4, not a token count)'}  |  ${fmt(r.trajectories)} trajectories, ${fmt(r.calls)} model calls` +
+      `  |  window ${o.window}, polling ${o.polling}, cached price ${o.cachedPrice}, cache write ${o.cacheWritePrice}` +
+      (o.includeOutput ? ', output included' : ''),
+    '',
+    grid(
+      ['strategy', ...COLUMNS.map((c) => c[0])],
+      Object.entries(r.strategies).map(([name, s]) => [name, ...COLUMNS.map((c) => c[1](s))]),
+    ),
+  ];
+  if (r.perTrajectory) {
+    const rows: string[][] = [];
+    for (const [id, per] of Object.entries(r.perTrajectory)) {
+      for (const [name, s] of Object.entries(per))
+        rows.push([
+          id,
+          name,
+          fmt(s.calls),
+          fmt(s.inputTokens),
+          s.ratioToRaw.toFixed(3),
+          fmt(Math.round(s.cost)),
+          s.costRatioToRaw.toFixed(3),
+          fmt(s.peakContextTokens),
+        ]);
+    }
+    out.push(
+      '',
+      'Per trajectory:',
+      grid(
+        ['trajectory', 'strategy', 'calls', 'input tokens', 'vs raw', 'cost units', 'cost vs raw', 'peak context'],
+        rows,
+      ),
+    );
+  }
+  out.push(
+    '',
+    'Cost units: uncached-input-token equivalents (cached input at the cached price; output excluded unless --include-output).',
+  );
+  if (Object.values(r.strategies).some((s) => s.summaryEstimated && s.summaryCalls > 0)) {
+    out.push(
+      '* summaries are a fixed-size stand-in (no model called): their sizes and costs are estimates, not summaries.',
+    );
+  }
+  for (const n of r.notes) out.push(`Note: ${n}`);
+  if (r.skipped.length > 0) out.push(`Skipped ${r.skipped.length} file(s): see stderr.`);
+  return out.join('\n') + '\n';
+}
+
+const CSV_FIELDS: (keyof StrategyReport)[] = [
+  'trajectories',
+  'calls',
+  'inputTokens',
+  'ratioToRaw',
+  'cost',
+  'costRatioToRaw',
+  'cachedTokens',
+  'peakContextTokens',
+  'maskedObservations',
+  'summaryCalls',
+  'summaryEstimated',
+];
+
+function csvCell(v: string | number | boolean): string {
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** One row per strategy with scope `total`; with --per-trajectory one more per trajectory and strategy. */
+export function formatCsv(r: ReplayReport): string {
+  const rows = [['scope', 'strategy', ...CSV_FIELDS, 'tokenizer'].join(',')];
+  const add = (scope: string, name: string, s: StrategyReport) =>
+    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer].map(csvCell).join(','));
+  for (const [name, s] of Object.entries(r.strategies)) add('total', name, s);
+  for (const [id, per] of Object.entries(r.perTrajectory ?? {}))
+    for (const [name, s] of Object.entries(per)) add(id, name, s);
+  return rows.join('\n') + '\n';
+}
