@@ -1,0 +1,25 @@
+// Public API of the MCP core for the extension glue and the CLI.
+export { McpSyncManager, VSCODE_SERVER, type McpSyncManagerOptions } from './manager';
+export { identityCommand, type CommandResolver } from './connection';
+export {
+  loadMcpConfig,
+  parseMcpConfigText,
+  parseSettingServers,
+  formatConfigError,
+  WORKSPACE_CONFIG_FILES,
+} from './config';
+export { redact, type InputResolver } from './variables';
+export { renderIndexMd, renderServerMd, renderToolJson } from './render';
+export { INDEX_FILE, SERVER_FILE } from './writer';
+export type { Disposable, Event } from './events';
+export {
+  mcpCall,
+  mcpDescribe,
+  renderMcpStaticPrompt,
+  MCP_CALL_TOOL,
+  MCP_DESCRIBE_TOOL,
+  type AgentToolDefinition,
+  type AgentToolResult,
+  type McpToolHost,
+} from './agent-tools';
+export type * from './types';
