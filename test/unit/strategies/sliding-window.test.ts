@@ -1,0 +1,62 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { createSlidingWindowStrategy } from '../../../src/core/strategies/sliding-window';
+import { createStandInSummarizer } from '../../../src/core/strategies/stand-in-summarizer';
+import { conversation, turnsArb, wordTokenizer } from './helpers';
+
+const tokenizer = wordTokenizer();
+const size = (ms: { role: string; content: string }[]) =>
+  ms.reduce((n, m) => n + tokenizer.countMessage(m as Parameters<typeof tokenizer.countMessage>[0]), 0);
+
+test('below 75 % of the budget nothing changes; at 75 % it keeps 3 primers, a summary and recents', async () => {
+  const full = conversation(Array.from({ length: 40 }, () => ({ action: 5, observations: [20] })));
+  const budget = 1000;
+  const s = createSlidingWindowStrategy(
+    { tokenizer, summarizer: createStandInSummarizer(tokenizer, 40) },
+    { contextWindow: budget, summaryTokens: 40 },
+  );
+  let first: Awaited<ReturnType<typeof s.build>> | undefined;
+  for (let i = 1; i <= full.length; i++) {
+    if (full[i]?.role !== 'assistant') continue;
+    const history = full.slice(0, i);
+    const r = await s.build(history);
+    if (r.summaries.length === 0 && !first) {
+      if (size(history) < 0.75 * budget) assert.deepEqual(r.messages, history);
+      continue;
+    }
+    if (!first) {
+      first = r;
+      assert.ok(size(history) >= 0.75 * budget);
+      assert.deepEqual(r.messages.slice(0, 3), history.slice(0, 3));
+      assert.match(r.messages[3]!.content, /^Previous context summary: \[stand-in #1/);
+      assert.ok(r.messages.length - 4 <= 20);
+      assert.ok(size(r.messages) <= 0.375 * budget);
+      assert.deepEqual(r.messages.slice(4), history.slice(history.length - (r.messages.length - 4)));
+    }
+  }
+  assert.ok(first, 'compression happened');
+});
+
+test('property: sliding-window stays under its budget and never sends more than raw', async () => {
+  await fc.assert(
+    fc.asyncProperty(turnsArb(1, 80, 40), fc.integer({ min: 600, max: 3000 }), async (spec, budget) => {
+      const full = conversation(spec);
+      const s = createSlidingWindowStrategy(
+        { tokenizer, summarizer: createStandInSummarizer(tokenizer, 30) },
+        { contextWindow: budget, summaryTokens: 30 },
+      );
+      for (let i = 0; i < full.length; i++) {
+        if (full[i]!.role !== 'assistant') continue;
+        const history = full.slice(0, i);
+        const r = await s.build(history);
+        assert.ok(size(r.messages) < 0.75 * budget, `${size(r.messages)} >= 75 % of ${budget}`);
+        assert.ok(size(r.messages) <= size(history));
+        // After compression the recents never open with a tool result whose call was folded away.
+        if (r.messages[3]?.content.startsWith('Previous context summary:') && r.messages[4])
+          assert.notEqual(r.messages[4].role, 'tool');
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
