@@ -121,7 +121,7 @@ export async function mcpDescribe(
 /** Parses the `arguments` the model gave: an object, a JSON string of one, or nothing. */
 function parseArguments(raw: unknown): Record<string, unknown> | string {
   if (raw === undefined || raw === null) return {};
-  let value = raw;
+  let value: unknown = raw;
   if (typeof raw === 'string') {
     try {
       value = raw.trim() === '' ? {} : (JSON.parse(raw) as unknown);
