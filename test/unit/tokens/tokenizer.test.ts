@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get_encoding } from 'tiktoken';
 import {
   createTokenizer,
@@ -123,4 +126,40 @@ test('the WASM loader instantiates tiktoken itself when nothing else has (fresh 
   const ref = get_encoding('o200k_base');
   assert.equal(Number(r.stdout), ref.encode_ordinary('hello world <|endoftext|>').length);
   ref.free();
+});
+
+test('where node cannot resolve the WASM (the bundle), the path given by the caller is used', () => {
+  // A preload makes require.resolve('tiktoken/tiktoken_bg.wasm') fail, as it does inside the esbuild bundle.
+  const hide = [
+    "const Module = require('node:module');",
+    'const original = Module._resolveFilename;',
+    'Module._resolveFilename = function (request, ...rest) {',
+    "  if (request === 'tiktoken/tiktoken_bg.wasm') throw new Error('not resolvable in the bundle');",
+    '  return original.call(this, request, ...rest);',
+    '};',
+  ].join('\n');
+  const run = (setPath: string | undefined) =>
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '-e',
+        [
+          hide,
+          "const tokens = require('./src/core/tokens');",
+          setPath === undefined ? '' : `tokens.setTiktokenWasmPath(${JSON.stringify(setPath)});`,
+          "process.stdout.write(String(tokens.createTokenizer('cl100k').count('hello world')));",
+        ].join('\n'),
+      ],
+      { encoding: 'utf8' },
+    );
+  const copy = join(mkdtempSync(join(tmpdir(), 'cd-wasm-')), 'tiktoken_bg.wasm');
+  copyFileSync(join(__dirname, '../../../node_modules/tiktoken/tiktoken_bg.wasm'), copy);
+  const ok = run(copy);
+  assert.equal(ok.status, 0, ok.stderr);
+  assert.equal(Number(ok.stdout), 2);
+  const missing = run(undefined);
+  assert.notEqual(missing.status, 0);
+  assert.match(missing.stderr, /call setTiktokenWasmPath\(\)/);
 });
