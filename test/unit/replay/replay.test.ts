@@ -1,0 +1,156 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import type { Message } from '../../../src/core/messages';
+import { createTokenizer } from '../../../src/core/tokens';
+import {
+  aggregate,
+  DEFAULT_REPLAY_OPTIONS,
+  replayTrajectory,
+  RETRY_FILTER_NOTE,
+  STRATEGY_NAMES,
+} from '../../../src/core/replay/replay';
+import { conversation, trajectoryOf, turnsArb, wordTokenizer } from '../strategies/helpers';
+
+const tokenizer = wordTokenizer();
+const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
+
+test('one call per assistant message, each sending the messages before it; raw caches the previous request', async () => {
+  const t = trajectoryOf(conversation(Array.from({ length: 6 }, () => ({ action: 3, observations: [10] }))));
+  const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const actions = t.messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
+  assert.equal(r.calls.length, actions.length);
+  r.calls.forEach((c, k) => {
+    assert.equal(c.contextTokens, size(t.messages.slice(0, actions[k])));
+    assert.equal(c.cachedTokens, k === 0 ? 0 : r.calls[k - 1]!.contextTokens);
+    assert.ok(Math.abs(c.cost - (c.cachedTokens * 0.1 + (c.contextTokens - c.cachedTokens))) < 1e-9);
+    assert.equal(c.summaryCall, false);
+  });
+  assert.equal(r.summaryEstimated, false);
+  assert.deepEqual(r.notes, []);
+});
+
+test('masking at cached price 0.1 sends fewer tokens than raw but costs more (the broken prefix)', async () => {
+  const t = trajectoryOf(
+    conversation(Array.from({ length: 60 }, () => ({ action: 5, observations: [150], lines: 5 }))),
+  );
+  const raw = aggregate([await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer)]);
+  const masking = aggregate([await replayTrajectory(t, 'masking', DEFAULT_REPLAY_OPTIONS, tokenizer)]);
+  const aware = aggregate([await replayTrajectory(t, 'cache-aware', DEFAULT_REPLAY_OPTIONS, tokenizer)]);
+  assert.ok(masking.inputTokens < raw.inputTokens);
+  assert.ok(masking.cost > raw.cost);
+  assert.ok(aware.cost < raw.cost && aware.cost < masking.cost);
+  assert.equal(masking.maskedObservations, 50);
+});
+
+test('summaries come from the labelled stand-in: counted as calls, billed, flagged as estimates', async () => {
+  const t = trajectoryOf(conversation(Array.from({ length: 40 }, () => ({ action: 5, observations: [50] }))));
+  const r = await replayTrajectory(t, 'summary', { ...DEFAULT_REPLAY_OPTIONS, summaryTokens: 40 }, tokenizer);
+  const withSummary = r.calls.filter((c) => c.summaryCall);
+  assert.equal(withSummary.length, 1);
+  const c = withSummary[0]!;
+  assert.equal(c.summaryOutputTokens, 40);
+  assert.ok(c.summaryInputTokens > 0);
+  assert.equal(c.inputTokens, c.contextTokens + c.summaryInputTokens);
+  assert.ok(c.cost >= c.summaryInputTokens);
+  assert.equal(r.summaryEstimated, true);
+  assert.match(r.notes.join('\n'), /stand-in/);
+  const totals = aggregate([r]);
+  assert.equal(totals.summaryCalls, 1);
+  assert.equal(totals.summaryEstimated, true);
+});
+
+test('retry-filter is replayed as first attempts, and says so', async () => {
+  const t = trajectoryOf(
+    conversation(Array.from({ length: 5 }, () => ({ action: 5, observations: [50], tool: true }))),
+  );
+  const rf = await replayTrajectory(t, 'retry-filter', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const raw = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  assert.deepEqual(rf.calls, raw.calls);
+  assert.deepEqual(rf.notes, [RETRY_FILTER_NOTE]);
+});
+
+test('recorded output tokens are used, and billed only with includeOutput', async () => {
+  const t = { ...trajectoryOf(conversation([{ action: 5, observations: [5] }])), outputTokens: [7, undefined] };
+  const off = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const on = await replayTrajectory(
+    t,
+    'raw',
+    { ...DEFAULT_REPLAY_OPTIONS, includeOutput: true, outputPrice: 4 },
+    tokenizer,
+  );
+  assert.equal(off.calls[0]!.outputTokens, 7);
+  assert.equal(off.calls[0]!.outputRecorded, true);
+  assert.equal(off.calls[1]!.outputRecorded, false);
+  assert.equal(off.calls[1]!.outputTokens, 1); // "done", counted without the message overhead
+  assert.ok(Math.abs(on.calls[0]!.cost - off.calls[0]!.cost - 28) < 1e-9);
+  assert.ok(Math.abs(on.calls[1]!.cost - off.calls[1]!.cost - 4) < 1e-9);
+});
+
+test('aggregate sums calls, keeps the peak and counts masked observations once per trajectory', async () => {
+  const a = trajectoryOf(conversation(Array.from({ length: 15 }, () => ({ action: 3, observations: [30] }))), 'a');
+  const b = trajectoryOf(conversation(Array.from({ length: 25 }, () => ({ action: 3, observations: [30, 30] }))), 'b');
+  const ra = await replayTrajectory(a, 'masking', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const rb = await replayTrajectory(b, 'masking', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const t = aggregate([ra, rb]);
+  assert.equal(t.trajectories, 2);
+  assert.equal(t.calls, ra.calls.length + rb.calls.length);
+  assert.equal(t.maskedObservations, 5 + 2 * 15);
+  assert.equal(t.peakContextTokens, Math.max(...[...ra.calls, ...rb.calls].map((c) => c.contextTokens)));
+  const sum = (k: 'inputTokens' | 'cost' | 'cachedTokens') => [...ra.calls, ...rb.calls].reduce((n, c) => n + c[k], 0);
+  assert.equal(t.inputTokens, sum('inputTokens'));
+  assert.equal(t.cachedTokens, sum('cachedTokens'));
+  assert.ok(Math.abs(t.cost - sum('cost')) < 1e-6);
+  const empty = aggregate([]);
+  assert.deepEqual(
+    [empty.trajectories, empty.calls, empty.cost, empty.peakContextTokens, empty.summaryEstimated],
+    [0, 0, 0, 0, false],
+  );
+});
+
+test('bad options are refused before any work, with a clear message', async () => {
+  const t = trajectoryOf(conversation([{ action: 1, observations: [1] }]));
+  await assert.rejects(
+    replayTrajectory(t, 'raw', { ...DEFAULT_REPLAY_OPTIONS, window: -3 }, tokenizer),
+    /window must be/,
+  );
+  await assert.rejects(
+    replayTrajectory(t, 'raw', { ...DEFAULT_REPLAY_OPTIONS, outputPrice: -1 }, tokenizer),
+    /outputPrice/,
+  );
+});
+
+test('a trajectory without assistant messages replays to zero calls', async () => {
+  const r = await replayTrajectory(
+    { id: 'x', source: 'x', format: 'openai-chat', messages: [{ role: 'user', content: 'hi' }] },
+    'cache-aware',
+    DEFAULT_REPLAY_OPTIONS,
+    tokenizer,
+  );
+  assert.deepEqual(r.calls, []);
+  assert.equal(aggregate([r]).calls, 0);
+});
+
+test('property: for every strategy cached tokens never exceed input, and context never exceeds raw', async () => {
+  await fc.assert(
+    fc.asyncProperty(turnsArb(1, 60, 60), fc.constantFrom(...STRATEGY_NAMES), async (spec, name) => {
+      const t = trajectoryOf(conversation(spec));
+      const options = { ...DEFAULT_REPLAY_OPTIONS, summaryTokens: 20, contextWindow: 3000 };
+      const r = await replayTrajectory(t, name, options, tokenizer);
+      const raw = await replayTrajectory(t, 'raw', options, tokenizer);
+      r.calls.forEach((c, k) => {
+        assert.ok(c.cachedTokens <= c.contextTokens && c.contextTokens <= c.inputTokens);
+        assert.ok(c.contextTokens <= raw.calls[k]!.contextTokens);
+      });
+    }),
+    { numRuns: 60 },
+  );
+});
+
+test('with the real o200k tokenizer the stand-in summary has exactly the requested size', async () => {
+  const o200k = createTokenizer('o200k');
+  const t = trajectoryOf(conversation(Array.from({ length: 35 }, () => ({ action: 5, observations: [40] }))));
+  const r = await replayTrajectory(t, 'summary', { ...DEFAULT_REPLAY_OPTIONS, summaryTokens: 400 }, o200k);
+  const c = r.calls.find((x) => x.summaryCall)!;
+  assert.equal(c.summaryOutputTokens, 400);
+});
