@@ -180,6 +180,23 @@ test('--plot writes an SVG with axes, a legend per strategy and the tokenizer in
   assert.match(svg, />context tokens</);
 });
 
+test('a plot that cannot be written is reported, and the results are still printed', async () => {
+  const file = join(tmpdir(), 'no-such-dir-cd', 'x', 'ctx.svg');
+  const r = await runCli([
+    'replay',
+    join(fixtures, 'openai.jsonl'),
+    '--strategy',
+    'raw',
+    '--format',
+    'json',
+    '--plot',
+    file,
+  ]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /cannot write the plot to .*ctx\.svg: ENOENT/);
+  assert.equal((JSON.parse(r.out) as JsonReport).trajectories, 1);
+});
+
 test('a bad file is reported and skipped; the rest are replayed', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cd-replay-'));
   copyFileSync(join(fixtures, 'openai-chat.json'), join(dir, 'good.json'));

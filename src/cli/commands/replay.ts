@@ -32,7 +32,7 @@ Options:
   --plot FILE.svg           draw context tokens per model call for each strategy
   -h, --help                show this help
 
-Exit codes: 0 done, 1 no trajectory could be loaded, 2 usage error, 130 interrupted (Ctrl-C).`;
+Exit codes: 0 done, 1 no trajectory could be loaded or the plot could not be written (results still printed), 2 usage error, 130 interrupted (Ctrl-C).`;
 
 async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseReplayArgs(argv);
@@ -63,14 +63,22 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       },
       (r) => aggregate([r]),
     );
+    let code = 0;
     if (args.plot !== undefined) {
-      await writeFile(args.plot, renderPlot(runs, args.tokenizer, tokenizer.exact));
-      io.stderr.write(`context-desk replay: plot written to ${args.plot}\n`);
+      try {
+        await writeFile(args.plot, renderPlot(runs, args.tokenizer, tokenizer.exact));
+        io.stderr.write(`context-desk replay: plot written to ${args.plot}\n`);
+      } catch (e) {
+        // The numbers are still printed: a bad plot path must not lose a long replay.
+        const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+        io.stderr.write(`context-desk replay: cannot write the plot to ${args.plot}: ${why}\n`);
+        code = 1;
+      }
     }
     if (args.format === 'json') io.stdout.write(JSON.stringify(report, null, 2) + '\n');
     else if (args.format === 'csv') io.stdout.write(formatCsv(report));
     else io.stdout.write(formatTable(report));
-    return 0;
+    return code;
   } catch (e) {
     progress.finish();
     if (e instanceof Interrupted) {
