@@ -23,3 +23,4 @@ export {
   type McpToolHost,
 } from './agent-tools';
 export type * from './types';
+export { measureMcpTokens, type McpTokenReport } from './token-report';
