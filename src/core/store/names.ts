@@ -1,0 +1,23 @@
+// File names safe on every file system (Windows, macOS, Linux; case-insensitive ones too).
+import { createHash } from 'node:crypto';
+
+const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
+
+/**
+ * Turns any label (a terminal name, a tool name, a session id) into one path segment that is safe on
+ * every file system: only `[A-Za-z0-9._-]`, no leading dot or dash (never read as an option), no trailing dot or space, no Windows
+ * device name, at most `maxLength` characters. When anything had to change, a short hash of the
+ * original is appended so that two different labels never share a file (`a b` and `a_b` differ).
+ */
+export function safeName(label: string, maxLength = 64): string {
+  let s = label
+    .normalize('NFC')
+    .replace(/[^A-Za-z0-9._-]+/g, '_')
+    .replace(/^[._-]+/, '')
+    .replace(/[._ ]+$/, '');
+  if (s === '') s = 'unnamed';
+  if (WINDOWS_RESERVED.test(s.split('.')[0] ?? '')) s = `_${s}`;
+  if (s === label && s.length <= maxLength) return s;
+  const hash = createHash('sha256').update(label).digest('hex').slice(0, 8);
+  return `${s.slice(0, Math.max(1, maxLength - hash.length - 1))}-${hash}`;
+}

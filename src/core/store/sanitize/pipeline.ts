@@ -1,0 +1,178 @@
+// The one sanitizing pipeline every writer uses before anything reaches disk:
+// bytes -> binary check -> UTF-8 decode (invalid bytes replaced) -> ANSI rendered or stripped ->
+// secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
+import { AnsiStripper } from './ansi';
+import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
+import { addCounts, PRIVATE_KEY_BEGIN, redactSecrets, type RedactionCounts } from './secrets';
+import { TerminalRenderer, type TerminalRendererOptions } from './terminal-renderer';
+
+/** How terminal sequences are treated: rendered like a terminal shows them, or stripped. */
+export type AnsiMode = 'render' | 'strip';
+
+export interface SanitizeOptions {
+  ansi: AnsiMode;
+  /** Size of the batches that go through secret redaction (whole lines). Default 64 KB. */
+  batchChars?: number;
+  /** Terminal size for `render` mode. */
+  terminal?: TerminalRendererOptions;
+}
+
+/** What the pipeline did to one output. */
+export interface SanitizeStats {
+  bytesIn: number;
+  /** Stored as `[binary output: N bytes, not stored]` instead of text. */
+  binary: boolean;
+  /** Number of U+FFFD replacement characters in the decoded text (invalid UTF-8, or ones already there). */
+  replacementChars: number;
+  /** Secrets redacted, by kind. */
+  redactions: RedactionCounts;
+  /** Characters handed to the sink. */
+  charsOut: number;
+  /** Newlines handed to the sink. */
+  linesOut: number;
+}
+
+/** A private key whose END has not arrived is held back at most this long, then redacted whole. */
+const MAX_HELD_KEY = 64 * 1024;
+
+/**
+ * Streaming sanitizer. `push` raw chunks (bytes or text) as they arrive, `flush` to force what is
+ * complete out to the sink (e.g. at the end of a command), `end` once. The sink receives only
+ * sanitized text, in order; it is awaited, so a slow disk slows the producer instead of filling memory.
+ */
+export class SanitizingStream {
+  private readonly decoder = new TextDecoder('utf-8', { fatal: false });
+  private readonly renderer: {
+    write(t: string): string | Promise<string>;
+    flush?(): Promise<string>;
+    end(): string | Promise<string>;
+  };
+  private readonly batchChars: number;
+  private sniff: Uint8Array[] | undefined = [];
+  private sniffed = 0;
+  private batch = '';
+  private held = '';
+  readonly stats: SanitizeStats = {
+    bytesIn: 0,
+    binary: false,
+    replacementChars: 0,
+    redactions: {},
+    charsOut: 0,
+    linesOut: 0,
+  };
+
+  constructor(
+    private readonly sink: (text: string) => Promise<void>,
+    options: SanitizeOptions,
+  ) {
+    this.renderer = options.ansi === 'render' ? new TerminalRenderer(options.terminal) : new AnsiStripper();
+    this.batchChars = options.batchChars ?? 64 * 1024;
+  }
+
+  async push(chunk: Uint8Array | string): Promise<void> {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
+    this.stats.bytesIn += bytes.length;
+    if (this.stats.binary) return;
+    if (this.sniff) {
+      // Decide text or binary on the first 8 KB before passing anything on.
+      this.sniff.push(bytes);
+      this.sniffed += bytes.length;
+      if (this.sniffed < BINARY_SNIFF_BYTES) return;
+      await this.decide();
+      return;
+    }
+    await this.text(this.decoder.decode(bytes, { stream: true }));
+  }
+
+  /** Sends every complete, redacted line to the sink now (a held private key stays held). */
+  async flush(): Promise<void> {
+    if (this.sniff && this.sniffed > 0) await this.decide();
+    if (this.renderer.flush) this.batch += await this.renderer.flush();
+    await this.drain(false);
+  }
+
+  /** Finishes the stream: the last partial line, the binary note if it was binary. Returns the stats. */
+  async end(): Promise<SanitizeStats> {
+    if (this.sniff) await this.decide();
+    if (this.stats.binary) {
+      await this.emit(binaryNote(this.stats.bytesIn) + '\n');
+      return this.stats;
+    }
+    await this.text(this.decoder.decode());
+    this.batch += await this.renderer.end();
+    await this.drain(true);
+    return this.stats;
+  }
+
+  private async decide(): Promise<void> {
+    const all = Buffer.concat(this.sniff ?? []);
+    this.sniff = undefined;
+    if (looksBinary(all)) {
+      this.stats.binary = true;
+      return;
+    }
+    await this.text(this.decoder.decode(all, { stream: true }));
+  }
+
+  private async text(decoded: string): Promise<void> {
+    if (decoded === '') return;
+    for (let i = decoded.indexOf('\uFFFD'); i !== -1; i = decoded.indexOf('\uFFFD', i + 1))
+      this.stats.replacementChars++;
+    this.batch += await this.renderer.write(decoded);
+    if (this.batch.length >= this.batchChars) await this.drain(false);
+  }
+
+  private async drain(final: boolean): Promise<void> {
+    let text = this.held + this.batch;
+    this.held = '';
+    this.batch = '';
+    if (text === '') return;
+    if (!final) {
+      // Hold back an unterminated private key so that its END line is redacted with it.
+      let lastBegin = -1;
+      for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
+      if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
+        if (text.length - lastBegin <= MAX_HELD_KEY) {
+          this.held = text.slice(lastBegin);
+          text = text.slice(0, lastBegin);
+        }
+      }
+    }
+    let lastBegin = -1;
+    for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
+    let unterminated = '';
+    if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
+      // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
+      text = text.slice(0, lastBegin);
+      unterminated = '[REDACTED:private-key]\n';
+      addCounts(this.stats.redactions, { 'private-key': 1 });
+    }
+    if (text !== '') {
+      const r = await redactSecrets(text);
+      addCounts(this.stats.redactions, r.counts);
+      text = r.text;
+    }
+    await this.emit(text + unterminated);
+  }
+
+  private async emit(text: string): Promise<void> {
+    if (text === '') return;
+    this.stats.charsOut += text.length;
+    for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.stats.linesOut++;
+    await this.sink(text);
+  }
+}
+
+/** One-shot sanitizing of a complete output (small tool outputs, history messages). */
+export async function sanitizeText(
+  input: Uint8Array | string,
+  options: SanitizeOptions,
+): Promise<{ text: string; stats: SanitizeStats }> {
+  let text = '';
+  const s = new SanitizingStream(async (t) => {
+    text += t;
+  }, options);
+  await s.push(input);
+  const stats = await s.end();
+  return { text, stats };
+}

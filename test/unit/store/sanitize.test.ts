@@ -1,0 +1,163 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import v8 from 'node:v8';
+import vm from 'node:vm';
+import {
+  sanitizeText,
+  SanitizingStream,
+  type AnsiMode,
+  type SanitizeOptions,
+} from '../../../src/core/store/sanitize/pipeline';
+import { looksBinary } from '../../../src/core/store/sanitize/binary';
+import { stripAnsi } from '../../../src/core/store/sanitize/ansi';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc') as () => void;
+
+const planted = readFileSync(path.join(__dirname, '../../fixtures/store/planted-secrets.txt'), 'utf8');
+/** The secret values in the fixture, each of which must never appear in sanitized text. */
+const secrets = [
+  'AKIAQ3EGRIXZ5CRQ7XYZ',
+  /sk-proj-\S+/.exec(planted)![0].slice(0, 30),
+  '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',
+  'xoxb-2837461928374-4827364918273-Kd8sJf7Hg6Tr5Ew4Qa3Zx2Cv',
+  'Tr0ub4dor3xyz',
+  'MIIEowIBAAKCAQEAwJ3cZ1Zm9mYk0N8r3hW2qQ7m5nE8p4kq2Z1x0vL9aYc3bT6d',
+  'J8kL0mN2oP4qR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8oP0qR2sT4uV6wX8y',
+];
+
+/** Feeds `input` in the given pieces (split at byte offsets) and collects the sink. */
+async function streamed(
+  input: Buffer,
+  cuts: number[],
+  options: SanitizeOptions,
+): Promise<{ text: string; redactions: Record<string, number> }> {
+  let text = '';
+  const s = new SanitizingStream(async (t) => {
+    text += t;
+  }, options);
+  let prev = 0;
+  for (const c of [...new Set(cuts)].sort((a, b) => a - b)) {
+    await s.push(input.subarray(prev, c));
+    prev = c;
+  }
+  await s.push(input.subarray(prev));
+  const stats = await s.end();
+  return { text, redactions: stats.redactions };
+}
+
+for (const ansi of ['strip', 'render'] as AnsiMode[]) {
+  test(`planted secrets never reach the output (${ansi})`, async () => {
+    const { text, stats } = await sanitizeText(planted, { ansi });
+    for (const s of secrets) assert.ok(!text.includes(s), `leaked ${s}`);
+    assert.deepEqual(stats.redactions, {
+      'aws-access-key-id': 1,
+      OPENAI_TOKEN: 1,
+      GITHUB_TOKEN: 1,
+      SLACK_TOKEN: 1,
+      'url-password': 1,
+      'private-key': 1,
+    });
+    assert.match(text, /https:\/\/deploy:\[REDACTED:url-password\]@git\.example\.com\/team\/repo\.git/);
+    assert.match(text, /nothing secret on this line/);
+  });
+
+  test(`secrets cut at any chunk boundary are still redacted (${ansi})`, async () => {
+    const bytes = Buffer.from(planted);
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+        fc.integer({ min: 16, max: 400 }),
+        async (cuts, batchChars) => {
+          const r = await streamed(bytes, cuts, { ansi, batchChars });
+          for (const s of secrets) assert.ok(!r.text.includes(s), `leaked ${s}`);
+          assert.equal(r.redactions['private-key'], 1);
+        },
+      ),
+      { numRuns: 25 },
+    );
+  });
+
+  test(`chunk boundaries inside escape sequences and code points do not change the result (${ansi})`, async () => {
+    const input = Buffer.from(
+      'héllo \x1b[1;31mwörld\x1b[0m ✓ 日本語\r\n\x1b]633;C\x07build  10%\rbuild  50%\rbuild 100%\r\n😀 done\r\n',
+    );
+    const whole = await streamed(input, [], { ansi });
+    assert.equal(whole.text, 'héllo wörld ✓ 日本語\nbuild 100%\n😀 done\n');
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 1, max: input.length - 1 }), { maxLength: 20 }), async (cuts) => {
+        assert.equal((await streamed(input, cuts, { ansi })).text, whole.text);
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  test(`a long stream of \\r progress updates collapses without growing memory (${ansi})`, async () => {
+    let out = '';
+    const s = new SanitizingStream(
+      async (t) => {
+        out += t;
+      },
+      { ansi },
+    );
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    const bar = (i: number): string => `progress ${String(i % 101).padStart(3)}% [${'#'.repeat(i % 37).padEnd(40)}]`;
+    for (let i = 0; i <= 200_000; i++) await s.push(`\r${bar(i)}`);
+    gc();
+    // 200,001 updates of 60 characters (12 MB) went in; what the stream retains stays small.
+    const grown = process.memoryUsage().heapUsed - before;
+    await s.push('\r\ndone\r\n');
+    await s.end();
+    assert.equal(out, `${bar(200_000)}\ndone\n`);
+    assert.ok(grown < 4 * 1024 * 1024, `heap grew ${grown} bytes`);
+  });
+}
+
+test('render mode: a person sees the overwritten tail of a longer line', async () => {
+  const { text } = await sanitizeText('downloading 10%\r50%\r\n', { ansi: 'render' });
+  assert.equal(text, '50%nloading 10%\n');
+});
+
+test('render mode honours cursor movement the way a terminal shows it', async () => {
+  const { text } = await sanitizeText('step 1\r\nstep 2\r\n\x1b[2A\x1b[2Kstep 1 ok\r\n\x1b[1B\x1b[31mred\x1b[0m\r\n', {
+    ansi: 'render',
+  });
+  assert.equal(text, 'step 1 ok\nstep 2\nred\n');
+});
+
+test('strip mode removes sequences and invisible controls', () => {
+  assert.equal(stripAnsi('\x1b[32mok\x1b[0m \x1b]0;title\x07a\x07b\x08c\x1b(B'), 'ok abc');
+});
+
+test('binary output is stored as a one-line note', async () => {
+  const blob = Buffer.alloc(100_000);
+  for (let i = 0; i < blob.length; i++) blob[i] = (i * 7919) % 256;
+  for (const ansi of ['strip', 'render'] as AnsiMode[]) {
+    const r = await streamed(blob, [10, 5000, 9000], { ansi });
+    assert.equal(r.text, '[binary output: 100000 bytes, not stored]\n');
+  }
+  assert.equal(looksBinary(Buffer.from('a\0b')), true);
+  assert.equal(looksBinary(Buffer.from('\x01\x02\x03\x04 abc')), true);
+  assert.equal(looksBinary(Buffer.from('\x1b[31mcolour\x1b[0m\r\n\ttabs\n')), false);
+  assert.equal(looksBinary(Buffer.from('日本語のテキスト')), false);
+});
+
+test('invalid UTF-8 is replaced and counted', async () => {
+  const input = Buffer.concat([Buffer.from('ok '), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from(' end\n')]);
+  const { text, stats } = await sanitizeText(input, { ansi: 'strip' });
+  assert.equal(text, 'ok \uFFFD(\uFFFD end\n');
+  assert.equal(stats.replacementChars, 2);
+});
+
+test('an unterminated private key is redacted to the end rather than stored', async () => {
+  const { text, stats } = await sanitizeText(
+    'before\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAA\n',
+    { ansi: 'strip' },
+  );
+  assert.equal(text, 'before\n[REDACTED:private-key]\n');
+  assert.equal(stats.redactions['private-key'], 1);
+});
