@@ -5,12 +5,18 @@ import { registerCommands } from './commands';
 import { createLogger } from './log';
 import { SECTION, panelSettings, readSettings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
+import { resolveContextFolder } from './contextFolder';
+import { McpController } from './mcp/mcpController';
+import { registerMcp } from './mcp/register';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
   /** Milliseconds from activate() entry to return. */
   activationMs: number;
   agentView: Pick<AgentViewProvider, 'whenReady' | 'ping' | 'snapshot'>;
+  /** Where the store lives for this window. */
+  contextFolder: () => string;
+  mcp: Pick<McpController, 'refresh' | 'manager' | 'onDidChange'>;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -46,9 +52,25 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   );
   registerCommands(context, agentView, channel);
 
+  const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
+    resolveContextFolder(context, settings().storeFolder);
+  const mcp = new McpController(context.secrets, {
+    outDir: () => contextFolder().root,
+    workspaceFolder: () => contextFolder().workspaceFolder,
+    settingServers: () => settings()['mcp.servers'],
+    logger,
+  });
+  registerMcp(context, mcp);
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('contextDesk.mcp.servers') || e.affectsConfiguration('contextDesk.storeFolder'))
+        mcp.refreshIfStarted();
+    }),
+  );
+
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView };
+  return { activationMs, agentView, contextFolder: () => contextFolder().root, mcp };
 }
 
 export function deactivate(): void {

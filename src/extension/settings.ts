@@ -10,10 +10,13 @@ export const SETTINGS = {
   maskingWindow: { default: 10 },
   tokenizer: { default: 'o200k' },
   cachedInputPrice: { default: 0.1 },
+  storeFolder: { default: '.context-desk' },
+  'mcp.servers': { default: {} as Record<string, unknown> },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
+const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 export type Settings = { -readonly [K in SettingKey]: Widen<(typeof SETTINGS)[K]['default']> };
 
 /** Reads all settings, falling back to the table's default when a value has the wrong type. */
@@ -21,7 +24,7 @@ export function readSettings(config: Pick<WorkspaceConfiguration, 'get'>): Setti
   const out = {} as Record<string, unknown>;
   for (const [key, spec] of Object.entries(SETTINGS)) {
     const value = config.get<unknown>(key, spec.default);
-    out[key] = typeof value === typeof spec.default ? value : spec.default;
+    out[key] = kind(value) === kind(spec.default) ? value : spec.default;
   }
   return out as Settings;
 }

@@ -4,15 +4,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ContextDeskApi } from '../../src/extension/extension';
-
-const EXTENSION_ID = 'context-desk.context-desk';
-
-async function api(): Promise<ContextDeskApi> {
-  const ext = vscode.extensions.getExtension<ContextDeskApi>(EXTENSION_ID);
-  assert.ok(ext, `extension ${EXTENSION_ID} is loaded`);
-  return ext.isActive ? ext.exports : await ext.activate();
-}
+import { EXTENSION_ID, api, withTimeout } from './helpers';
 
 describe('Context Desk in a real VS Code', () => {
   it('activates and reports its activation time', async () => {
@@ -65,10 +57,3 @@ describe('Context Desk in a real VS Code', () => {
     }
   });
 });
-
-function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([
-    p,
-    new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms)),
-  ]);
-}

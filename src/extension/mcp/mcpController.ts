@@ -1,0 +1,149 @@
+// Wires the core's McpSyncManager into VS Code: trust, settings, SecretStorage for ${input:...}, a
+// watcher on the config files, VS Code's own tools as the server `vscode`, and progress while syncing.
+import * as vscode from 'vscode';
+import { McpSyncManager, WORKSPACE_CONFIG_FILES, type McpServerState, type VscodeToolInfo } from '../../core/mcp';
+import type { Logger } from '../../core/ports';
+
+export interface McpControllerOptions {
+  outDir: () => string;
+  workspaceFolder: () => string | undefined;
+  settingServers: () => unknown;
+  logger: Logger;
+}
+
+export class McpController implements vscode.Disposable {
+  readonly manager: McpSyncManager;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.changed.event;
+  private syncing: Promise<McpServerState[]> | undefined;
+  private pending = false;
+  private started = false;
+
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly options: McpControllerOptions,
+  ) {
+    this.manager = new McpSyncManager(this.managerOptions());
+    this.disposables.push(
+      this.changed,
+      toVscode(this.manager.onDidChangeStatus(() => this.changed.fire())),
+      toVscode(this.manager.onDidChangeTools(() => this.changed.fire())),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => this.refreshIfStarted()),
+    );
+    for (const file of WORKSPACE_CONFIG_FILES) {
+      const watcher = vscode.workspace.createFileSystemWatcher(`**/${file}`);
+      const resync = (): void => this.refreshIfStarted();
+      watcher.onDidChange(resync);
+      watcher.onDidCreate(resync);
+      watcher.onDidDelete(resync);
+      this.disposables.push(watcher);
+    }
+  }
+
+  /** Servers start when someone looks at them (the Tools view) or asks (a command, the agent). */
+  ensureStarted(): void {
+    if (!this.started) void this.refresh();
+  }
+
+  /** After a config or setting change: re-sync, but never start servers nobody asked for. */
+  refreshIfStarted(): void {
+    if (this.started) void this.refresh();
+  }
+
+  /** Re-reads configs and settings and syncs every server; concurrent calls coalesce into one more run. */
+  refresh(): Promise<McpServerState[]> {
+    this.started = true;
+    if (this.syncing) {
+      this.pending = true;
+      return this.syncing;
+    }
+    this.manager.update(this.managerOptions());
+    this.syncing = (async () => {
+      try {
+        const states = await vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Window, title: 'Context Desk: syncing MCP tools' },
+          () => this.manager.syncAll(),
+        );
+        for (const e of this.manager.configErrors)
+          this.options.logger.warn(`MCP config ${e.file}:${e.line}:${e.column}: ${e.message}`);
+        this.options.logger.info(
+          `MCP sync: ${states.map((s) => `${s.name}=${s.status}(${s.tools.length})`).join(', ') || 'no servers'}`,
+        );
+        return states;
+      } finally {
+        this.syncing = undefined;
+        this.changed.fire();
+        if (this.pending) {
+          this.pending = false;
+          void this.refresh();
+        }
+      }
+    })();
+    return this.syncing;
+  }
+
+  private managerOptions(): ConstructorParameters<typeof McpSyncManager>[0] {
+    const folder = this.options.workspaceFolder();
+    return {
+      outDir: this.options.outDir(),
+      allowStart: vscode.workspace.isTrusted,
+      ...(folder ? { workspaceFolder: folder } : {}),
+      settingServers: this.options.settingServers(),
+      resolveInput: (input) => this.resolveInput(input),
+      vscodeTools: vscodeTools(),
+      invokeVscodeTool: async (name, args, signal) => {
+        const source = new vscode.CancellationTokenSource();
+        signal?.addEventListener('abort', () => source.cancel());
+        try {
+          const result = await vscode.lm.invokeTool(
+            name,
+            { input: args, toolInvocationToken: undefined },
+            source.token,
+          );
+          const text = result.content
+            .map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '[non-text part]'))
+            .join('\n');
+          return { isError: false, text, raw: result.content };
+        } finally {
+          source.dispose();
+        }
+      },
+      logger: this.options.logger,
+    };
+  }
+
+  /** `${input:id}`: asked once, then kept in SecretStorage. */
+  private async resolveInput(input: {
+    id: string;
+    description?: string;
+    password?: boolean;
+    default?: string;
+  }): Promise<string | undefined> {
+    const key = `mcp.input.${input.id}`;
+    const stored = await this.secrets.get(key);
+    if (stored !== undefined) return stored;
+    const value = await vscode.window.showInputBox({
+      title: `MCP server input: ${input.id}`,
+      prompt: input.description ?? `Value for \${input:${input.id}}`,
+      password: input.password ?? false,
+      value: input.default ?? '',
+      ignoreFocusOut: true,
+    });
+    if (value !== undefined) await this.secrets.store(key, value);
+    return value;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables.splice(0)) d.dispose();
+    void this.manager.dispose();
+  }
+}
+
+function vscodeTools(): VscodeToolInfo[] {
+  return vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+}
+
+function toVscode(d: { dispose(): void }): vscode.Disposable {
+  return new vscode.Disposable(() => d.dispose());
+}

@@ -1,0 +1,111 @@
+// The "Tools" view: MCP servers with their status, their tools, and the Agent Skills found.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpServerState, McpToolEntry } from '../../core/mcp';
+import type { McpController } from './mcpController';
+
+export type ToolsNode =
+  | { kind: 'server'; server: McpServerState }
+  | { kind: 'tool'; server: McpServerState; tool: McpToolEntry }
+  | { kind: 'message'; label: string; detail?: string; icon: string };
+
+const STATUS_ICON: Record<McpServerState['status'], vscode.ThemeIcon> = {
+  connected: new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed')),
+  'needs-auth': new vscode.ThemeIcon('key', new vscode.ThemeColor('notificationsWarningIcon.foreground')),
+  error: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
+  disabled: new vscode.ThemeIcon('circle-slash'),
+};
+
+export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<ToolsNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: vscode.Disposable;
+
+  constructor(private readonly mcp: McpController) {
+    this.subscription = mcp.onDidChange(() => this.changed.fire(undefined));
+  }
+
+  getChildren(node?: ToolsNode): ToolsNode[] {
+    if (!node) {
+      const servers = this.mcp.manager.servers;
+      const errors = this.mcp.manager.configErrors.map<ToolsNode>((e) => ({
+        kind: 'message',
+        label: `${path.basename(e.file)}:${e.line}: ${e.message}`,
+        detail: e.file,
+        icon: 'warning',
+      }));
+      if (servers.length === 0 && errors.length === 0) {
+        return [
+          {
+            kind: 'message',
+            label: 'No MCP servers configured',
+            detail:
+              'Add servers to .vscode/mcp.json, .cursor/mcp.json, .mcp.json or the contextDesk.mcp.servers setting.',
+            icon: 'info',
+          },
+        ];
+      }
+      return [...errors, ...servers.map<ToolsNode>((server) => ({ kind: 'server', server }))];
+    }
+    if (node.kind === 'server') {
+      if (node.server.tools.length === 0 && node.server.message) {
+        return [
+          {
+            kind: 'message',
+            label: node.server.fix ?? node.server.message,
+            detail: node.server.message,
+            icon: 'lightbulb',
+          },
+        ];
+      }
+      return node.server.tools.map<ToolsNode>((tool) => ({ kind: 'tool', server: node.server, tool }));
+    }
+    return [];
+  }
+
+  getTreeItem(node: ToolsNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server': {
+        const s = node.server;
+        const item = new vscode.TreeItem(
+          s.name,
+          s.tools.length > 0 || s.message
+            ? vscode.TreeItemCollapsibleState.Collapsed
+            : vscode.TreeItemCollapsibleState.None,
+        );
+        item.description = `${s.status}${s.tools.length ? ` · ${s.tools.length} tools` : ''}`;
+        item.iconPath = STATUS_ICON[s.status];
+        item.contextValue = `mcpServer.${s.status}`;
+        item.tooltip = new vscode.MarkdownString(
+          [
+            `**${s.name}** (${s.transport}): ${s.status}`,
+            s.message ? `\n\n${s.message}` : '',
+            s.fix ? `\n\n*Fix:* ${s.fix}` : '',
+          ].join(''),
+        );
+        return item;
+      }
+      case 'tool': {
+        const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
+        item.description = node.tool.summary;
+        item.tooltip = node.tool.summary;
+        item.iconPath = new vscode.ThemeIcon(node.tool.inputSchemaError ? 'warning' : 'tools');
+        item.contextValue = 'mcpTool';
+        if (node.tool.file)
+          item.command = { command: 'contextDesk.mcp.openDescription', title: 'Open Description', arguments: [node] };
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        if (node.detail) item.tooltip = node.detail;
+        return item;
+      }
+    }
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

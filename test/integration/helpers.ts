@@ -1,0 +1,36 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ContextDeskApi } from '../../src/extension/extension';
+
+export const EXTENSION_ID = 'context-desk.context-desk';
+
+export async function api(): Promise<ContextDeskApi> {
+  const ext = vscode.extensions.getExtension<ContextDeskApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is loaded`);
+  return ext.isActive ? ext.exports : await ext.activate();
+}
+
+export function extensionPath(): string {
+  return vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+}
+
+export function workspaceRoot(): string {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  assert.ok(folder, 'the tests run with a workspace folder open');
+  return folder.uri.fsPath;
+}
+
+export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([
+    p,
+    new Promise<T>((_, rej) => setTimeout(() => rej(new Error(`${what} did not finish within ${ms} ms`)), ms)),
+  ]);
+}
