@@ -7,7 +7,8 @@ import { SECTION, panelSettings, readSettings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { resolveContextFolder } from './contextFolder';
 import { McpController } from './mcp/mcpController';
-import { registerMcp } from './mcp/register';
+import { registerToolsView } from './mcp/register';
+import { SkillsController } from './skills';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -17,6 +18,7 @@ export interface ContextDeskApi {
   /** Where the store lives for this window. */
   contextFolder: () => string;
   mcp: Pick<McpController, 'refresh' | 'manager' | 'onDidChange'>;
+  skills: Pick<SkillsController, 'refresh' | 'skills'>;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -60,7 +62,12 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     settingServers: () => settings()['mcp.servers'],
     logger,
   });
-  registerMcp(context, mcp);
+  const skills = new SkillsController(
+    () => contextFolder().workspaceFolder,
+    () => settings()['skills.folders'],
+    logger,
+  );
+  registerToolsView(context, mcp, skills);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('contextDesk.mcp.servers') || e.affectsConfiguration('contextDesk.storeFolder'))
@@ -70,7 +77,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, mcp };
+  return { activationMs, agentView, contextFolder: () => contextFolder().root, mcp, skills };
 }
 
 export function deactivate(): void {

@@ -12,6 +12,7 @@ export const SETTINGS = {
   cachedInputPrice: { default: 0.1 },
   storeFolder: { default: '.context-desk' },
   'mcp.servers': { default: {} as Record<string, unknown> },
+  'skills.folders': { default: [] as string[] },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -3,19 +3,32 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { McpController } from './mcpController';
 import { ToolsTreeProvider, type ToolsNode } from './toolsTree';
+import type { SkillsController } from '../skills';
 
 export const TOOLS_VIEW_ID = 'contextDesk.tools';
 
-export function registerMcp(context: vscode.ExtensionContext, controller: McpController): void {
-  const tree = new ToolsTreeProvider(controller);
+export function registerToolsView(
+  context: vscode.ExtensionContext,
+  controller: McpController,
+  skills: SkillsController,
+): void {
+  const tree = new ToolsTreeProvider(controller, skills);
   const view = vscode.window.createTreeView(TOOLS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
-  if (view.visible) controller.ensureStarted();
+  const start = (): void => {
+    controller.ensureStarted();
+    if (skills.skills.length === 0) void skills.refresh();
+  };
+  if (view.visible) start();
   context.subscriptions.push(
-    view.onDidChangeVisibility((e) => e.visible && controller.ensureStarted()),
+    skills,
+    view.onDidChangeVisibility((e) => e.visible && start()),
     controller,
     tree,
     view,
-    vscode.commands.registerCommand('contextDesk.mcp.refresh', () => controller.refresh()),
+    vscode.commands.registerCommand('contextDesk.mcp.refresh', async () => {
+      await skills.refresh();
+      return controller.refresh();
+    }),
     vscode.commands.registerCommand('contextDesk.mcp.openDescription', async (node?: ToolsNode) => {
       const target = node?.kind === 'tool' ? node : await pickTool(controller);
       if (!target) return;

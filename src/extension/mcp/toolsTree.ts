@@ -3,8 +3,12 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpServerState, McpToolEntry } from '../../core/mcp';
 import type { McpController } from './mcpController';
+import type { SkillsController } from '../skills';
+import type { Skill } from '../../core/skills';
 
 export type ToolsNode =
+  | { kind: 'skills' }
+  | { kind: 'skill'; skill: Skill }
   | { kind: 'server'; server: McpServerState }
   | { kind: 'tool'; server: McpServerState; tool: McpToolEntry }
   | { kind: 'message'; label: string; detail?: string; icon: string };
@@ -21,8 +25,14 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: vscode.Disposable;
 
-  constructor(private readonly mcp: McpController) {
-    this.subscription = mcp.onDidChange(() => this.changed.fire(undefined));
+  constructor(
+    private readonly mcp: McpController,
+    private readonly skills: SkillsController,
+  ) {
+    this.subscription = vscode.Disposable.from(
+      mcp.onDidChange(() => this.changed.fire(undefined)),
+      skills.onDidChange(() => this.changed.fire(undefined)),
+    );
   }
 
   getChildren(node?: ToolsNode): ToolsNode[] {
@@ -65,6 +75,21 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
 
   getTreeItem(node: ToolsNode): vscode.TreeItem {
     switch (node.kind) {
+      case 'skills': {
+        const item = new vscode.TreeItem('Skills', vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = `${this.skills.skills.length}`;
+        item.iconPath = new vscode.ThemeIcon('book');
+        return item;
+      }
+      case 'skill': {
+        const item = new vscode.TreeItem(node.skill.name, vscode.TreeItemCollapsibleState.None);
+        item.description = node.skill.description;
+        item.tooltip = `${node.skill.description}\n${node.skill.file}`;
+        item.iconPath = new vscode.ThemeIcon('mortar-board');
+        item.contextValue = 'skill';
+        item.command = { command: 'vscode.open', title: 'Open Skill', arguments: [vscode.Uri.file(node.skill.file)] };
+        return item;
+      }
       case 'server': {
         const s = node.server;
         const item = new vscode.TreeItem(
