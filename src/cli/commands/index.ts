@@ -2,5 +2,6 @@
 import type { Command } from '../command';
 
 export const commands: Record<string, () => Promise<Command>> = {
+  mcp: () => import('./mcp').then((m) => m.default),
   replay: () => import('./replay').then((m) => m.default),
 };

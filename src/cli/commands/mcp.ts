@@ -1,0 +1,177 @@
+// `context-desk mcp`: the MCP folder sync for people who use other agents, and the static-prompt tokens
+// of full tool schemas versus the names-only index. Same config formats and core as the extension.
+import * as path from 'node:path';
+import { homedir } from 'node:os';
+import { parseArgs } from 'node:util';
+import { UsageError, type CliIo, type Command } from '../command';
+import {
+  McpSyncManager,
+  formatConfigError,
+  measureMcpTokens,
+  renderIndexMd,
+  type CommandResolver,
+  type McpServerState,
+} from '../../core/mcp';
+import { createTokenizer, isTokenizerName } from '../../core/tokens';
+
+const usage = `Usage: context-desk mcp sync [--config FILE...] [--out DIR] [options]
+       context-desk mcp tokens [--config FILE...] [--json] [options]
+
+sync    connects to every configured MCP server, lists its tools and writes
+        DIR/mcp/<server>/<tool>.json, DIR/mcp/<server>/SERVER.md and DIR/mcp/INDEX.md.
+tokens  compares the static-prompt tokens of all full tool schemas with the names-only index
+        that Context Desk puts in the prompt instead (plus its mcp_describe and mcp_call tools).
+
+Without --config the workspace's .vscode/mcp.json, .cursor/mcp.json and .mcp.json are read
+(JSON with comments). \${input:ID} values come from the environment variable
+CONTEXT_DESK_INPUT_<ID> (upper case, other characters as _).
+
+Options:
+  --config FILE       a config file (repeatable); replaces the discovery
+  --workspace DIR     the workspace folder (default: the current directory)
+  --out DIR           output folder for sync (default: <workspace>/.context-desk)
+  --json              tokens: print {"servers", "tools", "fullSchemaTokens", "indexTokens", "ratio"}
+  --tokenizer NAME    tokens: o200k (default), cl100k, or chars4 (an estimate)
+  --timeout MS        connect and list timeout per server (default 15000)
+  -h, --help          show this help
+
+Exit codes: 0 every server synced, 1 a server failed or a config has errors (the rest is still
+written), 2 usage error, 130 interrupted.`;
+
+/** `node` runs with this process's node (the CLI is never Electron). */
+const nodeCommand: CommandResolver = (command, args) => ({
+  command: command === 'node' ? process.execPath : command,
+  args: [...args],
+});
+
+export function inputEnvName(id: string): string {
+  return `CONTEXT_DESK_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+interface McpArgs {
+  action: 'sync' | 'tokens';
+  configs: string[];
+  workspace: string;
+  out: string;
+  json: boolean;
+  tokenizer: 'o200k' | 'cl100k' | 'chars4';
+  timeoutMs: number;
+}
+
+export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        config: { type: 'string', multiple: true },
+        workspace: { type: 'string' },
+        out: { type: 'string' },
+        json: { type: 'boolean' },
+        tokenizer: { type: 'string' },
+        timeout: { type: 'string' },
+      },
+    });
+  } catch (e) {
+    throw new UsageError(e instanceof Error ? e.message : String(e));
+  }
+  const { values, positionals } = parsed;
+  const action = positionals[0];
+  if (action !== 'sync' && action !== 'tokens')
+    throw new UsageError(action === undefined ? 'missing action: sync or tokens' : `unknown action '${action}'`);
+  if (positionals.length > 1) throw new UsageError(`unexpected argument '${positionals[1]}'`);
+  const tokenizer = values.tokenizer ?? 'o200k';
+  if (!isTokenizerName(tokenizer)) throw new UsageError(`unknown tokenizer '${tokenizer}'`);
+  const timeoutMs = values.timeout === undefined ? 15_000 : Number(values.timeout);
+  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
+    throw new UsageError(`--timeout must be a positive number of milliseconds`);
+  if (action === 'sync' && values.json) throw new UsageError('--json applies to tokens only');
+  if (action === 'tokens' && values.out !== undefined) throw new UsageError('--out applies to sync only');
+  const workspace = path.resolve(cwd, values.workspace ?? '.');
+  return {
+    action,
+    configs: (values.config ?? []).map((f) => path.resolve(cwd, f)),
+    workspace,
+    out: path.resolve(cwd, values.out ?? path.join(workspace, '.context-desk')),
+    json: values.json === true,
+    tokenizer,
+    timeoutMs,
+  };
+}
+
+function statusLine(s: McpServerState): string {
+  const head = `${s.name.padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(4)} tools`;
+  if (s.status === 'connected') return s.message ? `${head}  (${s.message.split('\n')[0]})` : head;
+  return `${head}  ${(s.message ?? '').split('\n')[0]}${s.fix ? `\n${' '.repeat(22)}Fix: ${s.fix}` : ''}`;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
+  const args = parseMcpArgs(argv);
+  const manager = new McpSyncManager({
+    outDir: args.action === 'sync' ? args.out : undefined,
+    allowStart: true,
+    workspaceFolder: args.workspace,
+    configFiles: args.configs,
+    home: homedir(),
+    resolveInput: async (input) => process.env[inputEnvName(input.id)],
+    resolveCommand: nodeCommand,
+    connectTimeoutMs: args.timeoutMs,
+    listTimeoutMs: args.timeoutMs,
+  });
+  const stop = (): void => void manager.dispose();
+  io.signal.addEventListener('abort', stop, { once: true });
+  try {
+    const servers = await manager.syncAll();
+    if (io.signal.aborted) return 130;
+    for (const e of manager.configErrors) io.stderr.write(`context-desk mcp: ${formatConfigError(e)}\n`);
+    const failed =
+      servers.some((s) => s.status === 'error' || s.status === 'needs-auth') || manager.configErrors.length > 0;
+    if (servers.length === 0)
+      io.stderr.write(
+        `context-desk mcp: no MCP servers configured (looked in ${args.configs.length > 0 ? args.configs.join(', ') : `${args.workspace}/.vscode/mcp.json, .cursor/mcp.json, .mcp.json`})\n`,
+      );
+    if (args.action === 'sync') {
+      for (const s of servers) io.stdout.write(statusLine(s) + '\n');
+      if (servers.length > 0) io.stdout.write(`Wrote ${path.join(manager.mcpDir!, 'INDEX.md')}\n`);
+      return failed ? 1 : 0;
+    }
+    const tokenizer = createTokenizer(args.tokenizer);
+    try {
+      const report = measureMcpTokens(servers, tokenizer);
+      if (args.json) {
+        const { servers: n, tools, fullSchemaTokens, indexTokens, ratio } = report;
+        io.stdout.write(JSON.stringify({ servers: n, tools, fullSchemaTokens, indexTokens, ratio }) + '\n');
+      } else {
+        const label = tokenizer.exact ? `${args.tokenizer} tokens` : 'estimated tokens (chars/4)';
+        io.stdout.write(
+          `${'server'.padEnd(20)} ${'status'.padEnd(10)} ${'tools'.padStart(5)} ${'full schemas'.padStart(13)}\n`,
+        );
+        for (const s of servers)
+          io.stdout.write(
+            `${s.name.padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(5)} ${String(measureMcpTokens([s], tokenizer).fullSchemaTokens).padStart(13)}\n`,
+          );
+        io.stdout.write(`\nStatic prompt, ${label}:\n`);
+        io.stdout.write(`  full tool schemas      ${report.fullSchemaTokens}\n`);
+        io.stdout.write(`  names-only index       ${report.indexTokens} (incl. mcp_describe and mcp_call)\n`);
+        io.stdout.write(`  ratio                  ${report.ratio.toFixed(3)}\n`);
+        io.stdout.write(
+          `  INDEX.md (read on demand, one summary line per tool): ${tokenizer.count(renderIndexMd(servers))}\n`,
+        );
+      }
+    } finally {
+      tokenizer.dispose();
+    }
+    return failed ? 1 : 0;
+  } finally {
+    io.signal.removeEventListener('abort', stop);
+    await manager.dispose();
+  }
+}
+
+const command: Command = {
+  summary: 'sync MCP tool descriptions into per-server folders; count their prompt tokens',
+  usage,
+  run,
+};
+export default command;
