@@ -41,7 +41,13 @@ function integrationEntries() {
 }
 
 const builds = [
-  { ...nodeCommon, entryPoints: { extension: 'src/extension/extension.ts' }, outdir: 'dist' },
+  {
+    ...nodeCommon,
+    entryPoints: { extension: 'src/extension/extension.ts', features: 'src/extension/features.ts' },
+    outdir: 'dist',
+    // dist/features.js is loaded on first use (src/extension/lazy.ts), never bundled into extension.js.
+    external: [...nodeCommon.external, './features.js'],
+  },
   {
     ...nodeCommon,
     entryPoints: { cli: 'src/cli/main.ts' },

@@ -6,9 +6,8 @@ import { createLogger } from './log';
 import { SECTION, panelSettings, readSettings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { resolveContextFolder } from './contextFolder';
-import { McpController } from './mcp/mcpController';
-import { registerToolsView } from './mcp/register';
-import { SkillsController } from './skills';
+import { registerToolsView, type ToolsControllers } from './mcp/register';
+import { features, lazy } from './lazy';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -17,8 +16,8 @@ export interface ContextDeskApi {
   agentView: Pick<AgentViewProvider, 'whenReady' | 'ping' | 'snapshot'>;
   /** Where the store lives for this window. */
   contextFolder: () => string;
-  mcp: Pick<McpController, 'refresh' | 'manager' | 'onDidChange'>;
-  skills: Pick<SkillsController, 'refresh' | 'skills'>;
+  /** MCP and skills; the first call loads them. */
+  tools: () => ToolsControllers;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -56,28 +55,33 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
 
   const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
     resolveContextFolder(context, settings().storeFolder);
-  const mcp = new McpController(context.secrets, {
-    outDir: () => contextFolder().root,
-    workspaceFolder: () => contextFolder().workspaceFolder,
-    settingServers: () => settings()['mcp.servers'],
-    logger,
+  const tools = lazy<ToolsControllers>(() => {
+    const f = features();
+    const mcp = new f.McpController(context.secrets, {
+      outDir: () => contextFolder().root,
+      workspaceFolder: () => contextFolder().workspaceFolder,
+      settingServers: () => settings()['mcp.servers'],
+      logger,
+    });
+    const skills = new f.SkillsController(
+      () => contextFolder().workspaceFolder,
+      () => settings()['skills.folders'],
+      logger,
+    );
+    context.subscriptions.push(mcp, skills);
+    return { mcp, skills };
   });
-  const skills = new SkillsController(
-    () => contextFolder().workspaceFolder,
-    () => settings()['skills.folders'],
-    logger,
-  );
-  registerToolsView(context, mcp, skills);
+  registerToolsView(context, tools);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('contextDesk.mcp.servers') || e.affectsConfiguration('contextDesk.storeFolder'))
-        mcp.refreshIfStarted();
+        tools.peek()?.mcp.refreshIfStarted();
     }),
   );
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, mcp, skills };
+  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools };
 }
 
 export function deactivate(): void {

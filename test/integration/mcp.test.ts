@@ -37,7 +37,7 @@ describe('MCP tool folders', function () {
   after(() => fs.rmSync(path.join(workspaceRoot(), '.vscode', 'mcp.json'), { force: true }));
 
   it('syncs each server into its own folder with a status', async () => {
-    const states = await a.mcp.refresh();
+    const states = await a.tools().mcp.refresh();
     const by = new Map(states.map((s) => [s.name, s]));
     assert.equal(by.get('everything')?.status, 'connected', by.get('everything')?.message);
     assert.ok((by.get('everything')?.tools.length ?? 0) >= 10, 'server-everything lists its tools');
@@ -58,7 +58,7 @@ describe('MCP tool folders', function () {
   });
 
   it('opens a tool description from the Tools view command', async () => {
-    const server = a.mcp.manager.servers.find((s) => s.name === 'everything')!;
+    const server = a.tools().mcp.manager.servers.find((s) => s.name === 'everything')!;
     const tool = server.tools.find((t) => t.name === 'echo')!;
     await vscode.commands.executeCommand('contextDesk.mcp.openDescription', { kind: 'tool', server, tool });
     await waitFor(
@@ -71,8 +71,8 @@ describe('MCP tool folders', function () {
 
   it('re-syncs when the config file changes, removing a server that is gone', async () => {
     const changed = new Promise<void>((resolve) => {
-      const d = a.mcp.onDidChange(() => {
-        if (!a.mcp.manager.servers.some((s) => s.name === 'files')) {
+      const d = a.tools().mcp.onDidChange(() => {
+        if (!a.tools().mcp.manager.servers.some((s) => s.name === 'files')) {
           d.dispose();
           resolve();
         }
@@ -86,7 +86,10 @@ describe('MCP tool folders', function () {
       new Promise((_, rej) => setTimeout(() => rej(new Error('no re-sync within 30 s')), 30_000)),
     ]);
     assert.deepEqual(
-      a.mcp.manager.servers.map((s) => s.name).filter((n) => n !== 'vscode'),
+      a
+        .tools()
+        .mcp.manager.servers.map((s) => s.name)
+        .filter((n) => n !== 'vscode'),
       ['everything'],
     );
   });

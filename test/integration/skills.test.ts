@@ -23,7 +23,7 @@ describe('Agent Skills', () => {
     );
     const broken = write('.claude/skills/broken/SKILL.md', '---\nname: [unclosed\ndescription: x\n---\nbody\n');
     const a = await api();
-    const skills = await a.skills.refresh();
+    const skills = await a.tools().skills.refresh();
     assert.deepEqual(
       skills.map((s) => s.name),
       ['release-notes'],

@@ -1,41 +1,43 @@
-// Registers the Tools view and its commands.
+// Registers the Tools view (MCP servers and skills) and its commands. The controllers behind it load
+// on first use: when the view is shown or a command runs.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { McpController } from './mcpController';
+import type { McpController } from './mcpController';
 import { ToolsTreeProvider, type ToolsNode } from './toolsTree';
 import type { SkillsController } from '../skills';
 
 export const TOOLS_VIEW_ID = 'contextDesk.tools';
 
-export function registerToolsView(
-  context: vscode.ExtensionContext,
-  controller: McpController,
-  skills: SkillsController,
-): void {
-  const tree = new ToolsTreeProvider(controller, skills);
+export interface ToolsControllers {
+  mcp: McpController;
+  skills: SkillsController;
+}
+
+export function registerToolsView(context: vscode.ExtensionContext, load: () => ToolsControllers): void {
+  const tree = new ToolsTreeProvider(load);
   const view = vscode.window.createTreeView(TOOLS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const start = (): void => {
-    controller.ensureStarted();
+    const { mcp, skills } = load();
+    mcp.ensureStarted();
     if (skills.skills.length === 0) void skills.refresh();
   };
   if (view.visible) start();
   context.subscriptions.push(
-    skills,
-    view.onDidChangeVisibility((e) => e.visible && start()),
-    controller,
     tree,
     view,
+    view.onDidChangeVisibility((e) => e.visible && start()),
     vscode.commands.registerCommand('contextDesk.mcp.refresh', async () => {
+      const { mcp, skills } = load();
       await skills.refresh();
-      return controller.refresh();
+      return mcp.refresh();
     }),
     vscode.commands.registerCommand('contextDesk.mcp.openDescription', async (node?: ToolsNode) => {
-      const target = node?.kind === 'tool' ? node : await pickTool(controller);
+      const target = node?.kind === 'tool' ? node : await pickTool(load().mcp);
       if (!target) return;
       await vscode.window.showTextDocument(vscode.Uri.file(target.tool.file), { preview: true });
     }),
     vscode.commands.registerCommand('contextDesk.mcp.openServerFolder', async (node?: ToolsNode) => {
-      const dir = controller.manager.mcpDir;
+      const dir = load().mcp.manager.mcpDir;
       if (!dir) return;
       const server = node?.kind === 'server' || node?.kind === 'tool' ? node.server : undefined;
       const file = server ? path.join(dir, server.folderName, 'SERVER.md') : path.join(dir, 'INDEX.md');

@@ -2,8 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpServerState, McpToolEntry } from '../../core/mcp';
-import type { McpController } from './mcpController';
-import type { SkillsController } from '../skills';
+import type { ToolsControllers } from './register';
 import type { Skill } from '../../core/skills';
 
 export type ToolsNode =
@@ -23,22 +22,25 @@ const STATUS_ICON: Record<McpServerState['status'], vscode.ThemeIcon> = {
 export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ToolsNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: vscode.Disposable;
+  private subscription: vscode.Disposable | undefined;
 
-  constructor(
-    private readonly mcp: McpController,
-    private readonly skills: SkillsController,
-  ) {
-    this.subscription = vscode.Disposable.from(
-      mcp.onDidChange(() => this.changed.fire(undefined)),
-      skills.onDidChange(() => this.changed.fire(undefined)),
+  constructor(private readonly load: () => ToolsControllers) {}
+
+  /** Loads the controllers on first use and follows their changes from then on. */
+  private controllers(): ToolsControllers {
+    const c = this.load();
+    this.subscription ??= vscode.Disposable.from(
+      c.mcp.onDidChange(() => this.changed.fire(undefined)),
+      c.skills.onDidChange(() => this.changed.fire(undefined)),
     );
+    return c;
   }
 
   getChildren(node?: ToolsNode): ToolsNode[] {
+    const { mcp, skills: skillsController } = this.controllers();
     if (!node) {
-      const servers = this.mcp.manager.servers;
-      const errors = this.mcp.manager.configErrors.map<ToolsNode>((e) => ({
+      const servers = mcp.manager.servers;
+      const errors = mcp.manager.configErrors.map<ToolsNode>((e) => ({
         kind: 'message',
         label: `${path.basename(e.file)}:${e.line}: ${e.message}`,
         detail: e.file,
@@ -77,7 +79,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
     switch (node.kind) {
       case 'skills': {
         const item = new vscode.TreeItem('Skills', vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${this.skills.skills.length}`;
+        item.description = `${this.controllers().skills.skills.length}`;
         item.iconPath = new vscode.ThemeIcon('book');
         return item;
       }
@@ -130,7 +132,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.subscription?.dispose();
     this.changed.dispose();
   }
 }
