@@ -1,0 +1,81 @@
+// Exact token counts and cost of each call: messages through the tokenizer (cached per message object),
+// plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
+import { billRequest } from '../cost/cost-model';
+import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
+import type { Message, Tokenizer } from '../messages';
+import type { ToolSpec } from './provider';
+
+/** Tokens that prime the assistant's reply, once per request (OpenAI's chat format). */
+export const REPLY_PRIMING_TOKENS = 3;
+
+export interface CallPrices {
+  /** Cached input relative to uncached input. */
+  cachedPrice: number;
+  /** Cache write relative to uncached input (1 when the provider charges no premium). */
+  cacheWritePrice: number;
+  /** Output relative to uncached input. */
+  outputPrice: number;
+}
+
+export interface PreparedBill {
+  tokensSent: number;
+  rawHistoryTokens: number;
+  cachedTokens: number;
+  inputCost: number;
+}
+
+export class CallAccountant {
+  readonly count: MessageCounter;
+  private previous: readonly Message[] | undefined;
+  private previousTools = '';
+  private toolsKey = '';
+  private toolTokens = 0;
+
+  constructor(
+    private readonly tokenizer: Tokenizer,
+    private readonly prices: CallPrices,
+  ) {
+    this.count = messageCounter(tokenizer);
+  }
+
+  private toolsCost(tools: readonly ToolSpec[]): number {
+    const key = JSON.stringify(tools);
+    if (key !== this.toolsKey) {
+      this.toolsKey = key;
+      this.toolTokens = tools.length === 0 ? 0 : this.tokenizer.count(key);
+    }
+    return this.toolTokens;
+  }
+
+  /** Bills a request before it is sent; `commit` makes it the previous request of the next bill. */
+  bill(sent: readonly Message[], history: readonly Message[], tools: readonly ToolSpec[]): PreparedBill {
+    const overhead = this.toolsCost(tools) + REPLY_PRIMING_TOKENS;
+    const b = billRequest(this.previous, sent, this.count, this.prices);
+    // Tool definitions come first in every provider's prompt: cached when unchanged since the last call.
+    const toolsCached = this.previous !== undefined && this.previousTools === this.toolsKey ? this.toolTokens : 0;
+    const toolsWritten = this.toolTokens - toolsCached;
+    return {
+      tokensSent: b.inputTokens + overhead,
+      rawHistoryTokens: sumTokens(history, this.count) + overhead,
+      cachedTokens: b.cachedTokens + toolsCached,
+      inputCost:
+        b.cost +
+        toolsCached * this.prices.cachedPrice +
+        (toolsWritten + REPLY_PRIMING_TOKENS) * this.prices.cacheWritePrice,
+    };
+  }
+
+  commit(sent: readonly Message[]): void {
+    this.previous = sent;
+    this.previousTools = this.toolsKey;
+  }
+
+  outputCost(outputTokens: number): number {
+    return outputTokens * this.prices.outputPrice;
+  }
+
+  /** Output tokens of an answer when the provider did not report them. */
+  countOutput(message: Message): number {
+    return this.tokenizer.countMessage(message);
+  }
+}

@@ -1,0 +1,75 @@
+// Typed events the loop emits for the UI (and history files). Plain data: they cross the webview protocol.
+import type { BudgetEvent } from '../budget';
+import type { StrategyName } from '../strategies/types';
+import type { ProviderErrorInfo } from './errors';
+
+export type ToolCallStatus = 'ok' | 'error' | 'invalid' | 'cancelled';
+
+export interface MaskedObservation {
+  /** Index of the observation in the session's history. */
+  index: number;
+  toolCallId?: string;
+  tool?: string;
+  lines: number;
+  storedAt?: string;
+}
+
+export interface ContextPrepared {
+  turn: number;
+  /** 1-based model call number within the session (retries count). */
+  call: number;
+  strategy: StrategyName;
+  retry: boolean;
+  messages: number;
+  /** Exact tokens of what is sent (messages, tool definitions, reply priming). */
+  tokensSent: number;
+  /** What the raw history would have cost to send. */
+  rawHistoryTokens: number;
+  /** Tokens of the prefix shared with the previous request (the cached-prefix model). */
+  cachedTokens: number;
+  /** Cost of this call's input in uncached-input-token units. */
+  inputCost: number;
+  /** Every call of the session so far including this one's input, in the same units. */
+  costSoFar: number;
+  masked: MaskedObservation[];
+  summarizedTurns: number;
+  /** True when the tokenizer is the chars/4 estimate. */
+  estimated: boolean;
+}
+
+export type StopReason = 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
+
+export type AgentEvent =
+  | { type: 'turn-started'; turn: number; at: number }
+  | ({ type: 'context-prepared' } & ContextPrepared)
+  | { type: 'text-delta'; turn: number; text: string }
+  | { type: 'tool-call-started'; turn: number; callId: string; tool: string; arguments: string }
+  | {
+      type: 'tool-call-finished';
+      turn: number;
+      callId: string;
+      tool: string;
+      arguments: string;
+      status: ToolCallStatus;
+      durationMs: number;
+      /** What the model sees (the long-output preview). */
+      preview: string;
+      storedAt?: string;
+    }
+  | {
+      type: 'call-finished';
+      turn: number;
+      call: number;
+      outputTokens: number;
+      /** As the provider reported them (absent when it did not). */
+      providerInputTokens?: number;
+      providerCachedTokens?: number;
+      costSoFar: number;
+    }
+  | { type: 'retry'; turn: number; attempt: number; reason: string; delayMs: number; filtered: boolean }
+  | { type: 'budget'; event: BudgetEvent }
+  | { type: 'error'; turn: number; error: ProviderErrorInfo }
+  | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number }
+  | { type: 'stopped'; reason: 'aborted' | 'budget' | 'error'; turns: number; message: string };
+
+export type AgentEventListener = (event: AgentEvent) => void;

@@ -1,0 +1,71 @@
+// The provider port: one streaming chat completion with tool calls. OpenAI-compatible, Anthropic and
+// (in the extension) vscode.lm implement it; the loop never sees a vendor type.
+import type { Message, ToolCall } from '../messages';
+
+/** A tool as every provider takes it: name, description, JSON Schema of the arguments. */
+export interface ToolSpec {
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+}
+
+export interface ChatRequest {
+  model: string;
+  /** What the strategy prepared for this call (`storedAt` is ours and never sent). */
+  messages: readonly Message[];
+  tools: readonly ToolSpec[];
+  signal: AbortSignal;
+  temperature?: number;
+  maxOutputTokens?: number;
+}
+
+/** What the provider reported about the call; absent fields were not reported. */
+export interface ProviderUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  /** Input tokens served from the provider's prompt cache. */
+  cachedTokens?: number;
+  /** Input tokens written to the cache (Anthropic reports them). */
+  cacheWriteTokens?: number;
+}
+
+export type ChatStreamEvent =
+  | { type: 'text-delta'; text: string }
+  /** A complete tool call; `arguments` is the raw JSON text the model produced, possibly malformed. */
+  | { type: 'tool-call'; call: ToolCall }
+  | { type: 'usage'; usage: ProviderUsage }
+  | { type: 'finish'; reason: string };
+
+export interface ChatProvider {
+  /** For logs and session files, e.g. `openai-compatible` or `anthropic`. */
+  readonly id: string;
+  /**
+   * Streams one completion. Throws `ProviderError` (classified) on failure, with kind `aborted` when
+   * `signal` fired. Must stop reading the network as soon as the signal fires.
+   */
+  chat(request: ChatRequest): AsyncIterable<ChatStreamEvent>;
+}
+
+export interface ChatResult {
+  text: string;
+  toolCalls: ToolCall[];
+  usage: ProviderUsage;
+  finishReason?: string;
+}
+
+/** Drains a stream into one result, reporting text deltas as they arrive. */
+export async function collectChat(
+  stream: AsyncIterable<ChatStreamEvent>,
+  onText?: (delta: string) => void,
+): Promise<ChatResult> {
+  const result: ChatResult = { text: '', toolCalls: [], usage: {} };
+  for await (const event of stream) {
+    if (event.type === 'text-delta') {
+      result.text += event.text;
+      onText?.(event.text);
+    } else if (event.type === 'tool-call') result.toolCalls.push(event.call);
+    else if (event.type === 'usage') result.usage = { ...result.usage, ...event.usage };
+    else result.finishReason = event.reason;
+  }
+  return result;
+}

@@ -1,0 +1,84 @@
+// Runs one action's tool calls in order. Every call gets a tool message (the provider protocols require
+// an answer per call), including invalid ones (the error text) and those cut short by Stop.
+import type { Message, ToolCall } from '../messages';
+import type { Clock } from '../ports';
+import type { AgentEvent, ToolCallStatus } from './events';
+import type { LongOutputPort } from './long-output';
+import type { ToolOutput, ToolRegistry } from './tool-registry';
+
+export interface RunToolsContext {
+  tools: ToolRegistry;
+  longOutput: LongOutputPort;
+  session: string;
+  turn: number;
+  signal: AbortSignal;
+  clock: Clock;
+  emit(event: AgentEvent): void;
+}
+
+export const CANCELLED_TEXT = 'Cancelled: the user stopped the agent before this tool finished.';
+const PREVIEW_CHARS = 2_000;
+
+async function runOne(call: ToolCall, ctx: RunToolsContext): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
+  if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
+  const checked = ctx.tools.check(call);
+  if (!checked.ok) return { out: { ok: false, text: checked.message }, status: 'invalid' };
+  try {
+    const out = await checked.tool.run(checked.args, {
+      signal: ctx.signal,
+      session: ctx.session,
+      turn: ctx.turn,
+      callId: call.id,
+    });
+    if (ctx.signal.aborted) return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled' };
+    return { out, status: out.ok ? 'ok' : 'error' };
+  } catch (e) {
+    if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
+    return {
+      out: { ok: false, text: `The tool ${call.name} failed: ${e instanceof Error ? e.message : String(e)}` },
+      status: 'error',
+    };
+  }
+}
+
+export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsContext): Promise<Message[]> {
+  const results: Message[] = [];
+  for (const call of calls) {
+    const started = ctx.clock.now();
+    ctx.emit({
+      type: 'tool-call-started',
+      turn: ctx.turn,
+      callId: call.id,
+      tool: call.name,
+      arguments: call.arguments,
+    });
+    const { out, status } = await runOne(call, ctx);
+    let text = out.text;
+    let storedAt = out.storedAt;
+    if (storedAt === undefined && status !== 'cancelled') {
+      try {
+        const stored = await ctx.longOutput.store(out.text, { session: ctx.session, turn: ctx.turn, tool: call.name });
+        text = stored.text;
+        storedAt = stored.storedAt;
+      } catch (e) {
+        // The full text stays in the history rather than being lost.
+        text = `${out.text}\n[Context Desk could not store this output: ${e instanceof Error ? e.message : String(e)}]`;
+      }
+    }
+    const message: Message = { role: 'tool', content: text, toolCallId: call.id, name: call.name };
+    if (storedAt !== undefined) message.storedAt = storedAt;
+    results.push(message);
+    ctx.emit({
+      type: 'tool-call-finished',
+      turn: ctx.turn,
+      callId: call.id,
+      tool: call.name,
+      arguments: call.arguments,
+      status,
+      durationMs: ctx.clock.now() - started,
+      preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,
+      ...(storedAt !== undefined ? { storedAt } : {}),
+    });
+  }
+  return results;
+}

@@ -1,0 +1,371 @@
+// The agent loop: prepare the context with the selected strategy, ask the budget, stream one model call
+// (retrying classified failures and invalid tool calls), run the tools, repeat until the model answers
+// without tool calls, the user stops, the budget refuses or a failure cannot be retried.
+import { randomUUID } from 'node:crypto';
+import { TokenBudget, type BudgetOptions } from '../budget';
+import type { Message, Tokenizer, ToolCall } from '../messages';
+import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+import { createStrategy } from '../strategies/registry';
+import { createRetryFilterStrategy } from '../strategies/retry-filter';
+import {
+  DEFAULT_STRATEGY_OPTIONS,
+  type ContextResult,
+  type ContextStrategy,
+  type StrategyName,
+  type StrategyOptions,
+} from '../strategies/types';
+import { CallAccountant, type CallPrices } from './accounting';
+import { ProviderError, isAbortError } from './errors';
+import type { AgentEvent, AgentEventListener, MaskedObservation } from './events';
+import { passThroughLongOutput, type LongOutputPort } from './long-output';
+import { createModelSummarizer } from './model-summarizer';
+import { collectChat, type ChatProvider, type ChatResult } from './provider';
+import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retry-policy';
+import { SESSION_STATE_VERSION, parseSessionState, type SessionState } from './session-state';
+import { abortableSleep, type AbortableSleep } from './sleep';
+import { runToolCalls } from './run-tools';
+import type { ToolRegistry } from './tool-registry';
+
+export interface AgentOptions {
+  provider: ChatProvider;
+  model: string;
+  tools: ToolRegistry;
+  tokenizer: Tokenizer;
+  systemPrompt?: string;
+  /** Default `cache-aware`. */
+  strategy?: StrategyName;
+  strategyOptions?: Partial<StrategyOptions>;
+  /** The model that writes checkpoints (summary, hybrid); defaults to the agent's own. */
+  summaryModel?: { provider: ChatProvider; model: string };
+  longOutput?: LongOutputPort;
+  /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
+  budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;
+  taskId?: string;
+  agentId?: string;
+  /** Relative prices; default: the strategy's cache prices and output at 4x input. */
+  prices?: Partial<CallPrices>;
+  retry?: Partial<RetryPolicy>;
+  /** Model calls per `send` before it ends with `max-turns`. */
+  maxTurns?: number;
+  temperature?: number;
+  maxOutputTokens?: number;
+  sleep?: AbortableSleep;
+  clock?: Clock;
+  logger?: Logger;
+  /** Restores a session saved with `state` (the strategy's own state starts afresh). */
+  restore?: SessionState;
+}
+
+class BudgetStop extends Error {}
+
+type CallOutcome =
+  { ok: true; result: ChatResult } | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
+
+export class AgentSession {
+  private readonly listeners = new Set<AgentEventListener>();
+  private readonly s: SessionState;
+  private readonly strategy: ContextStrategy;
+  private readonly retryFilter = createRetryFilterStrategy();
+  private readonly accountant: CallAccountant;
+  private readonly budget: TokenBudget;
+  private readonly policy: RetryPolicy;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly sleep: AbortableSleep;
+  private signal: AbortSignal = new AbortController().signal;
+  private pendingOutputTokens = 0;
+  private running = false;
+
+  constructor(private readonly o: AgentOptions) {
+    this.clock = o.clock ?? systemClock;
+    this.log = o.logger ?? silentLogger;
+    this.sleep = o.sleep ?? abortableSleep;
+    this.policy = { ...DEFAULT_RETRY_POLICY, ...o.retry };
+    const so: StrategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
+    this.accountant = new CallAccountant(o.tokenizer, {
+      cachedPrice: o.prices?.cachedPrice ?? so.cachedPrice,
+      cacheWritePrice: o.prices?.cacheWritePrice ?? so.cacheWritePrice,
+      outputPrice: o.prices?.outputPrice ?? 4,
+    });
+    this.budget = new TokenBudget({
+      ...o.budget,
+      clock: this.clock,
+      onEvent: (event) => this.emit({ type: 'budget', event }),
+    });
+    const summary = o.summaryModel ?? { provider: o.provider, model: o.model };
+    const summarizer = createModelSummarizer({
+      ...summary,
+      tokenizer: o.tokenizer,
+      summaryTokens: so.summaryTokens,
+      signal: () => this.signal,
+      beforeCall: async (tokens) => {
+        const d = await this.budget.request({
+          tokens,
+          taskId: o.taskId,
+          agentId: o.agentId,
+          reason: 'summary model call',
+        });
+        if (!d.allowed) throw new BudgetStop(`The budget refused a summary call (${d.reason})`);
+      },
+      afterCall: (input, output) => {
+        const cost = input + this.accountant.outputCost(output);
+        this.s.summaryCalls.push({ inputTokens: input, outputTokens: output, cost });
+        this.s.cost += cost;
+      },
+    });
+    this.strategy = createStrategy(o.strategy ?? 'cache-aware', { tokenizer: o.tokenizer, summarizer }, so);
+    if (o.restore) this.s = parseSessionState(o.restore);
+    else {
+      this.s = {
+        version: SESSION_STATE_VERSION,
+        id: randomUUID(),
+        createdAt: this.clock.now(),
+        provider: o.provider.id,
+        model: o.model,
+        strategy: this.strategy.name,
+        messages: o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [],
+        turns: 0,
+        calls: [],
+        summaryCalls: [],
+        cost: 0,
+        status: 'idle',
+      };
+    }
+  }
+
+  /** Subscribes to events; returns the unsubscribe function. */
+  on(listener: AgentEventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** A serialisable copy of the session. */
+  state(): SessionState {
+    return structuredClone(this.s);
+  }
+
+  get id(): string {
+    return this.s.id;
+  }
+
+  private emit(event: AgentEvent): void {
+    for (const l of this.listeners) {
+      try {
+        l(event);
+      } catch (e) {
+        this.log.error(e instanceof Error ? e : String(e)); // a broken listener must not break the run
+      }
+    }
+  }
+
+  /** Adds the user's message and works until the model is done; resolves with how it ended. */
+  async send(userText: string, signal: AbortSignal = new AbortController().signal): Promise<SessionState['status']> {
+    if (this.running) throw new Error('The agent is already running; stop it or wait for it to finish');
+    if (userText.trim() === '') throw new RangeError('The message is empty');
+    this.running = true;
+    this.signal = signal;
+    this.s.status = 'running';
+    this.s.messages.push({ role: 'user', content: userText });
+    try {
+      this.s.status = await this.work(signal);
+    } finally {
+      this.running = false;
+    }
+    return this.s.status;
+  }
+
+  private stop(reason: 'aborted' | 'budget' | 'error', message: string): typeof reason {
+    this.emit({ type: 'stopped', reason, turns: this.s.turns, message });
+    return reason;
+  }
+
+  private async work(signal: AbortSignal): Promise<SessionState['status']> {
+    const maxTurns = this.o.maxTurns ?? 100;
+    for (let calls = 0; ; calls++) {
+      if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
+      if (calls >= maxTurns) {
+        this.emit({ type: 'done', reason: 'max-turns', turns: this.s.turns });
+        return 'max-turns';
+      }
+      const turn = ++this.s.turns;
+      this.emit({ type: 'turn-started', turn, at: this.clock.now() });
+      const outcome = await this.callModel(turn, signal);
+      if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
+      const { text, toolCalls } = outcome.result;
+      const action: Message = { role: 'assistant', content: text };
+      if (toolCalls.length > 0) action.toolCalls = toolCalls;
+      this.s.messages.push(action);
+      if (toolCalls.length === 0) {
+        this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
+        return 'completed';
+      }
+      const results = await runToolCalls(toolCalls, {
+        tools: this.o.tools,
+        longOutput: this.o.longOutput ?? passThroughLongOutput,
+        session: this.s.id,
+        turn,
+        signal,
+        clock: this.clock,
+        emit: (e) => this.emit(e),
+      });
+      this.s.messages.push(...results);
+      if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
+    }
+  }
+
+  private masked(view: ContextResult): MaskedObservation[] {
+    return view.masked.map((m) => {
+      const original = this.s.messages[m.index];
+      return {
+        index: m.index,
+        lines: m.lines,
+        ...(original?.toolCallId ? { toolCallId: original.toolCallId } : {}),
+        ...(original?.name ? { tool: original.name } : {}),
+        ...(m.storedAt ? { storedAt: m.storedAt } : {}),
+      };
+    });
+  }
+
+  /** One model call with its retries; the context is built once and, on filtered retries, filtered. */
+  private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
+    const history = this.s.messages.slice();
+    let view: ContextResult;
+    try {
+      view = await this.strategy.build(history);
+    } catch (e) {
+      if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
+      if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
+      return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
+    }
+    const specs = this.o.tools.specs();
+    let filtered = false;
+    let failures = 0;
+    let invalid = 0;
+    for (;;) {
+      const sent = filtered ? (await this.retryFilter.build(view.messages, { retry: true })).messages : view.messages;
+      const bill = this.accountant.bill(sent, history, specs);
+      const decision = await this.budget.request({
+        tokens: bill.tokensSent + this.pendingOutputTokens,
+        taskId: this.o.taskId,
+        agentId: this.o.agentId,
+        reason: `model call for turn ${turn}`,
+      });
+      if (!decision.allowed)
+        return {
+          ok: false,
+          reason: 'budget',
+          message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
+        };
+      if (signal.aborted) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
+      this.pendingOutputTokens = 0;
+      this.accountant.commit(sent);
+      this.s.cost += bill.inputCost;
+      const call = this.s.calls.length + 1;
+      const retry = filtered || failures + invalid > 0;
+      this.emit({
+        type: 'context-prepared',
+        turn,
+        call,
+        strategy: this.strategy.name,
+        retry,
+        messages: sent.length,
+        ...bill,
+        costSoFar: this.s.cost,
+        masked: filtered ? [] : this.masked(view),
+        summarizedTurns: view.summarizedTurns,
+        estimated: !this.o.tokenizer.exact,
+      });
+      let result: ChatResult;
+      try {
+        const stream = this.o.provider.chat({
+          model: this.o.model,
+          messages: sent,
+          tools: specs,
+          signal,
+          ...(this.o.temperature !== undefined ? { temperature: this.o.temperature } : {}),
+          ...(this.o.maxOutputTokens !== undefined ? { maxOutputTokens: this.o.maxOutputTokens } : {}),
+        });
+        result = await collectChat(stream, (text) => this.emit({ type: 'text-delta', turn, text }));
+      } catch (e) {
+        this.record(turn, call, retry, bill, 0, 0);
+        if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
+        const error =
+          e instanceof ProviderError ? e : new ProviderError({ kind: 'network', message: String(e) }, { cause: e });
+        const delay = retryDelay(error, failures, this.policy);
+        this.emit({ type: 'error', turn, error: error.toInfo() });
+        if (delay === undefined) return { ok: false, reason: 'error', message: error.message };
+        failures++;
+        filtered ||= this.policy.filterOn.includes(error.kind);
+        this.emit({ type: 'retry', turn, attempt: failures, reason: error.kind, delayMs: delay, filtered });
+        try {
+          if (delay > 0) await this.sleep(delay, signal);
+        } catch {
+          return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
+        }
+        continue;
+      }
+      const output = result.usage.outputTokens ?? this.countOutput(result);
+      this.pendingOutputTokens = output;
+      this.record(turn, call, retry, bill, output, this.accountant.outputCost(output), result);
+      const bad = result.toolCalls
+        .map((c) => this.o.tools.check(c))
+        .filter((c) => !c.ok && c.kind !== 'invalid-arguments');
+      if (bad.length > 0 && invalid < this.policy.maxInvalidToolCallRetries) {
+        invalid++;
+        filtered = true;
+        const reason = bad.map((b) => (b.ok ? '' : b.kind)).join(', ');
+        this.emit({
+          type: 'retry',
+          turn,
+          attempt: invalid,
+          reason: `invalid tool call (${reason})`,
+          delayMs: 0,
+          filtered,
+        });
+        continue;
+      }
+      return { ok: true, result };
+    }
+  }
+
+  private countOutput(result: ChatResult): number {
+    const m: Message = { role: 'assistant', content: result.text };
+    if (result.toolCalls.length > 0) m.toolCalls = result.toolCalls as ToolCall[];
+    return this.accountant.countOutput(m);
+  }
+
+  private record(
+    turn: number,
+    call: number,
+    retry: boolean,
+    bill: { tokensSent: number; rawHistoryTokens: number; cachedTokens: number; inputCost: number },
+    outputTokens: number,
+    outputCost: number,
+    result?: ChatResult,
+  ): void {
+    this.s.cost += outputCost;
+    const usage = result?.usage;
+    this.s.calls.push({
+      turn,
+      call,
+      retry,
+      tokensSent: bill.tokensSent,
+      rawHistoryTokens: bill.rawHistoryTokens,
+      cachedTokens: bill.cachedTokens,
+      outputTokens,
+      cost: bill.inputCost + outputCost,
+      ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
+      ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
+      at: this.clock.now(),
+    });
+    this.emit({
+      type: 'call-finished',
+      turn,
+      call,
+      outputTokens,
+      ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
+      ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
+      costSoFar: this.s.cost,
+    });
+  }
+}

@@ -1,0 +1,128 @@
+// OpenAI-compatible chat completions with the `openai` SDK: OpenAI, Ollama (the default base URL), vLLM,
+// LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
+import OpenAI from 'openai';
+import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
+import { ProviderError, classifyHttpError, parseRetryAfter } from '../agent/errors';
+import { toOpenAIMessages, toOpenAITools } from './openai-messages';
+
+export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:11434/v1';
+
+export interface OpenAIProviderOptions {
+  baseURL?: string;
+  /** Local servers ignore it; the SDK needs a non-empty string. */
+  apiKey?: string;
+  /** Per request, default 120 s. */
+  timeoutMs?: number;
+  /** Extra headers (e.g. an OpenRouter referer). */
+  headers?: Record<string, string>;
+}
+
+/** Any error from the SDK (or the network under it) as a classified ProviderError. */
+export function classifyOpenAIError(e: unknown, signal?: AbortSignal): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (signal?.aborted || e instanceof OpenAI.APIUserAbortError || (e instanceof Error && e.name === 'AbortError'))
+    return new ProviderError({ kind: 'aborted', message: 'Stopped' }, { cause: e });
+  if (e instanceof OpenAI.APIConnectionTimeoutError)
+    return new ProviderError(
+      { kind: 'timeout', message: `The provider did not answer in time: ${e.message}` },
+      { cause: e },
+    );
+  if (e instanceof OpenAI.APIConnectionError)
+    return new ProviderError(
+      {
+        kind: 'network',
+        message: `Could not reach the provider; check the base URL and that the server runs (${e.message})`,
+      },
+      { cause: e },
+    );
+  if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
+    const headers = e.headers;
+    const retryAfter = headers ? parseRetryAfter((n) => headers.get(n)) : undefined;
+    const body = e.error as { message?: unknown; code?: unknown } | undefined;
+    const detail = [
+      typeof body?.message === 'string' ? body.message : e.message,
+      typeof body?.code === 'string' ? body.code : '',
+    ]
+      .filter(Boolean)
+      .join(' ');
+    return classifyHttpError(e.status, detail, retryAfter);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  // An error inside an SSE stream has no status: treat it as the server's.
+  if (e instanceof OpenAI.APIError)
+    return new ProviderError({ kind: 'server', message: `The provider failed mid-stream: ${message}` }, { cause: e });
+  return new ProviderError({ kind: 'network', message }, { cause: e });
+}
+
+export class OpenAICompatibleProvider implements ChatProvider {
+  readonly id = 'openai-compatible';
+  private readonly client: OpenAI;
+
+  constructor(options: OpenAIProviderOptions = {}) {
+    this.client = new OpenAI({
+      baseURL: options.baseURL ?? DEFAULT_OPENAI_BASE_URL,
+      apiKey: options.apiKey || 'not-needed',
+      timeout: options.timeoutMs ?? 120_000,
+      maxRetries: 0, // the loop retries, with events the user sees
+      ...(options.headers ? { defaultHeaders: options.headers } : {}),
+    });
+  }
+
+  async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
+    const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    let finish: string | undefined;
+    // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
+    const local = new AbortController();
+    const onAbort = (): void => local.abort();
+    if (request.signal.aborted) local.abort();
+    else request.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = await this.client.chat.completions.create(
+        {
+          model: request.model,
+          messages: toOpenAIMessages(request.messages),
+          ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+          stream: true,
+          stream_options: { include_usage: true },
+        },
+        { signal: local.signal },
+      );
+      for await (const chunk of stream) {
+        if (chunk.usage) {
+          const usage: ProviderUsage = {
+            inputTokens: chunk.usage.prompt_tokens,
+            outputTokens: chunk.usage.completion_tokens,
+          };
+          const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
+          if (typeof cached === 'number') usage.cachedTokens = cached;
+          yield { type: 'usage', usage };
+        }
+        const choice = chunk.choices[0];
+        if (!choice) continue;
+        if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
+        for (const d of choice.delta.tool_calls ?? []) {
+          const c = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+          if (d.id) c.id = d.id;
+          if (d.function?.name) c.name += d.function.name;
+          if (d.function?.arguments) c.arguments += d.function.arguments;
+          calls.set(d.index, c);
+        }
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
+    } catch (e) {
+      throw classifyOpenAIError(e, request.signal);
+    } finally {
+      request.signal.removeEventListener('abort', onAbort);
+    }
+    if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    let n = 0;
+    for (const c of [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v))
+      yield {
+        type: 'tool-call',
+        call: { id: c.id || `call_${Date.now().toString(36)}_${n++}`, name: c.name, arguments: c.arguments },
+      };
+    if (finish) yield { type: 'finish', reason: finish };
+  }
+}

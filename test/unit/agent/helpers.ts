@@ -1,0 +1,56 @@
+// Shared set-up for the agent loop tests: a real scripted server, the real OpenAI provider, a real tokenizer.
+import type { AgentEvent } from '../../../src/core/agent/events';
+import { AgentSession, type AgentOptions } from '../../../src/core/agent/session';
+import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
+import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { createTokenizer } from '../../../src/core/tokens';
+import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../../support/scripted-model-server';
+
+/** Echoes a line count of fake file content, so observations have realistic sizes. */
+export const echoTool: AgentTool = {
+  name: 'read_file',
+  description: 'Reads a file',
+  inputSchema: {
+    type: 'object',
+    properties: { path: { type: 'string' } },
+    required: ['path'],
+    additionalProperties: false,
+  },
+  run: (args) =>
+    Promise.resolve({
+      ok: true,
+      text: Array.from(
+        { length: 40 },
+        (_, i) => `${String(args.path)}:${i + 1}: const value${i} = compute(${i});`,
+      ).join('\n'),
+    }),
+};
+
+export interface Harness {
+  server: ScriptedServer;
+  agent: AgentSession;
+  events: AgentEvent[];
+  close(): Promise<void>;
+}
+
+export async function harness(steps: ScriptStep[], options: Partial<AgentOptions> = {}): Promise<Harness> {
+  const server = await startScriptedModelServer(steps);
+  const agent = new AgentSession({
+    provider: new OpenAICompatibleProvider({ baseURL: server.baseURL, timeoutMs: 10_000 }),
+    model: 'scripted',
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent.',
+    sleep: () => Promise.resolve(),
+    ...options,
+  });
+  const events: AgentEvent[] = [];
+  agent.on((e) => events.push(e));
+  return { server, agent, events, close: () => server.close() };
+}
+
+export function readSteps(n: number): ScriptStep[] {
+  return Array.from({ length: n }, (_, i) => ({
+    reply: { text: `Reading file ${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/file${i}.ts` } }] },
+  }));
+}
