@@ -1,0 +1,204 @@
+// Long tool outputs go to files; the agent gets a head and tail preview plus one line naming the file.
+import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import * as path from 'node:path';
+import type { Tokenizer } from '../messages';
+import type { LongOutputMeta, LongOutputPort } from '../agent/long-output';
+import type { ContextStore } from './context-store';
+import { StoreWriteError } from './errors';
+import { SanitizingStream, type SanitizeStats } from './sanitize/pipeline';
+
+export interface ToolOutputOptions {
+  /** Outputs longer than this (characters after sanitizing) are stored in a file. Default 8 KB. */
+  thresholdChars?: number;
+  /** Preview: at most this many lines / characters from the start and from the end. */
+  headLines?: number;
+  tailLines?: number;
+  previewChars?: number;
+  /** Tokens are counted exactly on the first this-many characters, then extrapolated. Default 4 M. */
+  exactTokenChars?: number;
+}
+
+export interface ToolOutputInput {
+  session: string;
+  turn: number;
+  tool: string;
+  /** The raw output: text, bytes, or a stream of chunks (never held in memory as a whole). */
+  output: string | Uint8Array | AsyncIterable<string | Uint8Array>;
+  signal?: AbortSignal;
+}
+
+export interface ToolOutputResult {
+  /** What the agent gets: the whole sanitized output, or head + tail + the `Full output` line. */
+  content: string;
+  /** Absolute path of the stored file (only when the output was over the threshold). */
+  storedAt?: string;
+  /** Workspace-relative path (the one in the `Full output` line and in `Message.storedAt`). */
+  display?: string;
+  lines: number;
+  tokens: number;
+  /** False when tokens past `exactTokenChars` were extrapolated (shown as `~T`). */
+  tokensExact: boolean;
+  stats: SanitizeStats;
+}
+
+const DEFAULTS = {
+  thresholdChars: 8 * 1024,
+  headLines: 40,
+  tailLines: 40,
+  previewChars: 3000,
+  exactTokenChars: 4 * 1024 * 1024,
+};
+
+/** The one line that tells the agent where the full output is. */
+export function fullOutputLine(lines: number, tokens: string | number, display: string): string {
+  return `Full output (${lines} lines, ${tokens} tokens): ${display} - read, tail or grep it`;
+}
+
+async function* chunksOf(output: ToolOutputInput['output']): AsyncIterable<string | Uint8Array> {
+  if (typeof output === 'string' || output instanceof Uint8Array) yield output;
+  else yield* output;
+}
+
+/**
+ * Writes tool outputs through the sanitizing pipeline; long ones into `tool-outputs/<session>/`.
+ * Implements the agent's `LongOutputPort`, so the agent session can use it directly.
+ */
+export class ToolOutputStore implements LongOutputPort {
+  private readonly o: Required<ToolOutputOptions>;
+  constructor(
+    private readonly contextStore: ContextStore,
+    private readonly tokenizer: Tokenizer,
+    options: ToolOutputOptions = {},
+  ) {
+    this.o = { ...DEFAULTS, ...options };
+  }
+
+  /** `LongOutputPort`: the text the model sees and, when stored, the workspace-relative path. */
+  async store(output: string, meta: LongOutputMeta): Promise<{ text: string; storedAt?: string }> {
+    const r = await this.save({ ...meta, output });
+    return r.display === undefined ? { text: r.content } : { text: r.content, storedAt: r.display };
+  }
+
+  /** Sanitizes and (when long) stores one tool output. Memory stays bounded for any output size. */
+  async save(input: ToolOutputInput): Promise<ToolOutputResult> {
+    const o = this.o;
+    let inline = '';
+    let file: WriteStream | undefined;
+    let partialPath = '';
+    let head = '';
+    let headLines = 0;
+    let tail = '';
+    let lines = 0;
+    let chars = 0;
+    let lastChar = '';
+    let tokens = 0;
+    let counted = 0;
+
+    let writeError: Error | undefined;
+    const write = async (text: string): Promise<void> => {
+      if (writeError)
+        throw new StoreWriteError(partialPath, `Could not store the tool output: ${writeError.message}`, {
+          cause: writeError,
+        });
+      // `once` rejects on 'error' and removes its listeners, so nothing accumulates per chunk.
+      if (!file!.write(text)) await once(file!, 'drain');
+    };
+    const sink = async (text: string): Promise<void> => {
+      chars += text.length;
+      lastChar = text[text.length - 1] ?? lastChar;
+      for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+      if (counted < o.exactTokenChars) {
+        const part = text.slice(0, o.exactTokenChars - counted);
+        tokens += this.tokenizer.count(part);
+        counted += part.length;
+      }
+      if (headLines < o.headLines && head.length < o.previewChars) {
+        head += text.slice(0, o.previewChars - head.length);
+        headLines = head.split('\n').length - 1;
+      }
+      tail = (tail + text).slice(-o.previewChars);
+      if (!file) {
+        inline += text;
+        if (inline.length <= o.thresholdChars) return;
+        const final = await this.freePath(input);
+        partialPath = `${final}.partial`;
+        await fsp.mkdir(path.dirname(final), { recursive: true });
+        file = createWriteStream(partialPath, { mode: 0o600 });
+        file.on('error', (e) => (writeError = e));
+        text = inline;
+        inline = '';
+      }
+      await write(text);
+    };
+
+    const stream = new SanitizingStream(sink, { ansi: 'strip', batchChars: 256 * 1024 });
+    try {
+      for await (const chunk of chunksOf(input.output)) {
+        input.signal?.throwIfAborted();
+        await stream.push(chunk);
+      }
+      await stream.end();
+    } catch (e) {
+      if (file) {
+        file.destroy();
+        await fsp.rm(partialPath, { force: true });
+      }
+      throw e;
+    }
+    if (lastChar !== '' && lastChar !== '\n') lines++;
+    const tokensExact = counted >= chars;
+    if (!tokensExact && counted > 0) tokens = Math.round((tokens / counted) * chars);
+    const base = { lines, tokens, tokensExact, stats: stream.stats };
+    if (!file) return { ...base, content: inline };
+
+    await new Promise<void>((resolve, reject) => file!.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    const final = partialPath.slice(0, -'.partial'.length);
+    try {
+      await fsp.rename(partialPath, final);
+    } catch (e) {
+      throw new StoreWriteError(final, `Could not store the tool output at ${final}: ${(e as Error).message}`, {
+        cause: e,
+      });
+    }
+    const display = this.contextStore.displayPath(final);
+    return {
+      ...base,
+      storedAt: final,
+      display,
+      content: this.preview(head, tail, lines, tokensExact ? tokens : `~${tokens}`, display),
+    };
+  }
+
+  private preview(head: string, tail: string, lines: number, tokens: string | number, display: string): string {
+    const o = this.o;
+    const headPart = head.split('\n').slice(0, o.headLines);
+    if (headPart.length > 1) headPart.pop(); // the last piece may be a cut line
+    const tailPart = tail.replace(/\n$/, '').split('\n').slice(-o.tailLines);
+    if (tailPart.length > 1 && tail.length >= o.previewChars) tailPart.shift(); // may start mid-line
+    const omitted = Math.max(0, lines - headPart.length - tailPart.length);
+    return [
+      ...headPart,
+      `[... ${omitted} lines omitted ...]`,
+      ...tailPart,
+      fullOutputLine(lines, tokens, display),
+    ].join('\n');
+  }
+
+  /** `<turn>-<tool>.txt`, or `-2`, `-3`... when that turn already stored an output of that tool. */
+  private async freePath(input: ToolOutputInput): Promise<string> {
+    const first = this.contextStore.toolOutputPath(input.session, input.turn, input.tool);
+    for (let n = 1; ; n++) {
+      const p = n === 1 ? first : first.replace(/\.txt$/, `-${n}.txt`);
+      const taken = await Promise.all(
+        [fsp.access(p), fsp.access(`${p}.partial`)].map((x) =>
+          x.then(
+            () => true,
+            () => false,
+          ),
+        ),
+      );
+      if (!taken.some(Boolean)) return p;
+    }
+  }
+}
