@@ -5,6 +5,7 @@ import type * as Features from './features';
 let loaded: typeof Features | undefined;
 
 export function features(): typeof Features {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time path, on purpose
   loaded ??= require('./features.js') as typeof Features;
   return loaded;
 }

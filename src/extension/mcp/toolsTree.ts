@@ -37,8 +37,9 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
   }
 
   getChildren(node?: ToolsNode): ToolsNode[] {
-    const { mcp, skills: skillsController } = this.controllers();
+    const { mcp, skills } = this.controllers();
     if (!node) {
+      const skillsNode: ToolsNode = { kind: 'skills' };
       const servers = mcp.manager.servers;
       const errors = mcp.manager.configErrors.map<ToolsNode>((e) => ({
         kind: 'message',
@@ -55,9 +56,25 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
               'Add servers to .vscode/mcp.json, .cursor/mcp.json, .mcp.json or the contextDesk.mcp.servers setting.',
             icon: 'info',
           },
+          skillsNode,
         ];
       }
-      return [...errors, ...servers.map<ToolsNode>((server) => ({ kind: 'server', server }))];
+      return [...errors, ...servers.map<ToolsNode>((server) => ({ kind: 'server', server })), skillsNode];
+    }
+    if (node.kind === 'skills') {
+      if (skills.skills.length === 0) {
+        const where =
+          '.agents/skills/*/, .claude/skills/*/, .cursor/skills/*/, .github/skills/*/ or ~/.claude/skills/*/';
+        return [
+          {
+            kind: 'message',
+            label: 'No skills found',
+            detail: `Skills are SKILL.md files under ${where}.`,
+            icon: 'info',
+          },
+        ];
+      }
+      return skills.skills.map<ToolsNode>((skill) => ({ kind: 'skill', skill }));
     }
     if (node.kind === 'server') {
       if (node.server.tools.length === 0 && node.server.message) {
