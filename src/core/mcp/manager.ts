@@ -4,13 +4,20 @@
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
 import { loadMcpConfig } from './config';
-import { McpConnection, type CommandResolver } from './connection';
+import { McpConnection } from './connection';
 import { classifyFailure } from './errors';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
 import { buildToolEntries } from './tools';
+import {
+  DEFAULT_RECONNECT,
+  VSCODE_SERVER,
+  vscodeServerState,
+  type Live,
+  type McpSyncManagerOptions,
+} from './manager-options';
 import { toCallResult } from './call-result';
-import { redact, resolveServerConfig, VariableError, type InputResolver } from './variables';
+import { redact, resolveServerConfig, VariableError } from './variables';
 import { writeIndex, writeServerFolder } from './writer';
 import type {
   McpCallResult,
@@ -22,51 +29,32 @@ import type {
 } from './types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 
-/** Name of the server that carries VS Code's own tools (`vscode.lm.tools`). */
-export const VSCODE_SERVER = 'vscode';
+export { VSCODE_SERVER, type McpSyncManagerOptions } from './manager-options';
 
-export interface McpSyncManagerOptions {
-  /** Files go to `<outDir>/mcp/`. Leave undefined to sync in memory only (e.g. to count tokens). */
-  outDir?: string;
-  /** False in an untrusted workspace: no server is started, every one shows `disabled`. */
-  allowStart: boolean;
-  /** Resolves `${workspaceFolder}` and is where `.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json` are looked for. */
-  workspaceFolder?: string;
-  /** Explicit config files (replace discovery in `workspaceFolder`). */
-  configFiles?: string[];
-  /** Servers given directly (the `contextDesk.mcp.servers` setting): name -> entry in the `mcpServers` shape. */
-  settingServers?: unknown;
-  /** Environment for `${env:NAME}` (default `process.env`). */
-  env?: Record<string, string | undefined>;
-  home?: string;
-  /** Asked for each `${input:id}` once per manager (the glue prompts and keeps values in SecretStorage). */
-  resolveInput?: InputResolver;
-  /** How stdio commands are started (see CommandResolver). */
-  resolveCommand?: CommandResolver;
-  connectTimeoutMs?: number;
-  listTimeoutMs?: number;
-  callTimeoutMs?: number;
-  /** Backoff after a lost connection: delay doubles from `initialDelayMs` up to `maxDelayMs`, `maxAttempts` tries. */
-  reconnect?: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
-  /** VS Code's own tools, shown as the server `vscode` (omit in the CLI). */
-  vscodeTools?: VscodeToolInfo[];
-  /** Invokes one of VS Code's tools for `mcp_call` on the server `vscode`. */
-  invokeVscodeTool?: (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<McpCallResult>;
-  clock?: Clock;
-  logger?: Logger;
-}
-
-interface Live {
-  key: string;
-  config: McpServerConfig;
-  connection?: McpConnection;
-  secrets: string[];
-  attempts: number;
-  timer?: NodeJS.Timeout;
-}
-
-const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 5 };
-
+/**
+ * Syncs MCP servers' tool descriptions into per-server folders and keeps them current.
+ *
+ * For the extension glue:
+ * ```ts
+ * const manager = new McpSyncManager({
+ *   outDir: path.join(folder, '.context-desk'),
+ *   allowStart: vscode.workspace.isTrusted,          // no server starts in an untrusted workspace
+ *   workspaceFolder: folder,
+ *   settingServers: config.get('mcp.servers'),
+ *   resolveInput: async (input) => secrets.get(input.id) ?? (await promptAndStore(input)),
+ *   resolveCommand: (cmd, args) => cmd === 'node' ? { command: 'node', args: [...args] } : { command: cmd, args: [...args] },
+ *   vscodeTools: vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
+ *   invokeVscodeTool: (name, input) => ...vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }),
+ * });
+ * manager.onDidChangeStatus(() => tree.refresh());
+ * manager.onDidChangeTools(() => tree.refresh());
+ * await manager.syncAll();                            // Refresh command, config file watcher, trust granted
+ * manager.update({ allowStart: true }); await manager.syncAll();
+ * context.subscriptions.push({ dispose: () => void manager.dispose() });
+ * ```
+ * All methods are safe to call concurrently: syncs run one after another. A server's own failure never
+ * throws; it becomes its status (`error`, `needs-auth`) with a message and a fix.
+ */
 export class McpSyncManager {
   private readonly statusEmitter = new Emitter<McpServerState>();
   private readonly toolsEmitter = new Emitter<McpServerState>();
@@ -108,6 +96,17 @@ export class McpSyncManager {
   /** Changes options (trust, setting, files, VS Code tools); takes effect at the next `syncAll()`. */
   update(changes: Partial<McpSyncManagerOptions>): void {
     this.options = { ...this.options, ...changes };
+  }
+
+  /** Replaces VS Code's tools (after `vscode.lm.onDidChangeTools`) and rewrites only the `vscode` folder and INDEX.md. */
+  setVscodeTools(tools: VscodeToolInfo[]): Promise<void> {
+    this.options = { ...this.options, vscodeTools: tools };
+    return this.enqueue(async () => {
+      const prev = this.states.get(VSCODE_SERVER);
+      if (!prev) return void (await this.doSyncAll());
+      await this.publish(vscodeServerState(prev.folderName, tools, this.mcpDir, this.clock.now()));
+      await this.writeIndexFile();
+    });
   }
 
   /** Re-reads the configs, (re)connects where needed, lists every server's tools and writes the folders. */
@@ -250,7 +249,10 @@ export class McpSyncManager {
       return this.syncOne(config.name, l, base);
     });
     await Promise.all(jobs);
-    if (this.options.vscodeTools) await this.publish(this.vscodeState(folders.get(VSCODE_SERVER)!));
+    if (this.options.vscodeTools)
+      await this.publish(
+        vscodeServerState(folders.get(VSCODE_SERVER)!, this.options.vscodeTools ?? [], this.mcpDir, this.clock.now()),
+      );
     // Keep config order; `vscode` last.
     const ordered = names.map((n) => this.states.get(n)).filter((s): s is McpServerState => s !== undefined);
     this.states.clear();
@@ -270,24 +272,6 @@ export class McpSyncManager {
       env: this.options.env ?? process.env,
       inputs: this.inputs,
       resolveInput: this.options.resolveInput,
-    };
-  }
-
-  private vscodeState(folderName: string): McpServerState {
-    const folder = this.mcpDir ? path.join(this.mcpDir, folderName) : '';
-    const tools = (this.options.vscodeTools ?? []).map((t) => ({
-      name: t.name,
-      description: t.description,
-      inputSchema: t.inputSchema ?? { type: 'object' },
-    }));
-    return {
-      name: VSCODE_SERVER,
-      folderName,
-      transport: 'vscode',
-      source: 'VS Code (vscode.lm.tools)',
-      status: 'connected',
-      lastSync: this.clock.now(),
-      tools: buildToolEntries(tools, folder),
     };
   }
 

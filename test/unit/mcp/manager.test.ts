@@ -183,3 +183,17 @@ test('VS Code tools appear as the server `vscode`; a config server of that name 
     }
   });
 });
+
+test('setVscodeTools rewrites only the vscode folder', async () => {
+  await withTempDir(async (out) => {
+    const m = new McpSyncManager({ outDir: out, allowStart: true, vscodeTools: [{ name: 'a', description: 'A.' }] });
+    try {
+      await m.syncAll();
+      await m.setVscodeTools([{ name: 'b', description: 'B.' }]);
+      assert.deepEqual((await readdir(path.join(out, 'mcp', 'vscode'))).sort(), ['SERVER.md', 'b.json']);
+      assert.match(await readFile(path.join(out, 'mcp', 'INDEX.md'), 'utf8'), /^- b: B\.$/m);
+    } finally {
+      await m.dispose();
+    }
+  });
+});

@@ -1,0 +1,76 @@
+// Options of McpSyncManager and the state it keeps per live server.
+import * as path from 'node:path';
+import type { CommandResolver, McpConnection } from './connection';
+import type { InputResolver } from './variables';
+import { buildToolEntries } from './tools';
+import type { McpCallResult, McpServerConfig, McpServerState, VscodeToolInfo } from './types';
+import type { Clock, Logger } from '../ports';
+
+/** Name of the server that carries VS Code's own tools (`vscode.lm.tools`). */
+export const VSCODE_SERVER = 'vscode';
+
+export interface McpSyncManagerOptions {
+  /** Files go to `<outDir>/mcp/`. Leave undefined to sync in memory only (e.g. to count tokens). */
+  outDir?: string;
+  /** False in an untrusted workspace: no server is started, every one shows `disabled`. */
+  allowStart: boolean;
+  /** Resolves `${workspaceFolder}` and is where `.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json` are looked for. */
+  workspaceFolder?: string;
+  /** Explicit config files (replace discovery in `workspaceFolder`). */
+  configFiles?: string[];
+  /** Servers given directly (the `contextDesk.mcp.servers` setting): name -> entry in the `mcpServers` shape. */
+  settingServers?: unknown;
+  /** Environment for `${env:NAME}` (default `process.env`). */
+  env?: Record<string, string | undefined>;
+  home?: string;
+  /** Asked for each `${input:id}` once per manager (the glue prompts and keeps values in SecretStorage). */
+  resolveInput?: InputResolver;
+  /** How stdio commands are started (see CommandResolver). */
+  resolveCommand?: CommandResolver;
+  connectTimeoutMs?: number;
+  listTimeoutMs?: number;
+  callTimeoutMs?: number;
+  /** Backoff after a lost connection: delay doubles from `initialDelayMs` up to `maxDelayMs`, `maxAttempts` tries. */
+  reconnect?: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };
+  /** VS Code's own tools, shown as the server `vscode` (omit in the CLI). */
+  vscodeTools?: VscodeToolInfo[];
+  /** Invokes one of VS Code's tools for `mcp_call` on the server `vscode`. */
+  invokeVscodeTool?: (name: string, args: Record<string, unknown>, signal?: AbortSignal) => Promise<McpCallResult>;
+  clock?: Clock;
+  logger?: Logger;
+}
+
+export interface Live {
+  key: string;
+  config: McpServerConfig;
+  connection?: McpConnection;
+  secrets: string[];
+  attempts: number;
+  timer?: NodeJS.Timeout;
+}
+
+export const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 5 };
+
+/** The server `vscode`: VS Code's own tools, always `connected`. */
+export function vscodeServerState(
+  folderName: string,
+  vscodeTools: readonly VscodeToolInfo[],
+  mcpDir: string | undefined,
+  now: number,
+): McpServerState {
+  const folder = mcpDir ? path.join(mcpDir, folderName) : '';
+  const tools = vscodeTools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    inputSchema: t.inputSchema ?? { type: 'object' },
+  }));
+  return {
+    name: VSCODE_SERVER,
+    folderName,
+    transport: 'vscode',
+    source: 'VS Code (vscode.lm.tools)',
+    status: 'connected',
+    lastSync: now,
+    tools: buildToolEntries(tools, folder),
+  };
+}
