@@ -74,3 +74,26 @@ export function vscodeServerState(
     tools: buildToolEntries(tools, folder),
   };
 }
+
+/** A server that is not started: disabled in its config, or the workspace is not trusted. */
+export function disabledState(base: McpServerState, config: McpServerConfig, now: number): McpServerState {
+  if (config.disabled) return { ...base, status: 'disabled', message: `Disabled in ${config.source}.`, lastSync: now };
+  return {
+    ...base,
+    status: 'disabled',
+    message: 'Servers are not started in an untrusted workspace.',
+    fix: 'Trust the workspace to start its MCP servers.',
+    lastSync: now,
+  };
+}
+
+/** A server whose variables could not be resolved (unknown variable, missing input, unreadable envFile). */
+export function unresolvedState(base: McpServerState, config: McpServerConfig, e: Error, now: number): McpServerState {
+  return {
+    ...base,
+    status: 'error',
+    message: `Cannot resolve the server's definition: ${e.message}.`,
+    fix: `Check the variables in ${config.source}.`,
+    lastSync: now,
+  };
+}

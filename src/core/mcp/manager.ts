@@ -11,6 +11,8 @@ import { assignSafeNames } from './names';
 import { buildToolEntries } from './tools';
 import {
   DEFAULT_RECONNECT,
+  disabledState,
+  unresolvedState,
   VSCODE_SERVER,
   vscodeServerState,
   type Live,
@@ -209,30 +211,14 @@ export class McpSyncManager {
       if (config.disabled || !this.options.allowStart) {
         await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
         this.live.delete(config.name);
-        const message = config.disabled
-          ? `Disabled in ${config.source}.`
-          : 'Servers are not started in an untrusted workspace.';
-        const fix = config.disabled ? undefined : 'Trust the workspace to start its MCP servers.';
-        return this.publish({
-          ...base,
-          status: 'disabled',
-          message,
-          ...(fix ? { fix } : {}),
-          lastSync: this.clock.now(),
-        });
+        return this.publish(disabledState(base, config, this.clock.now()));
       }
       let resolved;
       try {
         resolved = await resolveServerConfig(config, this.variableContext(), this.inputCache);
       } catch (e) {
         if (!(e instanceof VariableError)) throw e;
-        return this.publish({
-          ...base,
-          status: 'error',
-          message: `Cannot resolve the server's definition: ${e.message}.`,
-          fix: `Check the variables in ${config.source}.`,
-          lastSync: this.clock.now(),
-        });
+        return this.publish(unresolvedState(base, config, e, this.clock.now()));
       }
       const key = JSON.stringify(resolved.config);
       let l = this.live.get(config.name);
