@@ -8,6 +8,7 @@ import { PROTOCOL_VERSION } from '../protocol/messages';
 import { resolveContextFolder } from './contextFolder';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, lazy } from './lazy';
+import { emptyChat } from './agent/chatModel';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -28,7 +29,12 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
 
   const agentView = new AgentViewProvider(
     context.extensionUri,
-    () => ({ protocolVersion: PROTOCOL_VERSION, extensionVersion: version, settings: panelSettings(settings()) }),
+    () => ({
+      protocolVersion: PROTOCOL_VERSION,
+      extensionVersion: version,
+      settings: panelSettings(settings()),
+      chat: emptyChat('none', settings().strategy, 128_000, settings().tokenizer === 'chars4'),
+    }),
     {
       showLog: () => {
         channel.show(true);

@@ -5,6 +5,8 @@
 // the panel needs to render. Requests carry an id and get exactly one `response`; notifications are
 // fire-and-forget in either direction.
 
+import type { ChatPatch, ChatSnapshot } from './chat';
+
 export const PROTOCOL_VERSION = 1;
 
 /** Settings the panel shows. */
@@ -19,12 +21,25 @@ export interface InitPayload {
   protocolVersion: number;
   extensionVersion: string;
   settings: PanelSettings;
+  chat: ChatSnapshot;
 }
 
 /** Requests the webview sends to the host: method -> params and result. */
 export interface HostRequests {
   showLog: { params: Record<string, never>; result: { shown: true } };
   runCommand: { params: { command: PanelCommand }; result: { ran: true } };
+  /** Sends a user message; the agent runs until it answers, is stopped, or fails. */
+  send: { params: { text: string }; result: { accepted: boolean; reason?: string } };
+  stop: { params: Record<string, never>; result: { stopped: boolean } };
+  newChat: { params: Record<string, never>; result: { sessionId: string } };
+  openSession: { params: { sessionId: string }; result: { opened: boolean } };
+  setStrategy: { params: { strategy: string }; result: { strategy: string } };
+  setModel: { params: { model: string }; result: { model: string } };
+  /** Opens a stored file (a masked observation, a long output) by its workspace-relative path. */
+  openStored: { params: { path: string }; result: { opened: boolean } };
+  answerApproval: { params: { id: string; approved: boolean }; result: { ok: boolean } };
+  /** The action of a notice button or the setup hint. */
+  noticeAction: { params: { action: 'configure' | 'showLog' | 'retry' }; result: { ok: boolean } };
 }
 
 /** Commands the panel may ask the host to run (an allow-list: never an arbitrary command id). */
@@ -34,12 +49,19 @@ export type PanelCommand = 'contextDesk.showLog';
 export interface WebviewRequests {
   ping: { params: { sentAt: number }; result: { sentAt: number; receivedAt: number } };
   /** What the panel currently shows: lets tests and diagnostics check the panel, not the host. */
-  snapshot: { params: Record<string, never>; result: { settings: PanelSettings | undefined } };
+  snapshot: {
+    params: Record<string, never>;
+    result: { settings: PanelSettings | undefined; items: number; status: string | undefined; maskedShown: number };
+  };
 }
 
 /** Notifications the host sends to the webview. */
 export interface WebviewNotifications {
   settingsChanged: PanelSettings;
+  /** Replaces the whole chat view (new chat, restored session). */
+  chatSnapshot: ChatSnapshot;
+  /** Changes since the last snapshot or patch, in order. */
+  chatPatch: ChatPatch[];
 }
 
 export type RequestMessage<R, M extends keyof R = keyof R> = {

@@ -29,7 +29,7 @@ export class CdApp extends LitElement {
           this.settings = payload.settings;
         },
         onNotification: <K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]) => {
-          if (method === 'settingsChanged') this.settings = params;
+          if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
         },
       },
       {
@@ -37,7 +37,7 @@ export class CdApp extends LitElement {
           this.lastPing = Date.now();
           return { sentAt, receivedAt: this.lastPing };
         },
-        snapshot: () => ({ settings: this.settings }),
+        snapshot: () => ({ settings: this.settings, items: 0, status: undefined, maskedShown: 0 }),
       },
     );
   }

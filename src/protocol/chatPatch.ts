@@ -1,0 +1,52 @@
+// Applies chat patches to a snapshot. The host keeps its copy with this function and the webview keeps
+// its own, so both always agree on what the panel shows.
+import type { ChatItem, ChatPatch, ChatSnapshot } from './chat';
+
+export function applyChatPatches(snapshot: ChatSnapshot, patches: readonly ChatPatch[]): ChatSnapshot {
+  let s = snapshot;
+  for (const p of patches) s = applyOne(s, p);
+  return s;
+}
+
+function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
+  switch (p.op) {
+    case 'upsertItem': {
+      const i = s.items.findIndex((x) => x.id === p.item.id);
+      const items = i === -1 ? [...s.items, p.item] : s.items.map((x, j) => (j === i ? p.item : x));
+      return { ...s, items };
+    }
+    case 'appendText':
+      return {
+        ...s,
+        items: s.items.map((x) => (x.id === p.id && x.kind === 'assistant' ? { ...x, text: x.text + p.text } : x)),
+      };
+    case 'status':
+      return { ...s, status: p.status };
+    case 'meter':
+      return { ...s, meter: p.meter };
+    case 'point':
+      return { ...s, series: [...s.series, p.point] };
+    case 'masked': {
+      const ids = new Set(p.callIds);
+      const mask = (item: ChatItem): ChatItem =>
+        item.kind === 'assistant' && item.tools.some((t) => ids.has(t.callId))
+          ? {
+              ...item,
+              tools: item.tools.map((t) =>
+                ids.has(t.callId) ? { ...t, masked: true, maskedLines: p.lines[t.callId] ?? t.maskedLines } : t,
+              ),
+            }
+          : item;
+      return { ...s, items: s.items.map(mask) };
+    }
+    case 'approval':
+      return p.approval ? { ...s, approval: p.approval } : withoutApproval(s);
+    case 'pastSessions':
+      return { ...s, pastSessions: p.sessions };
+  }
+}
+
+function withoutApproval(s: ChatSnapshot): ChatSnapshot {
+  const { approval: _gone, ...rest } = s;
+  return rest;
+}
