@@ -1,0 +1,186 @@
+// Chat history as files: `history/<session>.jsonl` (full fidelity, one record per message) and
+// `history/<session>.md` (a readable transcript). Both are append-only; every text is sanitized first.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { Message, Tokenizer } from '../messages';
+import type { Clock } from '../ports';
+import { systemClock } from '../ports';
+import type { ContextStore } from './context-store';
+import { AppendOnlyFile, readJsonl, type JsonlReadResult } from './durable';
+import { safeName } from './names';
+import { sanitizeText } from './sanitize/pipeline';
+import { addCounts, type RedactionCounts } from './sanitize/secrets';
+
+/** Where a masked observation's full text lives. */
+export interface MaskedInfo {
+  /** Workspace-relative path of the stored full text. */
+  storedAt: string;
+  /** The placeholder the model saw instead. */
+  placeholder?: string;
+  /** Tokens the full text would have cost. */
+  tokens?: number;
+}
+
+/** One line of `history/<session>.jsonl`. */
+export interface HistoryRecord {
+  v: 1;
+  /** The session id as given (the file name is its safe form). */
+  session: string;
+  /** 0-based position in the session. */
+  index: number;
+  /** ISO time of writing. */
+  at: string;
+  /** The message, sanitized (secrets redacted, terminal sequences stripped). */
+  message: Message;
+  /** Tokens of the message (from the caller, else counted with the writer's tokenizer). */
+  tokens?: number;
+  /** Turn number, when the caller knows it. */
+  turn?: number;
+  masked?: MaskedInfo;
+  /** Secrets redacted from this message, by kind. */
+  redactions?: RedactionCounts;
+}
+
+export interface HistoryAppendExtra {
+  tokens?: number;
+  turn?: number;
+  masked?: MaskedInfo;
+}
+
+async function clean(text: string, counts: RedactionCounts): Promise<string> {
+  if (text === '') return text;
+  const r = await sanitizeText(text, { ansi: 'strip' });
+  addCounts(counts, r.stats.redactions);
+  return r.text;
+}
+
+/** Sanitizes every text field of a message; returns the copy and what was redacted. */
+async function sanitizeMessage(m: Message): Promise<{ message: Message; redactions: RedactionCounts }> {
+  const redactions: RedactionCounts = {};
+  const message: Message = { ...m, content: await clean(m.content, redactions) };
+  if (m.toolCalls)
+    message.toolCalls = await Promise.all(
+      m.toolCalls.map(async (c) => ({ ...c, arguments: await clean(c.arguments, redactions) })),
+    );
+  return { message, redactions };
+}
+
+function fence(text: string): string {
+  const longest = Math.max(2, ...(text.match(/`+/g) ?? []).map((s) => s.length));
+  const f = '`'.repeat(longest + 1);
+  return `${f}text\n${text.replace(/\n$/, '')}\n${f}`;
+}
+
+/** The Markdown block of one record. */
+export function renderMarkdown(r: HistoryRecord): string {
+  const m = r.message;
+  const title = m.role === 'tool' ? `tool result${m.name ? ` (${m.name})` : ''}` : m.role;
+  const meta = [r.turn !== undefined ? `turn ${r.turn}` : '', r.tokens !== undefined ? `${r.tokens} tokens` : '', r.at]
+    .filter(Boolean)
+    .join(' · ');
+  const parts = [`### ${r.index + 1}. ${title}`, `<sub>${meta}</sub>`, ''];
+  if (m.role === 'tool' || m.role === 'system') parts.push(fence(m.content));
+  else if (m.content !== '') parts.push(m.content);
+  for (const c of m.toolCalls ?? []) parts.push('', `Tool call \`${c.name}\` (${c.id}):`, fence(c.arguments));
+  const stored = r.masked?.storedAt ?? m.storedAt;
+  if (stored) parts.push('', `Full text: [${stored}](${encodeURI(stored)})`);
+  return parts.join('\n') + '\n\n';
+}
+
+/**
+ * Appends an agent session's messages to its history files. One writer per session; each append is
+ * one whole-line write to the JSONL (crash-safe, see `AppendOnlyFile`) and one block to the Markdown.
+ */
+export class HistoryWriter {
+  private index = 0;
+  private constructor(
+    readonly session: string,
+    readonly paths: { jsonl: string; markdown: string },
+    private readonly jsonl: AppendOnlyFile,
+    private readonly markdown: AppendOnlyFile,
+    private readonly tokenizer: Tokenizer | undefined,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Opens (or continues, after a restart) the history of `session`. */
+  static async open(
+    store: ContextStore,
+    session: string,
+    options: { tokenizer?: Tokenizer; clock?: Clock } = {},
+  ): Promise<HistoryWriter> {
+    const paths = store.historyPaths(session);
+    const existing = await readJsonl<HistoryRecord>(paths.jsonl);
+    const isNew = existing.records.length === 0;
+    const w = new HistoryWriter(
+      session,
+      paths,
+      await AppendOnlyFile.open(paths.jsonl),
+      await AppendOnlyFile.open(paths.markdown),
+      options.tokenizer,
+      options.clock ?? systemClock,
+    );
+    w.index = existing.records.reduce((n, r) => Math.max(n, r.index + 1), 0);
+    if (isNew && (await w.markdown.size()) === 0)
+      await w.markdown.append(`# Session ${session}\n\nFull-fidelity records: ${path.basename(paths.jsonl)}\n\n`);
+    return w;
+  }
+
+  /** Appends one message (sanitized first). Returns the record as written. */
+  async append(message: Message, extra: HistoryAppendExtra = {}): Promise<HistoryRecord> {
+    const { message: clean, redactions } = await sanitizeMessage(message);
+    const record: HistoryRecord = {
+      v: 1,
+      session: this.session,
+      index: this.index++,
+      at: new Date(this.clock.now()).toISOString(),
+      message: clean,
+    };
+    const tokens = extra.tokens ?? this.tokenizer?.countMessage(clean);
+    if (tokens !== undefined) record.tokens = tokens;
+    if (extra.turn !== undefined) record.turn = extra.turn;
+    if (extra.masked) record.masked = extra.masked;
+    if (Object.keys(redactions).length > 0) record.redactions = redactions;
+    await this.jsonl.append(JSON.stringify(record) + '\n');
+    await this.markdown.append(renderMarkdown(record));
+    return record;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([this.jsonl.close(), this.markdown.close()]);
+  }
+}
+
+/** A session found in `history/`. */
+export interface SessionEntry {
+  /** File name without extension (the safe form of the session id). */
+  name: string;
+  jsonl: string;
+  markdown: string;
+  bytes: number;
+  modifiedMs: number;
+}
+
+/** Lists the sessions in the store's history, newest first. */
+export async function listSessions(store: ContextStore): Promise<SessionEntry[]> {
+  const dir = store.folder('history');
+  const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'));
+  const out: SessionEntry[] = [];
+  for (const n of names) {
+    const jsonl = path.join(dir, n);
+    const st = await fsp.stat(jsonl).catch(() => undefined);
+    if (!st?.isFile()) continue;
+    out.push({
+      name: n.slice(0, -'.jsonl'.length),
+      jsonl,
+      markdown: jsonl.replace(/\.jsonl$/, '.md'),
+      bytes: st.size,
+      modifiedMs: st.mtimeMs,
+    });
+  }
+  return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));
+}
+
+/** Loads one session (by id or file name): every complete record; a torn last line is reported, not fatal. */
+export async function loadSession(store: ContextStore, session: string): Promise<JsonlReadResult<HistoryRecord>> {
+  return readJsonl<HistoryRecord>(store.historyPaths(safeName(session)).jsonl);
+}

@@ -1,0 +1,130 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { HistoryWriter, listSessions, loadSession } from '../../../src/core/store/history';
+import { createTokenizer } from '../../../src/core/tokens/tokenizer';
+import type { Message } from '../../../src/core/messages';
+import { tempDir } from './helpers';
+
+const tokenizer = createTokenizer('o200k');
+const fixed = { now: () => Date.UTC(2026, 10, 22, 3, 0, 0) };
+
+async function setup(t: Parameters<typeof tempDir>[0]): Promise<ContextStore> {
+  const ws = await tempDir(t);
+  return ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+}
+
+const conversation: Message[] = [
+  { role: 'system', content: 'You are a coding agent.' },
+  { role: 'user', content: 'Fix the failing test.' },
+  {
+    role: 'assistant',
+    content: 'Running the tests.',
+    toolCalls: [{ id: 'c1', name: 'shell', arguments: '{"cmd":"npm test"}' }],
+  },
+  {
+    role: 'tool',
+    toolCallId: 'c1',
+    name: 'shell',
+    content: 'FAIL src/a.test.ts\n```\nexpected 1\n```\n',
+    storedAt: '.context-desk/tool-outputs/s1/0001-shell.txt',
+  },
+];
+
+test('every message is appended to the JSONL with tokens and masking, and to a Markdown transcript', async (t) => {
+  const store = await setup(t);
+  const w = await HistoryWriter.open(store, 's1', { tokenizer, clock: fixed });
+  for (const m of conversation.slice(0, 3)) await w.append(m);
+  await w.append(conversation[3]!, {
+    turn: 1,
+    tokens: 99,
+    masked: {
+      storedAt: '.context-desk/tool-outputs/s1/0001-shell.txt',
+      placeholder: 'Old environment output: (3 lines omitted)',
+      tokens: 99,
+    },
+  });
+  await w.close();
+  const r = await loadSession(store, 's1');
+  assert.equal(r.tornTail, undefined);
+  assert.deepEqual(
+    r.records.map((x) => x.message),
+    conversation,
+  );
+  assert.deepEqual(
+    r.records.map((x) => x.index),
+    [0, 1, 2, 3],
+  );
+  assert.equal(r.records[0]!.tokens, tokenizer.countMessage(conversation[0]!));
+  assert.equal(r.records[3]!.tokens, 99);
+  assert.equal(r.records[3]!.masked?.placeholder, 'Old environment output: (3 lines omitted)');
+  assert.equal(r.records[0]!.at, '2026-11-22T03:00:00.000Z');
+  const md = await fsp.readFile(w.paths.markdown, 'utf8');
+  assert.match(md, /^# Session s1\n/);
+  assert.match(md, /### 3\. assistant/);
+  assert.match(md, /Tool call `shell` \(c1\):\n```text\n\{"cmd":"npm test"\}\n```/);
+  // The tool output holds a fence: the transcript uses a longer one so the block stays intact.
+  assert.match(md, /````text\nFAIL src\/a\.test\.ts\n```\nexpected 1\n```\n````/);
+  assert.match(
+    md,
+    /Full text: \[\.context-desk\/tool-outputs\/s1\/0001-shell\.txt\]\(\.context-desk\/tool-outputs\/s1\/0001-shell\.txt\)/,
+  );
+});
+
+test('secrets in messages and tool-call arguments never reach either file', async (t) => {
+  const store = await setup(t);
+  const w = await HistoryWriter.open(store, 's2');
+  const rec = await w.append({
+    role: 'assistant',
+    content: 'use xoxb-2837461928374-4827364918273-Kd8sJf7Hg6Tr5Ew4Qa3Zx2Cv',
+    toolCalls: [{ id: 'c', name: 'fetch', arguments: '{"url":"https://me:Pa55w0rdXyz@db.example.com"}' }],
+  });
+  await w.close();
+  assert.deepEqual(rec.redactions, { SLACK_TOKEN: 1, 'url-password': 1 });
+  for (const f of [w.paths.jsonl, w.paths.markdown]) {
+    const text = await fsp.readFile(f, 'utf8');
+    assert.ok(!text.includes('Kd8sJf7Hg6Tr5Ew4Qa3Zx2Cv') && !text.includes('Pa55w0rdXyz'), f);
+  }
+});
+
+test('a torn last line is reported; reopening continues the numbering on a fresh line', async (t) => {
+  const store = await setup(t);
+  const w = await HistoryWriter.open(store, 's3');
+  await w.append({ role: 'user', content: 'one' });
+  await w.append({ role: 'assistant', content: 'two' });
+  await w.close();
+  await fsp.appendFile(w.paths.jsonl, '{"v":1,"session":"s3","index":2,"mess');
+  const torn = await loadSession(store, 's3');
+  assert.equal(torn.records.length, 2);
+  assert.match(torn.tornTail!, /^\{"v":1/);
+  const again = await HistoryWriter.open(store, 's3');
+  const rec = await again.append({ role: 'user', content: 'three' });
+  await again.close();
+  assert.equal(rec.index, 2);
+  const r = await loadSession(store, 's3');
+  assert.deepEqual(
+    r.records.map((x) => x.message.content),
+    ['one', 'two', 'three'],
+  );
+  assert.equal(r.badLines.length, 1);
+  assert.equal(r.tornTail, undefined);
+});
+
+test('listSessions lists sessions newest first; loadSession takes the id or the file name', async (t) => {
+  const store = await setup(t);
+  for (const s of ['old one', 'new/one']) {
+    const w = await HistoryWriter.open(store, s);
+    await w.append({ role: 'user', content: s });
+    await w.close();
+  }
+  const old = store.historyPaths('old one').jsonl;
+  await fsp.utimes(old, new Date(2020, 0, 1), new Date(2020, 0, 1));
+  const list = await listSessions(store);
+  assert.equal(list.length, 2);
+  assert.equal(list[1]!.jsonl, old);
+  assert.equal((await loadSession(store, 'new/one')).records[0]!.session, 'new/one');
+  assert.equal((await loadSession(store, list[0]!.name)).records[0]!.session, 'new/one');
+  assert.deepEqual((await loadSession(store, 'missing')).records, []);
+});
