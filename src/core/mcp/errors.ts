@@ -48,7 +48,13 @@ export function safeUrl(url: string): string {
  * Classifies a failure. `phase` says what was happening; `stderr` is the tail of a stdio server's stderr
  * (often the only explanation of why it exited).
  */
-export function classifyFailure(e: unknown, config: McpServerConfig, phase: 'connect' | 'list', stderr = ''): Failure {
+export function classifyFailure(
+  e: unknown,
+  config: McpServerConfig,
+  phase: 'connect' | 'list',
+  stderr = '',
+  timeoutMs?: number,
+): Failure {
   const where = `in ${config.source}`;
   const tail = stderr.trim() ? `\nLast stderr output:\n${stderr.trim().slice(-1500)}` : '';
   const http = e instanceof StreamableHTTPError ? e.code : undefined;
@@ -74,7 +80,8 @@ export function classifyFailure(e: unknown, config: McpServerConfig, phase: 'con
     };
   }
   if (e instanceof TimeoutError || (e instanceof McpError && e.code === ErrorCode.RequestTimeout)) {
-    const ms = e instanceof TimeoutError ? ` within ${e.ms} ms` : '';
+    const limit = timeoutMs ?? (e instanceof TimeoutError ? e.ms : undefined);
+    const ms = limit === undefined ? '' : ` within ${limit} ms`;
     const step = phase === 'connect' ? 'answer initialize' : 'list its tools';
     return {
       status: 'error',

@@ -302,6 +302,7 @@ export class McpSyncManager {
         l.config,
         phase,
         typeof stderr === 'string' ? stderr : (l.connection?.stderr ?? ''),
+        phase === 'connect' ? (this.options.connectTimeoutMs ?? 15_000) : (this.options.listTimeoutMs ?? 15_000),
       );
       this.logger.warn(`MCP server ${name}: ${failure.status}: ${redact(failure.message, l.secrets)}`);
       const c = l.connection;
