@@ -1,0 +1,85 @@
+// Number and label formatting for the panel. Pure (no DOM) so node tests cover it.
+import type { ChatStatus, ContextMeter } from '../../protocol/chat';
+
+/** 950 -> "950", 12_345 -> "12.3k", 1_250_000 -> "1.25M". */
+export function formatTokens(n: number): string {
+  if (!Number.isFinite(n)) return '–';
+  const abs = Math.abs(n);
+  if (abs < 1000) return String(Math.round(n));
+  if (abs < 1_000_000) return `${trim((n / 1000).toFixed(abs < 10_000 ? 2 : 1))}k`;
+  return `${trim((n / 1_000_000).toFixed(2))}M`;
+}
+
+/** A share in [0, 1] as "42%"; small non-zero shares keep one decimal so they do not read as 0. */
+export function formatPercent(share: number): string {
+  if (!Number.isFinite(share) || share <= 0) return '0%';
+  const pct = share * 100;
+  return pct < 10 ? `${trim(pct.toFixed(1))}%` : `${Math.round(pct)}%`;
+}
+
+/** Money: cents for small amounts, more digits below a cent so a cheap call is not "$0.00". */
+export function formatUsd(usd: number): string {
+  if (!Number.isFinite(usd)) return '–';
+  if (usd === 0) return '$0';
+  if (Math.abs(usd) < 0.01) return `$${usd.toFixed(4)}`;
+  return `$${usd.toFixed(2)}`;
+}
+
+/** 850 -> "850 ms", 12_300 -> "12.3 s", 125_000 -> "2m 5s". */
+export function formatDuration(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return '–';
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  if (ms < 60_000) return `${trim((ms / 1000).toFixed(1))} s`;
+  const m = Math.floor(ms / 60_000);
+  return `${m}m ${Math.round((ms - m * 60_000) / 1000)}s`;
+}
+
+/** A token count as shown, with the estimate marker when the counts are chars/4. */
+export function tokenLabel(n: number, estimated: boolean): string {
+  return estimated ? `≈ ${formatTokens(n)}` : formatTokens(n);
+}
+
+/** Share of the context window in use, clamped to [0, 1] for the bar (the text shows the real numbers). */
+export function windowShare(meter: Pick<ContextMeter, 'tokensInWindow' | 'contextWindow'>): number {
+  if (meter.contextWindow <= 0) return 0;
+  return Math.min(1, Math.max(0, meter.tokensInWindow / meter.contextWindow));
+}
+
+export function cachedShare(meter: Pick<ContextMeter, 'tokensInWindow' | 'cachedTokens'>): number {
+  if (meter.tokensInWindow <= 0) return 0;
+  return Math.min(1, Math.max(0, meter.cachedTokens / meter.tokensInWindow));
+}
+
+const STATUS_TEXT: Record<ChatStatus, string> = {
+  idle: 'Ready',
+  running: 'Running…',
+  completed: 'Completed',
+  'max-turns': 'Stopped: turn limit reached',
+  aborted: 'Stopped',
+  budget: 'Stopped: budget exceeded',
+  error: 'Failed',
+};
+
+export function statusText(status: ChatStatus): string {
+  return STATUS_TEXT[status] ?? status;
+}
+
+/** Lines in a text, for "N lines" labels (a trailing newline does not start a line). */
+export function countLines(text: string): number {
+  if (text === '') return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+/** Pretty-prints a tool call's JSON arguments; text that is not JSON is shown as sent. */
+export function prettyArguments(args: string): string {
+  try {
+    return JSON.stringify(JSON.parse(args), null, 2);
+  } catch {
+    return args;
+  }
+}
+
+function trim(fixed: string): string {
+  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
+}

@@ -1,0 +1,76 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import {
+  cachedShare,
+  countLines,
+  formatDuration,
+  formatPercent,
+  formatTokens,
+  formatUsd,
+  prettyArguments,
+  statusText,
+  tokenLabel,
+  windowShare,
+} from '../../../src/webview/lib/format';
+
+test('token counts read as plain, k and M', () => {
+  assert.equal(formatTokens(0), '0');
+  assert.equal(formatTokens(950), '950');
+  assert.equal(formatTokens(1234), '1.23k');
+  assert.equal(formatTokens(12_345), '12.3k');
+  assert.equal(formatTokens(128_000), '128k');
+  assert.equal(formatTokens(1_250_000), '1.25M');
+  assert.equal(formatTokens(Number.NaN), '–');
+});
+
+test('estimated counts carry the ≈ marker, exact ones do not', () => {
+  assert.equal(tokenLabel(12_345, true), '≈ 12.3k');
+  assert.equal(tokenLabel(12_345, false), '12.3k');
+});
+
+test('percent, money and durations', () => {
+  assert.equal(formatPercent(0), '0%');
+  assert.equal(formatPercent(0.004), '0.4%');
+  assert.equal(formatPercent(0.42), '42%');
+  assert.equal(formatPercent(1), '100%');
+  assert.equal(formatUsd(0), '$0');
+  assert.equal(formatUsd(0.0042), '$0.0042');
+  assert.equal(formatUsd(1.5), '$1.50');
+  assert.equal(formatDuration(850), '850 ms');
+  assert.equal(formatDuration(12_300), '12.3 s');
+  assert.equal(formatDuration(125_000), '2m 5s');
+  assert.equal(formatDuration(-1), '–');
+});
+
+test('shares are clamped to [0, 1] and safe on an empty window', () => {
+  assert.equal(windowShare({ tokensInWindow: 10, contextWindow: 0 }), 0);
+  assert.equal(windowShare({ tokensInWindow: 300, contextWindow: 200 }), 1);
+  assert.equal(cachedShare({ tokensInWindow: 0, cachedTokens: 5 }), 0);
+  assert.equal(cachedShare({ tokensInWindow: 200, cachedTokens: 50 }), 0.25);
+  fc.assert(
+    fc.property(fc.integer(), fc.integer(), (a, b) => {
+      const s = windowShare({ tokensInWindow: a, contextWindow: b });
+      const c = cachedShare({ tokensInWindow: a, cachedTokens: b });
+      return s >= 0 && s <= 1 && c >= 0 && c <= 1;
+    }),
+  );
+});
+
+test('every status has a human label', () => {
+  assert.equal(statusText('running'), 'Running…');
+  assert.equal(statusText('budget'), 'Stopped: budget exceeded');
+  assert.equal(statusText('idle'), 'Ready');
+});
+
+test('line counts ignore a trailing newline', () => {
+  assert.equal(countLines(''), 0);
+  assert.equal(countLines('a'), 1);
+  assert.equal(countLines('a\nb\n'), 2);
+  assert.equal(countLines('a\n\nb'), 3);
+});
+
+test('arguments are pretty-printed when JSON and shown as sent otherwise', () => {
+  assert.equal(prettyArguments('{"path":"a.ts"}'), '{\n  "path": "a.ts"\n}');
+  assert.equal(prettyArguments('{not json'), '{not json');
+});
