@@ -47,6 +47,8 @@ export interface Live {
   secrets: string[];
   attempts: number;
   timer?: NodeJS.Timeout;
+  /** A re-list after `tools/list_changed` is queued and has not started yet. */
+  resyncQueued?: boolean;
 }
 
 export const DEFAULT_RECONNECT = { initialDelayMs: 1000, maxDelayMs: 30_000, maxAttempts: 5 };
@@ -96,4 +98,20 @@ export function unresolvedState(base: McpServerState, config: McpServerConfig, e
     fix: `Check the variables in ${config.source}.`,
     lastSync: now,
   };
+}
+
+/** After a lost connection: the state to show and the backoff delay, or no delay once attempts are used up. */
+export function lostState(
+  prev: McpServerState,
+  attempts: number,
+  r: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number },
+): { state: McpServerState; delayMs?: number } {
+  const base = { ...prev, status: 'error' as const, tools: [] };
+  if (attempts > r.maxAttempts) {
+    const message = `The connection was lost; gave up after ${r.maxAttempts} reconnect attempts.`;
+    return { state: { ...base, message, fix: 'Check the server, then refresh.' } };
+  }
+  const delayMs = Math.min(r.initialDelayMs * 2 ** (attempts - 1), r.maxDelayMs);
+  const message = `The connection was lost; reconnecting in ${delayMs} ms (attempt ${attempts} of ${r.maxAttempts}).`;
+  return { state: { ...base, message, fix: 'Wait, or refresh.' }, delayMs };
 }

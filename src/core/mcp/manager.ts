@@ -12,6 +12,7 @@ import { buildToolEntries } from './tools';
 import {
   DEFAULT_RECONNECT,
   disabledState,
+  lostState,
   unresolvedState,
   VSCODE_SERVER,
   vscodeServerState,
@@ -322,42 +323,28 @@ export class McpSyncManager {
     }
   }
 
+  /** A burst of list_changed notifications costs one re-list: later ones wait for the queued one. */
   private onToolsChanged(name: string, l: Live): void {
-    if (this.disposed || this.live.get(name) !== l) return;
-    void this.syncServer(name);
+    if (this.disposed || this.live.get(name) !== l || l.resyncQueued) return;
+    l.resyncQueued = true;
+    void this.enqueue(async () => {
+      l.resyncQueued = false;
+      if (this.live.get(name) !== l) return;
+      await this.syncOne(name, l);
+      await this.writeIndexFile();
+    });
   }
 
   /** A connected server went away: show it, then reconnect with exponential backoff. */
   private onLost(name: string, l: Live): void {
-    if (this.disposed || this.live.get(name) !== l) return;
-    l.connection = undefined;
-    const r = this.options.reconnect ?? DEFAULT_RECONNECT;
-    l.attempts++;
     const prev = this.states.get(name);
-    if (!prev) return;
-    if (l.attempts > r.maxAttempts) {
-      void this.enqueue(() =>
-        this.publish({
-          ...prev,
-          status: 'error',
-          tools: [],
-          message: `The connection was lost; gave up after ${r.maxAttempts} reconnect attempts.`,
-          fix: 'Check the server, then refresh.',
-        }).then(() => this.writeIndexFile()),
-      );
-      return;
-    }
-    const delay = Math.min(r.initialDelayMs * 2 ** (l.attempts - 1), r.maxDelayMs);
-    void this.enqueue(() =>
-      this.publish({
-        ...prev,
-        status: 'error',
-        tools: [],
-        message: `The connection was lost; reconnecting in ${delay} ms (attempt ${l.attempts} of ${r.maxAttempts}).`,
-        fix: 'Wait, or refresh.',
-      }).then(() => this.writeIndexFile()),
-    );
-    l.timer = setTimeout(() => void this.syncServer(name), delay);
+    if (this.disposed || this.live.get(name) !== l || !prev) return;
+    l.connection = undefined;
+    l.attempts++;
+    const { state, delayMs } = lostState(prev, l.attempts, this.options.reconnect ?? DEFAULT_RECONNECT);
+    void this.enqueue(() => this.publish(state).then(() => this.writeIndexFile()));
+    if (delayMs === undefined) return;
+    l.timer = setTimeout(() => void this.syncServer(name), delayMs);
     l.timer.unref();
   }
 

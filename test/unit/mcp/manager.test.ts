@@ -197,3 +197,24 @@ test('setVscodeTools rewrites only the vscode folder', async () => {
     }
   });
 });
+
+test('backoff doubles up to the cap, then gives up', async () => {
+  const { lostState } = await import('../../../src/core/mcp/manager-options');
+  const prev: McpServerState = {
+    name: 's',
+    folderName: 's',
+    transport: 'stdio',
+    source: 'c',
+    status: 'connected',
+    tools: [],
+  };
+  const r = { initialDelayMs: 100, maxDelayMs: 350, maxAttempts: 4 };
+  assert.deepEqual(
+    [1, 2, 3, 4].map((n) => lostState(prev, n, r).delayMs),
+    [100, 200, 350, 350],
+  );
+  const last = lostState(prev, 5, r);
+  assert.equal(last.delayMs, undefined);
+  assert.match(last.state.message!, /gave up after 4 reconnect attempts/);
+  assert.equal(last.state.status, 'error');
+});
