@@ -1,0 +1,89 @@
+// `context-desk grep`: search the store's terminals, tool outputs and history with ripgrep.
+import { parseArgs } from 'node:util';
+import * as path from 'node:path';
+import { UsageError, type Command } from '../command';
+import { GREP_SCOPES, grepStore, type GrepScope } from '../../core/search/store-grep';
+import { RipgrepError } from '../../core/search/ripgrep';
+
+const usage = `Usage: context-desk grep PATTERN [options]
+
+Search the Context Desk folder (terminal logs, stored tool outputs, chat history) with ripgrep.
+
+Options:
+  --in SCOPE         terminals | tool-outputs | history | all (default: all)
+  --dir DIR          the Context Desk folder (default: ./.context-desk)
+  --json             one JSON object per match: {"file","line","text"}
+  -F, --fixed        PATTERN is a literal string, not a regex
+  -i, --ignore-case  case-insensitive
+  --max N            stop after N matches
+
+Exit code: 0 matches found, 1 none, 2 error.`;
+
+const command: Command = {
+  summary: 'search terminal logs, tool outputs and history in the Context Desk folder',
+  usage,
+  async run(argv, io) {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: argv,
+        allowPositionals: true,
+        options: {
+          in: { type: 'string', default: 'all' },
+          dir: { type: 'string', default: '.context-desk' },
+          json: { type: 'boolean', default: false },
+          fixed: { type: 'boolean', short: 'F', default: false },
+          'ignore-case': { type: 'boolean', short: 'i', default: false },
+          max: { type: 'string' },
+        },
+      });
+    } catch (e) {
+      throw new UsageError((e as Error).message);
+    }
+    const { values, positionals } = parsed;
+    if (positionals.length !== 1)
+      throw new UsageError(
+        positionals.length === 0
+          ? 'PATTERN is missing'
+          : `expected one PATTERN, got ${positionals.length} (quote it, or put it after --)`,
+      );
+    const scope = values.in as GrepScope;
+    if (!GREP_SCOPES.includes(scope))
+      throw new UsageError(`--in must be one of ${GREP_SCOPES.join(', ')}, not '${values.in}'`);
+    let max: number | undefined;
+    if (values.max !== undefined) {
+      max = Number(values.max);
+      if (!Number.isInteger(max) || max < 1)
+        throw new UsageError(`--max must be a positive integer, not '${values.max}'`);
+    }
+    const root = path.resolve(values.dir);
+    let found = 0;
+    try {
+      for await (const m of grepStore({
+        root,
+        pattern: positionals[0]!,
+        scope,
+        fixed: values.fixed,
+        caseMode: values['ignore-case'] ? 'ignore' : 'sensitive',
+        maxMatches: max,
+        signal: io.signal,
+      })) {
+        found++;
+        const file = path.relative(process.cwd(), m.file) || m.file;
+        io.stdout.write(
+          values.json ? JSON.stringify({ file, line: m.line, text: m.text }) + '\n' : `${file}:${m.line}:${m.text}\n`,
+        );
+      }
+    } catch (e) {
+      if (io.signal.aborted) return 130;
+      if (e instanceof RipgrepError) {
+        io.stderr.write(`context-desk grep: ${e.message}\n`);
+        return 2;
+      }
+      throw e;
+    }
+    return found > 0 ? 0 : 1;
+  },
+};
+
+export default command;

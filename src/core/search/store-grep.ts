@@ -1,0 +1,54 @@
+// Grep over the Context Desk store: the same code for the CLI, the commands and the language-model tools.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { locateRipgrep, NO_RIPGREP_MESSAGE, type LocateOptions } from './locate';
+import { ripgrep, RipgrepError, type CaseMode, type GrepMatch } from './ripgrep';
+
+/** Which part of the store to search. */
+export type GrepScope = 'terminals' | 'tool-outputs' | 'history' | 'all';
+export const GREP_SCOPES: readonly GrepScope[] = ['terminals', 'tool-outputs', 'history', 'all'];
+
+export interface StoreGrepOptions {
+  /** The store folder (e.g. `<workspace>/.context-desk`). */
+  root: string;
+  pattern: string;
+  scope?: GrepScope;
+  fixed?: boolean;
+  caseMode?: CaseMode;
+  maxMatches?: number;
+  signal?: AbortSignal;
+  /** How to find rg (VS Code passes its appRoot); or `rgPath` to skip the search. */
+  locate?: LocateOptions;
+  rgPath?: string;
+}
+
+/** Folders searched for a scope. In history the readable Markdown transcripts are searched (line by line), not the JSONL. */
+export function scopeFolders(root: string, scope: GrepScope): string[] {
+  const all: GrepScope[] = ['terminals', 'tool-outputs', 'history'];
+  return (scope === 'all' ? all : [scope]).map((s) => path.join(root, s));
+}
+
+/**
+ * Streams matches from the store. Throws `RipgrepError` with a message the UI can show when there is
+ * no store at `root`, no ripgrep, or rg rejects the pattern.
+ */
+export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch> {
+  const st = await fsp.stat(o.root).catch(() => undefined);
+  if (!st?.isDirectory()) throw new RipgrepError(`no Context Desk folder at ${o.root}`, null);
+  const folders: string[] = [];
+  for (const f of scopeFolders(o.root, o.scope ?? 'all'))
+    if ((await fsp.stat(f).catch(() => undefined))?.isDirectory()) folders.push(f);
+  if (folders.length === 0) return;
+  const rgPath = o.rgPath ?? (await locateRipgrep(o.locate))?.path;
+  if (!rgPath) throw new RipgrepError(NO_RIPGREP_MESSAGE, null);
+  yield* ripgrep({
+    rgPath,
+    pattern: o.pattern,
+    paths: folders,
+    fixed: o.fixed,
+    caseMode: o.caseMode,
+    maxMatches: o.maxMatches,
+    signal: o.signal,
+    globs: ['!*.partial', '!*.jsonl', '!.*.tmp'],
+  });
+}

@@ -1,0 +1,120 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { PassThrough } from 'node:stream';
+import { main } from '../../../src/cli/main';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
+import { HistoryWriter } from '../../../src/core/store/history';
+import { grepStore } from '../../../src/core/search/store-grep';
+import { RipgrepError } from '../../../src/core/search/ripgrep';
+
+async function fixtureStore(t: { after(fn: () => Promise<void>): void }): Promise<ContextStore> {
+  const ws = await mkdtemp(path.join(tmpdir(), 'cd-grep-'));
+  t.after(() => rm(ws, { recursive: true, force: true }));
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const w = await TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 1 });
+  const cap = await w.begin({ command: 'make' });
+  await cap.push('compiling\r\nerror: undefined reference to `frobnicate`\r\n-- done --\r\n');
+  await cap.end({ exitCode: 2 });
+  await w.close();
+  const out = store.toolOutputPath('s1', 1, 'shell');
+  await fsp.mkdir(path.dirname(out), { recursive: true });
+  await fsp.writeFile(out, 'tool said Error: frobnicate failed\n');
+  const h = await HistoryWriter.open(store, 's1');
+  await h.append({ role: 'user', content: 'why does frobnicate fail?' });
+  await h.close();
+  return store;
+}
+
+async function runCli(argv: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = '';
+  let err = '';
+  stdout.on('data', (c: Buffer) => (out += c.toString()));
+  stderr.on('data', (c: Buffer) => (err += c.toString()));
+  const prev = process.cwd();
+  process.chdir(cwd);
+  try {
+    const code = await main(argv, { stdout, stderr, signal: new AbortController().signal });
+    return { code, out, err };
+  } finally {
+    process.chdir(prev);
+  }
+}
+
+test('grepStore searches the chosen scope despite the store .gitignore, skipping the JSONL', async (t) => {
+  const store = await fixtureStore(t);
+  const files = async (scope: 'terminals' | 'tool-outputs' | 'history' | 'all'): Promise<string[]> => {
+    const out: string[] = [];
+    for await (const m of grepStore({ root: store.root, pattern: 'frobnicate', scope }))
+      out.push(path.relative(store.root, m.file).split(path.sep).join('/'));
+    return out.sort();
+  };
+  assert.deepEqual(await files('terminals'), ['terminals/bash-1.log']);
+  assert.deepEqual(await files('tool-outputs'), ['tool-outputs/s1/0001-shell.txt']);
+  assert.deepEqual(await files('history'), ['history/s1.md']);
+  assert.deepEqual(await files('all'), ['history/s1.md', 'terminals/bash-1.log', 'tool-outputs/s1/0001-shell.txt']);
+  await assert.rejects(
+    grepStore({ root: path.join(store.root, 'nope'), pattern: 'x' }).next(),
+    (e: unknown) => e instanceof RipgrepError && /no Context Desk folder/.test(e.message),
+  );
+});
+
+test('context-desk grep prints file:line:text, defaults to ./.context-desk, exits 0/1', async (t) => {
+  const store = await fixtureStore(t);
+  const ws = path.dirname(store.root);
+  const r = await runCli(['grep', 'undefined reference', '--in', 'terminals'], ws);
+  assert.equal(r.code, 0, r.err);
+  assert.equal(r.out, '.context-desk/terminals/bash-1.log:4:error: undefined reference to `frobnicate`\n');
+  const none = await runCli(['grep', 'no such text anywhere'], ws);
+  assert.deepEqual([none.code, none.out], [1, '']);
+});
+
+test('context-desk grep --json, --fixed, --ignore-case, --max, --dir and a pattern starting with -', async (t) => {
+  const store = await fixtureStore(t);
+  const json = await runCli(
+    ['grep', 'FROBNICATE', '--ignore-case', '--json', '--dir', store.root, '--max', '2'],
+    tmpdir(),
+  );
+  assert.equal(json.code, 0, json.err);
+  const rows = json.out
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { file: string; line: number; text: string });
+  assert.equal(rows.length, 2);
+  assert.ok(rows.every((r) => typeof r.file === 'string' && r.line > 0 && /frobnicate/i.test(r.text)));
+  const dash = await runCli(['grep', '--fixed', '--dir', store.root, '--', '-- done --'], tmpdir());
+  assert.equal(dash.code, 0, dash.err);
+  assert.match(dash.out, /bash-1\.log:5:-- done --\n$/);
+  const hostile = await runCli(['grep', '--dir', store.root, 'x . ; touch PWNED; #'], store.root);
+  assert.equal(hostile.code, 1);
+  await assert.rejects(fsp.access(path.join(store.root, 'PWNED')));
+});
+
+test('context-desk grep explains bad usage and bad patterns', async (t) => {
+  const store = await fixtureStore(t);
+  const cases: [string[], RegExp][] = [
+    [['grep'], /PATTERN is missing/],
+    [['grep', 'a', 'b'], /expected one PATTERN/],
+    [['grep', 'a', '--in', 'everything'], /--in must be one of terminals, tool-outputs, history, all/],
+    [['grep', 'a', '--max', '0'], /--max must be a positive integer/],
+    [['grep', 'a', '--bogus'], /Unknown option '--bogus'/],
+  ];
+  for (const [argv, msg] of cases) {
+    const r = await runCli(argv, store.root);
+    assert.equal(r.code, 2, argv.join(' '));
+    assert.match(r.err, msg);
+    assert.match(r.err, /Usage: context-desk grep PATTERN/);
+  }
+  const badRegex = await runCli(['grep', '--dir', store.root, '(unclosed'], tmpdir());
+  assert.equal(badRegex.code, 2);
+  assert.match(badRegex.err, /regex parse error/);
+  const noDir = await runCli(['grep', 'x', '--dir', path.join(store.root, 'missing')], tmpdir());
+  assert.equal(noDir.code, 2);
+  assert.match(noDir.err, /no Context Desk folder at/);
+});

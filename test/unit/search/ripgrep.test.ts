@@ -1,0 +1,157 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { locateRipgrep, vscodeRipgrepCandidates } from '../../../src/core/search/locate';
+import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../../../src/core/search/ripgrep';
+
+const SYSTEM_RG = '/usr/bin/rg';
+
+async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-rg-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+async function collect(o: RipgrepOptions): Promise<GrepMatch[]> {
+  const out: GrepMatch[] = [];
+  for await (const m of ripgrep(o)) out.push(m);
+  return out;
+}
+
+test('locateRipgrep: caller candidates, then VS Code layouts, then @vscode/ripgrep, then PATH', async (t) => {
+  const dir = await tempDir(t);
+  const notExec = path.join(dir, 'not-exec');
+  await fsp.writeFile(notExec, '');
+  assert.deepEqual(await locateRipgrep({ candidates: [notExec, path.join(dir, 'missing'), SYSTEM_RG] }), {
+    path: SYSTEM_RG,
+    source: 'caller',
+  });
+  for (const layout of vscodeRipgrepCandidates(dir).slice(0, 2)) {
+    const appRoot = await tempDir(t);
+    const p = layout.replace(dir, appRoot);
+    await fsp.mkdir(path.dirname(p), { recursive: true });
+    await fsp.copyFile(SYSTEM_RG, p);
+    await fsp.chmod(p, 0o755);
+    assert.deepEqual(await locateRipgrep({ appRoot }), { path: p, source: 'vscode' });
+  }
+  const pkg = await locateRipgrep({ appRoot: dir });
+  assert.equal(pkg?.source, '@vscode/ripgrep');
+  assert.match(pkg!.path, /@vscode\/ripgrep-linux-x64\/bin\/rg$/);
+  assert.deepEqual(await locateRipgrep({ skipPackage: true, pathEnv: `${dir}${path.delimiter}/usr/bin` }), {
+    path: SYSTEM_RG,
+    source: 'path',
+  });
+  assert.equal(await locateRipgrep({ skipPackage: true, pathEnv: dir }), undefined);
+});
+
+for (const rg of ['system', 'package'] as const) {
+  test(`ripgrep (${rg} rg): file, line, text; regex or literal; case options`, async (t) => {
+    const rgPath = rg === 'system' ? SYSTEM_RG : (await locateRipgrep({}))!.path;
+    const dir = await tempDir(t);
+    await fsp.writeFile(path.join(dir, 'a.log'), 'alpha\nabc\na.c\nABC\n-flag here\n');
+    await fsp.writeFile(path.join(dir, '.gitignore'), '*\n');
+    const base = { rgPath, paths: [dir] };
+    const regex = await collect({ ...base, pattern: 'a.c' });
+    assert.deepEqual(
+      regex.map((m) => [path.basename(m.file), m.line, m.text]),
+      [
+        ['a.log', 2, 'abc'],
+        ['a.log', 3, 'a.c'],
+      ],
+    );
+    assert.deepEqual(
+      (await collect({ ...base, pattern: 'a.c', fixed: true })).map((m) => m.line),
+      [3],
+    );
+    assert.deepEqual(
+      (await collect({ ...base, pattern: 'abc', caseMode: 'ignore' })).map((m) => m.line),
+      [2, 4],
+    );
+    assert.deepEqual(
+      (await collect({ ...base, pattern: 'ABC', caseMode: 'smart' })).map((m) => m.line),
+      [4],
+    );
+    assert.deepEqual(
+      (await collect({ ...base, pattern: '-flag', fixed: true })).map((m) => [m.line, m.ranges]),
+      [[5, [{ start: 0, end: 5 }]]],
+    );
+    assert.deepEqual(await collect({ ...base, pattern: 'nothing-matches-this' }), []);
+  });
+}
+
+test('a hostile pattern is passed as one argument, never to a shell', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'x.log'), 'x . ; touch PWNED; # literally\n');
+  for (const fixed of [true, false]) {
+    const r = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'x . ; touch PWNED; #', fixed, cwd: dir });
+    assert.equal(r.length, 1);
+  }
+  await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: '$(touch PWNED2)`touch PWNED3`', cwd: dir });
+  assert.deepEqual((await fsp.readdir(dir)).sort(), ['x.log']);
+  await assert.rejects(fsp.access(path.join(process.cwd(), 'PWNED')));
+});
+
+test('an invalid regex and a missing binary give a RipgrepError with the reason', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'a.log'), 'a\n');
+  await assert.rejects(
+    collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: '(unclosed' }),
+    (e: unknown) => e instanceof RipgrepError && /regex parse error/i.test(e.message),
+  );
+  await assert.rejects(
+    collect({ rgPath: path.join(dir, 'no-rg'), paths: [dir], pattern: 'a' }),
+    (e: unknown) => e instanceof RipgrepError && /could not run ripgrep/.test(e.message),
+  );
+  await assert.rejects(collect({ rgPath: SYSTEM_RG, paths: [], pattern: 'a' }), RipgrepError);
+});
+
+test('a huge number of matches is streamed and stops early at the limit or on break', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'big.log'), 'match me please\n'.repeat(300_000));
+  const limited = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'match', maxMatches: 1000 });
+  assert.equal(limited.length, 1000);
+  assert.deepEqual(
+    limited.slice(0, 3).map((m) => m.line),
+    [1, 2, 3],
+  );
+  let n = 0;
+  for await (const _m of ripgrep({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'match' })) if (++n === 10) break;
+  assert.equal(n, 10);
+  const all = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'please$' });
+  assert.equal(all.length, 300_000);
+  assert.equal(all.at(-1)!.line, 300_000);
+});
+
+test('an AbortSignal cancels a running search', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'big.log'), 'cancel me\n'.repeat(300_000));
+  const ac = new AbortController();
+  let seen = 0;
+  await assert.rejects(
+    (async () => {
+      for await (const _m of ripgrep({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'cancel', signal: ac.signal }))
+        if (++seen === 50) ac.abort(new Error('user cancelled'));
+    })(),
+    /user cancelled/,
+  );
+  assert.equal(seen, 50);
+  const pre = new AbortController();
+  pre.abort(new Error('before start'));
+  await assert.rejects(collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'x', signal: pre.signal }), /before start/);
+});
+
+test('non-ASCII lines keep UTF-16 match ranges; invalid UTF-8 lines are still reported', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(
+    path.join(dir, 'u.log'),
+    Buffer.concat([Buffer.from('日本語 error here\n'), Buffer.from([0xff, 0xfe]), Buffer.from(' error bytes\n')]),
+  );
+  const r = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'error' });
+  assert.equal(r.length, 2);
+  assert.deepEqual(r[0]!.ranges, [{ start: 4, end: 9 }]);
+  assert.equal(r[0]!.text.slice(4, 9), 'error');
+  assert.match(r[1]!.text, / error bytes$/);
+});
