@@ -14,6 +14,7 @@ import {
   type WebviewToHost,
 } from '../protocol/messages';
 import { RequestTracker, answer, type Handlers } from '../protocol/rpc';
+import type { ChatPatch, ChatSnapshot } from '../protocol/chat';
 import type { Logger } from '../core/ports';
 
 export const AGENT_VIEW_ID = 'contextDesk.agent';
@@ -73,6 +74,26 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
   async snapshot(): Promise<ResultOf<WebviewRequests, 'snapshot'>> {
     await this.whenReady();
     return this.tracker!.request('snapshot', {});
+  }
+
+  postPatches(patches: ChatPatch[]): void {
+    if (this.view && this.lastInit && patches.length > 0) {
+      void this.view.webview.postMessage({
+        type: 'notification',
+        method: 'chatPatch',
+        params: patches,
+      } satisfies HostToWebview);
+    }
+  }
+
+  postSnapshot(snapshot: ChatSnapshot): void {
+    if (this.view && this.lastInit) {
+      void this.view.webview.postMessage({
+        type: 'notification',
+        method: 'chatSnapshot',
+        params: snapshot,
+      } satisfies HostToWebview);
+    }
   }
 
   notifySettings(): void {

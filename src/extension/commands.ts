@@ -1,27 +1,71 @@
-// Command handlers. Each is a thin call into the view or the core; ids match package.json.
+// Command handlers. Each is a thin call into the view or the controllers; ids match package.json.
 import * as vscode from 'vscode';
 import type { AgentViewProvider } from './agentView';
+import type { Lazy } from './lazy';
+import type { ChatController } from './agent/chatController';
 
 export const COMMANDS = {
   showPanel: 'contextDesk.showPanel',
   showLog: 'contextDesk.showLog',
   pingPanel: 'contextDesk.pingPanel',
+  setApiKey: 'contextDesk.setApiKey',
+  configureAgent: 'contextDesk.configureAgent',
+  newChat: 'contextDesk.newChat',
+  stop: 'contextDesk.stop',
 } as const;
 
-export function registerCommands(
-  context: vscode.ExtensionContext,
-  view: AgentViewProvider,
-  channel: vscode.LogOutputChannel,
-): void {
+/** Where the agent's API key lives in SecretStorage (never in settings or on disk). */
+export const API_KEY_SECRET = 'contextDesk.agent.apiKey';
+
+export interface CommandDeps {
+  agentView: AgentViewProvider;
+  channel: vscode.LogOutputChannel;
+  chat: Lazy<ChatController>;
+  secrets: vscode.SecretStorage;
+}
+
+export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
+  const focus = (): Thenable<unknown> => vscode.commands.executeCommand('contextDesk.agent.focus');
   context.subscriptions.push(
-    vscode.commands.registerCommand(COMMANDS.showPanel, async () => {
-      await vscode.commands.executeCommand('contextDesk.agent.focus');
+    vscode.commands.registerCommand(COMMANDS.showPanel, focus),
+    vscode.commands.registerCommand(COMMANDS.showLog, () => d.channel.show(true)),
+    vscode.commands.registerCommand(COMMANDS.newChat, async () => {
+      await focus();
+      return d.chat().newChat();
     }),
-    vscode.commands.registerCommand(COMMANDS.showLog, () => channel.show(true)),
+    vscode.commands.registerCommand(COMMANDS.stop, () => d.chat.peek()?.stop() ?? false),
+    vscode.commands.registerCommand(COMMANDS.setApiKey, async () => {
+      const key = await vscode.window.showInputBox({
+        title: "Context Desk: API key for the agent's model endpoint",
+        prompt: "Kept in VS Code's secret storage. Leave empty to remove the stored key.",
+        password: true,
+        ignoreFocusOut: true,
+      });
+      if (key === undefined) return;
+      if (key === '') await d.secrets.delete(API_KEY_SECRET);
+      else await d.secrets.store(API_KEY_SECRET, key);
+      void vscode.window.showInformationMessage(`Context Desk: API key ${key === '' ? 'removed' : 'stored'}.`);
+    }),
+    vscode.commands.registerCommand(COMMANDS.configureAgent, async () => {
+      const choice = await vscode.window.showQuickPick(
+        [
+          {
+            label: '$(settings-gear) Open agent settings',
+            detail: 'Endpoint URL, model, context window, budget',
+            id: 'settings',
+          },
+          { label: '$(key) Set API key', detail: "Stored in VS Code's secret storage", id: 'key' },
+        ],
+        { title: 'Configure the Context Desk agent' },
+      );
+      if (choice?.id === 'settings')
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'contextDesk.agent');
+      if (choice?.id === 'key') await vscode.commands.executeCommand(COMMANDS.setApiKey);
+    }),
     vscode.commands.registerCommand(COMMANDS.pingPanel, async () => {
-      await vscode.commands.executeCommand('contextDesk.agent.focus');
+      await focus();
       try {
-        const { roundTripMs } = await view.ping();
+        const { roundTripMs } = await d.agentView.ping();
         void vscode.window.showInformationMessage(`Context Desk: the Agent panel answered in ${roundTripMs} ms.`);
         return roundTripMs;
       } catch (e) {
@@ -31,7 +75,7 @@ export function registerCommands(
           'Show Log',
           'Reload Window',
         );
-        if (choice === 'Show Log') channel.show(true);
+        if (choice === 'Show Log') d.channel.show(true);
         if (choice === 'Reload Window') await vscode.commands.executeCommand('workbench.action.reloadWindow');
         return undefined;
       }

@@ -1,14 +1,17 @@
-// Activation wires things together and returns; nothing here thinks. Heavy modules load lazily.
+// Activation wires things together and returns; nothing here thinks. Heavy modules (MCP, tokenizer,
+// agent, stores) live in dist/features.js and load on first use.
 import * as vscode from 'vscode';
 import { AgentViewProvider, AGENT_VIEW_ID } from './agentView';
 import { registerCommands } from './commands';
 import { createLogger } from './log';
-import { SECTION, panelSettings, readSettings } from './settings';
+import { SECTION, panelSettings, readSettings, type Settings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { resolveContextFolder } from './contextFolder';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, lazy } from './lazy';
-import { emptyChat } from './agent/chatModel';
+import { panelHandlers } from './agent/panelHandlers';
+import type { ChatController } from './agent/chatController';
+import { ContextStatusBar } from './statusBar';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -19,48 +22,72 @@ export interface ContextDeskApi {
   contextFolder: () => string;
   /** MCP and skills; the first call loads them. */
   tools: () => ToolsControllers;
+  /** The agent chat; the first call loads it. */
+  chat: () => ChatController;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const started = performance.now();
   const { channel, logger } = createLogger(context);
   const version = (context.extension.packageJSON as { version: string }).version;
-  const settings = (): ReturnType<typeof readSettings> => readSettings(vscode.workspace.getConfiguration(SECTION));
+  const settings = (): Settings => readSettings(vscode.workspace.getConfiguration(SECTION));
+  const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
+    resolveContextFolder(context, settings().storeFolder);
+  const statusBar = new ContextStatusBar();
 
-  const agentView = new AgentViewProvider(
+  // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
+  const chat = lazy<ChatController>(() => {
+    const controller = new (features().ChatController)({
+      extensionPath: context.extensionPath,
+      secrets: context.secrets,
+      settings,
+      storeRoot: contextFolder,
+      coreTools: (root, store) => features().coreAgentTools(root, store),
+      hostTools: (approvals) =>
+        features().hostTools({
+          workspaceRoot: contextFolder().workspaceFolder,
+          approvals,
+          approve: () => settings()['agent.approveCommands'],
+        }),
+      post: (patches) => {
+        agentView.postPatches(patches);
+        statusBar.update(controller.snapshot);
+      },
+      postSnapshot: (snapshot) => {
+        agentView.postSnapshot(snapshot);
+        statusBar.update(snapshot);
+      },
+      logger,
+    });
+    context.subscriptions.push(controller);
+    return controller;
+  });
+  const agentView: AgentViewProvider = new AgentViewProvider(
     context.extensionUri,
     () => ({
       protocolVersion: PROTOCOL_VERSION,
       extensionVersion: version,
       settings: panelSettings(settings()),
-      chat: emptyChat('none', settings().strategy, 128_000, settings().tokenizer === 'chars4'),
+      chat: chat().snapshot,
     }),
-    {
-      showLog: () => {
-        channel.show(true);
-        return { shown: true };
-      },
-      runCommand: async ({ command }) => {
-        if (!agentView.isAllowedCommand(command)) throw new Error(`The panel may not run '${command}'`);
-        await vscode.commands.executeCommand(command);
-        return { ran: true };
-      },
-    },
+    panelHandlers({
+      chat,
+      showLog: () => channel.show(true),
+      openStored: (reference) => features().openStoredReference(contextFolder(), reference),
+      isAllowedCommand: (c) => agentView.isAllowedCommand(c),
+    }),
     logger,
   );
   context.subscriptions.push(
     agentView,
-    vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView, {
-      webviewOptions: { retainContextWhenHidden: false },
-    }),
+    statusBar,
+    vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) agentView.notifySettings();
     }),
   );
-  registerCommands(context, agentView, channel);
+  registerCommands(context, { agentView, channel, chat, secrets: context.secrets });
 
-  const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
-    resolveContextFolder(context, settings().storeFolder);
   const tools = lazy<ToolsControllers>(() => {
     const f = features();
     const mcp = new f.McpController(context.secrets, {
@@ -87,7 +114,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools };
+  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools, chat };
 }
 
 export function deactivate(): void {

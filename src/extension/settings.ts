@@ -13,6 +13,13 @@ export const SETTINGS = {
   storeFolder: { default: '.context-desk' },
   'mcp.servers': { default: {} as Record<string, unknown> },
   'skills.folders': { default: [] as string[] },
+  'agent.baseUrl': { default: 'http://127.0.0.1:11434/v1' },
+  'agent.model': { default: '' },
+  'agent.contextWindow': { default: 128000 },
+  'agent.maxTurns': { default: 50 },
+  'agent.budgetTokens': { default: 0 },
+  'agent.budgetMode': { default: 'hard' },
+  'agent.approveCommands': { default: true },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -113,8 +113,21 @@ export class McpController implements vscode.Disposable {
     };
   }
 
-  /** `${input:id}`: asked once, then kept in SecretStorage. */
-  private async resolveInput(input: {
+  private inputQueue: Promise<unknown> = Promise.resolve();
+
+  /** `${input:id}`: asked once, then kept in SecretStorage; servers sync in parallel, so prompts queue. */
+  private resolveInput(input: {
+    id: string;
+    description?: string;
+    password?: boolean;
+    default?: string;
+  }): Promise<string | undefined> {
+    const next = this.inputQueue.then(() => this.askInput(input));
+    this.inputQueue = next.catch(() => undefined);
+    return next;
+  }
+
+  private async askInput(input: {
     id: string;
     description?: string;
     password?: boolean;

@@ -1,0 +1,48 @@
+// Approval prompts shown in the panel (commands, edits, budget): one at a time, answered by the user.
+import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
+import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
+
+export class ApprovalBroker implements ApprovalPort {
+  private queue: { request: ApprovalRequest; resolve: (ok: boolean) => void }[] = [];
+  private next = 1;
+
+  constructor(private readonly post: (patches: ChatPatch[]) => void) {}
+
+  /** Asks the user; resolves true when approved. */
+  ask(kind: ApprovalRequest['kind'], title: string, detail: string): Promise<boolean> {
+    return new Promise((resolve) => {
+      const request: ApprovalRequest = { id: `approval-${this.next++}`, kind, title, detail };
+      this.queue.push({ request, resolve });
+      if (this.queue.length === 1) this.post([{ op: 'approval', approval: request }]);
+    });
+  }
+
+  /** The budget's approval mode. */
+  requestApproval(r: BudgetApprovalRequest): Promise<boolean> {
+    return this.ask(
+      'budget',
+      `The ${r.level} budget needs approval`,
+      `${r.used.toLocaleString()} of ${r.limit.toLocaleString()} tokens used; this call needs ${r.requested.toLocaleString()} more.${r.reason ? `\n${r.reason}` : ''}`,
+    );
+  }
+
+  answer(id: string, approved: boolean): boolean {
+    const head = this.queue[0];
+    if (!head || head.request.id !== id) return false;
+    this.queue.shift();
+    head.resolve(approved);
+    this.post([{ op: 'approval', approval: this.queue[0]?.request }]);
+    return true;
+  }
+
+  /** Refuses everything pending (the run was stopped). */
+  denyAll(): void {
+    const pending = this.queue.splice(0);
+    for (const p of pending) p.resolve(false);
+    if (pending.length) this.post([{ op: 'approval', approval: undefined }]);
+  }
+
+  get pending(): ApprovalRequest | undefined {
+    return this.queue[0]?.request;
+  }
+}

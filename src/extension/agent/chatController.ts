@@ -1,0 +1,191 @@
+// The host side of the Agent panel: owns the chat view model and the running agent session, builds the
+// provider, tools and stores from settings, and answers the panel's requests. Loaded lazily (features).
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { AgentSession } from '../../core/agent/session';
+import { ToolRegistry, type AgentTool } from '../../core/agent/tool-registry';
+import type { ChatProvider } from '../../core/agent/provider';
+import { OpenAICompatibleProvider } from '../../core/providers/openai';
+import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
+import { ContextStore } from '../../core/store/context-store';
+import { ToolOutputStore } from '../../core/store/tool-outputs';
+import { isStrategyName } from '../../core/strategies/types';
+import type { Logger } from '../../core/ports';
+import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
+import { ChatModel, emptyChat } from './chatModel';
+import { ApprovalBroker } from './approvals';
+import type { Settings } from '../settings';
+import { API_KEY_SECRET } from '../commands';
+
+export interface ChatControllerDeps {
+  extensionPath: string;
+  secrets: vscode.SecretStorage;
+  settings: () => Settings;
+  storeRoot: () => { root: string; workspaceFolder?: string };
+  /** Tools beyond the core ones (terminal commands, edits): VS Code implementations. */
+  hostTools: (approvals: ApprovalBroker) => AgentTool[];
+  coreTools: (workspaceRoot: string, store: ContextStore) => AgentTool[];
+  post: (patches: ChatPatch[]) => void;
+  postSnapshot: (snapshot: ChatSnapshot) => void;
+  logger: Logger;
+}
+
+export class ChatController implements vscode.Disposable {
+  private model: ChatModel;
+  private session: AgentSession | undefined;
+  private running: AbortController | undefined;
+  readonly approvals: ApprovalBroker;
+
+  constructor(private readonly d: ChatControllerDeps) {
+    setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
+    this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
+    this.model = new ChatModel(this.fresh());
+  }
+
+  get snapshot(): ChatSnapshot {
+    return this.model.snapshot;
+  }
+
+  /** A new chat: the running one (if any) is stopped first. */
+  newChat(): string {
+    this.stop();
+    this.session = undefined;
+    this.model = new ChatModel(this.fresh());
+    this.d.postSnapshot(this.model.snapshot);
+    return this.model.snapshot.sessionId;
+  }
+
+  setStrategy(strategy: string): string {
+    if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
+    if (this.running) throw new Error('Stop the agent before changing the strategy');
+    void vscode.workspace
+      .getConfiguration('contextDesk')
+      .update('strategy', strategy, vscode.ConfigurationTarget.Global);
+    this.session = undefined; // the next message starts a session with the new strategy
+    this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
+    return strategy;
+  }
+
+  stop(): boolean {
+    if (!this.running) return false;
+    this.running.abort();
+    this.approvals.denyAll();
+    return true;
+  }
+
+  /** Starts a run in the background; the panel follows it through patches. */
+  send(text: string): { accepted: boolean; reason?: string } {
+    if (this.running) return { accepted: false, reason: 'The agent is still working; stop it first.' };
+    const hint = this.setupHint();
+    if (hint) {
+      this.d.post(this.model.notice('warning', hint, { label: 'Configure', action: 'configure' }));
+      return { accepted: false, reason: hint };
+    }
+    void this.run(text);
+    return { accepted: true };
+  }
+
+  private async run(text: string): Promise<void> {
+    const controller = new AbortController();
+    this.running = controller;
+    this.d.post(this.model.userMessage(text, Date.now()));
+    try {
+      const session = await this.ensureSession();
+      const off = session.on((e) => this.d.post(this.model.event(e)));
+      try {
+        await session.send(text, controller.signal);
+      } finally {
+        off();
+      }
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.d.logger.error(`Agent run failed: ${message}`);
+      this.d.post([
+        ...this.model.notice('error', message, { label: 'Show Log', action: 'showLog' }),
+        ...this.model.patch([{ op: 'status', status: 'error' }]),
+      ]);
+    } finally {
+      this.running = undefined;
+    }
+  }
+
+  private async ensureSession(): Promise<AgentSession> {
+    if (this.session) return this.session;
+    const s = this.d.settings();
+    const { root, workspaceFolder } = this.d.storeRoot();
+    const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+    const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
+    const tools = new ToolRegistry([
+      ...(workspaceFolder ? this.d.coreTools(workspaceFolder, store) : []),
+      ...this.d.hostTools(this.approvals),
+    ]);
+    const budgetLimit = s['agent.budgetTokens'];
+    this.session = new AgentSession({
+      provider: await this.provider(),
+      model: s['agent.model'],
+      tools,
+      tokenizer,
+      systemPrompt: systemPrompt(workspaceFolder, store),
+      strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
+      strategyOptions: {
+        window: s.maskingWindow,
+        cachedPrice: s.cachedInputPrice,
+        contextWindow: s['agent.contextWindow'],
+      },
+      longOutput: new ToolOutputStore(store, tokenizer),
+      ...(budgetLimit > 0
+        ? {
+            budget: {
+              session: { limit: budgetLimit, mode: s['agent.budgetMode'] as 'hard' | 'soft' | 'approval' },
+              approval: this.approvals,
+            },
+          }
+        : {}),
+      maxTurns: s['agent.maxTurns'],
+      logger: this.d.logger,
+    });
+    return this.session;
+  }
+
+  private async provider(): Promise<ChatProvider> {
+    const s = this.d.settings();
+    const apiKey = (await this.d.secrets.get(API_KEY_SECRET)) ?? 'not-needed';
+    return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey });
+  }
+
+  private setupHint(): string | undefined {
+    const s = this.d.settings();
+    if (!s['agent.model'])
+      return 'No model is configured. Set contextDesk.agent.model (and contextDesk.agent.baseUrl for an OpenAI-compatible server such as Ollama, vLLM or LM Studio).';
+    return undefined;
+  }
+
+  private fresh(): ChatSnapshot {
+    const s = this.d.settings();
+    const snapshot = emptyChat(
+      `chat-${Date.now().toString(36)}`,
+      s.strategy,
+      s['agent.contextWindow'],
+      s.tokenizer === 'chars4',
+    );
+    const hint = this.setupHint();
+    return {
+      ...snapshot,
+      ...(s['agent.model'] ? { model: `openai-compatible/${s['agent.model']}`, models: [s['agent.model']] } : {}),
+      ...(hint ? { setupHint: hint } : {}),
+    };
+  }
+
+  dispose(): void {
+    this.stop();
+  }
+}
+
+function systemPrompt(workspaceFolder: string | undefined, store: ContextStore): string {
+  const storeRel = workspaceFolder ? path.relative(workspaceFolder, store.root) || '.' : store.root;
+  return [
+    "You are a coding agent working in the user's VS Code workspace. Use the tools to read, search and change files and to run commands.",
+    `Long tool outputs, terminal logs and chat history are kept as files under ${storeRel}/. When a result says "Full output ... - read, tail or grep it", or an old observation reads "Old environment output: (N lines omitted; full text: PATH)", read, tail or grep that file instead of re-running the command.`,
+    'Be concise. When the task is done, answer without calling a tool.',
+  ].join('\n');
+}

@@ -1,0 +1,47 @@
+// Answers the Agent panel's requests. The chat controller loads on first use (features bundle).
+import * as vscode from 'vscode';
+import type { HostRequests } from '../../protocol/messages';
+import type { Handlers } from '../../protocol/rpc';
+import type { Lazy } from '../lazy';
+import type { ChatController } from './chatController';
+
+export interface PanelHandlerDeps {
+  chat: Lazy<ChatController>;
+  showLog: () => void;
+  openStored: (reference: string) => Promise<boolean>;
+  isAllowedCommand: (c: string) => boolean;
+}
+
+export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
+  return {
+    showLog: () => {
+      d.showLog();
+      return { shown: true };
+    },
+    runCommand: async ({ command }) => {
+      if (!d.isAllowedCommand(command)) throw new Error(`The panel may not run '${command}'`);
+      await vscode.commands.executeCommand(command);
+      return { ran: true };
+    },
+    send: ({ text }) => d.chat().send(text),
+    stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
+    newChat: () => ({ sessionId: d.chat().newChat() }),
+    openSession: () => {
+      throw new Error('Opening past sessions is not available yet.');
+    },
+    setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
+    setModel: async ({ model }) => {
+      await vscode.workspace
+        .getConfiguration('contextDesk')
+        .update('agent.model', model, vscode.ConfigurationTarget.Global);
+      return { model };
+    },
+    openStored: async ({ path }) => ({ opened: await d.openStored(path) }),
+    answerApproval: ({ id, approved }) => ({ ok: d.chat().approvals.answer(id, approved) }),
+    noticeAction: async ({ action }) => {
+      if (action === 'showLog') d.showLog();
+      else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');
+      return { ok: true };
+    },
+  };
+}

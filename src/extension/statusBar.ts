@@ -1,0 +1,54 @@
+// The status bar item: context usage of the active chat session (tokens sent on the last call against
+// the model's window), with cost so far in the tooltip. Clicking it shows the panel.
+import * as vscode from 'vscode';
+import type { ChatSnapshot } from '../protocol/chat';
+
+export class ContextStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(
+    'contextDesk.context',
+    vscode.StatusBarAlignment.Right,
+    100,
+  );
+
+  constructor() {
+    this.item.name = 'Context Desk: context usage';
+    this.item.command = 'contextDesk.showPanel';
+  }
+
+  update(s: ChatSnapshot): void {
+    const m = s.meter;
+    if (m.calls === 0) {
+      this.item.hide();
+      return;
+    }
+    const pct = m.contextWindow > 0 ? Math.round((m.tokensInWindow / m.contextWindow) * 100) : 0;
+    const approx = m.estimated ? '≈' : '';
+    this.item.text = `$(layers) ${approx}${compact(m.tokensInWindow)}/${compact(m.contextWindow)} (${pct}%)`;
+    this.item.tooltip = new vscode.MarkdownString(
+      [
+        `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
+        `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
+        `Masked observations: ${m.maskedObservations}`,
+        `Cost so far: ${Math.round(m.costUnits).toLocaleString()} uncached-token units${m.costUsd !== undefined ? ` ($${m.costUsd.toFixed(4)})` : ''}`,
+        m.budget ? `Budget: ${m.budget.state}, ${m.budget.usedPercent}% of ${m.budget.limit.toLocaleString()}` : '',
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
+    );
+    this.item.backgroundColor =
+      pct >= 90 || m.budget?.state === 'exceeded'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : pct >= 75 || m.budget?.state === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+function compact(n: number): string {
+  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
+}
