@@ -1,0 +1,174 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ApprovalRequest } from '../../../src/core/budget';
+import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
+import { abortableSleep } from '../../../src/core/agent/sleep';
+import { echoTool, harness, readSteps } from './helpers';
+
+test('a hard budget stops the run before the call that would pass it', async () => {
+  const h = await harness([...readSteps(30), { reply: { text: 'Done.' } }], {
+    budget: { session: { limit: 3000, mode: 'hard' } },
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'budget');
+    const state = h.agent.state();
+    const sent = state.calls.reduce((n, c) => n + c.tokensSent + c.outputTokens, 0);
+    assert.ok(sent <= 3000, `spent ${sent}`);
+    assert.ok(h.server.chatRequests().length < 31);
+    assert.equal(h.server.chatRequests().length, state.calls.length, 'the refused call was never sent');
+    const refused = h.events.find((e) => e.type === 'budget' && e.event.type === 'exceeded');
+    assert.ok(refused && refused.type === 'budget' && refused.event.type === 'exceeded' && refused.event.refused);
+    const last = h.events.at(-1)!;
+    assert.ok(last.type === 'stopped' && last.reason === 'budget' && /session budget/.test(last.message));
+  } finally {
+    await h.close();
+  }
+});
+
+/** Holds the first approval request until answered; later ones get the same answer at once. */
+function approvalGate(): {
+  port: { requestApproval(r: ApprovalRequest): Promise<boolean> };
+  asked: Promise<ApprovalRequest>;
+  answer(ok: boolean): void;
+  count(): number;
+} {
+  let answer!: (ok: boolean) => void;
+  let asked!: (r: ApprovalRequest) => void;
+  let given: boolean | undefined;
+  let count = 0;
+  const askedP = new Promise<ApprovalRequest>((r) => (asked = r));
+  const first = new Promise<boolean>((resolve) => (answer = resolve));
+  return {
+    port: {
+      requestApproval: (r) => {
+        count++;
+        asked(r);
+        return given === undefined ? first : Promise.resolve(given);
+      },
+    },
+    asked: askedP,
+    answer: (ok) => {
+      given = ok;
+      answer(ok);
+    },
+    count: () => count,
+  };
+}
+
+for (const approve of [true, false]) {
+  test(`approval mode pauses until ${approve ? 'approved (then continues)' : 'denied (then stops)'}`, async () => {
+    const gate = approvalGate();
+    const h = await harness([...readSteps(12), { reply: { text: 'Done.' } }], {
+      budget: { session: { limit: 2500, mode: 'approval' }, approval: gate.port, backpressure: [] },
+    });
+    try {
+      const run = h.agent.send('Go');
+      const request = await gate.asked;
+      assert.equal(request.level, 'session');
+      const before = h.server.chatRequests().length;
+      await new Promise((r) => setTimeout(r, 150));
+      assert.equal(h.server.chatRequests().length, before, 'nothing is sent while approval is pending');
+      gate.answer(approve);
+      const status = await run;
+      if (approve) {
+        assert.equal(status, 'completed');
+        assert.equal(h.server.chatRequests().length, 13);
+      } else {
+        assert.equal(status, 'budget');
+        assert.equal(h.server.chatRequests().length, before);
+      }
+      assert.ok(
+        h.events.some(
+          (e) => e.type === 'budget' && e.event.type === (approve ? 'approval-granted' : 'approval-denied'),
+        ),
+      );
+      assert.ok(approve ? gate.count() > 1 : gate.count() === 1, 'every spend past the limit is asked about');
+    } finally {
+      await h.close();
+    }
+  });
+}
+
+test('Stop mid-stream ends cleanly: no partial action in the history, stopped event, nothing more sent', async () => {
+  const h = await harness([...readSteps(2), { fault: 'hang', text: 'Let me think' }, { reply: { text: 'never' } }]);
+  try {
+    const ac = new AbortController();
+    h.agent.on((e) => {
+      if (e.type === 'text-delta' && e.text.includes('think')) ac.abort();
+    });
+    const started = Date.now();
+    assert.equal(await h.agent.send('Go', ac.signal), 'aborted');
+    assert.ok(Date.now() - started < 5_000);
+    assert.equal(h.server.chatRequests().length, 3);
+    const state = h.agent.state();
+    assert.equal(state.status, 'aborted');
+    assert.equal(state.messages.at(-1)!.role, 'tool');
+    const last = h.events.at(-1)!;
+    assert.ok(last.type === 'stopped' && last.reason === 'aborted');
+    // The session can go on after a stop.
+  } finally {
+    await h.close();
+  }
+});
+
+test('Stop during a tool run cancels it and keeps the history valid (every call answered)', async () => {
+  let sawSignal = false;
+  const slow: AgentTool = {
+    name: 'slow',
+    description: 'Waits until stopped',
+    inputSchema: { type: 'object', properties: {} },
+    run: (_args, ctx) =>
+      new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener('abort', () => {
+          sawSignal = true;
+          reject(new Error('aborted'));
+        });
+      }),
+  };
+  const h = await harness(
+    [
+      {
+        reply: {
+          toolCalls: [
+            { name: 'slow', arguments: {} },
+            { name: 'read_file', arguments: { path: 'a' } },
+          ],
+        },
+      },
+    ],
+    { tools: new ToolRegistry([echoTool, slow]) },
+  );
+  try {
+    const ac = new AbortController();
+    h.agent.on((e) => {
+      if (e.type === 'tool-call-started' && e.tool === 'slow') setTimeout(() => ac.abort(), 20);
+    });
+    assert.equal(await h.agent.send('Go', ac.signal), 'aborted');
+    assert.ok(sawSignal);
+    const tools = h.agent.state().messages.filter((m) => m.role === 'tool');
+    assert.equal(tools.length, 2);
+    assert.ok(tools.every((m) => m.content.includes('Cancelled')));
+    const statuses = h.events.flatMap((e) => (e.type === 'tool-call-finished' ? [e.status] : []));
+    assert.deepEqual(statuses, ['cancelled', 'cancelled']);
+  } finally {
+    await h.close();
+  }
+});
+
+test('Stop during a retry-after wait ends at once', async () => {
+  const h = await harness([{ fault: 'rate-limit', retryAfter: 20 }, { reply: { text: 'never' } }], {
+    sleep: abortableSleep,
+  });
+  try {
+    const ac = new AbortController();
+    h.agent.on((e) => {
+      if (e.type === 'retry') setTimeout(() => ac.abort(), 10);
+    });
+    const started = Date.now();
+    assert.equal(await h.agent.send('Go', ac.signal), 'aborted');
+    assert.ok(Date.now() - started < 2_000);
+    assert.equal(h.server.chatRequests().length, 1);
+  } finally {
+    await h.close();
+  }
+});

@@ -1,0 +1,177 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AgentSession } from '../../../src/core/agent/session';
+import { parseSessionState } from '../../../src/core/agent/session-state';
+import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { SUMMARIZER_SYSTEM_PROMPT } from '../../../src/core/strategies/checkpoint';
+import { createTokenizer } from '../../../src/core/tokens';
+import { startScriptedModelServer } from '../../support/scripted-model-server';
+import { echoTool, harness, readSteps } from './helpers';
+
+test('the long-output port stores each result; masked observations name the file, in events and in requests', async () => {
+  const stored: string[] = [];
+  const h = await harness([...readSteps(14), { reply: { text: 'Done.' } }], {
+    strategy: 'masking',
+    strategyOptions: { window: 3 },
+    longOutput: {
+      store: (output, meta) => {
+        const path = `.context-desk/tool-outputs/${meta.session.slice(0, 8)}-${meta.turn}-${meta.tool}.txt`;
+        stored.push(path);
+        return Promise.resolve({
+          text: `${output.split('\n').slice(0, 3).join('\n')}\n[full output: ${path}]`,
+          storedAt: path,
+        });
+      },
+    },
+  });
+  try {
+    await h.agent.send('Go');
+    assert.equal(stored.length, 14);
+    const last = h.server.chatRequests().at(-1)!;
+    const first = last.messages.find((m) => m.role === 'tool')!;
+    assert.equal(first.content, `Old environment output: (4 lines omitted; full text: ${stored[0]})`);
+    const prepared = h.events.filter((e) => e.type === 'context-prepared').at(-1)!;
+    assert.ok(prepared.type === 'context-prepared');
+    assert.equal(prepared.masked[0]!.storedAt, stored[0]);
+    assert.equal(prepared.masked[0]!.tool, 'read_file');
+    const finished = h.events.find((e) => e.type === 'tool-call-finished')!;
+    assert.ok(
+      finished.type === 'tool-call-finished' &&
+        finished.storedAt === stored[0] &&
+        finished.preview.includes('[full output:'),
+    );
+  } finally {
+    await h.close();
+  }
+});
+
+test('accounting: exact tokens, the cached prefix grows, provider-reported usage is kept, cost adds up', async () => {
+  const steps = readSteps(5).map((s, i) => ({ ...s, usage: { promptTokens: 1000 + i, cachedTokens: 512 } }));
+  const h = await harness([...steps, { reply: { text: 'Done.' } }], { strategy: 'raw' });
+  try {
+    await h.agent.send('Go');
+    const { calls, cost } = h.agent.state();
+    assert.equal(calls.length, 6);
+    assert.equal(calls[0]!.cachedTokens, 0);
+    for (let i = 1; i < calls.length; i++) {
+      assert.ok(calls[i]!.cachedTokens > calls[i - 1]!.cachedTokens);
+      assert.ok(calls[i]!.cachedTokens < calls[i]!.tokensSent);
+      assert.equal(calls[i]!.tokensSent, calls[i]!.rawHistoryTokens, 'raw sends the whole history');
+    }
+    assert.equal(calls[2]!.providerInputTokens, 1002);
+    assert.equal(calls[2]!.providerCachedTokens, 512);
+    assert.ok(Math.abs(calls.reduce((n, c) => n + c.cost, 0) - cost) < 1e-6);
+    // With a cache, cost is below the uncached price of what was sent.
+    assert.ok(cost < calls.reduce((n, c) => n + c.tokensSent + 4 * c.outputTokens, 0));
+  } finally {
+    await h.close();
+  }
+});
+
+test('the state is plain JSON: a restored session continues the same conversation', async () => {
+  const h = await harness([
+    ...readSteps(2),
+    { reply: { text: 'First done.' } },
+    ...readSteps(1),
+    { reply: { text: 'Second done.' } },
+  ]);
+  try {
+    await h.agent.send('First task');
+    const saved = JSON.parse(JSON.stringify(h.agent.state())) as unknown;
+    const restored = new AgentSession({
+      provider: new OpenAICompatibleProvider({ baseURL: h.server.baseURL }),
+      model: 'scripted',
+      tools: new ToolRegistry([echoTool]),
+      tokenizer: createTokenizer('o200k'),
+      restore: parseSessionState(saved),
+    });
+    assert.equal(await restored.send('Second task'), 'completed');
+    const s = restored.state();
+    assert.equal(s.id, h.agent.id);
+    assert.equal(s.turns, 5);
+    const lastReq = h.server.chatRequests().at(-1)!;
+    assert.deepEqual(
+      lastReq.messages.filter((m) => m.role === 'user').map((m) => m.content),
+      ['First task', 'Second task'],
+    );
+  } finally {
+    await h.close();
+  }
+});
+
+test('bad session state is refused with a clear message', () => {
+  assert.throws(() => parseSessionState(null), /not an object/);
+  assert.throws(() => parseSessionState({ version: 2 }), /version 2 is not supported/);
+  const good = {
+    version: 1,
+    id: 'x',
+    createdAt: 0,
+    provider: 'p',
+    model: 'm',
+    strategy: 'masking',
+    messages: [],
+    turns: 0,
+    calls: [],
+    summaryCalls: [],
+    cost: 0,
+    status: 'idle',
+  };
+  assert.equal(parseSessionState(good).id, 'x');
+  assert.throws(() => parseSessionState({ ...good, strategy: 'magic' }), /unknown strategy "magic"/);
+  assert.throws(
+    () => parseSessionState({ ...good, messages: [{ role: 'robot', content: '' }] }),
+    /messages\[0\]\.role/,
+  );
+  assert.throws(
+    () => parseSessionState({ ...good, messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 1 }] }] }),
+    /toolCalls/,
+  );
+});
+
+test('send refuses an empty message and a second concurrent run', async () => {
+  const h = await harness([{ fault: 'hang' }]);
+  try {
+    await assert.rejects(h.agent.send('  '), /empty/);
+    const ac = new AbortController();
+    const run = h.agent.send('Go', ac.signal);
+    await assert.rejects(h.agent.send('Again'), /already running/);
+    ac.abort();
+    assert.equal(await run, 'aborted');
+  } finally {
+    await h.close();
+  }
+});
+
+test('summaries come from the separate summary model with the checkpoint prompt', async () => {
+  const summary = await startScriptedModelServer([
+    { reply: { text: 'USER_CONTEXT: fix\nCOMPLETED: read 21 files\nPENDING: none\nCODE_STATE: src/' } },
+  ]);
+  const h = await harness([...readSteps(32), { reply: { text: 'Done.' } }], {
+    strategy: 'summary',
+    summaryModel: { provider: new OpenAICompatibleProvider({ baseURL: summary.baseURL }), model: 'small' },
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'completed');
+    const asked = summary.chatRequests();
+    assert.equal(asked.length, 1);
+    assert.equal(asked[0]!.model, 'small');
+    assert.equal(asked[0]!.temperature, 0.2);
+    assert.equal(asked[0]!.tools, undefined);
+    assert.ok(asked[0]!.messages[0]!.content!.startsWith(SUMMARIZER_SYSTEM_PROMPT));
+    const after = h.server.chatRequests().at(-1)!;
+    assert.ok(
+      after.messages.some(
+        (m) =>
+          m.content ===
+          'Checkpoint for the last 21 turns:\nUSER_CONTEXT: fix\nCOMPLETED: read 21 files\nPENDING: none\nCODE_STATE: src/',
+      ),
+    );
+    const s = h.agent.state();
+    assert.equal(s.summaryCalls.length, 1);
+    assert.ok(s.summaryCalls[0]!.inputTokens > 1000);
+  } finally {
+    await h.close();
+    await summary.close();
+  }
+});
