@@ -14,7 +14,7 @@ import type { Logger } from '../../core/ports';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat } from './chatModel';
 import { ApprovalBroker } from './approvals';
-import type { Settings } from '../settings';
+import { SECTION, type Settings } from '../settings';
 import { API_KEY_SECRET } from '../commands';
 
 export interface ChatControllerDeps {
@@ -59,7 +59,7 @@ export class ChatController implements vscode.Disposable {
     if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
     if (this.running) throw new Error('Stop the agent before changing the strategy');
     void vscode.workspace
-      .getConfiguration('contextDesk')
+      .getConfiguration(SECTION)
       .update('strategy', strategy, vscode.ConfigurationTarget.Global);
     this.session = undefined; // the next message starts a session with the new strategy
     this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);

@@ -4,6 +4,7 @@ import type { HostRequests } from '../../protocol/messages';
 import type { Handlers } from '../../protocol/rpc';
 import type { Lazy } from '../lazy';
 import type { ChatController } from './chatController';
+import { SECTION } from '../settings';
 
 export interface PanelHandlerDeps {
   chat: Lazy<ChatController>;
@@ -32,7 +33,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => {
       await vscode.workspace
-        .getConfiguration('contextDesk')
+        .getConfiguration(SECTION)
         .update('agent.model', model, vscode.ConfigurationTarget.Global);
       return { model };
     },
