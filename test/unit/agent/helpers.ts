@@ -4,7 +4,12 @@ import { AgentSession, type AgentOptions } from '../../../src/core/agent/session
 import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { createTokenizer } from '../../../src/core/tokens';
-import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../../support/scripted-model-server';
+import {
+  startScriptedModelServer,
+  type ReplyStep,
+  type ScriptStep,
+  type ScriptedServer,
+} from '../../support/scripted-model-server';
 
 /** Echoes a line count of fake file content, so observations have realistic sizes. */
 export const echoTool: AgentTool = {
@@ -49,7 +54,7 @@ export async function harness(steps: ScriptStep[], options: Partial<AgentOptions
   return { server, agent, events, close: () => server.close() };
 }
 
-export function readSteps(n: number): ScriptStep[] {
+export function readSteps(n: number): ReplyStep[] {
   return Array.from({ length: n }, (_, i) => ({
     reply: { text: `Reading file ${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/file${i}.ts` } }] },
   }));
