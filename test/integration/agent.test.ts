@@ -1,0 +1,125 @@
+// The agent panel's loop in a real VS Code, driven by a scripted OpenAI-compatible server on loopback.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../support/scripted-model-server';
+import type { ContextDeskApi } from '../../src/extension/extension';
+import { api, waitFor, workspaceRoot } from './helpers';
+
+const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
+const SETTINGS = ['agent.baseUrl', 'agent.model', 'agent.approveCommands', 'agent.budgetTokens', 'agent.budgetMode'];
+
+describe('Agent loop in the panel', function () {
+  this.timeout(60_000);
+  let a: ContextDeskApi;
+  let server: ScriptedServer | undefined;
+
+  async function useScript(script: ScriptStep[], settings: Record<string, unknown> = {}): Promise<ScriptedServer> {
+    await server?.close();
+    server = await startScriptedModelServer(script);
+    const all: Record<string, unknown> = {
+      'agent.baseUrl': server.baseURL,
+      'agent.model': 'scripted',
+      'agent.approveCommands': false,
+      ...settings,
+    };
+    for (const key of SETTINGS) await config().update(key, all[key], vscode.ConfigurationTarget.Global);
+    a.chat().newChat();
+    return server;
+  }
+
+  async function sendAndWait(
+    text: string,
+    until: (status: string) => boolean = (s) => s !== 'running',
+  ): Promise<string> {
+    const r = a.chat().send(text);
+    assert.ok(r.accepted, r.reason);
+    await waitFor(() => until(a.chat().snapshot.status), 30_000, `status after "${text}"`);
+    return a.chat().snapshot.status;
+  }
+
+  before(async () => {
+    a = await api();
+  });
+
+  after(async () => {
+    await server?.close();
+    for (const key of SETTINGS) await config().update(key, undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('asks to configure a model when none is set', async () => {
+    await config().update('agent.model', undefined, vscode.ConfigurationTarget.Global);
+    a.chat().newChat();
+    assert.match(a.chat().snapshot.setupHint ?? '', /No model is configured/);
+    assert.equal(a.chat().send('hello').accepted, false);
+  });
+
+  it('runs tool calls, applies an edit, and reports the context it sent', async () => {
+    const s = await useScript([
+      {
+        reply: {
+          text: 'Creating the file.',
+          toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/hello.txt', old_text: '', new_text: 'hi\n' } }],
+        },
+      },
+      { reply: { text: 'Done: notes/hello.txt exists.' } },
+    ]);
+    assert.equal(await sendAndWait('create notes/hello.txt'), 'completed');
+    assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'notes', 'hello.txt'), 'utf8'), 'hi\n');
+    assert.equal(s.chatRequests().length, 2);
+    const second = s.chatRequests()[1]!;
+    assert.ok(second.messages.some((m) => m.role === 'tool' && /Edited notes\/hello.txt/.test(m.content ?? '')));
+    const snap = a.chat().snapshot;
+    assert.equal(snap.meter.calls, 2);
+    assert.ok(snap.meter.tokensInWindow > 0);
+    assert.equal(snap.series.length, 2);
+    const assistant = snap.items.find((i) => i.kind === 'assistant' && i.tools.length > 0);
+    assert.ok(assistant?.kind === 'assistant' && assistant.tools[0]!.state === 'ok');
+    fs.rmSync(path.join(workspaceRoot(), 'notes'), { recursive: true, force: true });
+  });
+
+  it('a hard budget stops the run before the model is called', async () => {
+    const s = await useScript([{ reply: { text: 'never sent' } }], {
+      'agent.budgetTokens': 10,
+      'agent.budgetMode': 'hard',
+    });
+    assert.equal(await sendAndWait('do something big'), 'budget');
+    assert.equal(s.chatRequests().length, 0, 'no request passed the budget');
+    assert.ok(a.chat().snapshot.items.some((i) => i.kind === 'notice'));
+  });
+
+  it('approval mode pauses until the user answers in the panel', async () => {
+    const s = await useScript([{ reply: { text: 'approved and answered' } }], {
+      'agent.budgetTokens': 10,
+      'agent.budgetMode': 'approval',
+    });
+    const r = a.chat().send('needs approval');
+    assert.ok(r.accepted);
+    await waitFor(() => a.chat().snapshot.approval !== undefined, 10_000, 'an approval prompt');
+    assert.equal(s.chatRequests().length, 0, 'paused before the call');
+    assert.equal(a.chat().snapshot.approval!.kind, 'budget');
+    a.chat().approvals.answer(a.chat().snapshot.approval!.id, true);
+    await waitFor(() => a.chat().snapshot.status !== 'running', 20_000, 'the run ends');
+    assert.equal(a.chat().snapshot.status, 'completed');
+    assert.equal(s.chatRequests().length, 1);
+  });
+
+  it('a malformed tool call is retried with retry filtering', async () => {
+    const s = await useScript([
+      { reply: { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: '', new_text: 'a' } }] } },
+      { fault: 'malformed-tool-call', name: 'edit_file' },
+      { reply: { text: 'finished' } },
+    ]);
+    assert.equal(await sendAndWait('go'), 'completed');
+    const requests = s.chatRequests();
+    assert.equal(requests.length, 3);
+    const retry = requests[2]!;
+    assert.ok(!retry.messages.some((m) => m.role === 'tool'), 'tool results are dropped on the retry');
+    assert.ok(
+      retry.messages.some((m) => /edit_file/.test(m.content ?? '')),
+      'one line names the tool already used',
+    );
+    fs.rmSync(path.join(workspaceRoot(), 'a.txt'), { force: true });
+  });
+});
