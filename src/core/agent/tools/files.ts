@@ -1,0 +1,164 @@
+// read_file, tail and list_dir: plain file access inside the workspace and the store.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import type { AgentTool, ToolOutput } from '../tool-registry';
+import type { PathGuard } from './paths';
+
+export const MAX_READ_BYTES = 50 * 1024 * 1024;
+const MAX_LINE_CHARS = 2_000;
+const MAX_DIR_ENTRIES = 500;
+
+const clipLine = (s: string): string => (s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}… (line cut)` : s);
+const fail = (text: string): ToolOutput => ({ ok: false, text });
+
+/** Opens a regular, non-binary file or explains why not. */
+async function openText(
+  guard: PathGuard,
+  input: unknown,
+): Promise<{ file: string; display: string; size: number } | ToolOutput> {
+  const r = await guard.resolve(input);
+  if (!r.ok) return fail(r.message);
+  let st;
+  try {
+    st = await fsp.stat(r.absolute);
+  } catch {
+    return fail(`No such file: ${r.display}`);
+  }
+  if (st.isDirectory()) return fail(`${r.display} is a directory; use list_dir.`);
+  if (!st.isFile()) return fail(`${r.display} is not a regular file.`);
+  const fh = await fsp.open(r.absolute, 'r');
+  try {
+    const head = Buffer.alloc(Math.min(8192, st.size));
+    await fh.read(head, 0, head.length, 0);
+    if (head.includes(0)) return fail(`${r.display} is a binary file (${st.size} bytes); it cannot be shown as text.`);
+  } finally {
+    await fh.close();
+  }
+  return { file: r.absolute, display: r.display, size: st.size };
+}
+
+const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !== null && 'ok' in x;
+
+function splitLines(text: string): string[] {
+  const lines = text.split(/\r?\n/);
+  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+  return lines;
+}
+
+export function readFileTool(guard: PathGuard): AgentTool {
+  return {
+    name: 'read_file',
+    description:
+      'Reads lines of a text file in the workspace or the Context Desk store (e.g. a stored tool output). Lines are numbered from 1.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Workspace-relative path.' },
+        offset: { type: 'integer', minimum: 1, description: 'First line (1-based). Default 1.' },
+        limit: { type: 'integer', minimum: 1, maximum: 2000, description: 'Lines to read. Default 400.' },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    async run(args): Promise<ToolOutput> {
+      const opened = await openText(guard, args.path);
+      if (isOutput(opened)) return opened;
+      if (opened.size > MAX_READ_BYTES)
+        return fail(`${opened.display} is ${opened.size} bytes, too large to read whole; use tail or grep on it.`);
+      const lines = splitLines(await fsp.readFile(opened.file, 'utf8'));
+      const offset = typeof args.offset === 'number' ? args.offset : 1;
+      const limit = typeof args.limit === 'number' ? args.limit : 400;
+      if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
+      if (offset > lines.length)
+        return fail(`${opened.display} has ${lines.length} lines; offset ${offset} is past the end.`);
+      const end = Math.min(lines.length, offset + limit - 1);
+      const body = lines.slice(offset - 1, end).map((l, i) => `${offset + i}\t${clipLine(l)}`);
+      const more = end < lines.length ? `\n(${lines.length - end} more lines; read on with offset ${end + 1})` : '';
+      return {
+        ok: true,
+        text: `${opened.display} lines ${offset}-${end} of ${lines.length}:\n${body.join('\n')}${more}`,
+      };
+    },
+  };
+}
+
+/** The last `n` lines, reading backwards in chunks so a huge log costs only its end. */
+export async function lastLines(file: string, size: number, n: number): Promise<string[]> {
+  const fh = await fsp.open(file, 'r');
+  try {
+    const chunk = 64 * 1024;
+    let pos = size;
+    let buf = Buffer.alloc(0);
+    let newlines = 0;
+    while (pos > 0 && newlines <= n) {
+      const len = Math.min(chunk, pos);
+      pos -= len;
+      const part = Buffer.alloc(len);
+      await fh.read(part, 0, len, pos);
+      for (const b of part) if (b === 10) newlines++;
+      buf = Buffer.concat([part, buf]);
+    }
+    const lines = splitLines(buf.toString('utf8'));
+    // Without reaching the start, the first line may be partial: drop it.
+    return (pos > 0 ? lines.slice(1) : lines).slice(-n);
+  } finally {
+    await fh.close();
+  }
+}
+
+export function tailTool(guard: PathGuard): AgentTool {
+  return {
+    name: 'tail',
+    description: 'Shows the last lines of a text file (a log, a stored command output) without reading all of it.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string', description: 'Workspace-relative path.' },
+        lines: { type: 'integer', minimum: 1, maximum: 2000, description: 'Default 50.' },
+      },
+      required: ['path'],
+      additionalProperties: false,
+    },
+    async run(args): Promise<ToolOutput> {
+      const opened = await openText(guard, args.path);
+      if (isOutput(opened)) return opened;
+      const n = typeof args.lines === 'number' ? args.lines : 50;
+      const lines = await lastLines(opened.file, opened.size, n);
+      if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
+      return { ok: true, text: `Last ${lines.length} lines of ${opened.display}:\n${lines.map(clipLine).join('\n')}` };
+    },
+  };
+}
+
+export function listDirTool(guard: PathGuard): AgentTool {
+  return {
+    name: 'list_dir',
+    description: 'Lists a folder of the workspace or the store: folders end with "/", symbolic links with "@".',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', description: 'Workspace-relative folder. Default ".".' } },
+      additionalProperties: false,
+    },
+    async run(args): Promise<ToolOutput> {
+      const r = await guard.resolve(args.path ?? '.');
+      if (!r.ok) return fail(r.message);
+      let entries;
+      try {
+        entries = await fsp.readdir(r.absolute, { withFileTypes: true });
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        return fail(code === 'ENOTDIR' ? `${r.display} is a file; use read_file.` : `No such folder: ${r.display}`);
+      }
+      const names = entries
+        .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name))
+        .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
+      const shown = names.slice(0, MAX_DIR_ENTRIES);
+      const more = names.length > shown.length ? `\n… ${names.length - shown.length} more entries` : '';
+      const header = `${r.display}${r.display.endsWith(path.sep) ? '' : '/'} (${names.length} entries):`;
+      return {
+        ok: true,
+        text: names.length === 0 ? `${r.display} is empty.` : `${header}\n${shown.join('\n')}${more}`,
+      };
+    },
+  };
+}

@@ -1,0 +1,87 @@
+// edit_file and run_command as ports: the host (VS Code) applies edits with a diff preview and runs
+// commands in a terminal, each with approval; the core defines the tools, checks the paths and the
+// arguments, and hands the host only safe, absolute paths.
+import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
+import type { PathGuard } from './paths';
+
+export interface EditRequest {
+  /** Absolute, checked path. */
+  absolute: string;
+  /** Workspace-relative, for the preview and the approval prompt. */
+  display: string;
+  /** Exact text to replace (must occur once); absent to create the file or replace it whole. */
+  oldText?: string;
+  newText: string;
+}
+
+export interface EditFilePort {
+  edit(request: EditRequest, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export interface CommandRequest {
+  command: string;
+  /** Absolute, checked working directory. */
+  cwd: string;
+  timeoutMs: number;
+}
+
+export interface CommandPort {
+  run(request: CommandRequest, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
+  return {
+    name: 'edit_file',
+    description:
+      'Edits a workspace file: replaces old_text (which must occur exactly once) with new_text, or without old_text creates or overwrites the file. The user may be asked to approve.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        path: { type: 'string' },
+        old_text: { type: 'string', minLength: 1 },
+        new_text: { type: 'string' },
+      },
+      required: ['path', 'new_text'],
+      additionalProperties: false,
+    },
+    async run(args, ctx): Promise<ToolOutput> {
+      const r = await guard.resolve(args.path);
+      if (!r.ok) return { ok: false, text: r.message };
+      return port.edit(
+        {
+          absolute: r.absolute,
+          display: r.display,
+          newText: String(args.new_text),
+          ...(typeof args.old_text === 'string' ? { oldText: args.old_text } : {}),
+        },
+        ctx,
+      );
+    },
+  };
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_S = 120;
+
+export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
+  return {
+    name: 'run_command',
+    description:
+      'Runs a shell command in the workspace and returns its exit code and output (long output is stored in a file: read, tail or grep it). The user may be asked to approve.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        command: { type: 'string', minLength: 1 },
+        cwd: { type: 'string', description: 'Workspace-relative folder. Default: the workspace root.' },
+        timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600 },
+      },
+      required: ['command'],
+      additionalProperties: false,
+    },
+    async run(args, ctx): Promise<ToolOutput> {
+      const r = await guard.resolve(args.cwd ?? '.');
+      if (!r.ok) return { ok: false, text: r.message };
+      const seconds = typeof args.timeout_seconds === 'number' ? args.timeout_seconds : DEFAULT_COMMAND_TIMEOUT_S;
+      return port.run({ command: String(args.command), cwd: r.absolute, timeoutMs: seconds * 1000 }, ctx);
+    },
+  };
+}

@@ -1,0 +1,148 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, rm, symlink, writeFile, realpath } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import fc from 'fast-check';
+import type { ToolContext } from '../../../src/core/agent/tool-registry';
+import { createWorkspaceTools, PathGuard, type CommandRequest, type EditRequest } from '../../../src/core/agent/tools';
+
+let base: string;
+let ws: string;
+let store: string;
+const ctx: ToolContext = { signal: new AbortController().signal, session: 's', turn: 1, callId: 'c' };
+
+before(async () => {
+  base = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-tools-')));
+  ws = path.join(base, 'ws');
+  store = path.join(base, 'store');
+  await mkdir(path.join(ws, 'src', 'deep'), { recursive: true });
+  await mkdir(path.join(store, 'tool-outputs'), { recursive: true });
+  await writeFile(path.join(base, 'secret.txt'), 'TOP SECRET\n');
+  await writeFile(
+    path.join(ws, 'src', 'a.ts'),
+    Array.from({ length: 30 }, (_, i) => `line ${i + 1} needle${i}`).join('\n') + '\n',
+  );
+  await writeFile(path.join(ws, 'src', 'deep', 'b.ts'), 'export const needle = 1;\n');
+  await writeFile(path.join(ws, 'bin.dat'), Buffer.from([1, 2, 0, 3]));
+  await writeFile(path.join(store, 'tool-outputs', 'out.txt'), 'stored output line\n');
+  const big = Array.from({ length: 200_000 }, (_, i) => `log line ${i}`).join('\n') + '\n';
+  await writeFile(path.join(ws, 'big.log'), big);
+  await symlink(path.join(base, 'secret.txt'), path.join(ws, 'escape.txt'));
+  await symlink(base, path.join(ws, 'up'));
+  await symlink(path.join(ws, 'src', 'a.ts'), path.join(ws, 'inside-link.ts'));
+});
+after(() => rm(base, { recursive: true, force: true }));
+
+function tools(extra: Parameters<typeof createWorkspaceTools>[0] extends infer O ? Partial<O> : never = {}) {
+  const list = createWorkspaceTools({ workspaceRoot: ws, storeRoot: store, ...extra });
+  return (name: string) => list.find((t) => t.name === name)!;
+}
+
+test('read_file reads numbered lines with offset and limit, and says how to read on', async () => {
+  const out = await tools()('read_file').run({ path: 'src/a.ts', offset: 5, limit: 3 }, ctx);
+  assert.equal(out.ok, true);
+  assert.equal(
+    out.text,
+    'src/a.ts lines 5-7 of 30:\n5\tline 5 needle4\n6\tline 6 needle5\n7\tline 7 needle6\n(23 more lines; read on with offset 8)',
+  );
+  const past = await tools()('read_file').run({ path: 'src/a.ts', offset: 99 }, ctx);
+  assert.equal(past.ok, false);
+  assert.match(past.text, /has 30 lines; offset 99 is past the end/);
+});
+
+test('read_file refuses directories, binary files and missing files with clear messages', async () => {
+  const read = tools()('read_file');
+  assert.match((await read.run({ path: 'src' }, ctx)).text, /is a directory; use list_dir/);
+  assert.match((await read.run({ path: 'bin.dat' }, ctx)).text, /binary file/);
+  assert.match((await read.run({ path: 'nope.ts' }, ctx)).text, /No such file: nope.ts/);
+});
+
+test('paths outside the workspace and the store are refused: traversal, absolute, symlinks', async () => {
+  const read = tools()('read_file');
+  for (const p of [
+    '../secret.txt',
+    'src/../../secret.txt',
+    path.join(base, 'secret.txt'),
+    '/etc/passwd',
+    'escape.txt',
+    'up/secret.txt',
+  ]) {
+    const out = await read.run({ path: p }, ctx);
+    assert.equal(out.ok, false, p);
+    assert.match(out.text, /^Refused: /, p);
+    assert.ok(!out.text.includes('TOP SECRET'));
+  }
+  assert.match((await read.run({ path: 'escape.txt' }, ctx)).text, /symbolic link/);
+  // Inside: absolute paths in the workspace, the store, and links that stay inside.
+  assert.equal((await read.run({ path: path.join(ws, 'src', 'a.ts'), limit: 1 }, ctx)).ok, true);
+  assert.match((await read.run({ path: path.join(store, 'tool-outputs', 'out.txt') }, ctx)).text, /stored output line/);
+  assert.equal((await read.run({ path: 'inside-link.ts', limit: 1 }, ctx)).ok, true);
+});
+
+test('property: whatever path the model makes up, an accepted one lies inside a root', async () => {
+  const guard = new PathGuard({ workspaceRoot: ws, storeRoot: store });
+  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'up', 'escape.txt', 'store', 'ws', 'x', '');
+  await fc.assert(
+    fc.asyncProperty(fc.array(segment, { maxLength: 6 }), fc.boolean(), async (parts, absolute) => {
+      const p = (absolute ? base + '/' : '') + parts.join('/');
+      const r = await guard.resolve(p);
+      if (!r.ok) return;
+      const inside = [ws, store].some((root) => {
+        const rel = path.relative(root, r.absolute);
+        return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+      });
+      assert.ok(inside, `${p} -> ${r.absolute}`);
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('tail reads only the end of a large log', async () => {
+  const out = await tools()('tail').run({ path: 'big.log', lines: 3 }, ctx);
+  assert.equal(out.text, 'Last 3 lines of big.log:\nlog line 199997\nlog line 199998\nlog line 199999');
+  const all = await tools()('tail').run({ path: 'src/deep/b.ts' }, ctx);
+  assert.equal(all.text, 'Last 1 lines of src/deep/b.ts:\nexport const needle = 1;');
+});
+
+test('list_dir marks folders and links, and refuses outside paths', async () => {
+  const out = await tools()('list_dir').run({}, ctx);
+  assert.equal(out.ok, true);
+  const lines = out.text.split('\n').slice(1);
+  assert.deepEqual(lines, ['src/', 'big.log', 'bin.dat', 'escape.txt@', 'inside-link.ts@', 'up@']);
+  assert.match((await tools()('list_dir').run({ path: '..' }, ctx)).text, /^Refused/);
+  assert.match((await tools()('list_dir').run({ path: 'src/a.ts' }, ctx)).text, /is a file; use read_file/);
+});
+
+test('grep finds matches with real ripgrep, relative paths, limits and errors', async () => {
+  const grep = tools()('grep');
+  const out = await grep.run({ pattern: 'needle\\b', path: 'src' }, ctx);
+  assert.equal(out.text, 'src/deep/b.ts:1: export const needle = 1;');
+  const many = await grep.run({ pattern: 'needle', path: 'src/a.ts', max_results: 5 }, ctx);
+  assert.equal(many.text.split('\n').length, 6);
+  assert.match(many.text, /more than 5 matches/);
+  assert.match((await grep.run({ pattern: 'zzz_not_there' }, ctx)).text, /No matches/);
+  const bad = await grep.run({ pattern: '(' }, ctx);
+  assert.equal(bad.ok, false);
+  assert.match(bad.text, /grep failed/);
+  assert.match((await grep.run({ pattern: 'x', path: '/etc' }, ctx)).text, /^Refused/);
+});
+
+test('edit_file and run_command hand the host checked absolute paths, and refuse outside ones', async () => {
+  const edits: EditRequest[] = [];
+  const commands: CommandRequest[] = [];
+  const t = tools({
+    edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) },
+    command: { run: (r) => (commands.push(r), Promise.resolve({ ok: true, text: 'ran' })) },
+  });
+  assert.equal((await t('edit_file').run({ path: 'src/new/c.ts', new_text: 'x' }, ctx)).text, 'edited');
+  assert.deepEqual(edits[0], { absolute: path.join(ws, 'src', 'new', 'c.ts'), display: 'src/new/c.ts', newText: 'x' });
+  assert.match((await t('edit_file').run({ path: '../secret.txt', new_text: 'x' }, ctx)).text, /^Refused/);
+  assert.match((await t('edit_file').run({ path: 'escape.txt', new_text: 'x' }, ctx)).text, /symbolic link/);
+  assert.equal(edits.length, 1);
+  assert.equal((await t('run_command').run({ command: 'npm test', cwd: 'src', timeout_seconds: 5 }, ctx)).text, 'ran');
+  assert.deepEqual(commands[0], { command: 'npm test', cwd: path.join(ws, 'src'), timeoutMs: 5000 });
+  assert.match((await t('run_command').run({ command: 'ls', cwd: '/' }, ctx)).text, /^Refused/);
+  assert.equal(commands.length, 1);
+  assert.equal(tools()('edit_file'), undefined, 'no port, no tool');
+});
