@@ -1,35 +1,72 @@
-// <cd-app>: the Agent panel's root. For now it shows the connection, the context settings in force and
-// what the panel will hold; the chat arrives with the agent.
+// <cd-app>: the Agent panel's root. Holds the chat snapshot from the host (replaced on `init` and
+// `chatSnapshot`, patched by `chatPatch`), forwards the components' requests to the host, and keeps the
+// draft and scroll position in the webview state so hiding the view loses nothing.
 import { LitElement, css, html, nothing } from 'lit';
-import '@vscode-elements/elements/dist/vscode-button/index.js';
 import '@vscode-elements/elements/dist/vscode-badge/index.js';
-import type { InitPayload, PanelSettings, WebviewNotifications } from '../protocol/messages';
+import type { ChatSnapshot } from '../protocol/chat';
+import { applyChatPatches } from '../protocol/chatPatch';
+import type { HostRequests, InitPayload, PanelSettings, WebviewNotifications } from '../protocol/messages';
+import { HOST_REQUEST, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
+import { statusText } from './lib/format';
+import './components/toolbar';
+import './components/meter';
+import './components/plot';
+import './components/conversation';
+import './components/approval';
+import './components/composer';
+import type { CdConversation, ScrollState } from './components/conversation';
+
+/** What survives the view being hidden (VS Code keeps it with the webview). */
+interface SavedState {
+  draft: string;
+  scroll?: ScrollState;
+  contextOpen: boolean;
+}
+
+function readSaved(raw: unknown): SavedState {
+  const s = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<SavedState>;
+  return {
+    draft: typeof s.draft === 'string' ? s.draft : '',
+    scroll: s.scroll && typeof s.scroll.top === 'number' ? s.scroll : undefined,
+    contextOpen: s.contextOpen !== false,
+  };
+}
 
 export class CdApp extends LitElement {
   static override properties = {
     init: { state: true },
     settings: { state: true },
+    chat: { state: true },
     lastPing: { state: true },
     error: { state: true },
   };
 
   declare init: InitPayload | undefined;
   declare settings: PanelSettings | undefined;
+  declare chat: ChatSnapshot | undefined;
   declare lastPing: number | undefined;
   declare error: string | undefined;
   private host: HostConnection | undefined;
+  private saved: SavedState = { draft: '', contextOpen: true };
 
   override connectedCallback(): void {
     super.connectedCallback();
+    this.addEventListener(HOST_REQUEST, (e) => void this.forward((e as CustomEvent<HostRequestDetail>).detail));
+    this.addEventListener('cd-draft', (e) => this.save({ draft: (e as CustomEvent<string>).detail }));
+    this.addEventListener('cd-scrolled', (e) => this.save({ scroll: (e as CustomEvent<ScrollState>).detail }));
     this.host = new HostConnection(
       {
         onInit: (payload) => {
           this.init = payload;
           this.settings = payload.settings;
+          this.showChat(payload.chat);
         },
         onNotification: <K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]) => {
           if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
+          else if (method === 'chatSnapshot') this.showChat(params as ChatSnapshot);
+          else if (method === 'chatPatch' && this.chat)
+            this.chat = applyChatPatches(this.chat, params as WebviewNotifications['chatPatch']);
         },
       },
       {
@@ -37,94 +74,154 @@ export class CdApp extends LitElement {
           this.lastPing = Date.now();
           return { sentAt, receivedAt: this.lastPing };
         },
-        snapshot: () => ({ settings: this.settings, items: 0, status: undefined, maskedShown: 0 }),
+        snapshot: () => ({
+          settings: this.settings,
+          items: this.chat?.items.length ?? 0,
+          status: this.chat?.status,
+          maskedShown: this.conversation?.maskedShown() ?? 0,
+        }),
       },
     );
+    this.saved = readSaved(this.host.getState());
   }
 
-  private async showLog(): Promise<void> {
+  private get conversation(): CdConversation | null {
+    return this.renderRoot.querySelector('cd-conversation');
+  }
+
+  private showChat(chat: ChatSnapshot): void {
+    const first = this.chat === undefined;
+    this.chat = chat;
+    if (first && this.saved.scroll) {
+      const scroll = this.saved.scroll;
+      void this.updateComplete.then(() => this.conversation?.restore(scroll));
+    }
+  }
+
+  private save(part: Partial<SavedState>): void {
+    this.saved = { ...this.saved, ...part };
+    this.host?.setState(this.saved);
+  }
+
+  private async forward(d: HostRequestDetail): Promise<void> {
+    if (!this.host) return;
     try {
-      await this.host?.request('showLog', {});
+      const result = await this.host.request(d.method, d.params as never);
+      const r = result as Partial<HostRequests['send']['result']>;
+      this.error =
+        d.method === 'send' && r.accepted === false ? (r.reason ?? 'The agent did not accept the message.') : undefined;
     } catch (e) {
       this.error = e instanceof Error ? e.message : String(e);
     }
   }
 
+  override render(): unknown {
+    if (!this.init || !this.settings || !this.chat) {
+      return html`<p class="connecting" role="status">Connecting to the extension host…</p>`;
+    }
+    const c = this.chat;
+    return html`
+      <header>
+        <cd-toolbar .chat=${c}></cd-toolbar>
+        <details
+          class="context"
+          ?open=${this.saved.contextOpen}
+          @toggle=${(e: Event) => this.save({ contextOpen: (e.target as HTMLDetailsElement).open })}
+        >
+          <summary>Context · <span data-testid="strategy">${this.settings.strategy}</span></summary>
+          <cd-meter .meter=${c.meter}></cd-meter>
+          <cd-plot .series=${c.series}></cd-plot>
+        </details>
+      </header>
+      <cd-conversation .items=${c.items}></cd-conversation>
+      <footer>
+        <cd-approval .approval=${c.approval}></cd-approval>
+        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+        <div class="status-line">
+          <span class="status ${c.status}" role="status" data-testid="status">${statusText(c.status)}</span>
+          ${c.model ? html`<span class="model">${c.model}</span>` : nothing}
+        </div>
+        <cd-composer
+          .draft=${this.saved.draft}
+          ?running=${c.status === 'running'}
+          .setupHint=${c.setupHint}
+        ></cd-composer>
+        <p class="connection" data-testid="connection">
+          Connected to the extension host (protocol ${this.init.protocolVersion}) ·
+          <vscode-badge>v${this.init.extensionVersion}</vscode-badge>
+        </p>
+        ${
+          this.lastPing
+            ? html`<p class="connection" data-testid="ping">
+                Host ping received at ${new Date(this.lastPing).toLocaleTimeString()}.
+              </p>`
+            : nothing
+        }
+      </footer>
+    `;
+  }
+
   static override styles = css`
     :host {
-      display: block;
-      padding: 8px 12px;
+      display: flex;
+      flex-direction: column;
+      height: 100vh;
+      box-sizing: border-box;
       color: var(--vscode-foreground);
       font-family: var(--vscode-font-family);
       font-size: var(--vscode-font-size);
     }
-    h2 {
-      font-size: 1.1em;
-      margin: 0.4em 0;
-      display: flex;
-      align-items: center;
-      gap: 6px;
+    header,
+    footer {
+      flex: none;
+      padding: 6px 10px;
     }
-    .status {
-      display: flex;
-      align-items: center;
-      gap: 6px;
+    header {
+      border-bottom: 1px solid var(--vscode-panel-border, transparent);
+    }
+    footer {
+      border-top: 1px solid var(--vscode-panel-border, transparent);
+    }
+    cd-conversation {
+      flex: 1;
+      min-height: 80px;
+    }
+    .context summary {
+      cursor: pointer;
+      margin: 6px 0 2px;
       color: var(--vscode-descriptionForeground);
     }
-    dl {
-      display: grid;
-      grid-template-columns: max-content 1fr;
-      gap: 2px 10px;
-      margin: 10px 0;
+    .context summary:focus-visible {
+      outline: 1px solid var(--vscode-focusBorder);
     }
-    dt {
+    .status-line {
+      display: flex;
+      justify-content: space-between;
+      gap: 8px;
+      margin-bottom: 4px;
       color: var(--vscode-descriptionForeground);
     }
-    dd {
-      margin: 0;
-      font-family: var(--vscode-editor-font-family);
+    .status.running {
+      color: var(--vscode-progressBar-background);
     }
-    p {
-      line-height: 1.4;
+    .status.error,
+    .status.budget {
+      color: var(--vscode-errorForeground);
+    }
+    .connection {
+      margin: 4px 0 0;
+      font-size: 0.85em;
+      color: var(--vscode-descriptionForeground);
+    }
+    .connecting {
+      padding: 8px 12px;
+      color: var(--vscode-descriptionForeground);
     }
     .error {
       color: var(--vscode-errorForeground);
+      margin: 4px 0;
     }
   `;
-
-  override render(): unknown {
-    if (!this.init || !this.settings) {
-      return html`<p class="status" role="status">Connecting to the extension host…</p>`;
-    }
-    const s = this.settings;
-    return html`
-      <h2>Context Desk <vscode-badge>v${this.init.extensionVersion}</vscode-badge></h2>
-      <p class="status" role="status" data-testid="connection">
-        Connected to the extension host (protocol ${this.init.protocolVersion}).
-      </p>
-      <dl aria-label="Context settings">
-        <dt>Strategy</dt>
-        <dd data-testid="strategy">${s.strategy}</dd>
-        <dt>Masking window</dt>
-        <dd>${s.maskingWindow} turns</dd>
-        <dt>Tokenizer</dt>
-        <dd>${s.tokenizer}</dd>
-        <dt>Cached input price</dt>
-        <dd>${s.cachedInputPrice}× uncached</dd>
-      </dl>
-      <p>
-        The agent chat comes to this panel next. Until then, the context engine runs from the command line:
-        <code>context-desk --help</code>.
-      </p>
-      ${
-        this.lastPing
-          ? html`<p data-testid="ping">Host ping received at ${new Date(this.lastPing).toLocaleTimeString()}.</p>`
-          : nothing
-      }
-      ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-      <vscode-button secondary @click=${() => void this.showLog()}>Show Log</vscode-button>
-    `;
-  }
 }
 
 customElements.define('cd-app', CdApp);

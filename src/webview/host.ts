@@ -36,6 +36,15 @@ export class HostConnection {
     this.api.postMessage({ type: 'ready', protocolVersion: PROTOCOL_VERSION });
   }
 
+  /** State VS Code keeps for this webview while it is hidden (survives the iframe being discarded). */
+  getState(): unknown {
+    return this.api.getState();
+  }
+
+  setState(state: unknown): void {
+    this.api.setState(state);
+  }
+
   request<K extends keyof HostRequests & string>(
     method: K,
     params: ParamsOf<HostRequests, K>,

@@ -1,0 +1,7 @@
+// Codicon classes inside shadow roots: the document's <link> to codicon.css declares the font (an
+// @font-face only works at document level), but its class rules do not reach into shadow DOM, so each
+// component adopts this one shared sheet.
+import { unsafeCSS } from 'lit';
+import codiconCss from '@vscode/codicons/dist/codicon.css';
+
+export const codicons = unsafeCSS(codiconCss.replace(/@font-face\s*\{[^}]*\}/g, ''));

@@ -1,0 +1,148 @@
+// Templates for the conversation's items (user, assistant, notice). They render into the
+// conversation's shadow root (so it can count and measure them); tool calls are <cd-tool-card>s.
+import { css, html, nothing, type TemplateResult } from 'lit';
+import { unsafeHTML } from 'lit/directives/unsafe-html.js';
+import DOMPurify from 'dompurify';
+import type { ChatItem } from '../../protocol/chat';
+import { markdownToHtml } from '../lib/markdown';
+import { requestHost } from '../events';
+import './tool-card';
+
+const NOTICE_ICON = { info: 'codicon-info', warning: 'codicon-warning', error: 'codicon-error' } as const;
+
+/** Sanitized HTML per assistant item, reused while its text does not change (most renders). */
+const rendered = new Map<string, { text: string; streaming: boolean; html: string }>();
+
+export function assistantHtml(id: string, text: string, streaming: boolean): string {
+  const hit = rendered.get(id);
+  if (hit && hit.text === text && hit.streaming === streaming) return hit.html;
+  const clean = DOMPurify.sanitize(markdownToHtml(text, streaming));
+  if (rendered.size > 2000) rendered.clear();
+  rendered.set(id, { text, streaming, html: clean });
+  return clean;
+}
+
+export function renderItem(item: ChatItem, host: EventTarget): TemplateResult {
+  switch (item.kind) {
+    case 'user':
+      return html`<div class="item user" role="article" aria-label="You">
+        <div class="who"><span class="codicon codicon-account" aria-hidden="true"></span>You</div>
+        <div class="text">${item.text}</div>
+      </div>`;
+    case 'assistant':
+      return html`<div class="item assistant" role="article" aria-label="Agent, turn ${item.turn}">
+        <div class="who">
+          <span class="codicon codicon-hubot" aria-hidden="true"></span>Agent
+          <span class="turn">turn ${item.turn}</span>
+          ${
+            item.streaming
+              ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-label="streaming"></span>`
+              : nothing
+          }
+        </div>
+        ${item.text ? html`<div class="markdown">${unsafeHTML(assistantHtml(item.id, item.text, item.streaming))}</div>` : nothing}
+        ${item.tools.map((t) => html`<cd-tool-card .call=${t}></cd-tool-card>`)}
+      </div>`;
+    case 'notice':
+      return html`<div class="item notice ${item.level}" role=${item.level === 'error' ? 'alert' : 'note'}>
+        <span class="codicon ${NOTICE_ICON[item.level]}" aria-hidden="true"></span>
+        <span class="text">${item.text}</span>
+        ${
+          item.action
+            ? html`<vscode-button
+                secondary
+                @click=${() => item.action && requestHost(host, 'noticeAction', { action: item.action.action })}
+                >${item.action.label}</vscode-button
+              >`
+            : nothing
+        }
+      </div>`;
+  }
+}
+
+/** A rough size (characters) for height estimates before an item is measured. */
+export function itemSize(item: ChatItem): number {
+  if (item.kind !== 'assistant') return item.text.length;
+  return item.text.length + item.tools.length * 240;
+}
+
+export const messageStyles = css`
+  .item {
+    padding: 6px 2px 8px;
+    border-bottom: 1px solid var(--vscode-panel-border, transparent);
+  }
+  .who {
+    display: flex;
+    align-items: center;
+    gap: 5px;
+    font-weight: 600;
+    margin-bottom: 2px;
+  }
+  .turn {
+    font-weight: normal;
+    color: var(--vscode-descriptionForeground);
+  }
+  .user .text {
+    white-space: pre-wrap;
+    word-break: break-word;
+  }
+  .markdown {
+    line-height: 1.45;
+    word-break: break-word;
+  }
+  .markdown p {
+    margin: 0.4em 0;
+  }
+  .markdown code {
+    font-family: var(--vscode-editor-font-family);
+    font-size: var(--vscode-editor-font-size);
+  }
+  .markdown :not(pre) > code {
+    background: var(--vscode-textCodeBlock-background);
+    padding: 0 3px;
+    border-radius: 3px;
+  }
+  .markdown a {
+    color: var(--vscode-textLink-foreground);
+  }
+  .code-block {
+    position: relative;
+  }
+  .code-block pre {
+    margin: 4px 0;
+    padding: 6px 8px;
+    overflow: auto;
+    background: var(--vscode-textCodeBlock-background);
+  }
+  .code-block .copy {
+    position: absolute;
+    top: 2px;
+    right: 2px;
+    font: inherit;
+    font-size: 0.85em;
+    color: var(--vscode-button-secondaryForeground);
+    background: var(--vscode-button-secondaryBackground);
+    border: none;
+    border-radius: 2px;
+    padding: 1px 6px;
+    cursor: pointer;
+  }
+  .notice {
+    display: flex;
+    align-items: center;
+    gap: 6px;
+    flex-wrap: wrap;
+    padding: 6px;
+    border-left: 3px solid var(--vscode-notificationsInfoIcon-foreground);
+    background: var(--vscode-editorWidget-background);
+  }
+  .notice.warning {
+    border-left-color: var(--vscode-notificationsWarningIcon-foreground);
+  }
+  .notice.error {
+    border-left-color: var(--vscode-notificationsErrorIcon-foreground);
+  }
+  .notice .text {
+    flex: 1;
+  }
+`;

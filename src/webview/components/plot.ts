@@ -1,0 +1,152 @@
+// <cd-plot>: tokens sent vs what raw history would have sent, per model call (uPlot). The chart is
+// created once and fed with setData on every new point; it follows the view's width and is rebuilt
+// only when the colour theme changes (canvas colours are resolved from the theme variables).
+import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
+import uPlot from 'uplot';
+import uplotCss from 'uplot/dist/uPlot.min.css';
+import type { CallPoint } from '../../protocol/chat';
+import { formatTokens } from '../lib/format';
+
+const HEIGHT = 130;
+
+export class CdPlot extends LitElement {
+  static override properties = { series: { attribute: false } };
+  declare series: CallPoint[];
+  private chart: uPlot | undefined;
+  private resize: ResizeObserver | undefined;
+  private theme: MutationObserver | undefined;
+
+  constructor() {
+    super();
+    this.series = [];
+  }
+
+  private get box(): HTMLElement | null {
+    return this.renderRoot.querySelector('.chart');
+  }
+
+  private data(): uPlot.AlignedData {
+    const s = this.series;
+    return [s.map((p) => p.call), s.map((p) => p.sent), s.map((p) => p.raw)];
+  }
+
+  private color(name: string, fallback: string): string {
+    return getComputedStyle(this).getPropertyValue(name).trim() || fallback;
+  }
+
+  private create(): void {
+    const box = this.box;
+    if (!box) return;
+    this.chart?.destroy();
+    const fg = this.color('--vscode-descriptionForeground', '#888');
+    const grid = this.color('--vscode-widget-border', 'rgba(128,128,128,0.25)');
+    const axis: uPlot.Axis = {
+      stroke: fg,
+      grid: { stroke: grid, width: 1 },
+      ticks: { stroke: grid, width: 1 },
+      font: `10px ${this.color('--vscode-font-family', 'sans-serif')}`,
+    };
+    this.chart = new uPlot(
+      {
+        width: Math.max(120, box.clientWidth),
+        height: HEIGHT,
+        cursor: { drag: { x: false, y: false } },
+        scales: { x: { time: false } },
+        axes: [
+          { ...axis, label: undefined, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')) },
+          { ...axis, size: 44, values: (_u, vals) => vals.map((v) => formatTokens(v)) },
+        ],
+        series: [
+          { label: 'Call' },
+          {
+            label: 'Sent',
+            stroke: this.color('--vscode-charts-blue', '#3794ff'),
+            width: 2,
+            value: (_u, v) => (v === null || v === undefined ? '–' : formatTokens(v)),
+          },
+          {
+            label: 'Raw history',
+            stroke: this.color('--vscode-charts-orange', '#d18616'),
+            width: 1.5,
+            dash: [4, 3],
+            value: (_u, v) => (v === null || v === undefined ? '–' : formatTokens(v)),
+          },
+        ],
+      },
+      this.data(),
+      box,
+    );
+  }
+
+  override firstUpdated(): void {
+    this.create();
+    this.resize = new ResizeObserver(() => {
+      const box = this.box;
+      if (box && this.chart && box.clientWidth > 0 && Math.abs(box.clientWidth - this.chart.width) > 1)
+        this.chart.setSize({ width: box.clientWidth, height: HEIGHT });
+    });
+    const box = this.box;
+    if (box) this.resize.observe(box);
+    // VS Code swaps the body's theme class and variables when the colour theme changes.
+    this.theme = new MutationObserver(() => this.create());
+    this.theme.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+  }
+
+  override updated(changed: PropertyValues<this>): void {
+    if (changed.has('series') && this.chart) this.chart.setData(this.data());
+  }
+
+  override disconnectedCallback(): void {
+    super.disconnectedCallback();
+    this.resize?.disconnect();
+    this.theme?.disconnect();
+    this.chart?.destroy();
+    this.chart = undefined;
+  }
+
+  override render(): unknown {
+    return html`<div class="plot" data-testid="plot" role="img" aria-label=${this.summary()}>
+      <div class="chart"></div>
+      ${this.series.length === 0 ? html`<p class="empty">The per-call plot fills in as the agent calls the model.</p>` : nothing}
+    </div>`;
+  }
+
+  /** A text equivalent of the chart for screen readers. */
+  private summary(): string {
+    const last = this.series.at(-1);
+    if (!last) return 'Per-call tokens: no calls yet';
+    return `Per-call tokens over ${this.series.length} calls; last call sent ${formatTokens(last.sent)} of ${formatTokens(last.raw)} raw history tokens`;
+  }
+
+  static override styles = [
+    unsafeCSS(uplotCss),
+    css`
+      :host {
+        display: block;
+      }
+      .chart {
+        width: 100%;
+        overflow: hidden;
+      }
+      .uplot {
+        font-family: var(--vscode-font-family);
+        color: var(--vscode-foreground);
+      }
+      .u-legend {
+        font-size: 11px;
+        text-align: left;
+      }
+      .u-legend .u-marker {
+        width: 0.8em;
+        height: 0.8em;
+      }
+      .empty {
+        margin: 2px 0;
+        color: var(--vscode-descriptionForeground);
+        font-size: 0.9em;
+      }
+    `,
+  ];
+}
+
+customElements.define('cd-plot', CdPlot);

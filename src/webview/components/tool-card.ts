@@ -1,0 +1,200 @@
+// <cd-tool-card>: one tool call: name with a codicon, state, duration, arguments (collapsed JSON) and
+// the output preview (collapsible, monospace). Masked observations say so and link to the stored file.
+import { LitElement, css, html, nothing } from 'lit';
+import type { ChatToolCall } from '../../protocol/chat';
+import { countLines, formatDuration, prettyArguments } from '../lib/format';
+import { requestHost } from '../events';
+import { codicons } from './codicons';
+
+const STATE_ICON: Record<ChatToolCall['state'], string> = {
+  running: 'codicon-loading codicon-modifier-spin',
+  ok: 'codicon-pass',
+  error: 'codicon-error',
+  invalid: 'codicon-warning',
+  cancelled: 'codicon-circle-slash',
+};
+
+/** A codicon for well-known tool names; anything else gets the generic tool icon. */
+function toolIcon(tool: string): string {
+  if (/read|open|cat|view/i.test(tool)) return 'codicon-file';
+  if (/write|edit|patch|replace/i.test(tool)) return 'codicon-edit';
+  if (/search|grep|find/i.test(tool)) return 'codicon-search';
+  if (/run|exec|shell|terminal|bash|command/i.test(tool)) return 'codicon-terminal';
+  if (/list|ls|dir/i.test(tool)) return 'codicon-list-tree';
+  return 'codicon-tools';
+}
+
+export class CdToolCard extends LitElement {
+  static override properties = {
+    call: { attribute: false },
+    masked: { type: Boolean, reflect: true },
+  };
+
+  declare call: ChatToolCall;
+  /** Reflected so the panel can count masked cards it actually renders. */
+  declare masked: boolean;
+
+  constructor() {
+    super();
+    this.masked = false;
+  }
+
+  override willUpdate(): void {
+    this.masked = this.call?.masked === true;
+  }
+
+  private open(event: Event): void {
+    event.preventDefault();
+    if (this.call.storedAt) requestHost(this, 'openStored', { path: this.call.storedAt });
+  }
+
+  override render(): unknown {
+    const c = this.call;
+    if (!c) return nothing;
+    const lines = c.maskedLines ?? (c.preview ? countLines(c.preview) : 0);
+    return html`
+      <div class="card state-${c.state}" role="group" aria-label="Tool call ${c.tool}, ${c.state}">
+        <div class="head">
+          <span class="codicon ${toolIcon(c.tool)}" aria-hidden="true"></span>
+          <span class="name">${c.tool}</span>
+          <span class="state" title=${c.state}>
+            <span class="codicon ${STATE_ICON[c.state]}" aria-hidden="true"></span>${c.state}
+          </span>
+          ${c.durationMs !== undefined ? html`<span class="duration">${formatDuration(c.durationMs)}</span>` : nothing}
+        </div>
+        <details class="args">
+          <summary>Arguments</summary>
+          <pre>${prettyArguments(c.arguments)}</pre>
+        </details>
+        ${
+          c.masked
+            ? html`<div class="masked" data-testid="masked">
+                <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
+                Masked in context: ${lines} lines
+                ${
+                  c.storedAt
+                    ? html`<button
+                        type="button"
+                        class="link"
+                        data-testid="open-masked"
+                        aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                        @click=${this.open}
+                      >
+                        open
+                      </button>`
+                    : nothing
+                }
+              </div>`
+            : nothing
+        }
+        ${
+          c.preview !== undefined && c.preview !== ''
+            ? html`<details class="output" ?open=${!c.masked && c.state !== 'ok'}>
+                <summary>Output${c.masked ? ' (as first seen)' : ''} · ${countLines(c.preview)} lines</summary>
+                <pre>${c.preview}</pre>
+              </details>`
+            : nothing
+        }
+        ${
+          c.storedAt && !c.masked
+            ? html`<button
+                type="button"
+                class="link"
+                data-testid="open-full"
+                aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                @click=${this.open}
+              >
+                open full output
+              </button>`
+            : nothing
+        }
+      </div>
+    `;
+  }
+
+  static override styles = [
+    codicons,
+    css`
+      :host {
+        display: block;
+        margin: 6px 0;
+      }
+      .card {
+        border: 1px solid var(--vscode-widget-border, var(--vscode-panel-border));
+        border-radius: 4px;
+        padding: 4px 8px;
+        background: var(--vscode-editorWidget-background);
+      }
+      .head {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        flex-wrap: wrap;
+      }
+      .name {
+        font-family: var(--vscode-editor-font-family);
+        font-weight: 600;
+      }
+      .state {
+        display: inline-flex;
+        align-items: center;
+        gap: 3px;
+        color: var(--vscode-descriptionForeground);
+      }
+      .state-ok .state .codicon {
+        color: var(--vscode-testing-iconPassed, var(--vscode-charts-green));
+      }
+      .state-error .state,
+      .state-invalid .state {
+        color: var(--vscode-errorForeground);
+      }
+      .duration {
+        margin-left: auto;
+        color: var(--vscode-descriptionForeground);
+      }
+      details summary {
+        cursor: pointer;
+        color: var(--vscode-descriptionForeground);
+        margin-top: 2px;
+      }
+      pre {
+        margin: 4px 0;
+        padding: 4px 6px;
+        max-height: 240px;
+        overflow: auto;
+        white-space: pre-wrap;
+        word-break: break-all;
+        font-family: var(--vscode-editor-font-family);
+        font-size: var(--vscode-editor-font-size);
+        background: var(--vscode-textCodeBlock-background);
+      }
+      .masked {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        margin-top: 4px;
+        color: var(--vscode-descriptionForeground);
+        font-style: italic;
+      }
+      .link {
+        background: none;
+        border: none;
+        padding: 0;
+        font: inherit;
+        font-style: normal;
+        color: var(--vscode-textLink-foreground);
+        cursor: pointer;
+        text-decoration: underline;
+      }
+      .link:hover {
+        color: var(--vscode-textLink-activeForeground);
+      }
+      :focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: 1px;
+      }
+    `,
+  ];
+}
+
+customElements.define('cd-tool-card', CdToolCard);
