@@ -1,0 +1,99 @@
+// Our messages in Anthropic's Messages format, with prompt-cache breakpoints where the strategy kept the
+// prefix stable. Anthropic caches a prefix ending at a `cache_control` block; a later request reads it
+// when its own prefix up to that block is identical. So we mark (1) the system prompt (covers tools and
+// system), (2) the last message before the first change since the previous request (the prefix the
+// strategy left untouched, e.g. everything before the mask boundary moved), and (3) the last message, so
+// the next call, which appends to this one, can read all of it. Three of the four breakpoints allowed.
+import type {
+  ContentBlockParam,
+  MessageParam,
+  TextBlockParam,
+  Tool,
+} from '@anthropic-ai/sdk/resources/messages/messages';
+import type { Message } from '../messages';
+import type { ToolSpec } from '../agent/provider';
+import { commonPrefixLength } from '../cost/prefix-cache';
+
+const EPHEMERAL = { type: 'ephemeral' } as const;
+
+export interface AnthropicRequestParts {
+  system: TextBlockParam[] | undefined;
+  messages: MessageParam[];
+  /** Indices (in our messages) whose last block carries a breakpoint. */
+  breakpoints: number[];
+}
+
+function parseInput(args: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(args);
+    if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;
+  } catch {
+    // The model's JSON was broken: send what it wrote so it can see its mistake.
+  }
+  return { _unparsed_arguments: args };
+}
+
+function blocksOf(m: Message): ContentBlockParam[] {
+  if (m.role === 'tool') {
+    if (m.toolCallId === undefined) return [{ type: 'text', text: m.content || '(empty output)' }];
+    return [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content || '(empty output)' }];
+  }
+  const blocks: ContentBlockParam[] = [];
+  if (m.content !== '') blocks.push({ type: 'text', text: m.content });
+  for (const c of m.toolCalls ?? [])
+    blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
+  if (blocks.length === 0) blocks.push({ type: 'text', text: '(empty)' });
+  return blocks;
+}
+
+/**
+ * Converts messages (system messages go to `system`; tool results become user `tool_result` blocks;
+ * consecutive messages of one role merge) and places breakpoints against `previous`, the messages of
+ * the previous request of the same conversation.
+ */
+export function toAnthropicRequest(messages: readonly Message[], previous?: readonly Message[]): AnthropicRequestParts {
+  const systemText = messages.filter((m) => m.role === 'system').map((m) => m.content);
+  const system: TextBlockParam[] | undefined =
+    systemText.length > 0 ? [{ type: 'text', text: systemText.join('\n\n'), cache_control: EPHEMERAL }] : undefined;
+  const out: MessageParam[] = [];
+  /** For each of our messages: the block that ends it (undefined for system messages). */
+  const ends: (ContentBlockParam | undefined)[] = [];
+  for (const m of messages) {
+    if (m.role === 'system') {
+      ends.push(undefined);
+      continue;
+    }
+    const role = m.role === 'assistant' ? 'assistant' : 'user';
+    const blocks = blocksOf(m);
+    const last = out[out.length - 1];
+    if (last && last.role === role) {
+      (last.content as ContentBlockParam[]).push(...blocks);
+    } else out.push({ role, content: blocks });
+    ends.push(blocks[blocks.length - 1]);
+  }
+  const marks = new Set<number>();
+  const lastIndex = ends.findLastIndex((b) => b !== undefined);
+  if (previous && previous.length > 0) {
+    const stable = commonPrefixLength(previous, messages);
+    for (let i = stable - 1; i >= 0; i--) {
+      if (ends[i]) {
+        marks.add(i);
+        break;
+      }
+    }
+  }
+  if (lastIndex >= 0) marks.add(lastIndex);
+  for (const i of marks) {
+    const block = ends[i] as { cache_control?: typeof EPHEMERAL };
+    block.cache_control = EPHEMERAL;
+  }
+  return { system, messages: out, breakpoints: [...marks].sort((a, b) => a - b) };
+}
+
+export function toAnthropicTools(tools: readonly ToolSpec[]): Tool[] {
+  return tools.map((t) => ({
+    name: t.name,
+    description: t.description,
+    input_schema: { type: 'object', ...t.inputSchema } as Tool['input_schema'],
+  }));
+}

@@ -1,0 +1,111 @@
+// Anthropic Messages API with `@anthropic-ai/sdk`: streaming text and tool use, prompt-cache breakpoints
+// placed against the previous request of the same conversation (see anthropic-messages.ts).
+import Anthropic from '@anthropic-ai/sdk';
+import type { Message } from '../messages';
+import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
+import { ProviderError, classifyHttpError, parseRetryAfter } from '../agent/errors';
+import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
+
+export interface AnthropicProviderOptions {
+  apiKey: string;
+  baseURL?: string;
+  timeoutMs?: number;
+  /** Anthropic requires max_tokens; default 8192. */
+  defaultMaxOutputTokens?: number;
+}
+
+export function classifyAnthropicError(e: unknown, signal?: AbortSignal): ProviderError {
+  if (e instanceof ProviderError) return e;
+  if (signal?.aborted || e instanceof Anthropic.APIUserAbortError || (e instanceof Error && e.name === 'AbortError'))
+    return new ProviderError({ kind: 'aborted', message: 'Stopped' }, { cause: e });
+  if (e instanceof Anthropic.APIConnectionTimeoutError)
+    return new ProviderError(
+      { kind: 'timeout', message: `Anthropic did not answer in time: ${e.message}` },
+      { cause: e },
+    );
+  if (e instanceof Anthropic.APIConnectionError)
+    return new ProviderError({ kind: 'network', message: `Could not reach Anthropic (${e.message})` }, { cause: e });
+  if (e instanceof Anthropic.APIError && typeof e.status === 'number') {
+    const headers = e.headers;
+    const retryAfter = headers ? parseRetryAfter((n) => headers.get(n)) : undefined;
+    // 529 "overloaded" is a server condition worth retrying like a 5xx.
+    return classifyHttpError(e.status, e.message, retryAfter);
+  }
+  const message = e instanceof Error ? e.message : String(e);
+  if (e instanceof Anthropic.APIError)
+    return new ProviderError({ kind: 'server', message: `Anthropic failed mid-stream: ${message}` }, { cause: e });
+  return new ProviderError({ kind: 'network', message }, { cause: e });
+}
+
+export class AnthropicProvider implements ChatProvider {
+  readonly id = 'anthropic';
+  private readonly client: Anthropic;
+  /** Previous request per conversation, keyed by model and system prompt (a summary call has its own). */
+  private readonly previous = new Map<string, readonly Message[]>();
+
+  constructor(private readonly options: AnthropicProviderOptions) {
+    this.client = new Anthropic({
+      apiKey: options.apiKey,
+      ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+      timeout: options.timeoutMs ?? 120_000,
+      maxRetries: 0,
+    });
+  }
+
+  async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
+    const key = `${request.model}\u0000${request.messages.find((m) => m.role === 'system')?.content ?? ''}`;
+    const parts = toAnthropicRequest(request.messages, this.previous.get(key));
+    this.previous.set(key, request.messages.slice());
+    const tools = new Map<number, { id: string; name: string; json: string }>();
+    const usage: ProviderUsage = {};
+    let finish: string | undefined;
+    const local = new AbortController();
+    const onAbort = (): void => local.abort();
+    if (request.signal.aborted) local.abort();
+    else request.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      const stream = await this.client.messages.create(
+        {
+          model: request.model,
+          max_tokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 8192,
+          messages: parts.messages,
+          ...(parts.system ? { system: parts.system } : {}),
+          ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+          stream: true,
+        },
+        { signal: local.signal },
+      );
+      for await (const event of stream) {
+        if (event.type === 'message_start') {
+          const u = event.message.usage;
+          const read = u.cache_read_input_tokens ?? 0;
+          const written = u.cache_creation_input_tokens ?? 0;
+          usage.inputTokens = u.input_tokens + read + written;
+          usage.cachedTokens = read;
+          usage.cacheWriteTokens = written;
+        } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
+          tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
+        } else if (event.type === 'content_block_delta') {
+          if (event.delta.type === 'text_delta') yield { type: 'text-delta', text: event.delta.text };
+          else if (event.delta.type === 'input_json_delta') {
+            const t = tools.get(event.index);
+            if (t) t.json += event.delta.partial_json;
+          }
+        } else if (event.type === 'message_delta') {
+          usage.outputTokens = event.usage.output_tokens;
+          if (event.delta.stop_reason) finish = event.delta.stop_reason;
+        }
+      }
+    } catch (e) {
+      throw classifyAnthropicError(e, request.signal);
+    } finally {
+      request.signal.removeEventListener('abort', onAbort);
+    }
+    if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    for (const [, t] of [...tools.entries()].sort((a, b) => a[0] - b[0]))
+      yield { type: 'tool-call', call: { id: t.id, name: t.name, arguments: t.json === '' ? '{}' : t.json } };
+    yield { type: 'usage', usage };
+    if (finish) yield { type: 'finish', reason: finish };
+  }
+}

@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Message } from '../../../src/core/messages';
+import { toAnthropicRequest, toAnthropicTools } from '../../../src/core/providers/anthropic-messages';
+import { maskMessage } from '../../../src/core/strategies/placeholder';
+
+const sys: Message = { role: 'system', content: 'You are an agent.' };
+const task: Message = { role: 'user', content: 'Fix the bug.' };
+function turn(i: number): Message[] {
+  return [
+    {
+      role: 'assistant',
+      content: `Reading ${i}`,
+      toolCalls: [{ id: `t${i}`, name: 'read_file', arguments: `{"path":"f${i}"}` }],
+    },
+    { role: 'tool', content: `contents of f${i}\nline 2`, toolCallId: `t${i}`, name: 'read_file' },
+  ];
+}
+
+/** Where the cache_control marks ended up: [message index, block index] pairs. */
+function marks(parts: ReturnType<typeof toAnthropicRequest>): [number, number][] {
+  const found: [number, number][] = [];
+  parts.messages.forEach((m, i) =>
+    (m.content as { cache_control?: unknown }[]).forEach((b, j) => {
+      if (b.cache_control) found.push([i, j]);
+    }),
+  );
+  return found;
+}
+
+test('converts roles: system apart, tool results as user tool_result blocks, tool calls as tool_use', () => {
+  const parts = toAnthropicRequest([sys, task, ...turn(1), { role: 'user', content: 'Also check f2.' }]);
+  assert.deepEqual(parts.system, [{ type: 'text', text: 'You are an agent.', cache_control: { type: 'ephemeral' } }]);
+  assert.equal(parts.messages.length, 3);
+  assert.deepEqual(parts.messages[1], {
+    role: 'assistant',
+    content: [
+      { type: 'text', text: 'Reading 1' },
+      { type: 'tool_use', id: 't1', name: 'read_file', input: { path: 'f1' } },
+    ],
+  });
+  // The tool result and the next user text merge into one user message (roles must alternate).
+  const user = parts.messages[2]!.content as { type: string }[];
+  assert.deepEqual(
+    user.map((b) => b.type),
+    ['tool_result', 'text'],
+  );
+});
+
+test('malformed tool-call JSON is kept visible rather than dropped; empty messages get a placeholder', () => {
+  const parts = toAnthropicRequest([
+    task,
+    { role: 'assistant', content: '', toolCalls: [{ id: 'x', name: 'grep', arguments: '{"pattern": ' }] },
+    { role: 'tool', content: '', toolCallId: 'x' },
+  ]);
+  const tu = (parts.messages[1]!.content as { input?: unknown }[])[0]!;
+  assert.deepEqual(tu.input, { _unparsed_arguments: '{"pattern": ' });
+  const tr = (parts.messages[2]!.content as { content?: unknown }[])[0]!;
+  assert.equal(tr.content, '(empty output)');
+});
+
+test('first call: one breakpoint on the last message', () => {
+  const msgs = [sys, task, ...turn(1)];
+  const parts = toAnthropicRequest(msgs);
+  assert.deepEqual(parts.breakpoints, [3]);
+  assert.deepEqual(marks(parts), [[2, 0]]);
+});
+
+test('append-only growth: breakpoints at the end of the previous request and at the new end', () => {
+  const first = [sys, task, ...turn(1)];
+  const second = [...first, ...turn(2)];
+  const parts = toAnthropicRequest(second, first);
+  assert.deepEqual(parts.breakpoints, [3, 5]);
+  assert.deepEqual(marks(parts), [
+    [2, 0],
+    [4, 0],
+  ]);
+});
+
+test('when masking rewrites an early observation, the stable breakpoint moves before the change', () => {
+  const t1 = turn(1);
+  const t2 = turn(2);
+  const t3 = turn(3);
+  const previous = [sys, task, ...t1, ...t2, ...t3];
+  const masked = [sys, task, t1[0]!, maskMessage(t1[1]!), ...t2, ...t3, ...turn(4)];
+  const parts = toAnthropicRequest(masked, previous);
+  // Index 3 (the masked tool result) changed: the stable prefix ends at index 2, the assistant action.
+  assert.deepEqual(parts.breakpoints, [2, masked.length - 1]);
+  assert.equal(parts.breakpoints.length <= 3, true);
+  const block = (parts.messages[1]!.content as { type: string; cache_control?: unknown }[]).at(-1)!;
+  assert.equal(block.type, 'tool_use');
+  assert.deepEqual(block.cache_control, { type: 'ephemeral' });
+});
+
+test('a change right after the system prompt leaves only the system and end breakpoints', () => {
+  const parts = toAnthropicRequest([sys, { role: 'user', content: 'Other task' }], [sys, task]);
+  assert.deepEqual(parts.breakpoints, [1]);
+});
+
+test('tools become input_schema objects', () => {
+  const tools = toAnthropicTools([
+    { name: 'grep', description: 'd', inputSchema: { properties: { p: { type: 'string' } } } },
+  ]);
+  assert.deepEqual(tools, [
+    { name: 'grep', description: 'd', input_schema: { type: 'object', properties: { p: { type: 'string' } } } },
+  ]);
+});

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ProviderError, classifyHttpError, parseRetryAfter } from '../../../src/core/agent/errors';
+import { collectChat, type ChatRequest } from '../../../src/core/agent/provider';
+import { DEFAULT_OPENAI_BASE_URL, OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { startScriptedModelServer, type ScriptStep } from '../../support/scripted-model-server';
+
+function request(signal = new AbortController().signal): ChatRequest {
+  return {
+    model: 'm',
+    messages: [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: '', toolCalls: [{ id: 'a', name: 'grep', arguments: '{"pattern":"x"}' }] },
+      { role: 'tool', content: 'no matches', toolCallId: 'a', name: 'grep', storedAt: 'x.txt' },
+    ],
+    tools: [{ name: 'grep', description: 'search', inputSchema: { type: 'object', properties: {} } }],
+    signal,
+  };
+}
+
+async function run(steps: ScriptStep[], opts: { timeoutMs?: number; signal?: AbortSignal } = {}) {
+  const server = await startScriptedModelServer(steps);
+  try {
+    const provider = new OpenAICompatibleProvider({ baseURL: server.baseURL, timeoutMs: opts.timeoutMs ?? 5000 });
+    const result = await collectChat(provider.chat(request(opts.signal))).catch((e: unknown) => e);
+    return { result, bodies: server.chatRequests() };
+  } finally {
+    await server.close();
+  }
+}
+
+test('the default base URL is Ollama on loopback', () => {
+  assert.equal(DEFAULT_OPENAI_BASE_URL, 'http://127.0.0.1:11434/v1');
+});
+
+test('streams text and assembles split tool calls; reports usage with cached tokens', async () => {
+  const { result, bodies } = await run([
+    {
+      reply: {
+        text: 'Looking at two files now.',
+        toolCalls: [
+          { name: 'grep', arguments: { pattern: 'foo' } },
+          { name: 'grep', arguments: '{"pattern":"bar"}' },
+        ],
+      },
+      usage: { promptTokens: 120, completionTokens: 30, cachedTokens: 64 },
+    },
+  ]);
+  assert.ok(!(result instanceof Error));
+  const r = result as Awaited<ReturnType<typeof collectChat>>;
+  assert.equal(r.text, 'Looking at two files now.');
+  assert.deepEqual(
+    r.toolCalls.map((c) => [c.name, c.arguments]),
+    [
+      ['grep', '{"pattern":"foo"}'],
+      ['grep', '{"pattern":"bar"}'],
+    ],
+  );
+  assert.deepEqual(r.usage, { inputTokens: 120, outputTokens: 30, cachedTokens: 64 });
+  assert.equal(r.finishReason, 'tool_calls');
+  // What went over the wire: the OpenAI format, no storedAt, tools as functions, streaming with usage.
+  const body = bodies[0]!;
+  assert.equal(body.stream, true);
+  assert.deepEqual(body.stream_options, { include_usage: true });
+  assert.deepEqual(body.messages[2], {
+    role: 'assistant',
+    content: null,
+    tool_calls: [{ id: 'a', type: 'function', function: { name: 'grep', arguments: '{"pattern":"x"}' } }],
+  });
+  assert.deepEqual(body.messages[3], { role: 'tool', tool_call_id: 'a', content: 'no matches' });
+  assert.equal(body.tools![0]!.function.name, 'grep');
+});
+
+const cases: [string, ScriptStep, Partial<ProviderError>][] = [
+  ['429', { fault: 'rate-limit', retryAfter: 7 }, { kind: 'rate-limit', status: 429, retryAfterMs: 7000 }],
+  ['500', { fault: 'server-error' }, { kind: 'server', status: 500 }],
+  ['503', { fault: 'server-error', status: 503 }, { kind: 'server', status: 503 }],
+  ['504', { fault: 'server-error', status: 504 }, { kind: 'timeout', status: 504 }],
+  ['401', { fault: 'auth' }, { kind: 'auth', status: 401 }],
+  ['overflow', { fault: 'context-overflow' }, { kind: 'context-overflow', status: 400 }],
+];
+for (const [name, step, expected] of cases) {
+  test(`classifies ${name}`, async () => {
+    const { result } = await run([step]);
+    assert.ok(result instanceof ProviderError, String(result));
+    for (const [k, v] of Object.entries(expected))
+      assert.equal((result as unknown as Record<string, unknown>)[k], v, k);
+  });
+}
+
+test('classifies a hung server as a timeout and Stop as aborted', async () => {
+  const { result } = await run([{ fault: 'hang' }], { timeoutMs: 300 });
+  assert.ok(result instanceof ProviderError && result.kind === 'timeout', String(result));
+  const ac = new AbortController();
+  setTimeout(() => ac.abort(), 100);
+  const stopped = await run([{ fault: 'hang', text: 'partial' }], { signal: ac.signal });
+  assert.ok(stopped.result instanceof ProviderError && stopped.result.kind === 'aborted', String(stopped.result));
+});
+
+test('classifies an unreachable server as a network error', async () => {
+  const server = await startScriptedModelServer([]);
+  await server.close();
+  const provider = new OpenAICompatibleProvider({ baseURL: server.baseURL });
+  const e = await collectChat(provider.chat(request())).catch((x: unknown) => x);
+  assert.ok(e instanceof ProviderError && e.kind === 'network' && /base URL/.test(e.message), String(e));
+});
+
+test('parseRetryAfter: milliseconds header, seconds, HTTP date, garbage', () => {
+  const h = (o: Record<string, string>) => (n: string) => o[n];
+  assert.equal(parseRetryAfter(h({ 'retry-after-ms': '250', 'retry-after': '9' })), 250);
+  assert.equal(parseRetryAfter(h({ 'retry-after': '3' })), 3000);
+  const now = Date.parse('2026-01-01T00:00:00Z');
+  assert.equal(parseRetryAfter(h({ 'retry-after': 'Thu, 01 Jan 2026 00:00:10 GMT' }), now), 10_000);
+  assert.equal(parseRetryAfter(h({ 'retry-after': 'soon' })), undefined);
+  assert.equal(parseRetryAfter(h({})), undefined);
+});
+
+test('classifyHttpError: statuses and overflow messages', () => {
+  assert.equal(classifyHttpError(403, 'forbidden').kind, 'auth');
+  assert.equal(classifyHttpError(413, 'too big').kind, 'context-overflow');
+  assert.equal(classifyHttpError(400, 'prompt is too long: 210000 tokens > 200000 maximum').kind, 'context-overflow');
+  assert.equal(classifyHttpError(400, 'bad field').kind, 'bad-request');
+  assert.equal(classifyHttpError(529, 'overloaded').kind, 'server');
+  assert.equal(classifyHttpError(429, 'slow down', 1500).retryAfterMs, 1500);
+  assert.equal(classifyHttpError(500, 'x', 1500).retryAfterMs, undefined);
+});
