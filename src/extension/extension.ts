@@ -12,6 +12,10 @@ import { features, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
+import type { TerminalCapture } from './store/terminalCapture';
+import { registerStoreCommands } from './store/storeCommands';
+import { StoreLinkProvider } from './store/links';
+import { registerLmTools } from './store/lmTools';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -24,6 +28,8 @@ export interface ContextDeskApi {
   tools: () => ToolsControllers;
   /** The agent chat; the first call loads it. */
   chat: () => ChatController;
+  /** Terminal capture; the first shell execution loads it. */
+  terminals: () => TerminalCapture;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -73,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     panelHandlers({
       chat,
       showLog: () => channel.show(true),
-      openStored: (reference) => features().openStoredReference(contextFolder(), reference),
+      openStored: (reference) => openStored(reference),
       isAllowedCommand: (c) => agentView.isAllowedCommand(c),
     }),
     logger,
@@ -112,9 +118,29 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     }),
   );
 
+  // Every terminal is captured; the capture code loads with the first command that runs.
+  const terminals = lazy<TerminalCapture>(() => {
+    const capture = new (features().TerminalCapture)(contextFolder, () => settings()['terminals.capture'], logger);
+    context.subscriptions.push(capture);
+    return capture;
+  });
+  const openStored = (reference: string): Promise<boolean> =>
+    features().openStoredReference(contextFolder(), reference);
+  context.subscriptions.push(
+    vscode.window.onDidStartTerminalShellExecution((e) => terminals().started(e)),
+    vscode.window.onDidEndTerminalShellExecution((e) => void terminals().ended(e)),
+    vscode.window.onDidCloseTerminal((t) => void terminals.peek()?.closed(t)),
+    vscode.languages.registerDocumentLinkProvider(
+      { scheme: 'file', pattern: '**/history/*.md' },
+      new StoreLinkProvider(),
+    ),
+  );
+  registerStoreCommands(context, { folder: contextFolder, chat: () => chat.peek()?.snapshot, terminals, openStored });
+  registerLmTools(context, () => features().openContextStore(contextFolder()), terminals);
+
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools, chat };
+  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools, chat, terminals };
 }
 
 export function deactivate(): void {

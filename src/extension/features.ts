@@ -6,4 +6,5 @@ export { SkillsController } from './skills';
 export { ChatController } from './agent/chatController';
 export { hostTools } from './agent/hostTools';
 export { coreAgentTools } from './agent/coreTools';
-export { openStoredReference } from './storeLinks';
+export { openStoredReference, openContextStore } from './storeLinks';
+export { TerminalCapture } from './store/terminalCapture';

@@ -20,6 +20,7 @@ export const SETTINGS = {
   'agent.budgetTokens': { default: 0 },
   'agent.budgetMode': { default: 'hard' },
   'agent.approveCommands': { default: true },
+  'terminals.capture': { default: true },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -5,12 +5,17 @@ import { ContextStore } from '../core/store/context-store';
 import { StoreReferenceError } from '../core/store/errors';
 import type { ContextFolder } from './contextFolder';
 
+/** Opens (creating on first use) the store of this window. */
+export function openContextStore(folder: ContextFolder): Promise<ContextStore> {
+  return ContextStore.open({
+    root: folder.root,
+    ...(folder.workspaceFolder ? { workspaceRoot: folder.workspaceFolder } : {}),
+  });
+}
+
 export async function openStoredReference(folder: ContextFolder, reference: string): Promise<boolean> {
   try {
-    const store = await ContextStore.open({
-      root: folder.root,
-      ...(folder.workspaceFolder ? { workspaceRoot: folder.workspaceFolder } : {}),
-    });
+    const store = await openContextStore(folder);
     const resolved = await store.resolveReference(reference);
     await vscode.window.showTextDocument(vscode.Uri.file(resolved.absolute), { preview: true });
     return true;

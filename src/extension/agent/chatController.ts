@@ -58,9 +58,7 @@ export class ChatController implements vscode.Disposable {
   setStrategy(strategy: string): string {
     if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
     if (this.running) throw new Error('Stop the agent before changing the strategy');
-    void vscode.workspace
-      .getConfiguration(SECTION)
-      .update('strategy', strategy, vscode.ConfigurationTarget.Global);
+    void vscode.workspace.getConfiguration(SECTION).update('strategy', strategy, vscode.ConfigurationTarget.Global);
     this.session = undefined; // the next message starts a session with the new strategy
     this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
     return strategy;

@@ -32,9 +32,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     },
     setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => {
-      await vscode.workspace
-        .getConfiguration(SECTION)
-        .update('agent.model', model, vscode.ConfigurationTarget.Global);
+      await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
       return { model };
     },
     openStored: async ({ path }) => ({ opened: await d.openStored(path) }),

@@ -1,0 +1,154 @@
+// Commands over the store: Open Masked Observation, Grep Terminals (and outputs, history), Open Terminal
+// Log, Reveal Context Folder.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { grepStore, type GrepScope } from '../../core/search/store-grep';
+import type { GrepMatch } from '../../core/search/ripgrep';
+import type { ChatSnapshot } from '../../protocol/chat';
+import type { ContextFolder } from '../contextFolder';
+import type { TerminalCapture } from './terminalCapture';
+
+export interface StoreCommandDeps {
+  folder: () => ContextFolder;
+  chat: () => ChatSnapshot | undefined;
+  terminals: () => TerminalCapture;
+  openStored: (reference: string) => Promise<boolean>;
+}
+
+export function registerStoreCommands(context: vscode.ExtensionContext, d: StoreCommandDeps): void {
+  context.subscriptions.push(
+    vscode.commands.registerCommand('contextDesk.openMaskedObservation', (reference?: string) =>
+      reference ? d.openStored(reference) : pickMasked(d),
+    ),
+    vscode.commands.registerCommand('contextDesk.openStored', (reference: string) => d.openStored(reference)),
+    vscode.commands.registerCommand('contextDesk.grepTerminals', (scope?: GrepScope, pattern?: string) =>
+      grepPick(d.folder().root, scope ?? 'all', pattern),
+    ),
+    vscode.commands.registerCommand('contextDesk.openTerminalLog', async () => {
+      const terminal = vscode.window.activeTerminal;
+      if (!terminal) return void vscode.window.showInformationMessage('Context Desk: there is no active terminal.');
+      const log = await d.terminals().logPath(terminal);
+      if (!log) {
+        return void vscode.window.showInformationMessage(
+          `Context Desk: "${terminal.name}" has no log yet. Commands are captured in terminals with shell integration (terminal.integrated.shellIntegration.enabled; bash, zsh, fish or PowerShell) once they run a command.`,
+        );
+      }
+      await vscode.window.showTextDocument(vscode.Uri.file(log), { preview: true });
+    }),
+    vscode.commands.registerCommand('contextDesk.revealContextFolder', async () => {
+      const root = vscode.Uri.file(d.folder().root);
+      await vscode.workspace.fs.createDirectory(root);
+      if (d.folder().workspaceFolder) await vscode.commands.executeCommand('revealInExplorer', root);
+      else await vscode.commands.executeCommand('revealFileInOS', root);
+    }),
+  );
+}
+
+async function pickMasked(d: StoreCommandDeps): Promise<void> {
+  const chat = d.chat();
+  const items = (chat?.items ?? [])
+    .flatMap((item) =>
+      item.kind === 'assistant' ? item.tools.filter((t) => t.masked && t.storedAt).map((t) => ({ item, t })) : [],
+    )
+    .reverse()
+    .map(({ item, t }) => ({
+      label: `Turn ${item.turn}: ${t.tool}`,
+      description: `${t.maskedLines ?? '?'} lines`,
+      detail: (t.preview ?? '').split('\n').find((l) => l.trim()) ?? '',
+      reference: t.storedAt!,
+    }));
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('Context Desk: no observation of the current session is masked yet.');
+    return;
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: 'Open Masked Observation', matchOnDetail: true });
+  if (picked) await d.openStored(picked.reference);
+}
+
+/** A quick pick that searches as you type, streaming matches in; Escape cancels the search. */
+async function grepPick(root: string, scope: GrepScope, initial?: string): Promise<void> {
+  type Item = vscode.QuickPickItem & { match?: GrepMatch };
+  const qp = vscode.window.createQuickPick<Item>();
+  let regex = true;
+  const toggle: vscode.QuickInputButton = {
+    iconPath: new vscode.ThemeIcon('regex'),
+    tooltip: 'Toggle regular expression / literal',
+  };
+  qp.title = `Grep ${scope === 'all' ? 'terminals, tool outputs and history' : scope}`;
+  qp.placeholder = 'Pattern (regular expression)';
+  qp.buttons = [toggle];
+  qp.matchOnDescription = true;
+  let search: AbortController | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const run = (pattern: string): void => {
+    search?.abort();
+    if (!pattern) {
+      qp.items = [];
+      return;
+    }
+    const controller = new AbortController();
+    search = controller;
+    qp.busy = true;
+    void (async () => {
+      const found: Item[] = [];
+      let flushed = 0;
+      try {
+        for await (const m of grepStore({
+          root,
+          pattern,
+          scope,
+          fixed: !regex,
+          caseMode: 'smart',
+          maxMatches: 1000,
+          signal: controller.signal,
+          locate: { appRoot: vscode.env.appRoot },
+        })) {
+          found.push({
+            label: m.text.trim().slice(0, 200) || '(blank line)',
+            description: `${path.relative(root, m.file)}:${m.line}`,
+            match: m,
+            alwaysShow: true,
+          });
+          if (found.length - flushed >= 50) {
+            qp.items = [...found];
+            flushed = found.length;
+          }
+        }
+        if (!controller.signal.aborted)
+          qp.items = found.length ? found : [{ label: `No matches for ${pattern}`, alwaysShow: true }];
+      } catch (e) {
+        if (!controller.signal.aborted)
+          qp.items = [{ label: `$(error) ${e instanceof Error ? e.message : String(e)}`, alwaysShow: true }];
+      } finally {
+        if (search === controller) qp.busy = false;
+      }
+    })();
+  };
+  qp.onDidChangeValue((v) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => run(v), 150);
+  });
+  qp.onDidTriggerButton(() => {
+    regex = !regex;
+    qp.placeholder = regex ? 'Pattern (regular expression)' : 'Pattern (literal text)';
+    run(qp.value);
+  });
+  qp.onDidAccept(async () => {
+    const m = qp.selectedItems[0]?.match;
+    if (!m) return;
+    qp.hide();
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(m.file));
+    const pos = new vscode.Position(m.line - 1, m.ranges[0]?.start ?? 0);
+    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+  });
+  qp.onDidHide(() => {
+    search?.abort();
+    clearTimeout(timer);
+    qp.dispose();
+  });
+  qp.show();
+  if (initial) {
+    qp.value = initial;
+    run(initial);
+  }
+}
