@@ -183,6 +183,14 @@ function posted(page: Page): Promise<Posted[]> {
   return page.evaluate('window.__posted') as Promise<Posted[]>;
 }
 
+/** Loads the panel, waits for its `ready`, and returns the render time of an `init` with the chat. */
+async function openWith(page: Page, url: string, chat: ChatSnapshot): Promise<number> {
+  await page.goto(url);
+  await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
+  const settings = { strategy: 'cache-aware', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
+  return post(page, { type: 'init', payload: { protocolVersion: 1, extensionVersion: '0.1.0', settings, chat } });
+}
+
 /** Runs a query inside the conversation's shadow root. */
 const inConv = `document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot`;
 
@@ -195,22 +203,18 @@ async function main(): Promise<void> {
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
     page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    await page.goto(server.url);
-    await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
+    // Baseline in the same run: the same panel with a 5-turn chat.
+    const small = await browser.newPage({ viewport: { width: 420, height: 900 } });
+    await openWith(small, server.url, richChat(5)); // warm-up: the first load pays for JIT and fonts
+    const baselineMs = await openWith(small, server.url, richChat(5));
+    await small.close();
     const chat = richChat(TURNS);
-    const initMs = await post(page, {
-      type: 'init',
-      payload: {
-        protocolVersion: 1,
-        extensionVersion: '0.1.0',
-        settings: { strategy: 'cache-aware', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 },
-        chat,
-      },
-    });
+    const initMs = await openWith(page, server.url, chat);
     await page.waitForTimeout(300);
     const rows = await page.evaluate(`${inConv}.querySelectorAll('.row').length`);
     console.log(
-      `init with ${chat.items.length} items: ${initMs.toFixed(1)} ms to first paint, ${String(rows)} rows in the DOM`,
+      `init with ${chat.items.length} items: ${initMs.toFixed(1)} ms to render (${(initMs / baselineMs).toFixed(2)}x the ` +
+        `${baselineMs.toFixed(1)} ms of a 5-turn chat), ${String(rows)} rows in the DOM`,
     );
     await page.screenshot({ path: 'test-results/panel-preview.png' });
     assert.ok(Number(rows) < 80, 'the conversation is windowed');
@@ -310,6 +314,12 @@ async function main(): Promise<void> {
     const sent = (await posted(page)).filter((m) => m.method === 'send').map((m) => m.params?.text);
     assert.deepEqual(sent, ['first line\nsecond']);
     assert.equal(await page.locator('cd-app [data-testid="status"]').textContent(), 'Ready');
+    // A short, narrow sidebar still shows the conversation and the composer.
+    await page.setViewportSize({ width: 300, height: 420 });
+    await page.waitForTimeout(300);
+    await page.screenshot({ path: 'test-results/panel-preview-narrow.png' });
+    const composerBox = await page.locator('cd-app [data-testid="composer"]').boundingBox();
+    assert.ok(composerBox && composerBox.y + composerBox.height <= 420, 'the composer stays in view');
     assert.deepEqual(errors, [], 'no page errors');
     console.log('all checks passed; screenshots in test-results/panel-preview*.png');
   } finally {

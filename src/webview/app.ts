@@ -15,23 +15,8 @@ import './components/plot';
 import './components/conversation';
 import './components/approval';
 import './components/composer';
-import type { CdConversation, ScrollState } from './components/conversation';
-
-/** What survives the view being hidden (VS Code keeps it with the webview). */
-interface SavedState {
-  draft: string;
-  scroll?: ScrollState;
-  contextOpen: boolean;
-}
-
-function readSaved(raw: unknown): SavedState {
-  const s = (typeof raw === 'object' && raw !== null ? raw : {}) as Partial<SavedState>;
-  return {
-    draft: typeof s.draft === 'string' ? s.draft : '',
-    scroll: s.scroll && typeof s.scroll.top === 'number' ? s.scroll : undefined,
-    contextOpen: s.contextOpen !== false,
-  };
-}
+import type { CdConversation } from './components/conversation';
+import { EMPTY_STATE, readSavedState, type SavedState, type ScrollState } from './lib/savedState';
 
 export class CdApp extends LitElement {
   static override properties = {
@@ -48,7 +33,7 @@ export class CdApp extends LitElement {
   declare lastPing: number | undefined;
   declare error: string | undefined;
   private host: HostConnection | undefined;
-  private saved: SavedState = { draft: '', contextOpen: true };
+  private saved: SavedState = { ...EMPTY_STATE };
 
   override connectedCallback(): void {
     super.connectedCallback();
@@ -82,7 +67,7 @@ export class CdApp extends LitElement {
         }),
       },
     );
-    this.saved = readSaved(this.host.getState());
+    this.saved = readSavedState(this.host.getState());
   }
 
   private get conversation(): CdConversation | null {
@@ -178,6 +163,9 @@ export class CdApp extends LitElement {
     }
     header {
       border-bottom: 1px solid var(--vscode-panel-border, transparent);
+      /* A short sidebar keeps room for the chat and the composer; the context section scrolls. */
+      max-height: 45vh;
+      overflow-y: auto;
     }
     footer {
       border-top: 1px solid var(--vscode-panel-border, transparent);

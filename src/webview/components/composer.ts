@@ -66,7 +66,7 @@ export class CdComposer extends LitElement {
           data-testid="composer"
           aria-label="Message to the agent (Enter sends, Shift+Enter adds a line)"
           placeholder=${blocked ? 'The agent is working… (Stop to interrupt)' : 'Ask the agent… (Enter to send)'}
-          rows="3"
+          rows="2"
           .value=${this.draft}
           ?disabled=${blocked}
           @input=${(e: Event) => this.setDraft((e.target as HTMLTextAreaElement).value)}

@@ -6,16 +6,14 @@ import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ChatItem } from '../../protocol/chat';
 import { computeWindow, heightsFor, isNearBottom } from '../lib/windowing';
+import type { ScrollState } from '../lib/savedState';
 import { codicons } from './codicons';
 import { itemSize, messageStyles, renderItem } from './message';
 
 /** Pixels rendered beyond the viewport on each side. */
 const OVERSCAN = 600;
 
-export interface ScrollState {
-  top: number;
-  stick: boolean;
-}
+export type { ScrollState };
 
 export class CdConversation extends LitElement {
   static override properties = {

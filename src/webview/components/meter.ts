@@ -112,7 +112,7 @@ export class CdMeter extends LitElement {
     }
     .stats {
       display: grid;
-      grid-template-columns: repeat(auto-fill, minmax(140px, 1fr));
+      grid-template-columns: repeat(auto-fill, minmax(120px, 1fr));
       gap: 2px 10px;
       margin-top: 4px;
     }

@@ -105,7 +105,8 @@ export class CdPlot extends LitElement {
   }
 
   override render(): unknown {
-    return html`<div class="plot" data-testid="plot" role="img" aria-label=${this.summary()}>
+    const empty = this.series.length === 0;
+    return html`<div class="plot ${empty ? 'empty' : ''}" data-testid="plot" role="img" aria-label=${this.summary()}>
       <div class="chart"></div>
       ${this.series.length === 0 ? html`<p class="empty">The per-call plot fills in as the agent calls the model.</p>` : nothing}
     </div>`;
@@ -127,6 +128,10 @@ export class CdPlot extends LitElement {
       .chart {
         width: 100%;
         overflow: hidden;
+      }
+      /* No calls yet: keep the chart (it is fed in place later) but give the space to the chat. */
+      .empty .chart {
+        display: none;
       }
       .uplot {
         font-family: var(--vscode-font-family);

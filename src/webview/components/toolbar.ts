@@ -4,6 +4,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ChatSnapshot } from '../../protocol/chat';
 import { requestHost } from '../events';
+import { codicons } from './codicons';
 
 export class CdToolbar extends LitElement {
   static override properties = { chat: { attribute: false } };
@@ -27,7 +28,7 @@ export class CdToolbar extends LitElement {
     const running = c.status === 'running';
     return html`<div class="bar" role="toolbar" aria-label="Agent">
       <label>
-        <span class="codicon-label">Strategy</span>
+        <span class="codicon-label codicon codicon-layers" title="Context strategy" aria-hidden="true"></span>
         <select
           aria-label="Context strategy"
           data-testid="strategy-picker"
@@ -39,7 +40,7 @@ export class CdToolbar extends LitElement {
       ${
         c.models.length > 0
           ? html`<label>
-              <span class="codicon-label">Model</span>
+              <span class="codicon-label codicon codicon-hubot" title="Model" aria-hidden="true"></span>
               <select aria-label="Model" data-testid="model-picker" @change=${(e: Event) => this.pick(e, 'setModel')}>
                 ${c.model && !c.models.includes(c.model) ? html`<option value="" selected>${c.model}</option>` : nothing}
                 ${c.models.map((m) => html`<option value=${m} ?selected=${m === c.model}>${m}</option>`)}
@@ -87,41 +88,45 @@ export class CdToolbar extends LitElement {
     </div>`;
   }
 
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    .bar {
-      display: flex;
-      align-items: center;
-      flex-wrap: wrap;
-      gap: 6px;
-    }
-    label {
-      display: inline-flex;
-      align-items: center;
-      gap: 4px;
-    }
-    .codicon-label {
-      color: var(--vscode-descriptionForeground);
-    }
-    .spacer {
-      flex: 1;
-    }
-    select {
-      font: inherit;
-      color: var(--vscode-dropdown-foreground);
-      background: var(--vscode-dropdown-background);
-      border: 1px solid var(--vscode-dropdown-border, transparent);
-      border-radius: 2px;
-      padding: 2px 4px;
-      max-width: 180px;
-    }
-    select:focus-visible {
-      outline: 1px solid var(--vscode-focusBorder);
-      outline-offset: -1px;
-    }
-  `;
+  static override styles = [
+    codicons,
+    css`
+      :host {
+        display: block;
+      }
+      .bar {
+        display: flex;
+        align-items: center;
+        flex-wrap: wrap;
+        gap: 6px;
+      }
+      label {
+        display: inline-flex;
+        align-items: center;
+        gap: 4px;
+      }
+      .codicon-label {
+        color: var(--vscode-descriptionForeground);
+      }
+      .spacer {
+        flex: 1;
+      }
+      select {
+        font: inherit;
+        color: var(--vscode-dropdown-foreground);
+        background: var(--vscode-dropdown-background);
+        border: 1px solid var(--vscode-dropdown-border, transparent);
+        border-radius: 2px;
+        padding: 2px 4px;
+        max-width: 150px;
+        min-width: 0;
+      }
+      select:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
+      }
+    `,
+  ];
 }
 
 customElements.define('cd-toolbar', CdToolbar);
