@@ -76,6 +76,18 @@ describe('Agent loop in the panel', function () {
     assert.equal(snap.series.length, 2);
     const assistant = snap.items.find((i) => i.kind === 'assistant' && i.tools.length > 0);
     assert.ok(assistant?.kind === 'assistant' && assistant.tools[0]!.state === 'ok');
+    const historyDir = path.join(a.contextFolder(), 'history');
+    await waitFor(() => fs.existsSync(path.join(historyDir, `${snap.sessionId}.jsonl`)), 5_000, 'the history file');
+    const records = fs
+      .readFileSync(path.join(historyDir, `${snap.sessionId}.jsonl`), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { message: { role: string } });
+    assert.deepEqual(
+      records.map((r) => r.message.role),
+      ['system', 'user', 'assistant', 'tool', 'assistant'],
+    );
+    assert.match(fs.readFileSync(path.join(historyDir, `${snap.sessionId}.md`), 'utf8'), /create notes\/hello.txt/);
     fs.rmSync(path.join(workspaceRoot(), 'notes'), { recursive: true, force: true });
   });
 

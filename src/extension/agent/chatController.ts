@@ -9,6 +9,7 @@ import { OpenAICompatibleProvider } from '../../core/providers/openai';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
+import { HistoryWriter, listSessions } from '../../core/store/history';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
@@ -33,6 +34,7 @@ export interface ChatControllerDeps {
 export class ChatController implements vscode.Disposable {
   private model: ChatModel;
   private session: AgentSession | undefined;
+  private history: { writer: HistoryWriter; written: number; store: ContextStore } | undefined;
   private running: AbortController | undefined;
   readonly approvals: ApprovalBroker;
 
@@ -40,6 +42,7 @@ export class ChatController implements vscode.Disposable {
     setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
     this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
     this.model = new ChatModel(this.fresh());
+    void this.refreshPastSessions();
   }
 
   get snapshot(): ChatSnapshot {
@@ -50,6 +53,8 @@ export class ChatController implements vscode.Disposable {
   newChat(): string {
     this.stop();
     this.session = undefined;
+    void this.history?.writer.close();
+    this.history = undefined;
     this.model = new ChatModel(this.fresh());
     this.d.postSnapshot(this.model.snapshot);
     return this.model.snapshot.sessionId;
@@ -89,11 +94,16 @@ export class ChatController implements vscode.Disposable {
     this.d.post(this.model.userMessage(text, Date.now()));
     try {
       const session = await this.ensureSession();
-      const off = session.on((e) => this.d.post(this.model.event(e)));
+      const off = session.on((e) => {
+        this.d.post(this.model.event(e));
+        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped') void this.writeHistory(session);
+      });
       try {
         await session.send(text, controller.signal);
       } finally {
         off();
+        await this.writeHistory(session);
+        void this.refreshPastSessions();
       }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -105,6 +115,46 @@ export class ChatController implements vscode.Disposable {
     } finally {
       this.running = undefined;
     }
+  }
+
+  /** Appends the messages the history file does not have yet (full text, as the agent kept them). */
+  private historyQueue: Promise<void> = Promise.resolve();
+  private writeHistory(session: AgentSession): Promise<void> {
+    this.historyQueue = this.historyQueue
+      .then(async () => {
+        if (!this.history) return;
+        const messages = session.state().messages;
+        for (const m of messages.slice(this.history.written)) await this.history.writer.append(m);
+        this.history.written = messages.length;
+      })
+      .catch((e: unknown) => this.d.logger.error(`Writing the chat history failed: ${String(e)}`));
+    return this.historyQueue;
+  }
+
+  /** Past sessions from the history files, newest first. */
+  async refreshPastSessions(): Promise<void> {
+    try {
+      const { root, workspaceFolder } = this.d.storeRoot();
+      const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+      const sessions = (await listSessions(store)).slice(0, 30).map((e) => ({
+        id: e.name,
+        title: new Date(e.modifiedMs).toLocaleString(),
+        createdAt: e.modifiedMs,
+        turns: 0,
+      }));
+      this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
+    } catch (e) {
+      this.d.logger.warn(`Listing past sessions failed: ${String(e)}`);
+    }
+  }
+
+  /** Opens a past session's readable transcript. */
+  async openPastSession(id: string): Promise<boolean> {
+    const { root, workspaceFolder } = this.d.storeRoot();
+    const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+    const file = store.historyPaths(id).markdown;
+    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+    return true;
   }
 
   private async ensureSession(): Promise<AgentSession> {
@@ -123,7 +173,7 @@ export class ChatController implements vscode.Disposable {
       model: s['agent.model'],
       tools,
       tokenizer,
-      systemPrompt: systemPrompt(workspaceFolder, store),
+      systemPrompt: systemPrompt(workspaceFolder, store, store.historyPaths(this.model.snapshot.sessionId)),
       strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
       strategyOptions: {
         window: s.maskingWindow,
@@ -142,6 +192,11 @@ export class ChatController implements vscode.Disposable {
       maxTurns: s['agent.maxTurns'],
       logger: this.d.logger,
     });
+    this.history = {
+      writer: await HistoryWriter.open(store, this.model.snapshot.sessionId, { tokenizer }),
+      written: 0,
+      store,
+    };
     return this.session;
   }
 
@@ -179,11 +234,17 @@ export class ChatController implements vscode.Disposable {
   }
 }
 
-function systemPrompt(workspaceFolder: string | undefined, store: ContextStore): string {
+function systemPrompt(
+  workspaceFolder: string | undefined,
+  store: ContextStore,
+  history: { jsonl: string; markdown: string },
+): string {
   const storeRel = workspaceFolder ? path.relative(workspaceFolder, store.root) || '.' : store.root;
+  const historyRel = store.displayPath(history.markdown);
   return [
     "You are a coding agent working in the user's VS Code workspace. Use the tools to read, search and change files and to run commands.",
     `Long tool outputs, terminal logs and chat history are kept as files under ${storeRel}/. When a result says "Full output ... - read, tail or grep it", or an old observation reads "Old environment output: (N lines omitted; full text: PATH)", read, tail or grep that file instead of re-running the command.`,
+    `This conversation is also written to ${historyRel}: if a summary left something out, grep it there.`,
     'Be concise. When the task is done, answer without calling a tool.',
   ].join('\n');
 }

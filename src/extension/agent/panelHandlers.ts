@@ -27,9 +27,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     send: ({ text }) => d.chat().send(text),
     stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
     newChat: () => ({ sessionId: d.chat().newChat() }),
-    openSession: () => {
-      throw new Error('Opening past sessions is not available yet.');
-    },
+    openSession: async ({ sessionId }) => ({ opened: await d.chat().openPastSession(sessionId) }),
     setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => {
       await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
