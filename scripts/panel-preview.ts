@@ -174,7 +174,7 @@ interface Posted {
   type: string;
   id?: number;
   method?: string;
-  params?: { path?: string; text?: string };
+  params?: { path?: string; text?: string; action?: string };
   result?: unknown;
 }
 
@@ -316,7 +316,21 @@ async function main(): Promise<void> {
     assert.equal(await page.locator('cd-app [data-testid="status"]').textContent(), 'Ready');
     // A short, narrow sidebar still shows the conversation and the composer.
     await page.setViewportSize({ width: 300, height: 420 });
+    const hint =
+      'No model is configured. Set contextDesk.agent.model (and contextDesk.agent.baseUrl for an OpenAI-compatible server).';
+    await post(page, {
+      type: 'notification',
+      method: 'chatSnapshot',
+      params: { ...chat, status: 'idle', approval: undefined, setupHint: hint },
+    });
     await page.waitForTimeout(300);
+    await page.locator('cd-app [data-testid="setup-hint"] vscode-button').click();
+    await page.waitForTimeout(100);
+    const configure = (await posted(page)).filter((m) => m.method === 'noticeAction');
+    assert.deepEqual(
+      configure.map((m) => m.params),
+      [{ action: 'configure' }],
+    );
     await page.screenshot({ path: 'test-results/panel-preview-narrow.png' });
     const composerBox = await page.locator('cd-app [data-testid="composer"]').boundingBox();
     assert.ok(composerBox && composerBox.y + composerBox.height <= 420, 'the composer stays in view');

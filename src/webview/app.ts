@@ -169,10 +169,17 @@ export class CdApp extends LitElement {
     }
     footer {
       border-top: 1px solid var(--vscode-panel-border, transparent);
+      max-height: 60vh;
+      overflow-y: auto;
+    }
+    @media (max-height: 520px) {
+      header {
+        max-height: 28vh;
+      }
     }
     cd-conversation {
       flex: 1;
-      min-height: 80px;
+      min-height: 48px;
     }
     .context summary {
       cursor: pointer;
