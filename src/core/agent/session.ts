@@ -209,6 +209,8 @@ export class AgentSession {
         emit: (e) => this.emit(e),
       });
       this.s.messages.push(...results);
+      // Count new text on arrival, so assembling the next call only looks tokens up.
+      for (const m of results) this.accountant.count(m);
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
     }
   }
