@@ -2,7 +2,7 @@
 // (retrying classified failures and invalid tool calls), run the tools, repeat until the model answers
 // without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
-import { TokenBudget, type BudgetOptions } from '../budget';
+import { TokenBudget, type ApprovalPort, type BudgetOptions } from '../budget';
 import type { Message, Tokenizer, ToolCall } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { createStrategy } from '../strategies/registry';
@@ -58,6 +58,16 @@ export interface AgentOptions {
 
 class BudgetStop extends Error {}
 
+/** The promise's value, or undefined as soon as the signal fires (Stop while approval is pending). */
+function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 type CallOutcome =
   { ok: true; result: ChatResult } | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
 
@@ -88,7 +98,11 @@ export class AgentSession {
       outputPrice: o.prices?.outputPrice ?? 4,
     });
     this.budget = new TokenBudget({
+      // Backpressure waits end early on Stop (the loop then sees the aborted signal).
+      sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
       ...o.budget,
+      // A Stop answers a pending approval with "no", so the budget's queue never waits on a dead prompt.
+      ...(o.budget?.approval ? { approval: this.stoppableApproval(o.budget.approval) } : {}),
       clock: this.clock,
       onEvent: (event) => this.emit({ type: 'budget', event }),
     });
@@ -131,6 +145,12 @@ export class AgentSession {
         status: 'idle',
       };
     }
+  }
+
+  private stoppableApproval(port: ApprovalPort): ApprovalPort {
+    return {
+      requestApproval: async (request) => (await untilAborted(port.requestApproval(request), this.signal)) ?? false,
+    };
   }
 
   /** Subscribes to events; returns the unsubscribe function. */
@@ -246,12 +266,17 @@ export class AgentSession {
     for (;;) {
       const sent = filtered ? (await this.retryFilter.build(view.messages, { retry: true })).messages : view.messages;
       const bill = this.accountant.bill(sent, history, specs);
-      const decision = await this.budget.request({
-        tokens: bill.tokensSent + this.pendingOutputTokens,
-        taskId: this.o.taskId,
-        agentId: this.o.agentId,
-        reason: `model call for turn ${turn}`,
-      });
+      const decision = await untilAborted(
+        this.budget.request({
+          tokens: bill.tokensSent + this.pendingOutputTokens,
+          taskId: this.o.taskId,
+          agentId: this.o.agentId,
+          reason: `model call for turn ${turn}`,
+        }),
+        signal,
+      );
+      if (decision === undefined || signal.aborted)
+        return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
       if (!decision.allowed)
         return {
           ok: false,

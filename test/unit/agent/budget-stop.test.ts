@@ -172,3 +172,52 @@ test('Stop during a retry-after wait ends at once', async () => {
     await h.close();
   }
 });
+
+test('backpressure delays calls near the limit (events say how long) and Stop cuts the wait short', async () => {
+  const h = await harness([...readSteps(30), { reply: { text: 'Done.' } }], {
+    sleep: abortableSleep,
+    budget: { session: { limit: 40_000, mode: 'soft' }, backpressure: [{ at: 0.3, delayMs: 60_000 }] },
+  });
+  try {
+    const ac = new AbortController();
+    h.agent.on((e) => {
+      if (e.type === 'budget' && e.event.type === 'backpressure') setTimeout(() => ac.abort(), 20);
+    });
+    const started = Date.now();
+    assert.equal(await h.agent.send('Go', ac.signal), 'aborted');
+    assert.ok(Date.now() - started < 5_000, 'the 60 s backpressure wait did not hold the Stop');
+    const bp = h.events.find((e) => e.type === 'budget' && e.event.type === 'backpressure');
+    assert.ok(bp && bp.type === 'budget' && bp.event.type === 'backpressure' && bp.event.delayMs === 60_000);
+    const sent = h.server.chatRequests().length;
+    assert.equal(h.agent.state().calls.length, sent, 'the delayed call was never sent');
+  } finally {
+    await h.close();
+  }
+});
+
+test('Stop while a budget approval is pending ends the run at once', async () => {
+  let asked = 0;
+  const h = await harness([...readSteps(12), { reply: { text: 'Done.' } }], {
+    budget: {
+      session: { limit: 2500, mode: 'approval' },
+      approval: {
+        requestApproval: () => (++asked === 1 ? new Promise<boolean>(() => undefined) : Promise.resolve(false)),
+      },
+      backpressure: [],
+    },
+  });
+  try {
+    const ac = new AbortController();
+    h.agent.on((e) => {
+      if (e.type === 'budget' && e.event.type === 'approval-requested') setTimeout(() => ac.abort(), 20);
+    });
+    assert.equal(await h.agent.send('Go', ac.signal), 'aborted');
+    // The dead prompt was answered "no": the budget is not stuck, the next run asks again and is refused.
+    const denied = h.events.filter((e) => e.type === 'budget' && e.event.type === 'approval-denied');
+    assert.equal(denied.length, 1);
+    assert.equal(await h.agent.send('Go on'), 'budget');
+    assert.equal(asked, 2);
+  } finally {
+    await h.close();
+  }
+});
