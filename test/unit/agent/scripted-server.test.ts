@@ -124,3 +124,33 @@ test('the long-task script drives the real tools in a real workspace over 18 tur
     rmSync(ws, { recursive: true, force: true });
   }
 });
+
+test('a step can be a function of the request, and replies stream in several chunks', async () => {
+  const deltas: string[] = [];
+  const h = await harness([
+    {
+      reply: {
+        text: 'A fairly long sentence that arrives in pieces.',
+        toolCalls: [{ name: 'read_file', arguments: { path: 'a' } }],
+      },
+      chunkDelayMs: 5,
+    },
+    (req, index) => ({
+      reply: {
+        text: `request ${index + 1} had ${req.messages.length} messages, last from ${req.messages.at(-1)!.role}`,
+      },
+    }),
+  ]);
+  try {
+    h.agent.on((e) => {
+      if (e.type === 'text-delta' && e.turn === 1) deltas.push(e.text);
+    });
+    await h.agent.send('Go');
+    assert.ok(deltas.length >= 3, `${deltas.length} deltas`);
+    assert.equal(deltas.join(''), 'A fairly long sentence that arrives in pieces.');
+    assert.equal(h.agent.state().messages.at(-1)!.content, 'request 2 had 5 messages, last from tool');
+    assert.equal(h.server.requests[0]!.method, 'POST');
+  } finally {
+    await h.close();
+  }
+});
