@@ -66,6 +66,10 @@ export type AgentEvent =
       providerCachedTokens?: number;
       costSoFar: number;
     }
+  /**
+   * The call is repeated. Text streamed for this turn so far belonged to the failed attempt: the UI
+   * should clear it (the retried call streams the turn's text again). `filtered`: sent through retry-filter.
+   */
   | { type: 'retry'; turn: number; attempt: number; reason: string; delayMs: number; filtered: boolean }
   | { type: 'budget'; event: BudgetEvent }
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
