@@ -48,13 +48,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       secrets: context.secrets,
       settings,
       storeRoot: contextFolder,
-      coreTools: (root, store) => features().coreAgentTools(root, store),
-      hostTools: (approvals) =>
-        features().hostTools({
-          workspaceRoot: contextFolder().workspaceFolder,
-          approvals,
-          approve: () => settings()['agent.approveCommands'],
-        }),
+      hostPorts: (workspaceRoot, approvals) =>
+        features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
       post: (patches) => {
         agentView.postPatches(patches);
         statusBar.update(controller.snapshot);

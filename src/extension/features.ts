@@ -4,7 +4,6 @@
 export { McpController } from './mcp/mcpController';
 export { SkillsController } from './skills';
 export { ChatController } from './agent/chatController';
-export { hostTools } from './agent/hostTools';
-export { coreAgentTools } from './agent/coreTools';
+export { hostPorts } from './agent/hostTools';
 export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';

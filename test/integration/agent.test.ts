@@ -60,7 +60,7 @@ describe('Agent loop in the panel', function () {
       {
         reply: {
           text: 'Creating the file.',
-          toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/hello.txt', old_text: '', new_text: 'hi\n' } }],
+          toolCalls: [{ name: 'edit_file', arguments: { path: 'notes/hello.txt', new_text: 'hi\n' } }],
         },
       },
       { reply: { text: 'Done: notes/hello.txt exists.' } },
@@ -78,11 +78,15 @@ describe('Agent loop in the panel', function () {
     assert.ok(assistant?.kind === 'assistant' && assistant.tools[0]!.state === 'ok');
     const historyDir = path.join(a.contextFolder(), 'history');
     await waitFor(() => fs.existsSync(path.join(historyDir, `${snap.sessionId}.jsonl`)), 5_000, 'the history file');
-    const records = fs
-      .readFileSync(path.join(historyDir, `${snap.sessionId}.jsonl`), 'utf8')
-      .trim()
-      .split('\n')
-      .map((l) => JSON.parse(l) as { message: { role: string } });
+    const readRecords = (): { message: { role: string } }[] =>
+      fs
+        .readFileSync(path.join(historyDir, `${snap.sessionId}.jsonl`), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { message: { role: string } });
+    // The history is appended as the run goes; the last records may land just after the status changes.
+    await waitFor(() => readRecords().length >= 5, 5_000, 'every message in the history');
+    const records = readRecords();
     assert.deepEqual(
       records.map((r) => r.message.role),
       ['system', 'user', 'assistant', 'tool', 'assistant'],
@@ -119,7 +123,7 @@ describe('Agent loop in the panel', function () {
 
   it('a malformed tool call is retried with retry filtering', async () => {
     const s = await useScript([
-      { reply: { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', old_text: '', new_text: 'a' } }] } },
+      { reply: { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', new_text: 'a' } }] } },
       { fault: 'malformed-tool-call', name: 'edit_file' },
       { reply: { text: 'finished' } },
     ]);

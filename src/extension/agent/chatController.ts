@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
-import { ToolRegistry, type AgentTool } from '../../core/agent/tool-registry';
+import { ToolRegistry } from '../../core/agent/tool-registry';
+import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
 import type { ChatProvider } from '../../core/agent/provider';
 import { OpenAICompatibleProvider } from '../../core/providers/openai';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
@@ -23,9 +24,8 @@ export interface ChatControllerDeps {
   secrets: vscode.SecretStorage;
   settings: () => Settings;
   storeRoot: () => { root: string; workspaceFolder?: string };
-  /** Tools beyond the core ones (terminal commands, edits): VS Code implementations. */
-  hostTools: (approvals: ApprovalBroker) => AgentTool[];
-  coreTools: (workspaceRoot: string, store: ContextStore) => AgentTool[];
+  /** VS Code's side of edit_file and run_command. */
+  hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
   logger: Logger;
@@ -163,10 +163,16 @@ export class ChatController implements vscode.Disposable {
     const { root, workspaceFolder } = this.d.storeRoot();
     const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
     const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
-    const tools = new ToolRegistry([
-      ...(workspaceFolder ? this.d.coreTools(workspaceFolder, store) : []),
-      ...this.d.hostTools(this.approvals),
-    ]);
+    const tools = new ToolRegistry(
+      workspaceFolder
+        ? createWorkspaceTools({
+            workspaceRoot: workspaceFolder,
+            storeRoot: store.root,
+            appRoot: vscode.env.appRoot,
+            ...this.d.hostPorts(workspaceFolder, this.approvals),
+          })
+        : [],
+    );
     const budgetLimit = s['agent.budgetTokens'];
     this.session = new AgentSession({
       provider: await this.provider(),

@@ -1,53 +1,42 @@
-// The agent's tools that need VS Code: commands in a visible terminal (through shell integration, so
-// they land in the terminal logs like the user's own) and edits applied as WorkspaceEdits. Both ask for
-// approval first unless contextDesk.agent.approveCommands is off.
-import * as path from 'node:path';
+// The VS Code side of the agent's edit_file and run_command tools (the core defines the tools and checks
+// paths): commands run in a visible terminal through shell integration, so they land in the terminal
+// logs like the user's own; edits are WorkspaceEdits. Both ask for approval first unless
+// contextDesk.agent.approveCommands is off.
 import * as vscode from 'vscode';
-import type { AgentTool, ToolOutput } from '../../core/agent/tool-registry';
+import type { ToolOutput } from '../../core/agent/tool-registry';
+import type { CommandPort, EditFilePort, EditRequest } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 
 const TERMINAL_NAME = 'Context Desk Agent';
-const DEFAULT_TIMEOUT_S = 120;
 
-export interface HostToolOptions {
-  workspaceRoot: string | undefined;
+export interface HostPortOptions {
+  workspaceRoot: string;
   approvals: ApprovalBroker;
   approve: () => boolean;
 }
 
-export function hostTools(o: HostToolOptions): AgentTool[] {
-  return [runCommandTool(o), editFileTool(o)];
-}
-
-function insideWorkspace(root: string, p: string): string | undefined {
-  const abs = path.resolve(root, p);
-  const rel = path.relative(root, abs);
-  return rel.startsWith('..') || path.isAbsolute(rel) ? undefined : abs;
-}
-
-function runCommandTool(o: HostToolOptions): AgentTool {
+/** The core's edit_file / run_command tools check paths and arguments; these ports do the VS Code part. */
+export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: CommandPort } {
   return {
-    name: 'run_command',
-    description:
-      'Runs a shell command in a visible VS Code terminal in the workspace and returns its output and exit code. Long output is stored in a file; read, tail or grep it.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        command: { type: 'string', description: 'The command line.' },
-        timeout_seconds: { type: 'integer', minimum: 1, maximum: 3600, description: `Default ${DEFAULT_TIMEOUT_S}.` },
+    command: {
+      async run(request, ctx): Promise<ToolOutput> {
+        if (
+          o.approve() &&
+          !(await o.approvals.ask('command', 'Run this command?', `${request.command}\n(in ${request.cwd})`))
+        ) {
+          return { ok: false, text: 'The user declined to run this command.' };
+        }
+        const line =
+          request.cwd === o.workspaceRoot ? request.command : `cd ${shellQuote(request.cwd)} && ${request.command}`;
+        return runInTerminal(line, o.workspaceRoot, request.timeoutMs, ctx.signal);
       },
-      required: ['command'],
-      additionalProperties: false,
     },
-    async run(args, ctx): Promise<ToolOutput> {
-      const command = String(args.command);
-      if (o.approve() && !(await o.approvals.ask('command', 'Run this command?', command))) {
-        return { ok: false, text: 'The user declined to run this command.' };
-      }
-      const timeoutMs = (Number(args.timeout_seconds) || DEFAULT_TIMEOUT_S) * 1000;
-      return runInTerminal(command, o.workspaceRoot, timeoutMs, ctx.signal);
-    },
+    edit: { edit: (request) => applyEdit(request, o) },
   };
+}
+
+function shellQuote(s: string): string {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
 async function agentTerminal(cwd: string | undefined): Promise<vscode.Terminal> {
@@ -119,55 +108,44 @@ async function runInTerminal(
   }
 }
 
-function editFileTool(o: HostToolOptions): AgentTool {
-  return {
-    name: 'edit_file',
-    description:
-      'Replaces exactly one occurrence of old_text with new_text in a workspace file (old_text empty: creates the file with new_text). Shows the change for approval.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        path: { type: 'string', description: 'Workspace-relative path.' },
-        old_text: { type: 'string' },
-        new_text: { type: 'string' },
-      },
-      required: ['path', 'old_text', 'new_text'],
-      additionalProperties: false,
-    },
-    async run(args): Promise<ToolOutput> {
-      if (!o.workspaceRoot) return { ok: false, text: 'No workspace folder is open.' };
-      const file = insideWorkspace(o.workspaceRoot, String(args.path));
-      if (!file) return { ok: false, text: `Refused: ${String(args.path)} is outside the workspace.` };
-      const uri = vscode.Uri.file(file);
-      const oldText = String(args.old_text);
-      const newText = String(args.new_text);
-      const edit = new vscode.WorkspaceEdit();
-      let summary: string;
-      if (oldText === '') {
-        const exists = await vscode.workspace.fs.stat(uri).then(
-          () => true,
-          () => false,
-        );
-        if (exists) return { ok: false, text: `${String(args.path)} exists; give old_text to change it.` };
-        edit.createFile(uri, { contents: new TextEncoder().encode(newText) });
-        summary = `create ${String(args.path)} (${newText.split('\n').length} lines)`;
-      } else {
-        const doc = await vscode.workspace.openTextDocument(uri);
-        const text = doc.getText();
-        const at = text.indexOf(oldText);
-        if (at === -1) return { ok: false, text: `old_text was not found in ${String(args.path)}.` };
-        if (text.indexOf(oldText, at + 1) !== -1)
-          return { ok: false, text: `old_text occurs more than once in ${String(args.path)}; include more context.` };
-        edit.replace(uri, new vscode.Range(doc.positionAt(at), doc.positionAt(at + oldText.length)), newText);
-        summary = `${String(args.path)}:${doc.positionAt(at).line + 1}\n- ${oldText.split('\n').join('\n- ')}\n+ ${newText.split('\n').join('\n+ ')}`;
-      }
-      if (o.approve() && !(await o.approvals.ask('edit', 'Apply this edit?', summary))) {
-        return { ok: false, text: 'The user declined this edit.' };
-      }
-      if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, text: 'VS Code could not apply the edit.' };
+async function applyEdit(request: EditRequest, o: HostPortOptions): Promise<ToolOutput> {
+  const uri = vscode.Uri.file(request.absolute);
+  const exists = await vscode.workspace.fs.stat(uri).then(
+    () => true,
+    () => false,
+  );
+  const edit = new vscode.WorkspaceEdit();
+  let summary: string;
+  if (request.oldText === undefined) {
+    if (exists) {
       const doc = await vscode.workspace.openTextDocument(uri);
-      await doc.save();
-      return { ok: true, text: `Edited ${String(args.path)}.` };
-    },
-  };
+      edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), request.newText);
+      summary = `overwrite ${request.display} (${request.newText.split('\n').length} lines)`;
+    } else {
+      edit.createFile(uri, { contents: new TextEncoder().encode(request.newText) });
+      summary = `create ${request.display} (${request.newText.split('\n').length} lines)`;
+    }
+  } else {
+    if (!exists) return { ok: false, text: `${request.display} does not exist; leave out old_text to create it.` };
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const text = doc.getText();
+    const at = text.indexOf(request.oldText);
+    if (at === -1) return { ok: false, text: `old_text was not found in ${request.display}.` };
+    if (text.indexOf(request.oldText, at + 1) !== -1)
+      return { ok: false, text: `old_text occurs more than once in ${request.display}; include more context.` };
+    edit.replace(
+      uri,
+      new vscode.Range(doc.positionAt(at), doc.positionAt(at + request.oldText.length)),
+      request.newText,
+    );
+    const minus = request.oldText.split('\n').join('\n- ');
+    const plus = request.newText.split('\n').join('\n+ ');
+    summary = `${request.display}:${doc.positionAt(at).line + 1}\n- ${minus}\n+ ${plus}`;
+  }
+  if (o.approve() && !(await o.approvals.ask('edit', 'Apply this edit?', summary))) {
+    return { ok: false, text: 'The user declined this edit.' };
+  }
+  if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, text: 'VS Code could not apply the edit.' };
+  await (await vscode.workspace.openTextDocument(uri)).save();
+  return { ok: true, text: `Edited ${request.display}.` };
 }
