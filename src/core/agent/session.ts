@@ -3,7 +3,7 @@
 // without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
 import { TokenBudget, type ApprovalPort, type BudgetOptions } from '../budget';
-import type { Message, Tokenizer, ToolCall } from '../messages';
+import type { Message, Tokenizer } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { createStrategy } from '../strategies/registry';
 import { createRetryFilterStrategy } from '../strategies/retry-filter';
@@ -14,9 +14,10 @@ import {
   type StrategyName,
   type StrategyOptions,
 } from '../strategies/types';
-import { CallAccountant, type CallPrices } from './accounting';
+import { CallAccountant, type CallPrices, type PreparedBill } from './accounting';
+import { BudgetStop, callFinished, callRecord, countOutput, maskedObservations, untilAborted } from './call-records';
 import { ProviderError, isAbortError } from './errors';
-import type { AgentEvent, AgentEventListener, MaskedObservation } from './events';
+import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput, type LongOutputPort } from './long-output';
 import { createModelSummarizer } from './model-summarizer';
 import { collectChat, type ChatProvider, type ChatResult } from './provider';
@@ -54,18 +55,6 @@ export interface AgentOptions {
   logger?: Logger;
   /** Restores a session saved with `state` (the strategy's own state starts afresh). */
   restore?: SessionState;
-}
-
-class BudgetStop extends Error {}
-
-/** The promise's value, or undefined as soon as the signal fires (Stop while approval is pending). */
-function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
-  if (signal.aborted) return Promise.resolve(undefined);
-  return new Promise<T | undefined>((resolve, reject) => {
-    const onAbort = (): void => resolve(undefined);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }
 
 type CallOutcome =
@@ -235,19 +224,6 @@ export class AgentSession {
     }
   }
 
-  private masked(view: ContextResult): MaskedObservation[] {
-    return view.masked.map((m) => {
-      const original = this.s.messages[m.index];
-      return {
-        index: m.index,
-        lines: m.lines,
-        ...(original?.toolCallId ? { toolCallId: original.toolCallId } : {}),
-        ...(original?.name ? { tool: original.name } : {}),
-        ...(m.storedAt ? { storedAt: m.storedAt } : {}),
-      };
-    });
-  }
-
   /** One model call with its retries; the context is built once and, on filtered retries, filtered. */
   private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
     const history = this.s.messages.slice();
@@ -298,7 +274,7 @@ export class AgentSession {
         messages: sent.length,
         ...bill,
         costSoFar: this.s.cost,
-        masked: filtered ? [] : this.masked(view),
+        masked: filtered ? [] : maskedObservations(view, this.s.messages),
         summarizedTurns: view.summarizedTurns,
         estimated: !this.o.tokenizer.exact,
       });
@@ -314,7 +290,7 @@ export class AgentSession {
         });
         result = await collectChat(stream, (text) => this.emit({ type: 'text-delta', turn, text }));
       } catch (e) {
-        this.record(turn, call, retry, bill, 0, 0);
+        this.record(turn, call, retry, bill, 0);
         if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
         const error =
           e instanceof ProviderError ? e : new ProviderError({ kind: 'network', message: String(e) }, { cause: e });
@@ -331,9 +307,9 @@ export class AgentSession {
         }
         continue;
       }
-      const output = result.usage.outputTokens ?? this.countOutput(result);
+      const output = result.usage.outputTokens ?? countOutput(this.accountant, result);
       this.pendingOutputTokens = output;
-      this.record(turn, call, retry, bill, output, this.accountant.outputCost(output), result);
+      this.record(turn, call, retry, bill, output, result);
       const bad = result.toolCalls
         .map((c) => this.o.tools.check(c))
         .filter((c) => !c.ok && c.kind !== 'invalid-arguments');
@@ -355,44 +331,26 @@ export class AgentSession {
     }
   }
 
-  private countOutput(result: ChatResult): number {
-    const m: Message = { role: 'assistant', content: result.text };
-    if (result.toolCalls.length > 0) m.toolCalls = result.toolCalls as ToolCall[];
-    return this.accountant.countOutput(m);
-  }
-
   private record(
     turn: number,
     call: number,
     retry: boolean,
-    bill: { tokensSent: number; rawHistoryTokens: number; cachedTokens: number; inputCost: number },
-    outputTokens: number,
-    outputCost: number,
+    bill: PreparedBill,
+    output: number,
     result?: ChatResult,
   ): void {
-    this.s.cost += outputCost;
-    const usage = result?.usage;
-    this.s.calls.push({
+    const record = callRecord(
       turn,
       call,
       retry,
-      tokensSent: bill.tokensSent,
-      rawHistoryTokens: bill.rawHistoryTokens,
-      cachedTokens: bill.cachedTokens,
-      outputTokens,
-      cost: bill.inputCost + outputCost,
-      ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
-      ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
-      at: this.clock.now(),
-    });
-    this.emit({
-      type: 'call-finished',
-      turn,
-      call,
-      outputTokens,
-      ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
-      ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
-      costSoFar: this.s.cost,
-    });
+      bill,
+      output,
+      this.accountant.outputCost(output),
+      this.clock.now(),
+      result,
+    );
+    this.s.cost += this.accountant.outputCost(output);
+    this.s.calls.push(record);
+    this.emit(callFinished(record, this.s.cost));
   }
 }

@@ -1,0 +1,79 @@
+// Small pieces of the loop kept apart: call records and their event, masked-observation details for
+// the UI, output counting, and racing a promise against Stop.
+import type { Message } from '../messages';
+import type { ContextResult } from '../strategies/types';
+import type { CallAccountant, PreparedBill } from './accounting';
+import type { AgentEvent, MaskedObservation } from './events';
+import type { ChatResult } from './provider';
+import type { CallRecord } from './session-state';
+
+/** The summarizer's budget request was refused. */
+export class BudgetStop extends Error {}
+
+/** The promise's value, or undefined as soon as the signal fires (Stop while approval is pending). */
+export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined);
+  return new Promise<T | undefined>((resolve, reject) => {
+    const onAbort = (): void => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+export function maskedObservations(view: ContextResult, history: readonly Message[]): MaskedObservation[] {
+  return view.masked.map((m) => {
+    const original = history[m.index];
+    return {
+      index: m.index,
+      lines: m.lines,
+      ...(original?.toolCallId ? { toolCallId: original.toolCallId } : {}),
+      ...(original?.name ? { tool: original.name } : {}),
+      ...(m.storedAt ? { storedAt: m.storedAt } : {}),
+    };
+  });
+}
+
+/** Output tokens of an answer, counted by us when the provider did not report them. */
+export function countOutput(accountant: CallAccountant, result: ChatResult): number {
+  const m: Message = { role: 'assistant', content: result.text };
+  if (result.toolCalls.length > 0) m.toolCalls = result.toolCalls;
+  return accountant.countOutput(m);
+}
+
+export function callRecord(
+  turn: number,
+  call: number,
+  retry: boolean,
+  bill: PreparedBill,
+  outputTokens: number,
+  outputCost: number,
+  at: number,
+  result?: ChatResult,
+): CallRecord {
+  const usage = result?.usage;
+  return {
+    turn,
+    call,
+    retry,
+    tokensSent: bill.tokensSent,
+    rawHistoryTokens: bill.rawHistoryTokens,
+    cachedTokens: bill.cachedTokens,
+    outputTokens,
+    cost: bill.inputCost + outputCost,
+    ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
+    ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
+    at,
+  };
+}
+
+export function callFinished(r: CallRecord, costSoFar: number): AgentEvent {
+  return {
+    type: 'call-finished',
+    turn: r.turn,
+    call: r.call,
+    outputTokens: r.outputTokens,
+    ...(r.providerInputTokens !== undefined ? { providerInputTokens: r.providerInputTokens } : {}),
+    ...(r.providerCachedTokens !== undefined ? { providerCachedTokens: r.providerCachedTokens } : {}),
+    costSoFar,
+  };
+}
