@@ -14,6 +14,13 @@ async function runScenario(file: string): Promise<boolean> {
   const workspace = mkdtempSync(join(tmpdir(), 'context-desk-e2e-ws-'));
   if (existsSync('test/fixtures/workspace')) cpSync('test/fixtures/workspace', workspace, { recursive: true });
   const started = Date.now();
+  const cleanup = (await scenario.setup?.(workspace)) ?? undefined;
+  let tornDown = false;
+  const teardown = async (): Promise<void> => {
+    if (!tornDown && cleanup) await cleanup();
+    tornDown = true;
+  };
+  onCleanup(teardown);
   const { page, server, browser } = await openWorkbench({
     folder: workspace,
     extensionPath: resolve('.'),
@@ -39,6 +46,7 @@ async function runScenario(file: string): Promise<boolean> {
   } finally {
     await browser.close().catch(() => undefined);
     await server.stop();
+    await teardown();
     rmSync(workspace, { recursive: true, force: true });
   }
 }

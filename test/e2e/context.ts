@@ -9,5 +9,7 @@ export interface E2eContext {
 
 export interface E2eScenario {
   name: string;
+  /** Runs before VS Code opens the workspace (write settings, start servers); returns a cleanup. */
+  setup?(workspace: string): Promise<(() => Promise<void>) | void>;
   run(ctx: E2eContext): Promise<void>;
 }
