@@ -128,6 +128,25 @@ test('grep finds matches with real ripgrep, relative paths, limits and errors', 
   assert.match((await grep.run({ pattern: 'x', path: '/etc' }, ctx)).text, /^Refused/);
 });
 
+test('a workspace grep skips the store inside it; a grep of the store searches it', async () => {
+  const inner = path.join(ws, '.context-desk');
+  await mkdir(path.join(inner, 'history'), { recursive: true });
+  await writeFile(path.join(inner, 'history', 's.md'), 'echoed needle-in-history\n');
+  await writeFile(path.join(ws, 'src', 'real.ts'), 'needle-in-history is real code\n');
+  const list = createWorkspaceTools({ workspaceRoot: ws, storeRoot: inner });
+  const grep = list.find((t) => t.name === 'grep')!;
+  assert.equal(
+    (await grep.run({ pattern: 'needle-in-history' }, ctx)).text,
+    'src/real.ts:1: needle-in-history is real code',
+  );
+  assert.equal(
+    (await grep.run({ pattern: 'needle-in-history', path: '.context-desk' }, ctx)).text,
+    '.context-desk/history/s.md:1: echoed needle-in-history',
+  );
+  await rm(inner, { recursive: true, force: true });
+  await rm(path.join(ws, 'src', 'real.ts'));
+});
+
 test('edit_file and run_command hand the host checked absolute paths, and refuse outside ones', async () => {
   const edits: EditRequest[] = [];
   const commands: CommandRequest[] = [];

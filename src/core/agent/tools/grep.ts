@@ -42,6 +42,11 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
       const r = await guard.resolve(args.path ?? '.');
       if (!r.ok) return { ok: false, text: r.message };
       const max = typeof args.max_results === 'number' ? args.max_results : 100;
+      // A workspace search skips the store (its logs and history would echo every earlier search);
+      // searching inside the store itself is explicit.
+      const store = guard.storeRoot;
+      const inStore = store !== undefined && !path.relative(store, r.absolute).startsWith('..');
+      const storeExclude = store && !inStore ? [`!**/${path.basename(store)}/**`] : [];
       const lines: string[] = [];
       try {
         for await (const m of port({
@@ -50,7 +55,7 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
           fixed: args.fixed === true,
           caseMode: args.ignore_case === true ? 'ignore' : 'sensitive',
           maxMatches: max + 1,
-          globs: [...DEFAULT_EXCLUDES, ...(typeof args.glob === 'string' ? [args.glob] : [])],
+          globs: [...DEFAULT_EXCLUDES, ...storeExclude, ...(typeof args.glob === 'string' ? [args.glob] : [])],
           signal: ctx.signal,
         })) {
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');

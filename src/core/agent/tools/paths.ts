@@ -44,6 +44,10 @@ export class PathGuard {
     return this.roots[0]!;
   }
 
+  get storeRoot(): string | undefined {
+    return this.roots[1];
+  }
+
   private describeRoots(): string {
     return this.r.storeRoot ? 'the workspace or the Context Desk store' : 'the workspace';
   }
