@@ -18,11 +18,13 @@ export interface ParsedTerminalLog {
   tornTail?: string;
   /** Marker lines that did not parse (1-based line numbers). */
   badMarkers: number[];
+  /** Output lines outside any execution (another window writing the same log between our markers). */
+  outside: string[];
 }
 
 /** Tolerant parser: never throws on a torn or damaged log; reports what it skipped. */
 export function parseTerminalLog(text: string): ParsedTerminalLog {
-  const result: ParsedTerminalLog = { executions: [], badMarkers: [] };
+  const result: ParsedTerminalLog = { executions: [], badMarkers: [], outside: [] };
   const lines = text.split('\n');
   const tail = lines.pop() ?? '';
   if (tail !== '') result.tornTail = tail;
@@ -64,7 +66,9 @@ export function parseTerminalLog(text: string): ParsedTerminalLog {
       skipCommandLines--;
       return;
     }
-    current?.output.push(line.startsWith(` ${MARKER}`) ? line.slice(1) : line);
+    const text = line.startsWith(` ${MARKER}`) ? line.slice(1) : line;
+    if (current) current.output.push(text);
+    else result.outside.push(text);
   });
   return result;
 }

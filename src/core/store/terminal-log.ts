@@ -101,6 +101,7 @@ export class ExecutionCapture {
       redactions: stats.redactions,
     };
     await this.writer.appendRaw(`${MARKER} ${JSON.stringify(footer)}\n`);
+    await this.writer.settle();
     await this.writer.executionEnded(this);
     return { exec: this.exec, exitCode: result.exitCode, durationMs, stats };
   }
@@ -175,10 +176,35 @@ export class TerminalLogWriter {
     return capture;
   }
 
-  /** @internal */
+  private writing: Promise<void> = Promise.resolve();
+  private writeError: unknown;
+  private inFlight = 0;
+
+  /**
+   * @internal Appends in order without waiting for the disk, so sanitizing the next batch overlaps
+   * the write of this one; waits only when more than 4 MB are in flight (backpressure).
+   */
   async appendRaw(text: string): Promise<void> {
-    if (!this.file) throw new Error(`terminal log ${this.path} is closed`);
-    await this.file.append(text);
+    const file = this.file;
+    if (!file) throw new Error(`terminal log ${this.path} is closed`);
+    if (this.writeError) throw this.writeError;
+    this.inFlight += text.length;
+    this.writing = this.writing.then(async () => {
+      try {
+        await file.append(text);
+      } catch (e) {
+        this.writeError ??= e;
+      } finally {
+        this.inFlight -= text.length;
+      }
+    });
+    if (this.inFlight > 4 * 1024 * 1024) await this.writing;
+  }
+
+  /** @internal Waits until everything appended so far is on disk; throws the first write error. */
+  async settle(): Promise<void> {
+    await this.writing;
+    if (this.writeError) throw this.writeError;
   }
 
   /** @internal */
@@ -195,6 +221,7 @@ export class TerminalLogWriter {
   /** Ends an open capture (exit code unknown) and closes the log. */
   async close(): Promise<void> {
     if (this.active) await this.active.end({});
+    await this.writing;
     await this.file?.close();
     this.file = undefined;
     this.release();

@@ -11,7 +11,7 @@ export type AnsiMode = 'render' | 'strip';
 
 export interface SanitizeOptions {
   ansi: AnsiMode;
-  /** Size of the batches that go through secret redaction (whole lines). Default 64 KB. */
+  /** Size of the batches that go through secret redaction (whole lines). Default 256 KB. */
   batchChars?: number;
   /** Terminal size for `render` mode. */
   terminal?: TerminalRendererOptions;
@@ -66,7 +66,7 @@ export class SanitizingStream {
     options: SanitizeOptions,
   ) {
     this.renderer = options.ansi === 'render' ? new TerminalRenderer(options.terminal) : new AnsiStripper();
-    this.batchChars = options.batchChars ?? 64 * 1024;
+    this.batchChars = options.batchChars ?? 256 * 1024;
   }
 
   async push(chunk: Uint8Array | string): Promise<void> {

@@ -8,14 +8,18 @@
 // regularly, so a stream of `\r` progress updates or a huge output never grows memory.
 import { Terminal } from '@xterm/headless';
 
-const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/g;
+const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
 const NOT_SIMPLE = /[\x00-\x08\x0b-\x1f\x7f]/;
-/** Rows one write to the emulator may scroll at most (bounds the scrollback it needs). */
+/** The same test over a block of whole lines, where `\r\n` line ends are allowed. */
+const NOT_SIMPLE_BLOCK = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)/;
+/** Rows that may scroll between two harvests (bounds the scrollback the emulator needs). */
 const ROW_BUDGET = 4096;
-/** Largest piece handed to the emulator at once. */
-const MAX_PIECE = 1 << 20;
-/** Text queued in emulator mode before it is written (each emulator write costs a timer tick). */
-const QUEUE = 64 * 1024;
+/** One write to the emulator: the emulator yields to the event loop between writes, not inside one. */
+const PIECE = 16 * 1024;
+/** Writes queued before awaiting the emulator (each await costs a timer tick). */
+const GROUP = 1 << 20;
+/** Text queued in emulator mode before it is rendered (also rendered on `flush`). */
+const QUEUE = 256 * 1024;
 /** Scrollback rows kept before they are emitted and cleared (must exceed CLEAR_AT + ROW_BUDGET + rows). */
 const SCROLLBACK = 16384;
 const CLEAR_AT = 8192;
@@ -34,8 +38,8 @@ export class TerminalRenderer {
   private term: Terminal | undefined;
   private emitted = 0;
   private partial = '';
-  /** The last screenful of fast-path lines, kept for a switch to emulation. */
-  private window: string[] = [];
+  /** The last screenful of fast-path lines (each ending with `\n`), kept for a switch to emulation. */
+  private window = '';
   private queued = '';
 
   constructor(options: TerminalRendererOptions = {}) {
@@ -59,21 +63,40 @@ export class TerminalRenderer {
       this.partial = s;
       return this.partial.length > MAX_PENDING ? this.switchToEmulator('') : '';
     }
-    let out = '';
+    this.partial = s.slice(lastNl + 1);
+    // Common case, checked on the whole block at once: only colours and markers.
+    const block = s.slice(0, lastNl + 1).replace(SGR_OR_OSC, '');
+    if (!NOT_SIMPLE_BLOCK.test(block)) {
+      this.window += block.includes('\r') ? block.replace(/\r\n/g, '\n') : block;
+      return this.trimWindow();
+    }
+    // Find the first line that needs the emulator; the lines before it are simple.
     let start = 0;
     while (start <= lastNl) {
       const nl = s.indexOf('\n', start);
       const raw = s.slice(start, nl);
       const body = (raw.endsWith('\r') ? raw.slice(0, -1) : raw).replace(SGR_OR_OSC, '');
       if (NOT_SIMPLE.test(body)) {
+        const out = this.trimWindow();
+        const rest = s.slice(start); // includes the partial last line
         this.partial = '';
-        return out + (await this.switchToEmulator(s.slice(start)));
+        return out + (await this.switchToEmulator(rest));
       }
-      this.window.push(body + '\n');
-      if (this.window.length > this.rows) out += this.window.shift();
+      this.window += body + '\n';
       start = nl + 1;
     }
-    this.partial = s.slice(lastNl + 1);
+    return this.trimWindow();
+  }
+
+  /** Emits all but the last `rows` lines of the window. */
+  private trimWindow(): string {
+    let cut = this.window.length;
+    for (let n = 0; n <= this.rows; n++) {
+      cut = this.window.lastIndexOf('\n', cut - 1);
+      if (cut === -1) return '';
+    }
+    const out = this.window.slice(0, cut + 1);
+    this.window = this.window.slice(cut + 1);
     return out;
   }
 
@@ -89,8 +112,8 @@ export class TerminalRenderer {
   async end(): Promise<string> {
     const flushed = await this.flush();
     if (!this.term) {
-      const rest = this.window.join('') + (this.partial === '' ? '' : this.partial.replace(SGR_OR_OSC, '') + '\n');
-      this.window = [];
+      const rest = this.window + (this.partial === '' ? '' : this.partial.replace(SGR_OR_OSC, '') + '\n');
+      this.window = '';
       this.partial = '';
       return rest;
     }
@@ -113,8 +136,8 @@ export class TerminalRenderer {
       allowProposedApi: true,
       convertEol: true,
     });
-    const replay = this.window.map((l) => l.slice(0, -1) + '\r\n').join('') + this.partial;
-    this.window = [];
+    const replay = this.window.replace(/\n/g, '\r\n') + this.partial;
+    this.window = '';
     this.partial = '';
     return this.feed(replay + rest);
   }
@@ -123,9 +146,19 @@ export class TerminalRenderer {
     const term = this.term!;
     let out = '';
     for (let i = 0; i < text.length;) {
-      const end = this.pieceEnd(text, i);
-      await new Promise<void>((resolve) => term.write(text.slice(i, end), resolve));
-      i = end;
+      // Queue pieces until the row budget or the group size is reached, then wait for the last one.
+      let rows = 0;
+      let size = 0;
+      let done: Promise<void> = Promise.resolve();
+      while (i < text.length && rows < ROW_BUDGET && size < GROUP) {
+        const piece = this.piece(text, i, ROW_BUDGET - rows);
+        const data = text.slice(i, piece.end);
+        done = new Promise<void>((resolve) => term.write(data, resolve));
+        rows += piece.rows;
+        size += data.length;
+        i = piece.end;
+      }
+      await done;
       const b = term.buffer.active;
       out += this.harvest(b.baseY, false);
       if (b.baseY > CLEAR_AT) {
@@ -140,19 +173,23 @@ export class TerminalRenderer {
   }
 
   /**
-   * End of the next piece starting at `start`: at most ROW_BUDGET rows can scroll while it is parsed
-   * (every LF, VT, FF or escape may scroll one row, and wrapping one per `cols` characters).
+   * The next piece starting at `start` and how many rows it may scroll at most: every LF, VT, FF or
+   * escape may scroll one row, and wrapping one per `cols` characters. Stops at `budget` rows.
    */
-  private pieceEnd(text: string, start: number): number {
-    let rows = 0;
-    const limit = Math.min(text.length, start + MAX_PIECE);
-    for (let i = start; i < limit; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 10 || c === 11 || c === 12 || c === 27) rows++;
-      if ((i - start) % this.cols === 0) rows++;
-      if (rows >= ROW_BUDGET) return i + 1;
+  private piece(text: string, start: number, budget: number): { end: number; rows: number } {
+    let end = Math.min(text.length, start + PIECE);
+    for (;;) {
+      const seg = text.slice(start, end);
+      const rows =
+        1 +
+        Math.ceil(seg.length / this.cols) +
+        countOf(seg, '\n') +
+        countOf(seg, '\x1b') +
+        countOf(seg, '\v') +
+        countOf(seg, '\f');
+      if (rows <= budget || end - start <= 1) return { end, rows };
+      end = start + Math.max(1, (end - start) >> 1);
     }
-    return limit;
   }
 
   /** Emits rows [emitted, upTo): a row followed by a wrapped continuation gets no newline. */
@@ -168,4 +205,10 @@ export class TerminalRenderer {
     this.emitted = Math.max(this.emitted, upTo);
     return out;
   }
+}
+
+function countOf(text: string, ch: string): number {
+  let n = 0;
+  for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) n++;
+  return n;
 }
