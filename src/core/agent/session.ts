@@ -53,6 +53,8 @@ export interface AgentOptions {
   sleep?: AbortableSleep;
   clock?: Clock;
   logger?: Logger;
+  /** Called for every message added to the history (e.g. to append it to the history file). */
+  onMessage?: (message: Message, index: number, turn: number) => void;
   /** Restores a session saved with `state` (the strategy's own state starts afresh). */
   restore?: SessionState;
 }
@@ -174,13 +176,22 @@ export class AgentSession {
     this.running = true;
     this.signal = signal;
     this.s.status = 'running';
-    this.s.messages.push({ role: 'user', content: userText });
+    this.append({ role: 'user', content: userText });
     try {
       this.s.status = await this.work(signal);
     } finally {
       this.running = false;
     }
     return this.s.status;
+  }
+
+  private append(m: Message): void {
+    this.s.messages.push(m);
+    try {
+      this.o.onMessage?.(m, this.s.messages.length - 1, this.s.turns);
+    } catch (e) {
+      this.log.error(e instanceof Error ? e : String(e)); // a failing history writer must not stop the agent
+    }
   }
 
   private stop(reason: 'aborted' | 'budget' | 'error', message: string): typeof reason {
@@ -203,7 +214,7 @@ export class AgentSession {
       const { text, toolCalls } = outcome.result;
       const action: Message = { role: 'assistant', content: text };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
-      this.s.messages.push(action);
+      this.append(action);
       if (toolCalls.length === 0) {
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
@@ -217,7 +228,7 @@ export class AgentSession {
         clock: this.clock,
         emit: (e) => this.emit(e),
       });
-      this.s.messages.push(...results);
+      for (const m of results) this.append(m);
       // Count new text on arrival, so assembling the next call only looks tokens up.
       for (const m of results) this.accountant.count(m);
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');

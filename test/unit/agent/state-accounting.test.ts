@@ -175,3 +175,27 @@ test('summaries come from the separate summary model with the checkpoint prompt'
     await summary.close();
   }
 });
+
+test('onMessage sees every message added, in order, with its index and turn; a throwing hook does not stop the run', async () => {
+  const seen: [number, string, number][] = [];
+  const h = await harness([...readSteps(2), { reply: { text: 'Done.' } }], {
+    onMessage: (m, index, turn) => {
+      seen.push([index, m.role, turn]);
+      if (index === 2) throw new Error('disk full');
+    },
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'completed');
+    assert.deepEqual(seen, [
+      [1, 'user', 0],
+      [2, 'assistant', 1],
+      [3, 'tool', 1],
+      [4, 'assistant', 2],
+      [5, 'tool', 2],
+      [6, 'assistant', 3],
+    ]);
+    assert.equal(h.agent.state().messages.length, 7);
+  } finally {
+    await h.close();
+  }
+});
