@@ -46,7 +46,10 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   await panel.locator('[data-testid="composer"]').press('Enter');
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 15_000 });
   await panel.locator('[data-testid="status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
-  assert.ok(server!.chatRequests().length >= 19, `the model was called over 18 turns (${server!.chatRequests().length})`);
+  assert.ok(
+    server!.chatRequests().length >= 19,
+    `the model was called over 18 turns (${server!.chatRequests().length})`,
+  );
   await panel.getByText(LONG_TASK_ANSWER.slice(0, 40)).first().waitFor({ timeout: 10_000 });
 
   const meter = (await panel.locator('[data-testid="meter"]').innerText()).replace(/\s+/g, ' ');
@@ -89,7 +92,14 @@ async function scrollUntil(frame: Frame, target: ReturnType<Frame['locator']>): 
 async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    for (const f of page.frames()) if (await f.locator(selector).count().catch(() => 0)) return f;
+    for (const f of page.frames())
+      if (
+        await f
+          .locator(selector)
+          .count()
+          .catch(() => 0)
+      )
+        return f;
     await page.waitForTimeout(250);
   }
   throw new Error(`No frame shows ${selector} within ${timeoutMs} ms`);
