@@ -15,7 +15,9 @@ function help(): string {
     '  -h, --help     show this help',
     '  -v, --version  print the version',
   ];
-  if (names.length > 0) lines.push('', 'Commands:', ...names.map((n) => `  ${n}`));
+  const width = Math.max(0, ...names.map((n) => n.length));
+  if (names.length > 0)
+    lines.push('', 'Commands:', ...names.map((n) => `  ${n.padEnd(width)}  ${commands[n]!.summary}`));
   return lines.join('\n') + '\n';
 }
 
@@ -29,12 +31,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${version}\n`);
     return 0;
   }
-  const load = commands[first];
-  if (!load) {
+  const entry = commands[first];
+  if (!entry) {
     io.stderr.write(`context-desk: unknown command '${first}'\n\n${help()}`);
     return 2;
   }
-  const command = await load();
+  const command = await entry.load();
   if (rest.includes('--help') || rest.includes('-h')) {
     io.stdout.write(command.usage.endsWith('\n') ? command.usage : command.usage + '\n');
     return 0;

@@ -25,6 +25,7 @@ test('--help prints usage and exits 0', async () => {
   const r = await runCli(['--help']);
   assert.equal(r.code, 0);
   assert.match(r.out, /Usage: context-desk <command>/);
+  assert.match(r.out, /replay  +replay agent trajectories/, 'commands are listed with their summaries');
 });
 
 test('no arguments prints usage and exits 2', async () => {

@@ -1,8 +1,22 @@
-// The registry of subcommands: name -> lazy loader. Add one line per command.
+// The registry of subcommands: name -> one-line summary and a lazy loader. Add one entry per command.
 import type { Command } from '../command';
 
-export const commands: Record<string, () => Promise<Command>> = {
-  grep: () => import('./grep').then((m) => m.default),
-  mcp: () => import('./mcp').then((m) => m.default),
-  replay: () => import('./replay').then((m) => m.default),
+export interface CommandEntry {
+  summary: string;
+  load: () => Promise<Command>;
+}
+
+export const commands: Record<string, CommandEntry> = {
+  grep: {
+    summary: 'search terminal logs, stored tool outputs and chat history (ripgrep)',
+    load: () => import('./grep').then((m) => m.default),
+  },
+  mcp: {
+    summary: 'sync MCP tool descriptions into per-server folders; count their prompt tokens',
+    load: () => import('./mcp').then((m) => m.default),
+  },
+  replay: {
+    summary: 'replay agent trajectories under every context strategy and compare tokens and cost',
+    load: () => import('./replay').then((m) => m.default),
+  },
 };
