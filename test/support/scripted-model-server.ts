@@ -20,6 +20,8 @@ export interface ReplyStep {
   usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
   /** Delay between streamed chunks (ms). */
   chunkDelayMs?: number;
+  /** Send each tool call whole in one chunk without `index` (as Ollama does) instead of split by index. */
+  wholeToolCalls?: boolean;
 }
 
 export type FaultStep =
@@ -143,37 +145,18 @@ async function reply(
   // Text in a few pieces, tool-call arguments split in two, as real servers stream them.
   for (const piece of text.match(/[\s\S]{1,16}/g) ?? [])
     await send({ ...base, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+  const delta = (tool: Record<string, unknown>): Promise<void> =>
+    send({ ...base, choices: [{ index: 0, delta: { tool_calls: [tool] }, finish_reason: null }] });
   for (const [i, c] of calls.entries()) {
+    const fn = { name: c.name, arguments: c.arguments };
+    if (step.wholeToolCalls) {
+      // Ollama style: each call complete in one chunk, without `index`.
+      await delta({ id: c.id, type: 'function', function: fn });
+      continue;
+    }
     const half = Math.ceil(c.arguments.length / 2);
-    await send({
-      ...base,
-      choices: [
-        {
-          index: 0,
-          delta: {
-            tool_calls: [
-              {
-                index: i,
-                id: c.id,
-                type: 'function',
-                function: { name: c.name, arguments: c.arguments.slice(0, half) },
-              },
-            ],
-          },
-          finish_reason: null,
-        },
-      ],
-    });
-    await send({
-      ...base,
-      choices: [
-        {
-          index: 0,
-          delta: { tool_calls: [{ index: i, function: { arguments: c.arguments.slice(half) } }] },
-          finish_reason: null,
-        },
-      ],
-    });
+    await delta({ index: i, id: c.id, type: 'function', function: { ...fn, arguments: c.arguments.slice(0, half) } });
+    await delta({ index: i, function: { arguments: c.arguments.slice(half) } });
   }
   await send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   if (body.stream_options && (body.stream_options as { include_usage?: boolean }).include_usage)

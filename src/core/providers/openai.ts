@@ -6,6 +6,7 @@ import { ProviderError, classifyHttpError, parseRetryAfter } from '../agent/erro
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:11434/v1';
+const UNINDEXED = 1_000_000;
 
 export interface OpenAIProviderOptions {
   baseURL?: string;
@@ -70,6 +71,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
     const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    let lastKey = 0;
     let finish: string | undefined;
     // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
     const local = new AbortController();
@@ -103,11 +105,15 @@ export class OpenAICompatibleProvider implements ChatProvider {
         if (!choice) continue;
         if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
         for (const d of choice.delta.tool_calls ?? []) {
-          const c = calls.get(d.index) ?? { id: '', name: '', arguments: '' };
+          // Some servers (Ollama) send each call whole and without `index`: a new id starts a new call.
+          const key: number =
+            typeof d.index === 'number' ? d.index : d.id || calls.size === 0 ? UNINDEXED + calls.size : lastKey;
+          lastKey = key;
+          const c = calls.get(key) ?? { id: '', name: '', arguments: '' };
           if (d.id) c.id = d.id;
           if (d.function?.name) c.name += d.function.name;
           if (d.function?.arguments) c.arguments += d.function.arguments;
-          calls.set(d.index, c);
+          calls.set(key, c);
         }
         if (choice.finish_reason) finish = choice.finish_reason;
       }

@@ -72,6 +72,28 @@ test('streams text and assembles split tool calls; reports usage with cached tok
   assert.equal(body.tools![0]!.function.name, 'grep');
 });
 
+test('tool calls sent whole and without index (Ollama style) stay separate', async () => {
+  const { result } = await run([
+    {
+      reply: {
+        toolCalls: [
+          { name: 'grep', arguments: { pattern: 'a' } },
+          { name: 'read_file', arguments: { path: 'b' } },
+        ],
+      },
+      wholeToolCalls: true,
+    },
+  ]);
+  const r = result as Awaited<ReturnType<typeof collectChat>>;
+  assert.deepEqual(
+    r.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+    [
+      ['call_0_0', 'grep', '{"pattern":"a"}'],
+      ['call_0_1', 'read_file', '{"path":"b"}'],
+    ],
+  );
+});
+
 const cases: [string, ScriptStep, Partial<ProviderError>][] = [
   ['429', { fault: 'rate-limit', retryAfter: 7 }, { kind: 'rate-limit', status: 429, retryAfterMs: 7000 }],
   ['500', { fault: 'server-error' }, { kind: 'server', status: 500 }],
