@@ -1,8 +1,13 @@
 import assert from 'node:assert/strict';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import { test } from 'node:test';
 import { AgentSession } from '../../../src/core/agent/session';
 import { parseSessionState } from '../../../src/core/agent/session-state';
-import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { ToolOutputStore } from '../../../src/core/store/tool-outputs';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { SUMMARIZER_SYSTEM_PROMPT } from '../../../src/core/strategies/checkpoint';
 import { createTokenizer } from '../../../src/core/tokens';
@@ -197,5 +202,45 @@ test('onMessage sees every message added, in order, with its index and turn; a t
     assert.equal(h.agent.state().messages.length, 7);
   } finally {
     await h.close();
+  }
+});
+
+test('with the real store: long outputs spill into tool-outputs/ and masked placeholders name those files', async () => {
+  const ws = await mkdtemp(path.join(tmpdir(), 'cd-agent-store-'));
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const big: AgentTool = {
+    name: 'read_file',
+    description: 'Reads a file',
+    inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+    run: (args) =>
+      Promise.resolve({
+        ok: true,
+        text: Array.from({ length: 2000 }, (_, i) => `${String(args.path)} line ${i}`).join('\n'),
+      }),
+  };
+  const h = await harness([...readSteps(13), { reply: { text: 'Done.' } }], {
+    tools: new ToolRegistry([big]),
+    strategy: 'masking',
+    strategyOptions: { window: 10 },
+    longOutput: new ToolOutputStore(store, createTokenizer('o200k')),
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'completed');
+    const first = h.agent.state().messages.find((m) => m.role === 'tool')!;
+    assert.ok(first.storedAt && first.storedAt.startsWith('.context-desk/tool-outputs/'), first.storedAt);
+    assert.ok(first.content.length < 8000, 'the model got a preview, not 2000 lines');
+    const full = await readFile(path.join(ws, first.storedAt), 'utf8');
+    assert.equal(full.split('\n').filter(Boolean).length, 2000);
+    const lastReq = h.server.chatRequests().at(-1)!;
+    const placeholder = lastReq.messages.find((m) => m.role === 'tool')!.content!;
+    assert.match(
+      placeholder,
+      new RegExp(
+        `^Old environment output: \\(\\d+ lines omitted; full text: ${first.storedAt.replace(/[.]/g, '\\.')}\\)$`,
+      ),
+    );
+  } finally {
+    await h.close();
+    await rm(ws, { recursive: true, force: true });
   }
 });
