@@ -221,3 +221,19 @@ test('Stop while a budget approval is pending ends the run at once', async () =>
     await h.close();
   }
 });
+
+test('a soft budget warns at 80 % and when passed, and the run goes on', async () => {
+  const h = await harness([...readSteps(8), { reply: { text: 'Done.' } }], {
+    budget: { session: { limit: 3000, mode: 'soft' }, backpressure: [] },
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'completed');
+    const kinds = h.events.flatMap((e) => (e.type === 'budget' ? [e.event.type] : []));
+    assert.ok(kinds.includes('warning'));
+    assert.ok(kinds.includes('exceeded'));
+    assert.ok(h.events.every((e) => e.type !== 'budget' || e.event.type !== 'exceeded' || !e.event.refused));
+    assert.equal(h.server.chatRequests().length, 9);
+  } finally {
+    await h.close();
+  }
+});
