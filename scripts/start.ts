@@ -1,6 +1,6 @@
 // `npm start`: builds the extension, installs it into the local test VS Code and serves that VS Code on
 // 127.0.0.1 with a small demo workspace. Open the printed URL in a browser; Ctrl-C stops everything.
-import { cpSync, existsSync, mkdirSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { startCodeServer, type CodeServer } from './lib/code-server';
@@ -8,6 +8,34 @@ import { onCleanup, runCleanups } from './lib/cleanup';
 
 const PORT = process.env.PORT ?? process.env.CONTEXT_DESK_PORT ?? '8080';
 const HOST = process.env.HOST ?? '127.0.0.1';
+
+/** MCP servers from this checkout's node_modules and one Agent Skill, so the Tools view has something to show. */
+function seedDemo(workspace: string): void {
+  const server = (pkg: string): string => resolve('node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
+  mkdirSync(join(workspace, '.vscode'), { recursive: true });
+  writeFileSync(
+    join(workspace, '.vscode', 'mcp.json'),
+    JSON.stringify(
+      {
+        servers: {
+          everything: { type: 'stdio', command: process.execPath, args: [server('server-everything'), 'stdio'] },
+          files: {
+            type: 'stdio',
+            command: process.execPath,
+            args: [server('server-filesystem'), '${workspaceFolder}'],
+          },
+        },
+      },
+      null,
+      2,
+    ),
+  );
+  mkdirSync(join(workspace, '.agents', 'skills', 'explain-build-log'), { recursive: true });
+  writeFileSync(
+    join(workspace, '.agents', 'skills', 'explain-build-log', 'SKILL.md'),
+    '---\nname: explain-build-log\ndescription: Finds the warnings and errors in a build log and explains them.\n---\n\nGrep the terminal log for `warning:` and `error:` first; read only the lines around them.\n',
+  );
+}
 
 async function start(): Promise<void> {
   const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
@@ -18,6 +46,7 @@ async function start(): Promise<void> {
   if (!existsSync(workspace)) {
     mkdirSync(workspace, { recursive: true });
     cpSync('test/fixtures/workspace', workspace, { recursive: true });
+    seedDemo(workspace);
   }
   const options = {
     installExtensionFrom: resolve('.'),

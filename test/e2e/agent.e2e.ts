@@ -52,6 +52,11 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   );
   await panel.getByText(LONG_TASK_ANSWER.slice(0, 40)).first().waitFor({ timeout: 10_000 });
 
+  // Room for the panel: collapse the Tools view, hide the bottom panel, open the Context section.
+  await page.locator('.pane-header', { hasText: 'Tools' }).first().click();
+  await page.keyboard.press('Control+J');
+  const context = panel.locator('details', { has: panel.locator('summary', { hasText: 'Context' }) });
+  if ((await context.getAttribute('open')) === null) await context.locator('summary').click();
   const meter = (await panel.locator('[data-testid="meter"]').innerText()).replace(/\s+/g, ' ');
   assert.match(meter, /\d/, `the meter shows numbers: ${meter}`);
   await panel.locator('[data-testid="plot"] canvas').first().waitFor({ timeout: 10_000 });
