@@ -1,5 +1,6 @@
 // Activation wires things together and returns; nothing here thinks. Heavy modules (MCP, tokenizer,
 // agent, stores) live in dist/features.js and load on first use.
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentViewProvider, AGENT_VIEW_ID } from './agentView';
 import { registerCommands } from './commands';
@@ -50,6 +51,22 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       storeRoot: contextFolder,
       hostPorts: (workspaceRoot, approvals) =>
         features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+      extras: async () => {
+        const { mcp, skills } = tools();
+        const [servers, found] = await Promise.all([mcp.ready(), skills.refresh()]);
+        const f = features();
+        const folder = contextFolder();
+        const mcpFolder = folder.workspaceFolder
+          ? path.relative(folder.workspaceFolder, path.join(folder.root, 'mcp'))
+          : path.join(folder.root, 'mcp');
+        const prompt = [
+          f.renderMcpStaticPrompt(servers, mcpFolder),
+          f.renderSkillsPrompt(found, folder.workspaceFolder),
+        ]
+          .filter(Boolean)
+          .join('\n\n');
+        return { ...(servers.length ? { mcp: mcp.manager } : {}), prompt };
+      },
       post: (patches) => {
         agentView.postPatches(patches);
         statusBar.update(controller.snapshot);

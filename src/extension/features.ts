@@ -7,3 +7,5 @@ export { ChatController } from './agent/chatController';
 export { hostPorts } from './agent/hostTools';
 export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';
+export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
+export { renderSkillsPrompt } from '../core/skills/discover';

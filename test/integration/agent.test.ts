@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../support/scripted-model-server';
 import type { ContextDeskApi } from '../../src/extension/extension';
-import { api, waitFor, workspaceRoot } from './helpers';
+import { api, extensionPath, waitFor, workspaceRoot } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
 const SETTINGS = ['agent.baseUrl', 'agent.model', 'agent.approveCommands', 'agent.budgetTokens', 'agent.budgetMode'];
@@ -93,6 +93,51 @@ describe('Agent loop in the panel', function () {
     );
     assert.match(fs.readFileSync(path.join(historyDir, `${snap.sessionId}.md`), 'utf8'), /create notes\/hello.txt/);
     fs.rmSync(path.join(workspaceRoot(), 'notes'), { recursive: true, force: true });
+  });
+
+  it('sees MCP tool names only, and reads a description and calls a tool on demand', async () => {
+    const everything = path.join(
+      extensionPath(),
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-everything',
+      'dist',
+      'index.js',
+    );
+    const configFile = path.join(workspaceRoot(), '.vscode', 'mcp.json');
+    fs.mkdirSync(path.dirname(configFile), { recursive: true });
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({ servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } }),
+    );
+    try {
+      await a.tools().mcp.refresh();
+      const s = await useScript([
+        { reply: { toolCalls: [{ name: 'mcp_describe', arguments: { server: 'everything', tool: 'echo' } }] } },
+        {
+          reply: {
+            toolCalls: [
+              {
+                name: 'mcp_call',
+                arguments: { server: 'everything', tool: 'echo', arguments: { message: 'hi from the agent' } },
+              },
+            ],
+          },
+        },
+        { reply: { text: 'Echoed.' } },
+      ]);
+      assert.equal(await sendAndWait('echo something'), 'completed');
+      const [first, second, third] = s.chatRequests();
+      const system = first!.messages[0]!.content ?? '';
+      assert.match(system, /MCP tools/);
+      assert.match(system, /everything \[connected\]: .*echo/);
+      assert.doesNotMatch(system, /"inputSchema"|"properties"/, 'no schema in the static prompt');
+      assert.ok(first!.tools?.some((t) => t.function.name === 'mcp_call'));
+      assert.match(second!.messages.at(-1)!.content ?? '', /"message"/, 'the description carries the schema');
+      assert.match(third!.messages.at(-1)!.content ?? '', /hi from the agent/, 'the tool was called');
+    } finally {
+      fs.rmSync(configFile, { force: true });
+    }
   });
 
   it('a hard budget stops the run before the model is called', async () => {

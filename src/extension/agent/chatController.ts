@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
 import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
+import type { AgentTool } from '../../core/agent/tool-registry';
+import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
 import type { ChatProvider } from '../../core/agent/provider';
 import { OpenAICompatibleProvider } from '../../core/providers/openai';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
@@ -26,6 +28,8 @@ export interface ChatControllerDeps {
   storeRoot: () => { root: string; workspaceFolder?: string };
   /** VS Code's side of edit_file and run_command. */
   hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
+  /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
+  extras?: () => Promise<{ mcp?: McpToolHost; prompt: string }>;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
   logger: Logger;
@@ -163,23 +167,30 @@ export class ChatController implements vscode.Disposable {
     const { root, workspaceFolder } = this.d.storeRoot();
     const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
     const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
-    const tools = new ToolRegistry(
-      workspaceFolder
+    const extras = await this.loadExtras();
+    const tools = new ToolRegistry([
+      ...(workspaceFolder
         ? createWorkspaceTools({
             workspaceRoot: workspaceFolder,
             storeRoot: store.root,
             appRoot: vscode.env.appRoot,
             ...this.d.hostPorts(workspaceFolder, this.approvals),
           })
-        : [],
-    );
+        : []),
+      ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
+    ]);
     const budgetLimit = s['agent.budgetTokens'];
     this.session = new AgentSession({
       provider: await this.provider(),
       model: s['agent.model'],
       tools,
       tokenizer,
-      systemPrompt: systemPrompt(workspaceFolder, store, store.historyPaths(this.model.snapshot.sessionId)),
+      systemPrompt: [
+        systemPrompt(workspaceFolder, store, store.historyPaths(this.model.snapshot.sessionId)),
+        extras.prompt,
+      ]
+        .filter(Boolean)
+        .join('\n\n'),
       strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
       strategyOptions: {
         window: s.maskingWindow,
@@ -204,6 +215,16 @@ export class ChatController implements vscode.Disposable {
       store,
     };
     return this.session;
+  }
+
+  /** MCP and skills are optional: a failure there is logged and the agent runs without them. */
+  private async loadExtras(): Promise<{ mcp?: McpToolHost; prompt: string }> {
+    try {
+      return (await this.d.extras?.()) ?? { prompt: '' };
+    } catch (e) {
+      this.d.logger.warn(`MCP tools and skills are not available to the agent: ${String(e)}`);
+      return { prompt: '' };
+    }
   }
 
   private async provider(): Promise<ChatProvider> {
@@ -253,4 +274,12 @@ function systemPrompt(
     `This conversation is also written to ${historyRel}: if a summary left something out, grep it there.`,
     'Be concise. When the task is done, answer without calling a tool.',
   ].join('\n');
+}
+
+/** mcp_describe and mcp_call as agent tools over the synced servers. */
+function mcpAgentTools(host: McpToolHost): AgentTool[] {
+  return [
+    { ...MCP_DESCRIBE_TOOL, run: (args) => mcpDescribe(host, args) },
+    { ...MCP_CALL_TOOL, run: (args, ctx) => mcpCall(host, args, ctx.signal) },
+  ];
 }

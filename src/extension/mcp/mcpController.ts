@@ -46,6 +46,13 @@ export class McpController implements vscode.Disposable {
     if (!this.started) void this.refresh();
   }
 
+  /** The servers after the first sync (starting it if nobody has yet). */
+  async ready(): Promise<McpServerState[]> {
+    if (!this.started) return this.refresh();
+    if (this.syncing) await this.syncing;
+    return this.manager.servers;
+  }
+
   /** After a config or setting change: re-sync, but never start servers nobody asked for. */
   refreshIfStarted(): void {
     if (this.started) void this.refresh();
