@@ -6,6 +6,7 @@
 //   ...the output as a person saw it (rendered with @xterm/headless, secrets redacted)...
 //   ␞ {"event":"end","exec":"3","exitCode":0,"durationMs":1234,"endedAt":"2026-...Z"}
 // An output line that itself starts with "␞" is stored with a leading space, so markers cannot be forged.
+import { randomBytes } from 'node:crypto';
 import { rename } from 'node:fs/promises';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
@@ -26,7 +27,7 @@ export interface TerminalLogOptions {
   rows?: number;
   /** Output is written at least this often while a command runs (ms). Default 500. */
   flushIntervalMs?: number;
-  /** A log larger than this is renamed to `<name>-<id>.<time>.log` after a command ends. Default 32 MB. */
+  /** A log larger than this is renamed to `<name>-<id>.<time>-<tag>-<n>.log` after a command ends. Default 32 MB. */
   maxLogBytes?: number;
 }
 
@@ -124,6 +125,7 @@ export class TerminalLogWriter {
   private file: AppendOnlyFile | undefined;
   private active: ExecutionCapture | undefined;
   private count = 0;
+  private readonly tag = randomBytes(3).toString('hex');
   private release: () => void = () => undefined;
 
   private constructor(
@@ -154,7 +156,8 @@ export class TerminalLogWriter {
   async begin(start: ExecutionStart): Promise<ExecutionCapture> {
     if (this.active) await this.active.end({});
     const startedAt = start.startedAt ?? this.clock.now();
-    const exec = `${startedAt.toString(36)}-${++this.count}`;
+    // Unique across windows writing the same log: time, a per-writer random tag, a counter.
+    const exec = `${startedAt.toString(36)}-${this.tag}-${++this.count}`;
     // The command line and cwd are user text: redact them too (a password typed into a command line).
     const [cmd, cwd] = await Promise.all([redactSecrets(start.command), redactSecrets(start.cwd ?? '')]);
     const redactions: RedactionCounts = { ...cmd.counts, ...cwd.counts };
@@ -213,7 +216,10 @@ export class TerminalLogWriter {
     if (!this.file || (await this.file.size()) <= (this.options.maxLogBytes ?? 32 * 1024 * 1024)) return;
     // Rotate: the full log keeps its content under a dated name; a fresh log continues.
     await this.file.close();
-    await rename(this.path, this.path.replace(/\.log$/, `.${this.clock.now().toString(36)}.log`));
+    await rename(
+      this.path,
+      this.path.replace(/\.log$/, `.${this.clock.now().toString(36)}-${this.tag}-${this.count}.log`),
+    );
     this.file = await AppendOnlyFile.open(this.path);
     await this.store.enforceCaps('terminals');
   }

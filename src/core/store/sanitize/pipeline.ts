@@ -52,6 +52,7 @@ export class SanitizingStream {
   private sniffed = 0;
   private batch = '';
   private held = '';
+  private lastYield = performance.now();
   readonly stats: SanitizeStats = {
     bytesIn: 0,
     binary: false,
@@ -70,6 +71,12 @@ export class SanitizingStream {
   }
 
   async push(chunk: Uint8Array | string): Promise<void> {
+    // A producer that is always ready (a backlog, a synchronous generator) would otherwise keep the
+    // whole chain in microtasks: give the event loop a turn at least every 10 ms.
+    if (performance.now() - this.lastYield > 10) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      this.lastYield = performance.now();
+    }
     const bytes = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     this.stats.bytesIn += bytes.length;
     if (this.stats.binary) return;

@@ -19,7 +19,7 @@ const PIECE = 16 * 1024;
 /** Writes queued before awaiting the emulator (each await costs a timer tick). */
 const GROUP = 1 << 20;
 /** Text queued in emulator mode before it is rendered (also rendered on `flush`). */
-const QUEUE = 256 * 1024;
+const QUEUE = 1 << 20;
 /** Scrollback rows kept before they are emitted and cleared (must exceed CLEAR_AT + ROW_BUDGET + rows). */
 const SCROLLBACK = 16384;
 const CLEAR_AT = 8192;
@@ -60,10 +60,10 @@ export class TerminalRenderer {
     const s = this.partial + text;
     const lastNl = s.lastIndexOf('\n');
     if (lastNl === -1) {
-      this.partial = s;
+      this.partial = collapsePartial(s, this.cols);
       return this.partial.length > MAX_PENDING ? this.switchToEmulator('') : '';
     }
-    this.partial = s.slice(lastNl + 1);
+    this.partial = collapsePartial(s.slice(lastNl + 1), this.cols);
     // Common case, checked on the whole block at once: only colours and markers.
     const block = s.slice(0, lastNl + 1).replace(SGR_OR_OSC, '');
     if (!NOT_SIMPLE_BLOCK.test(block)) {
@@ -75,8 +75,9 @@ export class TerminalRenderer {
     while (start <= lastNl) {
       const nl = s.indexOf('\n', start);
       const raw = s.slice(start, nl);
-      const body = (raw.endsWith('\r') ? raw.slice(0, -1) : raw).replace(SGR_OR_OSC, '');
-      if (NOT_SIMPLE.test(body)) {
+      let body = (raw.endsWith('\r') ? raw.slice(0, -1) : raw).replace(SGR_OR_OSC, '');
+      if (NOT_SIMPLE.test(body)) body = overlayLine(body, this.cols) ?? '\x1b';
+      if (body.includes('\x1b')) {
         const out = this.trimWindow();
         const rest = s.slice(start); // includes the partial last line
         this.partial = '';
@@ -110,14 +111,22 @@ export class TerminalRenderer {
 
   /** Emits everything still held (call at the end of a command). */
   async end(): Promise<string> {
-    const flushed = await this.flush();
+    let flushed = await this.flush();
     if (!this.term) {
-      const rest = this.window + (this.partial === '' ? '' : this.partial.replace(SGR_OR_OSC, '') + '\n');
-      this.window = '';
-      this.partial = '';
-      return rest;
+      let last = this.partial.replace(SGR_OR_OSC, '');
+      if (last.endsWith('\r')) last = last.slice(0, -1);
+      const shown = NOT_SIMPLE.test(last) ? overlayLine(last, this.cols) : last;
+      if (shown !== undefined) {
+        const rest = this.window + (this.partial === '' ? '' : shown + '\n');
+        this.window = '';
+        this.partial = '';
+        return rest;
+      }
+      // The last line needs the emulator after all.
+      flushed = await this.switchToEmulator('');
+      flushed += await this.flush();
     }
-    const term = this.term;
+    const term = this.term!;
     const b = term.buffer.active;
     let last = b.baseY + b.cursorY;
     if (b.cursorX === 0 && (b.getLine(last)?.translateToString(true) ?? '') === '') last--;
@@ -211,4 +220,32 @@ function countOf(text: string, ch: string): number {
   let n = 0;
   for (let i = text.indexOf(ch); i !== -1; i = text.indexOf(ch, i + 1)) n++;
   return n;
+}
+
+const CR_ONLY = /^[\x20-\x7e\r]*$/;
+
+/**
+ * What a terminal shows for one line of printable ASCII with carriage returns: each `\r` goes back
+ * to column 0 and the next text overwrites. Exact as long as no segment wraps (each fits in `cols`);
+ * undefined when the line needs the emulator (other controls, wide characters, wrapping).
+ */
+export function overlayLine(body: string, cols: number): string | undefined {
+  if (!CR_ONLY.test(body)) return undefined;
+  let shown = '';
+  for (const seg of body.split('\r')) {
+    if (seg.length > cols) return undefined;
+    shown = seg + shown.slice(seg.length);
+  }
+  return shown;
+}
+
+/**
+ * Keeps an unfinished progress line small: `a\rb\rc` becomes `overlay(a, b)\rc`, which renders the
+ * same and leaves the cursor where `c` ends. Lines with other content are returned unchanged.
+ */
+function collapsePartial(partial: string, cols: number): string {
+  const cr = partial.lastIndexOf('\r');
+  if (cr <= 0 || partial.indexOf('\r') === cr) return partial;
+  const base = overlayLine(partial.slice(0, cr), cols);
+  return base === undefined ? partial : `${base}\r${partial.slice(cr + 1)}`;
 }
