@@ -110,11 +110,19 @@ export class ChatModel {
           { op: 'meter', meter: { ...this.s.meter, costUnits: e.costSoFar } },
         ]);
       }
-      case 'retry':
-        return this.notice(
-          'warning',
-          `Retrying (attempt ${e.attempt}): ${e.reason}${e.filtered ? ' (retry filtering applied)' : ''}`,
-        );
+      case 'retry': {
+        // What the failed attempt streamed is not part of the answer: the retry streams it again.
+        const item = this.s.items.find((i) => i.id === this.assistant(e.turn).id);
+        const clear: ChatPatch[] =
+          item?.kind === 'assistant' && item.text ? [{ op: 'upsertItem', item: { ...item, text: '' } }] : [];
+        return [
+          ...this.patch(clear),
+          ...this.notice(
+            'warning',
+            `Retrying (attempt ${e.attempt}): ${e.reason}${e.filtered ? ' (retry filtering applied)' : ''}`,
+          ),
+        ];
+      }
       case 'budget':
         return this.patch([
           { op: 'meter', meter: { ...this.s.meter, budget: budgetState(e.event, this.s.meter.budget) } },
