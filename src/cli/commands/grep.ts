@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { UsageError, type Command } from '../command';
-import { GREP_SCOPES, grepStore, type GrepScope } from '../../core/search/store-grep';
+import { GREP_SCOPES, grepStoreBatches, type GrepScope } from '../../core/search/store-grep';
 import { RipgrepError } from '../../core/search/ripgrep';
 
 const usage = `Usage: context-desk grep PATTERN [options]
@@ -59,7 +59,7 @@ const command: Command = {
     const root = path.resolve(values.dir);
     let found = 0;
     try {
-      for await (const m of grepStore({
+      for await (const batch of grepStoreBatches({
         root,
         pattern: positionals[0]!,
         scope,
@@ -68,11 +68,16 @@ const command: Command = {
         maxMatches: max,
         signal: io.signal,
       })) {
-        found++;
-        const file = path.relative(process.cwd(), m.file) || m.file;
-        io.stdout.write(
-          values.json ? JSON.stringify({ file, line: m.line, text: m.text }) + '\n' : `${file}:${m.line}:${m.text}\n`,
-        );
+        found += batch.length;
+        let out = '';
+        for (const m of batch) {
+          const file = path.relative(process.cwd(), m.file) || m.file;
+          out += values.json
+            ? JSON.stringify({ file, line: m.line, text: m.text }) + '\n'
+            : `${file}:${m.line}:${m.text}\n`;
+        }
+        // One write per batch; wait when the reader (a pipe into `head`, a terminal) is slower.
+        if (!io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
       }
     } catch (e) {
       if (io.signal.aborted) return 130;

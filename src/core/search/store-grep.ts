@@ -2,7 +2,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { locateRipgrep, NO_RIPGREP_MESSAGE, type LocateOptions } from './locate';
-import { ripgrep, RipgrepError, type CaseMode, type GrepMatch } from './ripgrep';
+import { ripgrepBatches, RipgrepError, type CaseMode, type GrepMatch } from './ripgrep';
 
 /** Which part of the store to search. */
 export type GrepScope = 'terminals' | 'tool-outputs' | 'history' | 'all';
@@ -17,6 +17,8 @@ export interface StoreGrepOptions {
   caseMode?: CaseMode;
   maxMatches?: number;
   signal?: AbortSignal;
+  /** Report match ranges (rg `--json`; slower when there are many matches). */
+  ranges?: boolean;
   /** How to find rg (VS Code passes its appRoot); or `rgPath` to skip the search. */
   locate?: LocateOptions;
   rgPath?: string;
@@ -28,11 +30,21 @@ export function scopeFolders(root: string, scope: GrepScope): string[] {
   return (scope === 'all' ? all : [scope]).map((s) => path.join(root, s));
 }
 
-/**
- * Streams matches from the store. Throws `RipgrepError` with a message the UI can show when there is
- * no store at `root`, no ripgrep, or rg rejects the pattern.
- */
+/** Streams matches from the store one at a time (see `grepStoreBatches`). */
 export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch> {
+  for await (const batch of grepStoreBatches(o))
+    for (const m of batch) {
+      o.signal?.throwIfAborted();
+      yield m;
+    }
+}
+
+/**
+ * Streams matches from the store in batches (a quick pick adds one batch per update). Throws
+ * `RipgrepError` with a message the UI can show when there is no store at `root`, no ripgrep, or rg
+ * rejects the pattern.
+ */
+export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
   const st = await fsp.stat(o.root).catch(() => undefined);
   if (!st?.isDirectory()) throw new RipgrepError(`no Context Desk folder at ${o.root}`, null);
   const folders: string[] = [];
@@ -41,7 +53,7 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
   if (folders.length === 0) return;
   const rgPath = o.rgPath ?? (await locateRipgrep(o.locate))?.path;
   if (!rgPath) throw new RipgrepError(NO_RIPGREP_MESSAGE, null);
-  yield* ripgrep({
+  yield* ripgrepBatches({
     rgPath,
     pattern: o.pattern,
     paths: folders,
@@ -49,6 +61,7 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
     caseMode: o.caseMode,
     maxMatches: o.maxMatches,
     signal: o.signal,
+    ranges: o.ranges,
     globs: ['!*.partial', '!*.jsonl', '!.*.tmp'],
   });
 }

@@ -75,7 +75,7 @@ for (const rg of ['system', 'package'] as const) {
       [4],
     );
     assert.deepEqual(
-      (await collect({ ...base, pattern: '-flag', fixed: true })).map((m) => [m.line, m.ranges]),
+      (await collect({ ...base, pattern: '-flag', fixed: true, ranges: true })).map((m) => [m.line, m.ranges]),
       [[5, [{ start: 0, end: 5 }]]],
     );
     assert.deepEqual(await collect({ ...base, pattern: 'nothing-matches-this' }), []);
@@ -149,9 +149,26 @@ test('non-ASCII lines keep UTF-16 match ranges; invalid UTF-8 lines are still re
     path.join(dir, 'u.log'),
     Buffer.concat([Buffer.from('日本語 error here\n'), Buffer.from([0xff, 0xfe]), Buffer.from(' error bytes\n')]),
   );
-  const r = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'error' });
+  const r = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'error', ranges: true });
   assert.equal(r.length, 2);
   assert.deepEqual(r[0]!.ranges, [{ start: 4, end: 9 }]);
   assert.equal(r[0]!.text.slice(4, 9), 'error');
   assert.match(r[1]!.text, / error bytes$/);
+});
+
+test('plain output (default) and --json (ranges) report the same file, line and text', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'we:ird name.log'), 'a hit: one\r\nno\n日本 hit 😀\n');
+  await fsp.writeFile(
+    path.join(dir, 'b.log'),
+    Buffer.concat([Buffer.from('hit '), Buffer.from([0xc3, 0x28]), Buffer.from(' bytes\n')]),
+  );
+  const plain = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'hit' });
+  const json = await collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'hit', ranges: true });
+  const key = (m: GrepMatch): string => `${m.file}|${m.line}|${m.text}`;
+  assert.deepEqual(plain.map(key).sort(), json.map(key).sort());
+  assert.equal(plain.length, 3);
+  assert.ok(plain.every((m) => m.ranges.length === 0));
+  assert.ok(json.every((m) => m.ranges.length === 1 && m.text.slice(m.ranges[0]!.start, m.ranges[0]!.end) === 'hit'));
+  assert.ok(plain.some((m) => m.file.endsWith('we:ird name.log') && m.text === 'a hit: one'));
 });
