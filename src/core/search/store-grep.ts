@@ -62,6 +62,6 @@ export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<Gre
     maxMatches: o.maxMatches,
     signal: o.signal,
     ranges: o.ranges,
-    globs: ['!*.partial', '!*.jsonl', '!.*.tmp'],
+    globs: ['!*.partial', '!*.jsonl', '!.*.tmp', '!index.json'],
   });
 }

@@ -3,9 +3,11 @@ import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
 import { once } from 'node:events';
 import * as path from 'node:path';
 import type { Tokenizer } from '../messages';
+import { systemClock, type Clock } from '../ports';
 import type { LongOutputMeta, LongOutputPort } from '../agent/long-output';
 import type { ContextStore } from './context-store';
 import { StoreWriteError } from './errors';
+import { addToIndex } from './output-index';
 import { SanitizingStream, type SanitizeStats } from './sanitize/pipeline';
 
 export interface ToolOutputOptions {
@@ -17,6 +19,8 @@ export interface ToolOutputOptions {
   previewChars?: number;
   /** Tokens are counted exactly on the first this-many characters, then extrapolated. Default 4 M. */
   exactTokenChars?: number;
+  /** Time source for the index entries. */
+  clock?: Clock;
 }
 
 export interface ToolOutputInput {
@@ -42,7 +46,8 @@ export interface ToolOutputResult {
   stats: SanitizeStats;
 }
 
-const DEFAULTS = {
+const DEFAULTS: Required<ToolOutputOptions> = {
+  clock: systemClock,
   thresholdChars: 8 * 1024,
   headLines: 40,
   tailLines: 40,
@@ -162,6 +167,19 @@ export class ToolOutputStore implements LongOutputPort {
       });
     }
     const display = this.contextStore.displayPath(final);
+    const firstLine = (head.split('\n').find((l) => l.trim() !== '') ?? '').slice(0, 200);
+    await addToIndex(this.contextStore, input.session, {
+      turn: input.turn,
+      tool: input.tool,
+      display,
+      file: path.basename(final),
+      bytes: (await fsp.stat(final)).size,
+      lines,
+      tokens,
+      tokensExact,
+      firstLine,
+      storedAt: new Date(this.o.clock.now()).toISOString(),
+    });
     return {
       ...base,
       storedAt: final,

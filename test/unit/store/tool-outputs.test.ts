@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { ToolOutputStore, fullOutputLine } from '../../../src/core/store/tool-outputs';
+import { listStoredOutputs } from '../../../src/core/store/output-index';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
 import { tempDir } from './helpers';
 
@@ -148,4 +149,38 @@ test('a huge streamed output is stored without holding it in memory', async (t) 
   }))
     last = l;
   assert.equal(last + '\n', line);
+});
+
+test('stored outputs are indexed for the quick pick: newest first, with first line; the index is rebuilt from the folder when lost', async (t) => {
+  const { store } = await setup(t);
+  let now = Date.UTC(2026, 10, 22, 3, 0, 0);
+  const clock = { now: () => (now += 1000) };
+  const outputs = new ToolOutputStore(store, tokenizer, { thresholdChars: 50, clock });
+  for (const [turn, tool] of [
+    [1, 'shell'],
+    [2, 'read_file'],
+    [3, 'shell'],
+  ] as const) {
+    await outputs.save({ session: 's', turn, tool, output: `\n  first line of ${tool} ${turn}\n${'z'.repeat(80)}\n` });
+  }
+  const list = await listStoredOutputs(store, 's');
+  assert.deepEqual(
+    list.map((e) => [e.turn, e.tool, e.firstLine, e.file]),
+    [
+      [3, 'shell', '  first line of shell 3', '0003-shell.txt'],
+      [2, 'read_file', '  first line of read_file 2', '0002-read_file.txt'],
+      [1, 'shell', '  first line of shell 1', '0001-shell.txt'],
+    ],
+  );
+  assert.equal(list[0]!.display, '.context-desk/tool-outputs/s/0003-shell.txt');
+  assert.equal(list[0]!.lines, 3);
+  // A rotated-away file disappears from the list; a lost index is rebuilt from the folder.
+  await fsp.rm(path.join(store.folder('tool-outputs'), 's', '0002-read_file.txt'));
+  await fsp.writeFile(path.join(store.folder('tool-outputs'), 's', 'index.json'), '{"v":1,"entr');
+  const rebuilt = await listStoredOutputs(store, 's');
+  assert.deepEqual(rebuilt.map((e) => [e.turn, e.tool, e.firstLine]).sort(), [
+    [1, 'shell', '  first line of shell 1'],
+    [3, 'shell', '  first line of shell 3'],
+  ]);
+  assert.deepEqual(await listStoredOutputs(store, 'no-such-session'), []);
 });

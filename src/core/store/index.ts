@@ -1,0 +1,32 @@
+// The file store: the agent's memory as workspace files. Typical use by the extension glue:
+//
+//   const store = await ContextStore.open({ root: <workspace>/.context-desk, workspaceRoot });
+//   const outputs = new ToolOutputStore(store, tokenizer);          // also the agent's LongOutputPort
+//   const log = await TerminalLogWriter.open(store, { terminalName, terminalId });
+//   const exec = await log.begin({ command, cwd });  exec.consume(execution.read());  exec.end({ exitCode });
+//   const history = await HistoryWriter.open(store, sessionId, { tokenizer });  history.append(message, extra);
+//   await store.resolveReference(refFromAPlaceholderOrLink);       // StoreReferenceError when refused
+//   await listStoredOutputs(store, sessionId);                      // "Open Masked Observation"
+export { ContextStore, DEFAULT_CAPS, DEFAULT_STORE_DIR, STORE_FOLDERS } from './context-store';
+export type { ContextStoreOptions, ResolvedReference, StoreFolder } from './context-store';
+export { StoreReferenceError, StoreWriteError } from './errors';
+export type { ReferenceProblem } from './errors';
+export { safeName } from './names';
+export { AppendOnlyFile, appendJsonLine, parseJsonl, readJsonl, writeFileAtomic } from './durable';
+export type { JsonlReadResult } from './durable';
+export { rotateFolder } from './rotation';
+export type { RotationResult } from './rotation';
+export { ToolOutputStore, fullOutputLine } from './tool-outputs';
+export type { ToolOutputInput, ToolOutputOptions, ToolOutputResult } from './tool-outputs';
+export { listStoredOutputs } from './output-index';
+export type { StoredOutputEntry } from './output-index';
+export { ExecutionCapture, MARKER, TerminalLogWriter } from './terminal-log';
+export type { ExecutionStart, ExecutionSummary, TerminalLogOptions } from './terminal-log';
+export { parseTerminalLog } from './terminal-log-reader';
+export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
+export { HistoryWriter, listSessions, loadSession, renderMarkdown } from './history';
+export type { HistoryAppendExtra, HistoryRecord, MaskedInfo, SessionEntry } from './history';
+export { SanitizingStream, sanitizeText } from './sanitize/pipeline';
+export type { AnsiMode, SanitizeOptions, SanitizeStats } from './sanitize/pipeline';
+export { redactSecrets } from './sanitize/secrets';
+export type { RedactionCounts, RedactionResult } from './sanitize/secrets';
