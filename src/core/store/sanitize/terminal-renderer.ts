@@ -7,6 +7,7 @@
 // scroll off the emulated screen (nothing can change them any more) and the scrollback is cleared
 // regularly, so a stream of `\r` progress updates or a huge output never grows memory.
 import { Terminal } from '@xterm/headless';
+import { LineEmulator } from './line-emulator';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
 const NOT_SIMPLE = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -36,6 +37,7 @@ export class TerminalRenderer {
   private readonly cols: number;
   private readonly rows: number;
   private term: Terminal | undefined;
+  private mini: LineEmulator | undefined;
   private emitted = 0;
   private partial = '';
   /** The last screenful of fast-path lines (each ending with `\n`), kept for a switch to emulation. */
@@ -47,9 +49,9 @@ export class TerminalRenderer {
     this.rows = Math.max(2, options.rows ?? 50);
   }
 
-  /** True once this command needed the emulator. */
-  get emulating(): boolean {
-    return this.term !== undefined;
+  /** Which path renders now: plain lines, the small line emulator, or xterm. */
+  get mode(): 'lines' | 'line-emulator' | 'xterm' {
+    return this.term ? 'xterm' : this.mini ? 'line-emulator' : 'lines';
   }
 
   async write(text: string): Promise<string> {
@@ -57,11 +59,12 @@ export class TerminalRenderer {
       this.queued += text;
       return this.queued.length >= QUEUE ? this.flush() : '';
     }
+    if (this.mini) return this.throughMini(text);
     const s = this.partial + text;
     const lastNl = s.lastIndexOf('\n');
     if (lastNl === -1) {
       this.partial = collapsePartial(s, this.cols);
-      return this.partial.length > MAX_PENDING ? this.switchToEmulator('') : '';
+      return this.partial.length > MAX_PENDING ? this.switchToMini('') : '';
     }
     this.partial = collapsePartial(s.slice(lastNl + 1), this.cols);
     // Common case, checked on the whole block at once: only colours and markers.
@@ -81,7 +84,7 @@ export class TerminalRenderer {
         const out = this.trimWindow();
         const rest = s.slice(start); // includes the partial last line
         this.partial = '';
-        return out + (await this.switchToEmulator(rest));
+        return out + (await this.switchToMini(rest));
       }
       this.window += body + '\n';
       start = nl + 1;
@@ -112,6 +115,11 @@ export class TerminalRenderer {
   /** Emits everything still held (call at the end of a command). */
   async end(): Promise<string> {
     let flushed = await this.flush();
+    if (this.mini) {
+      const out = this.mini.end();
+      this.mini = undefined;
+      return out;
+    }
     if (!this.term) {
       let last = this.partial.replace(SGR_OR_OSC, '');
       if (last.endsWith('\r')) last = last.slice(0, -1);
@@ -122,19 +130,43 @@ export class TerminalRenderer {
         this.partial = '';
         return rest;
       }
-      // The last line needs the emulator after all.
-      flushed = await this.switchToEmulator('');
+      // The last line needs an emulator after all.
+      flushed = await this.switchToMini('');
+      if (this.mini) return flushed + (await this.end());
       flushed += await this.flush();
     }
     const term = this.term!;
     const b = term.buffer.active;
-    let last = b.baseY + b.cursorY;
-    if (b.cursorX === 0 && (b.getLine(last)?.translateToString(true) ?? '') === '') last--;
+    // Down to the last row with content, or the cursor row when the cursor is not at its start.
+    let last = b.cursorX > 0 ? b.baseY + b.cursorY : this.emitted - 1;
+    for (let r = b.length - 1; r > last; r--) if ((b.getLine(r)?.translateToString(true) ?? '') !== '') last = r;
     const out = flushed + this.harvest(last + 1, true);
     term.dispose();
     this.term = undefined;
     this.emitted = 0;
     return out;
+  }
+
+  /** Hands the window and the rest to the line emulator (or on to xterm when it cannot cope). */
+  private async switchToMini(rest: string): Promise<string> {
+    const lines = this.window === '' ? [] : this.window.slice(0, -1).split('\n');
+    const keep = Math.max(0, lines.length - (this.rows - 1));
+    const out = lines
+      .slice(0, keep)
+      .map((l) => l + '\n')
+      .join('');
+    this.mini = new LineEmulator(this.cols, this.rows, lines.slice(keep));
+    const text = this.partial + rest;
+    this.window = '';
+    this.partial = '';
+    return out + (await this.throughMini(text));
+  }
+
+  private async throughMini(text: string): Promise<string> {
+    const r = this.mini!.write(text);
+    if (r.handOver === undefined) return r.out;
+    this.mini = undefined;
+    return r.out + (await this.switchToEmulator(r.handOver));
   }
 
   private async switchToEmulator(rest: string): Promise<string> {
