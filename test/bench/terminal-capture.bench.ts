@@ -9,8 +9,11 @@ import { TerminalLogWriter } from '../../src/core/store/terminal-log';
 import { redactSecrets } from '../../src/core/store/sanitize/secrets';
 
 const MB = 1024 * 1024;
-/** plain/colour: fast path; progress: `\r` overlay; cursor: multi-line redraws through @xterm/headless. */
-type Kind = 'plain' | 'colour' | 'progress' | 'cursor';
+/**
+ * plain/colour: fast path; progress: `\r` overlay; cursor: multi-line redraws (line emulator);
+ * xterm: the same redraws behind a private mode switch, so the full @xterm/headless emulator renders them.
+ */
+type Kind = 'plain' | 'colour' | 'progress' | 'cursor' | 'xterm';
 const CHUNK = 16 * 1024; // execution.read() hands over chunks of a few KB to tens of KB
 
 function makeChunks(kind: Kind, totalBytes: number): Buffer[] {
@@ -21,8 +24,10 @@ function makeChunks(kind: Kind, totalBytes: number): Buffer[] {
       text += `\x1b[32m PASS \x1b[0m src/module${i % 97}/file${i}.test.ts \x1b[2m(${i % 13} ms)\x1b[22m ✓ renders the thing\r\n`;
     else if (kind === 'plain')
       text += `2026-11-22T02:33:02.${String(i % 1000).padStart(3, '0')}Z INFO worker-${i % 8} handled request ${i} in ${i % 50} ms\r\n`;
-    else if (kind === 'cursor')
-      text += `${i % 50 === 0 ? `step ${i}\r\n` : '\x1b[3A'}${[0, 1, 2].map((l) => `\x1b[2K layer ${l}: ${'#'.repeat((i + l) % 30).padEnd(30)} ${(i * 7 + l) % 100}%\r\n`).join('')}`;
+    else if (kind === 'cursor' || kind === 'xterm')
+      text +=
+        (kind === 'xterm' && i % 50 === 0 ? '\x1b[?25l' : '') +
+        `${i % 50 === 0 ? `step ${i}\r\n` : '\x1b[3A'}${[0, 1, 2].map((l) => `\x1b[2K layer ${l}: ${'#'.repeat((i + l) % 30).padEnd(30)} ${(i * 7 + l) % 100}%\r\n`).join('')}`;
     else
       text += `\rDownloading layer ${i % 5}: ${String(i % 101).padStart(3)}% [${'='.repeat(i % 41).padEnd(40)}] ${i % 1000} kB/s${i % 200 === 0 ? '\r\n' : ''}`;
     i++;
@@ -73,14 +78,20 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cd-bench-term-'));
   try {
     const store = await ContextStore.open({ root: path.join(dir, 'store') });
-    const sizes: Record<Kind, number> = { plain: 200 * MB, colour: 200 * MB, progress: 40 * MB, cursor: 20 * MB };
+    const sizes: Record<Kind, number> = {
+      plain: 200 * MB,
+      colour: 200 * MB,
+      progress: 40 * MB,
+      cursor: 20 * MB,
+      xterm: 20 * MB,
+    };
     console.log(
       `load average at start: ${(await import('node:os')).loadavg()[0]!.toFixed(2)} (2 cores; wall numbers suffer when it is high)`,
     );
     console.log(
       'kind      | path                | MB    | MB/s    | MB/cpu-s | max loop delay | p99 delay | vs fs appends',
     );
-    for (const kind of ['plain', 'colour', 'progress', 'cursor'] as const) {
+    for (const kind of ['plain', 'colour', 'progress', 'cursor', 'xterm'] as const) {
       const chunks = makeChunks(kind, sizes[kind]);
       const bytes = chunks.reduce((n, c) => n + c.length, 0);
       const baseline = await measure(async () => {

@@ -1,11 +1,12 @@
-// Renders raw terminal output into the text a person saw, with bounded memory.
-//
-// Two paths: lines that only carry colours (SGR) and OSC markers take a fast path (sequences stripped,
-// no emulation). The first cursor movement, bare carriage return or other control sequence switches the
-// rest of the command to a real terminal emulator (@xterm/headless), which first replays the last
-// screenful of fast-path lines so cursor-up redraws can still reach them. Rows are emitted once they
-// scroll off the emulated screen (nothing can change them any more) and the scrollback is cleared
-// regularly, so a stream of `\r` progress updates or a huge output never grows memory.
+// Renders raw terminal output into the text a person saw, with bounded memory. Three paths, fastest
+// first; each hands over to the next with the screen state, never losing or duplicating a line:
+// 1. Lines that only carry colours (SGR), OSC markers and carriage-return progress (ASCII, no wrap):
+//    sequences stripped, `\r` segments overlaid, no emulation.
+// 2. The line emulator (line-emulator.ts): cursor up/down/left/right/column and erase-in-line redraws
+//    (docker, npm, pip), proven equal to xterm by a property test.
+// 3. @xterm/headless for everything else (wide characters, wrapping, other sequences). Rows are
+//    emitted once they scroll off the emulated screen (nothing can change them any more) and the
+//    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
 import { Terminal } from '@xterm/headless';
 import { LineEmulator } from './line-emulator';
 
