@@ -150,6 +150,15 @@ export class HistoryWriter {
   }
 }
 
+/**
+ * The line a summary carries so the agent can search what the summary left out, e.g.
+ * `Full history: .context-desk/history/s1.md (JSONL: .context-desk/history/s1.jsonl) - grep it for details the summary left out`.
+ */
+export function historyPointer(store: ContextStore, session: string): string {
+  const p = store.historyPaths(session);
+  return `Full history: ${store.displayPath(p.markdown)} (JSONL: ${store.displayPath(p.jsonl)}) - grep it for details the summary left out`;
+}
+
 /** A session found in `history/`. */
 export interface SessionEntry {
   /** File name without extension (the safe form of the session id). */

@@ -24,7 +24,7 @@ export { ExecutionCapture, MARKER, TerminalLogWriter } from './terminal-log';
 export type { ExecutionStart, ExecutionSummary, TerminalLogOptions } from './terminal-log';
 export { parseTerminalLog } from './terminal-log-reader';
 export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
-export { HistoryWriter, listSessions, loadSession, renderMarkdown } from './history';
+export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown } from './history';
 export type { HistoryAppendExtra, HistoryRecord, MaskedInfo, SessionEntry } from './history';
 export { SanitizingStream, sanitizeText } from './sanitize/pipeline';
 export type { AnsiMode, SanitizeOptions, SanitizeStats } from './sanitize/pipeline';

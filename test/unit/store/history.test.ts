@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
-import { HistoryWriter, listSessions, loadSession } from '../../../src/core/store/history';
+import { HistoryWriter, historyPointer, listSessions, loadSession } from '../../../src/core/store/history';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
 import type { Message } from '../../../src/core/messages';
 import { tempDir } from './helpers';
@@ -127,4 +127,16 @@ test('listSessions lists sessions newest first; loadSession takes the id or the 
   assert.equal((await loadSession(store, 'new/one')).records[0]!.session, 'new/one');
   assert.equal((await loadSession(store, list[0]!.name)).records[0]!.session, 'new/one');
   assert.deepEqual((await loadSession(store, 'missing')).records, []);
+});
+
+test('historyPointer names the transcript and the JSONL by workspace-relative path', async (t) => {
+  const store = await setup(t);
+  assert.equal(
+    historyPointer(store, 'sess 9'),
+    `Full history: .context-desk/history/${path.basename(store.historyPaths('sess 9').markdown)} (JSONL: .context-desk/history/${path.basename(store.historyPaths('sess 9').jsonl)}) - grep it for details the summary left out`,
+  );
+  assert.match(
+    historyPointer(store, 's1'),
+    /^Full history: \.context-desk\/history\/s1\.md \(JSONL: \.context-desk\/history\/s1\.jsonl\)/,
+  );
 });
