@@ -8,7 +8,7 @@
 //   <root>/mcp/                               reserved (MCP tool descriptions)
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { StoreReferenceError } from './errors';
+import { StoreReferenceError, StoreWriteError } from './errors';
 import { safeName } from './names';
 import { rotateFolder, type RotationResult } from './rotation';
 
@@ -73,14 +73,21 @@ export class ContextStore {
   /** Opens (creating if needed) the store at `options.root`. Idempotent; safe from two windows at once. */
   static async open(options: ContextStoreOptions): Promise<ContextStore> {
     const store = new ContextStore(options);
-    await fsp.mkdir(store.root, { recursive: true });
-    for (const f of STORE_FOLDERS) await fsp.mkdir(path.join(store.root, f), { recursive: true });
-    // 'wx' so a second window does not rewrite the file the first one made.
-    await fsp
-      .writeFile(path.join(store.root, '.gitignore'), '*\n', { flag: 'wx' })
-      .catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== 'EEXIST') throw e;
+    try {
+      await fsp.mkdir(store.root, { recursive: true });
+      for (const f of STORE_FOLDERS) await fsp.mkdir(path.join(store.root, f), { recursive: true });
+      // 'wx' so a second window does not rewrite the file the first one made.
+      await fsp
+        .writeFile(path.join(store.root, '.gitignore'), '*\n', { flag: 'wx' })
+        .catch((e: NodeJS.ErrnoException) => {
+          if (e.code !== 'EEXIST') throw e;
+        });
+    } catch (e) {
+      const why = (e as Error).message;
+      throw new StoreWriteError(store.root, `Cannot use ${store.root} as the Context Desk folder: ${why}`, {
+        cause: e,
       });
+    }
     return store;
   }
 

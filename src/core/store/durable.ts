@@ -21,9 +21,13 @@ export class AppendOnlyFile {
 
   /** Opens (creating it and its folder if needed) for appending. */
   static async open(file: string): Promise<AppendOnlyFile> {
-    await fsp.mkdir(path.dirname(file), { recursive: true });
-    const flags = fsc.O_RDWR | fsc.O_APPEND | fsc.O_CREAT;
-    const handle = await fsp.open(file, flags, 0o600);
+    let handle: fsp.FileHandle;
+    try {
+      await fsp.mkdir(path.dirname(file), { recursive: true });
+      handle = await fsp.open(file, fsc.O_RDWR | fsc.O_APPEND | fsc.O_CREAT, 0o600);
+    } catch (e) {
+      throw new StoreWriteError(file, `Could not open ${file} for appending: ${(e as Error).message}`, { cause: e });
+    }
     const { size } = await handle.stat();
     let torn = false;
     if (size > 0) {
@@ -129,7 +133,8 @@ export async function readJsonl<T = unknown>(file: string): Promise<JsonlReadRes
   try {
     text = await fsp.readFile(file, 'utf8');
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return { records: [], badLines: [] };
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return { records: [], badLines: [] };
     throw e;
   }
   return parseJsonl<T>(text);

@@ -4,7 +4,9 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { ContextStore, STORE_FOLDERS } from '../../../src/core/store/context-store';
-import { StoreReferenceError } from '../../../src/core/store/errors';
+import { StoreReferenceError, StoreWriteError } from '../../../src/core/store/errors';
+import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
+import { HistoryWriter } from '../../../src/core/store/history';
 import { safeName } from '../../../src/core/store/names';
 import { tempDir } from './helpers';
 
@@ -126,4 +128,28 @@ test('enforceCaps deletes the oldest files first and never the protected ones', 
   release();
   const again = (await store.enforceCaps('tool-outputs'))['tool-outputs']!;
   assert.deepEqual(again.deleted, []);
+});
+
+test('a store that cannot be created or written fails with a clear error and changes nothing', async (t) => {
+  const ws = await tempDir(t);
+  const blocker = path.join(ws, 'not-a-folder');
+  await fsp.writeFile(blocker, 'keep me\n');
+  await assert.rejects(ContextStore.open({ root: blocker }), (e: unknown) => {
+    assert.ok(e instanceof StoreWriteError);
+    assert.match(e.message, /^Cannot use .*not-a-folder as the Context Desk folder: /);
+    return true;
+  });
+  assert.equal(await fsp.readFile(blocker, 'utf8'), 'keep me\n');
+  // A folder of the store replaced by a file: writers say which file they could not open.
+  const store = await ContextStore.open({ root: path.join(ws, 'store') });
+  await fsp.rm(store.folder('history'), { recursive: true });
+  await fsp.writeFile(store.folder('history'), 'oops\n');
+  await assert.rejects(
+    HistoryWriter.open(store, 's'),
+    (e: unknown) => e instanceof StoreWriteError && /Could not open .*history.*s\.jsonl for appending/.test(e.message),
+  );
+  await fsp.rm(store.folder('terminals'), { recursive: true });
+  await fsp.writeFile(store.folder('terminals'), 'oops\n');
+  await assert.rejects(TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 1 }), StoreWriteError);
+  assert.equal(await fsp.readFile(store.folder('terminals'), 'utf8'), 'oops\n');
 });
