@@ -45,6 +45,8 @@ export interface ExecutionSummary {
   stats: SanitizeStats;
 }
 
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
+
 function escapeMarkers(text: string): string {
   return text.includes(MARKER) ? text.replace(/^\u241E/gm, ` ${MARKER}`) : text;
 }
@@ -55,14 +57,18 @@ export class ExecutionCapture {
   private timer: NodeJS.Timeout | undefined;
   private chain: Promise<void> = Promise.resolve();
   private ended = false;
+  private ending = false;
+  private consuming: Promise<void> | undefined;
+  private readonly drainMs: number;
 
   /** @internal created by `TerminalLogWriter.begin`. */
   constructor(
     private readonly writer: TerminalLogWriter,
     readonly exec: string,
     private readonly startedAt: number,
-    options: { cols?: number; rows?: number; flushIntervalMs: number },
+    options: { cols?: number; rows?: number; flushIntervalMs: number; drainMs?: number },
   ) {
+    this.drainMs = options.drainMs ?? 1000;
     this.stream = new SanitizingStream((text) => writer.appendRaw(escapeMarkers(text)), {
       ansi: 'render',
       terminal: options,
@@ -79,13 +85,24 @@ export class ExecutionCapture {
 
   /** Pushes every chunk of an async iterable (e.g. `execution.read()`), in order. */
   async consume(chunks: AsyncIterable<string | Uint8Array>): Promise<void> {
-    for await (const c of chunks) await this.push(c);
+    const run = (async () => {
+      for await (const c of chunks) {
+        if (this.ending) break; // output that arrives after the end event is not this execution's
+        await this.enqueue(() => this.stream.push(c));
+      }
+    })();
+    this.consuming = run;
+    await run;
   }
 
   /** Writes the rest of the output and the footer. `exitCode` undefined means unknown (e.g. interrupted). */
   async end(result: { exitCode?: number; endedAt?: number } = {}): Promise<ExecutionSummary> {
     if (this.ended) throw new Error(`execution ${this.exec} already ended`);
     this.ended = true;
+    // The end event can come before `read()` has delivered its last chunks: give the stream a
+    // moment to drain (`drainMs`), then stop taking chunks.
+    if (this.consuming) await Promise.race([this.consuming.catch(() => undefined), sleep(this.drainMs)]);
+    this.ending = true;
     clearInterval(this.timer);
     let stats!: SanitizeStats;
     await this.enqueue(async () => {

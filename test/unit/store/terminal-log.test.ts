@@ -191,3 +191,38 @@ test('two processes writing the same terminal log keep every record whole', asyn
   assert.equal(all.length, 40 * 300);
   assert.ok(all.every((l) => /^same exec \d+ line \d+ z{200}$/.test(l)));
 });
+
+test('an end event that arrives before read() has drained still keeps the output, and never hangs', async (t) => {
+  const store = await setup(t);
+  const w = await TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 9 });
+  const cap = await w.begin({ command: 'slow' });
+  async function* slow(): AsyncIterable<string> {
+    for (let i = 0; i < 5; i++) {
+      await new Promise((r) => setTimeout(r, 10));
+      yield `part ${i}\r\n`;
+    }
+  }
+  const consumed = cap.consume(slow());
+  const summary = await cap.end({ exitCode: 0 }); // called at once, like an early end event
+  await consumed;
+  assert.equal(summary.exitCode, 0);
+  // A read() that never ends: end() returns after its drain wait and later chunks are ignored.
+  const stuck = await w.begin({ command: 'stuck' });
+  let stop = false;
+  async function* forever(): AsyncIterable<string> {
+    for (let i = 0; !stop; i++) {
+      await new Promise((r) => setTimeout(r, 5));
+      yield `tick ${i}\r\n`;
+    }
+  }
+  const running = stuck.consume(forever());
+  await stuck.end({ exitCode: 130 });
+  stop = true;
+  await running;
+  await w.close();
+  const log = parseTerminalLog(await fsp.readFile(w.path, 'utf8'));
+  assert.deepEqual(log.executions[0]!.output, ['part 0', 'part 1', 'part 2', 'part 3', 'part 4']);
+  assert.equal(log.executions[1]!.end?.exitCode, 130);
+  assert.ok(log.executions[1]!.output.length > 0);
+  assert.deepEqual(log.outside, []);
+});
