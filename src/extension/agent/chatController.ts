@@ -166,6 +166,8 @@ export class ChatController implements vscode.Disposable {
     const s = this.d.settings();
     const { root, workspaceFolder } = this.d.storeRoot();
     const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+    // Size caps: the oldest files of a full folder go before a new session adds more.
+    void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
     const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
     const extras = await this.loadExtras();
     const tools = new ToolRegistry([
