@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { openWorkbench } from './lib/workbench';
-import { onCleanup, runCleanups } from './lib/cleanup';
+import { onCleanup, runMain } from './lib/cleanup';
 import { findFiles } from './lib/files';
 import type { E2eScenario } from '../test/e2e/context';
 
@@ -69,13 +69,4 @@ async function main(): Promise<number> {
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 
-onCleanup(() => undefined);
-main()
-  .catch((e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runMain(main);

@@ -6,7 +6,7 @@ import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { format } from 'node:util';
 import { openWorkbench } from './lib/workbench';
-import { onCleanup, runCleanups } from './lib/cleanup';
+import { onCleanup, runMain } from './lib/cleanup';
 
 /** Workbench chatter that says nothing about the tests. */
 const NOISE = [
@@ -74,12 +74,4 @@ async function main(): Promise<number> {
   return exitCode === 0 && summary.failed === 0 && summary.passed > 0 ? 0 : 1;
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runMain(main);

@@ -28,3 +28,17 @@ export function runCleanups(): Promise<void> {
   })();
   return running;
 }
+
+/** Runs a script's main, prints a crash, always cleans up, and exits with main's code. */
+export function runMain(main: () => Promise<number>): void {
+  onCleanup(() => undefined);
+  main()
+    .catch((e: unknown) => {
+      console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
+      return 1;
+    })
+    .then(async (code) => {
+      await runCleanups();
+      process.exit(code);
+    });
+}

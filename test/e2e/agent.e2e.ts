@@ -4,10 +4,10 @@
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame, Page } from 'playwright-core';
+import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
 import { longTaskScript, LONG_TASK_ANSWER } from '../support/long-task-script';
-import type { E2eContext } from './context';
+import { findFrame, type E2eContext } from './context';
 
 export const name = 'Agent panel: a long task with masking, open, meter, plot and Stop';
 
@@ -92,20 +92,4 @@ async function scrollUntil(frame: Frame, target: ReturnType<Frame['locator']>): 
     await frame.page().waitForTimeout(100);
   }
   await target.first().scrollIntoViewIfNeeded();
-}
-
-async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const f of page.frames())
-      if (
-        await f
-          .locator(selector)
-          .count()
-          .catch(() => 0)
-      )
-        return f;
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`No frame shows ${selector} within ${timeoutMs} ms`);
 }

@@ -1,8 +1,7 @@
 // End to end in a real browser: the user opens the Context Desk container, sees the panel inside its
 // webview, and runs a Context Desk command from the palette.
 import assert from 'node:assert/strict';
-import type { Frame, Page } from 'playwright-core';
-import type { E2eContext } from './context';
+import { findFrame, type E2eContext } from './context';
 
 export const name = 'Context Desk panel in the sidebar';
 
@@ -31,22 +30,4 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   await toast.waitFor({ timeout: 15_000 });
   await page.waitForTimeout(600); // let the toast finish sliding in before the picture
   await screenshot('panel-in-sidebar');
-}
-
-/** Webviews are nested iframes; returns the frame that holds the selector. */
-async function findFrame(page: Page, selector: string, timeoutMs: number): Promise<Frame> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    for (const f of page.frames()) {
-      if (
-        await f
-          .locator(selector)
-          .count()
-          .catch(() => 0)
-      )
-        return f;
-    }
-    await page.waitForTimeout(250);
-  }
-  throw new Error(`No frame shows ${selector} within ${timeoutMs} ms`);
 }

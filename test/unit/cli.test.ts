@@ -1,19 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
-import { main } from '../../src/cli/main';
+import { runCli } from '../support/cli';
 import { version } from '../../package.json';
-
-async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, out, err };
-}
 
 test('--version prints the package version', async () => {
   const r = await runCli(['--version']);

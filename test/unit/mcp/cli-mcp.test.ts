@@ -1,22 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../support/cli';
 import { inputEnvName, parseMcpArgs } from '../../../src/cli/commands/mcp';
 import { EVERYTHING, FILESYSTEM, HOSTILE, withTempDir } from './helpers';
-
-async function runCli(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, signal: new AbortController().signal });
-  return { code, out, err };
-}
 
 test('mcp tokens --json prints exactly the five fields; the index is at most 0.2x the full schemas', async () => {
   await withTempDir(async (dir) => {
