@@ -144,6 +144,28 @@ test('binary output is stored as a one-line note', async () => {
   assert.equal(looksBinary(Buffer.from('\x01\x02\x03\x04 abc')), true);
   assert.equal(looksBinary(Buffer.from('\x1b[31mcolour\x1b[0m\r\n\ttabs\n')), false);
   assert.equal(looksBinary(Buffer.from('日本語のテキスト')), false);
+  // Terminal chunks that are mostly sequences: VS Code's shell-integration mark, titles, the bell.
+  assert.equal(looksBinary(Buffer.from('\x1b]633;C\x07')), false);
+  assert.equal(looksBinary(Buffer.from('\x1b]0;root@host: ~\x07\x1b[?2004l\x07')), false);
+  assert.equal(looksBinary(Buffer.from('\x1b]633;E;ls\x1b\\\x01\x02')), true);
+});
+
+test('a flush after only a shell-integration mark does not decide the output is binary', async () => {
+  // Regression: the periodic flush decided on the first 8 bytes (ESC ] 633 ; C BEL) and the whole
+  // command's output was stored as "[binary output]".
+  let text = '';
+  const s = new SanitizingStream(
+    async (t) => {
+      text += t;
+    },
+    { ansi: 'render' },
+  );
+  await s.push('\x1b]633;C\x07');
+  await s.flush();
+  await s.push('marker-42 done\r\n');
+  const stats = await s.end();
+  assert.equal(stats.binary, false);
+  assert.match(text, /^marker-42 done$/m);
 });
 
 test('invalid UTF-8 is replaced and counted', async () => {
