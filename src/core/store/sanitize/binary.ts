@@ -41,7 +41,7 @@ export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, BINARY_SNIFF_BYTES);
   let counted = 0;
   let control = 0;
-  for (let i = 0; i < n; ) {
+  for (let i = 0; i < n;) {
     const b = bytes[i]!;
     if (b === 0) return true;
     if (b === ESC) {
