@@ -14,14 +14,19 @@ export const COMMANDS = {
   stop: 'contextDesk.stop',
 } as const;
 
-/** Where the agent's API key lives in SecretStorage (never in settings or on disk). */
-export const API_KEY_SECRET = 'contextDesk.agent.apiKey';
+/** Where the agent's API key lives in SecretStorage (never in settings or on disk), per provider. */
+export function apiKeySecret(provider: string): string {
+  // The OpenAI-compatible key keeps the name it had before there was a choice of provider.
+  return provider === 'anthropic' ? 'contextDesk.agent.apiKey.anthropic' : 'contextDesk.agent.apiKey';
+}
 
 export interface CommandDeps {
   agentView: AgentViewProvider;
   channel: vscode.LogOutputChannel;
   chat: Lazy<ChatController>;
   secrets: vscode.SecretStorage;
+  /** The configured `agent.provider`. */
+  provider: () => string;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
@@ -35,15 +40,22 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
     }),
     vscode.commands.registerCommand(COMMANDS.stop, () => d.chat.peek()?.stop() ?? false),
     vscode.commands.registerCommand(COMMANDS.setApiKey, async () => {
+      const provider = d.provider();
+      if (provider === 'vscode-lm') {
+        void vscode.window.showInformationMessage(
+          'Context Desk: VS Code language models need no API key; VS Code asks you to allow Context Desk on first use.',
+        );
+        return;
+      }
       const key = await vscode.window.showInputBox({
-        title: "Context Desk: API key for the agent's model endpoint",
+        title: `Context Desk: API key for ${provider === 'anthropic' ? 'Anthropic' : "the agent's OpenAI-compatible endpoint"}`,
         prompt: "Kept in VS Code's secret storage. Leave empty to remove the stored key.",
         password: true,
         ignoreFocusOut: true,
       });
       if (key === undefined) return;
-      if (key === '') await d.secrets.delete(API_KEY_SECRET);
-      else await d.secrets.store(API_KEY_SECRET, key);
+      if (key === '') await d.secrets.delete(apiKeySecret(provider));
+      else await d.secrets.store(apiKeySecret(provider), key);
       void vscode.window.showInformationMessage(`Context Desk: API key ${key === '' ? 'removed' : 'stored'}.`);
     }),
     vscode.commands.registerCommand(COMMANDS.configureAgent, async () => {
@@ -51,7 +63,7 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
         [
           {
             label: '$(settings-gear) Open agent settings',
-            detail: 'Endpoint URL, model, context window, budget',
+            detail: 'Provider, endpoint URL, model, context window, budget',
             id: 'settings',
           },
           { label: '$(key) Set API key', detail: "Stored in VS Code's secret storage", id: 'key' },

@@ -104,7 +104,13 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       if (e.affectsConfiguration(SECTION)) agentView.notifySettings();
     }),
   );
-  registerCommands(context, { agentView, channel, chat, secrets: context.secrets });
+  registerCommands(context, {
+    agentView,
+    channel,
+    chat,
+    secrets: context.secrets,
+    provider: () => settings()['agent.provider'],
+  });
 
   const tools = lazy<ToolsControllers>(() => {
     const f = features();

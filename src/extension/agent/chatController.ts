@@ -9,6 +9,8 @@ import type { AgentTool } from '../../core/agent/tool-registry';
 import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
 import type { ChatProvider } from '../../core/agent/provider';
 import { OpenAICompatibleProvider } from '../../core/providers/openai';
+import { AnthropicProvider } from '../../core/providers/anthropic';
+import { LanguageModelProvider } from './lmProvider';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
@@ -19,7 +21,7 @@ import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat } from './chatModel';
 import { ApprovalBroker } from './approvals';
 import { SECTION, type Settings } from '../settings';
-import { API_KEY_SECRET } from '../commands';
+import { apiKeySecret } from '../commands';
 
 export interface ChatControllerDeps {
   extensionPath: string;
@@ -182,9 +184,11 @@ export class ChatController implements vscode.Disposable {
       ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
     ]);
     const budgetLimit = s['agent.budgetTokens'];
+    const provider = await this.provider();
     this.session = new AgentSession({
-      provider: await this.provider(),
+      provider,
       model: s['agent.model'],
+      ...(s['agent.summaryModel'] ? { summaryModel: { provider, model: s['agent.summaryModel'] } } : {}),
       tools,
       tokenizer,
       systemPrompt: [
@@ -231,14 +235,28 @@ export class ChatController implements vscode.Disposable {
 
   private async provider(): Promise<ChatProvider> {
     const s = this.d.settings();
-    const apiKey = (await this.d.secrets.get(API_KEY_SECRET)) ?? 'not-needed';
-    return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey });
+    const kind = providerKind(s['agent.provider']);
+    if (kind === 'vscode-lm') return new LanguageModelProvider();
+    const apiKey = await this.d.secrets.get(apiKeySecret(kind));
+    if (kind === 'anthropic') {
+      if (!apiKey) throw new Error('No Anthropic API key is stored. Run "Context Desk: Set API Key".');
+      return new AnthropicProvider({
+        apiKey,
+        ...(s['agent.anthropicBaseUrl'] ? { baseURL: s['agent.anthropicBaseUrl'] } : {}),
+      });
+    }
+    // Local servers (Ollama, vLLM, LM Studio) take any key; the SDK insists on one.
+    return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey: apiKey ?? 'not-needed' });
   }
 
   private setupHint(): string | undefined {
     const s = this.d.settings();
-    if (!s['agent.model'])
-      return 'No model is configured. Set contextDesk.agent.model (and contextDesk.agent.baseUrl for an OpenAI-compatible server such as Ollama, vLLM or LM Studio).';
+    const kind = providerKind(s['agent.provider']);
+    // vscode.lm picks the first model VS Code offers when none is named.
+    if (!s['agent.model'] && kind !== 'vscode-lm')
+      return kind === 'anthropic'
+        ? 'No model is configured. Set contextDesk.agent.model (e.g. claude-sonnet-4-5) and store your key with "Context Desk: Set API Key".'
+        : 'No model is configured. Set contextDesk.agent.model (and contextDesk.agent.baseUrl for an OpenAI-compatible server such as Ollama, vLLM or LM Studio), or choose another provider in contextDesk.agent.provider.';
     return undefined;
   }
 
@@ -253,7 +271,12 @@ export class ChatController implements vscode.Disposable {
     const hint = this.setupHint();
     return {
       ...snapshot,
-      ...(s['agent.model'] ? { model: `openai-compatible/${s['agent.model']}`, models: [s['agent.model']] } : {}),
+      ...(s['agent.model'] || providerKind(s['agent.provider']) === 'vscode-lm'
+        ? {
+            model: `${providerKind(s['agent.provider'])}/${s['agent.model'] || 'first available'}`,
+            models: s['agent.model'] ? [s['agent.model']] : [],
+          }
+        : {}),
       ...(hint ? { setupHint: hint } : {}),
     };
   }
@@ -261,6 +284,13 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
   }
+}
+
+type ProviderKind = 'openai-compatible' | 'anthropic' | 'vscode-lm';
+
+/** The `agent.provider` setting; an unknown value falls back to the default. */
+function providerKind(value: string): ProviderKind {
+  return value === 'anthropic' || value === 'vscode-lm' ? value : 'openai-compatible';
 }
 
 function systemPrompt(
