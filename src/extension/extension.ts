@@ -65,7 +65,9 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         ]
           .filter(Boolean)
           .join('\n\n');
-        return { ...(servers.length ? { mcp: mcp.manager } : {}), prompt };
+        // Skills found outside the workspace (home, the setting) are readable, never writable.
+        const readRoots = [...new Set(found.map((skill) => skill.dir))];
+        return { ...(servers.length ? { mcp: mcp.manager } : {}), prompt, readRoots };
       },
       post: (patches) => {
         agentView.postPatches(patches);

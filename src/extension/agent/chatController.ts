@@ -23,6 +23,13 @@ import { ApprovalBroker } from './approvals';
 import { SECTION, type Settings } from '../settings';
 import { apiKeySecret } from '../commands';
 
+/** What MCP and skills add to a session: the MCP host, static prompt lines, folders the agent may read. */
+export interface Extras {
+  mcp?: McpToolHost;
+  prompt: string;
+  readRoots?: readonly string[];
+}
+
 export interface ChatControllerDeps {
   extensionPath: string;
   secrets: vscode.SecretStorage;
@@ -31,7 +38,7 @@ export interface ChatControllerDeps {
   /** VS Code's side of edit_file and run_command. */
   hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
   /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
-  extras?: () => Promise<{ mcp?: McpToolHost; prompt: string }>;
+  extras?: () => Promise<Extras>;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
   logger: Logger;
@@ -177,6 +184,7 @@ export class ChatController implements vscode.Disposable {
         ? createWorkspaceTools({
             workspaceRoot: workspaceFolder,
             storeRoot: store.root,
+            ...(extras.readRoots?.length ? { readOnlyRoots: extras.readRoots } : {}),
             appRoot: vscode.env.appRoot,
             ...this.d.hostPorts(workspaceFolder, this.approvals),
           })
@@ -224,7 +232,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   /** MCP and skills are optional: a failure there is logged and the agent runs without them. */
-  private async loadExtras(): Promise<{ mcp?: McpToolHost; prompt: string }> {
+  private async loadExtras(): Promise<Extras> {
     try {
       return (await this.d.extras?.()) ?? { prompt: '' };
     } catch (e) {

@@ -165,3 +165,29 @@ test('edit_file and run_command hand the host checked absolute paths, and refuse
   assert.equal(commands.length, 1);
   assert.equal(tools()('edit_file'), undefined, 'no port, no tool');
 });
+
+test('a read-only root (a skills folder in the home directory) can be read, never edited or run in', async () => {
+  const skills = path.join(base, 'home-skills', 'deploy');
+  await mkdir(skills, { recursive: true });
+  await writeFile(path.join(skills, 'SKILL.md'), '---\nname: deploy\ndescription: Deploys\n---\nStep one\n');
+  const edits: EditRequest[] = [];
+  const commands: CommandRequest[] = [];
+  const t = tools({
+    readOnlyRoots: [path.join(base, 'home-skills')],
+    edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) },
+    command: { run: (r) => (commands.push(r), Promise.resolve({ ok: true, text: 'ran' })) },
+  });
+  const skillFile = path.join(skills, 'SKILL.md');
+  const read = await t('read_file').run({ path: skillFile }, ctx);
+  assert.equal(read.ok, true, read.text);
+  assert.match(read.text, /Step one/);
+  assert.equal((await t('list_dir').run({ path: skills }, ctx)).ok, true);
+  const edit = await t('edit_file').run({ path: skillFile, new_text: 'x' }, ctx);
+  assert.match(edit.text, /^Refused: .* is outside/);
+  assert.match((await t('run_command').run({ command: 'ls', cwd: skills }, ctx)).text, /^Refused/);
+  assert.equal(edits.length + commands.length, 0);
+  // Without the root, the same file is outside.
+  assert.match((await tools()('read_file').run({ path: skillFile }, ctx)).text, /^Refused/);
+  // The other files next to it stay refused.
+  assert.match((await t('read_file').run({ path: path.join(base, 'secret.txt') }, ctx)).text, /^Refused/);
+});

@@ -45,7 +45,7 @@ export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
       additionalProperties: false,
     },
     async run(args, ctx): Promise<ToolOutput> {
-      const r = await guard.resolve(args.path);
+      const r = await guard.resolve(args.path, 'write');
       if (!r.ok) return { ok: false, text: r.message };
       return port.edit(
         {
@@ -78,7 +78,7 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
       additionalProperties: false,
     },
     async run(args, ctx): Promise<ToolOutput> {
-      const r = await guard.resolve(args.cwd ?? '.');
+      const r = await guard.resolve(args.cwd ?? '.', 'write');
       if (!r.ok) return { ok: false, text: r.message };
       const seconds = typeof args.timeout_seconds === 'number' ? args.timeout_seconds : DEFAULT_COMMAND_TIMEOUT_S;
       return port.run({ command: String(args.command), cwd: r.absolute, timeoutMs: seconds * 1000 }, ctx);

@@ -6,7 +6,7 @@ import { grepTool, ripgrepPort, type GrepPort } from './grep';
 import { editFileTool, runCommandTool, type CommandPort, type EditFilePort } from './host-ports';
 import { PathGuard } from './paths';
 
-export { PathGuard, type PathRoots, type ResolvedPath } from './paths';
+export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from './paths';
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
 export * from './host-ports';
@@ -14,6 +14,8 @@ export * from './host-ports';
 export interface WorkspaceToolOptions {
   workspaceRoot: string;
   storeRoot?: string;
+  /** Folders the agent may read but not change (skills outside the workspace). */
+  readOnlyRoots?: readonly string[];
   grep?: GrepPort;
   /** VS Code's `env.appRoot`, to use its bundled ripgrep when no `grep` port is given. */
   appRoot?: string;
@@ -22,7 +24,11 @@ export interface WorkspaceToolOptions {
 }
 
 export function createWorkspaceTools(o: WorkspaceToolOptions): AgentTool[] {
-  const guard = new PathGuard({ workspaceRoot: o.workspaceRoot, ...(o.storeRoot ? { storeRoot: o.storeRoot } : {}) });
+  const guard = new PathGuard({
+    workspaceRoot: o.workspaceRoot,
+    ...(o.storeRoot ? { storeRoot: o.storeRoot } : {}),
+    ...(o.readOnlyRoots ? { readOnlyRoots: o.readOnlyRoots } : {}),
+  });
   const tools = [
     readFileTool(guard),
     listDirTool(guard),

@@ -1,5 +1,6 @@
-// Path safety for the agent's tools: a path must lie inside the workspace root or the store, both as
-// written (no `..` escapes, no absolute paths elsewhere) and after symlinks are resolved.
+// Path safety for the agent's tools: a path must lie inside the workspace root or the store (or, for
+// reading, a read-only root such as a skills folder in the home directory), both as written (no `..`
+// escapes, no absolute paths elsewhere) and after symlinks are resolved.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
@@ -7,7 +8,12 @@ export interface PathRoots {
   workspaceRoot: string;
   /** The Context Desk store (often `<workspace>/.context-desk`, may be elsewhere). */
   storeRoot?: string;
+  /** Folders the agent may read but never write or run commands in (skills outside the workspace). */
+  readOnlyRoots?: readonly string[];
 }
+
+/** `write` covers edits and a command's working folder; `read` also allows the read-only roots. */
+export type PathAccess = 'read' | 'write';
 
 export type ResolvedPath = { ok: true; absolute: string; display: string } | { ok: false; message: string };
 
@@ -34,10 +40,12 @@ async function realish(p: string): Promise<string> {
 
 export class PathGuard {
   private readonly roots: string[];
-  private realRoots: Promise<string[]> | undefined;
+  private readonly readOnly: string[];
+  private realRoots: Promise<{ write: string[]; read: string[] }> | undefined;
 
   constructor(private readonly r: PathRoots) {
     this.roots = [path.resolve(r.workspaceRoot), ...(r.storeRoot ? [path.resolve(r.storeRoot)] : [])];
+    this.readOnly = (r.readOnlyRoots ?? []).map((p) => path.resolve(p));
   }
 
   get workspaceRoot(): string {
@@ -48,28 +56,34 @@ export class PathGuard {
     return this.roots[1];
   }
 
-  private describeRoots(): string {
-    return this.r.storeRoot ? 'the workspace or the Context Desk store' : 'the workspace';
+  private describeRoots(access: PathAccess): string {
+    const base = this.r.storeRoot ? 'the workspace or the Context Desk store' : 'the workspace';
+    return access === 'read' && this.readOnly.length > 0 ? `${base} (or, to read, a skills folder)` : base;
   }
 
   /** Resolves a path the model gave (relative to the workspace, or absolute) or says why it is refused. */
-  async resolve(input: unknown): Promise<ResolvedPath> {
+  async resolve(input: unknown, access: PathAccess = 'read'): Promise<ResolvedPath> {
     if (typeof input !== 'string' || input.trim() === '') return { ok: false, message: 'The path is empty.' };
     if (input.includes('\0')) return { ok: false, message: 'The path contains a NUL byte.' };
     const absolute = path.resolve(this.workspaceRoot, input);
     const refused = (why: string): ResolvedPath => ({
       ok: false,
-      message: `Refused: "${input}" ${why}. Only paths inside ${this.describeRoots()} can be used (relative to ${this.workspaceRoot}).`,
+      message: `Refused: "${input}" ${why}. Only paths inside ${this.describeRoots(access)} can be used${access === 'write' ? ' for this' : ''} (relative to ${this.workspaceRoot}).`,
     });
-    if (!this.roots.some((root) => inside(root, absolute))) return refused('is outside');
+    const allowed = access === 'read' ? [...this.roots, ...this.readOnly] : this.roots;
+    if (!allowed.some((root) => inside(root, absolute))) return refused('is outside');
     let real: string;
     try {
       real = await realish(absolute);
     } catch (e) {
       return { ok: false, message: `Cannot resolve "${input}": ${(e as Error).message}` };
     }
-    this.realRoots ??= Promise.all(this.roots.map((root) => realish(root)));
-    const realRoots = await this.realRoots;
+    this.realRoots ??= (async () => {
+      const write = await Promise.all(this.roots.map((root) => realish(root)));
+      const readOnly = await Promise.all(this.readOnly.map((root) => realish(root).catch(() => root)));
+      return { write, read: [...write, ...readOnly] };
+    })();
+    const realRoots = (await this.realRoots)[access];
     if (!realRoots.some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
     const rel = path.relative(this.workspaceRoot, absolute);
     const display = inside(this.workspaceRoot, absolute) ? rel.split(path.sep).join('/') || '.' : absolute;
