@@ -114,4 +114,6 @@ export type ChatPatch =
   | { op: 'point'; point: CallPoint }
   | { op: 'masked'; callIds: string[]; lines: Record<string, number> }
   | { op: 'approval'; approval: ApprovalRequest | undefined }
-  | { op: 'pastSessions'; sessions: SessionSummary[] };
+  | { op: 'pastSessions'; sessions: SessionSummary[] }
+  /** The models the picker offers (e.g. VS Code's language models, once listed). */
+  | { op: 'models'; models: string[] };

@@ -43,6 +43,8 @@ function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
       return p.approval ? { ...s, approval: p.approval } : withoutApproval(s);
     case 'pastSessions':
       return { ...s, pastSessions: p.sessions };
+    case 'models':
+      return { ...s, models: p.models };
   }
 }
 

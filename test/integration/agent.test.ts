@@ -166,6 +166,37 @@ describe('Agent loop in the panel', function () {
     assert.equal(s.chatRequests().length, 1);
   });
 
+  it('switching the model and the strategy continues the conversation with the new ones', async () => {
+    const s = await useScript([{ reply: { text: 'First answer.' } }, { reply: { text: 'Second answer.' } }]);
+    assert.equal(await sendAndWait('remember the word kumquat'), 'completed');
+    assert.equal(await a.chat().setModel('scripted-large'), 'scripted-large');
+    assert.equal(a.chat().snapshot.model, 'openai-compatible/scripted-large');
+    a.chat().setStrategy('masking');
+    assert.equal(await sendAndWait('what was the word?'), 'completed');
+    const [first, second] = s.chatRequests();
+    assert.equal(first!.model, 'scripted');
+    assert.equal(second!.model, 'scripted-large');
+    assert.deepEqual(
+      second!.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]),
+      [
+        ['user', 'remember the word kumquat'],
+        ['assistant', 'First answer.'],
+        ['user', 'what was the word?'],
+      ],
+    );
+    // The history file got each message once.
+    const file = path.join(a.contextFolder(), 'history', `${a.chat().snapshot.sessionId}.jsonl`);
+    const roles = (): string[] =>
+      fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { message: { role: string } }).message.role);
+    await waitFor(() => roles().length >= 5, 5_000, 'every message in the history');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+    await config().update('strategy', undefined, vscode.ConfigurationTarget.Global);
+  });
+
   it('a malformed tool call is retried with retry filtering', async () => {
     const s = await useScript([
       { reply: { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', new_text: 'a' } }] } },

@@ -69,6 +69,13 @@ test('an approval is set and cleared', () => {
   assert.equal('approval' in applyChatPatches(withApproval, [{ op: 'approval', approval: undefined }]), false);
 });
 
+test('the model list is replaced, leaving the rest of the snapshot alone', () => {
+  const next = applyChatPatches(empty, [{ op: 'models', models: ['gpt-4o', 'claude-sonnet'] }]);
+  assert.deepEqual(next.models, ['gpt-4o', 'claude-sonnet']);
+  assert.deepEqual({ ...next, models: [] }, empty);
+  assert.deepEqual(empty.models, [], 'the input snapshot is not changed');
+});
+
 test('applying patches one by one equals applying them at once', () => {
   const patch: fc.Arbitrary<ChatPatch> = fc.oneof(
     fc.record({ op: fc.constant('status' as const), status: fc.constantFrom('idle' as const, 'running' as const) }),

@@ -17,6 +17,7 @@ import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { HistoryWriter, listSessions } from '../../core/store/history';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
+import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat } from './chatModel';
 import { ApprovalBroker } from './approvals';
@@ -47,6 +48,8 @@ export interface ChatControllerDeps {
 export class ChatController implements vscode.Disposable {
   private model: ChatModel;
   private session: AgentSession | undefined;
+  /** A conversation to continue when the next session is built (after a strategy or model change). */
+  private carryOver: SessionState | undefined;
   private history: { writer: HistoryWriter; written: number; store: ContextStore } | undefined;
   private running: AbortController | undefined;
   readonly approvals: ApprovalBroker;
@@ -66,6 +69,7 @@ export class ChatController implements vscode.Disposable {
   newChat(): string {
     this.stop();
     this.session = undefined;
+    this.carryOver = undefined;
     void this.history?.writer.close();
     this.history = undefined;
     this.model = new ChatModel(this.fresh());
@@ -77,9 +81,30 @@ export class ChatController implements vscode.Disposable {
     if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
     if (this.running) throw new Error('Stop the agent before changing the strategy');
     void vscode.workspace.getConfiguration(SECTION).update('strategy', strategy, vscode.ConfigurationTarget.Global);
-    this.session = undefined; // the next message starts a session with the new strategy
+    this.rebuildSession();
     this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
     return strategy;
+  }
+
+  /** Switches the model; the conversation goes on with the new one from the next message. */
+  async setModel(model: string): Promise<string> {
+    if (this.running) throw new Error('Stop the agent before changing the model');
+    await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
+    this.rebuildSession();
+    const { model: label, setupHint } = this.modelFields();
+    const { model: _old, setupHint: _hint, ...rest } = this.model.snapshot;
+    this.model = new ChatModel({ ...rest, ...(label ? { model: label } : {}), ...(setupHint ? { setupHint } : {}) });
+    this.d.postSnapshot(this.model.snapshot);
+    return model;
+  }
+
+  /**
+   * The next message builds a new session (new strategy, model or provider) that continues this
+   * conversation: its messages and accounting carry over, the strategy's own state starts afresh.
+   */
+  private rebuildSession(): void {
+    if (this.session) this.carryOver = this.session.state();
+    this.session = undefined;
   }
 
   stop(): boolean {
@@ -222,8 +247,11 @@ export class ChatController implements vscode.Disposable {
         : {}),
       maxTurns: s['agent.maxTurns'],
       logger: this.d.logger,
+      ...(this.carryOver ? { restore: this.carryOver } : {}),
     });
-    this.history = {
+    this.carryOver = undefined;
+    // A continued conversation keeps appending to the history file it already has.
+    this.history ??= {
       writer: await HistoryWriter.open(store, this.model.snapshot.sessionId, { tokenizer }),
       written: 0,
       store,
@@ -276,17 +304,39 @@ export class ChatController implements vscode.Disposable {
       s['agent.contextWindow'],
       s.tokenizer === 'chars4',
     );
-    const hint = this.setupHint();
+    const { model, setupHint } = this.modelFields();
+    if (providerKind(s['agent.provider']) === 'vscode-lm') void this.refreshLanguageModels();
     return {
       ...snapshot,
-      ...(s['agent.model'] || providerKind(s['agent.provider']) === 'vscode-lm'
-        ? {
-            model: `${providerKind(s['agent.provider'])}/${s['agent.model'] || 'first available'}`,
-            models: s['agent.model'] ? [s['agent.model']] : [],
-          }
+      ...(model ? { model } : {}),
+      models: s['agent.model'] ? [s['agent.model']] : [],
+      ...(setupHint ? { setupHint } : {}),
+    };
+  }
+
+  /** The `provider/model` label and the setup hint, from the settings. */
+  private modelFields(): { model?: string; setupHint?: string } {
+    const s = this.d.settings();
+    const kind = providerKind(s['agent.provider']);
+    const hint = this.setupHint();
+    return {
+      ...(s['agent.model'] || kind === 'vscode-lm'
+        ? { model: `${kind}/${s['agent.model'] || 'first available'}` }
         : {}),
       ...(hint ? { setupHint: hint } : {}),
     };
+  }
+
+  /** The picker offers every chat model VS Code has (vscode-lm only). */
+  private async refreshLanguageModels(): Promise<void> {
+    try {
+      const ids = (await vscode.lm.selectChatModels()).map((m) => m.id);
+      const current = this.d.settings()['agent.model'];
+      const models = [...new Set([...(current ? [current] : []), ...ids])];
+      this.d.post(this.model.patch([{ op: 'models', models }]));
+    } catch (e) {
+      this.d.logger.warn(`Listing VS Code language models failed: ${String(e)}`);
+    }
   }
 
   dispose(): void {

@@ -4,7 +4,6 @@ import type { HostRequests } from '../../protocol/messages';
 import type { Handlers } from '../../protocol/rpc';
 import type { Lazy } from '../lazy';
 import type { ChatController } from './chatController';
-import { SECTION } from '../settings';
 
 export interface PanelHandlerDeps {
   chat: Lazy<ChatController>;
@@ -29,10 +28,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     newChat: () => ({ sessionId: d.chat().newChat() }),
     openSession: async ({ sessionId }) => ({ opened: await d.chat().openPastSession(sessionId) }),
     setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
-    setModel: async ({ model }) => {
-      await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
-      return { model };
-    },
+    setModel: async ({ model }) => ({ model: await d.chat().setModel(model) }),
     openStored: async ({ path }) => ({ opened: await d.openStored(path) }),
     answerApproval: ({ id, approved }) => ({ ok: d.chat().approvals.answer(id, approved) }),
     noticeAction: async ({ action }) => {

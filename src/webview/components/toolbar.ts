@@ -42,8 +42,8 @@ export class CdToolbar extends LitElement {
           ? html`<label>
               <span class="codicon-label codicon codicon-hubot" title="Model" aria-hidden="true"></span>
               <select aria-label="Model" data-testid="model-picker" @change=${(e: Event) => this.pick(e, 'setModel')}>
-                ${c.model && !c.models.includes(c.model) ? html`<option value="" selected>${c.model}</option>` : nothing}
-                ${c.models.map((m) => html`<option value=${m} ?selected=${m === c.model}>${m}</option>`)}
+                ${c.model && !c.models.some((m) => isCurrent(c.model, m)) ? html`<option value="" selected>${c.model}</option>` : nothing}
+                ${c.models.map((m) => html`<option value=${m} ?selected=${isCurrent(c.model, m)}>${m}</option>`)}
               </select>
             </label>`
           : nothing
@@ -130,3 +130,8 @@ export class CdToolbar extends LitElement {
 }
 
 customElements.define('cd-toolbar', CdToolbar);
+
+/** The snapshot names the model as `provider/model`; the picker lists model names. */
+function isCurrent(label: string | undefined, model: string): boolean {
+  return label === model || (label?.endsWith(`/${model}`) ?? false);
+}
