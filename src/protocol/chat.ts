@@ -38,7 +38,7 @@ export type ChatItem =
 /** A button on a notice that runs one allow-listed host action. */
 export interface NoticeAction {
   label: string;
-  action: 'configure' | 'showLog' | 'retry';
+  action: 'configure' | 'showLog' | 'retry' | 'openTranscript';
 }
 
 export interface ContextMeter {

@@ -5,7 +5,7 @@
 // the panel needs to render. Requests carry an id and get exactly one `response`; notifications are
 // fire-and-forget in either direction.
 
-import type { ChatPatch, ChatSnapshot } from './chat';
+import type { ChatPatch, ChatSnapshot, NoticeAction } from './chat';
 
 export const PROTOCOL_VERSION = 1;
 
@@ -39,7 +39,7 @@ export interface HostRequests {
   openStored: { params: { path: string }; result: { opened: boolean } };
   answerApproval: { params: { id: string; approved: boolean }; result: { ok: boolean } };
   /** The action of a notice button or the setup hint. */
-  noticeAction: { params: { action: 'configure' | 'showLog' | 'retry' }; result: { ok: boolean } };
+  noticeAction: { params: { action: NoticeAction['action'] }; result: { ok: boolean } };
 }
 
 /** Commands the panel may ask the host to run (an allow-list: never an arbitrary command id). */

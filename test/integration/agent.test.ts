@@ -197,6 +197,44 @@ describe('Agent loop in the panel', function () {
     await config().update('strategy', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('resumes a past session from its history file and goes on from it', async () => {
+    const s = await useScript([{ reply: { text: 'Noted.' } }, { reply: { text: 'It was kumquat.' } }]);
+    assert.equal(await sendAndWait('remember kumquat'), 'completed');
+    const id = a.chat().snapshot.sessionId;
+    const file = path.join(a.contextFolder(), 'history', `${id}.jsonl`);
+    const roles = (): string[] =>
+      fs
+        .readFileSync(file, 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { message: { role: string } }).message.role);
+    await waitFor(() => fs.existsSync(file) && roles().length >= 3, 5_000, 'the first answer in the history');
+    a.chat().newChat();
+    assert.notEqual(a.chat().snapshot.sessionId, id);
+
+    assert.equal(await a.chat().resumeSession(id), true);
+    const snap = a.chat().snapshot;
+    assert.equal(snap.sessionId, id);
+    assert.deepEqual(
+      snap.items.flatMap((i) => (i.kind === 'notice' ? [] : [i.text])),
+      ['remember kumquat', 'Noted.'],
+    );
+    assert.ok(snap.items.some((i) => i.kind === 'notice' && /^Resumed from .*history/.test(i.text)));
+
+    assert.equal(await sendAndWait('what was it?'), 'completed');
+    const second = s.chatRequests()[1]!;
+    assert.deepEqual(
+      second.messages.filter((m) => m.role !== 'system').map((m) => [m.role, m.content]),
+      [
+        ['user', 'remember kumquat'],
+        ['assistant', 'Noted.'],
+        ['user', 'what was it?'],
+      ],
+    );
+    await waitFor(() => roles().length >= 5, 5_000, 'the new messages in the same history file');
+    assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
   it('a malformed tool call is retried with retry filtering', async () => {
     const s = await useScript([
       { reply: { toolCalls: [{ name: 'edit_file', arguments: { path: 'a.txt', new_text: 'a' } }] } },

@@ -1,7 +1,7 @@
 // The host's translation of agent events into the panel's chat view model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatModel, emptyChat } from '../../src/extension/agent/chatModel';
+import { ChatModel, emptyChat, itemsFromMessages } from '../../src/extension/agent/chatModel';
 import { applyChatPatches } from '../../src/protocol/chatPatch';
 import type { AgentEvent } from '../../src/core/agent/events';
 
@@ -105,4 +105,51 @@ test('an auth error becomes a notice whose action configures the agent', () => {
   const notices = model.snapshot.items.filter((i) => i.kind === 'notice');
   assert.ok(notices.some((n) => n.kind === 'notice' && n.action?.action === 'configure' && /Set API Key/.test(n.text)));
   assert.equal(model.snapshot.status, 'error');
+});
+
+test('a resumed conversation becomes user items and assistant items with their tool cards', () => {
+  const items = itemsFromMessages(
+    's9',
+    [
+      { role: 'system', content: 'sys' },
+      { role: 'user', content: 'fix it' },
+      {
+        role: 'assistant',
+        content: 'Looking.',
+        toolCalls: [
+          { id: 'c1', name: 'run_command', arguments: '{"command":"npm test"}' },
+          { id: 'c2', name: 'tail', arguments: '{}' },
+        ],
+      },
+      {
+        role: 'tool',
+        toolCallId: 'c1',
+        content: 'preview',
+        storedAt: '.context-desk/tool-outputs/s9/1-run_command.txt',
+      },
+      { role: 'assistant', content: 'Fixed.' },
+    ],
+    7,
+  );
+  assert.deepEqual(
+    items.map((i) => [i.kind, i.id]),
+    [
+      ['user', 'u-1-7'],
+      ['assistant', 'a-s9-1'],
+      ['assistant', 'a-s9-2'],
+    ],
+  );
+  const first = items[1]!;
+  assert.ok(first.kind === 'assistant');
+  assert.equal(first.text, 'Looking.');
+  assert.equal(first.streaming, false);
+  assert.deepEqual(first.tools[0], {
+    callId: 'c1',
+    tool: 'run_command',
+    arguments: '{"command":"npm test"}',
+    state: 'ok',
+    preview: 'preview',
+    storedAt: '.context-desk/tool-outputs/s9/1-run_command.txt',
+  });
+  assert.equal(first.tools[1]!.state, 'cancelled', 'a call without a result');
 });

@@ -14,12 +14,13 @@ import { LanguageModelProvider } from './lmProvider';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
-import { HistoryWriter, listSessions } from '../../core/store/history';
+import { HistoryWriter, listSessions, loadSession } from '../../core/store/history';
+import { sessionStateFromHistory } from '../../core/agent/resume';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
-import { ChatModel, emptyChat } from './chatModel';
+import { ChatModel, emptyChat, itemsFromMessages } from './chatModel';
 import { ApprovalBroker } from './approvals';
 import { SECTION, type Settings } from '../settings';
 import { apiKeySecret } from '../commands';
@@ -72,7 +73,8 @@ export class ChatController implements vscode.Disposable {
     this.carryOver = undefined;
     void this.history?.writer.close();
     this.history = undefined;
-    this.model = new ChatModel(this.fresh());
+    const pastSessions = this.model.snapshot.pastSessions;
+    this.model = new ChatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
     return this.model.snapshot.sessionId;
   }
@@ -172,8 +174,7 @@ export class ChatController implements vscode.Disposable {
   /** Past sessions from the history files, newest first. */
   async refreshPastSessions(): Promise<void> {
     try {
-      const { root, workspaceFolder } = this.d.storeRoot();
-      const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+      const store = await this.openStore();
       const sessions = (await listSessions(store)).slice(0, 30).map((e) => ({
         id: e.name,
         title: new Date(e.modifiedMs).toLocaleString(),
@@ -186,13 +187,54 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Opens a past session's readable transcript. */
-  async openPastSession(id: string): Promise<boolean> {
-    const { root, workspaceFolder } = this.d.storeRoot();
-    const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+  /** Opens the readable transcript of the session in the panel (or of `id`). */
+  async openTranscript(id: string = this.model.snapshot.sessionId): Promise<boolean> {
+    const store = await this.openStore();
     const file = store.historyPaths(id).markdown;
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
     return true;
+  }
+
+  /**
+   * Continues a past session from its history file: the panel shows the conversation again and the next
+   * message goes on from it. Cost and budget start afresh (the history keeps messages, not accounting).
+   */
+  async resumeSession(id: string): Promise<boolean> {
+    if (this.running) throw new Error('Stop the agent before opening another session');
+    const store = await this.openStore();
+    const { records, badLines, tornTail } = await loadSession(store, id);
+    const s = this.d.settings();
+    let state: SessionState;
+    try {
+      state = sessionStateFromHistory(records, {
+        id,
+        provider: providerKind(s['agent.provider']),
+        model: s['agent.model'],
+        strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
+        now: Date.now(),
+      });
+    } catch (e) {
+      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e)));
+      return false;
+    }
+    this.newChat();
+    const base = this.model.snapshot;
+    this.model = new ChatModel({ ...base, sessionId: id, items: itemsFromMessages(id, state.messages, Date.now()) });
+    this.carryOver = state;
+    const damaged = badLines.length + (tornTail ? 1 : 0);
+    const skipped = damaged ? ` ${damaged} damaged line(s) of the file were skipped.` : '';
+    this.model.notice(
+      'info',
+      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). Cost and budget count from here.${skipped}`,
+      { label: 'Open Transcript', action: 'openTranscript' },
+    );
+    this.d.postSnapshot(this.model.snapshot);
+    return true;
+  }
+
+  private async openStore(): Promise<ContextStore> {
+    const { root, workspaceFolder } = this.d.storeRoot();
+    return ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
   }
 
   private async ensureSession(): Promise<AgentSession> {
@@ -218,6 +260,7 @@ export class ChatController implements vscode.Disposable {
     ]);
     const budgetLimit = s['agent.budgetTokens'];
     const provider = await this.provider();
+    const restoring = this.carryOver !== undefined;
     this.session = new AgentSession({
       provider,
       model: s['agent.model'],
@@ -253,7 +296,8 @@ export class ChatController implements vscode.Disposable {
     // A continued conversation keeps appending to the history file it already has.
     this.history ??= {
       writer: await HistoryWriter.open(store, this.model.snapshot.sessionId, { tokenizer }),
-      written: 0,
+      // A resumed session's messages are in its file already.
+      written: restoring ? this.session.state().messages.length : 0,
       store,
     };
     return this.session;

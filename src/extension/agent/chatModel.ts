@@ -2,6 +2,7 @@
 import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall, ContextMeter, NoticeAction } from '../../protocol/chat';
 import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
+import type { Message } from '../../core/messages';
 import type { ProviderErrorKind } from '../../core/agent/errors';
 import type { BudgetEvent } from '../../core/budget/types';
 
@@ -37,6 +38,34 @@ export function emptyChat(
     series: [],
     pastSessions: [],
   };
+}
+
+/**
+ * The panel's items for a conversation read back from its history file (a resumed session): user
+ * messages, and assistant answers with their tool calls and what the model saw of each result.
+ */
+export function itemsFromMessages(sessionId: string, messages: readonly Message[], at: number): ChatItem[] {
+  const items: ChatItem[] = [];
+  const results = new Map(messages.filter((m) => m.role === 'tool' && m.toolCallId).map((m) => [m.toolCallId!, m]));
+  let turn = 0;
+  messages.forEach((m, i) => {
+    if (m.role === 'user') items.push({ kind: 'user', id: `u-${i}-${at}`, text: m.content, at });
+    if (m.role !== 'assistant') return;
+    turn++;
+    const tools: ChatToolCall[] = (m.toolCalls ?? []).map((c) => {
+      const r = results.get(c.id);
+      return {
+        callId: c.id,
+        tool: c.name,
+        arguments: c.arguments,
+        state: r ? 'ok' : 'cancelled',
+        ...(r ? { preview: r.content } : {}),
+        ...(r?.storedAt ? { storedAt: r.storedAt } : {}),
+      };
+    });
+    items.push({ kind: 'assistant', id: `a-${sessionId}-${turn}`, turn, text: m.content, streaming: false, tools });
+  });
+  return items;
 }
 
 /**

@@ -26,7 +26,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     send: ({ text }) => d.chat().send(text),
     stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
     newChat: () => ({ sessionId: d.chat().newChat() }),
-    openSession: async ({ sessionId }) => ({ opened: await d.chat().openPastSession(sessionId) }),
+    openSession: async ({ sessionId }) => ({ opened: await d.chat().resumeSession(sessionId) }),
     setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => ({ model: await d.chat().setModel(model) }),
     openStored: async ({ path }) => ({ opened: await d.openStored(path) }),
@@ -34,6 +34,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     noticeAction: async ({ action }) => {
       if (action === 'showLog') d.showLog();
       else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');
+      else if (action === 'openTranscript') await d.chat().openTranscript();
       return { ok: true };
     },
   };

@@ -1,0 +1,74 @@
+// A past session, read back from its history file, as a state the loop can continue. The history keeps
+// every message (sanitized); the per-call accounting is not in it, so cost and budget start afresh.
+import type { Message } from '../messages';
+import type { HistoryRecord } from '../store/history';
+import type { StrategyName } from '../strategies/types';
+import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
+
+export interface ResumeOptions {
+  id: string;
+  provider: string;
+  model: string;
+  strategy: StrategyName;
+  now: number;
+}
+
+/** What a tool call that never got its result (the run ended first) answers when the session resumes. */
+export const MISSING_RESULT = '(no result: the session ended before this tool call finished)';
+
+/**
+ * Messages in record order (by index; a repeated index keeps the first record), with every tool call
+ * answered: providers reject a history where an assistant's tool call has no result.
+ */
+export function messagesFromHistory(records: readonly HistoryRecord[]): Message[] {
+  const byIndex = new Map<number, HistoryRecord>();
+  for (const r of records) if (!byIndex.has(r.index)) byIndex.set(r.index, r);
+  const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index).map((r) => r.message);
+  const out: Message[] = [];
+  let open: Message['toolCalls'] = [];
+  const answered = new Set<string>();
+  const closeOpen = (): void => {
+    for (const c of open ?? []) if (!answered.has(c.id)) out.push(missingResult(c.id, c.name));
+    open = [];
+    answered.clear();
+  };
+  for (const m of ordered) {
+    if (m.role === 'tool') {
+      // A result whose call is not open (its action was lost) would be rejected too: drop it.
+      if (!m.toolCallId || !(open ?? []).some((c) => c.id === m.toolCallId) || answered.has(m.toolCallId)) continue;
+      answered.add(m.toolCallId);
+      out.push(m);
+      continue;
+    }
+    closeOpen();
+    out.push(m);
+    if (m.role === 'assistant') open = m.toolCalls ?? [];
+  }
+  closeOpen();
+  return out;
+}
+
+function missingResult(id: string, name: string): Message {
+  return { role: 'tool', toolCallId: id, name, content: MISSING_RESULT };
+}
+
+/** The session state that continues a history file's conversation. Throws a clear error when empty. */
+export function sessionStateFromHistory(records: readonly HistoryRecord[], o: ResumeOptions): SessionState {
+  const messages = messagesFromHistory(records);
+  if (!messages.some((m) => m.role === 'user'))
+    throw new Error(`Session ${o.id} has no messages to continue in its history file`);
+  return parseSessionState({
+    version: SESSION_STATE_VERSION,
+    id: o.id,
+    createdAt: o.now,
+    provider: o.provider,
+    model: o.model,
+    strategy: o.strategy,
+    messages,
+    turns: messages.filter((m) => m.role === 'assistant').length,
+    calls: [],
+    summaryCalls: [],
+    cost: 0,
+    status: 'idle',
+  });
+}

@@ -1,0 +1,97 @@
+// Resuming a session from its history file: the messages come back in order, every tool call answered.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fc from 'fast-check';
+import { MISSING_RESULT, messagesFromHistory, sessionStateFromHistory } from '../../../src/core/agent/resume';
+import type { Message } from '../../../src/core/messages';
+import type { HistoryRecord } from '../../../src/core/store/history';
+
+const record = (index: number, message: Message): HistoryRecord => ({
+  v: 1,
+  session: 's1',
+  index,
+  at: '2026-11-22T00:00:00.000Z',
+  message,
+});
+
+const conversation: Message[] = [
+  { role: 'system', content: 'sys' },
+  { role: 'user', content: 'task' },
+  { role: 'assistant', content: 'a1', toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{}' }] },
+  { role: 'tool', toolCallId: 'c1', name: 'read_file', content: 'r1', storedAt: '.context-desk/x.txt' },
+  { role: 'assistant', content: 'done' },
+];
+
+test('records come back in index order; a repeated index keeps its first record', () => {
+  const records = conversation.map((m, i) => record(i, m)).reverse();
+  records.push(record(1, { role: 'user', content: 'a duplicate written by a second window' }));
+  assert.deepEqual(messagesFromHistory(records), conversation);
+});
+
+test('a tool call the session never answered gets a note; a result without its call is dropped', () => {
+  const cut: Message[] = [
+    { role: 'user', content: 'task' },
+    { role: 'assistant', content: '', toolCalls: [{ id: 'c1', name: 'run_command', arguments: '{}' }] },
+    { role: 'tool', toolCallId: 'ghost', content: 'orphan' },
+  ];
+  assert.deepEqual(messagesFromHistory(cut.map((m, i) => record(i, m))), [
+    cut[0],
+    cut[1],
+    { role: 'tool', toolCallId: 'c1', name: 'run_command', content: MISSING_RESULT },
+  ]);
+});
+
+test('the state continues the conversation: turns counted, accounting starts at zero', () => {
+  const state = sessionStateFromHistory(
+    conversation.map((m, i) => record(i, m)),
+    { id: 's1', provider: 'openai-compatible', model: 'm', strategy: 'masking', now: 5 },
+  );
+  assert.equal(state.turns, 2);
+  assert.deepEqual(state.calls, []);
+  assert.equal(state.cost, 0);
+  assert.equal(state.status, 'idle');
+  assert.equal(state.messages[3]!.storedAt, '.context-desk/x.txt');
+  assert.throws(
+    () =>
+      sessionStateFromHistory([record(0, { role: 'system', content: 'sys' })], {
+        id: 'empty',
+        provider: 'p',
+        model: 'm',
+        strategy: 'raw',
+        now: 0,
+      }),
+    /Session empty has no messages to continue/,
+  );
+});
+
+test('property: whatever the file holds, every tool call is answered exactly once, right after its action', () => {
+  const ids = fc.constantFrom('c1', 'c2', 'c3');
+  const message: fc.Arbitrary<Message> = fc.oneof(
+    fc.constant<Message>({ role: 'user', content: 'u' }),
+    fc.uniqueArray(ids, { maxLength: 3 }).map<Message>((calls) => ({
+      role: 'assistant',
+      content: 'a',
+      toolCalls: calls.map((id) => ({ id, name: 't', arguments: '{}' })),
+    })),
+    ids.map<Message>((id) => ({ role: 'tool', toolCallId: id, content: 'r' })),
+  );
+  fc.assert(
+    fc.property(fc.array(message, { maxLength: 30 }), (messages) => {
+      const out = messagesFromHistory(messages.map((m, i) => record(i, m)));
+      for (let i = 0; i < out.length; i++) {
+        const m = out[i]!;
+        if (m.role !== 'assistant') continue;
+        let j = i + 1;
+        const answered: string[] = [];
+        while (out[j]?.role === 'tool') answered.push(out[j++]!.toolCallId!);
+        assert.deepEqual(answered.slice().sort(), (m.toolCalls ?? []).map((c) => c.id).sort());
+      }
+      // Tool results appear only after an action.
+      assert.notEqual(out[0]?.role, 'tool');
+      // User and assistant messages are all kept, in order.
+      const spoken = (list: Message[]): string[] => list.filter((m) => m.role !== 'tool').map((m) => m.role);
+      assert.deepEqual(spoken(out), spoken(messages));
+    }),
+    { numRuns: 300 },
+  );
+});
