@@ -104,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) agentView.notifySettings();
+      if (['agent', 'maskingWindow', 'cachedInputPrice'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`)))
+        chat.peek()?.settingsChanged();
     }),
   );
   registerCommands(context, {

@@ -167,7 +167,11 @@ describe('Agent loop in the panel', function () {
   });
 
   it('switching the model and the strategy continues the conversation with the new ones', async () => {
-    const s = await useScript([{ reply: { text: 'First answer.' } }, { reply: { text: 'Second answer.' } }]);
+    const s = await useScript([
+      { reply: { text: 'First answer.' } },
+      { reply: { text: 'Second answer.' } },
+      { reply: { text: 'Third answer.' } },
+    ]);
     assert.equal(await sendAndWait('remember the word kumquat'), 'completed');
     assert.equal(await a.chat().setModel('scripted-large'), 'scripted-large');
     assert.equal(a.chat().snapshot.model, 'openai-compatible/scripted-large');
@@ -194,6 +198,18 @@ describe('Agent loop in the panel', function () {
         .map((l) => (JSON.parse(l) as { message: { role: string } }).message.role);
     await waitFor(() => roles().length >= 5, 5_000, 'every message in the history');
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+
+    // A model set in the settings (not the picker) applies to the next message too.
+    await config().update('agent.model', 'scripted-settings', vscode.ConfigurationTarget.Global);
+    await waitFor(
+      () => a.chat().snapshot.model === 'openai-compatible/scripted-settings',
+      5_000,
+      'the label follows the setting',
+    );
+    assert.equal(await sendAndWait('and again?'), 'completed');
+    const third = s.chatRequests()[2]!;
+    assert.equal(third.model, 'scripted-settings');
+    assert.equal(third.messages.filter((m) => m.role === 'user').length, 3);
     await config().update('strategy', undefined, vscode.ConfigurationTarget.Global);
   });
 

@@ -92,12 +92,20 @@ export class ChatController implements vscode.Disposable {
   async setModel(model: string): Promise<string> {
     if (this.running) throw new Error('Stop the agent before changing the model');
     await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
-    this.rebuildSession();
+    this.settingsChanged();
+    return model;
+  }
+
+  /**
+   * Agent settings changed (provider, endpoint, model, budget...): the next message uses them, going on
+   * with this conversation; the panel's model label and setup hint follow at once.
+   */
+  settingsChanged(): void {
+    if (!this.running) this.rebuildSession();
     const { model: label, setupHint } = this.modelFields();
     const { model: _old, setupHint: _hint, ...rest } = this.model.snapshot;
     this.model = new ChatModel({ ...rest, ...(label ? { model: label } : {}), ...(setupHint ? { setupHint } : {}) });
     this.d.postSnapshot(this.model.snapshot);
-    return model;
   }
 
   /**
