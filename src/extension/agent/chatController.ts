@@ -7,10 +7,6 @@ import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
 import type { AgentTool } from '../../core/agent/tool-registry';
 import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
-import type { ChatProvider } from '../../core/agent/provider';
-import { OpenAICompatibleProvider } from '../../core/providers/openai';
-import { AnthropicProvider } from '../../core/providers/anthropic';
-import { LanguageModelProvider } from './lmProvider';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
@@ -23,7 +19,7 @@ import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat, itemsFromMessages } from './chatModel';
 import { ApprovalBroker } from './approvals';
 import { SECTION, type Settings } from '../settings';
-import { apiKeySecret } from '../commands';
+import { createProvider, modelFields, providerKind } from './providers';
 
 /** What MCP and skills add to a session: the MCP host, static prompt lines, folders the agent may read. */
 export interface Extras {
@@ -102,7 +98,7 @@ export class ChatController implements vscode.Disposable {
    */
   settingsChanged(): void {
     if (!this.running) this.rebuildSession();
-    const { model: label, setupHint } = this.modelFields();
+    const { model: label, setupHint } = modelFields(this.d.settings());
     const { model: _old, setupHint: _hint, ...rest } = this.model.snapshot;
     this.model = new ChatModel({ ...rest, ...(label ? { model: label } : {}), ...(setupHint ? { setupHint } : {}) });
     this.d.postSnapshot(this.model.snapshot);
@@ -127,7 +123,7 @@ export class ChatController implements vscode.Disposable {
   /** Starts a run in the background; the panel follows it through patches. */
   send(text: string): { accepted: boolean; reason?: string } {
     if (this.running) return { accepted: false, reason: 'The agent is still working; stop it first.' };
-    const hint = this.setupHint();
+    const hint = modelFields(this.d.settings()).setupHint;
     if (hint) {
       this.d.post(this.model.notice('warning', hint, { label: 'Configure', action: 'configure' }));
       return { accepted: false, reason: hint };
@@ -267,7 +263,7 @@ export class ChatController implements vscode.Disposable {
       ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
     ]);
     const budgetLimit = s['agent.budgetTokens'];
-    const provider = await this.provider();
+    const provider = await createProvider(s, this.d.secrets);
     const restoring = this.carryOver !== undefined;
     this.session = new AgentSession({
       provider,
@@ -321,33 +317,6 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  private async provider(): Promise<ChatProvider> {
-    const s = this.d.settings();
-    const kind = providerKind(s['agent.provider']);
-    if (kind === 'vscode-lm') return new LanguageModelProvider();
-    const apiKey = await this.d.secrets.get(apiKeySecret(kind));
-    if (kind === 'anthropic') {
-      if (!apiKey) throw new Error('No Anthropic API key is stored. Run "Context Desk: Set API Key".');
-      return new AnthropicProvider({
-        apiKey,
-        ...(s['agent.anthropicBaseUrl'] ? { baseURL: s['agent.anthropicBaseUrl'] } : {}),
-      });
-    }
-    // Local servers (Ollama, vLLM, LM Studio) take any key; the SDK insists on one.
-    return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey: apiKey ?? 'not-needed' });
-  }
-
-  private setupHint(): string | undefined {
-    const s = this.d.settings();
-    const kind = providerKind(s['agent.provider']);
-    // vscode.lm picks the first model VS Code offers when none is named.
-    if (!s['agent.model'] && kind !== 'vscode-lm')
-      return kind === 'anthropic'
-        ? 'No model is configured. Set contextDesk.agent.model (e.g. claude-sonnet-4-5) and store your key with "Context Desk: Set API Key".'
-        : 'No model is configured. Set contextDesk.agent.model (and contextDesk.agent.baseUrl for an OpenAI-compatible server such as Ollama, vLLM or LM Studio), or choose another provider in contextDesk.agent.provider.';
-    return undefined;
-  }
-
   private fresh(): ChatSnapshot {
     const s = this.d.settings();
     const snapshot = emptyChat(
@@ -356,26 +325,13 @@ export class ChatController implements vscode.Disposable {
       s['agent.contextWindow'],
       s.tokenizer === 'chars4',
     );
-    const { model, setupHint } = this.modelFields();
+    const { model, setupHint } = modelFields(this.d.settings());
     if (providerKind(s['agent.provider']) === 'vscode-lm') void this.refreshLanguageModels();
     return {
       ...snapshot,
       ...(model ? { model } : {}),
       models: s['agent.model'] ? [s['agent.model']] : [],
       ...(setupHint ? { setupHint } : {}),
-    };
-  }
-
-  /** The `provider/model` label and the setup hint, from the settings. */
-  private modelFields(): { model?: string; setupHint?: string } {
-    const s = this.d.settings();
-    const kind = providerKind(s['agent.provider']);
-    const hint = this.setupHint();
-    return {
-      ...(s['agent.model'] || kind === 'vscode-lm'
-        ? { model: `${kind}/${s['agent.model'] || 'first available'}` }
-        : {}),
-      ...(hint ? { setupHint: hint } : {}),
     };
   }
 
@@ -394,13 +350,6 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
   }
-}
-
-type ProviderKind = 'openai-compatible' | 'anthropic' | 'vscode-lm';
-
-/** The `agent.provider` setting; an unknown value falls back to the default. */
-function providerKind(value: string): ProviderKind {
-  return value === 'anthropic' || value === 'vscode-lm' ? value : 'openai-compatible';
 }
 
 function systemPrompt(

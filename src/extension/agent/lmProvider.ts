@@ -5,8 +5,6 @@ import type { Message } from '../../core/messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ToolSpec } from '../../core/agent/provider';
 import { ProviderError, type ProviderErrorKind } from '../../core/agent/errors';
 
-type Part = vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart | vscode.LanguageModelToolResultPart;
-
 /** Finds the chat model: by id, then by family; an empty selector takes the first one VS Code offers. */
 export type ModelLookup = (selector: string) => Promise<vscode.LanguageModelChat>;
 
@@ -31,41 +29,41 @@ export async function selectLanguageModel(selector: string): Promise<vscode.Lang
  * travel together, right after it, as the providers behind `vscode.lm` require.
  */
 export function toLanguageModelMessages(messages: readonly Message[]): vscode.LanguageModelChatMessage[] {
-  const out: { role: 'user' | 'assistant'; parts: Part[] }[] = [];
-  const add = (role: 'user' | 'assistant', parts: Part[]): void => {
-    if (parts.length === 0) return;
+  type Turn =
+    | { role: 'user'; parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] }
+    | { role: 'assistant'; parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] };
+  const out: Turn[] = [];
+  const add = (turn: Turn): void => {
     const last = out[out.length - 1];
-    if (last?.role === role) last.parts.push(...parts);
-    else out.push({ role, parts });
+    if (turn.parts.length === 0) return;
+    if (last?.role === 'user' && turn.role === 'user') last.parts.push(...turn.parts);
+    else if (last?.role === 'assistant' && turn.role === 'assistant') last.parts.push(...turn.parts);
+    else out.push(turn);
   };
   for (const m of messages) {
     if (m.role === 'assistant') {
-      add('assistant', [
-        ...(m.content ? [new vscode.LanguageModelTextPart(m.content)] : []),
-        ...(m.toolCalls ?? []).map(
-          (c) => new vscode.LanguageModelToolCallPart(c.id, c.name, parseArguments(c.arguments)),
-        ),
-      ]);
+      add({
+        role: 'assistant',
+        parts: [
+          ...(m.content ? [new vscode.LanguageModelTextPart(m.content)] : []),
+          ...(m.toolCalls ?? []).map(
+            (c) => new vscode.LanguageModelToolCallPart(c.id, c.name, parseArguments(c.arguments)),
+          ),
+        ],
+      });
     } else if (m.role === 'tool' && m.toolCallId) {
-      add('user', [
-        new vscode.LanguageModelToolResultPart(m.toolCallId, [new vscode.LanguageModelTextPart(m.content)]),
+      const result = new vscode.LanguageModelToolResultPart(m.toolCallId, [
+        new vscode.LanguageModelTextPart(m.content),
       ]);
+      add({ role: 'user', parts: [result] });
     } else if (m.content) {
-      add('user', [new vscode.LanguageModelTextPart(m.content)]);
+      add({ role: 'user', parts: [new vscode.LanguageModelTextPart(m.content)] });
     }
   }
-  return out.map((m) =>
-    m.role === 'assistant'
-      ? vscode.LanguageModelChatMessage.Assistant(
-          m.parts.filter((p) => !(p instanceof vscode.LanguageModelToolResultPart)) as (
-            vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart
-          )[],
-        )
-      : vscode.LanguageModelChatMessage.User(
-          m.parts.filter((p) => !(p instanceof vscode.LanguageModelToolCallPart)) as (
-            vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart
-          )[],
-        ),
+  return out.map((t) =>
+    t.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(t.parts)
+      : vscode.LanguageModelChatMessage.User(t.parts),
   );
 }
 
