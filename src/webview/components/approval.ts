@@ -4,6 +4,7 @@ import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ApprovalRequest } from '../../protocol/chat';
 import { requestHost } from '../events';
+import { codeBlock } from './codeBlock';
 
 const KIND_TEXT = { command: 'Run a command?', edit: 'Apply an edit?', budget: 'Go over the budget?' } as const;
 
@@ -45,40 +46,36 @@ export class CdApproval extends LitElement {
     </div>`;
   }
 
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    .box {
-      padding: 8px;
-      margin: 6px 0;
-      border: 1px solid var(--vscode-focusBorder);
-      background: var(--vscode-editorWidget-background);
-    }
-    .kind {
-      color: var(--vscode-descriptionForeground);
-      font-size: 0.9em;
-    }
-    .title {
-      font-weight: 600;
-      margin: 2px 0 4px;
-    }
-    pre {
-      margin: 0 0 6px;
-      padding: 4px 6px;
-      max-height: 160px;
-      overflow: auto;
-      white-space: pre-wrap;
-      word-break: break-all;
-      font-family: var(--vscode-editor-font-family);
-      font-size: var(--vscode-editor-font-size);
-      background: var(--vscode-textCodeBlock-background);
-    }
-    .buttons {
-      display: flex;
-      gap: 6px;
-    }
-  `;
+  static override styles = [
+    codeBlock,
+    css`
+      :host {
+        display: block;
+      }
+      .box {
+        padding: 8px;
+        margin: 6px 0;
+        border: 1px solid var(--vscode-focusBorder);
+        background: var(--vscode-editorWidget-background);
+      }
+      .kind {
+        color: var(--vscode-descriptionForeground);
+        font-size: 0.9em;
+      }
+      .title {
+        font-weight: 600;
+        margin: 2px 0 4px;
+      }
+      pre {
+        margin: 0 0 6px;
+        max-height: 160px;
+      }
+      .buttons {
+        display: flex;
+        gap: 6px;
+      }
+    `,
+  ];
 }
 
 customElements.define('cd-approval', CdApproval);

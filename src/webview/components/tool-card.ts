@@ -4,6 +4,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ChatToolCall } from '../../protocol/chat';
 import { countLines, formatDuration, prettyArguments } from '../lib/format';
 import { requestHost } from '../events';
+import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
 
 const STATE_ICON: Record<ChatToolCall['state'], string> = {
@@ -114,6 +115,7 @@ export class CdToolCard extends LitElement {
 
   static override styles = [
     codicons,
+    codeBlock,
     css`
       :host {
         display: block;
@@ -159,14 +161,7 @@ export class CdToolCard extends LitElement {
       }
       pre {
         margin: 4px 0;
-        padding: 4px 6px;
         max-height: 240px;
-        overflow: auto;
-        white-space: pre-wrap;
-        word-break: break-all;
-        font-family: var(--vscode-editor-font-family);
-        font-size: var(--vscode-editor-font-size);
-        background: var(--vscode-textCodeBlock-background);
       }
       .masked {
         display: flex;

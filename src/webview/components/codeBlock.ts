@@ -1,0 +1,15 @@
+// The look of command lines, arguments and output previews inside shadow roots: one sheet, adopted by
+// each component that shows them (each sets its own margins and height).
+import { css } from 'lit';
+
+export const codeBlock = css`
+  pre {
+    padding: 4px 6px;
+    overflow: auto;
+    white-space: pre-wrap;
+    word-break: break-all;
+    font-family: var(--vscode-editor-font-family);
+    font-size: var(--vscode-editor-font-size);
+    background: var(--vscode-textCodeBlock-background);
+  }
+`;
