@@ -9,9 +9,18 @@ export interface ToolCall {
   arguments: string;
 }
 
+/**
+ * Who produced a message: a `person` (the task, a follow-up instruction), the `agent` (its actions and
+ * answers), or the `environment` (tool results and other output it observed). Roles do not say this on
+ * their own: some agent logs deliver observations as `user` messages, and a chat's follow-up is `user` too.
+ */
+export type Origin = 'person' | 'agent' | 'environment';
+
 export interface Message {
   role: Role;
   content: string;
+  /** Provenance. Set by the agent and by importers; see `Origin`. */
+  origin?: Origin;
   /** Assistant messages: the tool calls of this action. */
   toolCalls?: ToolCall[];
   /** Tool results: the call this message answers. */
