@@ -4,6 +4,7 @@ import * as esbuild from 'esbuild';
 import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { cliBuilds } from './scripts/lib/cli-bundles.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -48,12 +49,7 @@ const builds = [
     // dist/features.js is loaded on first use (src/extension/lazy.ts), never bundled into extension.js.
     external: [...nodeCommon.external, './features.js'],
   },
-  {
-    ...nodeCommon,
-    entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
-    banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js },
-  },
+  ...cliBuilds(nodeCommon, 'dist'),
   {
     ...common,
     platform: 'browser',
@@ -114,7 +110,9 @@ const watchLog = {
 };
 
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [watchLog] })));
+  const contexts = await Promise.all(
+    builds.map((b) => esbuild.context({ ...b, plugins: [...(b.plugins ?? []), watchLog] })),
+  );
   copyAssets();
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[watch] watching for changes (Ctrl-C stops)');
