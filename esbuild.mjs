@@ -69,16 +69,14 @@ if (!production) {
   });
 }
 
-/** Files the bundles load at run time: tiktoken's wasm and the codicon font. */
+/** Files the bundles load at run time: tiktoken's WASM and bindings, and the codicon font. */
 function copyAssets() {
   mkdirSync('dist/codicons', { recursive: true });
   const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(codicons, f), join('dist/codicons', f));
-  try {
-    cpSync(require.resolve('tiktoken/tiktoken_bg.wasm'), 'dist/tiktoken_bg.wasm');
-  } catch {
-    /* tiktoken is optional until the engine lands */
-  }
+  // tiktoken's WASM and the bindings each WASM generation evaluates afresh (src/core/tokens/wasm.ts).
+  const tiktoken = dirname(require.resolve('tiktoken/tiktoken_bg.wasm'));
+  for (const f of ['tiktoken_bg.wasm', 'tiktoken_bg.cjs']) cpSync(join(tiktoken, f), join('dist', f));
 }
 
 function printSizes(results) {
