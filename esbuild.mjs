@@ -1,7 +1,7 @@
 // Builds the extension (node, cjs), the webview (browser) and the CLI, plus the integration test
 // bundles. Flags: --watch, --production (minify, no source maps for tests).
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cliBuilds } from './scripts/lib/cli-bundles.mjs';
@@ -79,6 +79,22 @@ function copyAssets() {
   for (const f of ['tiktoken_bg.wasm', 'tiktoken_bg.cjs']) cpSync(join(tiktoken, f), join('dist', f));
 }
 
+/**
+ * V8 keeps a script's source in memory as Latin-1 only if every character fits; one em dash in a
+ * comment or regex and the whole bundle is held as UTF-16, twice the bytes (measured: features.js).
+ */
+function warnNonAscii(results) {
+  for (const r of results)
+    for (const file of Object.keys(r.metafile?.outputs ?? {}))
+      if (
+        file.endsWith('.js') &&
+        !file.startsWith('out/') &&
+        !file.endsWith('webview.js') &&
+        /[^\x00-\x7f]/.test(readFileSync(file, 'utf8'))
+      )
+        console.warn(`  warning: ${file} has non-ASCII characters: V8 holds it as UTF-16 (2x memory); escape them`);
+}
+
 function printSizes(results) {
   const rows = [];
   for (const r of results) {
@@ -121,4 +137,5 @@ if (watch) {
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
   printSizes(results);
+  if (production) warnNonAscii(results);
 }
