@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
 import { openWorkbench } from '../../scripts/lib/workbench';
-import { onCleanup, runCleanups } from '../../scripts/lib/cleanup';
+import { onCleanup, runMain } from '../../scripts/lib/cleanup';
 import type { DriverResult } from './memory/driver';
 
 const CALLS = 200;
@@ -216,12 +216,4 @@ function report(results: Record<string, DriverResult[]>): void {
   );
 }
 
-main()
-  .catch((e: unknown) => {
-    console.error(e instanceof Error ? (e.stack ?? e.message) : String(e));
-    return 1;
-  })
-  .then(async (code) => {
-    await runCleanups();
-    process.exit(code);
-  });
+runMain(main);

@@ -132,62 +132,25 @@ async function main(): Promise<void> {
       runs.empty.push(await once(browser, browserPid, server.url, emptyChat(), 1));
       runs.long.push(await once(browser, browserPid, server.url, long, CALLS + 1));
     }
-    const longest = (k: 'empty' | 'long'): number[] => runs[k].map((x) => Math.max(...x.frames));
-    const p95 = (k: 'empty' | 'long'): number[] =>
-      runs[k].map((x) => [...x.frames].sort((a, b) => a - b)[Math.floor(x.frames.length * 0.95)]!);
     console.log(
       `Agent panel in headless Chromium, ${ROUNDS} rounds, median (min-max); streaming ${STREAMED} calls, a patch every ${EVERY_MS} ms`,
     );
     console.log(`                          | empty chat               | ${CALLS}-call session`);
     const row = (label: string, a: string, b: string): void =>
       console.log(`${label.padEnd(25)} | ${a.padEnd(24)} | ${b}`);
-    row(
-      'time to render (init)',
-      fmt(
-        runs.empty.map((x) => x.renderMs),
-        'ms',
-      ),
-      fmt(
-        runs.long.map((x) => x.renderMs),
-        'ms',
-      ),
+    const both = (label: string, pick: (x: Run) => number, unit: string): void =>
+      row(label, fmt(runs.empty.map(pick), unit), fmt(runs.long.map(pick), unit));
+    both('time to render (init)', (x) => x.renderMs, 'ms');
+    both('longest frame streaming', (x) => Math.max(...x.frames), 'ms');
+    both(
+      '95th percentile frame',
+      (x) => [...x.frames].sort((a, b) => a - b)[Math.floor(x.frames.length * 0.95)]!,
+      'ms',
     );
-    row('longest frame streaming', fmt(longest('empty'), 'ms'), fmt(longest('long'), 'ms'));
-    row('95th percentile frame', fmt(p95('empty'), 'ms'), fmt(p95('long'), 'ms'));
-    row(
-      'renderer private memory',
-      fmt(
-        runs.empty.map((x) => x.privateMb),
-        'MB',
-      ),
-      fmt(
-        runs.long.map((x) => x.privateMb),
-        'MB',
-      ),
-    );
-    row(
-      'renderer RSS',
-      fmt(
-        runs.empty.map((x) => x.rssMb),
-        'MB',
-      ),
-      fmt(
-        runs.long.map((x) => x.rssMb),
-        'MB',
-      ),
-    );
-    row(
-      'JS heap after GC',
-      fmt(
-        runs.empty.map((x) => x.heapMb),
-        'MB',
-      ),
-      fmt(
-        runs.long.map((x) => x.heapMb),
-        'MB',
-      ),
-    );
-    const frame = med(longest('long'));
+    both('renderer private memory', (x) => x.privateMb, 'MB');
+    both('renderer RSS', (x) => x.rssMb, 'MB');
+    both('JS heap after GC', (x) => x.heapMb, 'MB');
+    const frame = med(runs.long.map((x) => Math.max(...x.frames)));
     const own = med(runs.long.map((x) => x.privateMb));
     console.log(
       `longest frame with ${CALLS} calls: ${frame.toFixed(1)} ms (goal <= 50 ms: ${frame <= 50 ? 'met' : 'NOT met'})`,
