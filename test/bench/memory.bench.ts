@@ -176,11 +176,14 @@ async function main(): Promise<number> {
   return 0;
 }
 
-/** "median (min-max)" of a list. */
-function fmt(xs: number[]): string {
+function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  const med = s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-  return `${med.toFixed(1).padStart(6)} (${s[0]!.toFixed(1)} to ${s.at(-1)!.toFixed(1)})`;
+  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
+}
+
+/** "median (min to max)" of a list. */
+function fmt(xs: number[]): string {
+  return `${median(xs).toFixed(1).padStart(6)} (${Math.min(...xs).toFixed(1)} to ${Math.max(...xs).toFixed(1)})`;
 }
 
 /**
@@ -198,16 +201,15 @@ function report(results: Record<string, DriverResult[]>): void {
     growth('extension', i, k).map((x, r) => x - growth('baseline', i, k)[r]!);
   console.log(`\nExtension host memory in MB, median (min to max) of ${ROUNDS} runs each`);
   console.log(
-    'phase              | RSS without VS Code ext | RSS with Context Desk  | RSS added              | JS heap added',
+    'phase              | RSS, VS Code alone      | RSS with Context Desk  | RSS added              | JS heap added',
   );
   phases.forEach((phase, i) =>
     console.log(
       `${phase.padEnd(18)} | ${fmt(values('baseline', i, 'rssMb')).padEnd(23)} | ${fmt(values('extension', i, 'rssMb')).padEnd(22)} | ${fmt(added(i, 'rssMb')).padEnd(22)} | ${fmt(added(i, 'heapMb'))}`,
     ),
   );
-  const med = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)]!;
-  const session = med(added(phases.indexOf('after the session'), 'rssMb'));
-  const rest = med(added(phases.indexOf('after closing it'), 'rssMb'));
+  const session = median(added(phases.indexOf('after the session'), 'rssMb'));
+  const rest = median(added(phases.indexOf('after closing it'), 'rssMb'));
   console.log(
     `added during the session: ${session.toFixed(1)} MB (goal < 100 MB: ${session < 100 ? 'met' : 'NOT met'})`,
   );
