@@ -345,8 +345,10 @@ export class McpSyncManager {
       if (conn.serverInfo) state.serverInfo = conn.serverInfo;
       if (conn.instructions) state.instructions = await redactText(conn.instructions, l.secrets);
       await this.publish(state);
-    } catch (e) {
-      const stderr = (e as { stderr?: unknown }).stderr;
+    } catch (caught) {
+      // Past the overall deadline, whatever the aborted request threw, the deadline is the reason.
+      const e: unknown = deadline.signal.aborted ? deadline.signal.reason : caught;
+      const stderr = (caught as { stderr?: unknown }).stderr;
       const failure = classifyFailure(
         e,
         l.config,
