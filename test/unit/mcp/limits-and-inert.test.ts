@@ -15,7 +15,6 @@ const SDK_SERVER = path.join(FIXTURES, 'sdk-server.mjs');
 const sdk = (mode: string): { command: string; args: string[] } => ({ command: 'node', args: [SDK_SERVER, mode] });
 const FAKE_TOKEN = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
 const DB_PASSWORD = 'hunter2-not-real';
-// eslint-disable-next-line no-control-regex -- the point: no raw control character may remain
 const RAW_CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;
 
 async function allText(dir: string): Promise<string> {
