@@ -63,7 +63,7 @@ export class ContextFolders {
     for (const c of candidates) {
       const why = this.refused.get(c.root) ?? placementProblem(c.root, ws, c.allowOutsideWorkspace);
       if (!why) return c;
-      this.refused.set(c.root, why);
+      this.refused.set(c.root, `${c.source}: ${why}`);
     }
     return this.storage(ws);
   }
@@ -73,9 +73,9 @@ export class ContextFolders {
     this.refused.set(root, why);
   }
 
-  /** Why a folder was refused, if it was. */
-  problem(root: string): string | undefined {
-    return this.refused.get(root);
+  /** Every folder refused so far, with why. */
+  refusals(): [root: string, why: string][] {
+    return [...this.refused];
   }
 }
 

@@ -15,6 +15,7 @@ import { panelHandlers } from './agent/panelHandlers';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
 import type { TerminalCapture } from './store/terminalCapture';
+import type { ContextStore } from '../core/store/context-store';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
@@ -26,6 +27,8 @@ export interface ContextDeskApi {
   agentView: Pick<AgentViewProvider, 'whenReady' | 'ping' | 'snapshot'>;
   /** Where the store lives for this window. */
   contextFolder: () => string;
+  /** The window's store, opened through the one StoreAccess (refused folders fall back, links are told once). */
+  openStore: () => Promise<ContextStore>;
   /** MCP and skills; the first call loads them. */
   tools: () => ToolsControllers;
   /** The agent chat; the first call loads it. */
@@ -196,7 +199,15 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools, chat, terminals };
+  return {
+    activationMs,
+    agentView,
+    contextFolder: () => contextFolder().root,
+    openStore: () => storeAccess().open(),
+    tools,
+    chat,
+    terminals,
+  };
 }
 
 export function deactivate(): void {

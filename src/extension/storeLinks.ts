@@ -20,15 +20,27 @@ export class StoreAccess {
   async open(): Promise<ContextStore> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const folder = this.folders.current();
+      this.tellRefusals(folder);
       try {
         return await this.openFolder(folder);
       } catch (e) {
         if (!(e instanceof StoreFolderError)) throw e;
-        this.folders.refuse(folder.root, e.message);
-        this.tell(`folder:${folder.root}`, `Context Desk did not use ${folder.source}: ${e.message}`, 'Open Settings');
+        this.folders.refuse(folder.root, `${folder.source}: ${e.message}`);
       }
     }
-    return this.openFolder(this.folders.current());
+    const folder = this.folders.current();
+    this.tellRefusals(folder);
+    return this.openFolder(folder);
+  }
+
+  /** One warning per refused folder, naming the folder used instead. */
+  private tellRefusals(used: ContextFolder): void {
+    for (const [root, why] of this.folders.refusals())
+      this.tell(
+        `folder:${root}`,
+        `Context Desk did not use ${root} as its folder (${why}). It uses ${used.root} instead.`,
+        'Open Settings',
+      );
   }
 
   private openFolder(folder: ContextFolder): Promise<ContextStore> {

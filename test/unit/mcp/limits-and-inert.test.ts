@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
-import MarkdownIt from 'markdown-it';
+import { Marked } from 'marked';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import { renderMcpStaticPrompt } from '../../../src/core/mcp/agent-tools';
 import { mdBlock, mdInline, promptName, stripControls } from '../../../src/core/mcp/inert';
@@ -102,7 +102,8 @@ test('hostile names and stderr: INDEX.md/SERVER.md render no heading, link or HT
         'the state shown in the UI is redacted',
       );
 
-      const md = new MarkdownIt({ html: true, linkify: true });
+      // GFM as VS Code's preview renders it: raw HTML passes, bare URLs become links.
+      const md = { render: (t: string): string => new Marked({ gfm: true, async: false }).parse(t) as string };
       const index = await readFile(path.join(out, 'mcp', 'INDEX.md'), 'utf8');
       const indexHtml = md.render(index);
       // Headings: only the ones INDEX.md writes itself (title + one per server).
