@@ -15,6 +15,9 @@ import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors
 import { LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
 import { redactSecrets } from './sanitize/secrets';
 import { SanitizingStream, sanitizeText, type SanitizeOptions, type SanitizeStats } from './sanitize/pipeline';
+import { AppendHandle, StreamHandle, type StoreAppendFile, type StoreStreamFile } from './store-handles';
+
+export type { StoreAppendFile, StoreStreamFile } from './store-handles';
 
 const MINT = Symbol('redacted');
 /** Text that went through the redaction engine. Only this module's helpers can make one. */
@@ -41,25 +44,6 @@ const errnoOf = (e: unknown): string | undefined => (e as NodeJS.ErrnoException)
 export interface StoreWriterOptions {
   /** Told about every refused link (the extension shows one notification per path). */
   onProblem?: (e: StoreWriteError) => void;
-}
-
-/** An open file the store appends to: each `append` is one write(2) on an O_APPEND descriptor. */
-export interface StoreAppendFile {
-  readonly path: string;
-  /** Appends whole lines (one or more records) in a single write; plain strings are redacted first. */
-  append(text: string | RedactedText): Promise<void>;
-  size(): Promise<number>;
-  close(): Promise<void>;
-}
-
-/** A new file being streamed (a long tool output): created exclusively, registered as in use. */
-export interface StoreStreamFile {
-  readonly path: string;
-  write(text: RedactedText): Promise<void>;
-  /** Closes the file and renames it to `to` (still registered as in use until renamed). */
-  commit(to: string): Promise<void>;
-  /** Closes and deletes it (a failed or cancelled output). Safe after a failed commit. */
-  discard(): Promise<void>;
 }
 
 export class StoreWriter {
@@ -368,75 +352,6 @@ export class StoreWriter {
 function wrap(e: unknown, file: string, operation: string): Error {
   if (e instanceof StoreWriteError) return e;
   return new StoreWriteError(file, `Could not ${operation} ${file}: ${(e as Error).message}`, { cause: e });
-}
-
-class AppendHandle implements StoreAppendFile {
-  constructor(
-    readonly path: string,
-    private readonly handle: fsp.FileHandle,
-    /** The file ended with a torn record (a crash): the next append starts on a fresh line. */
-    private repairTail: boolean,
-    private readonly clean: (t: string | RedactedText) => Promise<string>,
-    private readonly release: () => Promise<void>,
-  ) {}
-
-  async append(text: string | RedactedText): Promise<void> {
-    const clean = await this.clean(text);
-    let buf = Buffer.from(clean, 'utf8');
-    if (buf.length === 0) return;
-    if (this.repairTail) {
-      // Keep the torn record on its own (unparsable, reported) line instead of gluing ours to it.
-      buf = Buffer.concat([Buffer.from('\n'), buf]);
-      this.repairTail = false;
-    }
-    try {
-      const { bytesWritten } = await this.handle.write(buf);
-      // A short write only happens on a full disk or a signal; finish it rather than leave a torn record.
-      if (bytesWritten < buf.length) await this.handle.write(buf.subarray(bytesWritten));
-    } catch (e) {
-      throw new StoreWriteError(this.path, `Could not append to ${this.path}: ${(e as Error).message}`, { cause: e });
-    }
-  }
-
-  async size(): Promise<number> {
-    return (await this.handle.stat()).size;
-  }
-
-  async close(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
-    await this.release();
-  }
-}
-
-class StreamHandle implements StoreStreamFile {
-  constructor(
-    readonly path: string,
-    private readonly handle: fsp.FileHandle,
-    private readonly release: () => Promise<void>,
-    private readonly move: (to: string) => Promise<void>,
-    private readonly unlink: () => Promise<boolean>,
-  ) {}
-
-  async write(text: RedactedText): Promise<void> {
-    const buf = Buffer.from(text.value, 'utf8');
-    try {
-      for (let done = 0; done < buf.length;) done += (await this.handle.write(buf, done)).bytesWritten;
-    } catch (e) {
-      throw new StoreWriteError(this.path, `Could not write ${this.path}: ${(e as Error).message}`, { cause: e });
-    }
-  }
-
-  async commit(to: string): Promise<void> {
-    await this.handle.close();
-    await this.move(to);
-    await this.release();
-  }
-
-  async discard(): Promise<void> {
-    await this.handle.close().catch(() => undefined);
-    await this.unlink().catch(() => undefined);
-    await this.release();
-  }
 }
 
 // ---- The only ways to make RedactedText: each runs the redaction engine (src/core/store/sanitize). ----
