@@ -34,12 +34,26 @@ const fixHint = (o: PlacementOptions): string =>
     ? ` Set ${o.source} to a dedicated sub-folder of the workspace such as ".context-desk".`
     : ' Choose a dedicated folder such as ".context-desk".';
 
+/** realpath of `p`, or of its nearest existing ancestor joined with the rest (a folder not made yet). */
+async function realish(p: string): Promise<string> {
+  const rest: string[] = [];
+  for (let current = p; ; current = path.dirname(current)) {
+    try {
+      return path.join(await fsp.realpath(current), ...rest);
+    } catch {
+      if (path.dirname(current) === current) return p;
+      rest.unshift(path.basename(current));
+    }
+  }
+}
+
 /** Lexical and real-path checks of where the store may live. Throws StoreFolderError with the fix. */
 export async function checkPlacement(root: string, o: PlacementOptions): Promise<void> {
   if (!o.workspaceRoot) return;
   const ws = path.resolve(o.workspaceRoot);
-  const realWs = await fsp.realpath(ws).catch(() => ws);
-  const realRoot = await fsp.realpath(root).catch(() => root);
+  const realWs = await realish(ws);
+  // A folder not made yet is judged by where it would land: a linked parent leads elsewhere.
+  const realRoot = await realish(root);
   for (const [r, w] of [
     [root, ws],
     [realRoot, realWs],

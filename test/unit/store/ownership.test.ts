@@ -31,7 +31,16 @@ test('the workspace root, an ancestor ("", ".", "..") and an outside folder are 
     /outside the workspace.*user settings/,
   );
   assert.deepEqual(await fsp.readdir(ws), [], 'no .gitignore, no marker in the workspace');
-  assert.deepEqual((await fsp.readdir(base)).sort(), ['ws']);
+  // A store folder not made yet under a linked parent would land outside: refused, nothing created.
+  await fsp.mkdir(path.join(base, 'away'));
+  await fsp.symlink(path.join(base, 'away'), path.join(ws, 'sub'));
+  await refusedWith(
+    ContextStore.open({ root: path.join(ws, 'sub', '.cd'), workspaceRoot: ws }),
+    /outside the workspace/,
+  );
+  assert.deepEqual(await fsp.readdir(path.join(base, 'away')), []);
+  await fsp.unlink(path.join(ws, 'sub'));
+  assert.deepEqual((await fsp.readdir(base)).sort(), ['away', 'ws']);
   // From the user's own settings, outside is fine.
   const store = await ContextStore.open({
     root: path.join(base, 'elsewhere'),
