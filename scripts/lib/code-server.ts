@@ -77,6 +77,8 @@ export interface StartOptions {
   installExtensionFrom?: string;
   bindAddr?: string;
   settings?: Record<string, unknown>;
+  /** Keep VS Code's workspace trust on (the folder opens in Restricted Mode until trusted). */
+  workspaceTrust?: boolean;
   log?: (line: string) => void;
 }
 
@@ -96,7 +98,9 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
     'extensions.autoUpdate': false,
     'extensions.autoCheckUpdates': false,
     'update.mode': 'none',
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': opts.workspaceTrust === true,
+    'security.workspace.trust.startupPrompt': 'never',
+    'security.workspace.trust.emptyWindow': false,
     'chat.disableAIFeatures': true,
     ...opts.settings,
   };
@@ -113,7 +117,7 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
     opts.bindAddr ?? '127.0.0.1:0',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(opts.workspaceTrust ? [] : ['--disable-workspace-trust']),
     '--user-data-dir',
     userData,
     '--extensions-dir',

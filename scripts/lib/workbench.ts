@@ -21,6 +21,8 @@ export interface OpenOptions {
   env?: Record<string, string>;
   verbose?: boolean;
   settings?: Record<string, unknown>;
+  /** Workspace trust on: the folder opens in Restricted Mode. */
+  workspaceTrust?: boolean;
 }
 
 /** Starts code-server and a browser, registers cleanup for both, and opens the workbench. */
@@ -29,6 +31,7 @@ export async function openWorkbench(opts: OpenOptions, beforeGoto?: (page: Page)
   const server = await startCodeServer({
     ...(opts.installed ? { installExtensionFrom: opts.extensionPath } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
+    ...(opts.workspaceTrust ? { workspaceTrust: true } : {}),
     ...(opts.verbose ? { log: (l: string) => console.log(`[code-server] ${l}`) } : {}),
   });
   onCleanup(() => server.stop());

@@ -142,6 +142,9 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
       `font-src ${webview.cspSource}`,
       `img-src ${webview.cspSource} data:`,
       `script-src 'nonce-${nonce}'`,
+      // Model output is hostile text: it can neither submit a form anywhere nor frame a page.
+      "form-action 'none'",
+      "frame-src 'none'",
     ].join('; ');
     return `<!DOCTYPE html>
 <html lang="en">

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentViewProvider } from './agentView';
 import type { Lazy } from './lazy';
 import type { ChatController } from './agent/chatController';
+import { currentEndpoint, originOf, storeApiKey } from './agent/apiKeys';
 
 export const COMMANDS = {
   showPanel: 'contextDesk.showPanel',
@@ -14,11 +15,7 @@ export const COMMANDS = {
   stop: 'contextDesk.stop',
 } as const;
 
-/** Where the agent's API key lives in SecretStorage (never in settings or on disk), per provider. */
-export function apiKeySecret(provider: string): string {
-  // The OpenAI-compatible key keeps the name it had before there was a choice of provider.
-  return provider === 'anthropic' ? 'contextDesk.agent.apiKey.anthropic' : 'contextDesk.agent.apiKey';
-}
+export { apiKeySecret } from './agent/apiKeys';
 
 export interface CommandDeps {
   agentView: AgentViewProvider;
@@ -47,15 +44,16 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
         );
         return;
       }
+      const endpoint = currentEndpoint(provider);
+      const origin = originOf(endpoint.url);
       const key = await vscode.window.showInputBox({
         title: `Context Desk: API key for ${provider === 'anthropic' ? 'Anthropic' : "the agent's OpenAI-compatible endpoint"}`,
-        prompt: "Kept in VS Code's secret storage. Leave empty to remove the stored key.",
+        prompt: `Kept in VS Code's secret storage and sent only to ${origin}${endpoint.fromWorkspace ? " (the endpoint set in this workspace's settings)" : ''}. Leave empty to remove the stored key.`,
         password: true,
         ignoreFocusOut: true,
       });
       if (key === undefined) return;
-      if (key === '') await d.secrets.delete(apiKeySecret(provider));
-      else await d.secrets.store(apiKeySecret(provider), key);
+      await storeApiKey(d.secrets, provider, key, origin);
       void vscode.window.showInformationMessage(`Context Desk: API key ${key === '' ? 'removed' : 'stored'}.`);
     }),
     vscode.commands.registerCommand(COMMANDS.configureAgent, async () => {

@@ -7,13 +7,15 @@ import { registerCommands } from './commands';
 import { createLogger } from './log';
 import { SECTION, panelSettings, readSettings, type Settings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
-import { resolveContextFolder } from './contextFolder';
+import { ContextFolders } from './contextFolder';
+import { RESTRICTED_MODE_MESSAGE } from './trust';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
 import type { TerminalCapture } from './store/terminalCapture';
+import type { ContextStore } from '../core/store/context-store';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
@@ -25,6 +27,8 @@ export interface ContextDeskApi {
   agentView: Pick<AgentViewProvider, 'whenReady' | 'ping' | 'snapshot'>;
   /** Where the store lives for this window. */
   contextFolder: () => string;
+  /** The window's store, opened through the one StoreAccess (refused folders fall back, links are told once). */
+  openStore: () => Promise<ContextStore>;
   /** MCP and skills; the first call loads them. */
   tools: () => ToolsControllers;
   /** The agent chat; the first call loads it. */
@@ -38,8 +42,10 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const { channel, logger } = createLogger(context);
   const version = (context.extension.packageJSON as { version: string }).version;
   const settings = (): Settings => readSettings(vscode.workspace.getConfiguration(SECTION));
-  const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
-    resolveContextFolder(context, settings().storeFolder);
+  const folders = new ContextFolders(context);
+  const contextFolder = (): ReturnType<ContextFolders['current']> => folders.current();
+  // Every part of the window opens the store through this one object (refusals and links are told once).
+  const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger));
   const statusBar = new ContextStatusBar();
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
@@ -49,8 +55,14 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       secrets: context.secrets,
       settings,
       storeRoot: contextFolder,
+      openStore: () => storeAccess().open(),
+      // Restricted Mode: the agent reads and searches, but runs no command and makes no edit.
       hostPorts: (workspaceRoot, approvals) =>
-        features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+        features().guardHostPorts(
+          features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+          () => vscode.workspace.isTrusted,
+          logger,
+        ),
       extras: async () => {
         const { mcp, skills } = tools();
         const [servers, found] = await Promise.all([mcp.ready(), skills.refresh()]);
@@ -60,6 +72,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
           ? path.relative(folder.workspaceFolder, path.join(folder.root, 'mcp'))
           : path.join(folder.root, 'mcp');
         const prompt = [
+          vscode.workspace.isTrusted ? '' : f.RESTRICTED_MODE_PROMPT,
           f.renderMcpStaticPrompt(servers, mcpFolder),
           f.renderSkillsPrompt(found, folder.workspaceFolder),
         ]
@@ -120,8 +133,10 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     const f = features();
     const mcp = new f.McpController(context.secrets, {
       outDir: () => contextFolder().root,
+      openStore: () => storeAccess().open(),
       workspaceFolder: () => contextFolder().workspaceFolder,
       settingServers: () => settings()['mcp.servers'],
+      deadlineSeconds: () => settings()['mcp.listTimeoutSeconds'],
       logger,
     });
     const skills = new f.SkillsController(
@@ -135,19 +150,24 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   registerToolsView(context, tools);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration('contextDesk.mcp.servers') || e.affectsConfiguration('contextDesk.storeFolder'))
+      if (
+        ['mcp.servers', 'mcp.listTimeoutSeconds', 'storeFolder'].some((k) => e.affectsConfiguration(`contextDesk.${k}`))
+      )
         tools.peek()?.mcp.refreshIfStarted();
     }),
   );
 
   // Every terminal is captured; the capture code loads with the first command that runs.
   const terminals = lazy<TerminalCapture>(() => {
-    const capture = new (features().TerminalCapture)(contextFolder, () => settings()['terminals.capture'], logger);
+    const capture = new (features().TerminalCapture)(
+      () => storeAccess().open(),
+      () => settings()['terminals.capture'],
+      logger,
+    );
     context.subscriptions.push(capture);
     return capture;
   });
-  const openStored = (reference: string): Promise<boolean> =>
-    features().openStoredReference(contextFolder(), reference);
+  const openStored = (reference: string): Promise<boolean> => storeAccess().openStored(reference);
   context.subscriptions.push(
     vscode.window.onDidStartTerminalShellExecution((e) => terminals().started(e)),
     vscode.window.onDidEndTerminalShellExecution((e) => void terminals().ended(e)),
@@ -157,12 +177,37 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       new StoreLinkProvider(),
     ),
   );
-  registerStoreCommands(context, { folder: contextFolder, chat: () => chat.peek()?.snapshot, terminals, openStored });
-  registerLmTools(context, () => features().openContextStore(contextFolder()), terminals);
+  registerStoreCommands(context, {
+    folder: contextFolder,
+    openStore: () => storeAccess().open(),
+    chat: () => chat.peek()?.snapshot,
+    terminals,
+    openStored,
+  });
+  registerLmTools(context, () => storeAccess().open(), terminals);
+
+  if (!vscode.workspace.isTrusted) logger.info(RESTRICTED_MODE_MESSAGE);
+  context.subscriptions.push(
+    vscode.workspace.onDidGrantWorkspaceTrust(() => {
+      logger.info(
+        'The workspace is trusted now: its settings apply, MCP servers may start, the agent may run commands and edit.',
+      );
+      // The next message builds a session with the trusted settings, store folder and prompt.
+      chat.peek()?.settingsChanged();
+    }),
+  );
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);
-  return { activationMs, agentView, contextFolder: () => contextFolder().root, tools, chat, terminals };
+  return {
+    activationMs,
+    agentView,
+    contextFolder: () => contextFolder().root,
+    openStore: () => storeAccess().open(),
+    tools,
+    chat,
+    terminals,
+  };
 }
 
 export function deactivate(): void {

@@ -12,6 +12,7 @@ export const SETTINGS = {
   cachedInputPrice: { default: 0.1 },
   storeFolder: { default: '.context-desk' },
   'mcp.servers': { default: {} as Record<string, unknown> },
+  'mcp.listTimeoutSeconds': { default: 60 },
   'skills.folders': { default: [] as string[] },
   'agent.provider': { default: 'openai-compatible' },
   'agent.baseUrl': { default: 'http://127.0.0.1:11434/v1' },

@@ -8,9 +8,11 @@ export async function run(): Promise<void> {
   const grep = process.env.CONTEXT_DESK_TEST_GREP;
   if (grep) mocha.grep(grep);
   const dir = __dirname;
+  // The hostile-workspace suite runs in its own window (workspace trust on, folder untrusted).
+  const suffix = process.env.CONTEXT_DESK_SUITE === 'hostile' ? '.hostile.js' : '.test.js';
   for (const f of fs
     .readdirSync(dir)
-    .filter((f) => f.endsWith('.test.js'))
+    .filter((f) => f.endsWith(suffix))
     .sort())
     mocha.addFile(path.join(dir, f));
   const results = { passed: 0, failed: 0, failures: [] as { title: string; error: string }[] };

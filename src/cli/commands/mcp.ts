@@ -5,6 +5,7 @@ import { homedir } from 'node:os';
 import { parseArgs } from 'node:util';
 import { UsageError, type CliIo, type Command } from '../command';
 import {
+  DEFAULT_SYNC_DEADLINE_MS,
   McpSyncManager,
   formatConfigError,
   measureMcpTokens,
@@ -13,6 +14,8 @@ import {
   type McpServerState,
 } from '../../core/mcp';
 import { createTokenizer, isTokenizerName } from '../../core/tokens';
+import { terminalText } from '../../core/mcp/inert';
+import { ContextStore } from '../../core/store/context-store';
 
 const usage = `Usage: context-desk mcp sync [--config FILE...] [--out DIR] [options]
        context-desk mcp tokens [--config FILE...] [--json] [options]
@@ -32,8 +35,13 @@ Options:
   --out DIR           output folder for sync (default: <workspace>/.context-desk)
   --json              tokens: print {"servers", "tools", "fullSchemaTokens", "indexTokens", "ratio"}
   --tokenizer NAME    tokens: o200k (default), cl100k, or chars4 (an estimate)
-  --timeout MS        connect and list timeout per server (default 15000)
+  --timeout MS        timeout of the connect and of each page of the listing (default 15000)
+  --deadline S        overall deadline per server for connect + the full listing (default 60)
   -h, --help          show this help
+
+DIR must be a new or empty folder, or a Context Desk store (it gets a marker file and a
+.gitignore of *); links inside it are never followed. Server text is printed without
+terminal control sequences.
 
 Exit codes: 0 every server synced, 1 a server failed or a config has errors (the rest is still
 written), 2 usage error, 130 interrupted.`;
@@ -56,6 +64,7 @@ interface McpArgs {
   json: boolean;
   tokenizer: 'o200k' | 'cl100k' | 'chars4';
   timeoutMs: number;
+  deadlineMs: number;
 }
 
 export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
@@ -71,6 +80,7 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
         json: { type: 'boolean' },
         tokenizer: { type: 'string' },
         timeout: { type: 'string' },
+        deadline: { type: 'string' },
       },
     });
   } catch (e) {
@@ -86,6 +96,9 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
   const timeoutMs = values.timeout === undefined ? 15_000 : Number(values.timeout);
   if (!Number.isInteger(timeoutMs) || timeoutMs <= 0)
     throw new UsageError(`--timeout must be a positive number of milliseconds`);
+  const deadlineMs = values.deadline === undefined ? DEFAULT_SYNC_DEADLINE_MS : Number(values.deadline) * 1000;
+  if (!Number.isFinite(deadlineMs) || deadlineMs <= 0)
+    throw new UsageError(`--deadline must be a positive number of seconds`);
   if (action === 'sync' && values.json) throw new UsageError('--json applies to tokens only');
   if (action === 'tokens' && values.out !== undefined) throw new UsageError('--out applies to sync only');
   const workspace = path.resolve(cwd, values.workspace ?? '.');
@@ -97,13 +110,16 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
     json: values.json === true,
     tokenizer,
     timeoutMs,
+    deadlineMs,
   };
 }
 
+/** One server's line; every server-controlled string is stripped of terminal control sequences. */
 function statusLine(s: McpServerState): string {
-  const head = `${s.name.padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(4)} tools`;
-  if (s.status === 'connected') return s.message ? `${head}  (${s.message.split('\n')[0]})` : head;
-  return `${head}  ${(s.message ?? '').split('\n')[0]}${s.fix ? `\n${' '.repeat(22)}Fix: ${s.fix}` : ''}`;
+  const head = `${terminalText(s.name).padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(4)} tools`;
+  const first = terminalText((s.message ?? '').split('\n')[0] ?? '');
+  if (s.status === 'connected') return s.message ? `${head}  (${first})` : head;
+  return `${head}  ${first}${s.fix ? `\n${' '.repeat(22)}Fix: ${terminalText(s.fix)}` : ''}`;
 }
 
 async function run(argv: string[], io: CliIo): Promise<number> {
@@ -118,13 +134,23 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     resolveCommand: nodeCommand,
     connectTimeoutMs: args.timeoutMs,
     listTimeoutMs: args.timeoutMs,
+    syncDeadlineMs: args.deadlineMs,
+    // One-shot: a server that exits after the sync is not "reconnecting" in files the CLI leaves behind.
+    keepAlive: false,
+    // --out is the user's own choice (like user settings): it may lie outside the workspace, never contain it.
+    ...(args.action === 'sync'
+      ? {
+          openStore: () =>
+            ContextStore.open({ root: args.out, workspaceRoot: args.workspace, allowOutsideWorkspace: true }),
+        }
+      : {}),
   });
   const stop = (): void => void manager.dispose();
   io.signal.addEventListener('abort', stop, { once: true });
   try {
     const servers = await manager.syncAll();
     if (io.signal.aborted) return 130;
-    for (const e of manager.configErrors) io.stderr.write(`context-desk mcp: ${formatConfigError(e)}\n`);
+    for (const e of manager.configErrors) io.stderr.write(`context-desk mcp: ${terminalText(formatConfigError(e))}\n`);
     const failed =
       servers.some((s) => s.status === 'error' || s.status === 'needs-auth') || manager.configErrors.length > 0;
     if (servers.length === 0)
@@ -133,6 +159,10 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       );
     if (args.action === 'sync') {
       for (const s of servers) io.stdout.write(statusLine(s) + '\n');
+      if (servers.length > 0 && manager.storeError) {
+        io.stderr.write(`context-desk mcp: nothing was written: ${manager.storeError}\n`);
+        return 1;
+      }
       if (servers.length > 0) io.stdout.write(`Wrote ${path.join(manager.mcpDir!, 'INDEX.md')}\n`);
       return failed ? 1 : 0;
     }
@@ -149,7 +179,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
         );
         for (const s of servers)
           io.stdout.write(
-            `${s.name.padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(5)} ${String(measureMcpTokens([s], tokenizer).fullSchemaTokens).padStart(13)}\n`,
+            `${terminalText(s.name).padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(5)} ${String(measureMcpTokens([s], tokenizer).fullSchemaTokens).padStart(13)}\n`,
           );
         io.stdout.write(`\nStatic prompt, ${label}:\n`);
         io.stdout.write(`  full tool schemas      ${report.fullSchemaTokens}\n`);

@@ -3,6 +3,7 @@
 // the tool's input schema with ajv, then called). Results are plain text; the caller puts long ones
 // through the long-output store.
 import { readFile } from 'node:fs/promises';
+import { promptName, stripControls } from './inert';
 import { renderToolJson } from './render';
 import { compileInputSchema, formatSchemaErrors } from './schema';
 import type { McpCallResult, McpServerState, McpToolEntry } from './types';
@@ -63,15 +64,19 @@ function statusNote(s: McpServerState): string {
   return '';
 }
 
-/** The static prompt text: server names, statuses and tool names only (descriptions are read on demand). */
+/**
+ * The static prompt text: server names, statuses and tool names only (descriptions are read on demand).
+ * Names come from servers and cloned config files: an untidy one is shown as a JSON string, so it can
+ * neither break its line nor pose as an instruction.
+ */
 export function renderMcpStaticPrompt(servers: readonly McpServerState[], folder = '.context-desk/mcp'): string {
   if (servers.length === 0) return '';
   const lines = [
-    `MCP tools (descriptions in ${folder}/; use mcp_describe(server, tool), then mcp_call(server, tool, arguments)):`,
+    `MCP tools (descriptions in ${folder}/; use mcp_describe(server, tool), then mcp_call(server, tool, arguments); a name in double quotes is a JSON string, pass its value):`,
   ];
   for (const s of servers) {
-    const names = s.tools.map((t) => t.name).join(', ');
-    lines.push(`- ${s.name} [${s.status}${statusNote(s)}]${names ? `: ${names}` : ''}`);
+    const names = s.tools.map((t) => promptName(t.name)).join(', ');
+    lines.push(`- ${promptName(s.name)} [${s.status}${statusNote(s)}]${names ? `: ${names}` : ''}`);
   }
   return lines.join('\n');
 }
@@ -86,17 +91,22 @@ function unknown(host: McpToolHost, server: string, tool: string): AgentToolResu
   if (!s)
     return {
       ok: false,
-      text: `No MCP server '${server}'. Servers: ${host.servers.map((x) => x.name).join(', ') || '(none)'}.`,
+      text: `No MCP server ${promptName(server)}. Servers: ${host.servers.map((x) => promptName(x.name)).join(', ') || '(none)'}.`,
     };
   if (s.status !== 'connected') {
     return {
       ok: false,
-      text: `The MCP server '${server}' is ${s.status}: ${s.message ?? ''}${s.fix ? `\nFix: ${s.fix}` : ''}`.trim(),
+      text: stripControls(
+        `The MCP server ${promptName(server)} is ${s.status}: ${s.message ?? ''}${s.fix ? `\nFix: ${s.fix}` : ''}`,
+      ).trim(),
     };
   }
-  const names = s.tools.map((t) => t.name);
+  const names = s.tools.map((t) => promptName(t.name));
   const shown = names.slice(0, 50).join(', ') + (names.length > 50 ? `, ... (${names.length} tools)` : '');
-  return { ok: false, text: `The server '${server}' has no tool '${tool}'. Its tools: ${shown || '(none)'}.` };
+  return {
+    ok: false,
+    text: `The server ${promptName(server)} has no tool ${promptName(tool)}. Its tools: ${shown || '(none)'}.`,
+  };
 }
 
 /** `mcp_describe(server, tool)`: the stored per-tool JSON (read from its file when there is one). */
@@ -146,12 +156,13 @@ export async function mcpCall(
   if (entry.inputSchemaError)
     return {
       ok: false,
-      text: `The tool '${input.tool}' cannot be called: ${entry.inputSchemaError}. Tell the user the server publishes a broken schema.`,
+      text: `The tool ${promptName(input.tool)} cannot be called: ${entry.inputSchemaError}. Tell the user the server publishes a broken schema.`,
     };
   const args = parseArguments(input.arguments);
   if (typeof args === 'string') return { ok: false, text: args };
   const compiled = compileInputSchema(entry.tool.inputSchema);
-  if (!compiled.ok) return { ok: false, text: `The tool '${input.tool}' cannot be called: ${compiled.error}.` };
+  if (!compiled.ok)
+    return { ok: false, text: `The tool ${promptName(input.tool)} cannot be called: ${compiled.error}.` };
   if (!compiled.validate(args)) {
     return {
       ok: false,

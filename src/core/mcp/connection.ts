@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { TimeoutError } from './errors';
+import { TimeoutError, TooLargeError } from './errors';
 import type { McpServerConfig, McpToolDescription } from './types';
 
 /**
@@ -38,6 +38,11 @@ export interface ListedTools {
 
 const MAX_PAGES = 1000;
 const STDERR_TAIL = 4096;
+/**
+ * The most one message from a stdio server may hold. The SDK's own default (10 MB), set here on
+ * purpose: a tool list beyond it is a broken or hostile server, and holding more costs the window's memory.
+ */
+export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
 export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -51,11 +56,46 @@ export async function withTimeout<T>(p: Promise<T>, ms: number, what: string): P
   }
 }
 
+/** Resolves like `p` unless `signal` aborts first (then rejects with its reason; a late result is closed). */
+export async function raceAbort<T extends { close(): Promise<void> }>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    void p.then(
+      (c) => c.close(),
+      () => undefined,
+    );
+    throw signal.reason;
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => {
+      void p.then(
+        (c) => c.close(),
+        () => undefined,
+      );
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
+}
+
 export class McpConnection {
   private closed = false;
   /** Set once initialize succeeded: only a later close is "unexpected". */
   private opened = false;
   private stderrTail = '';
+  /** Set when the transport dropped a message over MAX_MESSAGE_BYTES (it then closes). */
+  private tooLarge: TooLargeError | undefined;
+  /** Pages and tools received by the last `listTools` (for the deadline message). */
+  readonly progress = { pages: 0, tools: 0 };
 
   private constructor(
     readonly client: Client,
@@ -84,6 +124,7 @@ export class McpConnection {
         env,
         cwd: config.cwd,
         stderr: 'pipe',
+        maxBufferSize: MAX_MESSAGE_BYTES,
       });
     } else {
       let url: URL;
@@ -103,6 +144,10 @@ export class McpConnection {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       options.onToolsChanged?.();
     });
+    client.onerror = (e) => {
+      const m = /ReadBuffer exceeded maximum size of (\d+)/.exec(e.message);
+      if (m) conn.tooLarge = new TooLargeError(Number(m[1]));
+    };
     client.onclose = () => {
       if (!conn.closed && conn.opened) {
         conn.closed = true;
@@ -119,7 +164,9 @@ export class McpConnection {
       // Give stderr a moment to arrive: a crashing server prints why just before it exits.
       await new Promise((r) => setTimeout(r, 50));
       await conn.close();
-      throw Object.assign(e instanceof Error ? e : new Error(String(e)), { stderr: conn.stderrTail });
+      throw Object.assign(conn.tooLarge ?? (e instanceof Error ? e : new Error(String(e))), {
+        stderr: conn.stderrTail,
+      });
     }
     conn.opened = true;
     return conn;
@@ -134,25 +181,42 @@ export class McpConnection {
     return this.client.getInstructions();
   }
 
-  /** `tools/list`, following `nextCursor` until the end. Entries without a string name are skipped with a warning. */
-  async listTools(): Promise<ListedTools> {
+  /**
+   * `tools/list`, following `nextCursor` until the end. Entries without a string name are skipped with a
+   * warning. `signal` stops the listing (its reason is thrown), e.g. at the overall deadline.
+   */
+  async listTools(signal?: AbortSignal): Promise<ListedTools> {
     const tools: McpToolDescription[] = [];
     const warnings: string[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    this.progress.pages = 0;
+    this.progress.tools = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
+      signal?.throwIfAborted();
       const params = cursor === undefined ? {} : { cursor };
-      const result = await withTimeout(
-        this.client.request({ method: 'tools/list', params }, ResultSchema, { timeout: this.options.listTimeoutMs }),
-        this.options.listTimeoutMs + 100,
-        'tools/list',
-      );
+      let result;
+      try {
+        result = await withTimeout(
+          this.client.request({ method: 'tools/list', params }, ResultSchema, {
+            timeout: this.options.listTimeoutMs,
+            ...(signal ? { signal } : {}),
+          }),
+          this.options.listTimeoutMs + 100,
+          'tools/list',
+        );
+      } catch (e) {
+        throw this.tooLarge ?? e;
+      }
+      this.progress.pages++;
       const list = (result as { tools?: unknown }).tools;
       if (!Array.isArray(list)) throw new Error('tools/list answered without a "tools" array');
       for (const raw of list) {
         const tool = toToolDescription(raw);
-        if (tool) tools.push(tool);
-        else warnings.push(`skipped a tool entry without a name: ${JSON.stringify(raw).slice(0, 100)}`);
+        if (tool) {
+          tools.push(tool);
+          this.progress.tools++;
+        } else warnings.push(`skipped a tool entry without a name: ${JSON.stringify(raw).slice(0, 100)}`);
       }
       const next = (result as { nextCursor?: unknown }).nextCursor;
       if (typeof next !== 'string' || next === '') return { tools, warnings };

@@ -21,6 +21,26 @@ export class TimeoutError extends Error {
   }
 }
 
+/** The overall deadline for connect + full listing of one server passed. */
+export class DeadlineError extends Error {
+  constructor(
+    readonly ms: number,
+    /** How far the listing got: pages and tools received before the deadline. */
+    readonly progress: { pages: number; tools: number } = { pages: 0, tools: 0 },
+  ) {
+    super(`connect and list did not finish within the overall deadline of ${ms} ms`);
+  }
+}
+
+/** One message from the server was larger than the transport accepts. */
+export class TooLargeError extends Error {
+  constructor(readonly limitBytes: number) {
+    super(`a message from the server exceeded ${limitBytes} bytes`);
+  }
+}
+
+const mb = (bytes: number): string => `${Math.round((bytes / (1024 * 1024)) * 10) / 10} MB`;
+
 function errnoCode(e: unknown): string | undefined {
   for (let cur: unknown = e, depth = 0; cur && depth < 4; depth++) {
     const code = (cur as { code?: unknown }).code;
@@ -77,6 +97,22 @@ export function classifyFailure(
       status: 'error',
       message: `The server at ${describe(config)} answered ${http}: no streamable HTTP MCP endpoint there.`,
       fix: `Check the "url" ${where} (streamable HTTP servers usually serve /mcp).`,
+    };
+  }
+  if (e instanceof DeadlineError) {
+    const { pages, tools } = e.progress;
+    const got = phase === 'connect' ? 'it had not finished connecting' : `it had sent ${tools} tools on ${pages} pages`;
+    return {
+      status: 'error',
+      message: `The server did not finish connecting and listing its tools within the overall deadline of ${Math.round(e.ms / 1000)} s (${got}).${tail}`,
+      fix: `Check ${describe(config)}; if it really needs longer, raise contextDesk.mcp.listTimeoutSeconds (CLI: --deadline).`,
+    };
+  }
+  if (e instanceof TooLargeError) {
+    return {
+      status: 'error',
+      message: `Tool list too large (over ${mb(e.limitBytes)} in one message, the most Context Desk reads from a server); it was not read.`,
+      fix: `Ask the server's authors to shorten its descriptions or page its tool list, or disable the server ${where}.`,
     };
   }
   if (e instanceof TimeoutError || (e instanceof McpError && e.code === ErrorCode.RequestTimeout)) {

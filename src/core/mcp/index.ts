@@ -1,5 +1,6 @@
 // Public API of the MCP core for the extension glue and the CLI.
-export { McpSyncManager, VSCODE_SERVER, type McpSyncManagerOptions } from './manager';
+export { DEFAULT_SYNC_DEADLINE_MS, McpSyncManager, VSCODE_SERVER, type McpSyncManagerOptions } from './manager';
+export { mdBlock, mdInline, promptName, stripControls, terminalText } from './inert';
 export { identityCommand, type CommandResolver } from './connection';
 export {
   loadMcpConfig,

@@ -5,13 +5,20 @@ import type { InputResolver } from './variables';
 import { buildToolEntries } from './tools';
 import type { McpCallResult, McpServerConfig, McpServerState, VscodeToolInfo } from './types';
 import type { Clock, Logger } from '../ports';
+import type { ContextStore } from '../store/context-store';
 
 /** Name of the server that carries VS Code's own tools (`vscode.lm.tools`). */
 export const VSCODE_SERVER = 'vscode';
 
 export interface McpSyncManagerOptions {
-  /** Files go to `<outDir>/mcp/`. Leave undefined to sync in memory only (e.g. to count tokens). */
+  /** Files go to `<outDir>/mcp/` (a Context Desk store). Leave undefined to sync in memory only (e.g. to count tokens). */
   outDir?: string;
+  /**
+   * Opens the store the files go to (every write goes through its writer). Default: the store at
+   * `outDir`, which may lie anywhere (the CLI's `--out`). The extension passes its own, which knows the
+   * workspace, the settings' scope and how to tell the user about a refused folder or link.
+   */
+  openStore?: () => Promise<ContextStore>;
   /** False in an untrusted workspace: no server is started, every one shows `disabled`. */
   allowStart: boolean;
   /** Resolves `${workspaceFolder}` and is where `.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json` are looked for. */
@@ -28,7 +35,12 @@ export interface McpSyncManagerOptions {
   /** How stdio commands are started (see CommandResolver). */
   resolveCommand?: CommandResolver;
   connectTimeoutMs?: number;
+  /** Per `tools/list` page. */
   listTimeoutMs?: number;
+  /** One overall deadline per server for connect + the full listing (default 60 s). */
+  syncDeadlineMs?: number;
+  /** False for one-shot syncs (the CLI): a connection lost after the sync is not reconnected or reported. */
+  keepAlive?: boolean;
   callTimeoutMs?: number;
   /** Backoff after a lost connection: delay doubles from `initialDelayMs` up to `maxDelayMs`, `maxAttempts` tries. */
   reconnect?: { initialDelayMs: number; maxDelayMs: number; maxAttempts: number };

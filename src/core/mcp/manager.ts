@@ -4,8 +4,8 @@
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
 import { loadMcpConfig } from './config';
-import { McpConnection } from './connection';
-import { classifyFailure } from './errors';
+import { McpConnection, raceAbort } from './connection';
+import { classifyFailure, DeadlineError } from './errors';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
 import { buildToolEntries } from './tools';
@@ -31,6 +31,14 @@ import type {
   VscodeToolInfo,
 } from './types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+import { ContextStore } from '../store/context-store';
+import { redactSecrets } from '../store/sanitize/secrets';
+
+/** Default overall deadline for connecting to one server and listing all its tools. */
+export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
+
+const redactText = async (text: string | undefined, secrets: string[]): Promise<string | undefined> =>
+  text === undefined ? undefined : (await redactSecrets(redact(text, secrets))).text;
 
 export { VSCODE_SERVER, type McpSyncManagerOptions } from './manager-options';
 
@@ -68,6 +76,11 @@ export class McpSyncManager {
   private inputs: McpInputDeclaration[] = [];
   private queue: Promise<unknown> = Promise.resolve();
   private disposed = false;
+  private store: ContextStore | undefined;
+  /** Why the last sync could not open its store (nothing was written), if it could not. */
+  storeError: string | undefined;
+  /** A SERVER.md was written after the last INDEX.md: INDEX.md must follow before the manager stops. */
+  private indexStale = false;
   private readonly clock: Clock;
   private readonly logger: Logger;
 
@@ -81,9 +94,30 @@ export class McpSyncManager {
     this.logger = options.logger ?? silentLogger;
   }
 
-  /** `<outDir>/mcp`, or undefined when nothing is written. */
+  /** `<store>/mcp`, or undefined when nothing is written. */
   get mcpDir(): string | undefined {
-    return this.options.outDir === undefined ? undefined : path.join(this.options.outDir, 'mcp');
+    if (this.options.outDir === undefined && !this.options.openStore) return undefined;
+    const root = this.store?.root ?? this.options.outDir;
+    return root === undefined ? undefined : path.join(root, 'mcp');
+  }
+
+  /** Opens (again, when the options changed) the store the files go to; undefined when none is usable. */
+  private async openStore(): Promise<void> {
+    const { outDir, openStore } = this.options;
+    if (outDir === undefined && !openStore) {
+      this.store = undefined;
+      return;
+    }
+    try {
+      this.store = openStore
+        ? await openStore()
+        : await ContextStore.open({ root: outDir!, allowOutsideWorkspace: true });
+      this.storeError = undefined;
+    } catch (e) {
+      this.store = undefined;
+      this.storeError = e instanceof Error ? e.message : String(e);
+      this.logger.error(`MCP tool folders are not written: ${this.storeError}`);
+    }
   }
 
   /** Every server's current state, in config order (`vscode` last). */
@@ -107,6 +141,7 @@ export class McpSyncManager {
     return this.enqueue(async () => {
       const prev = this.states.get(VSCODE_SERVER);
       if (!prev) return void (await this.doSyncAll());
+      if (!this.store) await this.openStore();
       await this.publish(vscodeServerState(prev.folderName, tools, this.mcpDir, this.clock.now()));
       await this.writeIndexFile();
     });
@@ -153,7 +188,11 @@ export class McpSyncManager {
     return toCallResult(raw);
   }
 
-  /** Closes every connection (stdio children end) and stops reconnect timers. The manager is unusable after. */
+  /**
+   * Closes every connection (stdio children end) and stops reconnect timers. The manager is unusable
+   * after. Nothing is written after this except, when a SERVER.md changed since, the INDEX.md that
+   * matches it: the folders never say "reconnecting" for a manager that stopped.
+   */
   async dispose(): Promise<void> {
     this.disposed = true;
     const all = [...this.live.values()];
@@ -161,6 +200,7 @@ export class McpSyncManager {
     await Promise.all(all.map((l) => this.closeLive(l)));
     // A connect in flight closes its own connection when it sees `disposed`; wait for it.
     await this.queue;
+    if (this.indexStale) await this.writeIndexFile(true);
     this.statusEmitter.dispose();
     this.toolsEmitter.dispose();
   }
@@ -180,6 +220,7 @@ export class McpSyncManager {
 
   private async doSyncAll(): Promise<McpServerState[]> {
     if (this.disposed) return [];
+    await this.openStore();
     const loaded = await loadMcpConfig({
       workspaceFolder: this.options.workspaceFolder,
       files: this.options.configFiles,
@@ -269,15 +310,23 @@ export class McpSyncManager {
     if (!base || this.disposed) return;
     const folder = this.mcpDir ? path.join(this.mcpDir, base.folderName) : '';
     let phase: 'connect' | 'list' = 'connect';
+    // One overall deadline for connect + every page: a slow paging server cannot hold the sync for hours.
+    const deadlineMs = this.options.syncDeadlineMs ?? DEFAULT_SYNC_DEADLINE_MS;
+    const deadline = new AbortController();
+    const timer = setTimeout(
+      () => deadline.abort(new DeadlineError(deadlineMs, { ...(l.connection?.progress ?? { pages: 0, tools: 0 }) })),
+      deadlineMs,
+    );
     try {
       if (!l.connection) {
-        l.connection = await McpConnection.open(l.config, {
+        const opening = McpConnection.open(l.config, {
           connectTimeoutMs: this.options.connectTimeoutMs ?? 15_000,
           listTimeoutMs: this.options.listTimeoutMs ?? 15_000,
           resolveCommand: this.options.resolveCommand,
           onToolsChanged: () => this.onToolsChanged(name, l),
           onUnexpectedClose: () => this.onLost(name, l),
         });
+        l.connection = await raceAbort(opening, deadline.signal);
         if (this.disposed || this.live.get(name) !== l) {
           await l.connection.close();
           return;
@@ -285,19 +334,21 @@ export class McpSyncManager {
       }
       phase = 'list';
       const conn = l.connection;
-      const listed = await conn.listTools();
+      const listed = await conn.listTools(deadline.signal);
       const warnings = listed.warnings;
       const tools = buildToolEntries(listed.tools, folder, warnings);
       l.attempts = 0;
       const state: McpServerState = { ...base, status: 'connected', lastSync: this.clock.now(), tools };
       delete state.message;
       delete state.fix;
-      if (warnings.length > 0) state.message = redact(`Warnings: ${warnings.join('; ')}`, l.secrets);
+      if (warnings.length > 0) state.message = await redactText(`Warnings: ${warnings.join('; ')}`, l.secrets);
       if (conn.serverInfo) state.serverInfo = conn.serverInfo;
-      if (conn.instructions) state.instructions = redact(conn.instructions, l.secrets);
+      if (conn.instructions) state.instructions = await redactText(conn.instructions, l.secrets);
       await this.publish(state);
-    } catch (e) {
-      const stderr = (e as { stderr?: unknown }).stderr;
+    } catch (caught) {
+      // Past the overall deadline, whatever the aborted request threw, the deadline is the reason.
+      const e: unknown = deadline.signal.aborted ? deadline.signal.reason : caught;
+      const stderr = (caught as { stderr?: unknown }).stderr;
       const failure = classifyFailure(
         e,
         l.config,
@@ -305,21 +356,25 @@ export class McpSyncManager {
         typeof stderr === 'string' ? stderr : (l.connection?.stderr ?? ''),
         phase === 'connect' ? (this.options.connectTimeoutMs ?? 15_000) : (this.options.listTimeoutMs ?? 15_000),
       );
-      this.logger.warn(`MCP server ${name}: ${failure.status}: ${redact(failure.message, l.secrets)}`);
+      // Stderr and messages can carry tokens and passwords: redacted before they are logged, shown or written.
+      const message = (await redactText(failure.message, l.secrets))!;
+      this.logger.warn(`MCP server ${name}: ${failure.status}: ${message}`);
       const c = l.connection;
       l.connection = undefined;
       await c?.close();
       const state: McpServerState = {
         ...base,
         status: failure.status,
-        message: redact(failure.message, l.secrets),
-        fix: redact(failure.fix, l.secrets),
+        message,
+        fix: (await redactText(failure.fix, l.secrets))!,
         lastSync: this.clock.now(),
         tools: [],
       };
       delete state.serverInfo;
       delete state.instructions;
       await this.publish(state);
+    } finally {
+      clearTimeout(timer);
     }
   }
 
@@ -339,6 +394,10 @@ export class McpSyncManager {
   private onLost(name: string, l: Live): void {
     const prev = this.states.get(name);
     if (this.disposed || this.live.get(name) !== l || !prev) return;
+    if (this.options.keepAlive === false) {
+      l.connection = undefined;
+      return;
+    }
     l.connection = undefined;
     l.attempts++;
     const { state, delayMs } = lostState(prev, l.attempts, this.options.reconnect ?? DEFAULT_RECONNECT);
@@ -352,9 +411,11 @@ export class McpSyncManager {
   private async publish(state: McpServerState): Promise<void> {
     const prev = this.states.get(state.name);
     this.states.set(state.name, state);
-    if (this.mcpDir) {
+    const mcpDir = this.mcpDir;
+    if (this.store && mcpDir && !this.disposed) {
       try {
-        await writeServerFolder(this.mcpDir, state);
+        this.indexStale = true;
+        await writeServerFolder(this.store.writer, mcpDir, state);
       } catch (e) {
         this.logger.error(
           `writing the folder of MCP server ${state.name} failed: ${e instanceof Error ? e.message : String(e)}`,
@@ -365,10 +426,12 @@ export class McpSyncManager {
     if (!prev || fingerprint(prev) !== fingerprint(state)) this.toolsEmitter.fire(state);
   }
 
-  private async writeIndexFile(): Promise<void> {
-    if (!this.mcpDir || this.disposed) return;
+  private async writeIndexFile(final = false): Promise<void> {
+    const mcpDir = this.mcpDir;
+    if (!this.store || !mcpDir || (this.disposed && !final)) return;
     try {
-      await writeIndex(this.mcpDir, this.servers);
+      this.indexStale = false;
+      await writeIndex(this.store.writer, mcpDir, this.servers);
     } catch (e) {
       this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
     }

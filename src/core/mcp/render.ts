@@ -1,5 +1,8 @@
 // The text of the files the sync writes: one JSON per tool, SERVER.md per server, INDEX.md for all.
 // Descriptions can be huge (a hostile server sent 5 MB): INDEX.md only ever carries a capped summary.
+// Every server-controlled string is escaped where it lands (inert.ts): one-line text is Markdown-escaped,
+// multi-line text (messages with stderr, instructions) goes into fenced blocks.
+import { mdBlock, mdInline, stripControls } from './inert';
 import type { McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** The most characters of a description INDEX.md shows for one tool. */
@@ -20,6 +23,14 @@ export function summarize(description: string | undefined): string {
 
 /** The per-tool JSON file: what the server listed, plus size notes and a schema problem if any. */
 export function renderToolJson(tool: McpToolDescription, entry: Pick<McpToolEntry, 'inputSchemaError'>): string {
+  return JSON.stringify(toolJsonValue(tool, entry), null, 2) + '\n';
+}
+
+/** The value of the per-tool JSON file (JSON escapes control characters; the store writer redacts every string). */
+export function toolJsonValue(
+  tool: McpToolDescription,
+  entry: Pick<McpToolEntry, 'inputSchemaError'>,
+): Record<string, unknown> {
   const out: Record<string, unknown> = { name: tool.name };
   if (tool.title !== undefined) out.title = tool.title;
   out.description = tool.description ?? '';
@@ -30,26 +41,26 @@ export function renderToolJson(tool: McpToolDescription, entry: Pick<McpToolEntr
   if (entry.inputSchemaError) out.inputSchemaError = entry.inputSchemaError;
   if (tool.outputSchema !== undefined) out.outputSchema = tool.outputSchema;
   if (tool.annotations !== undefined) out.annotations = tool.annotations;
-  return JSON.stringify(out, null, 2) + '\n';
+  return out;
 }
 
 function iso(ms: number | undefined): string {
   return ms === undefined ? 'never' : new Date(ms).toISOString();
 }
 
-/** One line, safe inside Markdown: newlines collapsed. */
-function oneLine(text: string): string {
-  return text.replace(/\s+/g, ' ').trim();
-}
-
 /** SERVER.md: status, last sync, server name/version/instructions; for problems the message and the fix. */
 export function renderServerMd(s: McpServerState): string {
-  const lines = [`# MCP server: ${s.name}`, '', `- Status: ${s.status}`, `- Last sync: ${iso(s.lastSync)}`];
-  lines.push(`- Transport: ${s.transport}`, `- Defined in: ${s.source}`);
-  if (s.serverInfo) lines.push(`- Server: ${oneLine(s.serverInfo.name)} ${oneLine(s.serverInfo.version)}`);
+  const lines = [
+    `# MCP server: ${mdInline(s.name, 200)}`,
+    '',
+    `- Status: ${s.status}`,
+    `- Last sync: ${iso(s.lastSync)}`,
+  ];
+  lines.push(`- Transport: ${s.transport}`, `- Defined in: ${mdInline(s.source)}`);
+  if (s.serverInfo) lines.push(`- Server: ${mdInline(s.serverInfo.name, 200)} ${mdInline(s.serverInfo.version, 100)}`);
   lines.push(`- Tools: ${s.tools.length}`);
-  if (s.message) lines.push('', '## Problem', '', s.message);
-  if (s.fix) lines.push('', '## How to fix it', '', s.fix);
+  if (s.message) lines.push('', '## Problem', '', mdBlock(s.message));
+  if (s.fix) lines.push('', '## How to fix it', '', mdBlock(s.fix));
   if (s.status === 'needs-auth')
     lines.push(
       '',
@@ -58,9 +69,10 @@ export function renderServerMd(s: McpServerState): string {
   const broken = s.tools.filter((t) => t.inputSchemaError);
   if (broken.length > 0) {
     lines.push('', '## Tools with an invalid input schema (calls are refused)', '');
-    for (const t of broken) lines.push(`- ${t.name}: ${oneLine(t.inputSchemaError ?? '')}`);
+    for (const t of broken) lines.push(`- ${mdInline(t.name, 200)}: ${mdInline(t.inputSchemaError ?? '', 500)}`);
   }
-  if (s.instructions) lines.push('', '## Instructions from the server', '', s.instructions.slice(0, 16 * 1024));
+  if (s.instructions)
+    lines.push('', '## Instructions from the server', '', mdBlock(stripControls(s.instructions).slice(0, 16 * 1024)));
   if (s.tools.length > 0) {
     lines.push(
       '',
@@ -69,7 +81,7 @@ export function renderServerMd(s: McpServerState): string {
       'One JSON file per tool in this folder (name, title, description, inputSchema, outputSchema, annotations).',
       '',
     );
-    for (const t of s.tools) lines.push(`- ${t.name} -> ${t.fileName}`);
+    for (const t of s.tools) lines.push(`- ${mdInline(t.name, 200)} -> ${t.fileName}`);
   }
   return lines.join('\n') + '\n';
 }
@@ -82,12 +94,12 @@ export function renderIndexMd(servers: readonly McpServerState[]): string {
     "One folder per server. Read `<server>/<tool>.json` for a tool's full description and input schema, `<server>/SERVER.md` for its status.",
   ];
   for (const s of servers) {
-    lines.push('', `## ${s.name} (${s.status}) -> ${s.folderName}/`);
+    lines.push('', `## ${mdInline(s.name, 200)} (${s.status}) -> ${s.folderName}/`);
     if (s.status !== 'connected' && s.message)
-      lines.push(`${oneLine(s.message).slice(0, 300)}${s.fix ? ` Fix: ${oneLine(s.fix).slice(0, 300)}` : ''}`);
+      lines.push(`${mdInline(s.message, 300)}${s.fix ? ` Fix: ${mdInline(s.fix, 300)}` : ''}`);
     for (const t of s.tools)
       lines.push(
-        `- ${t.name}${t.summary ? `: ${t.summary}` : ''}${t.inputSchemaError ? ' (invalid input schema)' : ''}`,
+        `- ${mdInline(t.name, 200)}${t.summary ? `: ${mdInline(t.summary)}` : ''}${t.inputSchemaError ? ' (invalid input schema)' : ''}`,
       );
   }
   return lines.join('\n') + '\n';

@@ -1,6 +1,8 @@
 // The store: one folder per workspace holding the agent's memory as plain files.
 //
+//   <root>/.context-desk-store                the marker: this folder is a Context Desk store
 //   <root>/.gitignore                         "*": the store never lands in git
+//   <root>/.locks/<pid>-<rand>.lock           files some process has open for writing (see owners.ts)
 //   <root>/tool-outputs/<session>/<turn>-<tool>.txt
 //   <root>/terminals/<terminal>-<id>.log
 //   <root>/history/<session>.jsonl            full fidelity, one JSON record per line
@@ -8,12 +10,14 @@
 //   <root>/mcp/                               reserved (MCP tool descriptions)
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { StoreReferenceError, StoreWriteError } from './errors';
+import { StoreReferenceError, StoreSymlinkError, StoreWriteError } from './errors';
 import { safeName } from './names';
-import { rotateFolder, type RotationResult } from './rotation';
+import { LOCKS_DIR } from './owners';
+import { checkPlacement, claimFolder, type PlacementOptions } from './ownership';
+import { cleanLeftovers, rotateFolder, type RotationResult, type StoreFolder } from './rotation';
+import { StoreWriter, type StoreWriterOptions } from './store-writer';
 
-/** The folders of the store. */
-export type StoreFolder = 'tool-outputs' | 'terminals' | 'history' | 'mcp';
+export type { StoreFolder } from './rotation';
 export const STORE_FOLDERS: readonly StoreFolder[] = ['tool-outputs', 'terminals', 'history', 'mcp'];
 
 /** Default name of the store folder at the workspace root. */
@@ -27,14 +31,21 @@ export const DEFAULT_CAPS: Readonly<Record<StoreFolder, number>> = {
   mcp: 64 * 1024 * 1024,
 };
 
-export interface ContextStoreOptions {
+export interface ContextStoreOptions extends StoreWriterOptions, Omit<PlacementOptions, 'workspaceRoot'> {
   /** Absolute path of the store folder (e.g. `<workspace>/.context-desk`, or the extension's storage). */
   root: string;
-  /** Workspace folder, when there is one: references and paths shown to the agent are relative to it. */
+  /**
+   * Workspace folder, when there is one: references and paths shown to the agent are relative to it,
+   * and the store refuses to be this folder, one of its ancestors, or (unless `allowOutsideWorkspace`)
+   * outside it.
+   */
   workspaceRoot?: string;
   /** Size cap per folder in bytes (missing entries use `DEFAULT_CAPS`). */
   caps?: Partial<Record<StoreFolder, number>>;
 }
+
+/** Roots whose crash leftovers this process cleaned already (cleaning walks the whole store: once is enough). */
+const cleaned = new Set<string>();
 
 /** A reference resolved to a real file inside the store. */
 export interface ResolvedReference {
@@ -62,33 +73,42 @@ export class ContextStore {
   readonly root: string;
   readonly workspaceRoot: string | undefined;
   readonly caps: Readonly<Record<StoreFolder, number>>;
-  private readonly openFiles = new Set<string>();
 
-  private constructor(options: ContextStoreOptions) {
-    this.root = path.resolve(options.root);
+  private constructor(
+    options: ContextStoreOptions,
+    /** Every create, write, append, rename and delete under the root goes through it. */
+    readonly writer: StoreWriter,
+  ) {
+    this.root = writer.root;
     this.workspaceRoot = options.workspaceRoot === undefined ? undefined : path.resolve(options.workspaceRoot);
     this.caps = { ...DEFAULT_CAPS, ...options.caps };
   }
 
-  /** Opens (creating if needed) the store at `options.root`. Idempotent; safe from two windows at once. */
+  /**
+   * Opens (creating if needed) the store at `options.root`. Idempotent; safe from two windows at once.
+   * Throws StoreFolderError when the folder cannot be a store (see ownership.ts); a link in place of
+   * one of the store's own folders is reported (`onProblem`) and only the writes under it fail.
+   */
   static async open(options: ContextStoreOptions): Promise<ContextStore> {
-    const store = new ContextStore(options);
+    const root = path.resolve(options.root);
+    await checkPlacement(root, options);
+    let writer: StoreWriter;
     try {
-      await fsp.mkdir(store.root, { recursive: true });
-      for (const f of STORE_FOLDERS) await fsp.mkdir(path.join(store.root, f), { recursive: true });
-      // 'wx' so a second window does not rewrite the file the first one made.
-      await fsp
-        .writeFile(path.join(store.root, '.gitignore'), '*\n', { flag: 'wx' })
-        .catch((e: NodeJS.ErrnoException) => {
-          if (e.code !== 'EEXIST') throw e;
-        });
+      writer = await claimFolder(root, () => StoreWriter.open(root, options));
     } catch (e) {
+      if (e instanceof StoreWriteError) throw e;
       const why = (e as Error).message;
-      throw new StoreWriteError(store.root, `Cannot use ${store.root} as the Context Desk folder: ${why}`, {
-        cause: e,
-      });
+      throw new StoreWriteError(root, `Cannot use ${root} as the Context Desk folder: ${why}`, { cause: e });
     }
-    return store;
+    for (const f of [...STORE_FOLDERS, LOCKS_DIR])
+      await writer.mkdir(path.join(root, f)).catch((e: unknown) => {
+        if (!(e instanceof StoreSymlinkError)) throw e;
+      });
+    if (!cleaned.has(writer.realRoot)) {
+      cleaned.add(writer.realRoot);
+      await cleanLeftovers(writer, STORE_FOLDERS).catch(() => undefined);
+    }
+    return new ContextStore(options, writer);
   }
 
   /** Absolute path of a store folder. */
@@ -165,18 +185,13 @@ export class ContextStore {
     };
   }
 
-  /** Marks a file as in use (an open log): rotation never deletes it. Returns the release function. */
-  protect(absolute: string): () => void {
-    const p = path.resolve(absolute);
-    this.openFiles.add(p);
-    return () => this.openFiles.delete(p);
-  }
-
-  /** Applies the size cap of one folder (or all), deleting the oldest files that are not in use. */
+  /**
+   * Applies the size cap of one folder (or all), deleting the oldest of the store's own files that no
+   * process on this machine has open (see owners.ts).
+   */
   async enforceCaps(folder?: StoreFolder): Promise<Partial<Record<StoreFolder, RotationResult>>> {
     const out: Partial<Record<StoreFolder, RotationResult>> = {};
-    for (const f of folder ? [folder] : STORE_FOLDERS)
-      out[f] = await rotateFolder(this.folder(f), this.caps[f], this.openFiles);
+    for (const f of folder ? [folder] : STORE_FOLDERS) out[f] = await rotateFolder(this.writer, f, this.caps[f]);
     return out;
   }
 }

@@ -19,7 +19,7 @@ export class StoreReferenceError extends Error {
 
 /** A record or file that could not be written; nothing already on disk was changed. */
 export class StoreWriteError extends Error {
-  override readonly name = 'StoreWriteError';
+  override readonly name: string = 'StoreWriteError';
   constructor(
     readonly path: string,
     message: string,
@@ -27,4 +27,37 @@ export class StoreWriteError extends Error {
   ) {
     super(message, options);
   }
+}
+
+/**
+ * A write, rename or delete under the store met a symbolic link (the target itself or a folder on the
+ * way to it). Nothing was written or deleted through it. `path` is the link.
+ */
+export class StoreSymlinkError extends StoreWriteError {
+  override readonly name = 'StoreSymlinkError';
+  constructor(
+    /** The symbolic link that was found. */
+    readonly link: string,
+    /** What the operation was about to do (`write`, `append`, `rename`, `delete`, `create folder`). */
+    readonly operation: string,
+  ) {
+    super(
+      link,
+      `Refused to ${operation} through the symbolic link ${link}: Context Desk never follows links inside its folder. Remove the link (it may have come with a cloned repository).`,
+    );
+  }
+}
+
+/** A path given to the store writer that is not inside the store, or a store root that moved since it was opened. */
+export class StoreBoundaryError extends StoreWriteError {
+  override readonly name = 'StoreBoundaryError';
+}
+
+/**
+ * The configured store folder cannot be used: it is the workspace root or one of its ancestors, it is
+ * outside the workspace without the user's own (user-settings) consent, it is a link, or it is an
+ * existing folder that is not a Context Desk store. The message says how to fix it.
+ */
+export class StoreFolderError extends StoreWriteError {
+  override readonly name = 'StoreFolderError';
 }

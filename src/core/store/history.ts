@@ -6,7 +6,8 @@ import type { Message, Tokenizer } from '../messages';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
 import type { ContextStore } from './context-store';
-import { AppendOnlyFile, readJsonl, type JsonlReadResult } from './durable';
+import { readJsonl, type JsonlReadResult } from './durable';
+import type { StoreAppendFile } from './store-writer';
 import { safeName } from './names';
 import { sanitizeText } from './sanitize/pipeline';
 import { addCounts, type RedactionCounts } from './sanitize/secrets';
@@ -89,15 +90,15 @@ export function renderMarkdown(r: HistoryRecord): string {
 
 /**
  * Appends an agent session's messages to its history files. One writer per session; each append is
- * one whole-line write to the JSONL (crash-safe, see `AppendOnlyFile`) and one block to the Markdown.
+ * one whole-line write to the JSONL (crash-safe, see `StoreWriter.openAppend`) and one block to the Markdown.
  */
 export class HistoryWriter {
   private index = 0;
   private constructor(
     readonly session: string,
     readonly paths: { jsonl: string; markdown: string },
-    private readonly jsonl: AppendOnlyFile,
-    private readonly markdown: AppendOnlyFile,
+    private readonly jsonl: StoreAppendFile,
+    private readonly markdown: StoreAppendFile,
     private readonly tokenizer: Tokenizer | undefined,
     private readonly clock: Clock,
   ) {}
@@ -114,8 +115,8 @@ export class HistoryWriter {
     const w = new HistoryWriter(
       session,
       paths,
-      await AppendOnlyFile.open(paths.jsonl),
-      await AppendOnlyFile.open(paths.markdown),
+      await store.writer.openAppend(paths.jsonl),
+      await store.writer.openAppend(paths.markdown),
       options.tokenizer,
       options.clock ?? systemClock,
     );

@@ -9,12 +9,28 @@
 //   await listStoredOutputs(store, sessionId);                      // "Open Masked Observation"
 export { ContextStore, DEFAULT_CAPS, DEFAULT_STORE_DIR, STORE_FOLDERS } from './context-store';
 export type { ContextStoreOptions, ResolvedReference, StoreFolder } from './context-store';
-export { StoreReferenceError, StoreWriteError } from './errors';
+export {
+  StoreBoundaryError,
+  StoreFolderError,
+  StoreReferenceError,
+  StoreSymlinkError,
+  StoreWriteError,
+} from './errors';
 export type { ReferenceProblem } from './errors';
 export { safeName } from './names';
-export { AppendOnlyFile, appendJsonLine, parseJsonl, readJsonl, writeFileAtomic } from './durable';
+export { parseJsonl, readJsonl } from './durable';
 export type { JsonlReadResult } from './durable';
-export { rotateFolder } from './rotation';
+export {
+  StoreWriter,
+  RedactedText,
+  redactForStore,
+  redactJson,
+  sanitizeForStore,
+  sanitizingStream,
+} from './store-writer';
+export type { StoreAppendFile, StoreStreamFile, StoreWriterOptions } from './store-writer';
+export { STORE_MARKER } from './ownership';
+export { cleanLeftovers, isStoreFile, rotateFolder } from './rotation';
 export type { RotationResult } from './rotation';
 export { ToolOutputStore, fullOutputLine } from './tool-outputs';
 export type { ToolOutputInput, ToolOutputOptions, ToolOutputResult } from './tool-outputs';

@@ -3,7 +3,6 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { ContextStore } from './context-store';
-import { writeFileAtomic } from './durable';
 import { safeName } from './names';
 
 /** One stored tool output. */
@@ -49,7 +48,7 @@ export async function addToIndex(store: ContextStore, session: string, entry: St
   const file = indexPath(store, session);
   const entries = (await readIndex(file)).filter((e) => e.file !== entry.file);
   entries.push(entry);
-  await writeFileAtomic(file, JSON.stringify({ v: 1, entries } satisfies IndexFile, null, 1) + '\n');
+  await store.writer.writeJson(file, { v: 1, entries } satisfies IndexFile, { indent: 1 });
 }
 
 async function firstLineOf(file: string): Promise<string> {

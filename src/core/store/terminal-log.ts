@@ -7,12 +7,11 @@
 //   ␞ {"event":"end","exec":"3","exitCode":0,"durationMs":1234,"endedAt":"2026-...Z"}
 // An output line that itself starts with "␞" is stored with a leading space, so markers cannot be forged.
 import { randomBytes } from 'node:crypto';
-import { rename } from 'node:fs/promises';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
 import type { ContextStore } from './context-store';
-import { AppendOnlyFile } from './durable';
-import { SanitizingStream, type SanitizeStats } from './sanitize/pipeline';
+import type { SanitizingStream, SanitizeStats } from './sanitize/pipeline';
+import { sanitizingStream, type RedactedText, type StoreAppendFile } from './store-writer';
 import { redactSecrets, type RedactionCounts } from './sanitize/secrets';
 
 export const MARKER = '\u241E';
@@ -69,10 +68,11 @@ export class ExecutionCapture {
     options: { cols?: number; rows?: number; flushIntervalMs: number; drainMs?: number },
   ) {
     this.drainMs = options.drainMs ?? 1000;
-    this.stream = new SanitizingStream((text) => writer.appendRaw(escapeMarkers(text)), {
-      ansi: 'render',
-      terminal: options,
-    });
+    this.stream = sanitizingStream(
+      (text) => writer.appendRaw(text),
+      { ansi: 'render', terminal: options },
+      escapeMarkers,
+    );
     this.timer = setInterval(() => void this.enqueue(() => this.stream.flush()), options.flushIntervalMs);
     this.timer.unref();
   }
@@ -139,11 +139,10 @@ export class ExecutionCapture {
  */
 export class TerminalLogWriter {
   readonly clock: Clock;
-  private file: AppendOnlyFile | undefined;
+  private file: StoreAppendFile | undefined;
   private active: ExecutionCapture | undefined;
   private count = 0;
   private readonly tag = randomBytes(3).toString('hex');
-  private release: () => void = () => undefined;
 
   private constructor(
     private readonly store: ContextStore,
@@ -156,8 +155,7 @@ export class TerminalLogWriter {
 
   static async open(store: ContextStore, options: TerminalLogOptions): Promise<TerminalLogWriter> {
     const w = new TerminalLogWriter(store, store.terminalLogPath(options.terminalName, options.terminalId), options);
-    w.file = await AppendOnlyFile.open(w.path);
-    w.release = store.protect(w.path);
+    w.file = await store.writer.openAppend(w.path);
     return w;
   }
 
@@ -204,18 +202,19 @@ export class TerminalLogWriter {
    * @internal Appends in order without waiting for the disk, so sanitizing the next batch overlaps
    * the write of this one; waits only when more than 4 MB are in flight (backpressure).
    */
-  async appendRaw(text: string): Promise<void> {
+  async appendRaw(text: string | RedactedText): Promise<void> {
     const file = this.file;
     if (!file) throw new Error(`terminal log ${this.path} is closed`);
     if (this.writeError) throw this.writeError;
-    this.inFlight += text.length;
+    const size = typeof text === 'string' ? text.length : text.value.length;
+    this.inFlight += size;
     this.writing = this.writing.then(async () => {
       try {
         await file.append(text);
       } catch (e) {
         this.writeError ??= e;
       } finally {
-        this.inFlight -= text.length;
+        this.inFlight -= size;
       }
     });
     if (this.inFlight > 4 * 1024 * 1024) await this.writing;
@@ -233,11 +232,11 @@ export class TerminalLogWriter {
     if (!this.file || (await this.file.size()) <= (this.options.maxLogBytes ?? 32 * 1024 * 1024)) return;
     // Rotate: the full log keeps its content under a dated name; a fresh log continues.
     await this.file.close();
-    await rename(
+    await this.store.writer.rename(
       this.path,
       this.path.replace(/\.log$/, `.${this.clock.now().toString(36)}-${this.tag}-${this.count}.log`),
     );
-    this.file = await AppendOnlyFile.open(this.path);
+    this.file = await this.store.writer.openAppend(this.path);
     await this.store.enforceCaps('terminals');
   }
 
@@ -247,6 +246,5 @@ export class TerminalLogWriter {
     await this.writing;
     await this.file?.close();
     this.file = undefined;
-    this.release();
   }
 }

@@ -1,6 +1,5 @@
 // Long tool outputs go to files; the agent gets a head and tail preview plus one line naming the file.
-import { createWriteStream, promises as fsp, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
+import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Tokenizer } from '../messages';
 import { systemClock, type Clock } from '../ports';
@@ -8,7 +7,8 @@ import type { LongOutputMeta, LongOutputPort } from '../agent/long-output';
 import type { ContextStore } from './context-store';
 import { StoreWriteError } from './errors';
 import { addToIndex } from './output-index';
-import { SanitizingStream, type SanitizeStats } from './sanitize/pipeline';
+import type { SanitizeStats } from './sanitize/pipeline';
+import { sanitizingStream, type RedactedText, type StoreStreamFile } from './store-writer';
 
 export interface ToolOutputOptions {
   /** Outputs longer than this (characters after sanitizing) are stored in a file. Default 8 KB. */
@@ -89,7 +89,9 @@ export class ToolOutputStore implements LongOutputPort {
   async save(input: ToolOutputInput): Promise<ToolOutputResult> {
     const o = this.o;
     let inline = '';
-    let file: WriteStream | undefined;
+    /** The sanitized chunks that make up `inline`, written as they are once the output goes to a file. */
+    let held: RedactedText[] = [];
+    let file: StoreStreamFile | undefined;
     let partialPath = '';
     let head = '';
     let headLines = 0;
@@ -100,16 +102,8 @@ export class ToolOutputStore implements LongOutputPort {
     let tokens = 0;
     let counted = 0;
 
-    let writeError: Error | undefined;
-    const write = async (text: string): Promise<void> => {
-      if (writeError)
-        throw new StoreWriteError(partialPath, `Could not store the tool output: ${writeError.message}`, {
-          cause: writeError,
-        });
-      // `once` rejects on 'error' and removes its listeners, so nothing accumulates per chunk.
-      if (!file!.write(text)) await once(file!, 'drain');
-    };
-    const sink = async (text: string): Promise<void> => {
+    const sink = async (clean: RedactedText): Promise<void> => {
+      const text = clean.value;
       chars += text.length;
       lastChar = text[text.length - 1] ?? lastChar;
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
@@ -125,19 +119,21 @@ export class ToolOutputStore implements LongOutputPort {
       tail = (tail + text).slice(-o.previewChars);
       if (!file) {
         inline += text;
+        held.push(clean);
         if (inline.length <= o.thresholdChars) return;
         const final = await this.freePath(input);
         partialPath = `${final}.partial`;
-        await fsp.mkdir(path.dirname(final), { recursive: true });
-        file = createWriteStream(partialPath, { mode: 0o600 });
-        file.on('error', (e) => (writeError = e));
-        text = inline;
+        file = await this.contextStore.writer.createStream(partialPath);
+        const chunks = held;
         inline = '';
+        held = [];
+        for (const c of chunks) await file.write(c);
+        return;
       }
-      await write(text);
+      await file.write(clean);
     };
 
-    const stream = new SanitizingStream(sink, { ansi: 'strip', batchChars: 256 * 1024 });
+    const stream = sanitizingStream(sink, { ansi: 'strip', batchChars: 256 * 1024 });
     try {
       for await (const chunk of chunksOf(input.output)) {
         input.signal?.throwIfAborted();
@@ -145,10 +141,7 @@ export class ToolOutputStore implements LongOutputPort {
       }
       await stream.end();
     } catch (e) {
-      if (file) {
-        file.destroy();
-        await fsp.rm(partialPath, { force: true });
-      }
+      await file?.discard();
       throw e;
     }
     if (lastChar !== '' && lastChar !== '\n') lines++;
@@ -157,11 +150,11 @@ export class ToolOutputStore implements LongOutputPort {
     const base = { lines, tokens, tokensExact, stats: stream.stats };
     if (!file) return { ...base, content: inline };
 
-    await new Promise<void>((resolve, reject) => file!.end((e?: Error | null) => (e ? reject(e) : resolve())));
     const final = partialPath.slice(0, -'.partial'.length);
     try {
-      await fsp.rename(partialPath, final);
+      await file.commit(final);
     } catch (e) {
+      await file.discard();
       throw new StoreWriteError(final, `Could not store the tool output at ${final}: ${(e as Error).message}`, {
         cause: e,
       });

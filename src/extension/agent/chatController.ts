@@ -8,7 +8,7 @@ import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../..
 import type { AgentTool } from '../../core/agent/tool-registry';
 import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
-import { ContextStore } from '../../core/store/context-store';
+import type { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { HistoryWriter, listSessions, loadSession } from '../../core/store/history';
 import { sessionStateFromHistory } from '../../core/agent/resume';
@@ -33,6 +33,8 @@ export interface ChatControllerDeps {
   secrets: vscode.SecretStorage;
   settings: () => Settings;
   storeRoot: () => { root: string; workspaceFolder?: string };
+  /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
+  openStore: () => Promise<ContextStore>;
   /** VS Code's side of edit_file and run_command. */
   hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
   /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
@@ -237,9 +239,8 @@ export class ChatController implements vscode.Disposable {
     return true;
   }
 
-  private async openStore(): Promise<ContextStore> {
-    const { root, workspaceFolder } = this.d.storeRoot();
-    return ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+  private openStore(): Promise<ContextStore> {
+    return this.d.openStore();
   }
 
   /** One tokenizer for every session of this panel: a new one only when the setting names another. */
@@ -255,8 +256,8 @@ export class ChatController implements vscode.Disposable {
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
     const s = this.d.settings();
-    const { root, workspaceFolder } = this.d.storeRoot();
-    const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
+    const { workspaceFolder } = this.d.storeRoot();
+    const store = await this.d.openStore();
     // Size caps: the oldest files of a full folder go before a new session adds more.
     void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
     const tokenizer = this.tokenizerFor(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');

@@ -4,7 +4,7 @@ import type * as vscode from 'vscode';
 import type { ChatProvider } from '../../core/agent/provider';
 import { AnthropicProvider } from '../../core/providers/anthropic';
 import { OpenAICompatibleProvider } from '../../core/providers/openai';
-import { apiKeySecret } from '../commands';
+import { apiKeyFor, currentEndpoint } from './apiKeys';
 import type { Settings } from '../settings';
 import { LanguageModelProvider } from './lmProvider';
 
@@ -18,7 +18,8 @@ export function providerKind(value: string): ProviderKind {
 export async function createProvider(s: Settings, secrets: vscode.SecretStorage): Promise<ChatProvider> {
   const kind = providerKind(s['agent.provider']);
   if (kind === 'vscode-lm') return new LanguageModelProvider();
-  const apiKey = await secrets.get(apiKeySecret(kind));
+  // Bound to the origin it was set for: another origin (e.g. from a cloned workspace's settings) asks first.
+  const apiKey = await apiKeyFor(secrets, kind, currentEndpoint(kind));
   if (kind === 'anthropic') {
     if (!apiKey) throw new Error('No Anthropic API key is stored. Run "Context Desk: Set API Key".');
     return new AnthropicProvider({

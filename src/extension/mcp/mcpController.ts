@@ -1,13 +1,24 @@
 // Wires the core's McpSyncManager into VS Code: trust, settings, SecretStorage for ${input:...}, a
 // watcher on the config files, VS Code's own tools as the server `vscode`, and progress while syncing.
 import * as vscode from 'vscode';
-import { McpSyncManager, WORKSPACE_CONFIG_FILES, type McpServerState, type VscodeToolInfo } from '../../core/mcp';
+import {
+  McpSyncManager,
+  WORKSPACE_CONFIG_FILES,
+  type McpInputDeclaration,
+  type McpServerState,
+  type VscodeToolInfo,
+} from '../../core/mcp';
 import type { Logger } from '../../core/ports';
+import type { ContextStore } from '../../core/store/context-store';
 
 export interface McpControllerOptions {
   outDir: () => string;
+  /** The window's store (every MCP file goes through its writer). */
+  openStore: () => Promise<ContextStore>;
   workspaceFolder: () => string | undefined;
   settingServers: () => unknown;
+  /** `contextDesk.mcp.listTimeoutSeconds`: the overall deadline per server. */
+  deadlineSeconds: () => number;
   logger: Logger;
 }
 
@@ -94,9 +105,11 @@ export class McpController implements vscode.Disposable {
     const folder = this.options.workspaceFolder();
     return {
       outDir: this.options.outDir(),
+      openStore: this.options.openStore,
       allowStart: vscode.workspace.isTrusted,
       ...(folder ? { workspaceFolder: folder } : {}),
       settingServers: this.options.settingServers(),
+      syncDeadlineMs: Math.max(1, this.options.deadlineSeconds()) * 1000,
       resolveInput: (input) => this.resolveInput(input),
       vscodeTools: vscodeTools(),
       invokeVscodeTool: async (name, args, signal) => {
@@ -123,28 +136,20 @@ export class McpController implements vscode.Disposable {
   private inputQueue: Promise<unknown> = Promise.resolve();
 
   /** `${input:id}`: asked once, then kept in SecretStorage; servers sync in parallel, so prompts queue. */
-  private resolveInput(input: {
-    id: string;
-    description?: string;
-    password?: boolean;
-    default?: string;
-  }): Promise<string | undefined> {
+  private resolveInput(input: McpInputDeclaration): Promise<string | undefined> {
     const next = this.inputQueue.then(() => this.askInput(input));
     this.inputQueue = next.catch(() => undefined);
     return next;
   }
 
-  private async askInput(input: {
-    id: string;
-    description?: string;
-    password?: boolean;
-    default?: string;
-  }): Promise<string | undefined> {
-    const key = `mcp.input.${input.id}`;
+  private async askInput(input: McpInputDeclaration): Promise<string | undefined> {
+    // Per config file: a value given for one repository's server is never handed to another's that
+    // happens to declare the same input id.
+    const key = `mcp.input.${input.source}#${input.id}`;
     const stored = await this.secrets.get(key);
     if (stored !== undefined) return stored;
     const value = await vscode.window.showInputBox({
-      title: `MCP server input: ${input.id}`,
+      title: `MCP server input: ${input.id} (${vscode.workspace.asRelativePath(input.source)})`,
       prompt: input.description ?? `Value for \${input:${input.id}}`,
       password: input.password ?? false,
       value: input.default ?? '',

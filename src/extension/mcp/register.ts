@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpController } from './mcpController';
+import { terminalText } from '../../core/mcp/inert';
 import { ToolsTreeProvider, type ToolsNode } from './toolsTree';
 import type { SkillsController } from '../skills';
 
@@ -51,9 +52,9 @@ async function pickTool(controller: McpController): Promise<Extract<ToolsNode, {
     server.tools
       .filter((t) => t.file)
       .map((tool) => ({
-        label: tool.name,
-        description: server.name,
-        detail: tool.summary,
+        label: terminalText(tool.name),
+        description: terminalText(server.name),
+        detail: terminalText(tool.summary),
         node: { kind: 'tool' as const, server, tool },
       })),
   );

@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpServerState, McpToolEntry } from '../../core/mcp';
+import { stripControls } from '../../core/mcp/inert';
 import type { ToolsControllers } from './register';
 import type { Skill } from '../../core/skills';
 
@@ -18,6 +19,28 @@ const STATUS_ICON: Record<McpServerState['status'], vscode.ThemeIcon> = {
   error: new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground')),
   disabled: new vscode.ThemeIcon('circle-slash'),
 };
+
+/** Server-controlled text on one line of the tree: no control characters or escape sequences. */
+const label = (text: string, max = 200): string => {
+  const s = stripControls(text, true);
+  return s.length > max ? `${s.slice(0, max - 1)}…` : s;
+};
+
+/**
+ * A tooltip whose server-controlled parts are plain text: appendText escapes Markdown, isTrusted false
+ * and no HTML mean no command links, no scripts, no fake headings or links.
+ */
+function inertTooltip(parts: ({ bold: string } | { text: string } | { italic: string })[]): vscode.MarkdownString {
+  const md = new vscode.MarkdownString('', false);
+  md.isTrusted = false;
+  md.supportHtml = false;
+  for (const p of parts) {
+    if ('bold' in p) md.appendMarkdown('**').appendText(label(p.bold)).appendMarkdown('**');
+    else if ('italic' in p) md.appendMarkdown(`*${p.italic}*`);
+    else md.appendText(stripControls(p.text));
+  }
+  return md;
+}
 
 export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ToolsNode | undefined>();
@@ -43,7 +66,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
       const servers = mcp.manager.servers;
       const errors = mcp.manager.configErrors.map<ToolsNode>((e) => ({
         kind: 'message',
-        label: `${path.basename(e.file)}:${e.line}: ${e.message}`,
+        label: label(`${path.basename(e.file)}:${e.line}: ${e.message}`),
         detail: e.file,
         icon: 'warning',
       }));
@@ -81,8 +104,8 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
         return [
           {
             kind: 'message',
-            label: node.server.fix ?? node.server.message,
-            detail: node.server.message,
+            label: label(node.server.fix ?? node.server.message),
+            detail: stripControls(node.server.message),
             icon: 'lightbulb',
           },
         ];
@@ -112,7 +135,7 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
       case 'server': {
         const s = node.server;
         const item = new vscode.TreeItem(
-          s.name,
+          label(s.name),
           s.tools.length > 0 || s.message
             ? vscode.TreeItemCollapsibleState.Collapsed
             : vscode.TreeItemCollapsibleState.None,
@@ -120,19 +143,18 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
         item.description = `${s.status}${s.tools.length ? ` · ${s.tools.length} tools` : ''}`;
         item.iconPath = STATUS_ICON[s.status];
         item.contextValue = `mcpServer.${s.status}`;
-        item.tooltip = new vscode.MarkdownString(
-          [
-            `**${s.name}** (${s.transport}): ${s.status}`,
-            s.message ? `\n\n${s.message}` : '',
-            s.fix ? `\n\n*Fix:* ${s.fix}` : '',
-          ].join(''),
-        );
+        item.tooltip = inertTooltip([
+          { bold: s.name },
+          { text: ` (${s.transport}): ${s.status}` },
+          ...(s.message ? [{ text: `\n\n${s.message}` }] : []),
+          ...(s.fix ? [{ text: '\n\n' }, { italic: 'Fix:' }, { text: ` ${s.fix}` }] : []),
+        ]);
         return item;
       }
       case 'tool': {
-        const item = new vscode.TreeItem(node.tool.name, vscode.TreeItemCollapsibleState.None);
-        item.description = node.tool.summary;
-        item.tooltip = node.tool.summary;
+        const item = new vscode.TreeItem(label(node.tool.name), vscode.TreeItemCollapsibleState.None);
+        item.description = label(node.tool.summary);
+        item.tooltip = label(node.tool.summary, 1000);
         item.iconPath = new vscode.ThemeIcon(node.tool.inputSchemaError ? 'warning' : 'tools');
         item.contextValue = 'mcpTool';
         if (node.tool.file)
@@ -140,9 +162,9 @@ export class ToolsTreeProvider implements vscode.TreeDataProvider<ToolsNode>, vs
         return item;
       }
       case 'message': {
-        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+        const item = new vscode.TreeItem(label(node.label), vscode.TreeItemCollapsibleState.None);
         item.iconPath = new vscode.ThemeIcon(node.icon);
-        if (node.detail) item.tooltip = node.detail;
+        if (node.detail) item.tooltip = stripControls(node.detail);
         return item;
       }
     }

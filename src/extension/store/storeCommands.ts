@@ -7,9 +7,12 @@ import type { GrepMatch } from '../../core/search/ripgrep';
 import type { ChatSnapshot } from '../../protocol/chat';
 import type { ContextFolder } from '../contextFolder';
 import type { TerminalCapture } from './terminalCapture';
+import type { ContextStore } from '../../core/store/context-store';
 
 export interface StoreCommandDeps {
   folder: () => ContextFolder;
+  /** Opens (creating it through the store writer, if needed) the window's store. */
+  openStore: () => Promise<ContextStore>;
   chat: () => ChatSnapshot | undefined;
   terminals: () => TerminalCapture;
   openStored: (reference: string) => Promise<boolean>;
@@ -36,9 +39,9 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
       await vscode.window.showTextDocument(vscode.Uri.file(log), { preview: true });
     }),
     vscode.commands.registerCommand('contextDesk.revealContextFolder', async () => {
-      const root = vscode.Uri.file(d.folder().root);
-      await vscode.workspace.fs.createDirectory(root);
-      if (d.folder().workspaceFolder) await vscode.commands.executeCommand('revealInExplorer', root);
+      const store = await d.openStore();
+      const root = vscode.Uri.file(store.root);
+      if (store.workspaceRoot) await vscode.commands.executeCommand('revealInExplorer', root);
       else await vscode.commands.executeCommand('revealFileInOS', root);
     }),
   );

@@ -1,10 +1,9 @@
 // Every integrated terminal with shell integration is appended to its log in the store as it runs:
 // a header per command (cwd, command line, start), the text a person saw, and a footer (exit, duration).
 import * as vscode from 'vscode';
-import { ContextStore } from '../../core/store/context-store';
+import type { ContextStore } from '../../core/store/context-store';
 import { TerminalLogWriter, type ExecutionCapture } from '../../core/store/terminal-log';
 import type { Logger } from '../../core/ports';
-import type { ContextFolder } from '../contextFolder';
 
 interface Tracked {
   writer: Promise<TerminalLogWriter>;
@@ -21,7 +20,8 @@ export class TerminalCapture implements vscode.Disposable {
   private counter = 0;
 
   constructor(
-    private readonly folder: () => ContextFolder,
+    /** The window's store (opened once, through the extension's StoreAccess). */
+    private readonly openStore: () => Promise<ContextStore>,
     private readonly enabled: () => boolean,
     private readonly logger: Logger,
   ) {}
@@ -38,11 +38,7 @@ export class TerminalCapture implements vscode.Disposable {
   }
 
   private contextStore(): Promise<ContextStore> {
-    const f = this.folder();
-    this.store ??= ContextStore.open({
-      root: f.root,
-      ...(f.workspaceFolder ? { workspaceRoot: f.workspaceFolder } : {}),
-    });
+    this.store ??= this.openStore();
     return this.store;
   }
 

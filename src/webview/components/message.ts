@@ -4,7 +4,7 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import DOMPurify from 'dompurify';
 import type { ChatItem } from '../../protocol/chat';
-import { markdownToHtml } from '../lib/markdown';
+import { markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
 import { requestHost } from '../events';
 import './tool-card';
 
@@ -16,7 +16,7 @@ const rendered = new Map<string, { text: string; streaming: boolean; html: strin
 export function assistantHtml(id: string, text: string, streaming: boolean): string {
   const hit = rendered.get(id);
   if (hit && hit.text === text && hit.streaming === streaming) return hit.html;
-  const clean = DOMPurify.sanitize(markdownToHtml(text, streaming));
+  const clean = sanitizeModelHtml(markdownToHtml(text, streaming), DOMPurify);
   if (rendered.size > 2000) rendered.clear();
   rendered.set(id, { text, streaming, html: clean });
   return clean;

@@ -91,7 +91,16 @@ test('hostile and broken servers each end with a clear status; the good one is u
       assert.equal(new Set(files.map((f) => f.toLowerCase())).size, 10);
       assert.ok(files.every((f) => !f.startsWith('.') && !f.includes('/') && f.length < 100));
       assert.ok(files.includes('echo.json') && files.includes('SERVER.md'));
-      assert.deepEqual(await readdir(out), ['mcp']);
+      // Nothing but the store's own layout: no tool file escaped into the store root.
+      assert.deepEqual((await readdir(out)).sort(), [
+        '.context-desk-store',
+        '.gitignore',
+        '.locks',
+        'history',
+        'mcp',
+        'terminals',
+        'tool-outputs',
+      ]);
       const x = by.get('traversal')!.tools.find((t) => t.name === '../../x')!;
       assert.equal(path.dirname(x.file), path.join(mcp, 'traversal'));
       assert.equal(JSON.parse(await readFile(x.file, 'utf8')).name, '../../x');

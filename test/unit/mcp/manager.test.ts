@@ -41,7 +41,8 @@ test('list_changed re-syncs; vanished tools and servers are removed; events fire
   await withTempDir(async (out) => {
     const cfg = path.join(out, 'mcp.json');
     await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed'), b: hostile('traversal') } }));
-    const m = new McpSyncManager({ outDir: out, allowStart: true, resolveCommand: nodeCommand, configFiles: [cfg] });
+    const store = path.join(out, 'store');
+    const m = new McpSyncManager({ outDir: store, allowStart: true, resolveCommand: nodeCommand, configFiles: [cfg] });
     const toolEvents: McpServerState[] = [];
     const statusEvents: string[] = [];
     m.onDidChangeTools((s) => toolEvents.push(s));
@@ -53,19 +54,19 @@ test('list_changed re-syncs; vanished tools and servers are removed; events fire
       await waitFor(() => m.getTool('a', 'added') !== undefined);
       await waitFor(() => toolEvents.some((s) => s.name === 'a' && s.tools.length === 2));
       await m.syncServer('a');
-      assert.ok(await exists(path.join(out, 'mcp', 'a', 'added.json')));
-      assert.match(await readFile(path.join(out, 'mcp', 'INDEX.md'), 'utf8'), /- added: Added later\./);
+      assert.ok(await exists(path.join(store, 'mcp', 'a', 'added.json')));
+      assert.match(await readFile(path.join(store, 'mcp', 'INDEX.md'), 'utf8'), /- added: Added later\./);
 
       // Server b now lists only `echo`: the other tool files vanish. A user file in mcp/ stays.
-      await mkdir(path.join(out, 'mcp', 'notes'));
+      await mkdir(path.join(store, 'mcp', 'notes'));
       await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed'), b: hostile('ok') } }));
       await m.syncAll();
-      assert.deepEqual((await readdir(path.join(out, 'mcp', 'b'))).sort(), ['SERVER.md', 'echo.json']);
+      assert.deepEqual((await readdir(path.join(store, 'mcp', 'b'))).sort(), ['SERVER.md', 'echo.json']);
 
       // Server b removed from the config: its folder goes.
       await writeFile(cfg, JSON.stringify({ servers: { a: hostile('list-changed') } }));
       await m.syncAll();
-      assert.deepEqual((await readdir(path.join(out, 'mcp'))).sort(), ['INDEX.md', 'a', 'notes']);
+      assert.deepEqual((await readdir(path.join(store, 'mcp'))).sort(), ['INDEX.md', 'a', 'notes']);
     } finally {
       await m.dispose();
     }

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { assignSafeNames, sanitizeName } from '../../../src/core/mcp/names';
-import { writeFileAtomic } from '../../../src/core/mcp/writer';
+import { StoreWriter } from '../../../src/core/store/store-writer';
 import { summarize, SUMMARY_CHARS } from '../../../src/core/mcp/render';
 
 const SAFE = /^[A-Za-z0-9_-][A-Za-z0-9._~-]*$/;
@@ -58,6 +58,9 @@ test('summaries are capped whatever the description', () => {
 test('atomic writes leave no temp files and skip unchanged content', async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'cd-mcp-w-'));
   try {
+    const writer = await StoreWriter.open(dir);
+    const writeFileAtomic = (file: string, text: string): Promise<boolean> =>
+      writer.writeFile(file, text, { ifChanged: true });
     const f = path.join(dir, 'sub', 'a.json');
     assert.equal(await writeFileAtomic(f, 'one'), true);
     assert.equal(await writeFileAtomic(f, 'one'), false);

@@ -107,7 +107,7 @@ test('resolveReference refuses traversal, outside paths, escaping symlinks, miss
   assert.equal((await store.resolveReference('history/inside.log')).storeRelative, 'terminals/bash-1.log');
 });
 
-test('enforceCaps deletes the oldest files first and never the protected ones', async (t) => {
+test('enforceCaps deletes the oldest files first and never one another store instance has open', async (t) => {
   const ws = await tempDir(t);
   const store = await ContextStore.open({ root: path.join(ws, 'store'), caps: { 'tool-outputs': 2500 } });
   const files: string[] = [];
@@ -119,13 +119,15 @@ test('enforceCaps deletes the oldest files first and never the protected ones', 
     await fsp.utimes(f, when, when);
     files.push(f);
   }
-  const release = store.protect(files[0]!);
+  // A second instance (e.g. the terminal capture) has the oldest file open for appending.
+  const other = await ContextStore.open({ root: store.root });
+  const open = await other.writer.openAppend(files[0]!);
   const r = (await store.enforceCaps('tool-outputs'))['tool-outputs']!;
   assert.equal(r.bytesBefore, 5000);
   assert.deepEqual(r.deleted, [files[1], files[2], files[3]]);
   assert.equal(r.bytesAfter, 2000);
   for (const f of [files[0]!, files[4]!]) await fsp.access(f);
-  release();
+  await open.close();
   const again = (await store.enforceCaps('tool-outputs'))['tool-outputs']!;
   assert.deepEqual(again.deleted, []);
 });
@@ -136,7 +138,7 @@ test('a store that cannot be created or written fails with a clear error and cha
   await fsp.writeFile(blocker, 'keep me\n');
   await assert.rejects(ContextStore.open({ root: blocker }), (e: unknown) => {
     assert.ok(e instanceof StoreWriteError);
-    assert.match(e.message, /^Cannot use .*not-a-folder as the Context Desk folder: /);
+    assert.match(e.message, /will not use .*not-a-folder as its folder: it is a file/);
     return true;
   });
   assert.equal(await fsp.readFile(blocker, 'utf8'), 'keep me\n');
@@ -146,7 +148,8 @@ test('a store that cannot be created or written fails with a clear error and cha
   await fsp.writeFile(store.folder('history'), 'oops\n');
   await assert.rejects(
     HistoryWriter.open(store, 's'),
-    (e: unknown) => e instanceof StoreWriteError && /Could not open .*history.*s\.jsonl for appending/.test(e.message),
+    (e: unknown) =>
+      e instanceof StoreWriteError && /Could not append .*history.*s\.jsonl: .*history is not a folder/.test(e.message),
   );
   await fsp.rm(store.folder('terminals'), { recursive: true });
   await fsp.writeFile(store.folder('terminals'), 'oops\n');

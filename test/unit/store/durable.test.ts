@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { AppendOnlyFile, parseJsonl, readJsonl, writeFileAtomic } from '../../../src/core/store/durable';
+import { parseJsonl, readJsonl } from '../../../src/core/store/durable';
+import { StoreWriter } from '../../../src/core/store/store-writer';
 import { exited, startChild, tempDir } from './helpers';
 
 interface Rec {
@@ -24,8 +25,10 @@ test('readJsonl reads a missing file as empty', async (t) => {
   assert.deepEqual(await readJsonl(path.join(dir, 'none.jsonl')), { records: [], badLines: [] });
 });
 
-test('writeFileAtomic replaces the whole file and leaves no temp files', async (t) => {
+test('writeFile replaces the whole file and leaves no temp files', async (t) => {
   const dir = await tempDir(t);
+  const writer = await StoreWriter.open(dir);
+  const writeFileAtomic = (f: string, text: string): Promise<boolean> => writer.writeFile(f, text);
   const f = path.join(dir, 'sub', 'index.json');
   await writeFileAtomic(f, 'old');
   await writeFileAtomic(f, JSON.stringify({ v: 2 }));
@@ -76,7 +79,7 @@ test('a process killed with SIGKILL mid-write loses at most the record in flight
     Array.from({ length: r.records.length }, (_, i) => i),
   );
   // Appending after the crash starts on a fresh line: the torn tail (if any) stays the only bad line.
-  const f = await AppendOnlyFile.open(file);
+  const f = await (await StoreWriter.open(dir)).openAppend(file);
   await f.append('{"writer":"after","i":0,"payload":""}\n');
   await f.close();
   const after = await readJsonl<Rec>(file);

