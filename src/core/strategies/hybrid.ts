@@ -8,13 +8,14 @@ export const HYBRID_M = 10;
 
 export function createHybridStrategy(
   deps: StrategyDeps,
-  options: Pick<StrategyOptions, 'summaryTokens' | 'window' | 'polling'>,
+  options: Pick<StrategyOptions, 'summaryTokens' | 'window' | 'polling' | 'contextWindow'>,
 ): ContextStrategy {
   return createCheckpointingStrategy(deps, {
     name: 'hybrid',
     every: HYBRID_N,
     keep: HYBRID_M,
     summaryTokens: options.summaryTokens,
+    contextWindow: options.contextWindow,
     mask: { window: options.window, polling: options.polling },
   });
 }

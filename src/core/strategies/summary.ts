@@ -7,12 +7,13 @@ export const SUMMARY_M = 10;
 
 export function createSummaryStrategy(
   deps: StrategyDeps,
-  options: Pick<StrategyOptions, 'summaryTokens'>,
+  options: Pick<StrategyOptions, 'summaryTokens' | 'contextWindow'>,
 ): ContextStrategy {
   return createCheckpointingStrategy(deps, {
     name: 'summary',
     every: SUMMARY_N,
     keep: SUMMARY_M,
     summaryTokens: options.summaryTokens,
+    contextWindow: options.contextWindow,
   });
 }
