@@ -1,5 +1,6 @@
 // The session as plain JSON: the panel restores it after a reload and history files store it.
 import type { Message } from '../messages';
+import { withOrigins } from '../provenance';
 import { isStrategyName, type StrategyName } from '../strategies/types';
 
 export const SESSION_STATE_VERSION = 1;
@@ -26,7 +27,10 @@ export interface SessionState {
   provider: string;
   model: string;
   strategy: StrategyName;
-  /** The full, unmasked conversation (tool results as the long-output port returned them). */
+  /**
+   * The full, unmasked conversation (tool results as the long-output port returned them). Every message
+   * but the system prompt carries its `origin`; states saved before origins existed get them on parsing.
+   */
   messages: Message[];
   turns: number;
   calls: CallRecord[];
@@ -39,6 +43,7 @@ export interface SessionState {
 
 const STATUSES = new Set(['idle', 'running', 'completed', 'max-turns', 'aborted', 'budget', 'error']);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+const ORIGINS = new Set(['person', 'agent', 'environment']);
 
 function fail(why: string): never {
   throw new TypeError(`Invalid session state: ${why}`);
@@ -49,6 +54,8 @@ function checkMessage(m: unknown, i: number): void {
   const o = m as Record<string, unknown>;
   if (typeof o.role !== 'string' || !ROLES.has(o.role)) fail(`messages[${i}].role is ${JSON.stringify(o.role)}`);
   if (typeof o.content !== 'string') fail(`messages[${i}].content is not a string`);
+  if (o.origin !== undefined && (typeof o.origin !== 'string' || !ORIGINS.has(o.origin)))
+    fail(`messages[${i}].origin is ${JSON.stringify(o.origin)}`);
   if (o.toolCalls !== undefined) {
     if (!Array.isArray(o.toolCalls)) fail(`messages[${i}].toolCalls is not an array`);
     for (const c of o.toolCalls as unknown[]) {
@@ -76,5 +83,8 @@ export function parseSessionState(value: unknown): SessionState {
   if (!Array.isArray(o.calls)) fail('calls is not an array');
   if (!Array.isArray(o.summaryCalls)) fail('summaryCalls is not an array');
   if (typeof o.status !== 'string' || !STATUSES.has(o.status)) fail(`status ${JSON.stringify(o.status)}`);
-  return structuredClone(o) as unknown as SessionState;
+  const state = structuredClone(o) as unknown as SessionState;
+  // A session's own history is a chat whose tool results are `tool` messages: its user messages are a person's.
+  state.messages = withOrigins(state.messages, 'chat');
+  return state;
 }

@@ -128,6 +128,7 @@ export class AgentSession {
         provider: o.provider.id,
         model: o.model,
         strategy: this.strategy.name,
+        // The system prompt has no origin: it is the host's standing instructions, kept by every strategy.
         messages: o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [],
         turns: 0,
         calls: [],
@@ -176,7 +177,7 @@ export class AgentSession {
     this.running = true;
     this.signal = signal;
     this.s.status = 'running';
-    this.append({ role: 'user', content: userText });
+    this.append({ role: 'user', content: userText, origin: 'person' });
     try {
       this.s.status = await this.work(signal);
     } finally {
@@ -212,14 +213,14 @@ export class AgentSession {
       const outcome = await this.callModel(turn, signal);
       if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
       const { text, toolCalls } = outcome.result;
-      const action: Message = { role: 'assistant', content: text };
+      const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
       if (toolCalls.length === 0) {
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
       }
-      const results = await runToolCalls(toolCalls, {
+      const ran = await runToolCalls(toolCalls, {
         tools: this.o.tools,
         longOutput: this.o.longOutput ?? passThroughLongOutput,
         session: this.s.id,
@@ -228,6 +229,7 @@ export class AgentSession {
         clock: this.clock,
         emit: (e) => this.emit(e),
       });
+      const results = ran.map((m): Message => ({ ...m, origin: 'environment' }));
       for (const m of results) this.append(m);
       // Count new text on arrival, so assembling the next call only looks tokens up.
       for (const m of results) this.accountant.count(m);
