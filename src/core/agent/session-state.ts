@@ -38,6 +38,8 @@ export interface SessionState {
   summaryCalls: { inputTokens: number; outputTokens: number; cost: number }[];
   /** Everything spent so far in uncached-input-token units (calls and summaries). */
   cost: number;
+  /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */
+  spentTokens?: number;
   status: 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
 }
 
@@ -78,6 +80,11 @@ export function parseSessionState(value: unknown): SessionState {
     fail(`unknown strategy ${JSON.stringify(o.strategy)}`);
   for (const key of ['createdAt', 'turns', 'cost'] as const)
     if (typeof o[key] !== 'number' || !Number.isFinite(o[key])) fail(`${key} is not a number`);
+  if (
+    o.spentTokens !== undefined &&
+    !(typeof o.spentTokens === 'number' && o.spentTokens >= 0 && Number.isFinite(o.spentTokens))
+  )
+    fail('spentTokens is not a number >= 0');
   if (!Array.isArray(o.messages)) fail('messages is not an array');
   (o.messages as unknown[]).forEach(checkMessage);
   if (!Array.isArray(o.calls)) fail('calls is not an array');
