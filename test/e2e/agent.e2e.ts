@@ -77,7 +77,8 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   await panel.locator('[data-testid="composer"]').fill('One more thing.');
   await panel.locator('[data-testid="send"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 15_000 });
-  await page.waitForTimeout(1000); // the model is now streaming and never finishes
+  // The model is now streaming and never finishes.
+  await panel.getByText('Thinking about the next step').waitFor({ timeout: 15_000 });
   assert.equal(await panel.locator('[data-testid="stop"]').isEnabled(), true, 'Stop is enabled while running');
   await panel.locator('[data-testid="stop"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });
