@@ -2,7 +2,7 @@
 // send, accounting), retry what the retry policy says, run the tools, repeat until the model answers
 // without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
-import { TokenBudget, type ApprovalPort, type BudgetLimits, type BudgetOptions } from '../budget';
+import { TokenBudget, type BudgetLimits, type BudgetOptions } from '../budget';
 import type { Message, Tokenizer } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { createStrategy } from '../strategies/registry';
@@ -15,7 +15,7 @@ import {
   type StrategyOptions,
 } from '../strategies/types';
 import { CallAccountant, type CallPrices } from './accounting';
-import { BudgetStop, untilAborted } from './call-records';
+import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput, type LongOutputPort } from './long-output';
@@ -84,7 +84,7 @@ type CallOutcome =
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
   private readonly s: SessionState;
-  private strategy!: ContextStrategy;
+  private strategy: ContextStrategy;
   private strategyName: StrategyName;
   private strategyOptions: StrategyOptions;
   private tokenizer: Tokenizer;
@@ -116,14 +116,14 @@ export class AgentSession {
       sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
       ...o.budget,
       // A Stop answers a pending approval with "no", so the budget's queue never waits on a dead prompt.
-      ...(o.budget?.approval ? { approval: this.stoppableApproval(o.budget.approval) } : {}),
+      ...(o.budget?.approval ? { approval: stoppable(o.budget.approval, () => this.signal) } : {}),
       clock: this.clock,
       onEvent: (event) => this.emit({ type: 'budget', event }),
       // A conversation that goes on (new model or strategy) keeps what it spent.
       sessionUsed: restored?.spentTokens ?? 0,
     });
     this.budgetLimits = limitsKey(o.budget ?? {});
-    this.makeStrategy();
+    this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
     this.caller = new ModelCaller(() => this.attemptContext());
     this.s = restored ?? {
       version: SESSION_STATE_VERSION,
@@ -152,14 +152,14 @@ export class AgentSession {
     };
   }
 
-  /** A fresh strategy (and summarizer) from the current name, options and tokenizer. */
-  private makeStrategy(): void {
+  /** A fresh strategy (and summarizer) from the given name, options and tokenizer; throws on bad options. */
+  private makeStrategy(name: StrategyName, options: StrategyOptions, tokenizer: Tokenizer): ContextStrategy {
     const o = this.o;
     const summary = o.summaryModel ?? { provider: o.provider, model: o.model };
     const summarizer = createModelSummarizer({
       ...summary,
-      tokenizer: this.tokenizer,
-      summaryTokens: this.strategyOptions.summaryTokens,
+      tokenizer,
+      summaryTokens: options.summaryTokens,
       signal: () => this.signal,
       beforeCall: async (tokens) => {
         const d = await this.budget.request({
@@ -176,7 +176,7 @@ export class AgentSession {
         this.s.cost += cost;
       },
     });
-    this.strategy = createStrategy(this.strategyName, { tokenizer: this.tokenizer, summarizer }, this.strategyOptions);
+    return createStrategy(name, { tokenizer, summarizer }, options);
   }
 
   private attemptContext(): AttemptContext {
@@ -218,23 +218,18 @@ export class AgentSession {
       tokenizer.name === this.tokenizer.name &&
       JSON.stringify(options) === JSON.stringify(this.strategyOptions);
     if (!same) {
+      // Built first: options no strategy accepts leave the current one in place (and end this run).
+      this.strategy = this.makeStrategy(name, options, tokenizer);
       this.strategyName = name;
       this.strategyOptions = options;
       this.tokenizer = tokenizer;
       this.accountant = this.accountant.carriedTo(tokenizer, this.prices());
-      this.makeStrategy();
       this.s.strategy = name;
     }
     if (p.budget && limitsKey(p.budget) !== this.budgetLimits) {
       this.budgetLimits = limitsKey(p.budget);
       await this.budget.setLimits(p.budget);
     }
-  }
-
-  private stoppableApproval(port: ApprovalPort): ApprovalPort {
-    return {
-      requestApproval: async (request) => (await untilAborted(port.requestApproval(request), this.signal)) ?? false,
-    };
   }
 
   /** Subscribes to events; returns the unsubscribe function. */

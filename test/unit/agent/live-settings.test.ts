@@ -113,3 +113,20 @@ test('a session rebuilt from its state (model switch) keeps what its budget coun
     await next.close();
   }
 });
+
+test('options no strategy accepts end the run with a clear error and leave the strategy in place', async () => {
+  const h = await harness([...readSteps(1), { reply: { text: 'Done.' } }], { strategy: 'masking' });
+  try {
+    h.agent.reconfigure({ strategy: 'hybrid', strategyOptions: { window: 0 } });
+    assert.equal(await h.agent.send('Go'), 'error');
+    const stopped = h.events.at(-1)!;
+    assert.ok(stopped.type === 'stopped' && /window must be an integer >= 1/.test(stopped.message));
+    assert.equal(h.agent.state().strategy, 'masking');
+    // Good settings afterwards work.
+    h.agent.reconfigure({ strategy: 'hybrid', strategyOptions: { window: 2 } });
+    assert.equal(await h.agent.send('Go on'), 'completed');
+    assert.equal(h.agent.state().strategy, 'hybrid');
+  } finally {
+    await h.close();
+  }
+});
