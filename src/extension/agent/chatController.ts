@@ -78,18 +78,16 @@ export class ChatController implements vscode.Disposable {
     return this.model.snapshot.sessionId;
   }
 
+  /** Switches the strategy: a running agent takes it up from its next call, else the next message. */
   async setStrategy(strategy: string): Promise<string> {
     if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
-    if (this.running) throw new Error('Stop the agent before changing the strategy');
     await this.writeSetting('strategy', strategy);
-    this.rebuildSession();
-    this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
+    this.settingsChanged();
     return strategy;
   }
 
   /** Switches the model; the conversation goes on with the new one from the next message. */
   async setModel(model: string): Promise<string> {
-    if (this.running) throw new Error('Stop the agent before changing the model');
     await this.writeSetting('agent.model', model);
     this.settingsChanged();
     return model;
