@@ -70,6 +70,7 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     this.session = undefined;
     this.carryOver = undefined;
+    this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
     void this.history?.writer.close();
     this.history = undefined;
     const pastSessions = this.model.snapshot.pastSessions;
@@ -110,7 +111,7 @@ export class ChatController implements vscode.Disposable {
     else {
       // The run takes up strategy, tokenizer, window and budget from its next model call.
       const live = sessionSettings(s);
-      this.session?.reconfigure({ ...live, tokenizer: createTokenizer(live.tokenizer) });
+      this.session?.reconfigure({ ...live, tokenizer: this.tokenizerFor(live.tokenizer) });
       this.rebuildAfterRun = true;
     }
     const { model: label, setupHint } = modelFields(s);
@@ -263,6 +264,16 @@ export class ChatController implements vscode.Disposable {
     return ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
   }
 
+  /** One tokenizer for every session of this panel: a new one only when the setting names another. */
+  private tokenizer: ReturnType<typeof createTokenizer> | undefined;
+  private tokenizerFor(name: 'o200k' | 'cl100k' | 'chars4'): ReturnType<typeof createTokenizer> {
+    if (this.tokenizer?.name !== name) {
+      this.tokenizer?.release();
+      this.tokenizer = createTokenizer(name);
+    }
+    return this.tokenizer;
+  }
+
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
     const s = this.d.settings();
@@ -271,7 +282,7 @@ export class ChatController implements vscode.Disposable {
     // Size caps: the oldest files of a full folder go before a new session adds more.
     void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
     const live = sessionSettings(s);
-    const tokenizer = createTokenizer(live.tokenizer);
+    const tokenizer = this.tokenizerFor(live.tokenizer);
     const extras = await this.loadExtras();
     const tools = new ToolRegistry([
       ...(workspaceFolder
@@ -361,6 +372,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.tokenizer?.dispose();
   }
 }
 
