@@ -1,4 +1,5 @@
 // The canonical message form: chat messages as providers take them. Everything in the core speaks this.
+import { inferOrigins, mustKeepVerbatim } from './provenance';
 
 export type Role = 'system' | 'user' | 'assistant' | 'tool';
 
@@ -19,7 +20,10 @@ export type Origin = 'person' | 'agent' | 'environment';
 export interface Message {
   role: Role;
   content: string;
-  /** Provenance. Set by the agent and by importers; see `Origin`. */
+  /**
+   * Provenance. The agent sets it on every message it appends except the system prompt; importers set it
+   * by format. When absent, `inferOrigins` (src/core/provenance.ts) decides.
+   */
   origin?: Origin;
   /** Assistant messages: the tool calls of this action. */
   toolCalls?: ToolCall[];
@@ -54,31 +58,41 @@ export interface Turn {
   action: Message;
   /** Indices of the observation messages (tool results, or user messages that carry environment output). */
   observationIndices: number[];
+  /**
+   * Indices of the instructions that arrived after this action: a person's follow-ups (and system
+   * messages). Never observations: no strategy masks, summarises away or drops them.
+   */
+  instructionIndices: number[];
 }
 
 export interface SplitTrajectory {
   /** System prompt and task: everything before the first assistant message. Never masked. */
   prefixEnd: number;
   turns: Turn[];
+  /** Every message's origin, stated or inferred (`inferOrigins`). */
+  origins: (Origin | undefined)[];
 }
 
 /**
- * Splits messages into the unmaskable prefix (system + task) and turns. Every message after an
- * assistant message and before the next one is an observation of that turn.
+ * Splits messages into the unmaskable prefix (system + task) and turns. A message after an assistant
+ * message and before the next one is an instruction of that turn when a person wrote it (or it is a system
+ * message), and an observation otherwise. Messages without an origin follow `inferOrigins`.
  */
 export function splitTurns(messages: readonly Message[]): SplitTrajectory {
+  const origins = inferOrigins(messages);
   const turns: Turn[] = [];
   let prefixEnd = messages.length;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
     if (m.role === 'assistant') {
       if (turns.length === 0) prefixEnd = i;
-      turns.push({ actionIndex: i, action: m, observationIndices: [] });
+      turns.push({ actionIndex: i, action: m, observationIndices: [], instructionIndices: [] });
     } else if (turns.length > 0) {
-      turns[turns.length - 1]!.observationIndices.push(i);
+      const turn = turns[turns.length - 1]!;
+      (mustKeepVerbatim(m, origins[i]) ? turn.instructionIndices : turn.observationIndices).push(i);
     }
   }
-  return { prefixEnd, turns };
+  return { prefixEnd, turns, origins };
 }
 
 /** Counts tokens. Implementations cache per content so history is never re-tokenized. */

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { AgentViewProvider, AGENT_VIEW_ID } from './agentView';
 import { registerCommands } from './commands';
 import { createLogger } from './log';
-import { SECTION, panelSettings, readSettings, type Settings } from './settings';
+import { SECTION, SESSION_SETTING_PREFIXES, panelSettings, readSettings, type Settings } from './settings';
 import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ContextFolders } from './contextFolder';
 import { RESTRICTED_MODE_MESSAGE } from './trust';
@@ -117,7 +117,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     vscode.window.registerWebviewViewProvider(AGENT_VIEW_ID, agentView),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration(SECTION)) agentView.notifySettings();
-      if (['agent', 'maskingWindow', 'cachedInputPrice'].some((k) => e.affectsConfiguration(`${SECTION}.${k}`)))
+      // Strategy, tokenizer, window and budget reach even a running session, from its next model call.
+      if (SESSION_SETTING_PREFIXES.some((k) => e.affectsConfiguration(`${SECTION}.${k}`)))
         chat.peek()?.settingsChanged();
     }),
   );

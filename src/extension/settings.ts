@@ -1,6 +1,9 @@
 // Every setting the extension reads, with its default. A unit test checks this table against
 // package.json's contributes.configuration in both directions, so code and manifest cannot drift.
 import type { WorkspaceConfiguration } from 'vscode';
+import type { BudgetLimits, BudgetMode } from '../core/budget';
+import { isStrategyName, type StrategyName, type StrategyOptions } from '../core/strategies/types';
+import type { TokenizerName } from '../core/tokens';
 import type { PanelSettings } from '../protocol/messages';
 
 export const SECTION = 'contextDesk';
@@ -49,4 +52,70 @@ export function panelSettings(s: Settings): PanelSettings {
     tokenizer: s.tokenizer,
     cachedInputPrice: s.cachedInputPrice,
   };
+}
+
+/**
+ * What an agent session takes from the settings. A live session takes these up from its next model call
+ * (AgentSession.reconfigure), a new one is built with them: one mapping for both.
+ */
+export interface SessionSettings {
+  strategy: StrategyName;
+  strategyOptions: Pick<StrategyOptions, 'window' | 'cachedPrice' | 'contextWindow'>;
+  tokenizer: TokenizerName;
+  budget: BudgetLimits;
+}
+
+const BUDGET_MODES: readonly BudgetMode[] = ['hard', 'soft', 'approval'];
+
+export function sessionSettings(s: Settings): SessionSettings {
+  const mode = BUDGET_MODES.find((m) => m === s['agent.budgetMode']) ?? 'hard';
+  const limit = s['agent.budgetTokens'];
+  return {
+    strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
+    strategyOptions: {
+      window: s.maskingWindow,
+      cachedPrice: s.cachedInputPrice,
+      contextWindow: s['agent.contextWindow'],
+    },
+    tokenizer: s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k',
+    budget: limit > 0 ? { session: { limit, mode } } : {},
+  };
+}
+
+/** Settings whose change reaches the agent session (the rest only the panel). */
+export const SESSION_SETTING_PREFIXES = [
+  'agent',
+  'strategy',
+  'tokenizer',
+  'maskingWindow',
+  'cachedInputPrice',
+] as const;
+
+export type SettingScope = 'global' | 'workspace' | 'workspaceFolder';
+
+const SCOPE_LABELS: Record<SettingScope, string> = {
+  global: 'user settings',
+  workspace: 'workspace settings',
+  workspaceFolder: 'workspace folder settings',
+};
+
+/**
+ * Where a picker writes a value: the most specific scope that sets it now (folder, workspace, user), so
+ * the change takes effect instead of hiding under a value that wins; user settings when none sets it.
+ */
+export function winningScope(
+  values: { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown } | undefined,
+): SettingScope {
+  if (values?.workspaceFolderValue !== undefined) return 'workspaceFolder';
+  if (values?.workspaceValue !== undefined) return 'workspace';
+  return 'global';
+}
+
+/** What the panel says after a picker wrote `key` to `scope` (nothing for the usual user settings). */
+export function pickerNotice(key: string, value: unknown, scope: SettingScope, effective: boolean): string | undefined {
+  const where = SCOPE_LABELS[scope];
+  if (!effective)
+    return `${key} was set to ${JSON.stringify(value)} in the ${where}, but another value still wins (a policy, or workspace settings that Restricted Mode ignores). Check where ${key} is set.`;
+  if (scope === 'global') return undefined;
+  return `${key} is now ${JSON.stringify(value)} in the ${where}, where it was set (they win over user settings).`;
 }

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import type { Frame } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
 import { longTaskScript, LONG_TASK_ANSWER } from '../support/long-task-script';
+import { waitFor } from '../support/wait';
 import { findFrame, type E2eContext } from './context';
 
 export const name = 'Agent panel: a long task with masking, open, meter, plot and Stop';
@@ -74,10 +75,12 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   await screenshot('agent-panel-open-masked');
 
   // A run that hangs, stopped by the user.
+  const asked = server!.chatRequests().length;
   await panel.locator('[data-testid="composer"]').fill('One more thing.');
   await panel.locator('[data-testid="send"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 15_000 });
-  await page.waitForTimeout(1000); // the model is now streaming and never finishes
+  // The model got the message and is now streaming; it never finishes.
+  await waitFor(() => server!.chatRequests().length > asked, 15_000, 'the hanging call reaches the model');
   assert.equal(await panel.locator('[data-testid="stop"]').isEnabled(), true, 'Stop is enabled while running');
   await panel.locator('[data-testid="stop"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });

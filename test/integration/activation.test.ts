@@ -4,13 +4,16 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { EXTENSION_ID, api, withTimeout } from './helpers';
+import { EXTENSION_ID, api, waitFor, withTimeout } from './helpers';
 
 describe('Context Desk in a real VS Code', () => {
   it('activates and reports its activation time', async () => {
     const a = await api();
-    assert.equal(typeof a.activationMs, 'number');
-    assert.ok(a.activationMs >= 0);
+    // A real measurement of activate() (its speed is the activation benchmark's business): positive,
+    // and shorter than the extension host has been running (a clock mix-up or a constant would not be).
+    assert.ok(Number.isFinite(a.activationMs) && a.activationMs > 0, `activationMs ${a.activationMs}`);
+    assert.ok(a.activationMs < performance.now(), `${a.activationMs} ms > host uptime ${performance.now()} ms`);
+    assert.equal((await api()).activationMs, a.activationMs, 'measured once, at activation');
   });
 
   it('registers every command that package.json contributes', async () => {
@@ -45,13 +48,11 @@ describe('Context Desk in a real VS Code', () => {
     const config = vscode.workspace.getConfiguration('contextDesk');
     await config.update('maskingWindow', 7, vscode.ConfigurationTarget.Global);
     try {
-      const deadline = Date.now() + 10_000;
-      let shown = (await a.agentView.snapshot()).settings?.maskingWindow;
-      while (shown !== 7 && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 100));
-        shown = (await a.agentView.snapshot()).settings?.maskingWindow;
-      }
-      assert.equal(shown, 7, 'the panel shows the new masking window');
+      await waitFor(
+        async () => (await a.agentView.snapshot()).settings?.maskingWindow === 7,
+        10_000,
+        'the panel shows the new masking window',
+      );
     } finally {
       await config.update('maskingWindow', undefined, vscode.ConfigurationTarget.Global);
     }

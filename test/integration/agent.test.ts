@@ -175,7 +175,7 @@ describe('Agent loop in the panel', function () {
     assert.equal(await sendAndWait('remember the word kumquat'), 'completed');
     assert.equal(await a.chat().setModel('scripted-large'), 'scripted-large');
     assert.equal(a.chat().snapshot.model, 'openai-compatible/scripted-large');
-    a.chat().setStrategy('masking');
+    await a.chat().setStrategy('masking');
     assert.equal(await sendAndWait('what was the word?'), 'completed');
     const [first, second] = s.chatRequests();
     assert.equal(first!.model, 'scripted');

@@ -20,13 +20,7 @@ export function workspaceRoot(): string {
   return folder.uri.fsPath;
 }
 
-export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+export { waitFor } from '../support/wait';
 
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([

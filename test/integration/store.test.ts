@@ -127,12 +127,15 @@ describe('Files as memory', function () {
 
   it('Grep Terminals finds a line and opens it', async () => {
     await vscode.commands.executeCommand('contextDesk.grepTerminals', 'terminals', 'marker-42');
-    await new Promise((r) => setTimeout(r, 1500));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    // Accepting before the matches arrive does nothing: accept until the log opens.
     await waitFor(
-      () => /terminals/.test(vscode.window.activeTextEditor?.document.uri.fsPath ?? ''),
-      10_000,
+      async () => {
+        await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+        return /terminals/.test(vscode.window.activeTextEditor?.document.uri.fsPath ?? '');
+      },
+      15_000,
       'the log opens',
+      250,
     );
     const editor = vscode.window.activeTextEditor!;
     assert.match(editor.document.lineAt(editor.selection.active.line).text, /marker-42/);

@@ -2,16 +2,29 @@
 import { PassThrough } from 'node:stream';
 import { main } from '../../src/cli/main';
 
-export async function runCli(
-  argv: string[],
-  signal: AbortSignal = new AbortController().signal,
-): Promise<{ code: number; out: string; err: string }> {
+export interface CliRun {
+  code: number;
+  out: string;
+  err: string;
+}
+
+/**
+ * `cwd`: the working directory for this run (commands that default to the current folder); the process's
+ * own is restored afterwards, so runs of one file must not overlap (node:test runs a file's tests in turn).
+ */
+export async function runCli(argv: string[], options: { signal?: AbortSignal; cwd?: string } = {}): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, signal });
-  return { code, out, err };
+  const previous = process.cwd();
+  if (options.cwd !== undefined) process.chdir(options.cwd);
+  try {
+    const code = await main(argv, { stdout, stderr, signal: options.signal ?? new AbortController().signal });
+    return { code, out, err };
+  } finally {
+    process.chdir(previous);
+  }
 }

@@ -26,12 +26,16 @@ export interface ReplyStep {
 
 export type FaultStep =
   | { fault: 'rate-limit'; retryAfter?: number }
-  | { fault: 'server-error'; status?: number; message?: string }
+  | { fault: 'server-error'; status?: number; message?: string; retryAfter?: number }
   | { fault: 'malformed-tool-call'; name?: string }
   | { fault: 'context-overflow' }
   | { fault: 'auth' }
   /** Streams `text` (if any), then never ends the response until the client goes away. */
-  | { fault: 'hang'; text?: string };
+  | { fault: 'hang'; text?: string }
+  /** Closes the connection without any answer (the client sees a reset socket). */
+  | { fault: 'disconnect' }
+  /** Streams `text`, the usage when `usage` is given, then an error inside the stream (no HTTP status). */
+  | { fault: 'mid-stream-error'; text?: string; usage?: { promptTokens: number; completionTokens: number } };
 
 export type RecordedRequest = {
   method: string;
@@ -227,7 +231,32 @@ export async function startScriptedModelServer(
               res,
               step.status ?? 500,
               errorBody(step.message ?? 'Internal server error', 'server_error'),
+              step.retryAfter !== undefined ? { 'retry-after': String(step.retryAfter) } : {},
             );
+          case 'disconnect':
+            req.socket.destroy();
+            return;
+          case 'mid-stream-error': {
+            res.writeHead(200, { 'content-type': 'text/event-stream' });
+            const chunk = (value: unknown): boolean => res.write(`data: ${JSON.stringify(value)}\n\n`);
+            const base = { id: 'e', object: 'chat.completion.chunk', created: 0, model: 'scripted' };
+            chunk({
+              ...base,
+              choices: [{ index: 0, delta: { content: step.text ?? 'Working' }, finish_reason: null }],
+            });
+            if (step.usage)
+              chunk({
+                ...base,
+                choices: [],
+                usage: {
+                  prompt_tokens: step.usage.promptTokens,
+                  completion_tokens: step.usage.completionTokens,
+                  total_tokens: step.usage.promptTokens + step.usage.completionTokens,
+                },
+              });
+            chunk({ error: { message: 'The model crashed mid-answer', type: 'server_error' } });
+            return res.end();
+          }
           case 'auth':
             return sendJson(
               res,

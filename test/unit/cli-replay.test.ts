@@ -1,26 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../src/cli/main';
+import { runCli } from '../support/cli';
 import { createTokenizer } from '../../src/core/tokens';
 import { loadTrajectoryFile } from '../../src/core/trajectories';
 import type { Message } from '../../src/core/messages';
 
 const fixtures = join(__dirname, '../fixtures/trajectories');
-
-async function runCli(argv: string[], signal = new AbortController().signal) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, signal });
-  return { code, out, err };
-}
 
 interface StrategyJson {
   inputTokens: number;
@@ -235,7 +223,7 @@ test('nothing loadable exits 1 with a message; bad options exit 2 naming the opt
 
 test('Ctrl-C stops cleanly: partial results discarded, exit 130', async () => {
   const controller = new AbortController();
-  const pending = runCli(['replay', fixtures, '--format', 'json'], controller.signal);
+  const pending = runCli(['replay', fixtures, '--format', 'json'], { signal: controller.signal });
   setImmediate(() => controller.abort());
   const r = await pending;
   assert.equal(r.code, 130);

@@ -3,7 +3,7 @@
 import { billRequest } from '../cost/cost-model';
 import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import type { Message, Tokenizer } from '../messages';
-import type { ToolSpec } from './provider';
+import type { ProviderUsage, ToolSpec } from './provider';
 
 /** Tokens that prime the assistant's reply, once per request (OpenAI's chat format). */
 export const REPLY_PRIMING_TOKENS = 3;
@@ -68,6 +68,21 @@ export class CallAccountant {
   commit(sent: readonly Message[]): void {
     this.previous = sent;
     this.previousTools = this.toolsKey;
+  }
+
+  /** A new accountant (another tokenizer or prices) that goes on from this one's previous request. */
+  carriedTo(tokenizer: Tokenizer, prices: CallPrices): CallAccountant {
+    const next = new CallAccountant(tokenizer, prices);
+    next.previous = this.previous;
+    next.previousTools = this.previousTools;
+    return next;
+  }
+
+  /** Input cost from what the provider reported (a failed call is billed only that way). */
+  usageInputCost(usage: ProviderUsage): number {
+    const input = usage.inputTokens ?? 0;
+    const cached = Math.min(input, usage.cachedTokens ?? 0);
+    return cached * this.prices.cachedPrice + (input - cached) * this.prices.cacheWritePrice;
   }
 
   outputCost(outputTokens: number): number {

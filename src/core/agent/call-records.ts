@@ -1,5 +1,6 @@
 // Small pieces of the loop kept apart: call records and their event, masked-observation details for
 // the UI, output counting, and racing a promise against Stop.
+import type { ApprovalPort } from '../budget';
 import type { Message } from '../messages';
 import type { ContextResult } from '../strategies/types';
 import type { CallAccountant, PreparedBill } from './accounting';
@@ -18,6 +19,13 @@ export function untilAborted<T>(p: Promise<T>, signal: AbortSignal): Promise<T |
     signal.addEventListener('abort', onAbort, { once: true });
     p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** The port, answering "no" as soon as the run's signal fires: the budget never waits on a dead prompt. */
+export function stoppable(port: ApprovalPort, signal: () => AbortSignal): ApprovalPort {
+  return {
+    requestApproval: async (request) => (await untilAborted(port.requestApproval(request), signal())) ?? false,
+  };
 }
 
 export function maskedObservations(view: ContextResult, history: readonly Message[]): MaskedObservation[] {

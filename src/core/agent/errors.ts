@@ -5,17 +5,27 @@ export type ProviderErrorKind =
 
 export interface ProviderErrorInfo {
   kind: ProviderErrorKind;
+  /** What went wrong; it does not repeat `url` (the panel shows that once, beside it). */
   message: string;
   /** HTTP status, when there was one. */
   status?: number;
-  /** From a 429's `retry-after` / `retry-after-ms` header. */
+  /** From a `retry-after` / `retry-after-ms` header (429, 503). */
   retryAfterMs?: number;
+  /** The URL the request was sent to, without credentials or query. */
+  url?: string;
+  /**
+   * The request never reached a server (connection refused, unknown host, a refused TLS certificate):
+   * kind `network`; retried at most once; neither counted as a call nor billed.
+   */
+  unreachable?: boolean;
 }
 
 export class ProviderError extends Error implements ProviderErrorInfo {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly url?: string;
+  readonly unreachable?: boolean;
 
   constructor(info: ProviderErrorInfo, options?: { cause?: unknown }) {
     super(info.message, options);
@@ -23,6 +33,14 @@ export class ProviderError extends Error implements ProviderErrorInfo {
     this.kind = info.kind;
     if (info.status !== undefined) this.status = info.status;
     if (info.retryAfterMs !== undefined) this.retryAfterMs = info.retryAfterMs;
+    if (info.url !== undefined) this.url = info.url;
+    if (info.unreachable) this.unreachable = true;
+  }
+
+  /** The same error, naming the URL it was sent to (kept when it already names one). */
+  at(url: string | undefined): ProviderError {
+    if (url === undefined || this.url !== undefined) return this;
+    return new ProviderError({ ...this.toInfo(), url: displayUrl(url) }, { cause: this.cause });
   }
 
   toInfo(): ProviderErrorInfo {
@@ -31,8 +49,80 @@ export class ProviderError extends Error implements ProviderErrorInfo {
       message: this.message,
       ...(this.status !== undefined ? { status: this.status } : {}),
       ...(this.retryAfterMs !== undefined ? { retryAfterMs: this.retryAfterMs } : {}),
+      ...(this.url !== undefined ? { url: this.url } : {}),
+      ...(this.unreachable ? { unreachable: true } : {}),
     };
   }
+}
+
+/** A URL as errors show it: user name, password, query and fragment (where keys hide) left out. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    u.username = '';
+    u.password = '';
+    u.search = '';
+    u.hash = '';
+    return u.toString();
+  } catch {
+    return '(an invalid URL)';
+  }
+}
+
+// Node's and undici's codes for a connection that never got to a server. Resets and timeouts after
+// connecting are not here: those requests may have reached it.
+const UNREACHABLE: Record<string, string> = {
+  ECONNREFUSED: 'connection refused: nothing listens at that address',
+  ENOTFOUND: 'the host name does not resolve',
+  EAI_AGAIN: 'the host name could not be resolved (DNS failure)',
+  EAI_NONAME: 'the host name does not resolve',
+  EAI_FAIL: 'the host name could not be resolved (DNS failure)',
+  EHOSTUNREACH: 'the host is unreachable',
+  ENETUNREACH: 'the network is unreachable',
+  EADDRNOTAVAIL: 'the address is not available',
+  UND_ERR_CONNECT_TIMEOUT: 'connecting timed out',
+  CERT_HAS_EXPIRED: "the server's TLS certificate has expired",
+  DEPTH_ZERO_SELF_SIGNED_CERT: "the server's TLS certificate is self-signed",
+  SELF_SIGNED_CERT_IN_CHAIN: "the server's TLS certificate chain is self-signed",
+  UNABLE_TO_VERIFY_LEAF_SIGNATURE: "the server's TLS certificate could not be verified",
+  ERR_TLS_CERT_ALTNAME_INVALID: "the server's TLS certificate is for another host",
+};
+
+/**
+ * Why a request never reached a server, from the error's cause chain (fetch wraps the socket error,
+ * the SDKs wrap fetch's), or undefined when it may have reached one.
+ */
+export function unreachableReason(e: unknown): { code: string; reason: string } | undefined {
+  const seen = new Set<unknown>();
+  const queue: unknown[] = [e];
+  while (queue.length > 0 && seen.size < 20) {
+    const x = queue.shift();
+    if (typeof x !== 'object' || x === null || seen.has(x)) continue;
+    seen.add(x);
+    const o = x as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+    if (typeof o.code === 'string' && UNREACHABLE[o.code]) return { code: o.code, reason: UNREACHABLE[o.code]! };
+    // fetch refuses ports browsers block (e.g. 1, 9, 6000) and URLs with credentials before connecting.
+    if (o.message === 'bad port') return { code: 'bad port', reason: 'fetch refuses to connect to this port' };
+    if (typeof o.message === 'string' && /URL that includes credentials/.test(o.message))
+      return { code: 'credentials in URL', reason: 'a URL with a user name or password cannot be requested' };
+    queue.push(o.cause);
+    if (Array.isArray(o.errors)) queue.push(...(o.errors as unknown[]));
+  }
+  return undefined;
+}
+
+/** A connection failure of any provider as a classified error: `unreachable` when nothing was sent. */
+export function connectionError(e: unknown, fallback: string): ProviderError {
+  const why = unreachableReason(e);
+  if (!why) return new ProviderError({ kind: 'network', message: fallback }, { cause: e });
+  return new ProviderError(
+    {
+      kind: 'network',
+      unreachable: true,
+      message: `Could not connect to the provider: ${why.reason} (${why.code}); check the base URL and that the server runs`,
+    },
+    { cause: e },
+  );
 }
 
 const OVERFLOW_RE =
@@ -54,7 +144,7 @@ export function parseRetryAfter(
 }
 
 /** Classifies an HTTP failure by status and message (shared by every HTTP provider). */
-export function classifyHttpError(status: number, message: string, retryAfterMs?: number): ProviderError {
+export function classifyHttpError(status: number, message: string, retryAfterMs?: number, url?: string): ProviderError {
   let kind: ProviderErrorKind;
   if (status === 401 || status === 403) kind = 'auth';
   else if (status === 429) kind = 'rate-limit';
@@ -67,7 +157,9 @@ export function classifyHttpError(status: number, message: string, retryAfterMs?
     kind,
     message: `${describeKind(kind)} (HTTP ${status}): ${message}`,
     status,
-    ...(kind === 'rate-limit' && retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    // A 503 may say when to come back, like a 429.
+    ...((kind === 'rate-limit' || status === 503) && retryAfterMs !== undefined ? { retryAfterMs } : {}),
+    ...(url !== undefined ? { url: displayUrl(url) } : {}),
   });
 }
 

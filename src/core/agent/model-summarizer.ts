@@ -36,7 +36,7 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
         }),
       );
       const text = result.text.trim();
-      if (text === '') throw new Error('The summary model returned an empty summary');
+      if (text === '') throw new Error('The summary model returned an empty summary; the turns were kept');
       o.afterCall?.(result.usage.inputTokens ?? promptTokens, result.usage.outputTokens ?? o.tokenizer.count(text));
       return text;
     },

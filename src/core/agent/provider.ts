@@ -53,12 +53,15 @@ export interface ChatResult {
   finishReason?: string;
 }
 
-/** Drains a stream into one result, reporting text deltas as they arrive. */
+/**
+ * Drains a stream into one result, reporting text deltas as they arrive. `result` is filled as events
+ * arrive, so after a failure it holds what came before (usage the provider already reported, above all).
+ */
 export async function collectChat(
   stream: AsyncIterable<ChatStreamEvent>,
   onText?: (delta: string) => void,
+  result: ChatResult = { text: '', toolCalls: [], usage: {} },
 ): Promise<ChatResult> {
-  const result: ChatResult = { text: '', toolCalls: [], usage: {} };
   for await (const event of stream) {
     if (event.type === 'text-delta') {
       result.text += event.text;

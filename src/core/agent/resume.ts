@@ -49,10 +49,13 @@ export function messagesFromHistory(records: readonly HistoryRecord[]): Message[
 }
 
 function missingResult(id: string, name: string): Message {
-  return { role: 'tool', toolCallId: id, name, content: MISSING_RESULT };
+  return { role: 'tool', origin: 'environment', toolCallId: id, name, content: MISSING_RESULT };
 }
 
-/** The session state that continues a history file's conversation. Throws a clear error when empty. */
+/**
+ * The session state that continues a history file's conversation. Throws a clear error when empty. Origins
+ * are kept; files written before origins existed get them by the chat rule (see `parseSessionState`).
+ */
 export function sessionStateFromHistory(records: readonly HistoryRecord[], o: ResumeOptions): SessionState {
   const messages = messagesFromHistory(records);
   if (!messages.some((m) => m.role === 'user'))

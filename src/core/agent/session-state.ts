@@ -1,5 +1,6 @@
 // The session as plain JSON: the panel restores it after a reload and history files store it.
 import type { Message } from '../messages';
+import { withOrigins } from '../provenance';
 import { isStrategyName, type StrategyName } from '../strategies/types';
 
 export const SESSION_STATE_VERSION = 1;
@@ -26,7 +27,10 @@ export interface SessionState {
   provider: string;
   model: string;
   strategy: StrategyName;
-  /** The full, unmasked conversation (tool results as the long-output port returned them). */
+  /**
+   * The full, unmasked conversation (tool results as the long-output port returned them). Every message
+   * but the system prompt carries its `origin`; states saved before origins existed get them on parsing.
+   */
   messages: Message[];
   turns: number;
   calls: CallRecord[];
@@ -34,11 +38,14 @@ export interface SessionState {
   summaryCalls: { inputTokens: number; outputTokens: number; cost: number }[];
   /** Everything spent so far in uncached-input-token units (calls and summaries). */
   cost: number;
+  /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */
+  spentTokens?: number;
   status: 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
 }
 
 const STATUSES = new Set(['idle', 'running', 'completed', 'max-turns', 'aborted', 'budget', 'error']);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+const ORIGINS = new Set(['person', 'agent', 'environment']);
 
 function fail(why: string): never {
   throw new TypeError(`Invalid session state: ${why}`);
@@ -49,6 +56,8 @@ function checkMessage(m: unknown, i: number): void {
   const o = m as Record<string, unknown>;
   if (typeof o.role !== 'string' || !ROLES.has(o.role)) fail(`messages[${i}].role is ${JSON.stringify(o.role)}`);
   if (typeof o.content !== 'string') fail(`messages[${i}].content is not a string`);
+  if (o.origin !== undefined && (typeof o.origin !== 'string' || !ORIGINS.has(o.origin)))
+    fail(`messages[${i}].origin is ${JSON.stringify(o.origin)}`);
   if (o.toolCalls !== undefined) {
     if (!Array.isArray(o.toolCalls)) fail(`messages[${i}].toolCalls is not an array`);
     for (const c of o.toolCalls as unknown[]) {
@@ -71,10 +80,18 @@ export function parseSessionState(value: unknown): SessionState {
     fail(`unknown strategy ${JSON.stringify(o.strategy)}`);
   for (const key of ['createdAt', 'turns', 'cost'] as const)
     if (typeof o[key] !== 'number' || !Number.isFinite(o[key])) fail(`${key} is not a number`);
+  if (
+    o.spentTokens !== undefined &&
+    !(typeof o.spentTokens === 'number' && o.spentTokens >= 0 && Number.isFinite(o.spentTokens))
+  )
+    fail('spentTokens is not a number >= 0');
   if (!Array.isArray(o.messages)) fail('messages is not an array');
   (o.messages as unknown[]).forEach(checkMessage);
   if (!Array.isArray(o.calls)) fail('calls is not an array');
   if (!Array.isArray(o.summaryCalls)) fail('summaryCalls is not an array');
   if (typeof o.status !== 'string' || !STATUSES.has(o.status)) fail(`status ${JSON.stringify(o.status)}`);
-  return structuredClone(o) as unknown as SessionState;
+  const state = structuredClone(o) as unknown as SessionState;
+  // A session's own history is a chat whose tool results are `tool` messages: its user messages are a person's.
+  state.messages = withOrigins(state.messages, 'chat');
+  return state;
 }

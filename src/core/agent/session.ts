@@ -1,8 +1,8 @@
-// The agent loop: prepare the context with the selected strategy, ask the budget, stream one model call
-// (retrying classified failures and invalid tool calls), run the tools, repeat until the model answers
+// The agent loop: prepare the context with the selected strategy, make one model call (ModelCaller: budget,
+// send, accounting), retry what the retry policy says, run the tools, repeat until the model answers
 // without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
-import { TokenBudget, type ApprovalPort, type BudgetOptions } from '../budget';
+import { TokenBudget, type BudgetLimits, type BudgetOptions } from '../budget';
 import type { Message, Tokenizer } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { createStrategy } from '../strategies/registry';
@@ -14,14 +14,21 @@ import {
   type StrategyName,
   type StrategyOptions,
 } from '../strategies/types';
-import { CallAccountant, type CallPrices, type PreparedBill } from './accounting';
-import { BudgetStop, callFinished, callRecord, countOutput, maskedObservations, untilAborted } from './call-records';
-import { ProviderError, isAbortError } from './errors';
+import { CallAccountant, type CallPrices } from './accounting';
+import { BudgetStop, stoppable } from './call-records';
+import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput, type LongOutputPort } from './long-output';
+import { ModelCaller, type AttemptContext } from './model-call';
 import { createModelSummarizer } from './model-summarizer';
-import { collectChat, type ChatProvider, type ChatResult } from './provider';
-import { DEFAULT_RETRY_POLICY, retryDelay, type RetryPolicy } from './retry-policy';
+import type { ChatProvider, ChatResult } from './provider';
+import {
+  DEFAULT_RETRY_POLICY,
+  invalidToolCallNote,
+  planRetry,
+  type RetryCounts,
+  type RetryPolicy,
+} from './retry-policy';
 import { SESSION_STATE_VERSION, parseSessionState, type SessionState } from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
@@ -59,49 +66,100 @@ export interface AgentOptions {
   restore?: SessionState;
 }
 
+/**
+ * Settings a live session takes up from its next model call on, keeping the conversation: a new strategy
+ * (or new strategy options or tokenizer) starts its own state afresh, as a switch does; tokens spent so
+ * far count against new budget limits.
+ */
+export interface LiveSettings {
+  strategy?: StrategyName;
+  strategyOptions?: Partial<StrategyOptions>;
+  tokenizer?: Tokenizer;
+  budget?: BudgetLimits;
+}
+
 type CallOutcome =
   { ok: true; result: ChatResult } | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
 
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
   private readonly s: SessionState;
-  private readonly strategy: ContextStrategy;
+  private strategy: ContextStrategy;
+  private strategyName: StrategyName;
+  private strategyOptions: StrategyOptions;
+  private tokenizer: Tokenizer;
   private readonly retryFilter = createRetryFilterStrategy();
-  private readonly accountant: CallAccountant;
+  private accountant: CallAccountant;
   private readonly budget: TokenBudget;
+  private budgetLimits: string;
+  private readonly caller: ModelCaller;
   private readonly policy: RetryPolicy;
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly sleep: AbortableSleep;
   private signal: AbortSignal = new AbortController().signal;
-  private pendingOutputTokens = 0;
   private running = false;
+  private pending: LiveSettings | undefined;
 
   constructor(private readonly o: AgentOptions) {
     this.clock = o.clock ?? systemClock;
     this.log = o.logger ?? silentLogger;
     this.sleep = o.sleep ?? abortableSleep;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...o.retry };
-    const so: StrategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
-    this.accountant = new CallAccountant(o.tokenizer, {
-      cachedPrice: o.prices?.cachedPrice ?? so.cachedPrice,
-      cacheWritePrice: o.prices?.cacheWritePrice ?? so.cacheWritePrice,
-      outputPrice: o.prices?.outputPrice ?? 4,
-    });
+    this.tokenizer = o.tokenizer;
+    this.strategyName = o.strategy ?? 'cache-aware';
+    this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
+    this.accountant = new CallAccountant(o.tokenizer, this.prices());
+    const restored = o.restore ? parseSessionState(o.restore) : undefined;
     this.budget = new TokenBudget({
       // Backpressure waits end early on Stop (the loop then sees the aborted signal).
       sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
       ...o.budget,
       // A Stop answers a pending approval with "no", so the budget's queue never waits on a dead prompt.
-      ...(o.budget?.approval ? { approval: this.stoppableApproval(o.budget.approval) } : {}),
+      ...(o.budget?.approval ? { approval: stoppable(o.budget.approval, () => this.signal) } : {}),
       clock: this.clock,
       onEvent: (event) => this.emit({ type: 'budget', event }),
+      // A conversation that goes on (new model or strategy) keeps what it spent.
+      sessionUsed: restored?.spentTokens ?? 0,
     });
+    this.budgetLimits = limitsKey(o.budget ?? {});
+    this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
+    this.caller = new ModelCaller(() => this.attemptContext());
+    this.s = restored ?? {
+      version: SESSION_STATE_VERSION,
+      id: randomUUID(),
+      createdAt: this.clock.now(),
+      provider: o.provider.id,
+      model: o.model,
+      strategy: this.strategyName,
+      // The system prompt has no origin: it is the host's standing instructions, kept by every strategy.
+      messages: o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [],
+      turns: 0,
+      calls: [],
+      summaryCalls: [],
+      cost: 0,
+      status: 'idle',
+    };
+    Object.assign(this.s, { provider: o.provider.id, model: o.model, strategy: this.strategyName });
+  }
+
+  private prices(): CallPrices {
+    const o = this.o.prices;
+    return {
+      cachedPrice: o?.cachedPrice ?? this.strategyOptions.cachedPrice,
+      cacheWritePrice: o?.cacheWritePrice ?? this.strategyOptions.cacheWritePrice,
+      outputPrice: o?.outputPrice ?? 4,
+    };
+  }
+
+  /** A fresh strategy (and summarizer) from the given name, options and tokenizer; throws on bad options. */
+  private makeStrategy(name: StrategyName, options: StrategyOptions, tokenizer: Tokenizer): ContextStrategy {
+    const o = this.o;
     const summary = o.summaryModel ?? { provider: o.provider, model: o.model };
     const summarizer = createModelSummarizer({
       ...summary,
-      tokenizer: o.tokenizer,
-      summaryTokens: so.summaryTokens,
+      tokenizer,
+      summaryTokens: options.summaryTokens,
       signal: () => this.signal,
       beforeCall: async (tokens) => {
         const d = await this.budget.request({
@@ -118,30 +176,60 @@ export class AgentSession {
         this.s.cost += cost;
       },
     });
-    this.strategy = createStrategy(o.strategy ?? 'cache-aware', { tokenizer: o.tokenizer, summarizer }, so);
-    if (o.restore) this.s = parseSessionState(o.restore);
-    else {
-      this.s = {
-        version: SESSION_STATE_VERSION,
-        id: randomUUID(),
-        createdAt: this.clock.now(),
-        provider: o.provider.id,
-        model: o.model,
-        strategy: this.strategy.name,
-        messages: o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [],
-        turns: 0,
-        calls: [],
-        summaryCalls: [],
-        cost: 0,
-        status: 'idle',
-      };
-    }
+    return createStrategy(name, { tokenizer, summarizer }, options);
   }
 
-  private stoppableApproval(port: ApprovalPort): ApprovalPort {
+  private attemptContext(): AttemptContext {
+    const o = this.o;
     return {
-      requestApproval: async (request) => (await untilAborted(port.requestApproval(request), this.signal)) ?? false,
+      provider: o.provider,
+      model: o.model,
+      accountant: this.accountant,
+      budget: this.budget,
+      state: this.s,
+      strategy: this.strategy.name,
+      exact: this.tokenizer.exact,
+      clock: this.clock,
+      emit: (e) => this.emit(e),
+      ...(o.taskId !== undefined ? { taskId: o.taskId } : {}),
+      ...(o.agentId !== undefined ? { agentId: o.agentId } : {}),
+      ...(o.temperature !== undefined ? { temperature: o.temperature } : {}),
+      ...(o.maxOutputTokens !== undefined ? { maxOutputTokens: o.maxOutputTokens } : {}),
     };
+  }
+
+  /**
+   * Takes up changed settings from the next model call on (even in the middle of a run); values equal to
+   * the current ones change nothing, so a strategy keeps its state unless it really changes.
+   */
+  reconfigure(update: LiveSettings): void {
+    this.pending = { ...this.pending, ...update };
+  }
+
+  private async applySettings(): Promise<void> {
+    const p = this.pending;
+    if (!p) return;
+    this.pending = undefined;
+    const options = { ...this.strategyOptions, ...p.strategyOptions };
+    const tokenizer = p.tokenizer ?? this.tokenizer;
+    const name = p.strategy ?? this.strategyName;
+    const same =
+      name === this.strategyName &&
+      tokenizer.name === this.tokenizer.name &&
+      JSON.stringify(options) === JSON.stringify(this.strategyOptions);
+    if (!same) {
+      // Built first: options no strategy accepts leave the current one in place (and end this run).
+      this.strategy = this.makeStrategy(name, options, tokenizer);
+      this.strategyName = name;
+      this.strategyOptions = options;
+      this.tokenizer = tokenizer;
+      this.accountant = this.accountant.carriedTo(tokenizer, this.prices());
+      this.s.strategy = name;
+    }
+    if (p.budget && limitsKey(p.budget) !== this.budgetLimits) {
+      this.budgetLimits = limitsKey(p.budget);
+      await this.budget.setLimits(p.budget);
+    }
   }
 
   /** Subscribes to events; returns the unsubscribe function. */
@@ -150,9 +238,10 @@ export class AgentSession {
     return () => this.listeners.delete(listener);
   }
 
-  /** A serialisable copy of the session. */
+  /** A serialisable copy of the session, with the tokens its budgets counted so far. */
   state(): SessionState {
-    return structuredClone(this.s);
+    const spentTokens = (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens;
+    return { ...structuredClone(this.s), spentTokens };
   }
 
   get id(): string {
@@ -176,7 +265,7 @@ export class AgentSession {
     this.running = true;
     this.signal = signal;
     this.s.status = 'running';
-    this.append({ role: 'user', content: userText });
+    this.append({ role: 'user', content: userText, origin: 'person' });
     try {
       this.s.status = await this.work(signal);
     } finally {
@@ -212,14 +301,14 @@ export class AgentSession {
       const outcome = await this.callModel(turn, signal);
       if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
       const { text, toolCalls } = outcome.result;
-      const action: Message = { role: 'assistant', content: text };
+      const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
       if (toolCalls.length === 0) {
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
       }
-      const results = await runToolCalls(toolCalls, {
+      const ran = await runToolCalls(toolCalls, {
         tools: this.o.tools,
         longOutput: this.o.longOutput ?? passThroughLongOutput,
         session: this.s.id,
@@ -228,6 +317,7 @@ export class AgentSession {
         clock: this.clock,
         emit: (e) => this.emit(e),
       });
+      const results = ran.map((m): Message => ({ ...m, origin: 'environment' }));
       for (const m of results) this.append(m);
       // Count new text on arrival, so assembling the next call only looks tokens up.
       for (const m of results) this.accountant.count(m);
@@ -235,133 +325,77 @@ export class AgentSession {
     }
   }
 
-  /** One model call with its retries; the context is built once and, on filtered retries, filtered. */
+  /**
+   * One model call with its retries. The context is built once: a transient failure resends it as it
+   * was; after a context overflow or an invalid tool call it goes through retry filtering with a note.
+   */
   private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
+    const aborted = { ok: false, reason: 'aborted', message: 'Stopped by the user' } as const;
     const history = this.s.messages.slice();
     let view: ContextResult;
     try {
+      await this.applySettings();
       view = await this.strategy.build(history);
     } catch (e) {
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
-      if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
+      if (signal.aborted || isAbortError(e)) return aborted;
       return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
     }
     const specs = this.o.tools.specs();
-    let filtered = false;
-    let failures = 0;
+    let note: string | undefined; // set once retry filtering applies: the corrective note
+    const tried: RetryCounts = { transient: 0, unreachable: 0, overflow: 0 };
     let invalid = 0;
-    for (;;) {
-      const sent = filtered ? (await this.retryFilter.build(view.messages, { retry: true })).messages : view.messages;
-      const bill = this.accountant.bill(sent, history, specs);
-      const decision = await untilAborted(
-        this.budget.request({
-          tokens: bill.tokensSent + this.pendingOutputTokens,
-          taskId: this.o.taskId,
-          agentId: this.o.agentId,
-          reason: `model call for turn ${turn}`,
-        }),
-        signal,
-      );
-      if (decision === undefined || signal.aborted)
-        return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
-      if (!decision.allowed)
-        return {
-          ok: false,
-          reason: 'budget',
-          message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
-        };
-      if (signal.aborted) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
-      this.pendingOutputTokens = 0;
-      this.accountant.commit(sent);
-      this.s.cost += bill.inputCost;
-      const call = this.s.calls.length + 1;
-      const retry = filtered || failures + invalid > 0;
-      this.emit({
-        type: 'context-prepared',
+    for (let attempt = 0; ; attempt++) {
+      const sent =
+        note === undefined
+          ? view.messages
+          : (await this.retryFilter.build(view.messages, { retry: true, note })).messages;
+      const outcome = await this.caller.attempt({
         turn,
-        call,
-        strategy: this.strategy.name,
-        retry,
-        messages: sent.length,
-        ...bill,
-        costSoFar: this.s.cost,
-        masked: filtered ? [] : maskedObservations(view, this.s.messages),
-        summarizedTurns: view.summarizedTurns,
-        estimated: !this.o.tokenizer.exact,
+        sent,
+        history,
+        view,
+        specs,
+        retry: attempt > 0,
+        filtered: note !== undefined,
+        signal,
       });
-      let result: ChatResult;
-      try {
-        const stream = this.o.provider.chat({
-          model: this.o.model,
-          messages: sent,
-          tools: specs,
-          signal,
-          ...(this.o.temperature !== undefined ? { temperature: this.o.temperature } : {}),
-          ...(this.o.maxOutputTokens !== undefined ? { maxOutputTokens: this.o.maxOutputTokens } : {}),
-        });
-        result = await collectChat(stream, (text) => this.emit({ type: 'text-delta', turn, text }));
-      } catch (e) {
-        this.record(turn, call, retry, bill, 0);
-        if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
-        const error =
-          e instanceof ProviderError ? e : new ProviderError({ kind: 'network', message: String(e) }, { cause: e });
-        const delay = retryDelay(error, failures, this.policy);
+      if (outcome.type === 'stopped') return { ok: false, reason: outcome.reason, message: outcome.message };
+      let reason: string;
+      let delayMs = 0;
+      if (outcome.type === 'failed') {
+        const error = outcome.error;
         this.emit({ type: 'error', turn, error: error.toInfo() });
-        if (delay === undefined) return { ok: false, reason: 'error', message: error.message };
-        failures++;
-        filtered ||= this.policy.filterOn.includes(error.kind);
-        this.emit({ type: 'retry', turn, attempt: failures, reason: error.kind, delayMs: delay, filtered });
-        try {
-          if (delay > 0) await this.sleep(delay, signal);
-        } catch {
-          return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
-        }
-        continue;
-      }
-      const output = result.usage.outputTokens ?? countOutput(this.accountant, result);
-      this.pendingOutputTokens = output;
-      this.record(turn, call, retry, bill, output, result);
-      const bad = result.toolCalls
-        .map((c) => this.o.tools.check(c))
-        .filter((c) => !c.ok && c.kind !== 'invalid-arguments');
-      if (bad.length > 0 && invalid < this.policy.maxInvalidToolCallRetries) {
-        invalid++;
-        filtered = true;
-        const reason = bad.map((b) => (b.ok ? '' : b.kind)).join(', ');
-        this.emit({
-          type: 'retry',
-          turn,
-          attempt: invalid,
-          reason: `invalid tool call (${reason})`,
-          delayMs: 0,
-          filtered,
+        const plan = planRetry(error, tried, this.policy);
+        if (!plan) return { ok: false, reason: 'error', message: error.message };
+        tried[plan.counts]++;
+        note = plan.filterNote ?? note;
+        reason = error.kind;
+        delayMs = plan.delayMs;
+      } else {
+        const bad = outcome.result.toolCalls.flatMap((c) => {
+          const checked = this.o.tools.check(c);
+          // Arguments that break the schema are answered with the error instead (the model fixes them).
+          return checked.ok || checked.kind === 'invalid-arguments' ? [] : [{ kind: checked.kind, name: c.name }];
         });
-        continue;
+        if (bad.length === 0 || invalid >= this.policy.maxInvalidToolCallRetries)
+          return { ok: true, result: outcome.result };
+        invalid++;
+        note = invalidToolCallNote(bad.map((b) => `${b.kind} ${JSON.stringify(b.name.slice(0, 60))}`));
+        reason = `invalid tool call (${bad.map((b) => b.kind).join(', ')})`;
       }
-      return { ok: true, result };
+      this.emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, filtered: note !== undefined });
+      try {
+        if (delayMs > 0) await this.sleep(delayMs, signal);
+      } catch {
+        return aborted;
+      }
+      if (signal.aborted) return aborted;
     }
   }
+}
 
-  private record(
-    turn: number,
-    call: number,
-    retry: boolean,
-    bill: PreparedBill,
-    output: number,
-    result?: ChatResult,
-  ): void {
-    const record = callRecord(
-      turn,
-      call,
-      retry,
-      bill,
-      output,
-      this.accountant.outputCost(output),
-      this.clock.now(),
-      result,
-    );
-    this.s.cost += this.accountant.outputCost(output);
-    this.s.calls.push(record);
-    this.emit(callFinished(record, this.s.cost));
-  }
+/** Budget limits compared by value (mode and limit per level). */
+function limitsKey(l: BudgetLimits): string {
+  return JSON.stringify([l.session ?? null, l.task ?? null, l.agent ?? null]);
 }

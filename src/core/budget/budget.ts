@@ -33,7 +33,11 @@ export interface BudgetOptions {
   sleep?: Sleep;
   approval?: ApprovalPort;
   onEvent?: (event: BudgetEvent) => void;
+  /** Tokens the session spent before this budget took over (a conversation that goes on). */
+  sessionUsed?: number;
 }
+
+export type BudgetLimits = Pick<BudgetOptions, 'session' | 'task' | 'agent'>;
 
 interface Account extends BudgetScope {
   used: number;
@@ -45,6 +49,17 @@ function checkLimit(name: BudgetLevel, l: BudgetLimit | undefined): void {
     throw new RangeError(`${name} budget must be >= 0 tokens, got ${l.limit}`);
 }
 
+function checkLimits(l: BudgetLimits): BudgetLimits {
+  checkLimit('session', l.session);
+  checkLimit('task', l.task);
+  checkLimit('agent', l.agent);
+  return {
+    ...(l.session ? { session: l.session } : {}),
+    ...(l.task ? { task: l.task } : {}),
+    ...(l.agent ? { agent: l.agent } : {}),
+  };
+}
+
 export class TokenBudget {
   private readonly session: Account;
   private readonly accounts = new Map<string, Account>();
@@ -53,17 +68,48 @@ export class TokenBudget {
   private readonly steps: readonly BackpressureStep[];
   private readonly clock: Clock;
   private readonly sleep: Sleep;
+  private limits: BudgetLimits;
 
   constructor(private readonly options: BudgetOptions = {}) {
-    checkLimit('session', options.session);
-    checkLimit('task', options.task);
-    checkLimit('agent', options.agent);
+    this.limits = checkLimits(options);
     this.warningAt = options.warningAt ?? DEFAULT_WARNING_AT;
     this.steps = options.backpressure ?? DEFAULT_BACKPRESSURE;
     validateSteps(this.steps);
     this.clock = options.clock ?? systemClock;
     this.sleep = options.sleep ?? realSleep;
-    this.session = { level: 'session', used: 0, rule: options.session };
+    const used = options.sessionUsed ?? 0;
+    if (!(used >= 0) || !Number.isFinite(used)) throw new RangeError(`sessionUsed must be >= 0, got ${used}`);
+    this.session = { level: 'session', used, rule: options.session };
+  }
+
+  /** New limits (settings changed): tokens spent so far count against them from the next request on. */
+  setLimits(limits: BudgetLimits): Promise<void> {
+    const checked = checkLimits(limits);
+    return this.serialized(() => {
+      this.limits = checked;
+      this.session.rule = checked.session;
+      for (const a of this.accounts.values()) a.rule = checked[a.level as 'task' | 'agent'];
+    });
+  }
+
+  /** Gives back a spend that did not happen: the call never reached a server, or it failed unbilled. */
+  refund(spend: SpendRequest): Promise<void> {
+    return this.serialized(() => {
+      for (const a of this.accountsOf(spend)) a.used = Math.max(0, a.used - spend.tokens);
+    });
+  }
+
+  private serialized(f: () => void): Promise<void> {
+    const next = this.queue.then(f);
+    this.queue = next.catch(() => undefined);
+    return next;
+  }
+
+  private accountsOf(spend: SpendRequest): Account[] {
+    const accounts = [this.session];
+    if (spend.taskId !== undefined) accounts.push(this.account('task', spend.taskId));
+    if (spend.agentId !== undefined) accounts.push(this.account('agent', spend.agentId));
+    return accounts;
   }
 
   /** Asks to spend `tokens`; resolves once any backpressure delay or approval is over. */
@@ -90,7 +136,7 @@ export class TokenBudget {
     const key = `${level}\u0000${id}`;
     let a = this.accounts.get(key);
     if (!a) {
-      a = { level, id, used: 0, rule: this.options[level] };
+      a = { level, id, used: 0, rule: this.limits[level] };
       this.accounts.set(key, a);
     }
     return a;
@@ -111,9 +157,7 @@ export class TokenBudget {
   }
 
   private async decide(spend: SpendRequest): Promise<SpendDecision> {
-    const accounts = [this.session];
-    if (spend.taskId !== undefined) accounts.push(this.account('task', spend.taskId));
-    if (spend.agentId !== undefined) accounts.push(this.account('agent', spend.agentId));
+    const accounts = this.accountsOf(spend);
     const over = accounts.filter((a) => a.rule && a.used + spend.tokens > a.rule.limit);
     const scope = (a: Account): BudgetScope => ({ level: a.level, ...(a.id !== undefined ? { id: a.id } : {}) });
 

@@ -1,3 +1,3 @@
 export * from './types';
-export { TokenBudget, realSleep, type BudgetOptions, type Sleep } from './budget';
+export { TokenBudget, realSleep, type BudgetLimits, type BudgetOptions, type Sleep } from './budget';
 export { backpressureDelay } from './backpressure';

@@ -3,7 +3,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '../messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
-import { ProviderError, classifyHttpError, parseRetryAfter } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
 
 export interface AnthropicProviderOptions {
@@ -14,7 +14,12 @@ export interface AnthropicProviderOptions {
   defaultMaxOutputTokens?: number;
 }
 
-export function classifyAnthropicError(e: unknown, signal?: AbortSignal): ProviderError {
+/** Any error from the SDK (or the network under it) as a classified ProviderError naming `url`. */
+export function classifyAnthropicError(e: unknown, signal?: AbortSignal, url?: string): ProviderError {
+  return classify(e, signal).at(url);
+}
+
+function classify(e: unknown, signal?: AbortSignal): ProviderError {
   if (e instanceof ProviderError) return e;
   if (signal?.aborted || e instanceof Anthropic.APIUserAbortError || (e instanceof Error && e.name === 'AbortError'))
     return new ProviderError({ kind: 'aborted', message: 'Stopped' }, { cause: e });
@@ -23,8 +28,7 @@ export function classifyAnthropicError(e: unknown, signal?: AbortSignal): Provid
       { kind: 'timeout', message: `Anthropic did not answer in time: ${e.message}` },
       { cause: e },
     );
-  if (e instanceof Anthropic.APIConnectionError)
-    return new ProviderError({ kind: 'network', message: `Could not reach Anthropic (${e.message})` }, { cause: e });
+  if (e instanceof Anthropic.APIConnectionError) return connectionError(e, `Could not reach Anthropic (${e.message})`);
   if (e instanceof Anthropic.APIError && typeof e.status === 'number') {
     const headers = e.headers;
     const retryAfter = headers ? parseRetryAfter((n) => headers.get(n)) : undefined;
@@ -34,12 +38,14 @@ export function classifyAnthropicError(e: unknown, signal?: AbortSignal): Provid
   const message = e instanceof Error ? e.message : String(e);
   if (e instanceof Anthropic.APIError)
     return new ProviderError({ kind: 'server', message: `Anthropic failed mid-stream: ${message}` }, { cause: e });
-  return new ProviderError({ kind: 'network', message }, { cause: e });
+  return connectionError(e, message);
 }
 
 export class AnthropicProvider implements ChatProvider {
   readonly id = 'anthropic';
   private readonly client: Anthropic;
+  /** Where requests go (errors name it). */
+  readonly url: string;
   /** Previous request per conversation, keyed by model and system prompt (a summary call has its own). */
   private readonly previous = new Map<string, readonly Message[]>();
 
@@ -50,6 +56,7 @@ export class AnthropicProvider implements ChatProvider {
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0,
     });
+    this.url = `${this.client.baseURL.replace(/\/+$/, '')}/v1/messages`;
   }
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
@@ -84,6 +91,8 @@ export class AnthropicProvider implements ChatProvider {
           usage.inputTokens = u.input_tokens + read + written;
           usage.cachedTokens = read;
           usage.cacheWriteTokens = written;
+          // Reported now: a call that fails mid-stream is billed by what the provider counted.
+          yield { type: 'usage', usage: { ...usage } };
         } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
           tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
         } else if (event.type === 'content_block_delta') {
@@ -94,18 +103,18 @@ export class AnthropicProvider implements ChatProvider {
           }
         } else if (event.type === 'message_delta') {
           usage.outputTokens = event.usage.output_tokens;
+          yield { type: 'usage', usage: { outputTokens: usage.outputTokens } };
           if (event.delta.stop_reason) finish = event.delta.stop_reason;
         }
       }
     } catch (e) {
-      throw classifyAnthropicError(e, request.signal);
+      throw classifyAnthropicError(e, request.signal, this.url);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
     for (const [, t] of [...tools.entries()].sort((a, b) => a[0] - b[0]))
       yield { type: 'tool-call', call: { id: t.id, name: t.name, arguments: t.json === '' ? '{}' : t.json } };
-    yield { type: 'usage', usage };
     if (finish) yield { type: 'finish', reason: finish };
   }
 }

@@ -2,7 +2,7 @@
 // LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
 import OpenAI from 'openai';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
-import { ProviderError, classifyHttpError, parseRetryAfter } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:11434/v1';
@@ -18,8 +18,12 @@ export interface OpenAIProviderOptions {
   headers?: Record<string, string>;
 }
 
-/** Any error from the SDK (or the network under it) as a classified ProviderError. */
-export function classifyOpenAIError(e: unknown, signal?: AbortSignal): ProviderError {
+/** Any error from the SDK (or the network under it) as a classified ProviderError naming `url`. */
+export function classifyOpenAIError(e: unknown, signal?: AbortSignal, url?: string): ProviderError {
+  return classify(e, signal).at(url);
+}
+
+function classify(e: unknown, signal?: AbortSignal): ProviderError {
   if (e instanceof ProviderError) return e;
   if (signal?.aborted || e instanceof OpenAI.APIUserAbortError || (e instanceof Error && e.name === 'AbortError'))
     return new ProviderError({ kind: 'aborted', message: 'Stopped' }, { cause: e });
@@ -29,12 +33,9 @@ export function classifyOpenAIError(e: unknown, signal?: AbortSignal): ProviderE
       { cause: e },
     );
   if (e instanceof OpenAI.APIConnectionError)
-    return new ProviderError(
-      {
-        kind: 'network',
-        message: `Could not reach the provider; check the base URL and that the server runs (${e.message})`,
-      },
-      { cause: e },
+    return connectionError(
+      e,
+      `Could not reach the provider; check the base URL and that the server runs (${e.message})`,
     );
   if (e instanceof OpenAI.APIError && typeof e.status === 'number') {
     const headers = e.headers;
@@ -52,12 +53,14 @@ export function classifyOpenAIError(e: unknown, signal?: AbortSignal): ProviderE
   // An error inside an SSE stream has no status: treat it as the server's.
   if (e instanceof OpenAI.APIError)
     return new ProviderError({ kind: 'server', message: `The provider failed mid-stream: ${message}` }, { cause: e });
-  return new ProviderError({ kind: 'network', message }, { cause: e });
+  return connectionError(e, message);
 }
 
 export class OpenAICompatibleProvider implements ChatProvider {
   readonly id = 'openai-compatible';
   private readonly client: OpenAI;
+  /** Where chat requests go (errors name it). */
+  readonly url: string;
 
   constructor(options: OpenAIProviderOptions = {}) {
     this.client = new OpenAI({
@@ -67,6 +70,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       maxRetries: 0, // the loop retries, with events the user sees
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
+    this.url = `${this.client.baseURL.replace(/\/+$/, '')}/chat/completions`;
   }
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
@@ -118,7 +122,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
         if (choice.finish_reason) finish = choice.finish_reason;
       }
     } catch (e) {
-      throw classifyOpenAIError(e, request.signal);
+      throw classifyOpenAIError(e, request.signal, this.url);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
     }

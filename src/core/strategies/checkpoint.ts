@@ -1,22 +1,25 @@
 // Checkpoints (summary strategy) and the prompt a real summarizer LLM gets. The agent loop uses the
 // same prompt with a real model; replay only counts its tokens.
 import type { Message } from '../messages';
+import { summarisedInstructionsNote } from './instructions';
 
 export const CHECKPOINT_SECTIONS = ['USER_CONTEXT', 'COMPLETED', 'PENDING', 'CODE_STATE'] as const;
 
-export function checkpointHeader(turns: number): string {
-  return `Checkpoint for the last ${turns} turns:`;
+/** `summarisedInstructions`: a person's instructions this checkpoint stands for (the window was full). */
+export function checkpointHeader(turns: number, summarisedInstructions = 0): string {
+  return `Checkpoint for the last ${turns} turns${summarisedInstructionsNote(summarisedInstructions)}:`;
 }
 
-/** The message that stands for summarized turns in the context. */
-export function checkpointMessage(turns: number, summary: string): Message {
-  return { role: 'user', content: `${checkpointHeader(turns)}\n${summary}` };
+/** The message that stands for summarized turns in the context (written for the agent: origin `agent`). */
+export function checkpointMessage(turns: number, summary: string, summarisedInstructions = 0): Message {
+  return { role: 'user', origin: 'agent', content: `${checkpointHeader(turns, summarisedInstructions)}\n${summary}` };
 }
 
 export const SLIDING_SUMMARY_PREFIX = 'Previous context summary:';
 
-export function slidingSummaryMessage(summary: string): Message {
-  return { role: 'user', content: `${SLIDING_SUMMARY_PREFIX} ${summary}` };
+export function slidingSummaryMessage(summary: string, summarisedInstructions = 0): Message {
+  const note = summarisedInstructionsNote(summarisedInstructions);
+  return { role: 'user', origin: 'agent', content: `${SLIDING_SUMMARY_PREFIX}${note} ${summary}` };
 }
 
 export const SUMMARIZER_SYSTEM_PROMPT = [

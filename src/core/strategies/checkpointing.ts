@@ -1,9 +1,11 @@
 // Shared by `summary` and `hybrid`: when at least N + M turns are unsummarized, fold the oldest N into
-// a checkpoint conditioned on the previous one (SummarizeEveryNTurns with static checkpointing).
+// a checkpoint conditioned on the previous one (SummarizeEveryNTurns with static checkpointing). A person's
+// instructions given during the folded turns stay verbatim just before the checkpoint.
 import { splitTurns, type Message } from '../messages';
 import { buildSummaryPrompt, checkpointMessage } from './checkpoint';
+import { fitInstructions, internedMessages } from './instructions';
 import { maskTurns, publishedMaskedTurns } from './mask-turns';
-import { messageCounter } from '../cost/message-tokens';
+import { messageCounter, sumTokens } from '../cost/message-tokens';
 import type { ContextResult, ContextStrategy, StrategyDeps, StrategyName, SummaryRecord } from './types';
 
 export interface CheckpointParams {
@@ -15,12 +17,15 @@ export interface CheckpointParams {
   summaryTokens: number;
   /** Hybrid: also mask observations older than the last `window` turns, with `polling`. */
   mask?: { window: number; polling: number };
+  /** Folded instructions stay verbatim unless they would overflow this window. */
+  contextWindow: number;
 }
 
 export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointParams): ContextStrategy {
   let summarized = 0;
   let checkpoint: string | undefined;
   let checkpointMsg: Message | undefined;
+  const cpMessage = internedMessages((content) => ({ role: 'user', origin: 'agent', content }));
   const count = messageCounter(deps.tokenizer);
   return {
     name: p.name,
@@ -49,10 +54,18 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
           text,
         });
       }
-      if (!checkpointMsg) return { messages: view.messages, masked: view.masked, summaries, summarizedTurns: 0 };
+      if (!checkpointMsg || checkpoint === undefined)
+        return { messages: view.messages, masked: view.masked, summaries, summarizedTurns: 0 };
       const start = turns[summarized]?.actionIndex ?? history.length;
+      const head = view.messages.slice(0, split.prefixEnd);
+      const tail = view.messages.slice(start);
+      const folded = turns.slice(0, summarized).flatMap((t) => t.instructionIndices);
+      const spare = p.contextWindow - sumTokens([...head, checkpointMsg, ...tail], count);
+      const { kept, summarised } = fitInstructions(folded, history, split.origins, spare, count);
+      const cp =
+        summarised === 0 ? checkpointMsg : cpMessage(checkpointMessage(p.every, checkpoint, summarised).content);
       return {
-        messages: [...view.messages.slice(0, split.prefixEnd), checkpointMsg, ...view.messages.slice(start)],
+        messages: [...head, ...kept.map((i) => view.messages[i]!), cp, ...tail],
         masked: view.masked.filter((r) => r.index >= start),
         summaries,
         summarizedTurns: summarized,

@@ -10,5 +10,4 @@ export {
   SUMMARIZER_SYSTEM_PROMPT,
 } from './checkpoint';
 export { createStandInSummarizer } from './stand-in-summarizer';
-export { createLlmSummarizer, type Complete } from './llm-summarizer';
 export { TOOLS_USED_PREFIX } from './retry-filter';

@@ -1,7 +1,9 @@
 // `retry-filter`: on a retried call, drop tool results and the assistant messages that made tool calls,
 // but keep one short line naming the tools already used and their key arguments, so the model does not
-// pick the same call again. Without the retry flag the history is sent as is.
+// pick the same call again, and the loop's corrective note (why the call is repeated). A person's messages
+// are always kept. Without the retry flag the history is sent as is.
 import type { Message, ToolCall } from '../messages';
+import { inferOrigins, mustKeepVerbatim } from '../provenance';
 import type { BuildOptions, ContextResult, ContextStrategy } from './types';
 
 const MAX_ARG_CHARS = 40;
@@ -43,15 +45,14 @@ export function createRetryFilterStrategy(): ContextStrategy {
         return Promise.resolve({ messages: history.slice(), masked: [], summaries: [], summarizedTurns: 0 });
       const kept: Message[] = [];
       const calls: ToolCall[] = [];
-      for (const m of history) {
-        if (m.role === 'tool') continue;
-        if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) {
-          calls.push(...m.toolCalls);
-          continue;
-        }
-        kept.push(m);
-      }
-      if (calls.length > 0) kept.push({ role: 'user', content: toolsUsedLine(calls) });
+      const origins = inferOrigins(history);
+      history.forEach((m, i) => {
+        if (mustKeepVerbatim(m, origins[i])) kept.push(m);
+        else if (m.role === 'assistant' && m.toolCalls && m.toolCalls.length > 0) calls.push(...m.toolCalls);
+        else if (m.role !== 'tool') kept.push(m);
+      });
+      if (calls.length > 0) kept.push({ role: 'user', origin: 'environment', content: toolsUsedLine(calls) });
+      if (options.note) kept.push({ role: 'user', origin: 'environment', content: options.note });
       return Promise.resolve({ messages: kept, masked: [], summaries: [], summarizedTurns: 0 });
     },
   };

@@ -1,7 +1,11 @@
 // `sliding-window` (Shannon): the first 3 messages + `Previous context summary:` + the last 20,
 // compressing when usage reaches 75 % of the budget (the context window), down to 37.5 %.
-import type { Message } from '../messages';
+// A person's instructions among the folded messages stay verbatim beside the summary.
+import type { Message, Origin } from '../messages';
+import { inferOrigins, mustKeepVerbatim } from '../provenance';
+import { messageCounter, sumTokens } from '../cost/message-tokens';
 import { buildSummaryPrompt, slidingSummaryMessage } from './checkpoint';
+import { fitInstructions, internedMessages } from './instructions';
 import type { ContextResult, ContextStrategy, StrategyDeps, StrategyOptions, SummaryRecord } from './types';
 
 export const PRIMERS = 3;
@@ -15,47 +19,74 @@ function assistantsBefore(history: readonly Message[], end: number): number {
   return n;
 }
 
+/** The first 3 messages, and the results of a tool call among them (a call without its result is rejected). */
+function primersEnd(history: readonly Message[]): number {
+  let end = Math.min(PRIMERS, history.length);
+  while (end < history.length && history[end]!.role === 'tool') end++;
+  return end;
+}
+
 export function createSlidingWindowStrategy(
   deps: StrategyDeps,
   options: Pick<StrategyOptions, 'contextWindow' | 'summaryTokens'>,
 ): ContextStrategy {
-  let foldedUpTo = PRIMERS; // history[PRIMERS, foldedUpTo) lives in the summary
+  let foldedUpTo = 0; // history[primers, foldedUpTo) lives in the summary (0: nothing folded yet)
   let summary: string | undefined;
-  let summaryMsg: Message | undefined;
-  const count = (ms: readonly Message[]): number => ms.reduce((n, m) => n + deps.tokenizer.countMessage(m), 0);
+  const summaryMessage = internedMessages((content) => ({ role: 'user', origin: 'agent', content }));
+  const counter = messageCounter(deps.tokenizer);
+  const count = (ms: readonly Message[]): number => sumTokens(ms, counter);
 
-  const assemble = (history: readonly Message[]): Message[] => {
-    const primers = history.slice(0, PRIMERS);
-    if (!summaryMsg) return history.slice();
-    return [...primers, summaryMsg, ...history.slice(foldedUpTo)];
+  // A person's instructions among the folded messages stay verbatim after the primers.
+  const assemble = (history: readonly Message[], origins: readonly (Origin | undefined)[]): Message[] => {
+    if (summary === undefined) return history.slice();
+    const primers = history.slice(0, primersEnd(history));
+    const tail = history.slice(foldedUpTo);
+    const candidates: number[] = [];
+    for (let i = primers.length; i < foldedUpTo; i++) if (mustKeepVerbatim(history[i]!, origins[i])) candidates.push(i);
+    const bare = slidingSummaryMessage(summary);
+    const spare = options.contextWindow - count(primers) - counter(bare) - count(tail);
+    const { kept, summarised } = fitInstructions(candidates, history, origins, spare, counter);
+    const summaryMsg = summaryMessage(slidingSummaryMessage(summary, summarised).content);
+    return [...primers, ...kept.map((i) => history[i]!), summaryMsg, ...tail];
   };
 
   return {
     name: 'sliding-window',
     async build(history: readonly Message[]): Promise<ContextResult> {
-      let messages = assemble(history);
+      const origins = inferOrigins(history);
+      const keep = (i: number): boolean => mustKeepVerbatim(history[i]!, origins[i]);
+      const primerEnd = primersEnd(history);
+      let messages = assemble(history, origins);
       const summaries: SummaryRecord[] = [];
-      if (count(messages) >= COMPRESS_AT * options.contextWindow && history.length > PRIMERS + 1) {
+      if (count(messages) >= COMPRESS_AT * options.contextWindow && history.length > primerEnd + 1) {
         const target = COMPRESS_TO * options.contextWindow;
         // The summary message: its text plus framing, with slack for tokens merging at the seam.
         const summarySize = options.summaryTokens + deps.tokenizer.countMessage(slidingSummaryMessage('')) + 2;
-        const fixed = count(history.slice(0, PRIMERS)) + summarySize;
-        let start = Math.max(PRIMERS, foldedUpTo, history.length - RECENTS);
+        const fixed = count(history.slice(0, primerEnd)) + summarySize;
+        let start = Math.max(primerEnd, foldedUpTo, history.length - RECENTS);
         let recent = count(history.slice(start));
+        let instructions = 0;
+        for (let i = primerEnd; i < start; i++) if (keep(i)) instructions += counter(history[i]!);
         // Fewer recents when the last 20 alone are too big; a tool result never opens the window
         // (its call would be gone, which providers reject).
-        while (start < history.length - 1 && (fixed + recent > target || history[start]!.role === 'tool')) {
-          recent -= deps.tokenizer.countMessage(history[start]!);
+        while (
+          start < history.length - 1 &&
+          (fixed + instructions + recent > target || history[start]!.role === 'tool')
+        ) {
+          const n = counter(history[start]!);
+          recent -= n;
+          if (keep(start)) instructions += n;
           start++;
         }
+        let replaced = 0;
+        for (let i = primerEnd; i < start; i++) if (!keep(i)) replaced += counter(history[i]!);
         // Fold only when the summary is smaller than what it replaces (never send more than raw).
-        if (start > foldedUpTo && count(history.slice(PRIMERS, start)) > summarySize) {
-          const folded = history.slice(foldedUpTo, start);
+        if (start > Math.max(foldedUpTo, primerEnd) && replaced > summarySize) {
+          const folded = history.slice(Math.max(foldedUpTo, primerEnd), start);
           const prompt = buildSummaryPrompt(folded, summary, options.summaryTokens);
           summary = await deps.summarizer.summarize(folded, summary);
-          summaryMsg = slidingSummaryMessage(summary);
           summaries.push({
-            fromTurn: assistantsBefore(history, foldedUpTo),
+            fromTurn: assistantsBefore(history, Math.max(foldedUpTo, primerEnd)),
             toTurn: assistantsBefore(history, start),
             inputTokens: count(prompt),
             outputTokens: deps.tokenizer.count(summary),
@@ -63,14 +94,15 @@ export function createSlidingWindowStrategy(
             text: summary,
           });
           foldedUpTo = start;
-          messages = assemble(history);
+          messages = assemble(history, origins);
         }
       }
       return {
         messages,
         masked: [],
         summaries,
-        summarizedTurns: summaryMsg ? assistantsBefore(history, foldedUpTo) - assistantsBefore(history, PRIMERS) : 0,
+        summarizedTurns:
+          summary !== undefined ? assistantsBefore(history, foldedUpTo) - assistantsBefore(history, primerEnd) : 0,
       };
     },
   };

@@ -58,6 +58,8 @@ export interface ContextResult {
 export interface BuildOptions {
   /** This call repeats a failed one (retry-filter drops tool traffic then). */
   retry?: boolean;
+  /** With `retry`: a short corrective note for the model (why the call is repeated), sent last. */
+  note?: string;
 }
 
 /** Created per conversation; may keep state (checkpoints, the mask boundary) between calls. */

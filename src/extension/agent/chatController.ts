@@ -18,7 +18,8 @@ import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat, itemsFromMessages } from './chatModel';
 import { ApprovalBroker } from './approvals';
-import { SECTION, type Settings } from '../settings';
+import { SECTION, pickerNotice, sessionSettings, type Settings } from '../settings';
+import { updateWhereSet } from '../settingsScope';
 import { createProvider, modelFields, providerKind } from './providers';
 
 /** What MCP and skills add to a session: the MCP host, static prompt lines, folders the agent may read. */
@@ -51,6 +52,8 @@ export class ChatController implements vscode.Disposable {
   private carryOver: SessionState | undefined;
   private history: { writer: HistoryWriter; written: number; store: ContextStore } | undefined;
   private running: AbortController | undefined;
+  /** Settings changed during a run that only a new session takes up (provider, model): after the run. */
+  private rebuildAfterRun = false;
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
@@ -78,21 +81,26 @@ export class ChatController implements vscode.Disposable {
     return this.model.snapshot.sessionId;
   }
 
-  setStrategy(strategy: string): string {
+  /** Switches the strategy: a running agent takes it up from its next call, else the next message. */
+  async setStrategy(strategy: string): Promise<string> {
     if (!isStrategyName(strategy)) throw new Error(`Unknown strategy '${strategy}'`);
-    if (this.running) throw new Error('Stop the agent before changing the strategy');
-    void vscode.workspace.getConfiguration(SECTION).update('strategy', strategy, vscode.ConfigurationTarget.Global);
-    this.rebuildSession();
-    this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
+    await this.writeSetting('strategy', strategy);
+    this.settingsChanged();
     return strategy;
   }
 
   /** Switches the model; the conversation goes on with the new one from the next message. */
   async setModel(model: string): Promise<string> {
-    if (this.running) throw new Error('Stop the agent before changing the model');
-    await vscode.workspace.getConfiguration(SECTION).update('agent.model', model, vscode.ConfigurationTarget.Global);
+    await this.writeSetting('agent.model', model);
     this.settingsChanged();
     return model;
+  }
+
+  /** A picker's choice goes where the setting is set now, so it takes effect; the panel says where. */
+  private async writeSetting(key: string, value: string): Promise<void> {
+    const { scope, effective } = await updateWhereSet(key, value);
+    const notice = pickerNotice(`${SECTION}.${key}`, value, scope, effective);
+    if (notice) this.d.post(this.model.notice(effective ? 'info' : 'warning', notice));
   }
 
   /**
@@ -100,10 +108,22 @@ export class ChatController implements vscode.Disposable {
    * with this conversation; the panel's model label and setup hint follow at once.
    */
   settingsChanged(): void {
+    const s = this.d.settings();
     if (!this.running) this.rebuildSession();
-    const { model: label, setupHint } = modelFields(this.d.settings());
+    else {
+      // The run takes up strategy, tokenizer, window and budget from its next model call.
+      const live = sessionSettings(s);
+      this.session?.reconfigure({ ...live, tokenizer: this.tokenizerFor(live.tokenizer) });
+      this.rebuildAfterRun = true;
+    }
+    const { model: label, setupHint } = modelFields(s);
     const { model: _old, setupHint: _hint, ...rest } = this.model.snapshot;
-    this.model = new ChatModel({ ...rest, ...(label ? { model: label } : {}), ...(setupHint ? { setupHint } : {}) });
+    this.model = new ChatModel({
+      ...rest,
+      strategy: sessionSettings(s).strategy,
+      ...(label ? { model: label } : {}),
+      ...(setupHint ? { setupHint } : {}),
+    });
     this.d.postSnapshot(this.model.snapshot);
   }
 
@@ -161,6 +181,8 @@ export class ChatController implements vscode.Disposable {
       ]);
     } finally {
       this.running = undefined;
+      if (this.rebuildAfterRun) this.rebuildSession();
+      this.rebuildAfterRun = false;
     }
   }
 
@@ -260,7 +282,8 @@ export class ChatController implements vscode.Disposable {
     const store = await this.d.openStore();
     // Size caps: the oldest files of a full folder go before a new session adds more.
     void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
-    const tokenizer = this.tokenizerFor(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
+    const live = sessionSettings(s);
+    const tokenizer = this.tokenizerFor(live.tokenizer);
     const extras = await this.loadExtras();
     const tools = new ToolRegistry([
       ...(workspaceFolder
@@ -274,7 +297,6 @@ export class ChatController implements vscode.Disposable {
         : []),
       ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
     ]);
-    const budgetLimit = s['agent.budgetTokens'];
     const provider = await createProvider(s, this.d.secrets);
     const restoring = this.carryOver !== undefined;
     this.session = new AgentSession({
@@ -289,21 +311,11 @@ export class ChatController implements vscode.Disposable {
       ]
         .filter(Boolean)
         .join('\n\n'),
-      strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
-      strategyOptions: {
-        window: s.maskingWindow,
-        cachedPrice: s.cachedInputPrice,
-        contextWindow: s['agent.contextWindow'],
-      },
+      strategy: live.strategy,
+      strategyOptions: live.strategyOptions,
       longOutput: new ToolOutputStore(store, tokenizer),
-      ...(budgetLimit > 0
-        ? {
-            budget: {
-              session: { limit: budgetLimit, mode: s['agent.budgetMode'] as 'hard' | 'soft' | 'approval' },
-              approval: this.approvals,
-            },
-          }
-        : {}),
+      // The approval port always: a budget in approval mode may be set while the session lives.
+      budget: { ...live.budget, approval: this.approvals },
       maxTurns: s['agent.maxTurns'],
       logger: this.d.logger,
       ...(this.carryOver ? { restore: this.carryOver } : {}),

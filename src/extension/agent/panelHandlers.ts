@@ -27,7 +27,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
     newChat: () => ({ sessionId: d.chat().newChat() }),
     openSession: async ({ sessionId }) => ({ opened: await d.chat().resumeSession(sessionId) }),
-    setStrategy: ({ strategy }) => ({ strategy: d.chat().setStrategy(strategy) }),
+    setStrategy: async ({ strategy }) => ({ strategy: await d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => ({ model: await d.chat().setModel(model) }),
     openStored: async ({ path }) => ({ opened: await d.openStored(path) }),
     answerApproval: ({ id, approved }) => ({ ok: d.chat().approvals.answer(id, approved) }),

@@ -66,10 +66,11 @@ for (const approve of [true, false]) {
       const request = await gate.asked;
       assert.equal(request.level, 'session');
       const before = h.server.chatRequests().length;
-      await new Promise((r) => setTimeout(r, 150));
-      assert.equal(h.server.chatRequests().length, before, 'nothing is sent while approval is pending');
+      const answeredAt = Date.now();
       gate.answer(approve);
       const status = await run;
+      // Nothing was sent while the approval was pending: every later request came after the answer.
+      assert.ok(h.server.requests.slice(before).every((r) => r.at >= answeredAt));
       if (approve) {
         assert.equal(status, 'completed');
         assert.equal(h.server.chatRequests().length, 13);
@@ -105,7 +106,18 @@ test('Stop mid-stream ends cleanly: no partial action in the history, stopped ev
     assert.equal(state.messages.at(-1)!.role, 'tool');
     const last = h.events.at(-1)!;
     assert.ok(last.type === 'stopped' && last.reason === 'aborted');
-    // The session can go on after a stop.
+    // The session can go on after a stop: the next message is answered, from the same history, and the
+    // stopped answer's partial text is not part of it.
+    assert.equal(await h.agent.send('Go on'), 'completed');
+    const next = h.server.chatRequests()[3]!;
+    assert.deepEqual(
+      next.messages.map((m) => m.role),
+      ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'user'],
+    );
+    assert.equal(next.messages.at(-1)!.content, 'Go on');
+    assert.ok(!next.messages.some((m) => (m.content ?? '').includes('Let me think')));
+    assert.equal(h.agent.state().messages.at(-1)!.content, 'never');
+    assert.equal(h.agent.state().status, 'completed');
   } finally {
     await h.close();
   }

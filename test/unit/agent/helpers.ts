@@ -38,10 +38,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(steps: ScriptStep[], options: Partial<AgentOptions> = {}): Promise<Harness> {
+export async function harness(
+  steps: ScriptStep[],
+  options: Partial<AgentOptions> = {},
+  timeoutMs = 10_000,
+): Promise<Harness> {
   const server = await startScriptedModelServer(steps);
   const agent = new AgentSession({
-    provider: new OpenAICompatibleProvider({ baseURL: server.baseURL, timeoutMs: 10_000 }),
+    provider: new OpenAICompatibleProvider({ baseURL: server.baseURL, timeoutMs }),
     model: 'scripted',
     tools: new ToolRegistry([echoTool]),
     tokenizer: createTokenizer('o200k'),

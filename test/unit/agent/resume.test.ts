@@ -37,7 +37,7 @@ test('a tool call the session never answered gets a note; a result without its c
   assert.deepEqual(messagesFromHistory(cut.map((m, i) => record(i, m))), [
     cut[0],
     cut[1],
-    { role: 'tool', toolCallId: 'c1', name: 'run_command', content: MISSING_RESULT },
+    { role: 'tool', origin: 'environment', toolCallId: 'c1', name: 'run_command', content: MISSING_RESULT },
   ]);
 });
 
@@ -93,5 +93,37 @@ test('property: whatever the file holds, every tool call is answered exactly onc
       assert.deepEqual(spoken(out), spoken(messages));
     }),
     { numRuns: 300 },
+  );
+});
+
+test('origins survive a resume; a file written before origins existed is read as a chat (user = person)', () => {
+  const withOrigin: Message[] = [
+    { role: 'system', content: 'sys' },
+    { role: 'user', content: 'task', origin: 'person' },
+    { role: 'assistant', content: 'a', origin: 'agent' },
+    { role: 'user', content: 'pasted output, marked as such', origin: 'environment' },
+  ];
+  const options = { id: 's1', provider: 'p', model: 'm', strategy: 'masking' as const, now: 1 };
+  const kept = sessionStateFromHistory(
+    withOrigin.map((m, i) => record(i, m)),
+    options,
+  );
+  assert.deepEqual(
+    kept.messages.map((m) => m.origin),
+    [undefined, 'person', 'agent', 'environment'],
+  );
+  // No tool message at all: the generic rule would call the follow-up an observation; our own history never is.
+  const old: Message[] = [
+    { role: 'user', content: 'task' },
+    { role: 'assistant', content: 'answer' },
+    { role: 'user', content: 'a follow-up' },
+  ];
+  const resumed = sessionStateFromHistory(
+    old.map((m, i) => record(i, m)),
+    options,
+  );
+  assert.deepEqual(
+    resumed.messages.map((m) => m.origin),
+    ['person', 'agent', 'person'],
   );
 });

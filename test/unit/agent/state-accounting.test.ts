@@ -132,6 +132,10 @@ test('bad session state is refused with a clear message', () => {
     () => parseSessionState({ ...good, messages: [{ role: 'assistant', content: '', toolCalls: [{ id: 1 }] }] }),
     /toolCalls/,
   );
+  assert.throws(
+    () => parseSessionState({ ...good, messages: [{ role: 'user', content: 'x', origin: 'robot' }] }),
+    /messages\[0\]\.origin is "robot"/,
+  );
 });
 
 test('send refuses an empty message and a second concurrent run', async () => {
@@ -199,7 +203,11 @@ test('onMessage sees every message added, in order, with its index and turn; a t
       [5, 'tool', 2],
       [6, 'assistant', 3],
     ]);
-    assert.equal(h.agent.state().messages.length, 7);
+    // Every message says who wrote it; the system prompt is the host's and has no origin.
+    assert.deepEqual(
+      h.agent.state().messages.map((m) => m.origin),
+      [undefined, 'person', 'agent', 'environment', 'agent', 'environment', 'agent'],
+    );
   } finally {
     await h.close();
   }

@@ -133,3 +133,37 @@ test('a bad spend amount is rejected with a clear error', async () => {
   await assert.rejects(b.request({ tokens: Number.NaN }), /tokens must be/);
   assert.equal((await b.request({ tokens: 5 })).allowed, true, 'the budget still works after a rejected request');
 });
+
+test('a refund gives back a spend that never happened, at every level, never below zero', async () => {
+  const time = virtualTime();
+  const b = new TokenBudget({ session: { limit: 1000, mode: 'hard' }, sleep: time.sleep, clock: time });
+  await b.request({ tokens: 700, taskId: 't' });
+  await b.refund({ tokens: 700, taskId: 't' });
+  assert.deepEqual(
+    b.usage().map((u) => u.used),
+    [0, 0],
+  );
+  await b.refund({ tokens: 50 });
+  assert.equal(b.usage()[0]!.used, 0);
+  // What was refunded can be spent again under a hard limit.
+  assert.equal((await b.request({ tokens: 1000 })).allowed, true);
+});
+
+test('a continued session starts from what it spent; new limits apply to the spend so far', async () => {
+  const time = virtualTime();
+  const b = new TokenBudget({
+    session: { limit: 1000, mode: 'hard' },
+    sessionUsed: 900,
+    sleep: time.sleep,
+    clock: time,
+  });
+  assert.equal((await b.request({ tokens: 200 })).allowed, false);
+  await b.setLimits({ session: { limit: 2000, mode: 'hard' } });
+  assert.equal((await b.request({ tokens: 200 })).allowed, true);
+  await b.setLimits({ session: { limit: 1000, mode: 'soft' } });
+  assert.equal((await b.request({ tokens: 200 })).allowed, true, 'soft lets it through');
+  await b.setLimits({});
+  assert.deepEqual(b.usage()[0], { level: 'session', used: 1300 });
+  assert.throws(() => new TokenBudget({ sessionUsed: -1 }), /sessionUsed/);
+  assert.throws(() => b.setLimits({ session: { limit: Number.NaN, mode: 'hard' } }), /session budget/);
+});

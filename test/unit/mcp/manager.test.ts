@@ -4,6 +4,7 @@ import { access, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import type { McpServerState } from '../../../src/core/mcp/types';
+import { waitFor } from '../../support/wait';
 import { hostile, nodeCommand, withTempDir } from './helpers';
 
 const exists = (p: string): Promise<boolean> =>
@@ -11,14 +12,6 @@ const exists = (p: string): Promise<boolean> =>
     () => true,
     () => false,
   );
-
-async function waitFor(check: () => boolean, ms = 5000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 test('paginated tools/list is followed to the end', async () => {
   const m = new McpSyncManager({
@@ -51,8 +44,8 @@ test('list_changed re-syncs; vanished tools and servers are removed; events fire
       await m.syncAll();
       assert.deepEqual(statusEvents.sort(), ['a:connected', 'b:connected']);
       await m.callTool('a', 'add_tool', {});
-      await waitFor(() => m.getTool('a', 'added') !== undefined);
-      await waitFor(() => toolEvents.some((s) => s.name === 'a' && s.tools.length === 2));
+      await waitFor(() => m.getTool('a', 'added') !== undefined, 5_000, 'the added tool', 20);
+      await waitFor(() => toolEvents.some((s) => s.name === 'a' && s.tools.length === 2), 5_000, 'the tools event', 20);
       await m.syncServer('a');
       assert.ok(await exists(path.join(store, 'mcp', 'a', 'added.json')));
       assert.match(await readFile(path.join(store, 'mcp', 'INDEX.md'), 'utf8'), /- added: Added later\./);
@@ -85,9 +78,9 @@ test('a lost connection is shown and reconnected with backoff', async () => {
   try {
     await m.syncAll();
     await m.callTool('c', 'die', {}).catch(() => undefined);
-    await waitFor(() => seen.includes('error'));
+    await waitFor(() => seen.includes('error'), 5_000, 'the error state', 20);
     assert.match(m.servers[0]!.message ?? '', /connection was lost; reconnecting in 50 ms \(attempt 1 of 3\)/);
-    await waitFor(() => seen.at(-1) === 'connected' && seen.length >= 3);
+    await waitFor(() => seen.at(-1) === 'connected' && seen.length >= 3, 5_000, 'connected again', 20);
     assert.equal(m.servers[0]!.tools.length, 1);
   } finally {
     await m.dispose();

@@ -125,6 +125,7 @@ test('classifies Anthropic failures: 429 with retry-after, 529 overloaded, 401',
         p.chat({ model: 'c', messages: history, tools: [], signal: new AbortController().signal }),
       ).catch((x: unknown) => x);
       assert.ok(e instanceof ProviderError);
+      assert.equal(e.url, `${s.url}/v1/messages`);
       kinds.push([e.kind, e.retryAfterMs]);
     }
     assert.deepEqual(kinds, [

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ProviderError, classifyHttpError, parseRetryAfter } from '../../../src/core/agent/errors';
+import {
+  ProviderError,
+  classifyHttpError,
+  displayUrl,
+  parseRetryAfter,
+  unreachableReason,
+} from '../../../src/core/agent/errors';
 import { collectChat, type ChatRequest } from '../../../src/core/agent/provider';
 import { DEFAULT_OPENAI_BASE_URL, OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { startScriptedModelServer, type ScriptStep } from '../../support/scripted-model-server';
@@ -120,12 +126,59 @@ test('classifies a hung server as a timeout and Stop as aborted', async () => {
   assert.ok(stopped.result instanceof ProviderError && stopped.result.kind === 'aborted', String(stopped.result));
 });
 
-test('classifies an unreachable server as a network error', async () => {
+test('classifies an unreachable server as a network error that never reached it, naming the URL', async () => {
   const server = await startScriptedModelServer([]);
   await server.close();
-  const provider = new OpenAICompatibleProvider({ baseURL: server.baseURL });
+  const provider = new OpenAICompatibleProvider({ baseURL: `${server.baseURL}/` });
   const e = await collectChat(provider.chat(request())).catch((x: unknown) => x);
   assert.ok(e instanceof ProviderError && e.kind === 'network' && /base URL/.test(e.message), String(e));
+  assert.equal(e.unreachable, true);
+  assert.equal(e.url, `${server.baseURL}/chat/completions`);
+  assert.ok(!e.message.includes(server.baseURL), 'the message does not repeat the URL');
+});
+
+test('HTTP errors name the URL too; a URL with credentials is never requested nor shown with them', async () => {
+  const server = await startScriptedModelServer([{ fault: 'server-error' }]);
+  try {
+    const provider = new OpenAICompatibleProvider({ baseURL: server.baseURL });
+    const e = await collectChat(provider.chat(request())).catch((x: unknown) => x);
+    assert.ok(e instanceof ProviderError && e.status === 500, String(e));
+    assert.equal(e.url, `${server.baseURL}/chat/completions`);
+    assert.equal(e.toInfo().url, e.url);
+    const withCredentials = new OpenAICompatibleProvider({ baseURL: server.baseURL.replace('//', '//user:secret@') });
+    const refused = await collectChat(withCredentials.chat(request())).catch((x: unknown) => x);
+    assert.ok(refused instanceof ProviderError && refused.unreachable, String(refused));
+    assert.equal(refused.url, `${server.baseURL}/chat/completions`);
+    assert.equal(server.chatRequests().length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+test('unreachableReason: refused, DNS failures, blocked ports and TLS refusals, through cause chains', () => {
+  const wrapped = (code: string) =>
+    new Error('Connection error.', {
+      cause: new TypeError('fetch failed', { cause: Object.assign(new Error(code), { code }) }),
+    });
+  assert.equal(unreachableReason(wrapped('ECONNREFUSED'))?.code, 'ECONNREFUSED');
+  assert.match(unreachableReason(wrapped('ENOTFOUND'))!.reason, /does not resolve/);
+  assert.match(unreachableReason(wrapped('EAI_AGAIN'))!.reason, /DNS failure/);
+  assert.equal(unreachableReason(wrapped('CERT_HAS_EXPIRED'))?.code, 'CERT_HAS_EXPIRED');
+  // Happy eyeballs: both addresses refused, as an AggregateError.
+  const both = new AggregateError([Object.assign(new Error('a'), { code: 'ECONNREFUSED' })], 'connect');
+  assert.equal(unreachableReason(new Error('x', { cause: both }))?.code, 'ECONNREFUSED');
+  assert.equal(unreachableReason(new Error('x', { cause: new Error('bad port') }))?.code, 'bad port');
+  // A reset or a timeout after connecting may have reached the server.
+  assert.equal(unreachableReason(wrapped('ECONNRESET')), undefined);
+  assert.equal(unreachableReason(wrapped('ETIMEDOUT')), undefined);
+  const loop: { cause?: unknown } = {};
+  loop.cause = loop;
+  assert.equal(unreachableReason(loop), undefined);
+});
+
+test('displayUrl drops credentials, query and fragment; a bad URL is not echoed', () => {
+  assert.equal(displayUrl('https://u:p@host.example/v1/chat?key=abc#x'), 'https://host.example/v1/chat');
+  assert.equal(displayUrl('not a url with sk-secret'), '(an invalid URL)');
 });
 
 test('parseRetryAfter: milliseconds header, seconds, HTTP date, garbage', () => {
@@ -146,4 +199,5 @@ test('classifyHttpError: statuses and overflow messages', () => {
   assert.equal(classifyHttpError(529, 'overloaded').kind, 'server');
   assert.equal(classifyHttpError(429, 'slow down', 1500).retryAfterMs, 1500);
   assert.equal(classifyHttpError(500, 'x', 1500).retryAfterMs, undefined);
+  assert.equal(classifyHttpError(503, 'busy', 1500).retryAfterMs, 1500);
 });

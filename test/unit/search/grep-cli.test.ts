@@ -4,8 +4,7 @@ import { promises as fsp } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { PassThrough } from 'node:stream';
-import { main } from '../../../src/cli/main';
+import { runCli } from '../../support/cli';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
 import { HistoryWriter } from '../../../src/core/store/history';
@@ -30,23 +29,6 @@ async function fixtureStore(t: { after(fn: () => Promise<void>): void }): Promis
   return store;
 }
 
-async function runCli(argv: string[], cwd: string): Promise<{ code: number; out: string; err: string }> {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (c: Buffer) => (out += c.toString()));
-  stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const prev = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await main(argv, { stdout, stderr, signal: new AbortController().signal });
-    return { code, out, err };
-  } finally {
-    process.chdir(prev);
-  }
-}
-
 test('grepStore searches the chosen scope despite the store .gitignore, skipping the JSONL', async (t) => {
   const store = await fixtureStore(t);
   const files = async (scope: 'terminals' | 'tool-outputs' | 'history' | 'all'): Promise<string[]> => {
@@ -68,19 +50,18 @@ test('grepStore searches the chosen scope despite the store .gitignore, skipping
 test('context-desk grep prints file:line:text, defaults to ./.context-desk, exits 0/1', async (t) => {
   const store = await fixtureStore(t);
   const ws = path.dirname(store.root);
-  const r = await runCli(['grep', 'undefined reference', '--in', 'terminals'], ws);
+  const r = await runCli(['grep', 'undefined reference', '--in', 'terminals'], { cwd: ws });
   assert.equal(r.code, 0, r.err);
   assert.equal(r.out, '.context-desk/terminals/bash-1.log:4:error: undefined reference to `frobnicate`\n');
-  const none = await runCli(['grep', 'no such text anywhere'], ws);
+  const none = await runCli(['grep', 'no such text anywhere'], { cwd: ws });
   assert.deepEqual([none.code, none.out], [1, '']);
 });
 
 test('context-desk grep --json, --fixed, --ignore-case, --max, --dir and a pattern starting with -', async (t) => {
   const store = await fixtureStore(t);
-  const json = await runCli(
-    ['grep', 'FROBNICATE', '--ignore-case', '--json', '--dir', store.root, '--max', '2'],
-    tmpdir(),
-  );
+  const json = await runCli(['grep', 'FROBNICATE', '--ignore-case', '--json', '--dir', store.root, '--max', '2'], {
+    cwd: tmpdir(),
+  });
   assert.equal(json.code, 0, json.err);
   const rows = json.out
     .trim()
@@ -88,10 +69,10 @@ test('context-desk grep --json, --fixed, --ignore-case, --max, --dir and a patte
     .map((l) => JSON.parse(l) as { file: string; line: number; text: string });
   assert.equal(rows.length, 2);
   assert.ok(rows.every((r) => typeof r.file === 'string' && r.line > 0 && /frobnicate/i.test(r.text)));
-  const dash = await runCli(['grep', '--fixed', '--dir', store.root, '--', '-- done --'], tmpdir());
+  const dash = await runCli(['grep', '--fixed', '--dir', store.root, '--', '-- done --'], { cwd: tmpdir() });
   assert.equal(dash.code, 0, dash.err);
   assert.match(dash.out, /bash-1\.log:5:-- done --\n$/);
-  const hostile = await runCli(['grep', '--dir', store.root, 'x . ; touch PWNED; #'], store.root);
+  const hostile = await runCli(['grep', '--dir', store.root, 'x . ; touch PWNED; #'], { cwd: store.root });
   assert.equal(hostile.code, 1);
   await assert.rejects(fsp.access(path.join(store.root, 'PWNED')));
 });
@@ -106,15 +87,15 @@ test('context-desk grep explains bad usage and bad patterns', async (t) => {
     [['grep', 'a', '--bogus'], /Unknown option '--bogus'/],
   ];
   for (const [argv, msg] of cases) {
-    const r = await runCli(argv, store.root);
+    const r = await runCli(argv, { cwd: store.root });
     assert.equal(r.code, 2, argv.join(' '));
     assert.match(r.err, msg);
     assert.match(r.err, /Usage: context-desk grep PATTERN/);
   }
-  const badRegex = await runCli(['grep', '--dir', store.root, '(unclosed'], tmpdir());
+  const badRegex = await runCli(['grep', '--dir', store.root, '(unclosed'], { cwd: tmpdir() });
   assert.equal(badRegex.code, 2);
   assert.match(badRegex.err, /regex parse error/);
-  const noDir = await runCli(['grep', 'x', '--dir', path.join(store.root, 'missing')], tmpdir());
+  const noDir = await runCli(['grep', 'x', '--dir', path.join(store.root, 'missing')], { cwd: tmpdir() });
   assert.equal(noDir.code, 2);
   assert.match(noDir.err, /no Context Desk folder at/);
 });

@@ -4,6 +4,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { parseJsonl, readJsonl } from '../../../src/core/store/durable';
 import { StoreWriter } from '../../../src/core/store/store-writer';
+import { waitFor } from '../../support/wait';
 import { exited, startChild, tempDir } from './helpers';
 
 interface Rec {
@@ -67,8 +68,8 @@ test('a process killed with SIGKILL mid-write loses at most the record in flight
   const dir = await tempDir(t);
   const file = path.join(dir, 'crash.jsonl');
   const child = await startChild('appender.ts', [file, 'k', '0', String(256 * 1024)]);
-  while ((await fsp.stat(file).catch(() => ({ size: 0 }))).size < 8 * 1024 * 1024)
-    await new Promise((r) => setTimeout(r, 5));
+  const size = async (): Promise<number> => (await fsp.stat(file).catch(() => ({ size: 0 }))).size;
+  await waitFor(async () => (await size()) >= 8 * 1024 * 1024, 30_000, 'the appender wrote 8 MB', 5);
   child.kill('SIGKILL');
   await exited(child);
   const r = await readJsonl<Rec>(file);

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { TerminalLogWriter, MARKER } from '../../../src/core/store/terminal-log';
 import { parseTerminalLog } from '../../../src/core/store/terminal-log-reader';
+import { waitFor } from '../../support/wait';
 import { exited, startChild, tempDir } from './helpers';
 
 /** A clock the test moves by hand. */
@@ -155,8 +156,8 @@ test('a capture process killed with SIGKILL leaves a log that still parses', asy
   const store = await setup(t);
   const child = await startChild('terminal-writer.ts', [store.root, 'bash', 'k', '0', '0']);
   const log = store.terminalLogPath('bash', 'k');
-  while ((await fsp.stat(log).catch(() => ({ size: 0 }))).size < 2 * 1024 * 1024)
-    await new Promise((r) => setTimeout(r, 5));
+  const size = async (): Promise<number> => (await fsp.stat(log).catch(() => ({ size: 0 }))).size;
+  await waitFor(async () => (await size()) >= 2 * 1024 * 1024, 30_000, 'the writer wrote 2 MB', 5);
   child.kill('SIGKILL');
   await exited(child);
   const parsed = parseTerminalLog(await fsp.readFile(log, 'utf8'));

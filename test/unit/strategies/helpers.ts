@@ -54,7 +54,10 @@ export function conversation(turns: readonly TurnSpec[], taskWords = 20): Messag
         (_, l) => `obs${k}.${j}.${l} ${words(Math.max(0, Math.floor(n / lines) - 1), 'o')}`,
       ).join('\n');
       messages.push(
-        t.tool ? { role: 'tool', content: body, toolCallId: id, name: 'bash' } : { role: 'user', content: body },
+        // A user-role observation says so: in a history that also has tool messages, a bare `user` is a person's.
+        t.tool
+          ? { role: 'tool', content: body, toolCallId: id, name: 'bash' }
+          : { role: 'user', content: body, origin: 'environment' },
       );
     });
   });
