@@ -140,17 +140,22 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     }),
   );
 
-  // Every terminal is captured; the capture code loads with the first command that runs.
+  // Every terminal is captured; the capture code loads with the first command or task that runs, or
+  // right after activation when terminals are already open (their logs say what was missed).
   const terminals = lazy<TerminalCapture>(() => {
     const capture = new (features().TerminalCapture)(contextFolder, () => settings()['terminals.capture'], logger);
     context.subscriptions.push(capture);
     return capture;
   });
+  if (vscode.window.terminals.length > 0 && settings()['terminals.capture'])
+    setImmediate(() => terminals().adopt(vscode.window.terminals, vscode.tasks.taskExecutions));
   const openStored = (reference: string): Promise<boolean> =>
     features().openStoredReference(contextFolder(), reference);
   context.subscriptions.push(
     vscode.window.onDidStartTerminalShellExecution((e) => terminals().started(e)),
     vscode.window.onDidEndTerminalShellExecution((e) => void terminals().ended(e)),
+    vscode.tasks.onDidStartTaskProcess((e) => terminals().taskStarted(e)),
+    vscode.tasks.onDidEndTaskProcess((e) => void terminals.peek()?.taskEnded(e)),
     vscode.window.onDidCloseTerminal((t) => void terminals.peek()?.closed(t)),
     vscode.languages.registerDocumentLinkProvider(
       { scheme: 'file', pattern: '**/history/*.md' },

@@ -7,5 +7,6 @@ export { ChatController } from './agent/chatController';
 export { hostPorts } from './agent/hostTools';
 export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';
+export { grepText, readStored, terminalsText } from './store/lmToolHandlers';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
