@@ -17,6 +17,7 @@ import type { TerminalCapture } from './store/terminalCapture';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
+import { McpAllowList } from './agent/mcpAllowList';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
     resolveContextFolder(context, settings().storeFolder);
   const statusBar = new ContextStatusBar();
+  const mcpAllowList = new McpAllowList(context.workspaceState);
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {
@@ -51,6 +53,13 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       storeRoot: contextFolder,
       hostPorts: (workspaceRoot, approvals) =>
         features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+      mcpApproval: (approvals) =>
+        features().mcpApprovalPort({
+          approvals,
+          allowList: mcpAllowList,
+          approve: () => settings()['agent.approveCommands'],
+          trustReadOnly: () => settings()['agent.autoApproveReadOnlyMcpTools'],
+        }),
       extras: async () => {
         const { mcp, skills } = tools();
         const [servers, found] = await Promise.all([mcp.ready(), skills.refresh()]);
@@ -164,6 +173,17 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   );
   registerStoreCommands(context, { folder: contextFolder, chat: () => chat.peek()?.snapshot, terminals, openStored });
   registerLmTools(context, () => features().openContextStore(contextFolder()), terminals);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('contextDesk.resetMcpApprovals', async () => {
+      const n = await mcpAllowList.reset();
+      void vscode.window.showInformationMessage(
+        n === 0
+          ? 'Context Desk: no MCP tool was set to "always allow" in this workspace.'
+          : `Context Desk: MCP tool approvals reset; ${n} tool${n === 1 ? '' : 's'} will be asked about again.`,
+      );
+      return n;
+    }),
+  );
 
   const activationMs = performance.now() - started;
   logger.info(`Context Desk ${version} activated in ${activationMs.toFixed(1)} ms`);

@@ -5,6 +5,7 @@ export { McpController } from './mcp/mcpController';
 export { SkillsController } from './skills';
 export { ChatController } from './agent/chatController';
 export { hostPorts } from './agent/hostTools';
+export { mcpApprovalPort } from './agent/mcpApprovals';
 export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';
 export { grepText, readStored, terminalsText } from './store/lmToolHandlers';

@@ -19,8 +19,18 @@ export interface ToolOutput {
   storedAt?: string;
 }
 
+/** How a call is shown to the user (tool cards, approvals): a title and arguments fit to display. */
+export interface ToolCallLabel {
+  /** E.g. `github › create_issue` for an MCP call. */
+  title?: string;
+  /** The arguments as shown (pretty, secrets redacted) instead of the model's raw JSON. */
+  arguments?: string;
+}
+
 export interface AgentTool extends ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /** Optional: a label for valid calls (never called for invalid ones). */
+  describe?(args: Record<string, unknown>): Promise<ToolCallLabel> | ToolCallLabel;
 }
 
 /** Why a call cannot run. `malformed-json` and `unknown-tool` make the loop retry with retry filtering. */

@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
 import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
-import type { AgentTool } from '../../core/agent/tool-registry';
-import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
+import { mcpAgentTools } from '../../core/agent/tools/mcp';
+import type { McpApprovalPort, McpToolHost } from '../../core/mcp';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
@@ -37,6 +37,8 @@ export interface ChatControllerDeps {
   hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
   /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
   extras?: () => Promise<Extras>;
+  /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
+  mcpApproval?: (approvals: ApprovalBroker) => McpApprovalPort;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
   logger: Logger;
@@ -260,7 +262,7 @@ export class ChatController implements vscode.Disposable {
             ...this.d.hostPorts(workspaceFolder, this.approvals),
           })
         : []),
-      ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
+      ...(extras.mcp ? mcpAgentTools(extras.mcp, this.d.mcpApproval?.(this.approvals)) : []),
     ]);
     const budgetLimit = s['agent.budgetTokens'];
     const provider = await createProvider(s, this.d.secrets);
@@ -365,12 +367,4 @@ function systemPrompt(
     `This conversation is also written to ${historyRel}: if a summary left something out, grep it there.`,
     'Be concise. When the task is done, answer without calling a tool.',
   ].join('\n');
-}
-
-/** mcp_describe and mcp_call as agent tools over the synced servers. */
-function mcpAgentTools(host: McpToolHost): AgentTool[] {
-  return [
-    { ...MCP_DESCRIBE_TOOL, run: (args) => mcpDescribe(host, args) },
-    { ...MCP_CALL_TOOL, run: (args, ctx) => mcpCall(host, args, ctx.signal) },
-  ];
 }

@@ -1,7 +1,13 @@
 // Wires the core's McpSyncManager into VS Code: trust, settings, SecretStorage for ${input:...}, a
 // watcher on the config files, VS Code's own tools as the server `vscode`, and progress while syncing.
 import * as vscode from 'vscode';
-import { McpSyncManager, WORKSPACE_CONFIG_FILES, type McpServerState, type VscodeToolInfo } from '../../core/mcp';
+import {
+  isInternalVscodeTool,
+  McpSyncManager,
+  WORKSPACE_CONFIG_FILES,
+  type McpServerState,
+  type VscodeToolInfo,
+} from '../../core/mcp';
 import type { Logger } from '../../core/ports';
 
 export interface McpControllerOptions {
@@ -160,8 +166,11 @@ export class McpController implements vscode.Disposable {
   }
 }
 
+/** VS Code's tools minus its internal helpers (and Context Desk's own), which the agent is never offered. */
 function vscodeTools(): VscodeToolInfo[] {
-  return vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  return vscode.lm.tools
+    .filter((t) => !isInternalVscodeTool(t.name))
+    .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
 function toVscode(d: { dispose(): void }): vscode.Disposable {
