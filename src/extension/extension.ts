@@ -18,6 +18,7 @@ import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
 import { McpAllowList } from './agent/mcpAllowList';
+import { PROPOSED_SCHEME, ProposedEdits } from './agent/proposedEdits';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -43,6 +44,12 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     resolveContextFolder(context, settings().storeFolder);
   const statusBar = new ContextStatusBar();
   const mcpAllowList = new McpAllowList(context.workspaceState);
+  // Edits waiting for approval are shown in VS Code's diff editor from these virtual documents.
+  const proposals = new ProposedEdits();
+  context.subscriptions.push(
+    proposals,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposals),
+  );
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {
@@ -52,7 +59,12 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       settings,
       storeRoot: contextFolder,
       hostPorts: (workspaceRoot, approvals) =>
-        features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+        features().hostPorts({
+          workspaceRoot,
+          approvals,
+          approve: () => settings()['agent.approveCommands'],
+          proposals,
+        }),
       mcpApproval: (approvals) =>
         features().mcpApprovalPort({
           approvals,

@@ -28,11 +28,14 @@ async function runOne(
   if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
   if (!checked.ok) return { out: { ok: false, text: checked.message }, status: 'invalid' };
   try {
+    const meta = { session: ctx.session, turn: ctx.turn, tool: call.name };
+    const stream = ctx.longOutput.storeStream?.bind(ctx.longOutput);
     const out = await checked.tool.run(checked.args, {
       signal: ctx.signal,
       session: ctx.session,
       turn: ctx.turn,
       callId: call.id,
+      ...(stream ? { storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => stream(chunks, meta) } : {}),
     });
     if (ctx.signal.aborted) return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled' };
     return { out, status: out.ok ? 'ok' : 'error' };

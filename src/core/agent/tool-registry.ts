@@ -9,6 +9,12 @@ export interface ToolContext {
   session: string;
   turn: number;
   callId: string;
+  /**
+   * Stores output streamed in chunks (sanitized, long output to a file) and returns what the model
+   * sees plus the file: a tool returning that `storedAt` is not stored again. Absent in tests and
+   * store-less hosts.
+   */
+  storeOutput?: (chunks: AsyncIterable<string | Uint8Array>) => Promise<{ text: string; storedAt?: string }>;
 }
 
 /** `ok: false` is an error the model should read and fix (not a crash of the loop). */

@@ -51,6 +51,8 @@ export class ChatController implements vscode.Disposable {
   private carryOver: SessionState | undefined;
   private history: { writer: HistoryWriter; written: number; store: ContextStore } | undefined;
   private running: AbortController | undefined;
+  /** Settles when the current run (if any) has finished, including its last history appends. */
+  private runDone: Promise<void> = Promise.resolve();
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
@@ -69,8 +71,14 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     this.session = undefined;
     this.carryOver = undefined;
-    void this.history?.writer.close();
+    // The stopped run still appends its last messages: close its history file only after them.
+    const old = this.history;
     this.history = undefined;
+    if (old)
+      void this.runDone
+        .then(() => this.historyQueue)
+        .then(() => old.writer.close())
+        .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
     const pastSessions = this.model.snapshot.pastSessions;
     this.model = new ChatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
@@ -130,7 +138,7 @@ export class ChatController implements vscode.Disposable {
       this.d.post(this.model.notice('warning', hint, { label: 'Configure', action: 'configure' }));
       return { accepted: false, reason: hint };
     }
-    void this.run(text);
+    this.runDone = this.run(text);
     return { accepted: true };
   }
 
@@ -140,15 +148,17 @@ export class ChatController implements vscode.Disposable {
     this.d.post(this.model.userMessage(text, Date.now()));
     try {
       const session = await this.ensureSession();
+      const history = this.history; // this run's file, even if New Chat replaces it meanwhile
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
-        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped') void this.writeHistory(session);
+        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped')
+          void this.writeHistory(session, history);
       });
       try {
         await session.send(text, controller.signal);
       } finally {
         off();
-        await this.writeHistory(session);
+        await this.writeHistory(session, history);
         void this.refreshPastSessions();
       }
     } catch (e) {
@@ -165,13 +175,13 @@ export class ChatController implements vscode.Disposable {
 
   /** Appends the messages the history file does not have yet (full text, as the agent kept them). */
   private historyQueue: Promise<void> = Promise.resolve();
-  private writeHistory(session: AgentSession): Promise<void> {
+  private writeHistory(session: AgentSession, history: ChatController['history']): Promise<void> {
     this.historyQueue = this.historyQueue
       .then(async () => {
-        if (!this.history) return;
+        if (!history) return;
         const messages = session.state().messages;
-        for (const m of messages.slice(this.history.written)) await this.history.writer.append(m);
-        this.history.written = messages.length;
+        for (const m of messages.slice(history.written)) await history.writer.append(m);
+        history.written = messages.length;
       })
       .catch((e: unknown) => this.d.logger.error(`Writing the chat history failed: ${String(e)}`));
     return this.historyQueue;
