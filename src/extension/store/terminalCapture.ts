@@ -15,8 +15,6 @@ export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration
 
 interface Tracked {
   writer?: Promise<TerminalLogWriter>;
-  /** Open before capture began: its earlier output is lost (said once in its log). */
-  preexisting: boolean;
 }
 
 /** The glue forwards the window's terminal and task events here (see extension.ts). */
@@ -43,7 +41,7 @@ export class TerminalCapture implements vscode.Disposable {
     const taskNames = new Set(running.map((t) => t.task.name));
     for (const terminal of terminals) {
       if (this.terminals.has(terminal) || terminal.exitStatus) continue;
-      this.terminals.set(terminal, { preexisting: true });
+      this.terminals.set(terminal, {});
       const isTask = isTaskTerminal(terminal, taskNames);
       void this.writerFor(terminal)
         .then((w) => w.note(notes.preexisting(new Date(), isTask, terminal.shellIntegration !== undefined)))
@@ -85,7 +83,7 @@ export class TerminalCapture implements vscode.Disposable {
 
   private writerFor(terminal: vscode.Terminal): Promise<TerminalLogWriter> {
     let t = this.terminals.get(terminal);
-    if (!t) this.terminals.set(terminal, (t = { preexisting: false }));
+    if (!t) this.terminals.set(terminal, (t = {}));
     t.writer ??= this.contextStore().then((store) =>
       TerminalLogWriter.open(store, {
         terminalName: terminalLabel(terminal),
@@ -174,7 +172,21 @@ export class TerminalCapture implements vscode.Disposable {
     const pending = this.tasks.get(e.execution);
     this.tasks.delete(e.execution);
     try {
-      await (await pending)?.end(e.exitCode === undefined ? { reason: notes.noExitCode } : { exitCode: e.exitCode });
+      if (pending) {
+        await (await pending)?.end(e.exitCode === undefined ? { reason: notes.noExitCode } : { exitCode: e.exitCode });
+        return;
+      }
+      // The task was already running when capture began: its command and exit code are still known.
+      const terminal = taskTerminal(e.execution.task.name);
+      if (!terminal || !this.enabled()) return;
+      await (
+        await this.writerFor(terminal)
+      ).record({
+        command: taskCommandLine(e.execution.task),
+        ...(e.exitCode === undefined ? {} : { exitCode: e.exitCode }),
+        source: 'task',
+        notes: [notes.task(e.execution.task.name), notes.unwatched],
+      });
     } catch (err) {
       this.logger.warn(`Terminal capture (task end): ${String(err)}`);
     }
