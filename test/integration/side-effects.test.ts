@@ -116,6 +116,16 @@ describe('Edits and commands that respect the user', function () {
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('keeps a CRLF file CRLF when the model writes plain newlines', async () => {
+    fs.writeFileSync(file('se-crlf.txt'), 'a\r\nb\r\nc\r\n');
+    await d.script([edit('se-crlf.txt', 'a\nb', 'A\nB'), { reply: { text: 'ok' } }], {
+      'agent.approveCommands': false,
+    });
+    await d.send('capitalise a and b');
+    assert.equal(await d.finished(), 'completed');
+    assert.equal(fs.readFileSync(file('se-crlf.txt'), 'utf8'), 'A\r\nB\r\nc\r\n');
+  });
+
   it('a command that ignores Ctrl-C is killed after the grace period; the run goes on', async () => {
     const sleep = ['sleep', '987.651'];
     await d.script(
