@@ -158,6 +158,9 @@ export class ChatController implements vscode.Disposable {
         await session.send(text, controller.signal);
       } finally {
         off();
+        // Over for the user (the panel already says so): a next message may start while the last
+        // records are written; the history queue keeps them in order.
+        if (this.running === controller) this.running = undefined;
         await this.writeHistory(session, history);
         void this.refreshPastSessions();
       }
@@ -169,7 +172,7 @@ export class ChatController implements vscode.Disposable {
         ...this.model.patch([{ op: 'status', status: 'error' }]),
       ]);
     } finally {
-      this.running = undefined;
+      if (this.running === controller) this.running = undefined;
     }
   }
 
