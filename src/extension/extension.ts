@@ -19,6 +19,8 @@ import type { ContextStore } from '../core/store/context-store';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
+import { McpAllowList } from './agent/mcpAllowList';
+import { PROPOSED_SCHEME, ProposedEdits } from './agent/proposedEdits';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -47,6 +49,13 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   // Every part of the window opens the store through this one object (refusals and links are told once).
   const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger));
   const statusBar = new ContextStatusBar();
+  const mcpAllowList = new McpAllowList(context.workspaceState);
+  // Edits waiting for approval are shown in VS Code's diff editor from these virtual documents.
+  const proposals = new ProposedEdits();
+  context.subscriptions.push(
+    proposals,
+    vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposals),
+  );
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {
@@ -59,10 +68,22 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       // Restricted Mode: the agent reads and searches, but runs no command and makes no edit.
       hostPorts: (workspaceRoot, approvals) =>
         features().guardHostPorts(
-          features().hostPorts({ workspaceRoot, approvals, approve: () => settings()['agent.approveCommands'] }),
+          features().hostPorts({
+            workspaceRoot,
+            approvals,
+            approve: () => settings()['agent.approveCommands'],
+            proposals,
+          }),
           () => vscode.workspace.isTrusted,
           logger,
         ),
+      mcpApproval: (approvals) =>
+        features().mcpApprovalPort({
+          approvals,
+          allowList: mcpAllowList,
+          approve: () => settings()['agent.approveCommands'],
+          trustReadOnly: () => settings()['agent.autoApproveReadOnlyMcpTools'],
+        }),
       extras: async () => {
         const { mcp, skills } = tools();
         const [servers, found] = await Promise.all([mcp.ready(), skills.refresh()]);
@@ -158,7 +179,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     }),
   );
 
-  // Every terminal is captured; the capture code loads with the first command that runs.
+  // Every terminal is captured; the capture code loads with the first command or task that runs, or
+  // right after activation when terminals are already open (their logs say what was missed).
   const terminals = lazy<TerminalCapture>(() => {
     const capture = new (features().TerminalCapture)(
       () => storeAccess().open(),
@@ -168,10 +190,14 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     context.subscriptions.push(capture);
     return capture;
   });
+  if (vscode.window.terminals.length > 0 && settings()['terminals.capture'])
+    setImmediate(() => terminals().adopt(vscode.window.terminals, vscode.tasks.taskExecutions));
   const openStored = (reference: string): Promise<boolean> => storeAccess().openStored(reference);
   context.subscriptions.push(
     vscode.window.onDidStartTerminalShellExecution((e) => terminals().started(e)),
     vscode.window.onDidEndTerminalShellExecution((e) => void terminals().ended(e)),
+    vscode.tasks.onDidStartTaskProcess((e) => terminals().taskStarted(e)),
+    vscode.tasks.onDidEndTaskProcess((e) => void terminals.peek()?.taskEnded(e)),
     vscode.window.onDidCloseTerminal((t) => void terminals.peek()?.closed(t)),
     vscode.languages.registerDocumentLinkProvider(
       { scheme: 'file', pattern: '**/history/*.md' },
@@ -186,6 +212,17 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     openStored,
   });
   registerLmTools(context, () => storeAccess().open(), terminals);
+  context.subscriptions.push(
+    vscode.commands.registerCommand('contextDesk.resetMcpApprovals', async () => {
+      const n = await mcpAllowList.reset();
+      void vscode.window.showInformationMessage(
+        n === 0
+          ? 'Context Desk: no MCP tool was set to "always allow" in this workspace.'
+          : `Context Desk: MCP tool approvals reset; ${n} tool${n === 1 ? '' : 's'} will be asked about again.`,
+      );
+      return n;
+    }),
+  );
 
   if (!vscode.workspace.isTrusted) logger.info(RESTRICTED_MODE_MESSAGE);
   context.subscriptions.push(

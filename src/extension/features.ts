@@ -7,6 +7,8 @@ export { ChatController } from './agent/chatController';
 export { hostPorts } from './agent/hostTools';
 export { StoreAccess } from './storeLinks';
 export { guardHostPorts, RESTRICTED_MODE_PROMPT } from './trust';
+export { mcpApprovalPort } from './agent/mcpApprovals';
 export { TerminalCapture } from './store/terminalCapture';
+export { grepText, readStored, terminalsText } from './store/lmToolHandlers';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';

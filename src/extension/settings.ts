@@ -27,6 +27,7 @@ export const SETTINGS = {
   'agent.budgetTokens': { default: 0 },
   'agent.budgetMode': { default: 'hard' },
   'agent.approveCommands': { default: true },
+  'agent.autoApproveReadOnlyMcpTools': { default: false },
   'terminals.capture': { default: true },
 } as const satisfies Record<string, { default: unknown }>;
 

@@ -20,6 +20,8 @@ export interface ChatToolCall {
   masked?: boolean;
   /** Lines the placeholder says were omitted, when masked. */
   maskedLines?: number;
+  /** What the call does, beside the tool name (e.g. `github › create_issue` for `mcp_call`). */
+  title?: string;
 }
 
 export type ChatItem =
@@ -75,10 +77,14 @@ export interface CallPoint {
 
 export interface ApprovalRequest {
   id: string;
-  kind: 'command' | 'edit' | 'budget';
+  kind: 'command' | 'edit' | 'budget' | 'mcp';
   title: string;
-  /** The command line, the diff summary, or the budget numbers. */
+  /** The command line, the diff summary, the budget numbers, or the MCP call's arguments. */
   detail: string;
+  /** For `mcp`: which server and tool, and the arguments as pretty JSON (secrets redacted). */
+  mcp?: { server: string; tool: string; arguments: string; readOnlyHint: boolean };
+  /** Offer a third answer that also approves later calls, with this label (e.g. "Always allow github › create_issue"). */
+  alwaysLabel?: string;
 }
 
 export interface SessionSummary {

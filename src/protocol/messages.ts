@@ -37,7 +37,8 @@ export interface HostRequests {
   setModel: { params: { model: string }; result: { model: string } };
   /** Opens a stored file (a masked observation, a long output) by its workspace-relative path. */
   openStored: { params: { path: string }; result: { opened: boolean } };
-  answerApproval: { params: { id: string; approved: boolean }; result: { ok: boolean } };
+  /** `always`: approved, and the same kind of request is approved from now on (see `alwaysLabel`). */
+  answerApproval: { params: { id: string; approved: boolean; always?: boolean }; result: { ok: boolean } };
   /** The action of a notice button or the setup hint. */
   noticeAction: { params: { action: NoticeAction['action'] }; result: { ok: boolean } };
 }

@@ -69,7 +69,7 @@ describe('Agent loop in the panel', function () {
     assert.equal(fs.readFileSync(path.join(workspaceRoot(), 'notes', 'hello.txt'), 'utf8'), 'hi\n');
     assert.equal(s.chatRequests().length, 2);
     const second = s.chatRequests()[1]!;
-    assert.ok(second.messages.some((m) => m.role === 'tool' && /Edited notes\/hello.txt/.test(m.content ?? '')));
+    assert.ok(second.messages.some((m) => m.role === 'tool' && /Created notes\/hello.txt/.test(m.content ?? '')));
     const snap = a.chat().snapshot;
     assert.equal(snap.meter.calls, 2);
     assert.ok(snap.meter.tokensInWindow > 0);

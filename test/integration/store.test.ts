@@ -53,13 +53,13 @@ describe('Files as memory', function () {
       async () => {
         const p = await a.terminals().logPath(terminal);
         log = p && fs.existsSync(p) ? fs.readFileSync(p, 'utf8') : undefined;
-        return !!log && /"exitCode":3/.test(log);
+        return !!log && /^␞ exit 3 · /m.test(log);
       },
       15_000,
       'the log with the footer',
     );
     assert.match(log!, /marker-42/, `the output a person saw; the log:\n${log}`);
-    assert.match(log!, /"command":"sleep 0.5; echo/, 'the header names the command');
+    assert.match(log!, /^␞ \$ sleep 0\.5; echo/m, 'the header names the command');
     assert.doesNotMatch(log!, new RegExp(FAKE_AWS_KEY), 'the key never reaches disk');
     assert.ok(path.resolve((await a.terminals().logPath(terminal))!).startsWith(a.contextFolder()));
     const gitignore = fs.readFileSync(path.join(a.contextFolder(), '.gitignore'), 'utf8');

@@ -2,6 +2,7 @@
 import type { BudgetEvent } from '../budget';
 import type { StrategyName } from '../strategies/types';
 import type { ProviderErrorInfo } from './errors';
+import type { ToolCallLabel } from './tool-registry';
 
 export type ToolCallStatus = 'ok' | 'error' | 'invalid' | 'cancelled';
 
@@ -43,13 +44,22 @@ export type AgentEvent =
   | { type: 'turn-started'; turn: number; at: number }
   | ({ type: 'context-prepared' } & ContextPrepared)
   | { type: 'text-delta'; turn: number; text: string }
-  | { type: 'tool-call-started'; turn: number; callId: string; tool: string; arguments: string }
+  | {
+      type: 'tool-call-started';
+      turn: number;
+      callId: string;
+      tool: string;
+      arguments: string;
+      /** How the call is shown (e.g. `server › tool` and redacted arguments of an MCP call). */
+      label?: ToolCallLabel;
+    }
   | {
       type: 'tool-call-finished';
       turn: number;
       callId: string;
       tool: string;
       arguments: string;
+      label?: ToolCallLabel;
       status: ToolCallStatus;
       durationMs: number;
       /** What the model sees (the long-output preview). */

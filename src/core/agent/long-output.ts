@@ -10,6 +10,14 @@ export interface LongOutputMeta {
 
 export interface LongOutputPort {
   store(output: string, meta: LongOutputMeta): Promise<{ text: string; storedAt?: string }>;
+  /**
+   * The same for output that arrives in chunks (a running command): it is sanitized and written as it
+   * comes, so memory holds only the preview, whatever the size. Optional: hosts fall back to `store`.
+   */
+  storeStream?(
+    chunks: AsyncIterable<string | Uint8Array>,
+    meta: LongOutputMeta,
+  ): Promise<{ text: string; storedAt?: string }>;
 }
 
 export const passThroughLongOutput: LongOutputPort = {

@@ -1,10 +1,11 @@
 // Runs one action's tool calls in order. Every call gets a tool message (the provider protocols require
-// an answer per call), including invalid ones (the error text) and those cut short by Stop.
+// an answer per call), including invalid ones (the error text) and those cut short by Stop. Every
+// output, a cancelled one too, goes through the long-output port (sanitized, long ones stored).
 import type { Message, ToolCall } from '../messages';
 import type { Clock } from '../ports';
 import type { AgentEvent, ToolCallStatus } from './events';
 import type { LongOutputPort } from './long-output';
-import type { ToolOutput, ToolRegistry } from './tool-registry';
+import type { CheckedCall, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
 
 export interface RunToolsContext {
   tools: ToolRegistry;
@@ -19,16 +20,22 @@ export interface RunToolsContext {
 export const CANCELLED_TEXT = 'Cancelled: the user stopped the agent before this tool finished.';
 const PREVIEW_CHARS = 2_000;
 
-async function runOne(call: ToolCall, ctx: RunToolsContext): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
+async function runOne(
+  call: ToolCall,
+  checked: CheckedCall,
+  ctx: RunToolsContext,
+): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
   if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
-  const checked = ctx.tools.check(call);
   if (!checked.ok) return { out: { ok: false, text: checked.message }, status: 'invalid' };
   try {
+    const meta = { session: ctx.session, turn: ctx.turn, tool: call.name };
+    const stream = ctx.longOutput.storeStream?.bind(ctx.longOutput);
     const out = await checked.tool.run(checked.args, {
       signal: ctx.signal,
       session: ctx.session,
       turn: ctx.turn,
       callId: call.id,
+      ...(stream ? { storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => stream(chunks, meta) } : {}),
     });
     if (ctx.signal.aborted) return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled' };
     return { out, status: out.ok ? 'ok' : 'error' };
@@ -41,21 +48,28 @@ async function runOne(call: ToolCall, ctx: RunToolsContext): Promise<{ out: Tool
   }
 }
 
+/** The tool's label for a valid call; a failing `describe` only costs the label. */
+async function labelOf(checked: CheckedCall): Promise<ToolCallLabel | undefined> {
+  if (!checked.ok || !checked.tool.describe) return undefined;
+  try {
+    return await checked.tool.describe(checked.args);
+  } catch {
+    return undefined;
+  }
+}
+
 export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsContext): Promise<Message[]> {
   const results: Message[] = [];
   for (const call of calls) {
     const started = ctx.clock.now();
-    ctx.emit({
-      type: 'tool-call-started',
-      turn: ctx.turn,
-      callId: call.id,
-      tool: call.name,
-      arguments: call.arguments,
-    });
-    const { out, status } = await runOne(call, ctx);
+    const checked = ctx.tools.check(call);
+    const label = await labelOf(checked);
+    const shown = { callId: call.id, tool: call.name, arguments: call.arguments, ...(label ? { label } : {}) };
+    ctx.emit({ type: 'tool-call-started', turn: ctx.turn, ...shown });
+    const { out, status } = await runOne(call, checked, ctx);
     let text = out.text;
     let storedAt = out.storedAt;
-    if (storedAt === undefined && status !== 'cancelled') {
+    if (storedAt === undefined) {
       try {
         const stored = await ctx.longOutput.store(out.text, { session: ctx.session, turn: ctx.turn, tool: call.name });
         text = stored.text;
@@ -71,9 +85,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     ctx.emit({
       type: 'tool-call-finished',
       turn: ctx.turn,
-      callId: call.id,
-      tool: call.name,
-      arguments: call.arguments,
+      ...shown,
       status,
       durationMs: ctx.clock.now() - started,
       preview: text.length > PREVIEW_CHARS ? `${text.slice(0, PREVIEW_CHARS)}…` : text,

@@ -9,6 +9,12 @@ export interface ToolContext {
   session: string;
   turn: number;
   callId: string;
+  /**
+   * Stores output streamed in chunks (sanitized, long output to a file) and returns what the model
+   * sees plus the file: a tool returning that `storedAt` is not stored again. Absent in tests and
+   * store-less hosts.
+   */
+  storeOutput?: (chunks: AsyncIterable<string | Uint8Array>) => Promise<{ text: string; storedAt?: string }>;
 }
 
 /** `ok: false` is an error the model should read and fix (not a crash of the loop). */
@@ -19,8 +25,18 @@ export interface ToolOutput {
   storedAt?: string;
 }
 
+/** How a call is shown to the user (tool cards, approvals): a title and arguments fit to display. */
+export interface ToolCallLabel {
+  /** E.g. `github › create_issue` for an MCP call. */
+  title?: string;
+  /** The arguments as shown (pretty, secrets redacted) instead of the model's raw JSON. */
+  arguments?: string;
+}
+
 export interface AgentTool extends ToolSpec {
   run(args: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+  /** Optional: a label for valid calls (never called for invalid ones). */
+  describe?(args: Record<string, unknown>): Promise<ToolCallLabel> | ToolCallLabel;
 }
 
 /** Why a call cannot run. `malformed-json` and `unknown-tool` make the loop retry with retry filtering. */

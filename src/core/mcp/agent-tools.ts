@@ -6,7 +6,34 @@ import { readFile } from 'node:fs/promises';
 import { promptName, stripControls } from './inert';
 import { renderToolJson } from './render';
 import { compileInputSchema, formatSchemaErrors } from './schema';
-import type { McpCallResult, McpServerState, McpToolEntry } from './types';
+import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } from './types';
+
+/** What the user is asked before an MCP tool runs: the server, the tool, the validated arguments. */
+export interface McpCallApproval {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The server annotates the tool as read-only (`annotations.readOnlyHint`): its own claim, not a guarantee. */
+  readOnlyHint: boolean;
+}
+
+/** Resolves true when the call may go ahead (approved, or allowed without asking). */
+export type McpApprovalPort = (request: McpCallApproval) => Promise<boolean>;
+
+/** True only when the server said so explicitly (`annotations.readOnlyHint: true`). */
+export function readOnlyHint(tool: McpToolDescription): boolean {
+  const a = tool.annotations;
+  return typeof a === 'object' && a !== null && (a as { readOnlyHint?: unknown }).readOnlyHint === true;
+}
+
+/**
+ * Tools of the `vscode` server that are never offered to the agent: VS Code's internal helpers
+ * (`*_internal`, the chat's confirmation dialogs), which only work inside its own chat, and Context
+ * Desk's own language-model tools, which the agent has as grep, read_file and tail already.
+ */
+export function isInternalVscodeTool(name: string): boolean {
+  return /_internal$/.test(name) || /^vscode_get_\w*confirmation\w*$/.test(name) || name.startsWith('contextDesk_');
+}
 
 /** What the agent tools need from the manager (McpSyncManager implements it). */
 export interface McpToolHost {
@@ -148,6 +175,7 @@ export async function mcpCall(
   host: McpToolHost,
   input: { server?: unknown; tool?: unknown; arguments?: unknown },
   signal?: AbortSignal,
+  approve?: McpApprovalPort,
 ): Promise<AgentToolResult & { result?: McpCallResult }> {
   if (typeof input.server !== 'string' || typeof input.tool !== 'string')
     return { ok: false, text: 'mcp_call needs "server" and "tool" strings.' };
@@ -169,6 +197,11 @@ export async function mcpCall(
       text: `The arguments do not match the input schema of ${input.server}/${input.tool}:\n${formatSchemaErrors(compiled.validate.errors)}\nCall mcp_describe to see the schema.`,
     };
   }
+  // Asked once the call is known to be valid, so the user approves exactly what will run.
+  const request = { server: input.server, tool: input.tool, arguments: args, readOnlyHint: readOnlyHint(entry.tool) };
+  if (approve && !(await approve(request)))
+    return { ok: false, text: `The user declined the call of ${input.server}/${input.tool}; it did not run.` };
+  if (signal?.aborted) return { ok: false, text: 'Cancelled before the call was made.' };
   try {
     const result = await host.callTool(input.server, input.tool, args, signal);
     return { ok: !result.isError, text: result.text, result };

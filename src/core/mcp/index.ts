@@ -14,13 +14,17 @@ export { renderIndexMd, renderServerMd, renderToolJson } from './render';
 export { INDEX_FILE, SERVER_FILE } from './writer';
 export type { Disposable, Event } from './events';
 export {
+  isInternalVscodeTool,
   mcpCall,
   mcpDescribe,
+  readOnlyHint,
   renderMcpStaticPrompt,
   MCP_CALL_TOOL,
   MCP_DESCRIBE_TOOL,
   type AgentToolDefinition,
   type AgentToolResult,
+  type McpApprovalPort,
+  type McpCallApproval,
   type McpToolHost,
 } from './agent-tools';
 export type * from './types';

@@ -37,8 +37,15 @@ export type { ToolOutputInput, ToolOutputOptions, ToolOutputResult } from './too
 export { listStoredOutputs } from './output-index';
 export type { StoredOutputEntry } from './output-index';
 export { ExecutionCapture, MARKER, TerminalLogWriter } from './terminal-log';
-export type { ExecutionStart, ExecutionSummary, TerminalLogOptions } from './terminal-log';
-export { parseTerminalLog } from './terminal-log-reader';
+export type {
+  ExecutionResult,
+  ExecutionStart,
+  ExecutionSummary,
+  FinishedExecution,
+  TerminalLogOptions,
+} from './terminal-log';
+export { terminalIndexPath } from './terminal-log-format';
+export { parseTerminalLog, readTerminalLog, recentExecutions } from './terminal-log-reader';
 export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
 export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown } from './history';
 export type { HistoryAppendExtra, HistoryRecord, MaskedInfo, SessionEntry } from './history';

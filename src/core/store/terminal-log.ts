@@ -1,24 +1,35 @@
-// Every terminal as a file: `terminals/<terminal>-<id>.log`, one block per command execution.
+// Every terminal as a file: `terminals/<terminal>-<id>.log` for people and grep, one block per
+// command execution (format in terminal-log-format.ts), plus `<…>.index.jsonl` with the exact record.
 //
-// Format (plain text a person can read; marker lines start with U+241E "␞" and carry JSON):
-//   ␞ {"event":"begin","exec":"3","command":"npm test","cwd":"/w","startedAt":"2026-...Z"}
-//   $ npm test
-//   ...the output as a person saw it (rendered with @xterm/headless, secrets redacted)...
-//   ␞ {"event":"end","exec":"3","exitCode":0,"durationMs":1234,"endedAt":"2026-...Z"}
-// An output line that itself starts with "␞" is stored with a leading space, so markers cannot be forged.
+// Lifecycle: executions of one terminal are written one block after another, in the order they
+// began. A `begin` never ends or loses the previous execution: the new block waits until the previous
+// one has its footer. An execution whose end event never comes is closed with an unknown exit code
+// `endGraceMs` after the next one began (VS Code sometimes reports no end for pasted lines).
 import { randomBytes } from 'node:crypto';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
 import type { ContextStore } from './context-store';
+import { readJsonl } from './durable';
 import type { SanitizingStream, SanitizeStats } from './sanitize/pipeline';
 import { sanitizingStream, type RedactedText, type StoreAppendFile } from './store-writer';
 import { redactSecrets, type RedactionCounts } from './sanitize/secrets';
+import {
+  escapeMarkers,
+  footerLine,
+  headerLines,
+  noteLine,
+  terminalIndexPath,
+  type ExecutionSource,
+  type IndexBegin,
+  type IndexEnd,
+  type IndexRecord,
+} from './terminal-log-format';
 
-export const MARKER = '\u241E';
+export { MARKER } from './terminal-log-format';
 
 export interface TerminalLogOptions {
   terminalName: string;
-  /** Unique per terminal and window (two windows may both have a terminal "1"): e.g. `<window>-<n>`. */
+  /** Unique per terminal and window (two windows may both have a terminal "bash"). */
   terminalId: string | number;
   clock?: Clock;
   /** Emulated terminal size (use the real one when known). */
@@ -28,6 +39,10 @@ export interface TerminalLogOptions {
   flushIntervalMs?: number;
   /** A log larger than this is renamed to `<name>-<id>.<time>-<tag>-<n>.log` after a command ends. Default 32 MB. */
   maxLogBytes?: number;
+  /** An execution still open when the next one begins is closed this long after (ms), if its end never comes. Default 5000. */
+  endGraceMs?: number;
+  /** `end` waits at most this long for `read()` to deliver its last chunks (ms). Default 1000. */
+  drainMs?: number;
 }
 
 export interface ExecutionStart {
@@ -35,51 +50,95 @@ export interface ExecutionStart {
   cwd?: string;
   /** Epoch ms; defaults to the clock. */
   startedAt?: number;
+  source?: ExecutionSource;
+  /** Lines written under the header: what could not be captured, and why. */
+  notes?: string[];
+}
+
+export interface ExecutionResult {
+  /** Undefined: unknown (VS Code did not report one). */
+  exitCode?: number;
+  endedAt?: number;
+  /** Why the exit code is unknown or the end was forced; shown in the footer. */
+  reason?: string;
 }
 
 export interface ExecutionSummary {
   exec: string;
+  seq: number;
   exitCode: number | undefined;
   durationMs: number;
+  reason?: string;
   stats: SanitizeStats;
 }
 
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms).unref());
-
-function escapeMarkers(text: string): string {
-  return text.includes(MARKER) ? text.replace(/^\u241E/gm, ` ${MARKER}`) : text;
+/** An execution that was over before it could be captured (only its end was seen). */
+export interface FinishedExecution {
+  command: string;
+  cwd?: string;
+  exitCode?: number;
+  endedAt?: number;
+  source?: ExecutionSource;
+  notes: string[];
 }
 
-/** One command execution being captured: push chunks as they arrive, then `end`. */
+// Bounded waits keep the process alive on purpose: a log must get its footer before node exits.
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function redactAll(texts: string[]): Promise<{ texts: string[]; counts: RedactionCounts }> {
+  const results = await Promise.all(texts.map((t) => redactSecrets(t)));
+  const counts: RedactionCounts = {};
+  for (const r of results) for (const [k, n] of Object.entries(r.counts)) counts[k] = (counts[k] ?? 0) + n;
+  return { texts: results.map((r) => r.text), counts };
+}
+
+/** One command execution being captured: push chunks as they arrive (or `consume` a stream), then `end`. */
 export class ExecutionCapture {
   private readonly stream: SanitizingStream;
-  private timer: NodeJS.Timeout | undefined;
-  private chain: Promise<void> = Promise.resolve();
-  private ended = false;
-  private ending = false;
+  private readonly timer: NodeJS.Timeout;
+  private chain: Promise<void>;
+  private flushQueued = false;
+  private accepting = true;
+  private dropping = false;
   private consuming: Promise<void> | undefined;
-  private readonly drainMs: number;
+  private ending: Promise<ExecutionSummary> | undefined;
+  private graceTimer: NodeJS.Timeout | undefined;
+  private release!: () => void;
+  /** Settles once this block is complete on disk (or failed): the next block may start. */
+  readonly done = new Promise<void>((resolve) => (this.release = resolve));
 
   /** @internal created by `TerminalLogWriter.begin`. */
   constructor(
     private readonly writer: TerminalLogWriter,
     readonly exec: string,
+    readonly seq: number,
     private readonly startedAt: number,
-    options: { cols?: number; rows?: number; flushIntervalMs: number; drainMs?: number },
+    /** Resolves when the previous block is complete; then the header is written. */
+    turn: Promise<void>,
+    writeHeader: () => Promise<void>,
+    private readonly options: { cols?: number; rows?: number; flushIntervalMs: number; drainMs: number },
   ) {
-    this.drainMs = options.drainMs ?? 1000;
+    // A failed header write leaves the error in the writer (the next append throws it); the block goes on.
+    this.chain = turn.then(writeHeader).catch(() => undefined);
     this.stream = sanitizingStream(
       (text) => writer.appendRaw(text),
       { ansi: 'render', terminal: options },
       escapeMarkers,
     );
-    this.timer = setInterval(() => void this.enqueue(() => this.stream.flush()), options.flushIntervalMs);
+    this.timer = setInterval(() => {
+      if (this.flushQueued) return;
+      this.flushQueued = true;
+      void this.enqueue(() => {
+        this.flushQueued = false;
+        return this.stream.flush();
+      }).catch(() => undefined);
+    }, options.flushIntervalMs);
     this.timer.unref();
   }
 
   /** Adds a raw output chunk (as `execution.read()` yields it). Chunks may cut escape sequences and code points. */
   push(chunk: string | Uint8Array): Promise<void> {
-    if (this.ended) return Promise.reject(new Error(`execution ${this.exec} already ended`));
+    if (!this.accepting) return Promise.reject(new Error(`execution ${this.exec} already ended`));
     return this.enqueue(() => this.stream.push(chunk));
   }
 
@@ -87,7 +146,7 @@ export class ExecutionCapture {
   async consume(chunks: AsyncIterable<string | Uint8Array>): Promise<void> {
     const run = (async () => {
       for await (const c of chunks) {
-        if (this.ending) break; // output that arrives after the end event is not this execution's
+        if (this.dropping) break; // output that arrives after the end is not this execution's
         await this.enqueue(() => this.stream.push(c));
       }
     })();
@@ -95,36 +154,77 @@ export class ExecutionCapture {
     await run;
   }
 
-  /** Writes the rest of the output and the footer. `exitCode` undefined means unknown (e.g. interrupted). */
-  async end(result: { exitCode?: number; endedAt?: number } = {}): Promise<ExecutionSummary> {
-    if (this.ended) throw new Error(`execution ${this.exec} already ended`);
-    this.ended = true;
-    // The end event can come before `read()` has delivered its last chunks: give the stream a
-    // moment to drain (`drainMs`), then stop taking chunks.
-    if (this.consuming) await Promise.race([this.consuming.catch(() => undefined), sleep(this.drainMs)]);
-    this.ending = true;
-    clearInterval(this.timer);
-    let stats!: SanitizeStats;
-    await this.enqueue(async () => {
-      stats = await this.stream.end();
-    });
-    const endedAt = result.endedAt ?? this.writer.clock.now();
-    const durationMs = Math.max(0, endedAt - this.startedAt);
-    const footer = {
-      event: 'end',
-      exec: this.exec,
-      exitCode: result.exitCode ?? null,
-      durationMs,
-      endedAt: new Date(endedAt).toISOString(),
-      redactions: stats.redactions,
-    };
-    await this.writer.appendRaw(`${MARKER} ${JSON.stringify(footer)}\n`);
-    await this.writer.settle();
-    await this.writer.executionEnded(this);
-    return { exec: this.exec, exitCode: result.exitCode, durationMs, stats };
+  /**
+   * Writes the rest of the output and the footer. Safe to call more than once (and concurrently):
+   * every call gets the same summary, so a late end event never throws or rewrites the footer.
+   */
+  end(result: ExecutionResult = {}): Promise<ExecutionSummary> {
+    this.ending ??= this.finish(result);
+    return this.ending;
   }
 
-  // Pushes, timer flushes and the end run one at a time, in order.
+  /** True once `end` was called (by an end event, the grace timer, or `close`). */
+  get ended(): boolean {
+    return this.ending !== undefined;
+  }
+
+  /** @internal The next execution began: close this one if its own end does not come within `ms`. */
+  superseded(ms: number): void {
+    if (this.ending || this.graceTimer) return;
+    this.graceTimer = setTimeout(
+      () =>
+        void this.end({
+          reason: `VS Code reported no end for this command within ${Math.round(ms / 1000)} s of the next one`,
+        }).catch(() => undefined),
+      ms,
+    );
+  }
+
+  private async finish(result: ExecutionResult): Promise<ExecutionSummary> {
+    clearTimeout(this.graceTimer);
+    this.accepting = false;
+    try {
+      // The end event can come before `read()` has delivered its last chunks: give the stream a
+      // moment to drain, then stop taking chunks.
+      if (this.consuming) await Promise.race([this.consuming.catch(() => undefined), sleep(this.options.drainMs)]);
+      this.dropping = true;
+      clearInterval(this.timer);
+      let stats!: SanitizeStats;
+      await this.enqueue(async () => {
+        stats = await this.stream.end();
+      });
+      const endedAt = Math.max(result.endedAt ?? this.writer.clock.now(), this.startedAt);
+      const durationMs = endedAt - this.startedAt;
+      const exitCode = result.exitCode ?? null;
+      const record: IndexEnd = {
+        v: 2,
+        event: 'end',
+        seq: this.seq,
+        exec: this.exec,
+        exitCode,
+        durationMs,
+        endedAt: new Date(endedAt).toISOString(),
+        ...(result.reason ? { reason: result.reason } : {}),
+        redactions: stats.redactions,
+      };
+      await this.enqueue(() => this.writer.writeBlockEnd(footerLine({ exitCode, durationMs, ...result }), record));
+      await this.writer.settle();
+      await this.writer.executionEnded(this);
+      return {
+        exec: this.exec,
+        seq: this.seq,
+        exitCode: result.exitCode,
+        durationMs,
+        ...(result.reason ? { reason: result.reason } : {}),
+        stats,
+      };
+    } finally {
+      clearInterval(this.timer);
+      this.release();
+    }
+  }
+
+  // Pushes, timer flushes and the end run one at a time, in order, after the header.
   private enqueue(step: () => Promise<void>): Promise<void> {
     const next = this.chain.then(step);
     this.chain = next.catch(() => undefined);
@@ -134,14 +234,20 @@ export class ExecutionCapture {
 
 /**
  * Appends one terminal's command executions to its log. The VS Code glue creates one per terminal
- * (name + an id unique in the window) and calls `begin` on `onDidStartTerminalShellExecution`, feeds
- * `execution.read()` into the capture, and calls `end` on `onDidEndTerminalShellExecution`.
+ * and calls `begin` on `onDidStartTerminalShellExecution`, feeds `execution.read()` into the capture,
+ * and calls `end` on `onDidEndTerminalShellExecution`, in whatever order those events arrive.
  */
 export class TerminalLogWriter {
   readonly clock: Clock;
-  private file: StoreAppendFile | undefined;
-  private active: ExecutionCapture | undefined;
-  private count = 0;
+  private log: StoreAppendFile | undefined;
+  private index: StoreAppendFile | undefined;
+  private open: ExecutionCapture[] = [];
+  /** Settles when the last block queued so far is complete: the next one waits for it. */
+  private last: Promise<void> = Promise.resolve();
+  private seq = 0;
+  private rotations = 0;
+  private closing = false;
+  private closed: Promise<void> | undefined;
   private readonly tag = randomBytes(3).toString('hex');
 
   private constructor(
@@ -153,9 +259,19 @@ export class TerminalLogWriter {
     this.clock = options.clock ?? systemClock;
   }
 
+  /** Absolute path of the index beside the log. */
+  get indexPath(): string {
+    return terminalIndexPath(this.path);
+  }
+
   static async open(store: ContextStore, options: TerminalLogOptions): Promise<TerminalLogWriter> {
     const w = new TerminalLogWriter(store, store.terminalLogPath(options.terminalName, options.terminalId), options);
-    w.file = await store.writer.openAppend(w.path);
+    // A log continued after a crash or a reload goes on numbering where its index stopped.
+    const { records } = await readJsonl<Partial<IndexRecord>>(w.indexPath);
+    w.seq = records.reduce((max, r) => (typeof r.seq === 'number' && r.seq > max ? r.seq : max), 0);
+    // The writer's handles refuse links and register the files as in use (rotation leaves them alone).
+    w.log = await store.writer.openAppend(w.path);
+    w.index = await store.writer.openAppend(w.indexPath);
     return w;
   }
 
@@ -164,34 +280,123 @@ export class TerminalLogWriter {
     return this.store.displayPath(this.path);
   }
 
-  /**
-   * Starts capturing one command. A capture still open on this terminal is ended first with an
-   * unknown exit code (its end event never came).
-   */
+  /** Starts capturing one command. An execution still open stays open until its own end (or its grace runs out). */
   async begin(start: ExecutionStart): Promise<ExecutionCapture> {
-    if (this.active) await this.active.end({});
+    if (this.closing || !this.log) throw new Error(`terminal log ${this.path} is closed`);
     const startedAt = start.startedAt ?? this.clock.now();
-    // Unique across windows writing the same log: time, a per-writer random tag, a counter.
-    const exec = `${startedAt.toString(36)}-${this.tag}-${++this.count}`;
-    // The command line and cwd are user text: redact them too (a password typed into a command line).
-    const [cmd, cwd] = await Promise.all([redactSecrets(start.command), redactSecrets(start.cwd ?? '')]);
-    const redactions: RedactionCounts = { ...cmd.counts, ...cwd.counts };
-    const header = {
-      event: 'begin',
+    const seq = ++this.seq;
+    // Unique across windows writing the same log: time, a per-writer random tag, the number.
+    const exec = `${startedAt.toString(36)}-${this.tag}-${seq}`;
+    for (const c of this.open) c.superseded(this.options.endGraceMs ?? 5000);
+    const turn = this.last;
+    const capture = new ExecutionCapture(
+      this,
       exec,
-      command: cmd.text,
-      cwd: start.cwd === undefined ? null : cwd.text,
-      startedAt: new Date(startedAt).toISOString(),
-      redactions,
-    };
-    await this.appendRaw(`${MARKER} ${JSON.stringify(header)}\n$ ${cmd.text.replace(/\n/g, '\n> ')}\n`);
-    const capture = new ExecutionCapture(this, exec, startedAt, {
-      cols: this.options.cols,
-      rows: this.options.rows,
-      flushIntervalMs: this.options.flushIntervalMs ?? 500,
-    });
-    this.active = capture;
+      seq,
+      startedAt,
+      turn,
+      async () => {
+        // The command line and cwd are user text: redact them too (a password typed into a command line).
+        const r = await redactAll([start.command, start.cwd ?? '', ...(start.notes ?? [])]);
+        const [command = '', cwd = '', ...notes] = r.texts;
+        const record: IndexBegin = {
+          v: 2,
+          event: 'begin',
+          seq,
+          exec,
+          command,
+          cwd: start.cwd === undefined ? null : cwd,
+          startedAt: new Date(startedAt).toISOString(),
+          source: start.source ?? 'shell',
+          redactions: r.counts,
+        };
+        const text = headerLines({ seq, at: startedAt, cwd: record.cwd, command }) + notes.map(noteLine).join('');
+        await this.writeBlockStart(text, record);
+      },
+      {
+        cols: this.options.cols,
+        rows: this.options.rows,
+        flushIntervalMs: this.options.flushIntervalMs ?? 500,
+        drainMs: this.options.drainMs ?? 1000,
+      },
+    );
+    this.open.push(capture);
+    this.last = capture.done;
     return capture;
+  }
+
+  /** Records an execution that was over before it could be captured: header, notes and footer, no output. */
+  async record(e: FinishedExecution): Promise<void> {
+    const at = e.endedAt ?? this.clock.now();
+    const seq = ++this.seq;
+    const exec = `${at.toString(36)}-${this.tag}-${seq}`;
+    await this.inTurn(async () => {
+      const r = await redactAll([e.command, e.cwd ?? '', ...e.notes]);
+      const [command = '', cwd = '', ...notes] = r.texts;
+      const cwdOrNull = e.cwd === undefined ? null : cwd;
+      await this.writeBlockStart(headerLines({ seq, at, cwd: cwdOrNull, command }) + notes.map(noteLine).join(''), {
+        v: 2,
+        event: 'begin',
+        seq,
+        exec,
+        command,
+        cwd: cwdOrNull,
+        startedAt: null,
+        source: e.source ?? 'unwatched',
+        redactions: r.counts,
+      });
+      const exitCode = e.exitCode ?? null;
+      await this.writeBlockEnd(footerLine({ exitCode, durationMs: null }), {
+        v: 2,
+        event: 'end',
+        seq,
+        exec,
+        exitCode,
+        durationMs: null,
+        endedAt: new Date(at).toISOString(),
+        redactions: {},
+      });
+      await this.settle();
+    });
+  }
+
+  /** Appends a note between blocks (e.g. why earlier output of this terminal is not in the log). */
+  async note(text: string): Promise<void> {
+    await this.inTurn(async () => {
+      await this.appendRaw(noteLine((await redactSecrets(text)).text));
+      await this.settle();
+    });
+  }
+
+  /** Runs `write` after every block queued before it, and holds the next ones until it is done. */
+  private async inTurn(write: () => Promise<void>): Promise<void> {
+    if (this.closing || !this.log) throw new Error(`terminal log ${this.path} is closed`);
+    const turn = this.last;
+    let release!: () => void;
+    this.last = new Promise<void>((resolve) => (release = resolve));
+    try {
+      await turn;
+      await write();
+    } finally {
+      release();
+    }
+  }
+
+  /** @internal */
+  async writeBlockStart(text: string, record: IndexBegin): Promise<void> {
+    await this.appendRaw(text);
+    await this.appendIndex(record);
+  }
+
+  /** @internal */
+  async writeBlockEnd(text: string, record: IndexEnd): Promise<void> {
+    await this.appendRaw(text);
+    await this.appendIndex(record);
+  }
+
+  private async appendIndex(record: IndexRecord): Promise<void> {
+    if (!this.index) throw new Error(`terminal log ${this.path} is closed`);
+    await this.index.append(`${JSON.stringify(record)}\n`);
   }
 
   private writing: Promise<void> = Promise.resolve();
@@ -203,7 +408,7 @@ export class TerminalLogWriter {
    * the write of this one; waits only when more than 4 MB are in flight (backpressure).
    */
   async appendRaw(text: string | RedactedText): Promise<void> {
-    const file = this.file;
+    const file = this.log;
     if (!file) throw new Error(`terminal log ${this.path} is closed`);
     if (this.writeError) throw this.writeError;
     const size = typeof text === 'string' ? text.length : text.value.length;
@@ -226,25 +431,40 @@ export class TerminalLogWriter {
     if (this.writeError) throw this.writeError;
   }
 
-  /** @internal */
+  /** @internal Called before the next block may start: rotation happens between blocks, never inside one. */
   async executionEnded(capture: ExecutionCapture): Promise<void> {
-    if (this.active === capture) this.active = undefined;
-    if (!this.file || (await this.file.size()) <= (this.options.maxLogBytes ?? 32 * 1024 * 1024)) return;
-    // Rotate: the full log keeps its content under a dated name; a fresh log continues.
-    await this.file.close();
-    await this.store.writer.rename(
-      this.path,
-      this.path.replace(/\.log$/, `.${this.clock.now().toString(36)}-${this.tag}-${this.count}.log`),
+    this.open = this.open.filter((c) => c !== capture);
+    if (!this.log || (await this.log.size()) <= (this.options.maxLogBytes ?? 32 * 1024 * 1024)) return;
+    // Rotate: the full log and its index keep their content under a dated name; fresh ones continue.
+    await this.log.close();
+    await this.index?.close();
+    const rotated = this.path.replace(
+      /\.log$/,
+      `.${this.clock.now().toString(36)}-${this.tag}-${++this.rotations}.log`,
     );
-    this.file = await this.store.writer.openAppend(this.path);
+    await this.store.writer.rename(this.path, rotated);
+    await this.store.writer.rename(this.indexPath, terminalIndexPath(rotated)).catch(() => undefined);
+    this.log = await this.store.writer.openAppend(this.path);
+    this.index = await this.store.writer.openAppend(this.indexPath);
     await this.store.enforceCaps('terminals');
   }
 
-  /** Ends an open capture (exit code unknown) and closes the log. */
-  async close(): Promise<void> {
-    if (this.active) await this.active.end({});
+  /** Ends every open execution (exit code unknown unless its end came) and closes the log. */
+  close(reason = 'the terminal was closed before this command ended'): Promise<void> {
+    this.closed ??= this.closeNow(reason);
+    return this.closed;
+  }
+
+  private async closeNow(reason: string): Promise<void> {
+    for (const c of this.open) if (!c.ended) void c.end({ reason }).catch(() => undefined);
+    // Blocks queued before the close finish first; nothing new may start.
+    const last = this.last;
+    this.closing = true;
+    await last;
     await this.writing;
-    await this.file?.close();
-    this.file = undefined;
+    await this.log?.close();
+    await this.index?.close();
+    this.log = undefined;
+    this.index = undefined;
   }
 }

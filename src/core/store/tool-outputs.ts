@@ -85,6 +85,15 @@ export class ToolOutputStore implements LongOutputPort {
     return r.display === undefined ? { text: r.content } : { text: r.content, storedAt: r.display };
   }
 
+  /** `LongOutputPort`: the same for output streamed in chunks (a running command). */
+  async storeStream(
+    chunks: AsyncIterable<string | Uint8Array>,
+    meta: LongOutputMeta,
+  ): Promise<{ text: string; storedAt?: string }> {
+    const r = await this.save({ ...meta, output: chunks });
+    return r.display === undefined ? { text: r.content } : { text: r.content, storedAt: r.display };
+  }
+
   /** Sanitizes and (when long) stores one tool output. Memory stays bounded for any output size. */
   async save(input: ToolOutputInput): Promise<ToolOutputResult> {
     const o = this.o;

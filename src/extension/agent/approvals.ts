@@ -1,17 +1,25 @@
-// Approval prompts shown in the panel (commands, edits, budget): one at a time, answered by the user.
+// Approval prompts shown in the panel (commands, edits, MCP calls, budget): one at a time, answered by
+// the user with Approve, Deny, or (when offered) Always allow.
 import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
 import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
 
+export type ApprovalAnswer = 'approve' | 'always' | 'deny';
+
 export class ApprovalBroker implements ApprovalPort {
-  private queue: { request: ApprovalRequest; resolve: (ok: boolean) => void }[] = [];
+  private queue: { request: ApprovalRequest; resolve: (answer: ApprovalAnswer) => void }[] = [];
   private next = 1;
 
   constructor(private readonly post: (patches: ChatPatch[]) => void) {}
 
   /** Asks the user; resolves true when approved. */
-  ask(kind: ApprovalRequest['kind'], title: string, detail: string): Promise<boolean> {
+  async ask(kind: ApprovalRequest['kind'], title: string, detail: string): Promise<boolean> {
+    return (await this.request({ kind, title, detail })) !== 'deny';
+  }
+
+  /** Asks the user with every field of the request (MCP details, an "always" choice). */
+  request(fields: Omit<ApprovalRequest, 'id'>): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
-      const request: ApprovalRequest = { id: `approval-${this.next++}`, kind, title, detail };
+      const request: ApprovalRequest = { id: `approval-${this.next++}`, ...fields };
       this.queue.push({ request, resolve });
       if (this.queue.length === 1) this.post([{ op: 'approval', approval: request }]);
     });
@@ -26,11 +34,12 @@ export class ApprovalBroker implements ApprovalPort {
     );
   }
 
-  answer(id: string, approved: boolean): boolean {
+  /** `always` counts only where the request offered it. */
+  answer(id: string, approved: boolean, always = false): boolean {
     const head = this.queue[0];
     if (!head || head.request.id !== id) return false;
     this.queue.shift();
-    head.resolve(approved);
+    head.resolve(!approved ? 'deny' : always && head.request.alwaysLabel ? 'always' : 'approve');
     this.post([{ op: 'approval', approval: this.queue[0]?.request }]);
     return true;
   }
@@ -38,7 +47,7 @@ export class ApprovalBroker implements ApprovalPort {
   /** Refuses everything pending (the run was stopped). */
   denyAll(): void {
     const pending = this.queue.splice(0);
-    for (const p of pending) p.resolve(false);
+    for (const p of pending) p.resolve('deny');
     if (pending.length) this.post([{ op: 'approval', approval: undefined }]);
   }
 

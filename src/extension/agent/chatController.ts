@@ -5,8 +5,8 @@ import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
 import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
-import type { AgentTool } from '../../core/agent/tool-registry';
-import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
+import { mcpAgentTools } from '../../core/agent/tools/mcp';
+import type { McpApprovalPort, McpToolHost } from '../../core/mcp';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import type { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
@@ -40,6 +40,8 @@ export interface ChatControllerDeps {
   hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
   /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
   extras?: () => Promise<Extras>;
+  /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
+  mcpApproval?: (approvals: ApprovalBroker) => McpApprovalPort;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
   logger: Logger;
@@ -54,6 +56,8 @@ export class ChatController implements vscode.Disposable {
   private running: AbortController | undefined;
   /** Settings changed during a run that only a new session takes up (provider, model): after the run. */
   private rebuildAfterRun = false;
+  /** Settles when the current run (if any) has finished, including its last history appends. */
+  private runDone: Promise<void> = Promise.resolve();
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
@@ -73,8 +77,14 @@ export class ChatController implements vscode.Disposable {
     this.session = undefined;
     this.carryOver = undefined;
     this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
-    void this.history?.writer.close();
+    // The stopped run still appends its last messages: close its history file only after them.
+    const old = this.history;
     this.history = undefined;
+    if (old)
+      void this.runDone
+        .then(() => this.historyQueue)
+        .then(() => old.writer.close())
+        .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
     const pastSessions = this.model.snapshot.pastSessions;
     this.model = new ChatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
@@ -151,7 +161,7 @@ export class ChatController implements vscode.Disposable {
       this.d.post(this.model.notice('warning', hint, { label: 'Configure', action: 'configure' }));
       return { accepted: false, reason: hint };
     }
-    void this.run(text);
+    this.runDone = this.run(text);
     return { accepted: true };
   }
 
@@ -161,15 +171,20 @@ export class ChatController implements vscode.Disposable {
     this.d.post(this.model.userMessage(text, Date.now()));
     try {
       const session = await this.ensureSession();
+      const history = this.history; // this run's file, even if New Chat replaces it meanwhile
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
-        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped') void this.writeHistory(session);
+        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped')
+          void this.writeHistory(session, history);
       });
       try {
         await session.send(text, controller.signal);
       } finally {
         off();
-        await this.writeHistory(session);
+        // Over for the user (the panel already says so): a next message may start while the last
+        // records are written; the history queue keeps them in order.
+        this.runOver(controller);
+        await this.writeHistory(session, history);
         void this.refreshPastSessions();
       }
     } catch (e) {
@@ -180,21 +195,27 @@ export class ChatController implements vscode.Disposable {
         ...this.model.patch([{ op: 'status', status: 'error' }]),
       ]);
     } finally {
-      this.running = undefined;
-      if (this.rebuildAfterRun) this.rebuildSession();
-      this.rebuildAfterRun = false;
+      this.runOver(controller);
     }
+  }
+
+  /** The run is over for the user; settings that need a new session take effect now. */
+  private runOver(controller: AbortController): void {
+    if (this.running !== controller) return;
+    this.running = undefined;
+    if (this.rebuildAfterRun) this.rebuildSession();
+    this.rebuildAfterRun = false;
   }
 
   /** Appends the messages the history file does not have yet (full text, as the agent kept them). */
   private historyQueue: Promise<void> = Promise.resolve();
-  private writeHistory(session: AgentSession): Promise<void> {
+  private writeHistory(session: AgentSession, history: ChatController['history']): Promise<void> {
     this.historyQueue = this.historyQueue
       .then(async () => {
-        if (!this.history) return;
+        if (!history) return;
         const messages = session.state().messages;
-        for (const m of messages.slice(this.history.written)) await this.history.writer.append(m);
-        this.history.written = messages.length;
+        for (const m of messages.slice(history.written)) await history.writer.append(m);
+        history.written = messages.length;
       })
       .catch((e: unknown) => this.d.logger.error(`Writing the chat history failed: ${String(e)}`));
     return this.historyQueue;
@@ -295,7 +316,7 @@ export class ChatController implements vscode.Disposable {
             ...this.d.hostPorts(workspaceFolder, this.approvals),
           })
         : []),
-      ...(extras.mcp ? mcpAgentTools(extras.mcp) : []),
+      ...(extras.mcp ? mcpAgentTools(extras.mcp, this.d.mcpApproval?.(this.approvals)) : []),
     ]);
     const provider = await createProvider(s, this.d.secrets);
     const restoring = this.carryOver !== undefined;
@@ -390,12 +411,4 @@ function systemPrompt(
     `This conversation is also written to ${historyRel}: if a summary left something out, grep it there.`,
     'Be concise. When the task is done, answer without calling a tool.',
   ].join('\n');
-}
-
-/** mcp_describe and mcp_call as agent tools over the synced servers. */
-function mcpAgentTools(host: McpToolHost): AgentTool[] {
-  return [
-    { ...MCP_DESCRIBE_TOOL, run: (args) => mcpDescribe(host, args) },
-    { ...MCP_CALL_TOOL, run: (args, ctx) => mcpCall(host, args, ctx.signal) },
-  ];
 }

@@ -115,15 +115,11 @@ export class ChatModel {
       case 'text-delta':
         return this.patch([{ op: 'appendText', id: this.assistant(e.turn).id, text: e.text }]);
       case 'tool-call-started':
-        return this.patch([
-          this.withTool(e.turn, { callId: e.callId, tool: e.tool, arguments: e.arguments, state: 'running' }),
-        ]);
+        return this.patch([this.withTool(e.turn, { ...shownCall(e), state: 'running' })]);
       case 'tool-call-finished':
         return this.patch([
           this.withTool(e.turn, {
-            callId: e.callId,
-            tool: e.tool,
-            arguments: e.arguments,
+            ...shownCall(e),
             state: e.status,
             durationMs: e.durationMs,
             preview: e.preview,
@@ -210,6 +206,18 @@ export class ChatModel {
       .filter((i): i is Extract<ChatItem, { kind: 'assistant' }> => i.kind === 'assistant' && i.streaming)
       .map((i) => ({ op: 'upsertItem' as const, item: { ...i, streaming: false } }));
   }
+}
+
+/** A tool call as the card shows it: the tool's label (title, redacted arguments) when it has one. */
+function shownCall(
+  e: Extract<AgentEvent, { type: 'tool-call-started' | 'tool-call-finished' }>,
+): Omit<ChatToolCall, 'state'> {
+  return {
+    callId: e.callId,
+    tool: e.tool,
+    arguments: e.label?.arguments ?? e.arguments,
+    ...(e.label?.title ? { title: e.label.title } : {}),
+  };
 }
 
 function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): ContextMeter['budget'] {

@@ -30,7 +30,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     setStrategy: async ({ strategy }) => ({ strategy: await d.chat().setStrategy(strategy) }),
     setModel: async ({ model }) => ({ model: await d.chat().setModel(model) }),
     openStored: async ({ path }) => ({ opened: await d.openStored(path) }),
-    answerApproval: ({ id, approved }) => ({ ok: d.chat().approvals.answer(id, approved) }),
+    answerApproval: ({ id, approved, always }) => ({ ok: d.chat().approvals.answer(id, approved, always === true) }),
     noticeAction: async ({ action }) => {
       if (action === 'showLog') d.showLog();
       else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');

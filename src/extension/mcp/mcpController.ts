@@ -2,6 +2,7 @@
 // watcher on the config files, VS Code's own tools as the server `vscode`, and progress while syncing.
 import * as vscode from 'vscode';
 import {
+  isInternalVscodeTool,
   McpSyncManager,
   WORKSPACE_CONFIG_FILES,
   type McpInputDeclaration,
@@ -165,8 +166,11 @@ export class McpController implements vscode.Disposable {
   }
 }
 
+/** VS Code's tools minus its internal helpers (and Context Desk's own), which the agent is never offered. */
 function vscodeTools(): VscodeToolInfo[] {
-  return vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
+  return vscode.lm.tools
+    .filter((t) => !isInternalVscodeTool(t.name))
+    .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
 
 function toVscode(d: { dispose(): void }): vscode.Disposable {

@@ -30,10 +30,13 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
     vscode.commands.registerCommand('contextDesk.openTerminalLog', async () => {
       const terminal = vscode.window.activeTerminal;
       if (!terminal) return void vscode.window.showInformationMessage('Context Desk: there is no active terminal.');
-      const log = await d.terminals().logPath(terminal);
+      const entry = (await d.terminals().list()).find((x) => x.terminal === terminal);
+      const log = entry?.log;
       if (!log) {
         return void vscode.window.showInformationMessage(
-          `Context Desk: "${terminal.name}" has no log yet. Commands are captured in terminals with shell integration (terminal.integrated.shellIntegration.enabled; bash, zsh, fish or PowerShell) once they run a command.`,
+          entry?.state === 'off'
+            ? 'Context Desk: terminal capture is off (contextDesk.terminals.capture).'
+            : `Context Desk: "${terminal.name}" has no log yet. Commands are captured in terminals with shell integration (terminal.integrated.shellIntegration.enabled; bash, zsh, fish or PowerShell) once they run a command; task terminals once their task runs.`,
         );
       }
       await vscode.window.showTextDocument(vscode.Uri.file(log), { preview: true });

@@ -6,14 +6,19 @@ import type { ApprovalRequest } from '../../protocol/chat';
 import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
 
-const KIND_TEXT = { command: 'Run a command?', edit: 'Apply an edit?', budget: 'Go over the budget?' } as const;
+const KIND_TEXT = {
+  command: 'Run a command?',
+  edit: 'Apply an edit?',
+  budget: 'Go over the budget?',
+  mcp: 'MCP tool call',
+} as const;
 
 export class CdApproval extends LitElement {
   static override properties = { approval: { attribute: false } };
   declare approval: ApprovalRequest | undefined;
 
-  private answer(approved: boolean): void {
-    if (this.approval) requestHost(this, 'answerApproval', { id: this.approval.id, approved });
+  private answer(approved: boolean, always = false): void {
+    if (this.approval) requestHost(this, 'answerApproval', { id: this.approval.id, approved, always });
   }
 
   override updated(changed: PropertyValues<this>): void {
@@ -38,9 +43,28 @@ export class CdApproval extends LitElement {
     >
       <div class="kind">${KIND_TEXT[a.kind] ?? 'Approve?'}</div>
       <div class="title" id="approval-title">${a.title}</div>
-      <pre id="approval-detail">${a.detail}</pre>
+      ${
+        a.mcp
+          ? html`<dl class="mcp" data-testid="approval-mcp">
+                <dt>Server</dt>
+                <dd>${a.mcp.server}</dd>
+                <dt>Tool</dt>
+                <dd>
+                  ${a.mcp.tool}${a.mcp.readOnlyHint ? html` <span class="hint">(marked read-only by its server)</span>` : nothing}
+                </dd>
+              </dl>
+              <pre id="approval-detail" aria-label="Arguments">${a.mcp.arguments}</pre>`
+          : html`<pre id="approval-detail">${a.detail}</pre>`
+      }
       <div class="buttons">
         <vscode-button data-testid="approve" @click=${() => this.answer(true)}>Approve</vscode-button>
+        ${
+          a.alwaysLabel
+            ? html`<vscode-button secondary data-testid="always" @click=${() => this.answer(true, true)}
+                >${a.alwaysLabel}</vscode-button
+              >`
+            : nothing
+        }
         <vscode-button secondary data-testid="deny" @click=${() => this.answer(false)}>Deny</vscode-button>
       </div>
     </div>`;
@@ -72,7 +96,26 @@ export class CdApproval extends LitElement {
       }
       .buttons {
         display: flex;
+        flex-wrap: wrap;
         gap: 6px;
+      }
+      .mcp {
+        display: grid;
+        grid-template-columns: auto 1fr;
+        gap: 0 8px;
+        margin: 0 0 4px;
+      }
+      .mcp dt {
+        color: var(--vscode-descriptionForeground);
+      }
+      .mcp dd {
+        margin: 0;
+        font-family: var(--vscode-editor-font-family);
+        overflow-wrap: anywhere;
+      }
+      .hint {
+        font-family: var(--vscode-font-family);
+        color: var(--vscode-descriptionForeground);
       }
     `,
   ];

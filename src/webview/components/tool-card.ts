@@ -58,6 +58,7 @@ export class CdToolCard extends LitElement {
         <div class="head">
           <span class="codicon ${toolIcon(c.tool)}" aria-hidden="true"></span>
           <span class="name">${c.tool}</span>
+          ${c.title ? html`<span class="title" data-testid="tool-title">${c.title}</span>` : nothing}
           <span class="state" title=${c.state}>
             <span class="codicon ${STATE_ICON[c.state]}" aria-hidden="true"></span>${c.state}
           </span>
@@ -136,6 +137,10 @@ export class CdToolCard extends LitElement {
       .name {
         font-family: var(--vscode-editor-font-family);
         font-weight: 600;
+      }
+      .title {
+        font-family: var(--vscode-editor-font-family);
+        overflow-wrap: anywhere;
       }
       .state {
         display: inline-flex;

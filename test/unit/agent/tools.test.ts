@@ -132,6 +132,9 @@ test('a workspace grep skips the store inside it; a grep of the store searches i
   const inner = path.join(ws, '.context-desk');
   await mkdir(path.join(inner, 'history'), { recursive: true });
   await writeFile(path.join(inner, 'history', 's.md'), 'echoed needle-in-history\n');
+  // A terminal log's machine-readable index is never a grep result: the log's readable lines are.
+  await mkdir(path.join(inner, 'terminals'), { recursive: true });
+  await writeFile(path.join(inner, 'terminals', 'bash-1.index.jsonl'), '{"command":"echo needle-in-history"}\n');
   await writeFile(path.join(ws, 'src', 'real.ts'), 'needle-in-history is real code\n');
   const list = createWorkspaceTools({ workspaceRoot: ws, storeRoot: inner });
   const grep = list.find((t) => t.name === 'grep')!;

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import fc from 'fast-check';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { TerminalLogWriter, MARKER } from '../../../src/core/store/terminal-log';
+import { formatLocalTime, terminalIndexPath } from '../../../src/core/store/terminal-log-format';
 import { parseTerminalLog } from '../../../src/core/store/terminal-log-reader';
 import { waitFor } from '../../support/wait';
 import { exited, startChild, tempDir } from './helpers';
@@ -45,8 +46,17 @@ test('a command lands in its terminal log with header, rendered output and foote
   await w.close();
 
   const text = await fsp.readFile(w.path, 'utf8');
-  assert.ok(text.includes('\n$ npm install\nadded 3 packages\nfetch 100%\ndone\n'), text);
-  const log = parseTerminalLog(text);
+  // A person reads the log: a header with number, local time and folder, the command, the output, the exit.
+  const at = formatLocalTime(Date.UTC(2026, 10, 22, 2, 33, 2));
+  assert.equal(
+    text,
+    `${MARKER} #1 · ${at} · /work/app\n${MARKER} $ npm install\nadded 3 packages\nfetch 100%\ndone\n${MARKER} exit 0 · 1.2 s\n\n` +
+      `${MARKER} #2 · ${formatLocalTime(Date.UTC(2026, 10, 22, 2, 33, 3, 234))}\n${MARKER} $ false\n${MARKER} exit 1 · 5 ms\n\n`,
+  );
+  assert.doesNotMatch(text, /[{}]/, 'no JSON in the log: the exact record is in the index');
+  const index = await fsp.readFile(w.indexPath, 'utf8');
+  assert.equal(w.indexPath, w.path.replace(/\.log$/, '.index.jsonl'));
+  const log = parseTerminalLog(text, index);
   assert.equal(log.tornTail, undefined);
   assert.equal(log.executions.length, 2);
   const [a, b] = log.executions;
@@ -116,7 +126,7 @@ test('output cannot forge a marker line', async (t) => {
   assert.equal(log.executions[0]!.end?.exitCode, 7);
 });
 
-test('an execution still open at the next begin is closed with an unknown exit code', async (t) => {
+test('executions never ended are closed with an unknown exit code when the terminal closes', async (t) => {
   const store = await setup(t);
   const w = await TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 4 });
   const first = await w.begin({ command: 'sleep 100' });
@@ -143,13 +153,24 @@ test('a log over its size limit is rotated and a fresh one continues', async (t)
     await cap.end({ exitCode: 0 });
   }
   await w.close();
-  const files = (await fsp.readdir(store.folder('terminals'))).sort();
-  assert.equal(files.length, 4, files.join());
+  const all = await fsp.readdir(store.folder('terminals'));
+  const files = all.filter((f) => f.endsWith('.log')).sort();
+  assert.equal(files.length, 4, all.join());
   assert.ok(files.includes('bash-5.log'));
+  const commands: string[] = [];
   for (const f of files) {
-    const log = parseTerminalLog(await fsp.readFile(path.join(store.folder('terminals'), f), 'utf8'));
+    // Each rotated log keeps its own index beside it.
+    const index = f.replace(/\.log$/, '.index.jsonl');
+    assert.ok(all.includes(index), `${index} beside ${f}`);
+    const dir = store.folder('terminals');
+    const log = parseTerminalLog(
+      await fsp.readFile(path.join(dir, f), 'utf8'),
+      await fsp.readFile(path.join(dir, index), 'utf8'),
+    );
     assert.ok(log.executions.every((x) => x.end?.exitCode === 0));
+    commands.push(...log.executions.map((x) => x.command));
   }
+  assert.deepEqual(commands.sort(), ['gen 0', 'gen 1', 'gen 2']);
 });
 
 test('a capture process killed with SIGKILL leaves a log that still parses', async (t) => {
@@ -175,22 +196,31 @@ test('a capture process killed with SIGKILL leaves a log that still parses', asy
   assert.equal(again.executions.at(-1)?.end?.exitCode, 0);
 });
 
-test('two processes writing the same terminal log keep every record whole', async (t) => {
+test('two windows capturing terminals of the same name write separate logs, every record whole', async (t) => {
+  // A log has one writer: ids are unique per window, so same-named terminals of two windows never share a file.
   const store = await setup(t);
   const children = await Promise.all(
-    ['a', 'b'].map(() => startChild('terminal-writer.ts', [store.root, 'shared', 'same', '20', '300'])),
+    ['win1-a1', 'win2-b2'].map((id) => startChild('terminal-writer.ts', [store.root, 'shared', id, '20', '300'])),
   );
   assert.deepEqual(await Promise.all(children.map(exited)), [0, 0]);
-  const text = await fsp.readFile(store.terminalLogPath('shared', 'same'), 'utf8');
-  const parsed = parseTerminalLog(text);
-  assert.deepEqual(parsed.badMarkers, []);
-  assert.equal(parsed.tornTail, undefined);
-  assert.equal(parsed.executions.length, 40);
-  assert.ok(parsed.executions.every((e) => e.end !== undefined));
-  // Each window's batches stay whole lines; a batch may land between the other window's markers.
-  const all = [...parsed.executions.flatMap((e) => e.output), ...parsed.outside];
-  assert.equal(all.length, 40 * 300);
-  assert.ok(all.every((l) => /^same exec \d+ line \d+ z{200}$/.test(l)));
+  for (const id of ['win1-a1', 'win2-b2']) {
+    const file = store.terminalLogPath('shared', id);
+    const parsed = parseTerminalLog(
+      await fsp.readFile(file, 'utf8'),
+      await fsp.readFile(terminalIndexPath(file), 'utf8'),
+    );
+    assert.deepEqual(parsed.badMarkers, []);
+    assert.equal(parsed.tornTail, undefined);
+    assert.deepEqual(parsed.outside, []);
+    assert.deepEqual(
+      parsed.executions.map((e) => [e.command, e.end?.exitCode]),
+      Array.from({ length: 20 }, (_, e) => [`echo ${id} ${e}`, e % 3]),
+    );
+    for (const e of parsed.executions) {
+      assert.equal(e.output.length, 300);
+      assert.ok(e.output.every((l) => new RegExp(`^${id} exec \\d+ line \\d+ z{200}$`).test(l)));
+    }
+  }
 });
 
 test('an end event that arrives before read() has drained still keeps the output, and never hangs', async (t) => {

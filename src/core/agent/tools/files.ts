@@ -3,9 +3,8 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
+import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange } from './line-range';
 
-export const MAX_READ_BYTES = 50 * 1024 * 1024;
-const MAX_LINE_CHARS = 2_000;
 const MAX_DIR_ENTRIES = 500;
 
 const clipLine = (s: string): string => (s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}… (line cut)` : s);
@@ -55,7 +54,12 @@ export function readFileTool(guard: PathGuard): AgentTool {
       properties: {
         path: { type: 'string', description: 'Workspace-relative path.' },
         offset: { type: 'integer', minimum: 1, description: 'First line (1-based). Default 1.' },
-        limit: { type: 'integer', minimum: 1, maximum: 2000, description: 'Lines to read. Default 400.' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: MAX_READ_LINES,
+          description: `Lines to read. Default ${DEFAULT_READ_LINES}.`,
+        },
       },
       required: ['path'],
       additionalProperties: false,
@@ -63,21 +67,13 @@ export function readFileTool(guard: PathGuard): AgentTool {
     async run(args): Promise<ToolOutput> {
       const opened = await openText(guard, args.path);
       if (isOutput(opened)) return opened;
-      if (opened.size > MAX_READ_BYTES)
-        return fail(`${opened.display} is ${opened.size} bytes, too large to read whole; use tail or grep on it.`);
-      const lines = splitLines(await fsp.readFile(opened.file, 'utf8'));
-      const offset = typeof args.offset === 'number' ? args.offset : 1;
-      const limit = typeof args.limit === 'number' ? args.limit : 400;
-      if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
-      if (offset > lines.length)
-        return fail(`${opened.display} has ${lines.length} lines; offset ${offset} is past the end.`);
-      const end = Math.min(lines.length, offset + limit - 1);
-      const body = lines.slice(offset - 1, end).map((l, i) => `${offset + i}\t${clipLine(l)}`);
-      const more = end < lines.length ? `\n(${lines.length - end} more lines; read on with offset ${end + 1})` : '';
-      return {
-        ok: true,
-        text: `${opened.display} lines ${offset}-${end} of ${lines.length}:\n${body.join('\n')}${more}`,
-      };
+      // Any size: only the range is read into memory.
+      const range = await readLineRange(opened.file, {
+        ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
+        ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+      });
+      const text = formatLineRange(opened.display, range);
+      return { ok: range.lines.length > 0 || range.total === 0, text };
     },
   };
 }

@@ -18,7 +18,8 @@ export function ripgrepPort(locate: Parameters<typeof locateRipgrep>[0] = {}): G
   };
 }
 
-const DEFAULT_EXCLUDES = ['!**/.git/**', '!**/node_modules/**'];
+// Terminal logs' indexes repeat every command line as JSON: grep finds the readable log lines instead.
+const DEFAULT_EXCLUDES = ['!**/.git/**', '!**/node_modules/**', '!**/terminals/*.index.jsonl'];
 
 export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): AgentTool {
   return {

@@ -1,0 +1,117 @@
+// Reads a range of lines from a text file of any size without holding the file in memory: the agent's
+// read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
+import { createReadStream, promises as fsp } from 'node:fs';
+
+/** At most this many lines per read. */
+export const MAX_READ_LINES = 2000;
+export const DEFAULT_READ_LINES = 400;
+/** Longer lines are cut (a minified file or a progress bar must not fill the context). */
+export const MAX_LINE_CHARS = 2000;
+/** Lines are counted to the end only in files up to this size; larger ones say "more lines follow". */
+export const MAX_COUNT_BYTES = 50 * 1024 * 1024;
+
+export interface LineRange {
+  /** 1-based number of the first line returned. */
+  offset: number;
+  lines: string[];
+  /** Lines in the file, when counted (files up to MAX_COUNT_BYTES). */
+  total?: number;
+  /** True when lines follow the range (known even when the total is not). */
+  more: boolean;
+  size: number;
+  /** Bytes read from the file to answer (a range near the start of a huge file reads little). */
+  bytesRead: number;
+}
+
+const NEWLINE = 0x0a;
+
+/** Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars`; CRLF and LF both end a line. */
+export async function readLineRange(
+  file: string,
+  options: { offset?: number; limit?: number; maxLineChars?: number; maxCountBytes?: number; chunkBytes?: number } = {},
+): Promise<LineRange> {
+  const offset = Math.max(1, Math.floor(options.offset ?? 1));
+  const limit = Math.min(MAX_READ_LINES, Math.max(1, Math.floor(options.limit ?? DEFAULT_READ_LINES)));
+  const maxChars = options.maxLineChars ?? MAX_LINE_CHARS;
+  const size = (await fsp.stat(file)).size;
+  const countAll = size <= (options.maxCountBytes ?? MAX_COUNT_BYTES);
+  const last = offset + limit - 1;
+  const lines: string[] = [];
+  // Bytes of the current line kept so far: never more than enough for `maxChars` characters.
+  let parts: Buffer[] = [];
+  let kept = 0;
+  let cut = false;
+  let line = 1; // number of the line being read
+  let pendingBytes = false; // the current line has at least one byte
+  let more = false;
+
+  const keep = (chunk: Buffer): void => {
+    pendingBytes ||= chunk.length > 0;
+    if (line < offset || line > last) return;
+    const room = maxChars * 4 - kept;
+    if (room <= 0) return void (cut ||= chunk.length > 0);
+    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
+    if (part.length < chunk.length) cut = true;
+    parts.push(Buffer.from(part));
+    kept += part.length;
+  };
+  const finishLine = (newline: boolean): void => {
+    if (line >= offset && line <= last) {
+      let text = Buffer.concat(parts).toString('utf8');
+      if (newline) text = text.replace(/\r$/, '');
+      if (cut || text.length > maxChars) text = `${text.slice(0, maxChars)}… (line cut)`;
+      lines.push(text);
+    }
+    parts = [];
+    kept = 0;
+    cut = false;
+    pendingBytes = false;
+    line++;
+  };
+
+  const stream = createReadStream(file, { highWaterMark: options.chunkBytes ?? 256 * 1024 });
+  try {
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      let start = 0;
+      for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
+        keep(chunk.subarray(start, nl));
+        finishLine(true);
+        start = nl + 1;
+      }
+      keep(chunk.subarray(start));
+      // Past the range, a large file is not read on: whether anything follows is all that is needed.
+      if (line > last && !countAll) {
+        more = start < chunk.length || stream.bytesRead < size;
+        break;
+      }
+    }
+  } finally {
+    stream.destroy();
+  }
+  if (pendingBytes) finishLine(false); // a last line without a newline
+  const bytesRead = stream.bytesRead;
+  if (!countAll) return { offset, lines, more, size, bytesRead };
+  const total = line - 1;
+  return { offset, lines, total, more: total > last, size, bytesRead };
+}
+
+const MB = 1024 * 1024;
+
+/** The text both tools return: a header, numbered lines, and how to read on. */
+export function formatLineRange(display: string, r: LineRange): string {
+  if (r.total === 0) return `${display} is empty.`;
+  if (r.lines.length === 0) {
+    const known = r.total !== undefined ? `${r.total} lines` : `fewer than ${r.offset} lines`;
+    return `${display} has ${known}; offset ${r.offset} is past the end.`;
+  }
+  const end = r.offset + r.lines.length - 1;
+  const of = r.total !== undefined ? ` of ${r.total}` : '';
+  const body = r.lines.map((l, i) => `${r.offset + i}\t${l}`).join('\n');
+  let more = '';
+  if (r.more && r.total !== undefined) {
+    const n = r.total - end;
+    more = `\n(${n} more line${n === 1 ? '' : 's'}; read on with offset ${end + 1})`;
+  } else if (r.more)
+    more = `\n(more lines follow in this ${(r.size / MB).toFixed(0)} MB file; read on with offset ${end + 1}, or tail or grep it)`;
+  return `${display} lines ${r.offset}-${end}${of}:\n${body}${more}`;
+}

@@ -1,0 +1,60 @@
+// mcp_describe and mcp_call as agent tools, labelled for the user: the server, the tool and the
+// arguments (pretty, secrets redacted) on the tool card and in the approval; names from a server are
+// shown with control and bidirectional characters made visible, so a name cannot pose as another.
+import {
+  MCP_CALL_TOOL,
+  MCP_DESCRIBE_TOOL,
+  mcpCall,
+  mcpDescribe,
+  type McpApprovalPort,
+  type McpToolHost,
+} from '../../mcp/agent-tools';
+import { redactSecrets } from '../../store/sanitize/secrets';
+import type { AgentTool } from '../tool-registry';
+
+// C0/C1 controls, zero-width characters, bidi embeddings/overrides/isolates, the BOM.
+const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+
+/** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
+export function visibleName(name: unknown): string {
+  const s = typeof name === 'string' ? name : JSON.stringify(name ?? '');
+  const shown = s.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
+}
+
+/** `server › tool`. */
+export function mcpCallTitle(server: unknown, tool: unknown): string {
+  return `${visibleName(server)} › ${visibleName(tool)}`;
+}
+
+/** Arguments as pretty JSON with secrets redacted (for display only; the call gets the real ones). */
+export async function displayArguments(args: unknown): Promise<string> {
+  let value: unknown = args ?? {};
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value) as unknown;
+    } catch {
+      // shown as the model sent it
+    }
+  }
+  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  return (await redactSecrets(text)).text;
+}
+
+export function mcpAgentTools(host: McpToolHost, approve?: McpApprovalPort): AgentTool[] {
+  return [
+    {
+      ...MCP_DESCRIBE_TOOL,
+      run: (args) => mcpDescribe(host, args),
+      describe: (args) => ({ title: mcpCallTitle(args.server, args.tool) }),
+    },
+    {
+      ...MCP_CALL_TOOL,
+      run: (args, ctx) => mcpCall(host, args, ctx.signal, approve),
+      describe: async (args) => ({
+        title: mcpCallTitle(args.server, args.tool),
+        arguments: await displayArguments(args.arguments),
+      }),
+    },
+  ];
+}

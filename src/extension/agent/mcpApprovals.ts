@@ -1,0 +1,36 @@
+// The approval of MCP tool calls: asked like a command unless approvals are off, the user allowed the
+// tool always (for this workspace), or the server marks the tool read-only and the user chose to trust
+// such hints (contextDesk.agent.autoApproveReadOnlyMcpTools, off by default: a server describes
+// itself, and a hostile one can claim anything).
+import type { McpApprovalPort } from '../../core/mcp/agent-tools';
+import { displayArguments, mcpCallTitle, visibleName } from '../../core/agent/tools/mcp';
+import type { ApprovalBroker } from './approvals';
+import type { McpAllowList } from './mcpAllowList';
+
+export interface McpApprovalOptions {
+  approvals: ApprovalBroker;
+  allowList: McpAllowList;
+  /** contextDesk.agent.approveCommands */
+  approve: () => boolean;
+  /** contextDesk.agent.autoApproveReadOnlyMcpTools */
+  trustReadOnly: () => boolean;
+}
+
+export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
+  return async (r) => {
+    if (!o.approve()) return true;
+    if (r.readOnlyHint && o.trustReadOnly()) return true;
+    if (o.allowList.has(r.server, r.tool)) return true;
+    const title = mcpCallTitle(r.server, r.tool);
+    const args = await displayArguments(r.arguments);
+    const answer = await o.approvals.request({
+      kind: 'mcp',
+      title: `Call ${title}?`,
+      detail: `${args}${r.readOnlyHint ? '\n(The server marks this tool read-only: its own claim.)' : ''}`,
+      mcp: { server: visibleName(r.server), tool: visibleName(r.tool), arguments: args, readOnlyHint: r.readOnlyHint },
+      alwaysLabel: `Always allow ${title} in this workspace`,
+    });
+    if (answer === 'always') await o.allowList.add(r.server, r.tool);
+    return answer !== 'deny';
+  };
+}

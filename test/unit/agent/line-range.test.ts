@@ -1,0 +1,80 @@
+// Line ranges of files of any size: the same answer as splitting the whole text, for any chunking,
+// without reading past the range in a file too large to count.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile, open } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { formatLineRange, readLineRange } from '../../../src/core/agent/tools/line-range';
+
+async function dir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const d = await mkdtemp(path.join(tmpdir(), 'cd-range-'));
+  t.after(() => rm(d, { recursive: true, force: true }));
+  return d;
+}
+
+test('a range equals the lines of the whole text, for any content and chunk size', async (t) => {
+  const file = path.join(await dir(t), 'f.txt');
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(
+        fc.array(fc.constantFrom('a', 'b', 'é', '😀', ' ', '\r'), { maxLength: 30 }).map((cs) => cs.join('')),
+        { maxLength: 40 },
+      ),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 45 }),
+      fc.integer({ min: 1, max: 10 }),
+      fc.integer({ min: 1, max: 64 }),
+      async (lines, trailingNewline, offset, limit, chunkBytes) => {
+        const text = lines.join('\n') + (trailingNewline && lines.length ? '\n' : '');
+        await writeFile(file, text);
+        const expected = text.split(/\r?\n/);
+        if (expected.at(-1) === '') expected.pop();
+        const r = await readLineRange(file, { offset, limit, chunkBytes, maxLineChars: 20 });
+        const clip = (l: string): string => (l.length > 20 ? `${l.slice(0, 20)}… (line cut)` : l);
+        assert.deepEqual(r.lines, expected.slice(offset - 1, offset - 1 + limit).map(clip));
+        assert.equal(r.total, expected.length);
+        assert.equal(r.more, expected.length > offset - 1 + limit);
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('a file too large to count is read only up to the range, and says more lines follow', async (t) => {
+  const file = path.join(await dir(t), 'big.log');
+  const fh = await open(file, 'w');
+  const block = Buffer.from(Array.from({ length: 1000 }, (_, i) => `line ${i} ${'x'.repeat(90)}`).join('\n') + '\n');
+  for (let i = 0; i < 64; i++) await fh.write(block); // ~6 MB
+  await fh.close();
+  const r = await readLineRange(file, { offset: 3, limit: 2, maxCountBytes: 1024 * 1024, chunkBytes: 64 * 1024 });
+  assert.deepEqual(r.lines, [`line 2 ${'x'.repeat(90)}`, `line 3 ${'x'.repeat(90)}`]);
+  assert.equal(r.total, undefined);
+  assert.equal(r.more, true);
+  assert.ok(r.bytesRead <= 64 * 1024, `read ${r.bytesRead} bytes for two lines`);
+  assert.match(
+    formatLineRange('big.log', r),
+    /^big\.log lines 3-4:\n3\tline 2 x+\n4\tline 3 x+\n\(more lines follow in this 6 MB file; read on with offset 5, or tail or grep it\)$/,
+  );
+  // One giant line is cut, not held whole.
+  const giant = path.join(path.dirname(file), 'giant.txt');
+  await writeFile(giant, `${'y'.repeat(5 * 1024 * 1024)}\nnext\n`);
+  const g = await readLineRange(giant, { limit: 1, maxLineChars: 100 });
+  assert.equal(g.lines[0], `${'y'.repeat(100)}… (line cut)`);
+  assert.equal(g.total, 2);
+});
+
+test('past the end, empty files and the counted tail are worded for the reader', async (t) => {
+  const d = await dir(t);
+  await writeFile(path.join(d, 'three.txt'), 'a\nb\nc\n');
+  await writeFile(path.join(d, 'empty.txt'), '');
+  const past = await readLineRange(path.join(d, 'three.txt'), { offset: 9 });
+  assert.equal(formatLineRange('three.txt', past), 'three.txt has 3 lines; offset 9 is past the end.');
+  assert.equal(formatLineRange('empty.txt', await readLineRange(path.join(d, 'empty.txt'))), 'empty.txt is empty.');
+  const head = await readLineRange(path.join(d, 'three.txt'), { limit: 2 });
+  assert.equal(
+    formatLineRange('three.txt', head),
+    'three.txt lines 1-2 of 3:\n1\ta\n2\tb\n(1 more line; read on with offset 3)',
+  );
+});

@@ -1,0 +1,112 @@
+// mcp_call asks before a side effect, against the real filesystem MCP server: the approval sees the
+// server, the tool, the validated arguments and the server's read-only claim; a refusal means no call.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, stat } from 'node:fs/promises';
+import * as path from 'node:path';
+import { McpSyncManager } from '../../../src/core/mcp/manager';
+import { isInternalVscodeTool, type McpCallApproval } from '../../../src/core/mcp/agent-tools';
+import { mcpAgentTools, visibleName } from '../../../src/core/agent/tools/mcp';
+import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import { runToolCalls } from '../../../src/core/agent/run-tools';
+import type { AgentEvent } from '../../../src/core/agent/events';
+import { FILESYSTEM, nodeCommand, withTempDir } from '../mcp/helpers';
+
+const ctx = { signal: new AbortController().signal, session: 's', turn: 1, callId: 'c1' };
+
+test('mcp_call on a write tool asks first; declined, nothing is written; approved, it runs', async () => {
+  await withTempDir(async (dir) => {
+    const root = path.join(dir, 'root');
+    await mkdir(root);
+    const manager = new McpSyncManager({
+      allowStart: true,
+      resolveCommand: nodeCommand,
+      connectTimeoutMs: 20_000,
+      settingServers: { filesystem: { command: 'node', args: [FILESYSTEM, root] } },
+    });
+    try {
+      await manager.syncAll();
+      const asked: McpCallApproval[] = [];
+      let answer = false;
+      const [, call] = mcpAgentTools(manager, async (r) => {
+        asked.push(r);
+        return answer;
+      });
+      const target = path.join(root, 'note.txt');
+      const args = { server: 'filesystem', tool: 'write_file', arguments: { path: target, content: 'hello' } };
+
+      const declined = await call!.run(args, ctx);
+      assert.equal(declined.ok, false);
+      assert.match(declined.text, /declined the call of filesystem\/write_file; it did not run/);
+      await assert.rejects(stat(target), 'nothing was written');
+      assert.deepEqual(asked, [
+        {
+          server: 'filesystem',
+          tool: 'write_file',
+          arguments: { path: target, content: 'hello' },
+          readOnlyHint: false,
+        },
+      ]);
+
+      answer = true;
+      assert.equal((await call!.run(args, ctx)).ok, true);
+      assert.equal(await readFile(target, 'utf8'), 'hello');
+
+      // A tool its server marks read-only says so; invalid arguments never reach the user.
+      await call!.run({ server: 'filesystem', tool: 'list_allowed_directories', arguments: {} }, ctx);
+      assert.equal(asked.at(-1)!.readOnlyHint, true);
+      const before = asked.length;
+      const invalid = await call!.run({ server: 'filesystem', tool: 'write_file', arguments: { path: 1 } }, ctx);
+      assert.match(invalid.text, /do not match the input schema/);
+      assert.equal(asked.length, before);
+    } finally {
+      await manager.dispose();
+    }
+  });
+});
+
+test('the tool card names the server and tool, with redacted, pretty arguments', async () => {
+  const events: AgentEvent[] = [];
+  const host = { servers: [], getTool: () => undefined, callTool: () => Promise.reject(new Error('unused')) };
+  const token = ['ghp_', 'wWPw5k4aXcaT4fNP0UcnZwJUVFk6LO0pINUx'].join('');
+  await runToolCalls(
+    [
+      {
+        id: 'c1',
+        name: 'mcp_call',
+        arguments: JSON.stringify({ server: 'gh\u202eevil', tool: 'create_issue', arguments: { token, title: 'x' } }),
+      },
+    ],
+    {
+      tools: new ToolRegistry(mcpAgentTools(host)),
+      longOutput: { store: (text) => Promise.resolve({ text }) },
+      session: 's',
+      turn: 1,
+      signal: new AbortController().signal,
+      clock: { now: () => 0 },
+      emit: (e) => events.push(e),
+    },
+  );
+  const started = events.find((e) => e.type === 'tool-call-started');
+  assert.ok(started?.type === 'tool-call-started');
+  assert.equal(started.label?.title, 'gh\\u{202e}evil › create_issue', 'a bidi override is shown, not obeyed');
+  assert.ok(!started.label?.arguments?.includes(token), 'the token is redacted on the card');
+  assert.match(started.label?.arguments ?? '', /^\{\n {2}"token": "\[REDACTED[^\n]*\n {2}"title": "x"\n\}$/);
+  assert.ok(started.arguments.includes(token), 'the tool itself still gets the real arguments');
+});
+
+test('VS Code internal tools and Context Desk own tools are not offered; others are', () => {
+  for (const name of [
+    'vscode_editFile_internal',
+    'vscode_searchExtensions_internal',
+    'vscode_fetchWebPage_internal',
+    'vscode_get_confirmation',
+    'vscode_get_terminal_confirmation',
+    'vscode_get_modified_files_confirmation',
+    'contextDesk_grepLogs',
+  ])
+    assert.equal(isInternalVscodeTool(name), true, name);
+  for (const name of ['copilot_readFile', 'vscode_installExtensions', 'myext_search', 'internal_docs'])
+    assert.equal(isInternalVscodeTool(name), false, name);
+  assert.equal(visibleName('a\u0000b\u200bc'), 'a\\u{0}b\\u{200b}c');
+});
