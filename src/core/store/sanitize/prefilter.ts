@@ -10,6 +10,14 @@
 export const SECRETLINT_PREFILTER =
   /A3T|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA|secret|account|private|x-oauth-basic|_authToken|npm_|xox[bpaor]|xapp|hooks\.slack|:\/\/|sk-|lin_api_|SG\.|shp(?:pa|ca|at|ss)_|gh[pousr]_|github_pat_|ops_ey|mongodb|mysql|postgres/gi;
 
+/** The same literals as keywords of the rule engine's single pass (it tells when secretlint must run). */
+export const SECRETLINT_KEYWORDS: readonly string[] = SECRETLINT_PREFILTER.source
+  .replace('xox[bpaor]', 'xoxb|xoxp|xoxa|xoxo|xoxr')
+  .replace('shp(?:pa|ca|at|ss)_', 'shppa_|shpca_|shpat_|shpss_')
+  .replace('gh[pousr]_', 'ghp_|gho_|ghu_|ghs_|ghr_')
+  .split('|')
+  .map((k) => k.replace(/\\(.)/g, '$1'));
+
 /** A run of whole lines copied from the original text into the view. */
 interface Piece {
   viewStart: number;

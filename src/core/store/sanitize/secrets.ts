@@ -1,10 +1,13 @@
-// Secret redaction before anything reaches disk: secretlint's maintained recommended rule set, plus
-// our own rules for what must never slip through its "looks like a placeholder" heuristics
-// (passwords in URLs, any PEM private key block, AWS access key ids).
+// Secret redaction before anything reaches disk. Two layers: our rule table (rules/*.ts: 100+ formats
+// from gitleaks' and trufflehog's coverage, as data, run by engine.ts) and, behind it, secretlint's
+// maintained recommended preset for what our table might miss.
 import type { SecretLintCoreConfig } from '@secretlint/types';
-import { suspectView, toOriginal } from './prefilter';
+import { compileCustomPatterns, type CustomPatternProblem } from './custom-patterns';
+import { RedactionEngine, type Span } from './engine';
+import { SECRETLINT_KEYWORDS, suspectView, toOriginal } from './prefilter';
+import { BUILTIN_RULES, type SecretRule } from './rules/index';
 
-/** Counts of redacted secrets by kind (e.g. `GITHUB_TOKEN`, `url-password`, `private-key`). */
+/** Counts of redacted secrets by rule id (e.g. `github-token`, `url-password`, `private-key`). */
 export type RedactionCounts = Record<string, number>;
 
 export interface RedactionResult {
@@ -12,32 +15,24 @@ export interface RedactionResult {
   counts: RedactionCounts;
 }
 
-interface Span {
-  start: number;
-  end: number;
-  kind: string;
-}
-
-const URL_PASSWORD = /\b([a-zA-Z][a-zA-Z0-9+.-]{1,30}):\/\/([^\s:/@'"<>]{1,256}):([^\s@/'"<>]{1,256})@/g;
-const PRIVATE_KEY_BLOCK =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
 /** The start of a private key whose end has not arrived yet (streaming callers hold the text back). */
 export const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
-const AWS_ACCESS_KEY_ID = /\b(?:A3T[A-Z0-9]|AKIA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|ASIA)[A-Z0-9]{16}\b/g;
 
-function ownRules(text: string): Span[] {
-  const spans: Span[] = [];
-  if (text.includes('://'))
-    for (const m of text.matchAll(URL_PASSWORD)) {
-      const start = m.index + m[1]!.length + 3 + m[2]!.length + 1;
-      spans.push({ start, end: start + m[3]!.length, kind: 'url-password' });
-    }
-  if (text.includes('PRIVATE KEY'))
-    for (const m of text.matchAll(PRIVATE_KEY_BLOCK))
-      spans.push({ start: m.index, end: m.index + m[0].length, kind: 'private-key' });
-  for (const m of text.matchAll(AWS_ACCESS_KEY_ID))
-    spans.push({ start: m.index, end: m.index + m[0].length, kind: 'aws-access-key-id' });
-  return spans;
+let engine = new RedactionEngine(BUILTIN_RULES, SECRETLINT_KEYWORDS);
+
+/**
+ * Sets the user's own patterns (see custom-patterns.ts) on top of the built-in rules, for every later
+ * redaction in this process. Returns what was skipped and why; valid entries apply either way.
+ */
+export function setCustomPatterns(value: unknown): CustomPatternProblem[] {
+  const { rules, problems } = compileCustomPatterns(value);
+  engine = new RedactionEngine([...BUILTIN_RULES, ...rules], SECRETLINT_KEYWORDS);
+  return problems;
+}
+
+/** The rules in force (built-in, then the user's), in priority order. */
+export function activeRules(): readonly SecretRule[] {
+  return engine.ruleList;
 }
 
 type LintSource = typeof import('@secretlint/core').lintSource;
@@ -54,15 +49,16 @@ function loadSecretlint(): Promise<{ lintSource: LintSource; config: SecretLintC
   return loaded;
 }
 
+/** secretlint's `GITHUB_TOKEN` becomes `github-token`, like our own rule ids. */
 function kindOf(ruleId: string, messageId: string | undefined): string {
-  return messageId ?? ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
+  return (messageId ?? ruleId.replace(/^@secretlint\/secretlint-rule-/, '')).toLowerCase().replace(/_/g, '-');
 }
 
-/** Replaces spans (overlaps merged) with `[REDACTED:<kind>]` and counts them. */
+/** Replaces spans (overlaps merged; the higher-priority rule names a shared range) and counts them. */
 function applySpans(text: string, spans: Span[]): RedactionResult {
   const counts: RedactionCounts = {};
   if (spans.length === 0) return { text, counts };
-  spans.sort((a, b) => a.start - b.start || b.end - a.end);
+  spans.sort((a, b) => a.start - b.start || b.end - a.end || a.priority - b.priority);
   let out = '';
   let pos = 0;
   for (const s of spans) {
@@ -93,16 +89,24 @@ export function addCounts(a: RedactionCounts, b: RedactionCounts): RedactionCoun
   return a;
 }
 
+/** Where our own rules find secrets in `text` (secretlint's layer not included): for choosing safe cuts. */
+export function findSecretSpans(text: string): Span[] {
+  return engine.scan(asciiView(text)).spans;
+}
+
 /**
  * Redacts secrets in complete text. Callers that stream must pass whole lines (a token never spans a
  * line) and hold back an unterminated private key block until its END line (see `PRIVATE_KEY_BEGIN`).
+ * `prefilter: false` runs every rule on every line (slow; the reference the prefilter is tested against).
  */
 export async function redactSecrets(text: string, options: { prefilter?: boolean } = {}): Promise<RedactionResult> {
-  const own = ownRules(asciiView(text));
-  // Redact our spans first so secretlint's URL rule does not double-count the same password.
-  const first = applySpans(text, own);
+  if (text === '') return { text, counts: {} };
+  const all = options.prefilter === false;
+  const found = engine.scan(asciiView(text), { all });
+  const first = applySpans(text, found.spans);
+  if (!found.secretlint) return first;
   // Only lines holding a literal some preset rule needs go through secretlint (see prefilter.ts).
-  const suspects = options.prefilter === false ? { view: first.text, pieces: [] } : suspectView(first.text);
+  const suspects = all ? { view: first.text, pieces: [] } : suspectView(first.text);
   if (suspects.view === '') return first;
   const { lintSource, config } = await loadSecretlint();
   const result = await lintSource({
@@ -111,11 +115,15 @@ export async function redactSecrets(text: string, options: { prefilter?: boolean
     options: { config, noPhysicFilePath: true },
   });
   const map = (o: number): number => (suspects.pieces.length === 0 ? o : toOriginal(suspects, o));
-  const spans = result.messages.map((m) => ({
-    start: map(m.range[0]),
-    end: map(m.range[1] - 1) + 1,
-    kind: kindOf(m.ruleId, m.messageId),
-  }));
+  const spans = result.messages
+    .map((m) => ({
+      start: map(m.range[0]),
+      end: map(m.range[1] - 1) + 1,
+      kind: kindOf(m.ruleId, m.messageId),
+      priority: Number.MAX_SAFE_INTEGER,
+    }))
+    // A connection string whose password we redacted is no secret any more: keep its host readable.
+    .filter((s) => !first.text.slice(s.start, s.end).includes('[REDACTED:'));
   const second = applySpans(first.text, spans);
   return { text: second.text, counts: addCounts(first.counts, second.counts) };
 }

@@ -1,0 +1,152 @@
+// The rule engine: one keyword pass over the text picks the candidate lines and the rules they need;
+// only those rules run, only on those lines (as written and decoded, see decoded-view.ts). Text without
+// any keyword costs one regex scan.
+import { decodedView, type DecodedView } from './decoded-view';
+import { KeywordIndex, type Keyword } from './keywords';
+import { entropy, type SecretRule } from './rules/types';
+
+/** A range of the text to replace with `[REDACTED:<kind>]`; lower `priority` names overlapping ranges. */
+export interface Span {
+  start: number;
+  end: number;
+  kind: string;
+  priority: number;
+}
+
+/** What a scan found: the spans, and whether secretlint's keywords occur (it then runs too). */
+export interface ScanResult {
+  spans: Span[];
+  secretlint: boolean;
+}
+
+interface Compiled extends SecretRule {
+  order: number;
+}
+
+/** Target of keywords that only say "run secretlint". */
+const SECRETLINT = -1;
+
+/** A run of whole lines copied from the text into the view. */
+interface Piece {
+  viewStart: number;
+  origStart: number;
+  length: number;
+}
+
+function compile(rule: SecretRule, order: number): Compiled {
+  const flags = new Set(rule.pattern.flags);
+  flags.add('g');
+  flags.add('d');
+  return { ...rule, order, pattern: new RegExp(rule.pattern.source, [...flags].join('')) };
+}
+
+export class RedactionEngine {
+  private readonly rules: Compiled[];
+  private readonly index: KeywordIndex<number>;
+  /** Rules without keywords (user patterns): they run on the whole text. */
+  private readonly everywhere: Compiled[];
+
+  constructor(rules: readonly SecretRule[], secretlintKeywords: readonly string[] = []) {
+    this.rules = rules.map(compile);
+    this.everywhere = this.rules.filter((r) => r.keywords.length === 0);
+    const keywords: Keyword<number>[] = [];
+    for (const r of this.rules)
+      for (const text of r.keywords) keywords.push({ text, exact: r.exactKeywords === true, target: r.order });
+    for (const text of secretlintKeywords) keywords.push({ text, exact: false, target: SECRETLINT });
+    this.index = new KeywordIndex(keywords);
+  }
+
+  /** The rules, in priority order. */
+  get ruleList(): readonly SecretRule[] {
+    return this.rules;
+  }
+
+  /**
+   * Finds secrets in `text` (ASCII-only is fastest; see `asciiView`). `all` runs every rule on every
+   * line (the reference the keyword prefilter is tested against).
+   */
+  scan(text: string, options: { all?: boolean } = {}): ScanResult {
+    const triggered = new Set<number>();
+    const pieces: Piece[] = [];
+    let view = '';
+    if (options.all) {
+      for (const r of this.rules) triggered.add(r.order);
+      triggered.add(SECRETLINT);
+      pieces.push({ viewStart: 0, origStart: 0, length: text.length });
+      view = text;
+    } else {
+      const re = this.index.regex;
+      re.lastIndex = 0;
+      let lineEnd = -1;
+      for (let m = re.exec(text); m; m = re.exec(text)) {
+        this.index.targetsAt(text, m.index, triggered);
+        if (m.index >= lineEnd) {
+          const lineStart = text.lastIndexOf('\n', m.index - 1) + 1;
+          const nl = text.indexOf('\n', m.index);
+          lineEnd = nl === -1 ? text.length : nl + 1;
+          const last = pieces[pieces.length - 1];
+          if (last && last.origStart + last.length === lineStart) last.length += lineEnd - lineStart;
+          else pieces.push({ viewStart: view.length, origStart: lineStart, length: lineEnd - lineStart });
+          view += text.slice(lineStart, lineEnd);
+        }
+        re.lastIndex = m.index + 1; // keywords overlap (`pass` inside `password`): find them all
+      }
+    }
+    const spans: Span[] = [];
+    const secretlint = triggered.delete(SECRETLINT);
+    if (triggered.size > 0) {
+      const lineRules: Compiled[] = [];
+      for (const order of triggered) {
+        const rule = this.rules[order]!;
+        if (rule.multiline) this.run(rule, text, undefined, (o) => o, spans);
+        else lineRules.push(rule);
+      }
+      const toOrig = (o: number): number => toOriginal(pieces, o);
+      const decoded = lineRules.length > 0 ? decodedView(view) : undefined;
+      for (const rule of lineRules) {
+        this.run(rule, view, undefined, toOrig, spans);
+        if (decoded) this.run(rule, decoded.text, decoded, toOrig, spans);
+      }
+    }
+    if (this.everywhere.length > 0) {
+      const decoded = decodedView(text);
+      for (const rule of this.everywhere) {
+        this.run(rule, text, undefined, (o) => o, spans);
+        if (decoded) this.run(rule, decoded.text, decoded, (o) => o, spans);
+      }
+    }
+    return { spans, secretlint };
+  }
+
+  private run(
+    rule: Compiled,
+    text: string,
+    dv: DecodedView | undefined,
+    toOrig: (o: number) => number,
+    out: Span[],
+  ): void {
+    for (const m of text.matchAll(rule.pattern)) {
+      const range = m.indices?.groups?.secret ?? [m.index, m.index + m[0].length];
+      let [s, e] = range;
+      if (e <= s) continue;
+      const value = text.slice(s, e);
+      if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
+      if (rule.accept && !rule.accept(value)) continue;
+      if (dv) [s, e] = [dv.start[s]!, dv.end[e - 1]!];
+      out.push({ start: toOrig(s), end: toOrig(e - 1) + 1, kind: rule.id, priority: rule.order });
+    }
+  }
+}
+
+/** Maps an offset in the view back to the text. */
+function toOriginal(pieces: readonly Piece[], offset: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid]!.viewStart <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const p = pieces[lo];
+  return p ? p.origStart + (offset - p.viewStart) : offset;
+}
