@@ -154,14 +154,15 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
+    let lastBegin = lastKeyBegin(text);
     if (!final) {
-      text = this.holdBack(text);
+      // Holding back leaves an unterminated key in `text` only when it is too long to hold.
+      text = this.holdBack(text, lastBegin);
       if (text === '') return;
+      if (lastBegin >= text.length) lastBegin = -1;
     }
-    let lastBegin = -1;
-    for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
     let unterminated = '';
-    if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
+    if (lastBegin !== -1) {
       // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
       text = text.slice(0, lastBegin);
       unterminated = '[REDACTED:private-key]\n';
@@ -181,10 +182,8 @@ export class SanitizingStream {
    * neither half. A line past `longLineChars` (minified JSON from curl) is cut, but only where no
    * secret straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
    */
-  private holdBack(text: string): string {
-    let lastBegin = -1;
-    for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
-    if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
+  private holdBack(text: string, lastBegin: number): string {
+    if (lastBegin !== -1) {
       if (text.length - lastBegin <= MAX_HELD_KEY) {
         this.held = text.slice(lastBegin);
         return text.slice(0, lastBegin);
@@ -218,6 +217,14 @@ export class SanitizingStream {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.stats.linesOut++;
     await this.sink(text);
   }
+}
+
+/** Where the last private key block without its END line starts, or -1. */
+function lastKeyBegin(text: string): number {
+  if (!text.includes('PRIVATE KEY')) return -1;
+  let lastBegin = -1;
+  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
+  return lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin)) ? lastBegin : -1;
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

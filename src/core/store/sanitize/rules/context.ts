@@ -3,18 +3,45 @@
 // and user stay readable; only the `secret` group is redacted.
 import { entropy, hasDigitAndLetter, isPlaceholder, looksLikeCode, unquote, type SecretRule } from './types';
 
-/** Keywords of every rule that keys on a name meaning "secret" (the prefilter needs one per line). */
-const SECRET_WORDS = [
+/** An upper-case key ending in a secret word (`DB_PASSWORD`, `MYSQL_PWD`, `API_KEY`, `PGPASSWORD`). */
+const ENV_WORDS = [
+  'PASSWORD',
+  'PASSWD',
+  'PASSPHRASE',
+  'SECRET',
+  'TOKEN',
+  'CREDENTIAL',
+  '_PASS',
+  'PASS=',
+  'PASS:',
+  '_PWD',
+  'PWD=',
+  '_KEY',
+  'KEY=',
+  'KEY:',
+  '_AUTH',
+  'AUTH=',
+  'APIKEY',
+  '_PAT',
+  'PAT=',
+];
+/** Secret words as they appear in code and config keys. Bare `pass`/`key`/`auth` are too common ("PASS", "monkey"). */
+const CODE_WORDS = [
   'password',
   'passwd',
   'passphrase',
-  'pwd',
-  'pass',
   'secret',
   'token',
-  'key',
+  'api_key',
+  'apikey',
+  'api-key',
+  'access_key',
+  'accesskey',
+  'access-key',
+  'private_key',
+  'privatekey',
+  'private-key',
   'credential',
-  'auth',
 ];
 
 /** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
@@ -70,9 +97,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     id: 'env-secret',
     title:
       'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
-    keywords: SECRET_WORDS,
+    keywords: ENV_WORDS,
+    exactKeywords: true,
     pattern: new RegExp(
-      String.raw`(?<![\w$.-])(?:[A-Z0-9]+_)*(?:[A-Z0-9]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|PASS|PWD|KEY|AUTH|APIKEY|PAT)(?:_BASE)?["']?[ \t]*(?:=|:(?![:=]))[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
+      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?["']?[ \t]*(?:=|:(?![:=]))[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
       'g',
     ),
     accept: literalValue,
@@ -80,9 +108,9 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'code-secret',
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
-    keywords: SECRET_WORDS,
+    keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`(?<![\w-])[\w.-]*?(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|credentials?)["']?[ \t]*(?:=|:(?![:=])|=>|:=)[ \t]*(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)["']?[ \t]*(?:=|:(?![:=])|=>|:=)[ \t]*(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
       'gi',
     ),
     accept: (s) => literalValue(s) && unquote(s).length >= 4,
@@ -90,7 +118,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'connection-string-password',
     title: 'Password in an ADO.NET / ODBC / JDBC connection string (…;Password=…;)',
-    keywords: ['password', 'pwd'],
+    keywords: ['password', 'pwd='],
     pattern: /(?:^|;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?<secret>[^;\n"']+)/gim,
     accept: (s) => !isPlaceholder(s.trim()),
   },
@@ -136,7 +164,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'cli-password',
     title: 'Secret command-line options (--password=…, --token …, --api-key …, --client-secret …)',
-    keywords: ['pass', 'secret', 'token', 'key'],
+    keywords: ['password', 'passwd', '-pass', 'secret', 'token', 'api-key', 'apikey', 'access-key', 'auth-token'],
     pattern:
       /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi,
     accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
