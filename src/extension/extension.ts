@@ -17,6 +17,7 @@ import type { TerminalCapture } from './store/terminalCapture';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
+import { registerRedactionPatterns } from './redaction';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -41,6 +42,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const contextFolder = (): ReturnType<typeof resolveContextFolder> =>
     resolveContextFolder(context, settings().storeFolder);
   const statusBar = new ContextStatusBar();
+  registerRedactionPatterns(context, settings, logger);
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {

@@ -9,3 +9,5 @@ export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
+export { setCustomPatterns } from '../core/store/sanitize/secrets';
+export { describeProblems } from '../core/store/sanitize/custom-patterns';

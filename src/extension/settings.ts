@@ -24,6 +24,7 @@ export const SETTINGS = {
   'agent.budgetMode': { default: 'hard' },
   'agent.approveCommands': { default: true },
   'terminals.capture': { default: true },
+  'redaction.patterns': { default: [] as unknown[] },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

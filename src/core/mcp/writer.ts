@@ -5,12 +5,15 @@ import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { renderIndexMd, renderServerMd, renderToolJson } from './render';
 import type { McpServerState } from './types';
+import { redactSecrets } from '../store/sanitize/secrets';
 
 export const SERVER_FILE = 'SERVER.md';
 export const INDEX_FILE = 'INDEX.md';
 
 /** Writes `text` to `file` via a temp file in the same folder and a rename. Returns false when unchanged. */
-export async function writeFileAtomic(file: string, text: string): Promise<boolean> {
+export async function writeFileAtomic(file: string, raw: string): Promise<boolean> {
+  // Server names, descriptions, instructions and stderr are the server's text: secrets in them never reach disk.
+  const text = (await redactSecrets(raw)).text;
   try {
     if ((await readFile(file, 'utf8')) === text) return false;
   } catch {

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import type { ContextStore } from './context-store';
 import { writeFileAtomic } from './durable';
 import { safeName } from './names';
+import { redactSecrets } from './sanitize/secrets';
 
 /** One stored tool output. */
 export interface StoredOutputEntry {
@@ -49,7 +50,9 @@ export async function addToIndex(store: ContextStore, session: string, entry: St
   const file = indexPath(store, session);
   const entries = (await readIndex(file)).filter((e) => e.file !== entry.file);
   entries.push(entry);
-  await writeFileAtomic(file, JSON.stringify({ v: 1, entries } satisfies IndexFile, null, 1) + '\n');
+  // Entries come from sanitized output, but the index is a file under the store like any other.
+  const json = JSON.stringify({ v: 1, entries } satisfies IndexFile, null, 1) + '\n';
+  await writeFileAtomic(file, (await redactSecrets(json)).text);
 }
 
 async function firstLineOf(file: string): Promise<string> {

@@ -19,6 +19,7 @@ export interface RedactionResult {
 export const PRIVATE_KEY_BEGIN = /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g;
 
 let engine = new RedactionEngine(BUILTIN_RULES, SECRETLINT_KEYWORDS);
+let customValue: unknown = [];
 
 /**
  * Sets the user's own patterns (see custom-patterns.ts) on top of the built-in rules, for every later
@@ -26,8 +27,14 @@ let engine = new RedactionEngine(BUILTIN_RULES, SECRETLINT_KEYWORDS);
  */
 export function setCustomPatterns(value: unknown): CustomPatternProblem[] {
   const { rules, problems } = compileCustomPatterns(value);
+  customValue = value;
   engine = new RedactionEngine([...BUILTIN_RULES, ...rules], SECRETLINT_KEYWORDS);
   return problems;
+}
+
+/** The value last given to `setCustomPatterns` (to restore it). */
+export function customPatterns(): unknown {
+  return customValue;
 }
 
 /** The rules in force (built-in, then the user's), in priority order. */
