@@ -13,18 +13,9 @@ export interface Span {
   priority: number;
 }
 
-/** What a scan found: the spans, and whether secretlint's keywords occur (it then runs too). */
-export interface ScanResult {
-  spans: Span[];
-  secretlint: boolean;
-}
-
 interface Compiled extends SecretRule {
   order: number;
 }
-
-/** Target of keywords that only say "run secretlint". */
-const SECRETLINT = -1;
 
 /** A run of whole lines copied from the text into the view. */
 interface Piece {
@@ -56,13 +47,12 @@ export class RedactionEngine {
   /** Rules without keywords (user patterns): they run on the whole text. */
   private readonly everywhere: Compiled[];
 
-  constructor(rules: readonly SecretRule[], secretlintKeywords: readonly string[] = []) {
+  constructor(rules: readonly SecretRule[]) {
     this.rules = rules.map(compile);
     this.everywhere = this.rules.filter((r) => r.keywords.length === 0);
     const keywords: Keyword<number>[] = [];
     for (const r of this.rules)
       for (const text of r.keywords) keywords.push({ text, exact: r.exactKeywords === true, target: r.order });
-    for (const text of secretlintKeywords) keywords.push({ text, exact: false, target: SECRETLINT });
     this.index = new KeywordIndex(keywords);
   }
 
@@ -75,13 +65,12 @@ export class RedactionEngine {
    * Finds secrets in `text`. `all` runs every rule on every line (the reference the keyword
    * prefilter is tested against).
    */
-  scan(text: string, options: { all?: boolean } = {}): ScanResult {
+  scan(text: string, options: { all?: boolean } = {}): Span[] {
     const triggered = new Set<number>();
     const pieces: Piece[] = [];
     let view = '';
     if (options.all) {
       for (const r of this.rules) triggered.add(r.order);
-      triggered.add(SECRETLINT);
       pieces.push({ viewStart: 0, origStart: 0, length: text.length });
       view = text;
     } else {
@@ -99,7 +88,6 @@ export class RedactionEngine {
     }
     view = asciiView(view);
     const spans: Span[] = [];
-    const secretlint = triggered.delete(SECRETLINT);
     let whole: string | undefined;
     if (triggered.size > 0) {
       const lineRules: Compiled[] = [];
@@ -123,7 +111,7 @@ export class RedactionEngine {
         if (decoded) this.run(rule, decoded.text, decoded, (o) => o, spans);
       }
     }
-    return { spans, secretlint };
+    return spans;
   }
 
   private run(
@@ -136,6 +124,9 @@ export class RedactionEngine {
     for (const m of text.matchAll(rule.pattern)) {
       const range = m.indices?.groups?.secret ?? [m.index, m.index + m[0].length];
       let [s, e] = range;
+      // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
+      const q = text[s];
+      if (e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q) [s, e] = [s + 1, e - 1];
       if (e <= s) continue;
       const value = text.slice(s, e);
       if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;

@@ -62,6 +62,9 @@ function basicCredentials(b64: string): boolean {
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
 const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 
+/** Between a key and its value: `=`, `=>`, `:=`, or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
+const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
+
 const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
 
 export const CONTEXT_RULES: readonly SecretRule[] = [
@@ -93,28 +96,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       /[?&;](?:[\w.-]*[_.-])?(?:password|passwd|pwd|pass|secret|token|key|apikey|sig|signature|auth|credentials?)=(?<secret>[^&#\s"'<>]{1,2048})/gi,
     accept: (s) => !isPlaceholder(decodeURIComponentSafe(s)),
   },
-  {
-    id: 'env-secret',
-    title:
-      'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
-    keywords: ENV_WORDS,
-    exactKeywords: true,
-    pattern: new RegExp(
-      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?["']?[ \t]*(?:=|:(?![:=]))[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
-      'g',
-    ),
-    accept: literalValue,
-  },
-  {
-    id: 'code-secret',
-    title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
-    keywords: CODE_WORDS,
-    pattern: new RegExp(
-      String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)["']?[ \t]*(?:=|:(?![:=])|=>|:=)[ \t]*(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
-      'gi',
-    ),
-    accept: (s) => literalValue(s) && unquote(s).length >= 4,
-  },
+
   {
     id: 'connection-string-password',
     title: 'Password in an ADO.NET / ODBC / JDBC connection string (…;Password=…;)',
@@ -230,6 +212,28 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ['twilio', 'mailgun', 'heroku'],
     pattern:
       /(?:twilio|mailgun|heroku)[\w.-]{0,30}["']?[ \t]*[:=][ \t]*["']?(?<secret>[0-9a-f]{32}(?:-[0-9a-f]{8}-[0-9a-f]{8})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi,
+  },
+  {
+    id: 'env-secret',
+    title:
+      'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
+    keywords: ENV_WORDS,
+    exactKeywords: true,
+    pattern: new RegExp(
+      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
+      'g',
+    ),
+    accept: literalValue,
+  },
+  {
+    id: 'code-secret',
+    title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
+    keywords: CODE_WORDS,
+    pattern: new RegExp(
+      String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      'gi',
+    ),
+    accept: (s) => literalValue(s) && unquote(s).length >= 4,
   },
 ];
 

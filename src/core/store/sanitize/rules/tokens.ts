@@ -207,7 +207,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'telegram-bot-token',
     title: 'Telegram bot token (digits:AA…)',
     keywords: [':AA'],
-    pattern: /\b\d{8,10}:AA[\w-]{33}(?![\w-])/g,
+    pattern: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g,
   }),
 
   // Payments
