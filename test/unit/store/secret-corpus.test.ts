@@ -23,16 +23,15 @@ test('the corpus has at least 80 secrets over at least 40 formats', () => {
   assert.ok(new Set(CORPUS.map((e) => e.format)).size >= 40);
 });
 
-/** Writes `entries` through `write` into a fresh store; returns "format in file" for every leak. */
+/** Writes each of `writes` through `write` into one fresh store; returns "format in file" for every leak. */
 async function leaksOf(
   root: string,
   write: WritePath,
   entries: CorpusEntry[],
-  texts: string[],
-  cuts?: Cuts,
+  writes: { texts: string[]; cuts?: Cuts }[],
 ): Promise<string[]> {
   const store = await openStore(root);
-  await write(store, texts, cuts);
+  for (const w of writes) await write(store, w.texts, w.cuts);
   const windows = windowsOf(entries);
   const leaks: string[] = [];
   for (const f of await allFiles(store.root))
@@ -57,12 +56,7 @@ for (const [pathName, write] of Object.entries(WRITE_PATHS)) {
     for (const [context, make] of Object.entries(CONTEXTS)) {
       const entries = CORPUS.filter((e) => make(e) !== undefined);
       written += entries.length;
-      const leaks = await leaksOf(
-        path.join(root, context),
-        write,
-        entries,
-        entries.map((e) => make(e)!),
-      );
+      const leaks = await leaksOf(path.join(root, context), write, entries, [{ texts: entries.map((e) => make(e)!) }]);
       failures.push(...leaks.map((l) => `${context}: ${l}`));
     }
     t.diagnostic(`${written} secret writes, ${failures.length} on disk`);
@@ -78,51 +72,47 @@ for (const pathName of STREAMING) {
   test(`${pathName}: secrets cut by a chunk boundary at 1/5 .. 4/5 of their length and next to them`, async (t) => {
     const root = await tempDir(t);
     const texts = CORPUS.map((e) => e.line);
-    const failures: string[] = [];
-    for (const at of [0, 0.2, 0.4, 0.6, 0.8, 1]) {
-      const cuts: Cuts = (output) => {
+    const writes = [0, 0.2, 0.4, 0.6, 0.8, 1].map((at) => ({
+      texts,
+      cuts: ((output) => {
         let from = 0;
         return CORPUS.map((e) => {
           const s = secretAt(output, e, from);
           from = s.next;
           return s.byte + Math.round(s.length * at);
         });
-      };
-      failures.push(
-        ...(await leaksOf(path.join(root, String(at)), write, CORPUS, texts, cuts)).map((l) => `${at}: ${l}`),
-      );
-    }
-    assert.deepEqual(failures, []);
+      }) as Cuts,
+    }));
+    assert.deepEqual(await leaksOf(root, write, CORPUS, writes), []);
   });
 
   test(`${pathName}: one token split at every byte boundary, in two and in three chunks`, async (t) => {
     const root = await tempDir(t);
     const entry = CORPUS.find((e) => e.format === 'github-pat')!;
     const text = `$ git push\n${entry.line}\nEverything up-to-date\n`;
-    const failures: string[] = [];
     const n = Buffer.byteLength(text);
-    for (let cut = 1; cut < n; cut++) {
-      const cuts: Cuts = () => (cut % 7 === 0 ? [cut, Math.min(n - 1, cut + 5)] : [cut]);
-      failures.push(...(await leaksOf(path.join(root, String(cut)), write, [entry], [text], cuts)));
-    }
-    assert.deepEqual(failures, []);
+    const writes = Array.from({ length: n - 1 }, (_, i) => i + 1).map((cut) => ({
+      texts: [text],
+      cuts: (() => (cut % 7 === 0 ? [cut, Math.min(n - 1, cut + 5)] : [cut])) as Cuts,
+    }));
+    assert.deepEqual(await leaksOf(root, write, [entry], writes), []);
   });
 
-  test(`${pathName}: secrets around the 1 MiB cut of a very long line (minified JSON)`, async (t) => {
+  test(`${pathName}: secrets at the cuts of a very long line (minified JSON past 1 MiB)`, async (t) => {
     const root = await tempDir(t);
-    // One line of ~1.3 MiB: filler JSON, then every secret's line as a value, from 64 KiB before the
-    // 1 MiB mark to past it, so some straddle the cut wherever the stream makes it.
-    const filler = (n: number): string => `"pad":"${'x'.repeat(Math.max(0, n - 9))}",`;
-    let line = '{' + filler(1024 * 1024 - 64 * 1024);
+    // One line made only of secret-bearing values, longer than the 1 MiB a line may grow before it is
+    // written in parts: wherever the stream cuts it, the cut lands in or next to a secret or its key.
     const entries = CORPUS.filter((e) => !e.needles);
-    for (const [i, e] of entries.entries()) line += `"f${i}":${JSON.stringify(e.line)},` + filler(200 + (i % 7) * 97);
-    line += filler(200 * 1024) + '"end":1}';
+    const unit = entries.map((e, i) => `"f${i}":${JSON.stringify(e.line)}`).join(',');
+    let line = '{';
+    const size = pathName === 'terminal log' ? 1.25 * 1024 * 1024 : 2.5 * 1024 * 1024;
+    while (line.length < size) line += unit + ',';
+    line += '"end":1}';
     const cuts: Cuts = (output) => {
       const out: number[] = [];
       for (let b = 64 * 1024; b < Buffer.byteLength(output); b += 64 * 1024) out.push(b);
       return out;
     };
-    const leaks = await leaksOf(root, write, entries, [line], cuts);
-    assert.deepEqual(leaks, []);
+    assert.deepEqual(await leaksOf(root, write, entries, [{ texts: [line], cuts }]), []);
   });
 }

@@ -11,6 +11,9 @@ export interface Span {
   end: number;
   kind: string;
   priority: number;
+  /** The whole match (key, separator and value): a cut inside it loses the context the rule needs. */
+  matchStart: number;
+  matchEnd: number;
 }
 
 interface Compiled extends SecretRule {
@@ -122,8 +125,8 @@ export class RedactionEngine {
     out: Span[],
   ): void {
     for (const m of text.matchAll(rule.pattern)) {
-      const range = m.indices?.groups?.secret ?? [m.index, m.index + m[0].length];
-      let [s, e] = range;
+      const whole: [number, number] = [m.index, m.index + m[0].length];
+      let [s, e] = m.indices?.groups?.secret ?? whole;
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
       const q = text[s];
       if (e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q) [s, e] = [s + 1, e - 1];
@@ -131,8 +134,16 @@ export class RedactionEngine {
       const value = text.slice(s, e);
       if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
       if (rule.accept && !rule.accept(value)) continue;
-      if (dv) [s, e] = [dv.start[s]!, dv.end[e - 1]!];
-      out.push({ start: toOrig(s), end: toOrig(e - 1) + 1, kind: rule.id, priority: rule.order });
+      let [ms, me] = whole;
+      if (dv) [s, e, ms, me] = [dv.start[s]!, dv.end[e - 1]!, dv.start[ms]!, dv.end[me - 1]!];
+      out.push({
+        start: toOrig(s),
+        end: toOrig(e - 1) + 1,
+        kind: rule.id,
+        priority: rule.order,
+        matchStart: toOrig(ms),
+        matchEnd: toOrig(me - 1) + 1,
+      });
     }
   }
 }

@@ -200,8 +200,8 @@ export class SanitizingStream {
     for (let moved = true; moved;) {
       moved = false;
       for (const s of spans)
-        if (lineStart + s.start < cut && lineStart + s.end > cut) {
-          cut = lineStart + s.start;
+        if (lineStart + s.matchStart < cut && lineStart + s.matchEnd > cut) {
+          cut = lineStart + s.matchStart;
           moved = true;
         }
     }
