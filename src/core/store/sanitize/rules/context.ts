@@ -65,6 +65,9 @@ const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 /** Between a key and its value: `=`, `=>`, `:=`, or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
 const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
 
+/** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
+const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
+
 const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
 
 export const CONTEXT_RULES: readonly SecretRule[] = [
@@ -93,7 +96,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'credentials=',
     ],
     pattern:
-      /[?&;](?:[\w.-]*[_.-])?(?:password|passwd|pwd|pass|secret|token|key|apikey|sig|signature|auth|credentials?)=(?<secret>[^&#\s"'<>]{1,2048})/gi,
+      /[?&;](?:[\w.-]*[_.-])?(?:password|passwd|pwd|pass|secret|token|key|apikey|sig|signature|auth|credentials?)=(?<secret>[^&#;\s"'<>]{1,2048})/gi,
     accept: (s) => !isPlaceholder(decodeURIComponentSafe(s)),
   },
 
@@ -230,8 +233,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
-      'gi',
+      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|PASS(?:WORD|WD|PHRASE)|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      'g',
     ),
     accept: (s) => literalValue(s) && unquote(s).length >= 4,
   },

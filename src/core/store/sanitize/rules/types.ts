@@ -54,8 +54,11 @@ const TYPE_OR_LITERAL =
 
 /** True for values that are references, stand-ins or type names rather than secrets. */
 export function isPlaceholder(value: string): boolean {
-  const v = unquote(value).trim();
-  return v === '' || PLACEHOLDER.test(v) || TYPE_OR_LITERAL.test(v) || /^(.)\1*$/.test(v);
+  const v = unquote(value)
+    .trim()
+    .replace(/[,;.:)]+$/, '');
+  // A short number is a size or a count (`MAX_KEY = 64`), not a password.
+  return v === '' || PLACEHOLDER.test(v) || TYPE_OR_LITERAL.test(v) || /^(.)\1*$/.test(v) || /^\d{1,5}$/.test(v);
 }
 
 /** An unquoted value that reads as code: a call, an index, a member access, a bare identifier. */
