@@ -5,6 +5,7 @@ import { main } from '../../src/cli/main';
 export async function runCli(
   argv: string[],
   signal: AbortSignal = new AbortController().signal,
+  stdin?: NodeJS.ReadableStream,
 ): Promise<{ code: number; out: string; err: string }> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -12,6 +13,6 @@ export async function runCli(
   let err = '';
   stdout.on('data', (c: Buffer) => (out += c.toString()));
   stderr.on('data', (c: Buffer) => (err += c.toString()));
-  const code = await main(argv, { stdout, stderr, signal });
+  const code = await main(argv, { stdout, stderr, signal, ...(stdin ? { stdin } : {}) });
   return { code, out, err };
 }

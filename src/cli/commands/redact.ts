@@ -117,8 +117,9 @@ async function redactAll(
 ): Promise<number> {
   if (values.list) {
     const seen = new Set<string>();
+    const width = Math.max(...activeRules().map((r) => r.id.length));
     for (const r of activeRules()) {
-      io.stdout.write(`${seen.has(r.id) ? ' '.repeat(r.id.length) : r.id}  ${r.title}\n`);
+      io.stdout.write(`${(seen.has(r.id) ? '' : r.id).padEnd(width)}  ${r.title}\n`);
       seen.add(r.id);
     }
     return 0;
