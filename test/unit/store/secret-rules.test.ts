@@ -7,7 +7,15 @@ import { redactSecrets, setCustomPatterns } from '../../../src/core/store/saniti
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
 import { decodedView } from '../../../src/core/store/sanitize/decoded-view';
 import { redactJsonText } from '../../../src/core/store/sanitize/json-values';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { generate } from '../../../scripts/gen-secret-corpus';
 import { CORPUS, CONTEXTS, leakedFormats, windowsOf } from '../../support/secret-corpus';
+
+test('the committed corpus is exactly what the seeded generator writes (no hand-made secret)', () => {
+  const committed = readFileSync(path.join(__dirname, '../../fixtures/secrets/corpus.json'), 'utf8');
+  assert.equal(committed, JSON.stringify(generate(), null, 1) + '\n');
+});
 
 test('every corpus line is redacted under its expected rule, with nothing of the secret left', async () => {
   const wrong: string[] = [];
