@@ -49,9 +49,14 @@ function corpus(kind: 'plain' | 'colour' | 'mixed', bytes: number): Buffer[] {
   }
   const block = Buffer.from(text);
   const chunks: Buffer[] = [];
+  // A continuous stream (the block repeated; it ends with a whole line), cut at arbitrary points.
   for (let n = 0; n < bytes; n += CHUNK) {
-    const at = n % (block.length - CHUNK);
-    chunks.push(block.subarray(at, at + CHUNK));
+    const at = n % block.length;
+    chunks.push(
+      at + CHUNK <= block.length
+        ? block.subarray(at, at + CHUNK)
+        : Buffer.concat([block.subarray(at), block.subarray(0, at + CHUNK - block.length)]),
+    );
   }
   return chunks;
 }
