@@ -63,8 +63,7 @@ async function sanitizeMessage(m: Message): Promise<{ message: Message; redactio
   if (m.toolCalls)
     message.toolCalls = await Promise.all(
       m.toolCalls.map(async (c) => ({
-        ...c,
-        id: await clean(c.id, redactions),
+        ...c, // the id stays as the provider gave it: it links the call to its result
         name: await clean(c.name, redactions),
         arguments: await redactJsonText(
           c.arguments,
