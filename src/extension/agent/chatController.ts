@@ -67,6 +67,7 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     this.session = undefined;
     this.carryOver = undefined;
+    this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
     void this.history?.writer.close();
     this.history = undefined;
     const pastSessions = this.model.snapshot.pastSessions;
@@ -241,6 +242,16 @@ export class ChatController implements vscode.Disposable {
     return ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
   }
 
+  /** One tokenizer for every session of this panel: a new one only when the setting names another. */
+  private tokenizer: ReturnType<typeof createTokenizer> | undefined;
+  private tokenizerFor(name: 'o200k' | 'cl100k' | 'chars4'): ReturnType<typeof createTokenizer> {
+    if (this.tokenizer?.name !== name) {
+      this.tokenizer?.release();
+      this.tokenizer = createTokenizer(name);
+    }
+    return this.tokenizer;
+  }
+
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
     const s = this.d.settings();
@@ -248,7 +259,7 @@ export class ChatController implements vscode.Disposable {
     const store = await ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
     // Size caps: the oldest files of a full folder go before a new session adds more.
     void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
-    const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
+    const tokenizer = this.tokenizerFor(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
     const extras = await this.loadExtras();
     const tools = new ToolRegistry([
       ...(workspaceFolder
@@ -349,6 +360,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    this.tokenizer?.dispose();
   }
 }
 
