@@ -4,6 +4,8 @@
 export interface CliIo {
   stdout: NodeJS.WritableStream;
   stderr: NodeJS.WritableStream;
+  /** Standard input (default `process.stdin`), for commands that filter it. */
+  stdin?: NodeJS.ReadableStream;
   /** Fires when the user presses Ctrl-C; long commands stop cleanly. */
   signal: AbortSignal;
 }

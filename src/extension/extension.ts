@@ -21,6 +21,7 @@ import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
 import { McpAllowList } from './agent/mcpAllowList';
 import { PROPOSED_SCHEME, ProposedEdits } from './agent/proposedEdits';
+import { registerRedactionPatterns } from './redaction';
 
 /** What activate() returns: used by the integration tests and by other extensions. */
 export interface ContextDeskApi {
@@ -56,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     proposals,
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposals),
   );
+  registerRedactionPatterns(context, settings, logger);
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {

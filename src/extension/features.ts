@@ -12,3 +12,5 @@ export { TerminalCapture } from './store/terminalCapture';
 export { grepText, readStored, terminalsText } from './store/lmToolHandlers';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
+export { setCustomPatterns } from '../core/store/sanitize/secrets';
+export { describeProblems } from '../core/store/sanitize/custom-patterns';

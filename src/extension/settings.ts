@@ -29,6 +29,7 @@ export const SETTINGS = {
   'agent.approveCommands': { default: true },
   'agent.autoApproveReadOnlyMcpTools': { default: false },
   'terminals.capture': { default: true },
+  'redaction.patterns': { default: [] as unknown[] },
 } as const satisfies Record<string, { default: unknown }>;
 
 export type SettingKey = keyof typeof SETTINGS;

@@ -12,7 +12,10 @@ export interface CliRun {
  * `cwd`: the working directory for this run (commands that default to the current folder); the process's
  * own is restored afterwards, so runs of one file must not overlap (node:test runs a file's tests in turn).
  */
-export async function runCli(argv: string[], options: { signal?: AbortSignal; cwd?: string } = {}): Promise<CliRun> {
+export async function runCli(
+  argv: string[],
+  options: { signal?: AbortSignal; cwd?: string; stdin?: NodeJS.ReadableStream } = {},
+): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
   let out = '';
@@ -22,7 +25,12 @@ export async function runCli(argv: string[], options: { signal?: AbortSignal; cw
   const previous = process.cwd();
   if (options.cwd !== undefined) process.chdir(options.cwd);
   try {
-    const code = await main(argv, { stdout, stderr, signal: options.signal ?? new AbortController().signal });
+    const code = await main(argv, {
+      stdout,
+      stderr,
+      signal: options.signal ?? new AbortController().signal,
+      ...(options.stdin ? { stdin: options.stdin } : {}),
+    });
     return { code, out, err };
   } finally {
     process.chdir(previous);

@@ -15,6 +15,10 @@ export const commands: Record<string, CommandEntry> = {
     summary: 'sync MCP tool descriptions into per-server folders; count their prompt tokens',
     load: () => import('./mcp').then((m) => m.default),
   },
+  redact: {
+    summary: 'redact secrets from files or standard input before sharing them',
+    load: () => import('./redact').then((m) => m.default),
+  },
   replay: {
     summary: 'replay agent trajectories under every context strategy and compare tokens and cost',
     load: () => import('./replay').then((m) => m.default),

@@ -10,6 +10,7 @@ import { readJsonl, type JsonlReadResult } from './durable';
 import type { StoreAppendFile } from './store-writer';
 import { safeName } from './names';
 import { sanitizeText } from './sanitize/pipeline';
+import { redactJsonText } from './sanitize/json-values';
 import { addCounts, type RedactionCounts } from './sanitize/secrets';
 
 /** Where a masked observation's full text lives. */
@@ -55,13 +56,22 @@ async function clean(text: string, counts: RedactionCounts): Promise<string> {
   return r.text;
 }
 
-/** Sanitizes every text field of a message; returns the copy and what was redacted. */
+/** Sanitizes every text field of a message (tool-call arguments by their decoded JSON values); returns the copy and what was redacted. */
 async function sanitizeMessage(m: Message): Promise<{ message: Message; redactions: RedactionCounts }> {
   const redactions: RedactionCounts = {};
   const message: Message = { ...m, content: await clean(m.content, redactions) };
+  if (m.name !== undefined) message.name = await clean(m.name, redactions);
   if (m.toolCalls)
     message.toolCalls = await Promise.all(
-      m.toolCalls.map(async (c) => ({ ...c, arguments: await clean(c.arguments, redactions) })),
+      m.toolCalls.map(async (c) => ({
+        ...c, // the id stays as the provider gave it: it links the call to its result
+        name: await clean(c.name, redactions),
+        arguments: await redactJsonText(
+          c.arguments,
+          (s) => clean(s, redactions),
+          (kind) => addCounts(redactions, { [kind]: 1 }),
+        ),
+      })),
     );
   return { message, redactions };
 }
@@ -128,18 +138,21 @@ export class HistoryWriter {
 
   /** Appends one message (sanitized first). Returns the record as written. */
   async append(message: Message, extra: HistoryAppendExtra = {}): Promise<HistoryRecord> {
-    const { message: clean, redactions } = await sanitizeMessage(message);
+    const { message: sanitized, redactions } = await sanitizeMessage(message);
     const record: HistoryRecord = {
       v: 1,
       session: this.session,
       index: this.index++,
       at: new Date(this.clock.now()).toISOString(),
-      message: clean,
+      message: sanitized,
     };
-    const tokens = extra.tokens ?? this.tokenizer?.countMessage(clean);
+    const tokens = extra.tokens ?? this.tokenizer?.countMessage(sanitized);
     if (tokens !== undefined) record.tokens = tokens;
     if (extra.turn !== undefined) record.turn = extra.turn;
-    if (extra.masked) record.masked = extra.masked;
+    if (extra.masked)
+      record.masked = extra.masked.placeholder
+        ? { ...extra.masked, placeholder: await clean(extra.masked.placeholder, redactions) }
+        : extra.masked;
     if (Object.keys(redactions).length > 0) record.redactions = redactions;
     await this.jsonl.append(JSON.stringify(record) + '\n');
     await this.markdown.append(renderMarkdown(record));

@@ -51,5 +51,5 @@ export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdow
 export type { HistoryAppendExtra, HistoryRecord, MaskedInfo, SessionEntry } from './history';
 export { SanitizingStream, sanitizeText } from './sanitize/pipeline';
 export type { AnsiMode, SanitizeOptions, SanitizeStats } from './sanitize/pipeline';
-export { redactSecrets } from './sanitize/secrets';
+export { redactSecrets, redactSecretsSync, setCustomPatterns } from './sanitize/secrets';
 export type { RedactionCounts, RedactionResult } from './sanitize/secrets';

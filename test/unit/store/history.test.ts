@@ -82,7 +82,7 @@ test('secrets in messages and tool-call arguments never reach either file', asyn
     toolCalls: [{ id: 'c', name: 'fetch', arguments: '{"url":"https://me:Pa55w0rdXyz@db.example.com"}' }],
   });
   await w.close();
-  assert.deepEqual(rec.redactions, { SLACK_TOKEN: 1, 'url-password': 1 });
+  assert.deepEqual(rec.redactions, { 'slack-token': 1, 'url-password': 1 });
   for (const f of [w.paths.jsonl, w.paths.markdown]) {
     const text = await fsp.readFile(f, 'utf8');
     assert.ok(!text.includes('Kd8sJf7Hg6Tr5Ew4Qa3Zx2Cv') && !text.includes('Pa55w0rdXyz'), f);

@@ -55,9 +55,9 @@ for (const ansi of ['strip', 'render'] as AnsiMode[]) {
     for (const s of secrets) assert.ok(!text.includes(s), `leaked ${s}`);
     assert.deepEqual(stats.redactions, {
       'aws-access-key-id': 1,
-      OPENAI_TOKEN: 1,
-      GITHUB_TOKEN: 1,
-      SLACK_TOKEN: 1,
+      'openai-api-key': 1,
+      'github-token': 1,
+      'slack-token': 1,
       'url-password': 1,
       'private-key': 1,
     });

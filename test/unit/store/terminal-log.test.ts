@@ -108,7 +108,7 @@ test('secrets in the command line and the output are redacted on disk', async (t
   const text = await fsp.readFile(w.path, 'utf8');
   assert.ok(!text.includes('Sup3rS3cretPw'));
   assert.ok(!text.includes('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'));
-  assert.deepEqual(s.stats.redactions, { GITHUB_TOKEN: 1 });
+  assert.deepEqual(s.stats.redactions, { 'github-token': 1 });
   assert.match(text, /\$ curl https:\/\/admin:\[REDACTED:url-password\]@api\.example\.com\/v1/);
 });
 

@@ -81,8 +81,8 @@ test('a 5 MB output with a planted key is stored redacted', async (t) => {
   const r = await new ToolOutputStore(store, tokenizer).save({ session: 's', turn: 2, tool: 'cat', output });
   const disk = await fsp.readFile(r.storedAt!, 'utf8');
   assert.ok(!disk.includes(key));
-  assert.ok(disk.includes('token=[REDACTED:GITHUB_TOKEN]'));
-  assert.deepEqual(r.stats.redactions, { GITHUB_TOKEN: 1 });
+  assert.ok(disk.includes('token=[REDACTED:github-token]'));
+  assert.deepEqual(r.stats.redactions, { 'github-token': 1 });
 });
 
 test('a binary blob becomes a one-line note, not a file', async (t) => {

@@ -3,7 +3,14 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
-import { addCounts, PRIVATE_KEY_BEGIN, redactSecrets, type RedactionCounts } from './secrets';
+import {
+  addCounts,
+  findSecretSpans,
+  PRIVATE_KEY_BEGIN,
+  redactSecrets,
+  type RedactionCounts,
+  type RedactionResult,
+} from './secrets';
 import { TerminalRenderer, type TerminalRendererOptions } from './terminal-renderer';
 
 /** How terminal sequences are treated: rendered like a terminal shows them, or stripped. */
@@ -15,6 +22,13 @@ export interface SanitizeOptions {
   batchChars?: number;
   /** Terminal size for `render` mode. */
   terminal?: TerminalRendererOptions;
+  /**
+   * A line longer than this (characters, no newline yet) is written in parts: all but the last
+   * `LONG_LINE_WINDOW` characters, cut where no secret straddles the cut. Default 1 MiB.
+   */
+  longLineChars?: number;
+  /** The redaction step (default `redactSecrets`); benchmarks compare engines through it. */
+  redact?: (text: string) => Promise<RedactionResult>;
 }
 
 /** What the pipeline did to one output. */
@@ -34,6 +48,8 @@ export interface SanitizeStats {
 
 /** A private key whose END has not arrived is held back at most this long, then redacted whole. */
 const MAX_HELD_KEY = 64 * 1024;
+/** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */
+export const LONG_LINE_WINDOW = 16 * 1024;
 
 /**
  * Streaming sanitizer. `push` raw chunks (bytes or text) as they arrive, `flush` to force what is
@@ -48,6 +64,8 @@ export class SanitizingStream {
     end(): string | Promise<string>;
   };
   private readonly batchChars: number;
+  private readonly longLineChars: number;
+  private readonly redact: (text: string) => Promise<RedactionResult>;
   private sniff: Uint8Array[] | undefined = [];
   private sniffed = 0;
   private batch = '';
@@ -68,6 +86,8 @@ export class SanitizingStream {
   ) {
     this.renderer = options.ansi === 'render' ? new TerminalRenderer(options.terminal) : new AnsiStripper();
     this.batchChars = options.batchChars ?? 256 * 1024;
+    this.longLineChars = Math.max(LONG_LINE_WINDOW * 2, options.longLineChars ?? 1 << 20);
+    this.redact = options.redact ?? redactSecrets;
   }
 
   async push(chunk: Uint8Array | string): Promise<void> {
@@ -134,32 +154,61 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
+    let lastBegin = lastKeyBegin(text);
     if (!final) {
-      // Hold back an unterminated private key so that its END line is redacted with it.
-      let lastBegin = -1;
-      for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
-      if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
-        if (text.length - lastBegin <= MAX_HELD_KEY) {
-          this.held = text.slice(lastBegin);
-          text = text.slice(0, lastBegin);
-        }
-      }
+      // Holding back leaves an unterminated key in `text` only when it is too long to hold.
+      text = this.holdBack(text, lastBegin);
+      if (text === '') return;
+      if (lastBegin >= text.length) lastBegin = -1;
     }
-    let lastBegin = -1;
-    for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
     let unterminated = '';
-    if (lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin))) {
+    if (lastBegin !== -1) {
       // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
       text = text.slice(0, lastBegin);
       unterminated = '[REDACTED:private-key]\n';
       addCounts(this.stats.redactions, { 'private-key': 1 });
     }
     if (text !== '') {
-      const r = await redactSecrets(text);
+      const r = await this.redact(text);
       addCounts(this.stats.redactions, r.counts);
       text = r.text;
     }
     await this.emit(text + unterminated);
+  }
+
+  /**
+   * Keeps in `held` what cannot be redacted yet and returns the rest: an unterminated private key
+   * (until its END line), else the unfinished last line, since a token cut there would be matched in
+   * neither half. A line past `longLineChars` (minified JSON from curl) is cut, but only where no
+   * secret straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
+   */
+  private holdBack(text: string, lastBegin: number): string {
+    if (lastBegin !== -1) {
+      if (text.length - lastBegin <= MAX_HELD_KEY) {
+        this.held = text.slice(lastBegin);
+        return text.slice(0, lastBegin);
+      }
+      return text; // too long to hold: `drain` redacts from BEGIN on
+    }
+    const lineStart = text.lastIndexOf('\n') + 1;
+    if (text.length - lineStart <= this.longLineChars) {
+      this.held = text.slice(lineStart);
+      return text.slice(0, lineStart);
+    }
+    let cut = text.length - LONG_LINE_WINDOW;
+    const spans = findSecretSpans(text.slice(lineStart));
+    for (let moved = true; moved;) {
+      moved = false;
+      for (const s of spans)
+        if (lineStart + s.matchStart < cut && lineStart + s.matchEnd > cut) {
+          cut = lineStart + s.matchStart;
+          moved = true;
+        }
+    }
+    // A "secret" as long as the line itself: cut through it rather than hold the line forever.
+    if (cut <= lineStart) cut = text.length - LONG_LINE_WINDOW;
+    this.held = text.slice(cut);
+    return text.slice(0, cut);
   }
 
   private async emit(text: string): Promise<void> {
@@ -168,6 +217,14 @@ export class SanitizingStream {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.stats.linesOut++;
     await this.sink(text);
   }
+}
+
+/** Where the last private key block without its END line starts, or -1. */
+function lastKeyBegin(text: string): number {
+  if (!text.includes('PRIVATE KEY')) return -1;
+  let lastBegin = -1;
+  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
+  return lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin)) ? lastBegin : -1;
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

@@ -1,0 +1,667 @@
+// The fake-secret formats of the corpus: how each looks and a line it typically stands in.
+// Every value is random from a seeded generator; checksums are computed, so they are format-valid.
+import {
+  ALNUM,
+  B64,
+  B64URL,
+  BASE32,
+  base64url,
+  checksummedToken,
+  crc24,
+  HEX,
+  LOWER_ALNUM,
+  type Rng,
+  UPPER_ALNUM,
+  wrap64,
+} from './random';
+
+export interface CorpusEntry {
+  /** The format, e.g. `github-pat`. */
+  format: string;
+  /** The rule id expected in `[REDACTED:<rule>]` when the line is redacted on its own. */
+  rule: string;
+  /** The secret value: no part of it may reach disk. */
+  secret: string;
+  /** Parts checked instead of `secret` when it spans lines (a key block's body lines). */
+  needles?: string[];
+  /** A line (or block) the secret typically appears in. */
+  line: string;
+  /** Recognisable without its line (a prefixed token): also tested inside a URL. */
+  standalone: boolean;
+}
+
+type Make = (rng: Rng) => { secret: string; line: string; needles?: string[] };
+interface Format {
+  format: string;
+  rule: string;
+  standalone: boolean;
+  make: Make;
+}
+
+const tok = (format: string, rule: string, make: (rng: Rng) => string, line: (s: string) => string): Format => ({
+  format,
+  rule,
+  standalone: true,
+  make: (rng) => {
+    const secret = make(rng);
+    return { secret, line: line(secret) };
+  },
+});
+const ctx = (format: string, rule: string, make: Make): Format => ({ format, rule, standalone: false, make });
+
+function pem(rng: Rng, label: string, bytes: number): { secret: string; line: string; needles: string[] } {
+  const body = wrap64(rng.bytes(bytes));
+  const secret = [`-----BEGIN ${label}-----`, ...body, `-----END ${label}-----`].join('\n');
+  return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
+}
+
+const password = (rng: Rng): string => `${rng.str(ALNUM, 6)}!${rng.str(ALNUM, 5)}#${rng.int(90) + 10}`;
+
+export const FORMATS: Format[] = [
+  // Cloud
+  tok(
+    'aws-access-key-id',
+    'aws-access-key-id',
+    (r) => `AKIA${r.str(BASE32, 16)}`,
+    (s) => `aws_access_key_id = ${s}`,
+  ),
+  tok(
+    'aws-sts-access-key-id',
+    'aws-access-key-id',
+    (r) => `ASIA${r.str(BASE32, 16)}`,
+    (s) => `"AccessKeyId": "${s}",`,
+  ),
+  ctx('aws-secret-access-key', 'aws-secret-access-key', (r) => {
+    const secret = r.str(B64, 40);
+    return { secret, line: `aws_secret_access_key = ${secret}` };
+  }),
+  ctx('aws-sts-secret-json', 'aws-secret-access-key', (r) => {
+    const secret = r.str(B64, 40);
+    return { secret, line: `        "SecretAccessKey": "${secret}",` };
+  }),
+  tok(
+    'gcp-api-key',
+    'google-api-key',
+    (r) => `AIza${r.str(B64URL, 35)}`,
+    (s) => `const firebaseConfig = { apiKey: "${s}" };`,
+  ),
+  tok(
+    'google-ai-gemini-key',
+    'google-api-key',
+    (r) => `AIza${r.str(B64URL, 35)}`,
+    (s) => `GEMINI_API_KEY=${s}`,
+  ),
+  ctx('gcp-service-account-key', 'private-key', (r) => {
+    const body = wrap64(r.bytes(1190));
+    const block = `-----BEGIN PRIVATE KEY-----\\n${body.join('\\n')}\\n-----END PRIVATE KEY-----\\n`;
+    return { secret: block, line: `  "private_key": "${block}",`, needles: body.filter((l) => l.length >= 16) };
+  }),
+  ctx('gcp-private-key-id', 'gcp-private-key-id', (r) => {
+    const secret = r.str(HEX, 40);
+    return { secret, line: `  "private_key_id": "${secret}",` };
+  }),
+  tok(
+    'google-oauth-client-secret',
+    'google-oauth-secret',
+    (r) => `GOCSPX-${r.str(B64URL, 28)}`,
+    (s) => `client_secret: ${s}`,
+  ),
+  tok(
+    'google-oauth-access-token',
+    'google-oauth-token',
+    (r) => `ya29.a0${r.str(B64URL, 120)}`,
+    (s) => `token ${s} expires in 3599`,
+  ),
+  ctx('azure-storage-connection-string', 'azure-storage-key', (r) => {
+    const secret = r.bytes(64).toString('base64');
+    return {
+      secret,
+      line: `DefaultEndpointsProtocol=https;AccountName=st${r.str(LOWER_ALNUM, 8)};AccountKey=${secret};EndpointSuffix=core.windows.net`,
+    };
+  }),
+  ctx('azure-service-bus-key', 'azure-storage-key', (r) => {
+    const secret = r.bytes(32).toString('base64');
+    return {
+      secret,
+      line: `Endpoint=sb://ns-${r.str(LOWER_ALNUM, 6)}.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=${secret}`,
+    };
+  }),
+  tok(
+    'azure-ad-client-secret',
+    'azure-ad-client-secret',
+    (r) => `${r.str(ALNUM, 3)}${r.int(10)}Q~${r.str(ALNUM + '_.~-', 34)}`,
+    (s) => `AZURE_CLIENT_SECRET="${s}"`,
+  ),
+  ctx('azure-sas-token', 'url-secret-param', (r) => {
+    const secret = encodeURIComponent(r.bytes(32).toString('base64'));
+    return {
+      secret,
+      line: `curl "https://st${r.str(LOWER_ALNUM, 6)}.blob.core.windows.net/data/report.csv?sv=2022-11-02&ss=b&srt=o&sp=r&se=2030-01-01T00:00:00Z&sig=${secret}"`,
+    };
+  }),
+  tok(
+    'digitalocean-token',
+    'digitalocean-token',
+    (r) => `dop_v1_${r.str(HEX, 64)}`,
+    (s) => `doctl auth init -t ${s}`,
+  ),
+  tok(
+    'vault-token',
+    'hashicorp-vault-token',
+    (r) => `hvs.${r.str(B64URL, 90)}`,
+    (s) => `VAULT_TOKEN=${s}`,
+  ),
+  tok(
+    'databricks-token',
+    'databricks-token',
+    (r) => `dapi${r.str(HEX, 32)}`,
+    (s) => `databricks configure --token ${s}`,
+  ),
+
+  // Forges
+  tok(
+    'github-pat',
+    'github-token',
+    (r) => checksummedToken(r, 'ghp_'),
+    (s) => `git remote set-url origin https://x-access-token:${s}@github.com/acme/app.git`,
+  ),
+  tok(
+    'github-oauth',
+    'github-token',
+    (r) => checksummedToken(r, 'gho_'),
+    (s) => `oauth_token: ${s}`,
+  ),
+  tok(
+    'github-app-installation',
+    'github-token',
+    (r) => checksummedToken(r, 'ghs_'),
+    (s) => `Authorization: token ${s}`,
+  ),
+  tok(
+    'github-user-to-server',
+    'github-token',
+    (r) => checksummedToken(r, 'ghu_'),
+    (s) => `GH_TOKEN=${s} gh pr list`,
+  ),
+  tok(
+    'github-refresh',
+    'github-token',
+    (r) => checksummedToken(r, 'ghr_'),
+    (s) => `refresh_token=${s}&grant_type=refresh_token`,
+  ),
+  tok(
+    'github-fine-grained',
+    'github-token',
+    (r) => `github_pat_${r.str(ALNUM, 22)}_${r.str(ALNUM, 59)}`,
+    (s) => `token = "${s}"`,
+  ),
+  tok(
+    'gitlab-pat',
+    'gitlab-token',
+    (r) => `glpat-${r.str(B64URL, 20)}`,
+    (s) => `PRIVATE-TOKEN: ${s}`,
+  ),
+  tok(
+    'gitlab-pat-routable',
+    'gitlab-token',
+    (r) => `glpat-${r.str(B64URL, 36)}.01.${r.str(LOWER_ALNUM, 9)}`,
+    (s) => `export GITLAB_TOKEN=${s}`,
+  ),
+  tok(
+    'gitlab-runner',
+    'gitlab-token',
+    (r) => `glrt-${r.str(B64URL, 20)}`,
+    (s) => `gitlab-runner register --token ${s}`,
+  ),
+  tok(
+    'gitlab-deploy',
+    'gitlab-token',
+    (r) => `gldt-${r.str(B64URL, 20)}`,
+    (s) => `deploy token ${s}`,
+  ),
+  tok(
+    'bitbucket-app-password',
+    'bitbucket-app-password',
+    (r) => `ATBB${r.str(ALNUM, 32)}${r.str(HEX.toUpperCase(), 8)}`,
+    (s) => `BITBUCKET_APP_PASSWORD=${s}`,
+  ),
+  tok(
+    'atlassian-api-token',
+    'atlassian-token',
+    (r) => `ATATT3xFfGF0${r.str(B64URL, 180)}=${r.str(HEX.toUpperCase(), 8)}`,
+    (s) => `jira token ${s}`,
+  ),
+
+  // Chat and mail
+  tok(
+    'slack-bot-token',
+    'slack-token',
+    (r) => `xoxb-${r.int(9e11) + 1e11}-${r.int(9e12) + 1e12}-${r.str(ALNUM, 24)}`,
+    (s) => `SLACK_BOT_TOKEN=${s}`,
+  ),
+  tok(
+    'slack-user-token',
+    'slack-token',
+    (r) => `xoxp-${r.int(9e11) + 1e11}-${r.int(9e11) + 1e11}-${r.int(9e12) + 1e12}-${r.str(HEX, 32)}`,
+    (s) => `slack token: ${s}`,
+  ),
+  tok(
+    'slack-app-token',
+    'slack-token',
+    (r) => `xapp-1-A${r.str(UPPER_ALNUM, 10)}-${r.int(9e12) + 1e12}-${r.str(HEX, 64)}`,
+    (s) => `app_token=${s}`,
+  ),
+  ctx('slack-webhook', 'slack-webhook', (r) => {
+    const secret = `T${r.str(UPPER_ALNUM, 8)}/B${r.str(UPPER_ALNUM, 10)}/${r.str(ALNUM, 24)}`;
+    return { secret, line: `curl -X POST https://hooks.slack.com/services/${secret} -d @msg.json` };
+  }),
+  ctx('discord-webhook', 'discord-webhook', (r) => {
+    const secret = `${r.int(9e17) + 1e17}/${r.str(B64URL, 68)}`;
+    return { secret, line: `webhook: https://discord.com/api/webhooks/${secret}` };
+  }),
+  tok(
+    'sendgrid-api-key',
+    'sendgrid-api-key',
+    (r) => `SG.${r.str(B64URL, 22)}.${r.str(B64URL, 43)}`,
+    (s) => `SENDGRID_API_KEY='${s}'`,
+  ),
+  tok(
+    'twilio-api-key-sid',
+    'twilio-api-key',
+    (r) => `SK${r.str(HEX, 32)}`,
+    (s) => `client = Client("${s}", api_secret)`,
+  ),
+  ctx('twilio-auth-token', 'vendor-secret', (r) => {
+    const secret = r.str(HEX, 32);
+    return { secret, line: `TWILIO_AUTH_TOKEN=${secret}` };
+  }),
+  tok(
+    'mailgun-api-key',
+    'mailgun-api-key',
+    (r) => `key-${r.str(HEX, 32)}`,
+    (s) => `curl -s --user 'api:${s}' https://api.mailgun.net/v3/mg.example.com/messages`,
+  ),
+  tok(
+    'mailchimp-api-key',
+    'mailchimp-api-key',
+    (r) => `${r.str(HEX, 32)}-us${r.int(20) + 1}`,
+    (s) => `mailchimp.setConfig({ apiKey: "${s}" })`,
+  ),
+
+  // Payments
+  tok(
+    'stripe-live-secret',
+    'stripe-key',
+    (r) => `sk_live_51${r.str(ALNUM, 97)}`,
+    (s) => `Stripe.api_key = "${s}"`,
+  ),
+  tok(
+    'stripe-restricted',
+    'stripe-key',
+    (r) => `rk_live_51${r.str(ALNUM, 97)}`,
+    (s) => `STRIPE_RESTRICTED_KEY=${s}`,
+  ),
+  tok(
+    'stripe-test-secret',
+    'stripe-key',
+    (r) => `sk_test_51${r.str(ALNUM, 97)}`,
+    (s) => `stripe listen --api-key ${s}`,
+  ),
+  tok(
+    'stripe-webhook-secret',
+    'stripe-webhook-secret',
+    (r) => `whsec_${r.str(ALNUM, 32)}`,
+    (s) => `endpoint_secret = '${s}'`,
+  ),
+  tok(
+    'square-access-token',
+    'square-token',
+    (r) => `sq0atp-${r.str(B64URL, 22)}`,
+    (s) => `square token ${s}`,
+  ),
+  tok(
+    'shopify-access-token',
+    'shopify-token',
+    (r) => `shpat_${r.str(HEX, 32)}`,
+    (s) => `X-Shopify-Access-Token: ${s}`,
+  ),
+
+  // Package registries
+  tok(
+    'npm-token',
+    'npm-token',
+    (r) => checksummedToken(r, 'npm_'),
+    (s) => `//registry.npmjs.org/:_authToken=${s}`,
+  ),
+  ctx('npm-legacy-token', 'npmrc-auth', (r) => {
+    const secret = `${r.str(HEX, 8)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 12)}`;
+    return { secret, line: `//registry.npmjs.org/:_authToken=${secret}` };
+  }),
+  tok(
+    'pypi-token',
+    'pypi-token',
+    (r) =>
+      `pypi-${base64url(Buffer.concat([Buffer.from([2, 1, 8]), Buffer.from('pypi.org'), Buffer.from([2, 0x2a]), r.bytes(120)]))}`,
+    (s) => `twine upload -u __token__ -p ${s} dist/*`,
+  ),
+  tok(
+    'rubygems-token',
+    'rubygems-token',
+    (r) => `rubygems_${r.str(HEX, 48)}`,
+    (s) => `:rubygems_api_key: ${s}`,
+  ),
+  tok(
+    'docker-hub-pat',
+    'docker-hub-token',
+    (r) => `dckr_pat_${r.str(B64URL, 27)}`,
+    (s) => `echo ${s} | docker login -u ci --password-stdin`,
+  ),
+
+  // AI providers
+  tok(
+    'openai-project-key',
+    'openai-api-key',
+    (r) => `sk-proj-${r.str(B64URL, 74)}T3BlbkFJ${r.str(B64URL, 74)}`,
+    (s) => `OPENAI_API_KEY=${s}`,
+  ),
+  tok(
+    'openai-service-account-key',
+    'openai-api-key',
+    (r) => `sk-svcacct-${r.str(B64URL, 74)}T3BlbkFJ${r.str(B64URL, 74)}`,
+    (s) => `api_key="${s}"`,
+  ),
+  tok(
+    'openai-admin-key',
+    'openai-api-key',
+    (r) => `sk-admin-${r.str(B64URL, 58)}T3BlbkFJ${r.str(B64URL, 58)}`,
+    (s) => `openai admin ${s}`,
+  ),
+  tok(
+    'openai-legacy-key',
+    'openai-api-key',
+    (r) => `sk-${r.str(ALNUM, 20)}T3BlbkFJ${r.str(ALNUM, 20)}`,
+    (s) => `openai.api_key = "${s}"`,
+  ),
+  tok(
+    'anthropic-api-key',
+    'anthropic-api-key',
+    (r) => `sk-ant-api03-${r.str(B64URL, 93)}AA`,
+    (s) => `ANTHROPIC_API_KEY=${s}`,
+  ),
+  tok(
+    'anthropic-admin-key',
+    'anthropic-api-key',
+    (r) => `sk-ant-admin01-${r.str(B64URL, 93)}AA`,
+    (s) => `x-api-key: ${s}`,
+  ),
+  tok(
+    'anthropic-oauth-token',
+    'anthropic-api-key',
+    (r) => `sk-ant-oat01-${r.str(B64URL, 93)}AA`,
+    (s) => `CLAUDE_CODE_OAUTH_TOKEN=${s}`,
+  ),
+  tok(
+    'huggingface-token',
+    'huggingface-token',
+    (r) => `hf_${r.str(ALNUM.slice(0, 52), 34)}`,
+    (s) => `huggingface-cli login --token ${s}`,
+  ),
+  tok(
+    'groq-api-key',
+    'groq-api-key',
+    (r) => `gsk_${r.str(ALNUM, 52)}`,
+    (s) => `GROQ_API_KEY=${s}`,
+  ),
+  tok(
+    'replicate-token',
+    'replicate-token',
+    (r) => `r8_${r.str(ALNUM, 37)}`,
+    (s) => `export REPLICATE_API_TOKEN=${s}`,
+  ),
+  tok(
+    'xai-api-key',
+    'xai-api-key',
+    (r) => `xai-${r.str(ALNUM, 80)}`,
+    (s) => `XAI_API_KEY=${s}`,
+  ),
+  tok(
+    'perplexity-api-key',
+    'perplexity-api-key',
+    (r) => `pplx-${r.str(ALNUM, 48)}`,
+    (s) => `pplx key ${s}`,
+  ),
+  tok(
+    'openrouter-api-key',
+    'openrouter-api-key',
+    (r) => `sk-or-v1-${r.str(HEX, 64)}`,
+    (s) => `OPENROUTER_API_KEY=${s}`,
+  ),
+  tok(
+    'deepseek-api-key',
+    'sk-api-key',
+    (r) => `sk-${r.str(HEX, 32)}`,
+    (s) => `client = OpenAI(api_key="${s}", base_url="https://api.deepseek.com")`,
+  ),
+  tok(
+    'langsmith-api-key',
+    'langsmith-api-key',
+    (r) => `lsv2_pt_${r.str(HEX, 32)}_${r.str(HEX, 10)}`,
+    (s) => `LANGSMITH_API_KEY=${s}`,
+  ),
+
+  // Developer services
+  tok(
+    'linear-api-key',
+    'linear-api-key',
+    (r) => `lin_api_${r.str(ALNUM, 40)}`,
+    (s) => `LINEAR_API_KEY=${s}`,
+  ),
+  tok(
+    'notion-token',
+    'notion-token',
+    (r) => `ntn_${r.str('0123456789', 11)}${r.str(ALNUM, 35)}`,
+    (s) => `notion = Client(auth="${s}")`,
+  ),
+  tok(
+    'sentry-user-token',
+    'sentry-token',
+    (r) => `sntryu_${r.str(HEX, 64)}`,
+    (s) => `SENTRY_AUTH_TOKEN=${s}`,
+  ),
+  tok(
+    'grafana-service-account',
+    'grafana-token',
+    (r) => `glsa_${r.str(ALNUM, 32)}_${r.str(HEX, 8)}`,
+    (s) => `grafana token ${s}`,
+  ),
+  tok(
+    'postman-api-key',
+    'postman-api-key',
+    (r) => `PMAK-${r.str(HEX, 24)}-${r.str(HEX, 34)}`,
+    (s) => `postman key ${s}`,
+  ),
+  tok(
+    'newrelic-user-key',
+    'newrelic-key',
+    (r) => `NRAK-${r.str(UPPER_ALNUM, 27)}`,
+    (s) => `NEW_RELIC_API_KEY=${s}`,
+  ),
+  tok(
+    'tailscale-auth-key',
+    'tailscale-key',
+    (r) => `tskey-auth-k${r.str(ALNUM, 16)}-${r.str(ALNUM, 30)}`,
+    (s) => `tailscale up --authkey=${s}`,
+  ),
+  tok(
+    'doppler-token',
+    'doppler-token',
+    (r) => `dp.pt.${r.str(ALNUM, 43)}`,
+    (s) => `doppler configure set token ${s}`,
+  ),
+  tok(
+    'telegram-bot-token',
+    'telegram-bot-token',
+    (r) => `${r.int(9e8) + 1e8}:AA${r.str(B64URL, 33)}`,
+    (s) => `https://api.telegram.org/bot${s}/getMe`,
+  ),
+  tok(
+    'age-secret-key',
+    'age-secret-key',
+    (r) => `AGE-SECRET-KEY-1${r.str('QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L'.toUpperCase(), 58)}`,
+    (s) => `# secret: ${s}`,
+  ),
+  tok(
+    'planetscale-password',
+    'planetscale-token',
+    (r) => `pscale_pw_${r.str(B64URL, 43)}`,
+    (s) => `DATABASE_PASSWORD=${s}`,
+  ),
+  tok(
+    'pulumi-token',
+    'pulumi-token',
+    (r) => `pul-${r.str(HEX, 40)}`,
+    (s) => `PULUMI_ACCESS_TOKEN=${s}`,
+  ),
+  tok(
+    'terraform-cloud-token',
+    'terraform-cloud-token',
+    (r) => `${r.str(LOWER_ALNUM, 14)}.atlasv1.${r.str(B64URL, 67)}`,
+    (s) => `credentials "app.terraform.io" { token = "${s}" }`,
+  ),
+  tok(
+    'brevo-api-key',
+    'brevo-api-key',
+    (r) => `xkeysib-${r.str(HEX, 64)}-${r.str(ALNUM, 16)}`,
+    (s) => `brevo ${s}`,
+  ),
+
+  // Formats
+  tok(
+    'jwt',
+    'jwt',
+    (r) => {
+      const header = base64url(JSON.stringify({ alg: 'HS256', typ: 'JWT' }));
+      const payload = base64url(
+        JSON.stringify({ sub: r.str(HEX, 12), iat: 1_760_000_000 + r.int(1e6), scope: 'repo' }),
+      );
+      return `${header}.${payload}.${base64url(r.bytes(32))}`;
+    },
+    (s) => `Cookie: session=${s}`,
+  ),
+  ctx('rsa-private-key', 'private-key', (r) => pem(r, 'RSA PRIVATE KEY', 1190)),
+  ctx('pkcs8-private-key', 'private-key', (r) => pem(r, 'PRIVATE KEY', 1216)),
+  ctx('ec-private-key', 'private-key', (r) => pem(r, 'EC PRIVATE KEY', 121)),
+  ctx('encrypted-private-key', 'private-key', (r) => pem(r, 'ENCRYPTED PRIVATE KEY', 1298)),
+  ctx('openssh-private-key', 'private-key', (r) => {
+    const bytes = Buffer.concat([Buffer.from('openssh-key-v1\0'), r.bytes(400)]);
+    const body = wrap64(bytes).map((l) => l.slice(0, 70));
+    const secret = ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body, '-----END OPENSSH PRIVATE KEY-----'].join('\n');
+    return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
+  }),
+  ctx('pgp-private-key', 'private-key', (r) => {
+    const data = r.bytes(600);
+    const body = wrap64(data);
+    const sum = Buffer.from([crc24(data) >> 16, (crc24(data) >> 8) & 0xff, crc24(data) & 0xff]).toString('base64');
+    const secret = [
+      '-----BEGIN PGP PRIVATE KEY BLOCK-----',
+      '',
+      ...body,
+      `=${sum}`,
+      '-----END PGP PRIVATE KEY BLOCK-----',
+    ].join('\n');
+    return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
+  }),
+
+  // Known by context
+  ctx('postgres-url-password', 'url-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `DATABASE_URL=postgres://app:${secret}@db.internal:5432/app` };
+  }),
+  ctx('mongodb-url-password', 'url-password', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return {
+      secret,
+      line: `mongosh "mongodb+srv://admin:${secret}@cluster0.${r.str(LOWER_ALNUM, 5)}.mongodb.net/prod"`,
+    };
+  }),
+  ctx('redis-url-password', 'url-password', (r) => {
+    const secret = r.str(ALNUM, 20);
+    return { secret, line: `REDIS_URL=redis://:${secret}@cache:6379/0` };
+  }),
+  ctx('url-query-password', 'url-secret-param', (r) => {
+    const secret = r.str(ALNUM, 14);
+    return { secret, line: `GET /login?user=admin&password=${secret}&remember=1 HTTP/1.1` };
+  }),
+  ctx('url-query-access-token', 'url-secret-param', (r) => {
+    const secret = r.str(B64URL, 40);
+    return { secret, line: `https://api.example.com/v2/me?access_token=${secret}` };
+  }),
+  ctx('basic-auth-header', 'basic-auth', (r) => {
+    const secret = Buffer.from(`deploy:${password(r)}`).toString('base64');
+    return { secret, line: `Authorization: Basic ${secret}` };
+  }),
+  ctx('bearer-token-header', 'bearer-token', (r) => {
+    const secret = r.str(ALNUM, 40);
+    return { secret, line: `curl -H "Authorization: Bearer ${secret}" https://api.example.com/v1/items` };
+  }),
+  ctx('x-api-key-header', 'api-key-header', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `X-API-Key: ${secret}` };
+  }),
+  ctx('mysql-cli-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `mysql -h db.internal -u root -p${secret} app < dump.sql` };
+  }),
+  ctx('mysqldump-quoted-password', 'cli-password', (r) => {
+    const secret = `${r.str(ALNUM, 8)} ${r.str(ALNUM, 4)}`;
+    return { secret, line: `mysqldump -uroot -p'${secret}' --all-databases > all.sql` };
+  }),
+  ctx('pgpassword-env', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `PGPASSWORD=${secret} psql -h db -U app -c 'select 1'` };
+  }),
+  ctx('sshpass-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `sshpass -p '${secret}' ssh deploy@10.0.0.5` };
+  }),
+  ctx('cli-password-flag', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `./manage.py createsuperuser --password=${secret} --noinput` };
+  }),
+  ctx('curl-user-password', 'curl-user', (r) => {
+    const secret = password(r);
+    return { secret, line: `curl -u admin:${secret} https://ci.example.com/api/json` };
+  }),
+  ctx('dotenv-password', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `DB_PASSWORD=${secret}` };
+  }),
+  ctx('dotenv-secret', 'env-secret', (r) => {
+    const secret = r.str(HEX, 64);
+    return { secret, line: `export SESSION_SECRET="${secret}"` };
+  }),
+  ctx('dotenv-key', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `ENCRYPTION_KEY=${secret}` };
+  }),
+  ctx('rails-secret-key-base', 'env-secret', (r) => {
+    const secret = r.str(HEX, 128);
+    return { secret, line: `SECRET_KEY_BASE=${secret}` };
+  }),
+  ctx('yaml-password', 'code-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `    password: ${secret}` };
+  }),
+  ctx('json-client-secret', 'code-secret', (r) => {
+    const secret = r.str(B64URL, 40);
+    return { secret, line: `  "client_secret": "${secret}",` };
+  }),
+  ctx('python-api-key', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `api_key = '${secret}'` };
+  }),
+  ctx('connection-string-password', 'connection-string-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `Server=tcp:sql.example.com,1433;Database=app;User Id=sa;Password=${secret};Encrypt=true;` };
+  }),
+];

@@ -1,0 +1,162 @@
+// The rule engine: one keyword pass over the text picks the candidate lines and the rules they need;
+// only those rules run, only on those lines (as written and decoded, see decoded-view.ts). Text without
+// any keyword costs one table scan (keywords.ts).
+import { decodedView, type DecodedView } from './decoded-view';
+import { KeywordIndex, type Keyword } from './keywords';
+import { entropy, type SecretRule } from './rules/types';
+
+/** A range of the text to replace with `[REDACTED:<kind>]`; lower `priority` names overlapping ranges. */
+export interface Span {
+  start: number;
+  end: number;
+  kind: string;
+  priority: number;
+  /** The whole match (key, separator and value): a cut inside it loses the context the rule needs. */
+  matchStart: number;
+  matchEnd: number;
+}
+
+interface Compiled extends SecretRule {
+  order: number;
+}
+
+/** A run of whole lines copied from the text into the view. */
+interface Piece {
+  viewStart: number;
+  origStart: number;
+  length: number;
+}
+
+function compile(rule: SecretRule, order: number): Compiled {
+  const flags = new Set(rule.pattern.flags);
+  flags.add('g');
+  flags.add('d');
+  return { ...rule, order, pattern: new RegExp(rule.pattern.source, [...flags].join('')) };
+}
+
+/**
+ * The text with every non-ASCII UTF-16 unit replaced by DEL (0x7f). Same length, so match ranges map
+ * back 1:1; DEL is, like any non-ASCII character, neither a word character nor whitespace, so no rule
+ * (all match ASCII token shapes) matches differently. Why: V8 runs the rule set's regexes ~5x slower on
+ * two-byte strings, and one emoji or check mark in a 64 KB batch makes the whole string two-byte.
+ */
+export function asciiView(text: string): string {
+  return /[^\x00-\x7f]/.test(text) ? text.replace(/[^\x00-\x7f]/g, '\x7f') : text;
+}
+
+export class RedactionEngine {
+  private readonly rules: Compiled[];
+  private readonly index: KeywordIndex<number>;
+  /** Rules without keywords (user patterns): they run on the whole text. */
+  private readonly everywhere: Compiled[];
+
+  constructor(rules: readonly SecretRule[]) {
+    this.rules = rules.map(compile);
+    this.everywhere = this.rules.filter((r) => r.keywords.length === 0);
+    const keywords: Keyword<number>[] = [];
+    for (const r of this.rules)
+      for (const text of r.keywords) keywords.push({ text, exact: r.exactKeywords === true, target: r.order });
+    this.index = new KeywordIndex(keywords);
+  }
+
+  /** The rules, in priority order. */
+  get ruleList(): readonly SecretRule[] {
+    return this.rules;
+  }
+
+  /**
+   * Finds secrets in `text`. `all` runs every rule on every line (the reference the keyword
+   * prefilter is tested against).
+   */
+  scan(text: string, options: { all?: boolean } = {}): Span[] {
+    const triggered = new Set<number>();
+    const pieces: Piece[] = [];
+    let view = '';
+    if (options.all) {
+      for (const r of this.rules) triggered.add(r.order);
+      pieces.push({ viewStart: 0, origStart: 0, length: text.length });
+      view = text;
+    } else {
+      let lineEnd = -1;
+      this.index.scan(text, triggered, (pos) => {
+        if (pos < lineEnd) return;
+        const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
+        const nl = text.indexOf('\n', pos);
+        lineEnd = nl === -1 ? text.length : nl + 1;
+        const last = pieces[pieces.length - 1];
+        if (last && last.origStart + last.length === lineStart) last.length += lineEnd - lineStart;
+        else pieces.push({ viewStart: view.length, origStart: lineStart, length: lineEnd - lineStart });
+        view += text.slice(lineStart, lineEnd);
+      });
+    }
+    view = asciiView(view);
+    const spans: Span[] = [];
+    let whole: string | undefined;
+    if (triggered.size > 0) {
+      const lineRules: Compiled[] = [];
+      for (const order of triggered) {
+        const rule = this.rules[order]!;
+        if (rule.multiline) this.run(rule, (whole ??= asciiView(text)), undefined, (o) => o, spans);
+        else lineRules.push(rule);
+      }
+      const toOrig = (o: number): number => toOriginal(pieces, o);
+      const decoded = lineRules.length > 0 ? decodedView(view) : undefined;
+      for (const rule of lineRules) {
+        this.run(rule, view, undefined, toOrig, spans);
+        if (decoded) this.run(rule, decoded.text, decoded, toOrig, spans);
+      }
+    }
+    if (this.everywhere.length > 0) {
+      whole ??= asciiView(text);
+      const decoded = decodedView(whole);
+      for (const rule of this.everywhere) {
+        this.run(rule, whole, undefined, (o) => o, spans);
+        if (decoded) this.run(rule, decoded.text, decoded, (o) => o, spans);
+      }
+    }
+    return spans;
+  }
+
+  private run(
+    rule: Compiled,
+    text: string,
+    dv: DecodedView | undefined,
+    toOrig: (o: number) => number,
+    out: Span[],
+  ): void {
+    for (const m of text.matchAll(rule.pattern)) {
+      const whole: [number, number] = [m.index, m.index + m[0].length];
+      let [s, e] = m.indices?.groups?.secret ?? whole;
+      // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
+      const q = text[s];
+      if (e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q) [s, e] = [s + 1, e - 1];
+      if (e <= s) continue;
+      const value = text.slice(s, e);
+      if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
+      if (rule.accept && !rule.accept(value)) continue;
+      let [ms, me] = whole;
+      if (dv) [s, e, ms, me] = [dv.start[s]!, dv.end[e - 1]!, dv.start[ms]!, dv.end[me - 1]!];
+      out.push({
+        start: toOrig(s),
+        end: toOrig(e - 1) + 1,
+        kind: rule.id,
+        priority: rule.order,
+        matchStart: toOrig(ms),
+        matchEnd: toOrig(me - 1) + 1,
+      });
+    }
+  }
+}
+
+/** Maps an offset in the view back to the text. */
+function toOriginal(pieces: readonly Piece[], offset: number): number {
+  let lo = 0;
+  let hi = pieces.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (pieces[mid]!.viewStart <= offset) lo = mid;
+    else hi = mid - 1;
+  }
+  const p = pieces[lo];
+  return p ? p.origStart + (offset - p.viewStart) : offset;
+}

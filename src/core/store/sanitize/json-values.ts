@@ -1,0 +1,59 @@
+// Redaction of JSON text by its decoded values (tool-call arguments): an `edit_file` writing a .env
+// carries `"content": "A=1\nDB_PASSWORD=..."`, where the secret follows the two characters `\n`.
+// Parsed, every string value (and key) is redacted as the text it decodes to, a value under a key that
+// names a secret (`"password": "..."`) is redacted whole, and the result is serialised again.
+import { isPlaceholder } from './rules/types';
+
+/** Keys whose string value is a secret whatever it looks like. */
+const SECRET_KEY =
+  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)$/i;
+
+export const SECRET_FIELD = 'secret-field';
+
+/**
+ * Redacts `text` as JSON when it parses as an object or array (`redact` on every string; values of
+ * secret-named keys replaced whole, counted with `count`), else as text. Unchanged JSON keeps its
+ * original formatting.
+ */
+export async function redactJsonText(
+  text: string,
+  redact: (s: string) => Promise<string>,
+  count: (kind: string) => void,
+): Promise<string> {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return redact(text);
+  }
+  if (value === null || typeof value !== 'object') return redact(text);
+  let changed = false;
+  const walk = async (v: unknown, key?: string): Promise<unknown> => {
+    if (typeof v === 'string') {
+      let out = await redact(v);
+      if (key !== undefined && SECRET_KEY.test(key) && !isPlaceholder(out) && !out.startsWith('[REDACTED:')) {
+        out = `[REDACTED:${SECRET_FIELD}]`;
+        count(SECRET_FIELD);
+      }
+      if (out !== v) changed = true;
+      return out;
+    }
+    if (Array.isArray(v)) {
+      const items: unknown[] = [];
+      for (const item of v) items.push(await walk(item));
+      return items;
+    }
+    if (v !== null && typeof v === 'object') {
+      const out: Record<string, unknown> = {};
+      for (const [k, item] of Object.entries(v)) {
+        const cleanKey = await redact(k);
+        if (cleanKey !== k) changed = true;
+        out[cleanKey] = await walk(item, k);
+      }
+      return out;
+    }
+    return v;
+  };
+  const out = await walk(value);
+  return changed ? JSON.stringify(out) : text;
+}

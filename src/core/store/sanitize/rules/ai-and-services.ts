@@ -1,0 +1,149 @@
+// Prefixed tokens of AI providers and developer services, JWTs and key blocks.
+import { hasDigitAndLetter, type SecretRule } from './types';
+
+export const SERVICE_RULES: readonly SecretRule[] = [
+  // AI providers
+  {
+    id: 'anthropic-api-key',
+    title: 'Anthropic keys and tokens (sk-ant-api03-, sk-ant-admin01-, sk-ant-oat01-, sk-ant-ort01-, …)',
+    keywords: ['sk-ant-'],
+    pattern: /\bsk-ant-[a-z]{2,8}\d{2}-[\w-]{32,}/g,
+  },
+  {
+    id: 'openai-api-key',
+    title: 'OpenAI keys (sk-proj-, sk-svcacct-, sk-admin-, sk-None-, legacy sk-…T3BlbkFJ…)',
+    keywords: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-none-', 'sk-service-', 't3blbkfj'],
+    pattern: /\bsk-(?:(?:proj|svcacct|admin|None|service)-[\w-]{20,}|[A-Za-z0-9]{16,}T3BlbkFJ[\w-]{16,})/g,
+  },
+  {
+    id: 'openrouter-api-key',
+    title: 'OpenRouter API key (sk-or-v1-…)',
+    keywords: ['sk-or-'],
+    pattern: /\bsk-or-v\d-[0-9a-f]{64}\b/g,
+  },
+  {
+    // DeepSeek, Moonshot, DashScope and older OpenAI keys: `sk-` and a long random run.
+    id: 'sk-api-key',
+    title: 'Other `sk-` API keys (sk- and 32+ random characters: DeepSeek, older OpenAI, …)',
+    keywords: ['sk-'],
+    pattern: /\bsk-[A-Za-z0-9]{32,}(?![\w-])/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'huggingface-token',
+    title: 'Hugging Face token (hf_…, api_org_…)',
+    keywords: ['hf_', 'api_org_'],
+    pattern: /\b(?:hf|api_org)_[A-Za-z0-9]{30,40}\b/g,
+    entropy: 3.5,
+  },
+  {
+    id: 'groq-api-key',
+    title: 'Groq API key (gsk_…)',
+    keywords: ['gsk_'],
+    pattern: /\bgsk_[A-Za-z0-9]{48,}/g,
+  },
+  {
+    id: 'replicate-token',
+    title: 'Replicate API token (r8_…)',
+    keywords: ['r8_'],
+    pattern: /\br8_[A-Za-z0-9]{37,}/g,
+  },
+  {
+    id: 'xai-api-key',
+    title: 'xAI API key (xai-…)',
+    keywords: ['xai-'],
+    pattern: /\bxai-[A-Za-z0-9]{70,}/g,
+  },
+  {
+    id: 'perplexity-api-key',
+    title: 'Perplexity API key (pplx-…)',
+    keywords: ['pplx-'],
+    pattern: /\bpplx-[A-Za-z0-9]{40,}/g,
+  },
+  {
+    id: 'langsmith-api-key',
+    title: 'LangSmith API key (lsv2_pt_, lsv2_sk_)',
+    keywords: ['lsv2_'],
+    pattern: /\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b/g,
+  },
+
+  // Developer services
+  {
+    id: 'linear-api-key',
+    title: 'Linear API key (lin_api_…)',
+    keywords: ['lin_api_'],
+    pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
+  },
+  {
+    id: 'notion-token',
+    title: 'Notion integration token (ntn_…, secret_…)',
+    keywords: ['ntn_', 'secret_'],
+    pattern: /\b(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})\b/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'sentry-token',
+    title: 'Sentry auth tokens (sntrys_, sntryu_)',
+    keywords: ['sntrys_', 'sntryu_'],
+    pattern: /\bsntry[su]_[\w+/=]{40,}/g,
+  },
+  {
+    id: 'grafana-token',
+    title: 'Grafana service-account and cloud tokens (glsa_, glc_)',
+    keywords: ['glsa_', 'glc_'],
+    pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})/g,
+  },
+  {
+    id: 'postman-api-key',
+    title: 'Postman API key (PMAK-…)',
+    keywords: ['pmak-'],
+    pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi,
+  },
+  {
+    id: 'newrelic-key',
+    title: 'New Relic keys (NRAK-, NRII-, NRJS-)',
+    keywords: ['nrak-', 'nrii-', 'nrjs-'],
+    pattern: /\bNR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}\b/g,
+  },
+  {
+    id: 'dynatrace-token',
+    title: 'Dynatrace API token (dt0c01.…)',
+    keywords: ['dt0c01.'],
+    pattern: /\bdt0c01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64}\b/g,
+  },
+  {
+    id: '1password-token',
+    title: '1Password service-account token (ops_eyJ…) and secret key (A3-…)',
+    keywords: ['ops_eyj', 'a3-'],
+    pattern:
+      /\b(?:ops_eyJ[A-Za-z0-9+/]{100,}={0,3}|A3-[A-Z0-9]{6}-(?:[A-Z0-9]{11}|[A-Z0-9]{6}-[A-Z0-9]{5})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})/g,
+  },
+  {
+    id: 'age-secret-key',
+    title: 'age encryption secret key (AGE-SECRET-KEY-1…)',
+    keywords: ['age-secret-key-1'],
+    pattern: /AGE-SECRET-KEY-1[0-9A-Z]{58}/g,
+  },
+  {
+    id: 'mapbox-secret-token',
+    title: 'Mapbox secret token (sk.eyJ…)',
+    keywords: ['sk.eyj'],
+    pattern: /\bsk\.eyJ[\w-]{50,}\.[\w-]{20,}/g,
+  },
+
+  // Formats, not vendors
+  {
+    id: 'jwt',
+    title: 'JSON Web Token (eyJ….eyJ….…)',
+    keywords: ['eyj'],
+    exactKeywords: false,
+    pattern: /\beyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
+  },
+  {
+    id: 'private-key',
+    title: 'Private key blocks: PEM (RSA, EC, DSA, PKCS#8, encrypted), OpenSSH, PGP',
+    keywords: ['private key'],
+    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g,
+    multiline: true,
+  },
+];

@@ -1,0 +1,249 @@
+// Secrets known by where they stand, not by their shape: the value of a key that names a secret, the
+// password of a URL, an Authorization header, a database client's -p. The key, the URL's scheme, host
+// and user stay readable; only the `secret` group is redacted.
+import { entropy, hasDigitAndLetter, isPlaceholder, looksLikeCode, unquote, type SecretRule } from './types';
+
+/** An upper-case key ending in a secret word (`DB_PASSWORD`, `MYSQL_PWD`, `API_KEY`, `PGPASSWORD`). */
+const ENV_WORDS = [
+  'PASSWORD',
+  'PASSWD',
+  'PASSPHRASE',
+  'SECRET',
+  'TOKEN',
+  'CREDENTIAL',
+  '_PASS',
+  'PASS=',
+  'PASS:',
+  '_PWD',
+  'PWD=',
+  '_KEY',
+  'KEY=',
+  'KEY:',
+  '_AUTH',
+  'AUTH=',
+  'APIKEY',
+  '_PAT',
+  'PAT=',
+];
+/** Secret words as they appear in code and config keys. Bare `pass`/`key`/`auth` are too common ("PASS", "monkey"). */
+const CODE_WORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'api-key',
+  'access_key',
+  'accesskey',
+  'access-key',
+  'private_key',
+  'privatekey',
+  'private-key',
+  'credential',
+];
+
+/** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
+function literalValue(raw: string): boolean {
+  const v = unquote(raw);
+  if (isPlaceholder(raw) || v.includes('${') || v.includes('{{') || v.includes('[REDACTED:')) return false;
+  if (v === raw && looksLikeCode(v)) return false;
+  // "Enter your password": words, not a secret.
+  return !(/^[A-Za-z ,.'!?:-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
+}
+
+/** Base64 that decodes to `user:password` (what Basic authorization carries). */
+function basicCredentials(b64: string): boolean {
+  const text = Buffer.from(b64, 'base64').toString('latin1');
+  return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(text);
+}
+
+/** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
+const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
+
+/** Between a key and its value: `=`, `=>`, `:=`, or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
+const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
+
+/** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
+const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
+
+const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
+
+export const CONTEXT_RULES: readonly SecretRule[] = [
+  {
+    id: 'url-password',
+    title: 'Password in a URL (scheme://user:password@host)',
+    keywords: ['://'],
+    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/[^\s:/@'"<>]{0,256}:(?<secret>[^\s/'"<>]{1,256})@(?=[\w[])/g,
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    id: 'url-secret-param',
+    title: 'Secret query parameters (?password=, &token=, access_token=, api_key=, sig=, X-Amz-Signature=, …)',
+    keywords: [
+      'password=',
+      'passwd=',
+      'pwd=',
+      'pass=',
+      'secret=',
+      'token=',
+      'key=',
+      'sig=',
+      'signature=',
+      'auth=',
+      'credential=',
+      'credentials=',
+    ],
+    pattern:
+      /[?&;](?:[\w.-]*[_.-])?(?:password|passwd|pwd|pass|secret|token|key|apikey|sig|signature|auth|credentials?)=(?<secret>[^&#;\s"'<>]{1,2048})/gi,
+    accept: (s) => !isPlaceholder(decodeURIComponentSafe(s)),
+  },
+
+  {
+    id: 'connection-string-password',
+    title: 'Password in an ADO.NET / ODBC / JDBC connection string (…;Password=…;)',
+    keywords: ['password', 'pwd='],
+    pattern: /(?:^|;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?<secret>[^;\n"']+)/gim,
+    accept: (s) => !isPlaceholder(s.trim()),
+  },
+
+  {
+    id: 'basic-auth',
+    title: 'Authorization: Basic credentials',
+    keywords: ['basic'],
+    pattern: /\bbasic[ \t]+(?<secret>[A-Za-z0-9+/]{6,}={0,2})(?![\w+/=])/gi,
+    accept: basicCredentials,
+  },
+  {
+    id: 'bearer-token',
+    title: 'Bearer tokens (Authorization: Bearer …)',
+    keywords: ['bearer'],
+    pattern: /\bbearer[ \t]+(?<secret>[\w.~+/-]{16,}=*)/gi,
+    accept: tokenLike,
+  },
+  {
+    id: 'authorization-header',
+    title: 'Other Authorization / Proxy-Authorization header values (token, Digest, SSWS, …)',
+    keywords: ['authorization'],
+    pattern:
+      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?:token|digest|apikey|api-key|sso-key|ssws|key|negotiate)[ \t]+)?(?<secret>[\w.~+/=:,"-]{12,})/gi,
+    accept: (s) => !/^(?:basic|bearer)$/i.test(s) && tokenLike(s),
+  },
+  {
+    id: 'api-key-header',
+    title: 'API key headers (X-API-Key, Api-Key, X-Auth-Token, Private-Token, X-Goog-Api-Key, …)',
+    keywords: ['api-key', 'apikey', 'auth-token', 'private-token', 'access-token', 'api-token'],
+    pattern:
+      /\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key)["']?[ \t]*:[ \t]*["'`]?(?<secret>[\w.~+/=-]{12,})/gi,
+    accept: tokenLike,
+  },
+  {
+    id: 'cli-password',
+    title: 'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker login -p)',
+    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'docker'],
+    pattern:
+      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]*?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+|docker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    id: 'cli-password',
+    title: 'Secret command-line options (--password=…, --token …, --api-key …, --client-secret …)',
+    keywords: ['password', 'passwd', '-pass', 'secret', 'token', 'api-key', 'apikey', 'access-key', 'auth-token'],
+    pattern:
+      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi,
+    accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
+  },
+  {
+    id: 'curl-user',
+    title: 'curl -u / --user user:password',
+    keywords: ['curl'],
+    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    id: 'npmrc-auth',
+    title: '.npmrc / .yarnrc credentials (_authToken=, _auth=, _password=)',
+    keywords: ['_authtoken', '_auth', '_password', 'npmauthtoken'],
+    pattern: new RegExp(
+      String.raw`(?<![A-Za-z0-9])(?:_authToken|_auth|_password|npmAuthToken)["']?[ \t]*[=:][ \t]*["']?(?<secret>${BARE}+)`,
+      'gi',
+    ),
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    id: 'aws-secret-access-key',
+    title: 'AWS secret access key and session token (aws_secret_access_key, SecretAccessKey, SessionToken)',
+    keywords: [
+      'secret_access_key',
+      'secretaccesskey',
+      'secret-access-key',
+      'aws_secret',
+      'sessiontoken',
+      'session_token',
+    ],
+    pattern:
+      /(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|session[_-]?token)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Za-z0-9/+=]{40,})/gi,
+  },
+  {
+    id: 'gcp-private-key-id',
+    title: 'GCP service-account private_key_id (the private_key itself is a private-key block)',
+    keywords: ['private_key_id'],
+    pattern: /"private_key_id"[ \t]*:[ \t]*"(?<secret>[a-f0-9]{40})"/g,
+  },
+  {
+    id: 'azure-storage-key',
+    title: 'Azure storage account key and Service Bus / Event Hubs SAS key (AccountKey=, SharedAccessKey=)',
+    keywords: [
+      'accountkey',
+      'account_key',
+      'storagekey',
+      'storage_key',
+      'accesskey',
+      'access_key',
+      'primarykey',
+      'primary_key',
+      'sharedaccesskey',
+    ],
+    pattern:
+      /(?:account|storage|access|primary|secondary|sharedaccess)[_-]?key["']?[ \t]*[:=][ \t]*["']?(?<secret>[A-Za-z0-9+/]{42,88}={0,2})/gi,
+    entropy: 4,
+  },
+  {
+    id: 'vendor-secret',
+    title: 'Twilio auth token, Mailgun key, Heroku key by vendor name (twilio…=, mailgun…=, heroku…=)',
+    keywords: ['twilio', 'mailgun', 'heroku'],
+    pattern:
+      /(?:twilio|mailgun|heroku)[\w.-]{0,30}["']?[ \t]*[:=][ \t]*["']?(?<secret>[0-9a-f]{32}(?:-[0-9a-f]{8}-[0-9a-f]{8})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi,
+  },
+  {
+    id: 'env-secret',
+    title:
+      'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
+    keywords: ENV_WORDS,
+    exactKeywords: true,
+    pattern: new RegExp(
+      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
+      'g',
+    ),
+    accept: literalValue,
+  },
+  {
+    id: 'code-secret',
+    title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
+    keywords: CODE_WORDS,
+    pattern: new RegExp(
+      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|PASS(?:WORD|WD|PHRASE)|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      'g',
+    ),
+    accept: (s) => literalValue(s) && unquote(s).length >= 4,
+  },
+];
+
+function decodeURIComponentSafe(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}

@@ -1,0 +1,9 @@
+// Every built-in rule, in priority order: when two rules redact the same text, the earlier names it.
+import { CONTEXT_RULES } from './context';
+import { SERVICE_RULES } from './ai-and-services';
+import { TOKEN_RULES } from './tokens';
+import type { SecretRule } from './types';
+
+export type { SecretRule } from './types';
+
+export const BUILTIN_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...SERVICE_RULES, ...CONTEXT_RULES];
