@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { AgentViewProvider } from './agentView';
 import type { Lazy } from './lazy';
 import type { ChatController } from './agent/chatController';
+import type { PanelView } from '../protocol/messages';
 
 export const COMMANDS = {
   showPanel: 'contextDesk.showPanel',
@@ -12,12 +13,34 @@ export const COMMANDS = {
   configureAgent: 'contextDesk.configureAgent',
   newChat: 'contextDesk.newChat',
   stop: 'contextDesk.stop',
+  showHistory: 'contextDesk.showHistory',
+  focusAgent: 'contextDesk.focusAgent',
 } as const;
 
 /** Where the agent's API key lives in SecretStorage (never in settings or on disk), per provider. */
 export function apiKeySecret(provider: string): string {
   // The OpenAI-compatible key keeps the name it had before there was a choice of provider.
   return provider === 'anthropic' ? 'contextDesk.agent.apiKey.anthropic' : 'contextDesk.agent.apiKey';
+}
+
+/** The stored key of a provider, if any. Every read of an agent key goes through here. */
+export function readApiKey(secrets: vscode.SecretStorage, provider: string): Thenable<string | undefined> {
+  return secrets.get(apiKeySecret(provider));
+}
+
+/**
+ * Stores (or, with an empty or undefined key, removes) a provider's key. The one write path for agent
+ * keys: the Set API Key command and the panel's setup form both come here. `endpoint` is the base URL
+ * the key is meant for.
+ */
+export async function storeApiKey(
+  secrets: vscode.SecretStorage,
+  provider: string,
+  key: string | undefined,
+  _endpoint?: string,
+): Promise<void> {
+  if (!key) await secrets.delete(apiKeySecret(provider));
+  else await secrets.store(apiKeySecret(provider), key);
 }
 
 export interface CommandDeps {
@@ -27,6 +50,11 @@ export interface CommandDeps {
   secrets: vscode.SecretStorage;
   /** The configured `agent.provider`. */
   provider: () => string;
+  /** The configured endpoint of that provider. */
+  endpoint: () => string | undefined;
+  /** Shows the Agent panel on one of its views. */
+  showView: (view: PanelView) => Promise<void>;
+  focusComposer: () => Promise<void>;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
@@ -39,11 +67,15 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
       return d.chat().newChat();
     }),
     vscode.commands.registerCommand(COMMANDS.stop, () => d.chat.peek()?.stop() ?? false),
+    vscode.commands.registerCommand(COMMANDS.showHistory, () => d.showView('history')),
+    vscode.commands.registerCommand(COMMANDS.focusAgent, () => d.focusComposer()),
     vscode.commands.registerCommand(COMMANDS.setApiKey, async () => {
       const provider = d.provider();
-      if (provider === 'vscode-lm') {
+      if (provider === 'vscode-lm' || provider === 'demo') {
         void vscode.window.showInformationMessage(
-          'Context Desk: VS Code language models need no API key; VS Code asks you to allow Context Desk on first use.',
+          provider === 'demo'
+            ? 'Context Desk: the demo model needs no API key.'
+            : 'Context Desk: VS Code language models need no API key; VS Code asks you to allow Context Desk on first use.',
         );
         return;
       }
@@ -54,26 +86,11 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
         ignoreFocusOut: true,
       });
       if (key === undefined) return;
-      if (key === '') await d.secrets.delete(apiKeySecret(provider));
-      else await d.secrets.store(apiKeySecret(provider), key);
+      await storeApiKey(d.secrets, provider, key, d.endpoint());
       void vscode.window.showInformationMessage(`Context Desk: API key ${key === '' ? 'removed' : 'stored'}.`);
     }),
-    vscode.commands.registerCommand(COMMANDS.configureAgent, async () => {
-      const choice = await vscode.window.showQuickPick(
-        [
-          {
-            label: '$(settings-gear) Open agent settings',
-            detail: 'Provider, endpoint URL, model, context window, budget',
-            id: 'settings',
-          },
-          { label: '$(key) Set API key', detail: "Stored in VS Code's secret storage", id: 'key' },
-        ],
-        { title: 'Configure the Context Desk agent' },
-      );
-      if (choice?.id === 'settings')
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'contextDesk.agent');
-      if (choice?.id === 'key') await vscode.commands.executeCommand(COMMANDS.setApiKey);
-    }),
+    // The provider form lives in the panel (provider, endpoint, model, key, Test connection).
+    vscode.commands.registerCommand(COMMANDS.configureAgent, () => d.showView('setup')),
     vscode.commands.registerCommand(COMMANDS.pingPanel, async () => {
       await focus();
       try {

@@ -47,6 +47,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     const controller = new (features().ChatController)({
       extensionPath: context.extensionPath,
       secrets: context.secrets,
+      state: context.workspaceState,
       settings,
       storeRoot: contextFolder,
       hostPorts: (workspaceRoot, approvals) =>
@@ -77,6 +78,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         agentView.postSnapshot(snapshot);
         statusBar.update(snapshot);
       },
+      // The view title's Stop shows only while the agent runs.
+      onRunning: (running) => void vscode.commands.executeCommand('setContext', 'contextDesk.agentRunning', running),
       logger,
     });
     context.subscriptions.push(controller);
@@ -92,6 +95,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     }),
     panelHandlers({
       chat,
+      settings,
+      secrets: context.secrets,
       showLog: () => channel.show(true),
       openStored: (reference) => openStored(reference),
       isAllowedCommand: (c) => agentView.isAllowedCommand(c),
@@ -114,6 +119,12 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     chat,
     secrets: context.secrets,
     provider: () => settings()['agent.provider'],
+    endpoint: () => {
+      const s = settings();
+      return s['agent.provider'] === 'anthropic' ? s['agent.anthropicBaseUrl'] || undefined : s['agent.baseUrl'];
+    },
+    showView: (view) => agentView.showView(view),
+    focusComposer: () => agentView.focusComposer(),
   });
 
   const tools = lazy<ToolsControllers>(() => {

@@ -7,5 +7,7 @@ export { ChatController } from './agent/chatController';
 export { hostPorts } from './agent/hostTools';
 export { openStoredReference, openContextStore } from './storeLinks';
 export { TerminalCapture } from './store/terminalCapture';
+export { getSetup, saveSetup } from './agent/setupService';
+export { listModels, testConnection } from './agent/connection';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
