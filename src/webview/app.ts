@@ -184,6 +184,7 @@ export class CdApp extends LitElement {
       <cd-composer
         .draft=${this.saved.draft}
         ?running=${running}
+        ?ready=${c.setup.ready}
         .strategy=${c.strategy}
         .strategies=${c.strategies}
         .model=${c.model}

@@ -109,10 +109,12 @@ export class ChatController implements vscode.Disposable {
     const s = this.d.settings();
     const { model: label, setup } = modelFields(s);
     const { model: _old, ...rest } = this.model.snapshot;
-    const models = providerKind(s['agent.provider']) === 'demo' ? [] : rest.models;
+    const kind = providerKind(s['agent.provider']);
+    const named = s['agent.model'];
+    const models = kind === 'demo' ? [] : [...new Set([...(named ? [named] : []), ...rest.models])];
     this.model = new ChatModel({ ...rest, models, setup, ...(label ? { model: label } : {}) });
     this.d.postSnapshot(this.model.snapshot);
-    if (providerKind(s['agent.provider']) === 'vscode-lm') void this.refreshLanguageModels();
+    if (kind === 'vscode-lm') void this.refreshLanguageModels();
   }
 
   /**

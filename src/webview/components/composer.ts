@@ -16,6 +16,7 @@ export class CdComposer extends LitElement {
     strategies: { attribute: false },
     model: { attribute: false },
     models: { attribute: false },
+    ready: { type: Boolean },
     refusal: { state: true },
     sending: { state: true },
   };
@@ -26,6 +27,8 @@ export class CdComposer extends LitElement {
   declare strategies: string[];
   declare model: string | undefined;
   declare models: string[];
+  /** A model is set up: a refusal that asked for one is answered. */
+  declare ready: boolean;
   declare refusal: { text: string; setup: boolean } | undefined;
   declare sending: boolean;
 
@@ -37,6 +40,12 @@ export class CdComposer extends LitElement {
     this.strategies = [];
     this.models = [];
     this.sending = false;
+    this.ready = false;
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    // A refusal is about the moment it happened: a run starting or a model set up answers it.
+    if ((changed.has('running') && this.running) || (changed.has('ready') && this.ready)) this.refusal = undefined;
   }
 
   override focus(): void {

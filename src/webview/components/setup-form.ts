@@ -61,6 +61,12 @@ export class CdSetup extends LitElement {
     }
   }
 
+  override updated(changed: Map<string, unknown>): void {
+    // The answer of Test connection or Save shows where the eye is, even in a short panel.
+    if (changed.has('result') && this.result)
+      this.renderRoot.querySelector('[data-testid="setup-result"]')?.scrollIntoView({ block: 'nearest' });
+  }
+
   private get option(): ProviderOption | undefined {
     return this.form?.providers.find((p) => p.id === this.draft?.provider);
   }
