@@ -5,7 +5,7 @@
 // the masked markers and open links.
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
-import type { Frame, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
 import { openAgentPanel, runCommand, scrollUntil, type E2eContext } from './context';
 
