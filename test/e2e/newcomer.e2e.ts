@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
-import { openAgentPanel, runCommand, scrollUntil, type E2eContext } from './context';
+import { THEMES, useTheme } from './themes';
+import { findFrame, openAgentPanel, runCommand, scrollUntil, type E2eContext } from './context';
 
 export const name = 'Newcomer: demo model from the empty state, setup form with Test connection, History and resume';
 
@@ -33,8 +34,9 @@ function closedPort(): Promise<number> {
 const titleAction = (page: Page, label: string): ReturnType<Page['locator']> =>
   page.locator(`.pane-header .action-label[aria-label^="${label}"]`).first();
 
-export async function run({ page, screenshot }: E2eContext): Promise<void> {
+export async function run({ page, workspace, screenshot }: E2eContext): Promise<void> {
   const panel = await openAgentPanel(page, '[data-testid="welcome"]');
+  await useTheme(page, workspace, THEMES[0]!); // dark, as the README shows it
   await panel.locator('[data-testid="try-demo"]').waitFor();
   await screenshot('newcomer-empty-state');
 
@@ -49,7 +51,6 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   // The demo model: one click, the tour runs, a long output is stored and then masked.
   await panel.locator('[data-testid="try-demo"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
-  await panel.locator('[data-testid="open-full"]').first().waitFor({ timeout: 60_000 });
   await panel.locator('[data-testid="status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
   await panel.getByText('Demo complete.').first().waitFor();
   const maskedOpen = panel.locator('[data-testid="open-masked"]');
@@ -138,6 +139,18 @@ export async function run({ page, screenshot }: E2eContext): Promise<void> {
   await runCommand(page, 'Context Desk: Ping Agent Panel');
   await page.locator('.notifications-toasts', { hasText: 'the Agent panel answered' }).waitFor({ timeout: 15_000 });
   assert.equal(await panel.getByText(/protocol \d/).count(), 0);
+
+  // The installed VSIX's details page shows the README's screenshot (inline in the packed README).
+  await page.locator('.activitybar [aria-label^="Extensions"]').first().click();
+  await page.locator('.part.sidebar .monaco-list-row', { hasText: 'Context Desk' }).first().click({ timeout: 30_000 });
+  const details = await findFrame(page, 'img[src^="data:image/png"]', 30_000);
+  const image = details.locator('img[src^="data:image/png"]').first();
+  await image.scrollIntoViewIfNeeded();
+  const width = Number(
+    await image.evaluate((img) => img.getAttribute('src') && (img as unknown as { naturalWidth: number }).naturalWidth),
+  );
+  assert.ok(width > 0, 'the README image renders from the VSIX');
+  await screenshot('vsix-details-readme');
 }
 
 function escape(s: string): string {

@@ -148,22 +148,21 @@ export class ChatController implements vscode.Disposable {
     this.running = controller;
     this.d.onRunning?.(true);
     this.d.post(this.model.userMessage(text, Date.now()));
+    let session: AgentSession | undefined;
     try {
-      const session = await this.ensureSession();
+      session = await this.ensureSession();
       const history = this.history;
+      const running = session;
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
         if (e.type === 'context-prepared' && e.masked.length > 0) void history?.masked(e.masked);
         if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped')
-          void history?.sync(session.state().messages);
+          void history?.sync(running.state().messages);
       });
       try {
         await session.send(text, controller.signal);
       } finally {
         off();
-        await history?.sync(session.state().messages);
-        await this.saveStats();
-        void this.refreshPastSessions();
       }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
@@ -174,9 +173,14 @@ export class ChatController implements vscode.Disposable {
         ...this.model.patch([{ op: 'status', status: 'error' }]),
       ]);
     } finally {
+      // The run is over once the status says so: the bookkeeping below does not hold up the next one.
       this.running = undefined;
       this.d.onRunning?.(false);
     }
+    if (!session) return;
+    await this.history?.sync(session.state().messages);
+    await this.saveStats();
+    void this.refreshPastSessions();
   }
 
   /** Calls and cost of this session (with what it had before a resume), for the History list. */
