@@ -14,7 +14,7 @@ import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat, itemsFromMessages, outputLinesOf } from './chatModel';
 import { ApprovalBroker } from './approvals';
 import { SECTION, type Settings } from '../settings';
-import { modelFields, providerKind } from './providers';
+import { modelFields, providerKind, usdPerUnit } from './providers';
 import { buildSession, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { SessionHistory } from './sessionHistory';
 import { listPastSessions, SessionStatsBook } from './pastSessions';
@@ -56,12 +56,18 @@ export class ChatController implements vscode.Disposable {
     setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
     this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
     this.stats = new SessionStatsBook(d.state);
-    this.model = new ChatModel(this.fresh());
+    this.model = this.chatModel(this.fresh());
     void this.refreshPastSessions();
   }
 
   get snapshot(): ChatSnapshot {
     return this.model.snapshot;
+  }
+
+  /** The view model, with the price per cost unit when the model's price is known (money, else units). */
+  private chatModel(snapshot: ChatSnapshot): ChatModel {
+    const usd = usdPerUnit(this.d.settings());
+    return new ChatModel(snapshot, usd === undefined ? {} : { usdPerUnit: usd });
   }
 
   get isRunning(): boolean {
@@ -78,7 +84,7 @@ export class ChatController implements vscode.Disposable {
     this.history = undefined;
     this.statsBase = { calls: 0, costUnits: 0 };
     const pastSessions = this.model.snapshot.pastSessions;
-    this.model = new ChatModel({ ...this.fresh(), pastSessions });
+    this.model = this.chatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
     return this.model.snapshot.sessionId;
   }
@@ -88,7 +94,7 @@ export class ChatController implements vscode.Disposable {
     if (this.running) throw new Error('Stop the agent before changing the strategy');
     void vscode.workspace.getConfiguration(SECTION).update('strategy', strategy, vscode.ConfigurationTarget.Global);
     this.rebuildSession();
-    this.d.postSnapshot((this.model = new ChatModel({ ...this.model.snapshot, strategy })).snapshot);
+    this.d.postSnapshot((this.model = this.chatModel({ ...this.model.snapshot, strategy })).snapshot);
     return strategy;
   }
 
@@ -112,7 +118,7 @@ export class ChatController implements vscode.Disposable {
     const kind = providerKind(s['agent.provider']);
     const named = s['agent.model'];
     const models = kind === 'demo' ? [] : [...new Set([...(named ? [named] : []), ...rest.models])];
-    this.model = new ChatModel({ ...rest, models, setup, ...(label ? { model: label } : {}) });
+    this.model = this.chatModel({ ...rest, models, setup, ...(label ? { model: label } : {}) });
     this.d.postSnapshot(this.model.snapshot);
     if (kind === 'vscode-lm') void this.refreshLanguageModels();
   }
@@ -248,7 +254,7 @@ export class ChatController implements vscode.Disposable {
       maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
     };
     const items = itemsFromMessages(id, state.messages, Date.now(), masked);
-    this.model = new ChatModel({ ...base, sessionId: id, items, meter });
+    this.model = this.chatModel({ ...base, sessionId: id, items, meter });
     this.carryOver = state;
     this.resumed = { records };
     const before = this.stats.get(id);
