@@ -1,9 +1,10 @@
 // Builds the extension (node, cjs), the webview (browser) and the CLI, plus the integration test
 // bundles. Flags: --watch, --production (minify, no source maps for tests).
 import * as esbuild from 'esbuild';
-import { cpSync, mkdirSync, readdirSync, existsSync, rmSync, chmodSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, existsSync, rmSync, chmodSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { cliBuilds } from './scripts/lib/cli-bundles.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -48,12 +49,7 @@ const builds = [
     // dist/features.js is loaded on first use (src/extension/lazy.ts), never bundled into extension.js.
     external: [...nodeCommon.external, './features.js'],
   },
-  {
-    ...nodeCommon,
-    entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: 'dist',
-    banner: { js: '#!/usr/bin/env node\n' + nodeCommon.banner.js },
-  },
+  ...cliBuilds(nodeCommon, 'dist'),
   {
     ...common,
     platform: 'browser',
@@ -73,16 +69,30 @@ if (!production) {
   });
 }
 
-/** Files the bundles load at run time: tiktoken's wasm and the codicon font. */
+/** Files the bundles load at run time: tiktoken's WASM and bindings, and the codicon font. */
 function copyAssets() {
   mkdirSync('dist/codicons', { recursive: true });
   const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
   for (const f of ['codicon.css', 'codicon.ttf']) cpSync(join(codicons, f), join('dist/codicons', f));
-  try {
-    cpSync(require.resolve('tiktoken/tiktoken_bg.wasm'), 'dist/tiktoken_bg.wasm');
-  } catch {
-    /* tiktoken is optional until the engine lands */
-  }
+  // tiktoken's WASM and the bindings each WASM generation evaluates afresh (src/core/tokens/wasm.ts).
+  const tiktoken = dirname(require.resolve('tiktoken/tiktoken_bg.wasm'));
+  for (const f of ['tiktoken_bg.wasm', 'tiktoken_bg.cjs']) cpSync(join(tiktoken, f), join('dist', f));
+}
+
+/**
+ * V8 keeps a script's source in memory as Latin-1 only if every character fits; one em dash in a
+ * comment or regex and the whole bundle is held as UTF-16, twice the bytes (measured: features.js).
+ */
+function warnNonAscii(results) {
+  for (const r of results)
+    for (const file of Object.keys(r.metafile?.outputs ?? {}))
+      if (
+        file.endsWith('.js') &&
+        !file.startsWith('out/') &&
+        !file.endsWith('webview.js') &&
+        /[^\x00-\x7f]/.test(readFileSync(file, 'utf8'))
+      )
+        console.warn(`  warning: ${file} has non-ASCII characters: V8 holds it as UTF-16 (2x memory); escape them`);
 }
 
 function printSizes(results) {
@@ -114,7 +124,9 @@ const watchLog = {
 };
 
 if (watch) {
-  const contexts = await Promise.all(builds.map((b) => esbuild.context({ ...b, plugins: [watchLog] })));
+  const contexts = await Promise.all(
+    builds.map((b) => esbuild.context({ ...b, plugins: [...(b.plugins ?? []), watchLog] })),
+  );
   copyAssets();
   await Promise.all(contexts.map((c) => c.watch()));
   console.log('[watch] watching for changes (Ctrl-C stops)');
@@ -125,4 +137,5 @@ if (watch) {
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
   printSizes(results);
+  if (production) warnNonAscii(results);
 }

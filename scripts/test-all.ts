@@ -1,5 +1,5 @@
-// `npm test`: lint, type-check, unit, integration and e2e, in that order; every part runs even when an
-// earlier one fails, then a summary is printed and the exit code is non-zero on any failure.
+// `npm test`: lint, type-check, unit, integration (also once through .vscode-test.mjs) and e2e, in that
+// order; every part runs even when an earlier one fails, then a summary is printed and the exit code is non-zero on any failure.
 import { spawn } from 'node:child_process';
 
 interface Part {
@@ -12,6 +12,7 @@ const PARTS: Part[] = [
   { name: 'typecheck', script: 'typecheck' },
   { name: 'unit', script: 'test:unit' },
   { name: 'integration', script: 'test:integration' },
+  { name: 'vscode-test', script: 'test:vscode-cli' },
   { name: 'e2e', script: 'test:e2e' },
 ];
 

@@ -1,6 +1,8 @@
 // Grep over 200 MB of logs: our streaming wrapper (spawn rg --json, parse, yield matches) against two
 // baselines measured in the same run: the very same rg command line run directly (output drained,
 // not parsed), and rg with its plain `path:line:text` output. Goal: within 1.2x.
+// Then the whole command: `context-desk grep` (dist/cli.js) against rg plus a bare node start, and
+// against the CLI bundled as one file (as it was before the per-command bundles). Goal: within 1.2x.
 import { spawn } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -10,6 +12,7 @@ import * as path from 'node:path';
 import { locateRipgrep } from '../../src/core/search/locate';
 import { grepStore, grepStoreBatches } from '../../src/core/search/store-grep';
 import { ripgrepArgs } from '../../src/core/search/ripgrep';
+import { wholeCommand } from './lib/cli-start';
 
 const MB = 1024 * 1024;
 const FILES = 20;
@@ -140,6 +143,7 @@ async function main(): Promise<void> {
     console.log(
       `worst ratio of grepStoreBatches (plain output) vs rg direct: ${worst.toFixed(2)}x (goal <= 1.2x: ${worst <= 1.2 ? 'met' : 'NOT met'})`,
     );
+    await wholeCommand(rg.path, root, QUERIES);
   } finally {
     await rm(root, { recursive: true, force: true });
   }

@@ -57,6 +57,14 @@ const command: Command = {
         throw new UsageError(`--max must be a positive integer, not '${values.max}'`);
     }
     const root = path.resolve(values.dir);
+    // Paths relative to the cwd, worked out once per file (a file often has thousands of matches).
+    const cwd = process.cwd();
+    const relative = new Map<string, string>();
+    const shown = (file: string): string => {
+      let r = relative.get(file);
+      if (r === undefined) relative.set(file, (r = path.relative(cwd, file) || file));
+      return r;
+    };
     let found = 0;
     try {
       for await (const batch of grepStoreBatches({
@@ -71,7 +79,7 @@ const command: Command = {
         found += batch.length;
         let out = '';
         for (const m of batch) {
-          const file = path.relative(process.cwd(), m.file) || m.file;
+          const file = shown(m.file);
           out += values.json
             ? JSON.stringify({ file, line: m.line, text: m.text }) + '\n'
             : `${file}:${m.line}:${m.text}\n`;

@@ -44,9 +44,15 @@ async function isExecutable(p: string): Promise<boolean> {
   }
 }
 
-// @vscode/ripgrep is ESM and resolves its binary with createRequire(import.meta.url): load it only when
-// needed, and tolerate it being absent or unloadable in a bundle.
+// @vscode/ripgrep takes rg from its per-platform package (@vscode/ripgrep-linux-x64...): resolving that
+// binary directly spares the ESM loader (~30 ms of every `context-desk grep`). The package itself is ESM
+// and resolves with createRequire(import.meta.url): imported only as a fallback, and tolerated when absent.
 async function packageRgPath(): Promise<string | undefined> {
+  try {
+    return require.resolve(`@vscode/ripgrep-${process.platform}-${process.arch}/bin/${exe}`);
+  } catch {
+    /* another layout: ask the package */
+  }
   try {
     const mod = (await import('@vscode/ripgrep')) as { rgPath?: string };
     return mod.rgPath;

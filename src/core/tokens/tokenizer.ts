@@ -7,7 +7,8 @@
 // the 3 tokens that prime the reply are per request, not per message, so they are left to the caller.
 import type { Message, Tokenizer } from '../messages';
 import { CountCache } from './cache';
-import { tiktoken } from './wasm';
+import { acquireEncoding, type EncodingLease } from './encodings';
+import { IdleTimer, type IdleScheduler } from './idle';
 
 export type TokenizerName = Tokenizer['name'];
 export const TOKENIZER_NAMES: readonly TokenizerName[] = ['o200k', 'cl100k', 'chars4'];
@@ -17,9 +18,15 @@ export const TOKENS_PER_NAME = 1;
 export const TOOL_CALL_FRAMING = 3;
 /** Default cache bound: 64 M characters of distinct content (a few hundred MB at worst). */
 export const DEFAULT_CACHE_CHARS = 64 * 1024 * 1024;
+/** An exact tokenizer unused this long lets its encoding go (reloading takes ~0.3 s). */
+export const DEFAULT_IDLE_MS = 5 * 60_000;
 
 export interface TokenizerOptions {
   cacheChars?: number;
+  /** Release the encoding after this long without a count (the cached counts stay). */
+  idleMs?: number;
+  /** Timers for the idle release (tests drive it by hand). */
+  scheduler?: IdleScheduler;
 }
 
 abstract class CachingTokenizer implements Tokenizer {
@@ -62,36 +69,64 @@ abstract class CachingTokenizer implements Tokenizer {
     return this.cache.size;
   }
 
+  /** Forgets the cached counts (the session they belonged to is closed). */
+  release(): void {
+    this.cache.clear();
+  }
+
   dispose(): void {
     this.cache.clear();
   }
 }
 
-type Encoding = ReturnType<ReturnType<typeof tiktoken>['get_encoding']>;
-
+/**
+ * Exact counts through tiktoken. The encoding is loaded on the first count that misses the cache,
+ * shared with every other tokenizer of the same name in the process (encodings.ts), and let go after
+ * `idleMs` without a count, on `release()` and on `dispose()`.
+ */
 export class TiktokenTokenizer extends CachingTokenizer {
   readonly exact = true;
-  private encoding: Encoding | undefined;
+  private lease: EncodingLease | undefined;
+  private disposed = false;
+  private readonly idle: IdleTimer;
 
   constructor(
     readonly name: 'o200k' | 'cl100k',
     options: TokenizerOptions = {},
   ) {
     super(options);
-    this.encoding = tiktoken().get_encoding(name === 'o200k' ? 'o200k_base' : 'cl100k_base');
+    this.idle = new IdleTimer(options.idleMs ?? DEFAULT_IDLE_MS, () => this.releaseEncoding(), options.scheduler);
+  }
+
+  /** True while this tokenizer holds its encoding. */
+  get loaded(): boolean {
+    return this.lease !== undefined;
   }
 
   protected measure(text: string): number {
-    if (!this.encoding) throw new Error(`tokenizer ${this.name} was disposed`);
-    // encode_ordinary: special tokens such as <|endoftext|> in tool output are plain text, never honoured.
-    return this.encoding.encode_ordinary(text).length;
+    if (this.disposed) throw new Error(`tokenizer ${this.name} was disposed`);
+    this.lease ??= acquireEncoding(this.name);
+    this.idle.touch();
+    return this.lease.count(text);
   }
 
-  /** Frees the WASM encoder; counting afterwards throws. */
+  private releaseEncoding(): void {
+    this.idle.cancel();
+    this.lease?.release();
+    this.lease = undefined;
+  }
+
+  /** Lets the encoding go and forgets cached counts; counting again reloads it. */
+  override release(): void {
+    super.release();
+    this.releaseEncoding();
+  }
+
+  /** Lets the encoding go for good; counting afterwards throws. */
   override dispose(): void {
     super.dispose();
-    this.encoding?.free();
-    this.encoding = undefined;
+    this.releaseEncoding();
+    this.disposed = true;
   }
 }
 

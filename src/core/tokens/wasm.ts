@@ -1,23 +1,27 @@
-// Loads tiktoken's WASM once per process, synchronously, from a path we choose.
+// Loads tiktoken's WASM synchronously from files we choose, as a generation that can be dropped whole.
 //
 // Why not `import 'tiktoken'`: its loader looks for tiktoken_bg.wasm only next to its own file, which
-// breaks once esbuild bundles the extension. `tiktoken/init` exposes the bindings without loading
-// anything, so we instantiate the module ourselves:
-//   - under node (CLI, tests) the path comes from `require.resolve('tiktoken/tiktoken_bg.wasm')`;
-//   - in the bundled extension that resolve fails, and the caller passes the path of the copy that the
-//     build puts next to the bundle: `setTiktokenWasmPath(path.join(context.extensionPath, 'dist',
-//     'tiktoken_bg.wasm'))` before the first `createTokenizer`.
-// The bindings keep one module-level instance: instantiating twice would orphan live encoders, so we
-// never do (and reuse an instance that `import 'tiktoken'` already made).
+// breaks once esbuild bundles the extension; and its bindings module keeps one WASM instance for the
+// life of the process. A WASM memory never shrinks: the ~50-70 MB an encoding's tables take stay
+// resident after `free()` (measured, README). So every generation evaluates its own copy of the
+// bindings (tiktoken_bg.cjs, which caches views of *its* instance's memory) with its own instance;
+// when the last encoding of a generation is freed, dropping the generation lets the whole memory go.
+//   - under node (CLI, tests) the files come from `require.resolve('tiktoken/tiktoken_bg.wasm')`;
+//   - in the bundled extension that resolve fails, and the caller passes the path of the copies that
+//     the build puts next to the bundle: `setTiktokenWasmPath(path.join(context.extensionPath, 'dist',
+//     'tiktoken_bg.wasm'))` before the first count; tiktoken_bg.cjs is expected beside it.
 import { readFileSync } from 'node:fs';
-import * as bindings from 'tiktoken/init';
+import * as path from 'node:path';
+import { compileFunction } from 'node:vm';
+import type * as Bindings from 'tiktoken/init';
+
+export type TiktokenBindings = Pick<typeof Bindings, 'get_encoding'>;
 
 let wasmPath: string | undefined;
-let loaded = false;
 
-/** Where to read tiktoken_bg.wasm when node cannot resolve it (the bundled extension). */
-export function setTiktokenWasmPath(path: string): void {
-  wasmPath = path;
+/** Where to read tiktoken_bg.wasm (and tiktoken_bg.cjs beside it) when node cannot resolve them. */
+export function setTiktokenWasmPath(file: string): void {
+  wasmPath = file;
 }
 
 function resolveWasm(): string {
@@ -39,36 +43,25 @@ interface WasmApi {
 }
 const wasmApi = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
 
-interface WasmBindings {
-  __wbg_set_wasm(exports: WasmExports): void;
-}
-
-/** True when something else (e.g. `import 'tiktoken'`) already instantiated the shared bindings. */
-function alreadyInstantiated(): boolean {
+function read(file: string, what: string): Buffer {
   try {
-    bindings.get_encoding_name_for_model('gpt-4o');
-    return true;
-  } catch {
-    return false;
+    return readFileSync(file);
+  } catch (e) {
+    throw new Error(`cannot read tiktoken ${what} at ${file}: ${e instanceof Error ? e.message : String(e)}`, {
+      cause: e,
+    });
   }
 }
 
-/** The tiktoken bindings, with the WASM instantiated on first use. */
-export function tiktoken(): typeof bindings {
-  if (!loaded && alreadyInstantiated()) loaded = true;
-  if (!loaded) {
-    const file = resolveWasm();
-    let bytes: Buffer;
-    try {
-      bytes = readFileSync(file);
-    } catch (e) {
-      throw new Error(`cannot read tiktoken WASM at ${file}: ${e instanceof Error ? e.message : String(e)}`, {
-        cause: e,
-      });
-    }
-    const instance = new wasmApi.Instance(new wasmApi.Module(bytes), { './tiktoken_bg.js': bindings });
-    (bindings as unknown as WasmBindings).__wbg_set_wasm(instance.exports);
-    loaded = true;
-  }
+/** A fresh copy of tiktoken's bindings over a fresh WASM instance; unreachable once dropped. */
+export function loadTiktokenGeneration(): TiktokenBindings {
+  const wasm = resolveWasm();
+  const glue = path.join(path.dirname(wasm), 'tiktoken_bg.cjs');
+  const module = { exports: {} as Record<string, unknown> };
+  const source = read(glue, 'bindings').toString('utf8');
+  compileFunction(source, ['module', 'exports', 'require'], { filename: glue })(module, module.exports, require);
+  const bindings = module.exports as unknown as TiktokenBindings & { __wbg_set_wasm(e: WasmExports): void };
+  const instance = new wasmApi.Instance(new wasmApi.Module(read(wasm, 'WASM')), { './tiktoken_bg.js': bindings });
+  bindings.__wbg_set_wasm(instance.exports);
   return bindings;
 }

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../core/agent/session';
-import { setTiktokenWasmPath } from '../../core/tokens';
+import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { HistoryWriter, loadSession } from '../../core/store/history';
 import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
@@ -80,6 +80,7 @@ export class ChatController implements vscode.Disposable {
     this.session = undefined;
     this.carryOver = undefined;
     this.resumed = undefined;
+    this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
     void this.history?.close();
     this.history = undefined;
     this.statsBase = { calls: 0, costUnits: 0 };
@@ -275,13 +276,26 @@ export class ChatController implements vscode.Disposable {
     return ContextStore.open({ root, ...(workspaceFolder ? { workspaceRoot: workspaceFolder } : {}) });
   }
 
+  /** One tokenizer for every session of this panel: a new one only when the setting names another. */
+  private tokenizer: ReturnType<typeof createTokenizer> | undefined;
+  private tokenizerFor(name: 'o200k' | 'cl100k' | 'chars4'): ReturnType<typeof createTokenizer> {
+    if (this.tokenizer?.name !== name) {
+      this.tokenizer?.release();
+      this.tokenizer = createTokenizer(name);
+    }
+    return this.tokenizer;
+  }
+
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
     const { workspaceFolder } = this.d.storeRoot();
     const store = await this.openStore();
     const sessionId = this.model.snapshot.sessionId;
     const restoring = this.carryOver;
-    const { session, tokenizer } = await buildSession(
+    const settings = this.d.settings();
+    const t = settings.tokenizer;
+    const tokenizer = this.tokenizerFor(t === 'cl100k' || t === 'chars4' ? t : 'o200k');
+    const session = await buildSession(
       {
         secrets: this.d.secrets,
         logger: this.d.logger,
@@ -290,7 +304,8 @@ export class ChatController implements vscode.Disposable {
         extras: () => this.loadExtras(),
       },
       {
-        settings: this.d.settings(),
+        settings,
+        tokenizer,
         store,
         workspaceFolder,
         sessionId,
@@ -358,5 +373,6 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     void this.history?.close();
+    this.tokenizer?.dispose();
   }
 }

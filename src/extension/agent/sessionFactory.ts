@@ -9,7 +9,6 @@ import type { SessionState } from '../../core/agent/session-state';
 import type { Message, Tokenizer } from '../../core/messages';
 import type { Logger } from '../../core/ports';
 import { MCP_CALL_TOOL, MCP_DESCRIBE_TOOL, mcpCall, mcpDescribe, type McpToolHost } from '../../core/mcp';
-import { createTokenizer } from '../../core/tokens';
 import { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { isStrategyName } from '../../core/strategies/types';
@@ -37,6 +36,8 @@ export interface SessionFactoryDeps {
 
 export interface BuildRequest {
   settings: Settings;
+  /** The panel's tokenizer (shared by its sessions, released with the chat). */
+  tokenizer: Tokenizer;
   store: ContextStore;
   workspaceFolder: string | undefined;
   sessionId: string;
@@ -44,15 +45,12 @@ export interface BuildRequest {
   onMessage: (m: Message) => void;
 }
 
-export async function buildSession(
-  d: SessionFactoryDeps,
-  r: BuildRequest,
-): Promise<{ session: AgentSession; tokenizer: Tokenizer }> {
+export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Promise<AgentSession> {
   const s = r.settings;
   const { store, workspaceFolder } = r;
   // Size caps: the oldest files of a full folder go before a new session adds more.
   void store.enforceCaps().catch((e: unknown) => d.logger.warn(`Store size caps: ${String(e)}`));
-  const tokenizer = createTokenizer(s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k');
+  const tokenizer = r.tokenizer;
   const extras = await d.extras();
   const demo = providerKind(s['agent.provider']) === 'demo';
   const tools = new ToolRegistry([
@@ -101,7 +99,7 @@ export async function buildSession(
     onMessage: r.onMessage,
     ...(r.restore ? { restore: r.restore } : {}),
   });
-  return { session, tokenizer };
+  return session;
 }
 
 function systemPrompt(

@@ -5,8 +5,11 @@ import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-rend
 
 const COLS = 20;
 const ROWS = 5;
-/** A private mode switch no fast path handles: the output is rendered by xterm from the first byte. */
-const FORCE_XTERM = '\x1b[?25l';
+/**
+ * A private mode switch no fast path handles (wraparound on, which it already is): the output is
+ * rendered by xterm from the first byte.
+ */
+const FORCE_XTERM = '\x1b[?7h';
 
 async function render(text: string, cuts: number[] = []): Promise<{ out: string; modes: Set<string> }> {
   const r = new TerminalRenderer({ cols: COLS, rows: ROWS });
@@ -40,8 +43,19 @@ const token = fc.oneof(
     '\x1b]633;C\x07',
   ),
   fc
-    .tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G'), fc.integer({ min: 0, max: 7 }))
+    .tuple(fc.constantFrom('A', 'B', 'C', 'D', 'G', 'd'), fc.integer({ min: 0, max: 7 }))
     .map(([f, n]) => `\x1b[${n === 0 ? '' : n}${f}`),
+  // erase in display; "above" from column 0 only: xterm 6 throws on it at the last column of the last row
+  fc.constantFrom('\x1b[J', '\x1b[0J', '\x1b[2J', '\r\x1b[1J'),
+  // cursor position: absolute row and column, either omitted, off the screen included
+  fc
+    .tuple(fc.integer({ min: -1, max: 8 }), fc.integer({ min: -1, max: 24 }), fc.constantFrom('H', 'f'))
+    .map(([r, c, f]) => `\x1b[${r < 0 ? '' : r}${c < 0 ? '' : `;${c}`}${f}`),
+  // private modes and keypad switches that change no text, alone or several at once
+  fc
+    .subarray(['1', '12', '25', '1000', '1004', '1006', '2004'], { minLength: 1, maxLength: 3 })
+    .chain((modes) => fc.constantFrom(`\x1b[?${modes.join(';')}h`, `\x1b[?${modes.join(';')}l`)),
+  fc.constantFrom('\x1b=', '\x1b>', '\x1b[H\x1b[2J'),
 );
 
 test('the line emulator renders exactly what xterm renders (random redraw streams)', async () => {
@@ -80,4 +94,25 @@ test('wide characters and wrapping hand over to xterm without losing the screen'
   assert.ok(r.modes.has('xterm'));
   assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
   assert.equal(r.out, 'one\nzwei 日本語\n' + 'x'.repeat(45) + '\nend\n');
+});
+
+test('full-screen redraws (clear, cursor position) and text-neutral modes stay in the line emulator', async () => {
+  // A `watch`/`top -b`-style program: hide the cursor, then per frame clear and write rows by position.
+  let text = '\x1b[?25l\x1b[?2004h\x1b=';
+  for (let frame = 1; frame <= 3; frame++) {
+    text += '\x1b[H\x1b[2J';
+    for (let row = 1; row <= 3; row++) text += `\x1b[${row};1Hrow ${row} of frame ${frame}`;
+  }
+  text += '\x1b[4;1H\x1b[?25h\x1b>done\r\n';
+  const r = await render(text, [5, 40, 90]);
+  assert.ok(!r.modes.has('xterm'), `modes: ${[...r.modes].join(', ')}`);
+  assert.equal(r.out, 'row 1 of frame 3\nrow 2 of frame 3\nrow 3 of frame 3\ndone\n');
+  assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
+});
+
+test('the alternate screen and modes that change the text still go to xterm', async () => {
+  for (const mode of ['\x1b[?1049h', '\x1b[?7l', '\x1b[?6h', '\x1b[3;4r']) {
+    const r = await render(`a\r\n${mode}b\r\n`);
+    assert.ok(r.modes.has('xterm'), JSON.stringify(mode));
+  }
 });

@@ -1,14 +1,23 @@
-// A small terminal emulator for the redraws most tools use (docker, npm, pip, cargo progress): ASCII
-// text, CR, LF, tab, cursor up/down/left/right/column, erase in line, colours. It keeps only the
-// screen (at most `rows` lines) and emits lines as they scroll off, like the full emulator, at several
-// times its speed. Anything else (wide characters, wrapping, other sequences) makes it hand over: it
-// returns a replay that puts a real emulator in the same state (lines + cursor position).
+// A small terminal emulator for the redraws most tools use (docker, npm, pip, cargo progress, and
+// screen redraws like `watch` or `top -b`): ASCII text, CR, LF, tab, cursor up/down/left/right/column,
+// cursor position, erase in line and in display, colours, and the private modes and keypad switches
+// that change no text (cursor visibility, bracketed paste, mouse and focus reporting). It keeps only
+// the screen (at most `rows` lines) and emits lines as they scroll off, like the full emulator, at
+// several times its speed. Anything else (wide characters, wrapping, the alternate screen, scroll
+// regions, other sequences) makes it hand over: it returns a replay that puts a real emulator in the
+// same state (lines + cursor position). A property test proves it renders what xterm renders.
 
 const PRINTABLE = /[\x20-\x7e]+/y;
-const CSI = /\x1b\[([0-9]*)(?:;[0-9]*)*([A-Za-z])/y;
 const CSI_PARAMS = /\x1b\[([0-9;]*)([A-Za-z])/y;
+const PRIVATE_MODES = /\x1b\[\?([0-9;]*)([hl])/y;
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
-const INCOMPLETE = /^\x1b(?:\[[0-9;]*|\][^\x07\x1b]*|\]?[^\x07\x1b]*\x1b)?$/;
+const INCOMPLETE = /^\x1b(?:\[\??[0-9;]*|\][^\x07\x1b]*|\]?[^\x07\x1b]*\x1b)?$/;
+/**
+ * DEC private modes that only change input, reporting or the cursor's look, never the text on screen:
+ * application cursor keys, cursor blink and visibility, mouse tracking and its encodings, focus
+ * events, bracketed paste.
+ */
+const TEXT_NEUTRAL_MODES = new Set([1, 12, 25, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004]);
 
 /** What a `write` produced: finished lines, or a hand-over to the full emulator. */
 export interface LineEmulatorResult {
@@ -71,6 +80,18 @@ export class LineEmulator {
           i += osc[0].length;
           continue;
         }
+        const next = text.charCodeAt(i + 1);
+        if (next === 0x3d || next === 0x3e) {
+          i += 2; // ESC = / ESC >: keypad mode, input only
+          continue;
+        }
+        PRIVATE_MODES.lastIndex = i;
+        const modes = PRIVATE_MODES.exec(text);
+        if (modes) {
+          if (!modes[1]!.split(';').every((m) => TEXT_NEUTRAL_MODES.has(Number(m)))) return this.handOver(out, rest);
+          i += modes[0].length;
+          continue;
+        }
         CSI_PARAMS.lastIndex = i;
         const full = CSI_PARAMS.exec(text);
         if (!full) {
@@ -80,10 +101,7 @@ export class LineEmulator {
           }
           return this.handOver(out, rest);
         }
-        CSI.lastIndex = i;
-        const csi = CSI.exec(text);
-        if (!csi || !this.csi(csi[2]!, csi[1] === '' ? undefined : Number(csi[1]), full[1]!))
-          return this.handOver(out, rest);
+        if (!this.csi(full[2]!, full[1]!)) return this.handOver(out, rest);
         i += full[0].length;
         continue;
       } else {
@@ -105,17 +123,23 @@ export class LineEmulator {
   }
 
   /** Applies one CSI sequence; false when it is not one this emulator handles. */
-  private csi(final: string, n: number | undefined, params: string): boolean {
+  private csi(final: string, params: string): boolean {
     if (final === 'm') return true;
-    if (params.includes(';')) return false;
+    const args = params.split(';').map((p) => (p === '' ? undefined : Number(p)));
+    if (final === 'H' || final === 'f') {
+      if (args.length > 2) return false;
+      this.moveTo((args[0] ?? 1) - 1, (args[1] ?? 1) - 1);
+      return true;
+    }
+    if (args.length > 1) return false;
+    const n = args[0];
     const count = Math.max(1, n ?? 1);
     switch (final) {
       case 'A':
         this.row = Math.max(0, this.row - count);
         return true;
       case 'B':
-        this.row = Math.min(this.rows - 1, this.row + count);
-        while (this.lines.length <= this.row) this.lines.push('');
+        this.moveTo(this.row + count, this.col);
         return true;
       case 'C':
         this.col = Math.min(this.cols - 1, this.col + count);
@@ -126,6 +150,9 @@ export class LineEmulator {
       case 'G':
         this.col = Math.min(this.cols - 1, count - 1);
         return true;
+      case 'd':
+        this.moveTo(count - 1, this.col);
+        return true;
       case 'K': {
         const line = this.lines[this.row]!;
         if (n === undefined || n === 0) this.lines[this.row] = line.slice(0, this.col);
@@ -134,9 +161,29 @@ export class LineEmulator {
         else return false;
         return true;
       }
+      case 'J': {
+        // Erase in display: below (0), above (1) or the whole screen (2), the cursor staying put.
+        const line = this.lines[this.row]!;
+        if (n === undefined || n === 0) {
+          this.lines[this.row] = line.slice(0, this.col);
+          for (let r = this.row + 1; r < this.lines.length; r++) this.lines[r] = '';
+        } else if (n === 1) {
+          for (let r = 0; r < this.row; r++) this.lines[r] = '';
+          this.lines[this.row] = BLANK.repeat(this.col + 1) + line.slice(this.col + 1);
+        } else if (n === 2) this.lines.fill('');
+        else return false;
+        return true;
+      }
       default:
         return false;
     }
+  }
+
+  /** Cursor to a screen position (0-based), clamped to the screen like a terminal does. */
+  private moveTo(row: number, col: number): void {
+    this.row = Math.max(0, Math.min(this.rows - 1, row));
+    this.col = Math.max(0, Math.min(this.cols - 1, col));
+    while (this.lines.length <= this.row) this.lines.push('');
   }
 
   private lineFeed(): string {

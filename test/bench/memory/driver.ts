@@ -1,0 +1,105 @@
+// Runs inside the real extension host (as its extensionTestsPath) and measures that process at each
+// phase of the memory benchmark: RSS from /proc/self/status, the JS heap after a full GC. With
+// CONTEXT_DESK_MEMORY_MODE=extension it activates Context Desk and drives a scripted session;
+// with `baseline` (VS Code without the extension) it waits through the same phases doing nothing.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { setFlagsFromString, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import * as vscode from 'vscode';
+import type { ContextDeskApi } from '../../../src/extension/extension';
+
+export interface Sample {
+  phase: string;
+  rssMb: number;
+  heapMb: number;
+  /** What the extension reports about its tokenizer, when it is active. */
+  note?: string;
+}
+
+export interface DriverResult {
+  pid: number;
+  mode: string;
+  samples: Sample[];
+  calls?: number;
+  status?: string;
+  error?: string;
+}
+
+const SETTLE_MS = 2000;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+setFlagsFromString('--expose-gc');
+const gc = runInNewContext('gc') as () => void;
+
+/** Two full collections, then RSS and heap, synchronously: nothing else on this thread runs between. */
+function measure(phase: string): Sample {
+  gc();
+  gc();
+  const status = readFileSync('/proc/self/status', 'utf8');
+  const rssKb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
+  return { phase, rssMb: rssKb / 1024, heapMb: getHeapStatistics().used_heap_size / 1024 / 1024 };
+}
+
+/** Lets timers, pending I/O and finalizers run first. */
+async function sample(phase: string): Promise<Sample> {
+  await sleep(SETTLE_MS);
+  gc();
+  await sleep(100);
+  return measure(phase);
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await sleep(50);
+  }
+}
+
+async function session(api: ContextDeskApi, result: DriverResult): Promise<void> {
+  const config = vscode.workspace.getConfiguration('contextDesk');
+  const settings: Record<string, unknown> = {
+    'agent.baseUrl': process.env.CONTEXT_DESK_MEMORY_MODEL_URL,
+    'agent.model': 'scripted',
+    'agent.approveCommands': false,
+    'agent.maxTurns': 1000,
+    tokenizer: process.env.CONTEXT_DESK_MEMORY_TOKENIZER ?? 'o200k',
+  };
+  for (const [k, v] of Object.entries(settings)) await config.update(k, v, vscode.ConfigurationTarget.Global);
+  const chat = api.chat();
+  chat.newChat();
+  const sent = chat.send('Read the project files one by one and summarise them.');
+  if (!sent.accepted) throw new Error(`the message was refused: ${sent.reason}`);
+  await waitFor(() => chat.snapshot.status !== 'running' && chat.snapshot.status !== 'idle', 600_000, 'the session');
+  result.calls = chat.snapshot.meter.calls;
+  result.status = chat.snapshot.status;
+}
+
+export async function run(): Promise<void> {
+  const mode = process.env.CONTEXT_DESK_MEMORY_MODE ?? 'baseline';
+  const result: DriverResult = { pid: process.pid, mode, samples: [] };
+  try {
+    const ext = vscode.extensions.getExtension<ContextDeskApi>('context-desk.context-desk');
+    if (mode === 'extension' && !ext) throw new Error('Context Desk is not loaded');
+    // No settling here: onStartupFinished would activate the extension meanwhile.
+    if (ext?.isActive) throw new Error('Context Desk was active before the driver ran');
+    result.samples.push(measure('before activation'));
+    if (ext) {
+      const api = await ext.activate();
+      result.samples.push(await sample('after activation'));
+      await session(api, result);
+      result.samples.push(await sample('after the session'));
+      api.chat().newChat();
+      result.samples.push(await sample('after closing it'));
+      // For finding what stays: CONTEXT_DESK_MEMORY_SNAPSHOT=file.heapsnapshot (open it in DevTools).
+      if (process.env.CONTEXT_DESK_MEMORY_SNAPSHOT) writeHeapSnapshot(process.env.CONTEXT_DESK_MEMORY_SNAPSHOT);
+    } else {
+      for (const phase of ['after activation', 'after the session', 'after closing it'])
+        result.samples.push(await sample(phase));
+    }
+  } catch (e) {
+    result.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
+  }
+  writeFileSync(process.env.CONTEXT_DESK_MEMORY_OUT!, JSON.stringify(result));
+  if (result.error) throw new Error(result.error);
+}
