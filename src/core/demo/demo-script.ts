@@ -40,7 +40,10 @@ const STEP_LIST: Step[] = [
   }),
   (f) =>
     f.files[0]
-      ? { text: `Reading \`${f.files[0]}\`.`, call: { name: 'read_file', arguments: { path: f.files[0], limit: 40 } } }
+      ? {
+          text: `Reading ${code(f.files[0])}.`,
+          call: { name: 'read_file', arguments: { path: f.files[0], limit: 40 } },
+        }
       : { text: 'The folder has no files to read; searching it instead.', call: grepWorkspace() },
   () => ({
     text: `Now a (simulated) noisy build. Its ${DEMO_BUILD_LINES.toLocaleString('en-US')}-line log is too long for the context: Context Desk stores it in a file, and I get a preview plus one line naming the file.`,
@@ -87,6 +90,17 @@ const STEP_LIST: Step[] = [
       : undefined,
 ];
 
+/**
+ * A workspace name as an inline code span. Names come from the workspace (possibly hostile): a fence
+ * longer than any run of backticks in them keeps the whole name literal, so no Markdown or HTML in a
+ * file name is ever interpreted.
+ */
+export function code(name: string): string {
+  const longest = Math.max(0, ...(name.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence} ${name.replace(/[\r\n]/g, ' ')} ${fence}`;
+}
+
 function grepWorkspace(): { name: string; arguments: Record<string, unknown> } {
   return { name: 'grep', arguments: { pattern: 'TODO|FIXME', path: '.', max_results: 20 } };
 }
@@ -96,7 +110,7 @@ function finalText(f: TourFacts): string {
     `${DEMO_DONE} What you just watched:`,
     '',
     f.buildLog
-      ? `- The build log (${DEMO_BUILD_LINES.toLocaleString('en-US')} lines) never entered the context whole: it was stored at \`${f.buildLog}\`, I saw a preview and its path, and read only the lines I needed (the error is on line ${f.errorLine}).`
+      ? `- The build log (${DEMO_BUILD_LINES.toLocaleString('en-US')} lines) never entered the context whole: it was stored at ${code(f.buildLog)}, I saw a preview and its path, and read only the lines I needed (the error is on line ${f.errorLine}).`
       : '- The build log could not be stored here, so it stayed in the context whole.',
     `- Observations older than ${DEMO_MASKING_WINDOW} turns are now **masked**: the model sees a one-line placeholder. Their cards say so; **open** shows a stored full text, and short outputs are masked without a file ("not stored").`,
     '- The meter under the conversation counts the tokens of every call against the window; expand it for the details and the plot of tokens sent against raw history.',

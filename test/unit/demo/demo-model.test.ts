@@ -14,7 +14,8 @@ import { HistoryWriter } from '../../../src/core/store/history';
 import { ToolOutputStore } from '../../../src/core/store/tool-outputs';
 import { createTokenizer } from '../../../src/core/tokens';
 import { DemoProvider } from '../../../src/core/demo/demo-provider';
-import { DEMO_DONE, DEMO_MASKING_WINDOW, nextDemoReply } from '../../../src/core/demo/demo-script';
+import { code, DEMO_DONE, DEMO_MASKING_WINDOW, nextDemoReply } from '../../../src/core/demo/demo-script';
+import { markdownToHtml } from '../../../src/webview/lib/markdown';
 import {
   DEMO_BUILD_LINES,
   DEMO_ERROR_LINE,
@@ -165,4 +166,21 @@ test('Stop ends the demo stream with an aborted error', async () => {
     (e: Error & { kind?: string }) => e.kind === 'aborted',
   );
   assert.equal(seen.length, 2);
+});
+
+test('file names from the workspace reach the Markdown only as literal code spans', () => {
+  const hostile = 'a`<img src=x onerror=alert(1)>`b.md';
+  const reply = nextDemoReply([
+    { role: 'user', content: 'go' },
+    {
+      role: 'assistant',
+      content: '**Demo step 1/9.** x',
+      toolCalls: [{ id: 'demo_1', name: 'list_dir', arguments: '{}' }],
+    },
+    { role: 'tool', toolCallId: 'demo_1', name: 'list_dir', content: `./ (1 entries):\n${hostile}` },
+  ]);
+  assert.equal(reply.text, '**Demo step 2/9.** Reading `` a`<img src=x onerror=alert(1)>`b.md ``.');
+  const html = markdownToHtml(reply.text);
+  assert.ok(!html.includes('<img'), html);
+  assert.equal(code('plain'), '` plain `');
 });
