@@ -1,9 +1,11 @@
 // `npm start`: builds the extension, installs it into the local test VS Code and serves that VS Code on
 // 127.0.0.1 with a small demo workspace. Open the printed URL in a browser; Ctrl-C stops everything.
+// Settings, stored keys and the window's state live in ~/.cache/context-desk/start/ and survive restarts
+// (CONTEXT_DESK_START_DIR moves them, CONTEXT_DESK_START_WORKSPACE the workspace; --no-build skips the build).
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { startCodeServer, type CodeServer } from './lib/code-server';
+import { cacheBase, startCodeServer, type CodeServer } from './lib/code-server';
 import { onCleanup, runCleanups } from './lib/cleanup';
 
 const PORT = process.env.PORT ?? process.env.CONTEXT_DESK_PORT ?? '8080';
@@ -38,11 +40,14 @@ function seedDemo(workspace: string): void {
 }
 
 async function start(): Promise<void> {
-  const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
-  if (build.status !== 0) throw new Error('the build failed');
+  if (!process.argv.includes('--no-build')) {
+    const build = spawnSync(process.execPath, ['esbuild.mjs'], { stdio: 'inherit' });
+    if (build.status !== 0) throw new Error('the build failed');
+  }
 
   // The demo workspace persists between runs so what Context Desk writes there can be looked at later.
-  const workspace = resolve('.vscode-test/demo-workspace');
+  const workspace = resolve(process.env.CONTEXT_DESK_START_WORKSPACE ?? '.vscode-test/demo-workspace');
+  const persistentDir = resolve(process.env.CONTEXT_DESK_START_DIR ?? join(cacheBase(), 'start'));
   if (!existsSync(workspace)) {
     mkdirSync(workspace, { recursive: true });
     cpSync('test/fixtures/workspace', workspace, { recursive: true });
@@ -50,6 +55,7 @@ async function start(): Promise<void> {
   }
   const options = {
     installExtensionFrom: resolve('.'),
+    persistentDir,
     settings: { 'task.allowAutomaticTasks': 'on', 'workbench.colorTheme': 'Default Dark Modern' },
   };
   let server: CodeServer;
@@ -70,6 +76,10 @@ async function start(): Promise<void> {
   console.log(`\nContext Desk is running in VS Code (code-server) at:\n\n    ${url}\n`);
   console.log(
     `Workspace: ${workspace}\nExtension: ${join(server.extensionsDir)} (linked to this checkout; rebuild + reload the window to see changes)`,
+  );
+  console.log(`Settings and keys: ${persistentDir} (kept between runs)`);
+  console.log(
+    'No model endpoint? Open Context Desk in the activity bar and choose "Try the demo model": a scripted model, no network.',
   );
   console.log('Press Ctrl-C to stop.');
 }

@@ -9,12 +9,14 @@ export const CODE_SERVER_VERSION = '4.100.3';
 const RIPGREP_CACHE = 'vscode-ripgrep-cache-1.15.11';
 const RIPGREP_TARBALL = 'ripgrep-v13.0.0-10-x86_64-unknown-linux-musl.tar.gz';
 
+/** `~/.cache/context-desk` (or `$XDG_CACHE_HOME/context-desk`): the test VS Code and `npm start`'s user data. */
+export function cacheBase(): string {
+  return join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-desk');
+}
+
 /** Where the test VS Code lives: outside the clone, so it is cached between runs on one machine. */
 export function codeServerDir(): string {
-  const base =
-    process.env.CONTEXT_DESK_VSCODE_DIR ??
-    join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'context-desk');
-  return resolve(base, `code-server-${CODE_SERVER_VERSION}`);
+  return resolve(process.env.CONTEXT_DESK_VSCODE_DIR ?? cacheBase(), `code-server-${CODE_SERVER_VERSION}`);
 }
 
 export function codeServerEntry(dir = codeServerDir()): string {
@@ -80,14 +82,22 @@ export interface StartOptions {
   /** Keep VS Code's workspace trust on (the folder opens in Restricted Mode until trusted). */
   workspaceTrust?: boolean;
   log?: (line: string) => void;
+  /**
+   * Keep user data (settings, secrets, state) and extensions here between runs instead of a fresh temp
+   * folder; `settings` then only seeds keys the user's settings.json does not have yet.
+   */
+  persistentDir?: string;
+  /** Install the extension from a VSIX with `--install-extension` instead of linking the folder. */
+  installVsix?: string;
 }
 
 /** Starts code-server on loopback with a fresh user-data and extensions dir; resolves once it listens. */
 export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServer> {
   const dir = installCodeServer();
   const tempDir = mkdtempSync(join(tmpdir(), 'context-desk-vscode-'));
-  const userData = join(tempDir, 'ud');
-  const extensionsDir = join(tempDir, 'ext');
+  const home = opts.persistentDir ?? tempDir;
+  const userData = join(home, opts.persistentDir ? 'user-data' : 'ud');
+  const extensionsDir = join(home, opts.persistentDir ? 'extensions' : 'ext');
   mkdirSync(join(userData, 'User'), { recursive: true });
   mkdirSync(extensionsDir, { recursive: true });
   const settings = {
@@ -104,8 +114,9 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
     'chat.disableAIFeatures': true,
     ...opts.settings,
   };
-  writeFileSync(join(userData, 'User', 'settings.json'), JSON.stringify(settings, null, 2));
+  writeSettings(join(userData, 'User', 'settings.json'), settings, opts.persistentDir !== undefined);
   if (opts.installExtensionFrom) installExtensionCopy(opts.installExtensionFrom, extensionsDir);
+  if (opts.installVsix) installVsix(dir, opts.installVsix, userData, extensionsDir, tempDir);
 
   const args = [
     codeServerEntry(dir),
@@ -182,6 +193,20 @@ export async function startCodeServer(opts: StartOptions = {}): Promise<CodeServ
   };
 }
 
+/** A fresh user-data folder gets the settings; a kept one only the keys it lacks (the user's win). */
+function writeSettings(file: string, settings: Record<string, unknown>, keep: boolean): void {
+  let current: Record<string, unknown> = {};
+  if (keep && existsSync(file)) {
+    try {
+      current = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+    } catch {
+      console.warn(`${file} is not plain JSON (comments?); leaving it as it is.`);
+      return;
+    }
+  }
+  writeFileSync(file, JSON.stringify({ ...settings, ...current }, null, 2));
+}
+
 /** Makes the built extension look installed: a symlink named publisher.name-version in the extensions dir. */
 function installExtensionCopy(extensionRoot: string, extensionsDir: string): void {
   const pkg = JSON.parse(readFileSync(join(extensionRoot, 'package.json'), 'utf8')) as {
@@ -189,7 +214,28 @@ function installExtensionCopy(extensionRoot: string, extensionsDir: string): voi
     name: string;
     version: string;
   };
-  run('ln', ['-s', resolve(extensionRoot), join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`)]);
+  const link = join(extensionsDir, `${pkg.publisher}.${pkg.name}-${pkg.version}`);
+  rmSync(link, { recursive: true, force: true }); // a kept extensions folder may link an older checkout
+  run('ln', ['-s', resolve(extensionRoot), link]);
+}
+
+/** `code-server --install-extension x.vsix`, the way a user installs it (offline: no gallery). */
+function installVsix(dir: string, vsix: string, userData: string, extensionsDir: string, tempDir: string): void {
+  run(
+    process.execPath,
+    [
+      codeServerEntry(dir),
+      '--config',
+      '/dev/null',
+      '--user-data-dir',
+      userData,
+      '--extensions-dir',
+      extensionsDir,
+      '--install-extension',
+      resolve(vsix),
+    ],
+    { env: { ...process.env, EXTENSIONS_GALLERY: '{}', TMPDIR: tempDir } },
+  );
 }
 
 /** The URL that opens a folder with the extension under development and, optionally, its test runner. */

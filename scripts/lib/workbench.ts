@@ -23,13 +23,17 @@ export interface OpenOptions {
   settings?: Record<string, unknown>;
   /** Workspace trust on: the folder opens in Restricted Mode. */
   workspaceTrust?: boolean;
+  /** Install this VSIX with `--install-extension` (the way users install it) instead of linking the folder. */
+  vsix?: string;
+  viewport?: { width: number; height: number };
 }
 
 /** Starts code-server and a browser, registers cleanup for both, and opens the workbench. */
 export async function openWorkbench(opts: OpenOptions, beforeGoto?: (page: Page) => Promise<void>): Promise<Session> {
   Object.assign(process.env, opts.env ?? {});
   const server = await startCodeServer({
-    ...(opts.installed ? { installExtensionFrom: opts.extensionPath } : {}),
+    ...(opts.installed && !opts.vsix ? { installExtensionFrom: opts.extensionPath } : {}),
+    ...(opts.vsix ? { installVsix: opts.vsix } : {}),
     ...(opts.settings ? { settings: opts.settings } : {}),
     ...(opts.workspaceTrust ? { workspaceTrust: true } : {}),
     ...(opts.verbose ? { log: (l: string) => console.log(`[code-server] ${l}`) } : {}),
@@ -37,13 +41,13 @@ export async function openWorkbench(opts: OpenOptions, beforeGoto?: (page: Page)
   onCleanup(() => server.stop());
   const browser = await launchBrowser();
   onCleanup(() => browser.close());
-  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  const page = await browser.newPage({ viewport: opts.viewport ?? { width: 1400, height: 900 } });
   if (beforeGoto) await beforeGoto(page);
   mkdirSync(opts.folder, { recursive: true });
   const url = workbenchUrl(
     server,
     opts.folder,
-    opts.installed
+    opts.installed || opts.vsix
       ? undefined
       : { extensionPath: opts.extensionPath, ...(opts.testsPath ? { testsPath: opts.testsPath } : {}) },
   );

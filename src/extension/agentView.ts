@@ -10,6 +10,8 @@ import {
   type InitPayload,
   type PanelCommand,
   type ResultOf,
+  type PanelView,
+  type WebviewNotifications,
   type WebviewRequests,
   type WebviewToHost,
 } from '../protocol/messages';
@@ -94,6 +96,25 @@ export class AgentViewProvider implements vscode.WebviewViewProvider, vscode.Dis
         params: snapshot,
       } satisfies HostToWebview);
     }
+  }
+
+  /** Shows the panel (resolving it if need be) on one of its views. */
+  async showView(view: PanelView): Promise<void> {
+    await vscode.commands.executeCommand(`${AGENT_VIEW_ID}.focus`);
+    await this.whenReady();
+    this.notify('showView', { view });
+  }
+
+  /** Shows the panel and puts the cursor in the composer. */
+  async focusComposer(): Promise<void> {
+    await vscode.commands.executeCommand(`${AGENT_VIEW_ID}.focus`);
+    await this.whenReady();
+    this.notify('focusComposer', {});
+  }
+
+  private notify<K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]): void {
+    if (this.view && this.lastInit)
+      void this.view.webview.postMessage({ type: 'notification', method, params } as HostToWebview);
   }
 
   notifySettings(): void {

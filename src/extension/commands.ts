@@ -4,6 +4,7 @@ import type { AgentViewProvider } from './agentView';
 import type { Lazy } from './lazy';
 import type { ChatController } from './agent/chatController';
 import { currentEndpoint, originOf, storeApiKey } from './agent/apiKeys';
+import type { PanelView } from '../protocol/messages';
 
 export const COMMANDS = {
   showPanel: 'contextDesk.showPanel',
@@ -13,6 +14,8 @@ export const COMMANDS = {
   configureAgent: 'contextDesk.configureAgent',
   newChat: 'contextDesk.newChat',
   stop: 'contextDesk.stop',
+  showHistory: 'contextDesk.showHistory',
+  focusAgent: 'contextDesk.focusAgent',
 } as const;
 
 export { apiKeySecret } from './agent/apiKeys';
@@ -24,6 +27,9 @@ export interface CommandDeps {
   secrets: vscode.SecretStorage;
   /** The configured `agent.provider`. */
   provider: () => string;
+  /** Shows the Agent panel on one of its views. */
+  showView: (view: PanelView) => Promise<void>;
+  focusComposer: () => Promise<void>;
 }
 
 export function registerCommands(context: vscode.ExtensionContext, d: CommandDeps): void {
@@ -36,11 +42,15 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
       return d.chat().newChat();
     }),
     vscode.commands.registerCommand(COMMANDS.stop, () => d.chat.peek()?.stop() ?? false),
+    vscode.commands.registerCommand(COMMANDS.showHistory, () => d.showView('history')),
+    vscode.commands.registerCommand(COMMANDS.focusAgent, () => d.focusComposer()),
     vscode.commands.registerCommand(COMMANDS.setApiKey, async () => {
       const provider = d.provider();
-      if (provider === 'vscode-lm') {
+      if (provider === 'vscode-lm' || provider === 'demo') {
         void vscode.window.showInformationMessage(
-          'Context Desk: VS Code language models need no API key; VS Code asks you to allow Context Desk on first use.',
+          provider === 'demo'
+            ? 'Context Desk: the demo model needs no API key.'
+            : 'Context Desk: VS Code language models need no API key; VS Code asks you to allow Context Desk on first use.',
         );
         return;
       }
@@ -56,22 +66,8 @@ export function registerCommands(context: vscode.ExtensionContext, d: CommandDep
       await storeApiKey(d.secrets, provider, key, origin);
       void vscode.window.showInformationMessage(`Context Desk: API key ${key === '' ? 'removed' : 'stored'}.`);
     }),
-    vscode.commands.registerCommand(COMMANDS.configureAgent, async () => {
-      const choice = await vscode.window.showQuickPick(
-        [
-          {
-            label: '$(settings-gear) Open agent settings',
-            detail: 'Provider, endpoint URL, model, context window, budget',
-            id: 'settings',
-          },
-          { label: '$(key) Set API key', detail: "Stored in VS Code's secret storage", id: 'key' },
-        ],
-        { title: 'Configure the Context Desk agent' },
-      );
-      if (choice?.id === 'settings')
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'contextDesk.agent');
-      if (choice?.id === 'key') await vscode.commands.executeCommand(COMMANDS.setApiKey);
-    }),
+    // The provider form lives in the panel (provider, endpoint, model, key, Test connection).
+    vscode.commands.registerCommand(COMMANDS.configureAgent, () => d.showView('setup')),
     vscode.commands.registerCommand(COMMANDS.pingPanel, async () => {
       await focus();
       try {

@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     const controller = new (features().ChatController)({
       extensionPath: context.extensionPath,
       secrets: context.secrets,
+      state: context.workspaceState,
       settings,
       storeRoot: contextFolder,
       openStore: () => storeAccess().open(),
@@ -113,6 +114,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         agentView.postSnapshot(snapshot);
         statusBar.update(snapshot);
       },
+      // The view title's Stop shows only while the agent runs.
+      onRunning: (running) => void vscode.commands.executeCommand('setContext', 'contextDesk.agentRunning', running),
       logger,
     });
     context.subscriptions.push(controller);
@@ -128,6 +131,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     }),
     panelHandlers({
       chat,
+      settings,
+      secrets: context.secrets,
       showLog: () => channel.show(true),
       openStored: (reference) => openStored(reference),
       isAllowedCommand: (c) => agentView.isAllowedCommand(c),
@@ -151,6 +156,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     chat,
     secrets: context.secrets,
     provider: () => settings()['agent.provider'],
+    showView: (view) => agentView.showView(view),
+    focusComposer: () => agentView.focusComposer(),
   });
 
   const tools = lazy<ToolsControllers>(() => {

@@ -28,8 +28,10 @@ export class ContextStatusBar implements vscode.Disposable {
       [
         `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
         `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
-        `Masked observations: ${m.maskedObservations}`,
-        `Cost so far: ${Math.round(m.costUnits).toLocaleString()} uncached-token units${m.costUsd !== undefined ? ` ($${m.costUsd.toFixed(4)})` : ''}`,
+        `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
+        m.costUsd !== undefined
+          ? `Cost so far: $${m.costUsd.toFixed(4)} (${Math.round(m.costUnits).toLocaleString()} units)`
+          : `Cost so far: ${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
         m.budget ? `Budget: ${m.budget.state}, ${m.budget.usedPercent}% of ${m.budget.limit.toLocaleString()}` : '',
       ]
         .filter(Boolean)

@@ -18,10 +18,14 @@ export interface ChatToolCall {
   storedAt?: string;
   /** True once the strategy has masked this observation in what is sent to the model. */
   masked?: boolean;
-  /** Lines the placeholder says were omitted, when masked. */
+  /** Lines of the observation the model saw before it was masked (the placeholder's count). */
   maskedLines?: number;
   /** What the call does, beside the tool name (e.g. `github › create_issue` for `mcp_call`). */
   title?: string;
+  /** What the model sees instead, once masked (the one-line placeholder). */
+  placeholder?: string;
+  /** Lines of the full output (the stored file's, when the output was stored), when known. */
+  outputLines?: number;
 }
 
 export type ChatItem =
@@ -35,12 +39,20 @@ export type ChatItem =
       streaming: boolean;
       tools: ChatToolCall[];
     }
-  | { kind: 'notice'; id: string; level: 'info' | 'warning' | 'error'; text: string; action?: NoticeAction };
+  | {
+      kind: 'notice';
+      id: string;
+      level: 'info' | 'warning' | 'error';
+      text: string;
+      action?: NoticeAction;
+      /** Removed when the next run starts (errors of a run are about that run). */
+      transient?: boolean;
+    };
 
 /** A button on a notice that runs one allow-listed host action. */
 export interface NoticeAction {
   label: string;
-  action: 'configure' | 'showLog' | 'retry' | 'openTranscript';
+  action: 'configure' | 'showLog' | 'retry' | 'openTranscript' | 'useDemo';
 }
 
 export interface ContextMeter {
@@ -52,16 +64,22 @@ export interface ContextMeter {
   cachedTokens: number;
   /** What raw history would have sent on the last call. */
   rawHistoryTokens: number;
-  /** Spent so far in uncached-input-token units. */
+  /** Spent so far in cost units: input-token equivalents (one uncached input token = 1). */
   costUnits: number;
-  /** The same in money, when the model's price is known. */
+  /** The same in money, when the model's price is known (issue 14: the price table fills it in). */
   costUsd?: number;
   calls: number;
   maskedObservations: number;
+  /** How many of the masked observations have their full text in a file (the others are masked, not stored). */
+  maskedStored?: number;
   /** True when counts are the chars/4 estimate. */
   estimated: boolean;
   budget?: {
-    state: 'ok' | 'warning' | 'backpressure' | 'awaiting-approval' | 'exceeded';
+    /**
+     * `refused`: a hard limit refused the next call (the budget itself is not passed); `exceeded`: the
+     * tokens spent are over the limit (soft mode, or an approved overrun).
+     */
+    state: 'ok' | 'warning' | 'backpressure' | 'awaiting-approval' | 'refused' | 'exceeded';
     usedPercent: number;
     limit: number;
   };
@@ -89,9 +107,31 @@ export interface ApprovalRequest {
 
 export interface SessionSummary {
   id: string;
+  /** The session's first instruction (one line, shortened), or a date when it has none. */
   title: string;
   createdAt: number;
+  /** Last written to. */
+  updatedAt?: number;
+  /** The agent's answers and actions (assistant messages). */
   turns: number;
+  /** Model calls and cost, when this window ran the session (the history file does not keep them yet). */
+  calls?: number;
+  costUnits?: number;
+  costUsd?: number;
+}
+
+/** The providers the setup form offers. */
+export type ProviderChoice = 'demo' | 'openai-compatible' | 'anthropic' | 'vscode-lm';
+
+/** Where the agent stands: which provider, and what is missing before it can run. */
+export interface SetupSummary {
+  provider: ProviderChoice;
+  /** True when a message can be sent (a model is configured). */
+  ready: boolean;
+  /** The endpoint the agent talks to, for the labels ("Ollama at http://..."); absent for demo and vscode-lm. */
+  endpoint?: string;
+  /** What to do before the agent can run. */
+  hint?: string;
 }
 
 export interface ChatSnapshot {
@@ -102,8 +142,10 @@ export interface ChatSnapshot {
   /** `provider/model` label, or undefined when no model is configured. */
   model?: string;
   models: string[];
-  /** Why the agent cannot run yet and what to do (no model configured, no API key, ...). */
-  setupHint?: string;
+  /** The provider and, when the agent cannot run yet, what to do (no model configured, ...). */
+  setup: SetupSummary;
+  /** One quiet line about what the run is doing now (a retry, a wait); replaced, never piled up. */
+  activity?: string;
   items: ChatItem[];
   meter: ContextMeter;
   series: CallPoint[];
@@ -118,8 +160,10 @@ export type ChatPatch =
   | { op: 'status'; status: ChatStatus }
   | { op: 'meter'; meter: ContextMeter }
   | { op: 'point'; point: CallPoint }
-  | { op: 'masked'; callIds: string[]; lines: Record<string, number> }
+  | { op: 'masked'; callIds: string[]; lines: Record<string, number>; placeholders?: Record<string, string> }
   | { op: 'approval'; approval: ApprovalRequest | undefined }
   | { op: 'pastSessions'; sessions: SessionSummary[] }
+  | { op: 'activity'; text: string | undefined }
+  | { op: 'removeItems'; ids: string[] }
   /** The models the picker offers (e.g. VS Code's language models, once listed). */
   | { op: 'models'; models: string[] };

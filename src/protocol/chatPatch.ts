@@ -1,6 +1,6 @@
 // Applies chat patches to a snapshot. The host keeps its copy with this function and the webview keeps
 // its own, so both always agree on what the panel shows.
-import type { ChatItem, ChatPatch, ChatSnapshot } from './chat';
+import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall } from './chat';
 
 export function applyChatPatches(snapshot: ChatSnapshot, patches: readonly ChatPatch[]): ChatSnapshot {
   let s = snapshot;
@@ -33,7 +33,7 @@ function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
           ? {
               ...item,
               tools: item.tools.map((t) =>
-                ids.has(t.callId) ? { ...t, masked: true, maskedLines: p.lines[t.callId] ?? t.maskedLines } : t,
+                ids.has(t.callId) ? masked(t, p.lines[t.callId], p.placeholders?.[t.callId]) : t,
               ),
             }
           : item;
@@ -45,7 +45,24 @@ function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
       return { ...s, pastSessions: p.sessions };
     case 'models':
       return { ...s, models: p.models };
+    case 'activity': {
+      const { activity: _old, ...rest } = s;
+      return p.text === undefined ? rest : { ...rest, activity: p.text };
+    }
+    case 'removeItems': {
+      const ids = new Set(p.ids);
+      return { ...s, items: s.items.filter((i) => !ids.has(i.id)) };
+    }
   }
+}
+
+function masked(t: ChatToolCall, lines: number | undefined, placeholder: string | undefined): ChatToolCall {
+  return {
+    ...t,
+    masked: true,
+    ...(lines !== undefined ? { maskedLines: lines } : {}),
+    ...(placeholder !== undefined ? { placeholder } : {}),
+  };
 }
 
 function withoutApproval(s: ChatSnapshot): ChatSnapshot {

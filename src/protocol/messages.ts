@@ -6,8 +6,12 @@
 // fire-and-forget in either direction.
 
 import type { ChatPatch, ChatSnapshot, NoticeAction } from './chat';
+import type { ConnectionResult, SaveResult, SetupForm, SetupInput } from './setup';
 
-export const PROTOCOL_VERSION = 1;
+/** The panel's views: the conversation, the setup form, the list of past sessions. */
+export type PanelView = 'chat' | 'setup' | 'history';
+
+export const PROTOCOL_VERSION = 2;
 
 /** Settings the panel shows. */
 export interface PanelSettings {
@@ -28,8 +32,11 @@ export interface InitPayload {
 export interface HostRequests {
   showLog: { params: Record<string, never>; result: { shown: true } };
   runCommand: { params: { command: PanelCommand }; result: { ran: true } };
-  /** Sends a user message; the agent runs until it answers, is stopped, or fails. */
-  send: { params: { text: string }; result: { accepted: boolean; reason?: string } };
+  /**
+   * Sends a user message; the agent runs until it answers, is stopped, or fails. Not accepted: the
+   * panel keeps the text in the composer and shows `reason` (`setup`: a model must be set up first).
+   */
+  send: { params: { text: string }; result: { accepted: boolean; reason?: string; setup?: boolean } };
   stop: { params: Record<string, never>; result: { stopped: boolean } };
   newChat: { params: Record<string, never>; result: { sessionId: string } };
   openSession: { params: { sessionId: string }; result: { opened: boolean } };
@@ -41,6 +48,19 @@ export interface HostRequests {
   answerApproval: { params: { id: string; approved: boolean; always?: boolean }; result: { ok: boolean } };
   /** The action of a notice button or the setup hint. */
   noticeAction: { params: { action: NoticeAction['action'] }; result: { ok: boolean } };
+  /** What the setup form shows. */
+  getSetup: { params: Record<string, never>; result: SetupForm };
+  /** The models an endpoint lists (`GET <base>/models`) or VS Code offers; with a key typed but not saved. */
+  listModels: {
+    params: { provider: SetupInput['provider']; baseUrl: string; apiKey?: string };
+    result: ConnectionResult;
+  };
+  /** Checks that the endpoint answers with the key, and that it offers the model. */
+  testConnection: { params: Omit<SetupInput, 'removeKey' | 'contextWindow'>; result: ConnectionResult };
+  /** Saves the provider, endpoint, model (settings) and key (secret storage). */
+  saveSetup: { params: SetupInput; result: SaveResult };
+  /** Asks the host for the past sessions again (the History view opens). */
+  refreshSessions: { params: Record<string, never>; result: { count: number } };
 }
 
 /** Commands the panel may ask the host to run (an allow-list: never an arbitrary command id). */
@@ -52,7 +72,15 @@ export interface WebviewRequests {
   /** What the panel currently shows: lets tests and diagnostics check the panel, not the host. */
   snapshot: {
     params: Record<string, never>;
-    result: { settings: PanelSettings | undefined; items: number; status: string | undefined; maskedShown: number };
+    result: {
+      settings: PanelSettings | undefined;
+      items: number;
+      status: string | undefined;
+      maskedShown: number;
+      view: PanelView;
+      /** When the last ping arrived (ms since the epoch). */
+      lastPing?: number;
+    };
   };
 }
 
@@ -63,6 +91,10 @@ export interface WebviewNotifications {
   chatSnapshot: ChatSnapshot;
   /** Changes since the last snapshot or patch, in order. */
   chatPatch: ChatPatch[];
+  /** A view-title action or command asks for a view (History, the setup form). */
+  showView: { view: PanelView };
+  /** Puts the keyboard focus in the composer (the focus keybinding). */
+  focusComposer: Record<string, never>;
 }
 
 export type RequestMessage<R, M extends keyof R = keyof R> = {

@@ -1,45 +1,59 @@
-// <cd-app>: the Agent panel's root. Holds the chat snapshot from the host (replaced on `init` and
-// `chatSnapshot`, patched by `chatPatch`), forwards the components' requests to the host, and keeps the
-// draft and scroll position in the webview state so hiding the view loses nothing.
+// <cd-app>: the Agent panel's root. One scrolling conversation takes all the height left; below it a
+// fixed dock holds the approval prompt (where model output cannot reach it), the run's one-line status,
+// the one-line context meter and the composer. The setup form and History replace the conversation
+// when asked for. Holds the chat snapshot from the host (replaced on `init`/`chatSnapshot`, patched by
+// `chatPatch`) and keeps the draft, scroll position, meter toggle and view while the view is hidden.
 import { LitElement, css, html, nothing } from 'lit';
-import '@vscode-elements/elements/dist/vscode-badge/index.js';
 import type { ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
-import type { HostRequests, InitPayload, PanelSettings, WebviewNotifications } from '../protocol/messages';
-import { HOST_REQUEST, type HostRequestDetail } from './events';
+import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
+import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
 import { statusText } from './lib/format';
-import './components/toolbar';
+import { EMPTY_STATE, readSavedState, scrollFor, type SavedState, type ScrollState } from './lib/savedState';
 import './components/meter';
-import './components/plot';
 import './components/conversation';
 import './components/approval';
 import './components/composer';
+import './components/welcome';
+import './components/setup-form';
+import './components/history-list';
 import type { CdConversation } from './components/conversation';
-import { EMPTY_STATE, readSavedState, type SavedState, type ScrollState } from './lib/savedState';
+import type { CdComposer } from './components/composer';
+import { codicons } from './components/codicons';
 
 export class CdApp extends LitElement {
   static override properties = {
     init: { state: true },
     settings: { state: true },
     chat: { state: true },
-    lastPing: { state: true },
+    view: { state: true },
     error: { state: true },
   };
 
   declare init: InitPayload | undefined;
   declare settings: PanelSettings | undefined;
   declare chat: ChatSnapshot | undefined;
-  declare lastPing: number | undefined;
+  declare view: PanelView;
   declare error: string | undefined;
   private host: HostConnection | undefined;
   private saved: SavedState = { ...EMPTY_STATE };
+  private lastPing: number | undefined;
+
+  constructor() {
+    super();
+    this.view = 'chat';
+  }
 
   override connectedCallback(): void {
     super.connectedCallback();
     this.addEventListener(HOST_REQUEST, (e) => void this.forward((e as CustomEvent<HostRequestDetail>).detail));
+    this.addEventListener(SHOW_VIEW, (e) => this.show((e as CustomEvent<PanelView>).detail));
     this.addEventListener('cd-draft', (e) => this.save({ draft: (e as CustomEvent<string>).detail }));
-    this.addEventListener('cd-scrolled', (e) => this.save({ scroll: (e as CustomEvent<ScrollState>).detail }));
+    this.addEventListener('cd-meter-open', (e) => this.save({ meterOpen: (e as CustomEvent<boolean>).detail }));
+    this.addEventListener('cd-scrolled', (e) =>
+      this.save({ scroll: { ...(e as CustomEvent<ScrollState>).detail, session: this.chat?.sessionId ?? '' } }),
+    );
     this.host = new HostConnection(
       {
         onInit: (payload) => {
@@ -47,12 +61,8 @@ export class CdApp extends LitElement {
           this.settings = payload.settings;
           this.showChat(payload.chat);
         },
-        onNotification: <K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]) => {
-          if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
-          else if (method === 'chatSnapshot') this.showChat(params as ChatSnapshot);
-          else if (method === 'chatPatch' && this.chat)
-            this.chat = applyChatPatches(this.chat, params as WebviewNotifications['chatPatch']);
-        },
+        onNotification: <K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]) =>
+          this.notified(method, params),
       },
       {
         ping: ({ sentAt }) => {
@@ -64,23 +74,41 @@ export class CdApp extends LitElement {
           items: this.chat?.items.length ?? 0,
           status: this.chat?.status,
           maskedShown: this.conversation?.maskedShown() ?? 0,
+          view: this.view,
+          ...(this.lastPing !== undefined ? { lastPing: this.lastPing } : {}),
         }),
       },
     );
     this.saved = readSavedState(this.host.getState());
+    this.view = this.saved.view;
+  }
+
+  private notified<K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]): void {
+    if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
+    else if (method === 'chatSnapshot') this.showChat(params as ChatSnapshot);
+    else if (method === 'chatPatch' && this.chat)
+      this.chat = applyChatPatches(this.chat, params as WebviewNotifications['chatPatch']);
+    else if (method === 'showView') this.show((params as WebviewNotifications['showView']).view);
+    else if (method === 'focusComposer') {
+      this.show('chat');
+      void this.updateComplete.then(() => this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus());
+    }
   }
 
   private get conversation(): CdConversation | null {
     return this.renderRoot.querySelector('cd-conversation');
   }
 
+  private show(view: PanelView): void {
+    this.view = view;
+    this.save({ view });
+  }
+
   private showChat(chat: ChatSnapshot): void {
     const first = this.chat === undefined;
     this.chat = chat;
-    if (first && this.saved.scroll) {
-      const scroll = this.saved.scroll;
-      void this.updateComplete.then(() => this.conversation?.restore(scroll));
-    }
+    const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
+    if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
   }
 
   private save(part: Partial<SavedState>): void {
@@ -92,11 +120,12 @@ export class CdApp extends LitElement {
     if (!this.host) return;
     try {
       const result = await this.host.request(d.method, d.params as never);
-      const r = result as Partial<HostRequests['send']['result']>;
-      this.error =
-        d.method === 'send' && r.accepted === false ? (r.reason ?? 'The agent did not accept the message.') : undefined;
+      this.error = undefined;
+      d.reply?.resolve(result as never);
     } catch (e) {
-      this.error = e instanceof Error ? e.message : String(e);
+      const error = e instanceof Error ? e : new Error(String(e));
+      if (d.reply) d.reply.reject(error);
+      else this.error = error.message;
     }
   }
 
@@ -105,118 +134,123 @@ export class CdApp extends LitElement {
       return html`<p class="connecting" role="status">Connecting to the extension host…</p>`;
     }
     const c = this.chat;
+    const running = c.status === 'running';
     return html`
-      <header>
-        <cd-toolbar .chat=${c}></cd-toolbar>
-        <details
-          class="context"
-          ?open=${this.saved.contextOpen}
-          @toggle=${(e: Event) => this.save({ contextOpen: (e.target as HTMLDetailsElement).open })}
-        >
-          <summary>Context · <span data-testid="strategy">${this.settings.strategy}</span></summary>
-          <cd-meter .meter=${c.meter}></cd-meter>
-          <cd-plot .series=${c.series}></cd-plot>
-        </details>
-      </header>
-      <cd-conversation .items=${c.items}></cd-conversation>
-      <footer>
-        <cd-approval .approval=${c.approval}></cd-approval>
-        ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-        <div class="status-line">
-          <span class="status ${c.status}" role="status" data-testid="status">${statusText(c.status)}</span>
-          ${c.model ? html`<span class="model">${c.model}</span>` : nothing}
-        </div>
-        <cd-composer
-          .draft=${this.saved.draft}
-          ?running=${c.status === 'running'}
-          .setupHint=${c.setupHint}
-        ></cd-composer>
-        <p class="connection" data-testid="connection">
-          Connected to the extension host (protocol ${this.init.protocolVersion}) ·
-          <vscode-badge>v${this.init.extensionVersion}</vscode-badge>
-        </p>
+      <main>
         ${
-          this.lastPing
-            ? html`<p class="connection" data-testid="ping">
-                Host ping received at ${new Date(this.lastPing).toLocaleTimeString()}.
-              </p>`
-            : nothing
+          this.view === 'setup'
+            ? html`<cd-setup></cd-setup>`
+            : this.view === 'history'
+              ? html`<cd-history .sessions=${c.pastSessions} .current=${c.sessionId} ?running=${running}></cd-history>`
+              : html`<cd-conversation .items=${c.items}>
+                  ${c.items.length === 0 ? html`<cd-welcome slot="empty" .setup=${c.setup} .model=${c.model}></cd-welcome>` : nothing}
+                </cd-conversation>`
         }
-      </footer>
+      </main>
+      ${
+        this.view === 'chat' || c.approval || this.error
+          ? html`<footer class="dock">
+              <cd-approval .approval=${c.approval}></cd-approval>
+              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
+              ${this.view === 'chat' ? this.chatDock(c) : nothing}
+            </footer>`
+          : nothing
+      }
     `;
   }
 
-  static override styles = css`
-    :host {
-      display: flex;
-      flex-direction: column;
-      height: 100vh;
-      box-sizing: border-box;
-      color: var(--vscode-foreground);
-      font-family: var(--vscode-font-family);
-      font-size: var(--vscode-font-size);
-    }
-    header,
-    footer {
-      flex: none;
-      padding: 6px 10px;
-    }
-    header {
-      border-bottom: 1px solid var(--vscode-panel-border, transparent);
-      /* A short sidebar keeps room for the chat and the composer; the context section scrolls. */
-      max-height: 45vh;
-      overflow-y: auto;
-    }
-    footer {
-      border-top: 1px solid var(--vscode-panel-border, transparent);
-      max-height: 60vh;
-      overflow-y: auto;
-    }
-    @media (max-height: 520px) {
-      header {
-        max-height: 28vh;
+  private chatDock(c: ChatSnapshot): unknown {
+    const running = c.status === 'running';
+    const quiet = c.activity ?? (running || c.status !== 'idle' ? statusText(c.status) : undefined);
+    return html`
+      ${
+        quiet
+          ? html`<div class="status-line" role="status" aria-live="polite">
+              ${running ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>` : nothing}
+              <span class="status ${c.status}" data-testid="status">${quiet}</span>
+            </div>`
+          : nothing
       }
-    }
-    cd-conversation {
-      flex: 1;
-      min-height: 48px;
-    }
-    .context summary {
-      cursor: pointer;
-      margin: 6px 0 2px;
-      color: var(--vscode-descriptionForeground);
-    }
-    .context summary:focus-visible {
-      outline: 1px solid var(--vscode-focusBorder);
-    }
-    .status-line {
-      display: flex;
-      justify-content: space-between;
-      gap: 8px;
-      margin-bottom: 4px;
-      color: var(--vscode-descriptionForeground);
-    }
-    .status.running {
-      color: var(--vscode-progressBar-background);
-    }
-    .status.error,
-    .status.budget {
-      color: var(--vscode-errorForeground);
-    }
-    .connection {
-      margin: 4px 0 0;
-      font-size: 0.85em;
-      color: var(--vscode-descriptionForeground);
-    }
-    .connecting {
-      padding: 8px 12px;
-      color: var(--vscode-descriptionForeground);
-    }
-    .error {
-      color: var(--vscode-errorForeground);
-      margin: 4px 0;
-    }
-  `;
+      ${
+        c.meter.calls > 0 || c.meter.budget || c.meter.maskedObservations > 0
+          ? html`<cd-meter
+              .meter=${c.meter}
+              .series=${c.series}
+              .strategy=${this.settings?.strategy ?? c.strategy}
+              ?open=${this.saved.meterOpen}
+            ></cd-meter>`
+          : nothing
+      }
+      <cd-composer
+        .draft=${this.saved.draft}
+        ?running=${running}
+        ?ready=${c.setup.ready}
+        .strategy=${c.strategy}
+        .strategies=${c.strategies}
+        .model=${c.model}
+        .models=${c.models}
+      ></cd-composer>
+    `;
+  }
+
+  static override styles = [
+    codicons,
+    css`
+      :host {
+        display: flex;
+        flex-direction: column;
+        height: 100vh;
+        box-sizing: border-box;
+        color: var(--vscode-foreground);
+        font-family: var(--vscode-font-family);
+        font-size: var(--vscode-font-size);
+      }
+      main {
+        flex: 1;
+        min-height: 0;
+        display: flex;
+        flex-direction: column;
+      }
+      main > * {
+        flex: 1;
+        min-height: 0;
+      }
+      /* The dock is painted above anything in main, and main's content cannot reach into it. */
+      .dock {
+        flex: none;
+        position: relative;
+        z-index: 1;
+        padding: 4px 10px 8px;
+        border-top: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
+        background: var(--vscode-sideBar-background, var(--vscode-editor-background));
+        max-height: 70vh;
+        overflow-y: auto;
+      }
+      .status-line {
+        display: flex;
+        align-items: center;
+        gap: 5px;
+        min-height: 1.2em;
+        font-size: 0.92em;
+        color: var(--vscode-descriptionForeground);
+        overflow: hidden;
+        white-space: nowrap;
+        text-overflow: ellipsis;
+      }
+      .status.error,
+      .status.budget {
+        color: var(--vscode-errorForeground);
+      }
+      .connecting {
+        padding: 8px 12px;
+        color: var(--vscode-descriptionForeground);
+      }
+      .error {
+        color: var(--vscode-errorForeground);
+        margin: 2px 0 4px;
+      }
+    `,
+  ];
 }
 
 customElements.define('cd-app', CdApp);

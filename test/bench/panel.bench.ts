@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { extname, join, normalize } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser } from '../../scripts/lib/browser';
-import type { HostToWebview } from '../../src/protocol/messages';
+import { PROTOCOL_VERSION, type HostToWebview } from '../../src/protocol/messages';
 import { callPatches, emptyChat, sessionSnapshot } from './panel/session';
 import { panelPage } from './panel/page';
 import type { ChatSnapshot } from '../../src/protocol/chat';
@@ -43,7 +43,7 @@ function serve(): Promise<{ url: string; close(): void }> {
 
 function init(chat: ChatSnapshot): HostToWebview {
   const settings = { strategy: 'masking', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
-  return { type: 'init', payload: { protocolVersion: 1, extensionVersion: '0.1.0', settings, chat } };
+  return { type: 'init', payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings, chat } };
 }
 
 /**

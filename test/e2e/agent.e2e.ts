@@ -1,22 +1,30 @@
-// The agent panel end to end: a user types a task, the agent (a scripted model on loopback) calls tools
-// over 18 turns, an early observation shows as masked and "open" opens its file, the meter and plot
-// fill in, and Stop stops a run that hangs.
+// The agent panel end to end, at 1440x900 with the Tools view open and the terminal shown: a long task
+// (a scripted model on loopback, 18 turns) ends with the composer, Send and the latest message in view
+// without scrolling, in the dark, light and high-contrast themes, and again with the panel at 300x400.
+// An early observation is masked and "open" opens its file; hostile HTML in the answer cannot cover the
+// controls; Stop (in the view's title) stops a run that hangs.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Frame } from 'playwright-core';
+import type { Frame, Page } from 'playwright-core';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
 import { longTaskScript, LONG_TASK_ANSWER } from '../support/long-task-script';
 import { waitFor } from '../support/wait';
-import { findFrame, type E2eContext } from './context';
+import { openAgentPanel, reachable, runCommand, scrollUntil, type E2eContext } from './context';
+import { THEMES, useTheme } from './themes';
 
-export const name = 'Agent panel: a long task with masking, open, meter, plot and Stop';
+export const name = 'Agent panel: layout at 1440x900 and 300x400 in three themes, masking, open, hostile output, Stop';
+
+/** An answer that tries to cover the panel with positioned HTML (the sanitizer's config is h9's; the layout must hold anyway). */
+const HOSTILE =
+  '\n\n<div style="position:fixed;inset:0;z-index:2147483647;background:red">covered</div>' +
+  '<a href="#" style="position:fixed;left:0;bottom:0;width:100vw;height:200px;z-index:2147483647;background:blue">x</a>';
 
 let server: ScriptedServer | undefined;
 
 export async function setup(workspace: string): Promise<() => Promise<void>> {
   server = await startScriptedModelServer([
-    ...longTaskScript({ turns: 18, chunkDelayMs: 3 }),
+    ...longTaskScript({ turns: 18, chunkDelayMs: 2, answer: LONG_TASK_ANSWER + HOSTILE }),
     { fault: 'hang', text: 'Thinking about the next step' },
   ]);
   mkdirSync(join(workspace, '.vscode'), { recursive: true });
@@ -37,62 +45,120 @@ export async function setup(workspace: string): Promise<() => Promise<void>> {
   return async () => server?.close();
 }
 
-export async function run({ page, screenshot }: E2eContext): Promise<void> {
-  const item = page.locator('.activitybar [aria-label^="Context Desk"]').first();
-  await item.waitFor({ state: 'visible', timeout: 60_000 });
-  await item.click();
-  const panel = await findFrame(page, '[data-testid="composer"]', 60_000);
+export async function run({ page, workspace, screenshot }: E2eContext): Promise<void> {
+  const panel = await openAgentPanel(page, '[data-testid="composer"]');
+  // The terminal panel shown (the fixture's build task may have opened it already).
+  await runCommand(page, 'Terminal: Focus Terminal');
+  await page.locator('.part.panel .terminal-wrapper').first().waitFor({ timeout: 30_000 });
+  assert.ok(await page.locator('.pane-header', { hasText: 'Tools' }).first().isVisible(), 'the Tools view is open');
 
   await panel.locator('[data-testid="composer"]').fill('Find where the build warning comes from.');
   await panel.locator('[data-testid="composer"]').press('Enter');
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 15_000 });
-  await panel.locator('[data-testid="status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
+  await panel.locator('[data-testid="status"]', { hasText: 'Completed' }).waitFor({ timeout: 180_000 });
+  assert.ok(server!.chatRequests().length >= 19, `18 turns (${server!.chatRequests().length} calls)`);
+
+  for (const theme of THEMES) {
+    await useTheme(page, workspace, theme);
+    await assertInView(page, panel, 'at 1440x900');
+    await screenshot(`layout-1440x900-${theme.file}`);
+  }
+  for (const id of ['send', 'composer', 'meter-toggle'])
+    assert.equal(await reachable(panel, id), true, `model output does not cover ${id}`);
+
+  // The meter opens into the details and the plot.
+  await panel.locator('[data-testid="meter-toggle"]').click();
+  const details = (await panel.locator('[data-testid="meter-details"]').innerText()).replace(/\s+/g, ' ');
+  assert.match(details, /Calls 19/);
+  assert.match(details, /units/, 'cost is labelled (no price known: units)');
+  await panel.locator('cd-plot canvas').first().waitFor({ timeout: 10_000 });
+  await panel.locator('[data-testid="meter-toggle"]').click();
+
+  // The panel at 300x400: drag the sash between the Agent and Tools views, then check again.
+  await resizeAgentView(page, 400);
+  const box = await page.locator('iframe.webview').first().boundingBox();
   assert.ok(
-    server!.chatRequests().length >= 19,
-    `the model was called over 18 turns (${server!.chatRequests().length})`,
+    box && Math.abs(box.width - 300) <= 2 && Math.abs(box.height - 400) <= 4,
+    `panel is 300x400 (${JSON.stringify(box)})`,
   );
-  await panel.getByText(LONG_TASK_ANSWER.slice(0, 40)).first().waitFor({ timeout: 10_000 });
+  for (const theme of THEMES) {
+    await useTheme(page, workspace, theme);
+    await assertInView(page, panel, 'at 300x400');
+    await page.screenshot({
+      path: `test-results/layout-300x400-${theme.file}.png`,
+      clip: { x: 0, y: 0, width: 360, height: 560 },
+    });
+  }
 
-  // Room for the panel: collapse the Tools view, hide the bottom panel, open the Context section.
-  await page.locator('.pane-header', { hasText: 'Tools' }).first().click();
-  await page.keyboard.press('Control+J');
-  const context = panel.locator('details', { has: panel.locator('summary', { hasText: 'Context' }) });
-  if ((await context.getAttribute('open')) === null) await context.locator('summary').click();
-  const meter = (await panel.locator('[data-testid="meter"]').innerText()).replace(/\s+/g, ' ');
-  assert.match(meter, /\d/, `the meter shows numbers: ${meter}`);
-  await panel.locator('[data-testid="plot"] canvas').first().waitFor({ timeout: 10_000 });
-
-  // An early run_command output was masked: scroll to it and open its file.
+  // An early observation was masked: scroll to it ("Jump to latest" appears) and open its file.
   const masked = panel.locator('[data-testid="open-masked"]');
   await scrollUntil(panel, masked);
+  await panel.locator('[data-testid="jump-to-latest"]').waitFor({ timeout: 5_000 });
+  const label = await panel.locator('[data-testid="masked"]').first().innerText();
+  assert.match(label, /^Masked(, not stored)?: the model now sees a one-line placeholder/);
   await screenshot('agent-panel-masked');
   await masked.first().click();
-  // The stored file opens in an editor: tool-outputs/<session>/<turn>-<tool>.txt
   await page
     .locator('.tabs-container .tab', { hasText: /^\d+-(run_command|grep|read_file|tail|list_dir)\.txt/ })
     .first()
     .waitFor({ timeout: 15_000 });
-  await screenshot('agent-panel-open-masked');
+  await panel.locator('[data-testid="jump-to-latest"]').click();
 
-  // A run that hangs, stopped by the user.
+  // A run that hangs, stopped from the view's title bar.
   const asked = server!.chatRequests().length;
   await panel.locator('[data-testid="composer"]').fill('One more thing.');
   await panel.locator('[data-testid="send"]').click();
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 15_000 });
   // The model got the message and is now streaming; it never finishes.
   await waitFor(() => server!.chatRequests().length > asked, 15_000, 'the hanging call reaches the model');
-  assert.equal(await panel.locator('[data-testid="stop"]').isEnabled(), true, 'Stop is enabled while running');
-  await panel.locator('[data-testid="stop"]').click();
+  await panel.getByText('Thinking about the next step').first().waitFor({ timeout: 15_000 });
+  const stop = page.locator('.pane-header .action-label[aria-label^="Stop Agent"]').first();
+  await stop.click();
   await panel.locator('[data-testid="status"]', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });
+  await stop.waitFor({ state: 'hidden', timeout: 5_000 });
   await screenshot('agent-panel-stopped');
 }
 
-/** The conversation is virtualized: scroll it up until the locator is rendered. */
-async function scrollUntil(frame: Frame, target: ReturnType<Frame['locator']>): Promise<void> {
-  const log = frame.locator('[data-testid="conversation"]');
-  for (let i = 0; i < 60 && (await target.count()) === 0; i++) {
-    await log.evaluate((el) => el.scrollBy(0, -400));
-    await frame.page().waitForTimeout(100);
+/** The composer, Send and the end of the latest message are inside the panel and the window, unscrolled. */
+async function assertInView(page: Page, panel: Frame, where: string): Promise<void> {
+  await page.waitForTimeout(300);
+  const view = await page.locator('iframe.webview').first().boundingBox();
+  const win = page.viewportSize()!;
+  assert.ok(view, 'the panel is shown');
+  const inside = async (what: string, locator: ReturnType<Frame['locator']>, whole = true): Promise<void> => {
+    const b = await locator.boundingBox();
+    assert.ok(b, `${what} is rendered ${where}`);
+    const bottom = b.y + b.height;
+    const ok =
+      b.x >= view.x - 1 &&
+      b.x + b.width <= view.x + view.width + 1 &&
+      bottom <= Math.min(view.y + view.height, win.height) + 1 &&
+      (whole ? b.y >= view.y - 1 : bottom > view.y);
+    assert.ok(ok, `${what} is visible ${where}: ${JSON.stringify(b)} in ${JSON.stringify(view)}`);
+  };
+  await inside('the composer', panel.locator('[data-testid="composer"]'));
+  await inside('Send', panel.locator('[data-testid="send"]'));
+  // The latest message's end is in view (a long one may start above).
+  const last = panel.locator('[data-testid="conversation"] .row').last();
+  await inside('the latest message', last, false);
+  assert.match(await last.innerText(), /Task complete|One more thing|Stopped/);
+  const scrolled = await panel.evaluate('document.scrollingElement.scrollTop + window.scrollY');
+  assert.equal(scrolled, 0, 'the panel itself is not scrolled');
+}
+
+/** Drags the sash under the Agent view until its webview is `height` px tall. */
+async function resizeAgentView(page: Page, height: number): Promise<void> {
+  const frame = page.locator('iframe.webview').first();
+  for (let i = 0; i < 3; i++) {
+    const box = (await frame.boundingBox())!;
+    const delta = height - box.height;
+    if (Math.abs(delta) <= 2) return;
+    const tools = (await page.locator('.pane-header', { hasText: 'Tools' }).first().boundingBox())!;
+    const y = tools.y - 1;
+    await page.mouse.move(box.x + box.width / 2, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width / 2, y + delta, { steps: 5 });
+    await page.mouse.up();
+    await page.waitForTimeout(300);
   }
-  await target.first().scrollIntoViewIfNeeded();
 }

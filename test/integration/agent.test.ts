@@ -51,8 +51,12 @@ describe('Agent loop in the panel', function () {
   it('asks to configure a model when none is set', async () => {
     await config().update('agent.model', undefined, vscode.ConfigurationTarget.Global);
     a.chat().newChat();
-    assert.match(a.chat().snapshot.setupHint ?? '', /No model is configured/);
-    assert.equal(a.chat().send('hello').accepted, false);
+    assert.equal(a.chat().snapshot.setup.ready, false);
+    assert.match(a.chat().snapshot.setup.hint ?? '', /No model is set up/);
+    const refused = a.chat().send('hello');
+    assert.equal(refused.accepted, false);
+    assert.equal(refused.setup, true, 'the panel keeps the text and offers the setup');
+    assert.equal(a.chat().snapshot.items.length, 0, 'no notice piles up in the conversation');
   });
 
   it('runs tool calls, applies an edit, and reports the context it sent', async () => {

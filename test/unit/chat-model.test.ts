@@ -1,7 +1,14 @@
 // The host's translation of agent events into the panel's chat view model.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ChatModel, emptyChat, itemsFromMessages } from '../../src/extension/agent/chatModel';
+import {
+  ChatModel,
+  budgetState,
+  emptyChat,
+  itemsFromMessages,
+  outputLinesOf,
+} from '../../src/extension/agent/chatModel';
+import type { ChatToolCall } from '../../src/protocol/chat';
 import { applyChatPatches } from '../../src/protocol/chatPatch';
 import type { AgentEvent } from '../../src/core/agent/events';
 
@@ -67,10 +74,12 @@ test('a turn with a tool call, masking later, and completion', () => {
     storedAt: '.context-desk/x.txt',
     masked: true,
     maskedLines: 80,
+    placeholder: 'Old environment output: (80 lines omitted; full text: .context-desk/x.txt)',
   });
   assert.equal(model.snapshot.status, 'completed');
   assert.equal(model.snapshot.meter.tokensInWindow, 200);
   assert.equal(model.snapshot.meter.maskedObservations, 1);
+  assert.equal(model.snapshot.meter.maskedStored, 1);
   assert.deepEqual(
     model.snapshot.series.map((p) => [p.sent, p.raw]),
     [
@@ -84,27 +93,160 @@ test('a turn with a tool call, masking later, and completion', () => {
   );
 });
 
-test('a retry clears what the failed attempt streamed and says so', () => {
+test('a retry clears what the failed attempt streamed and says so on one quiet line', () => {
   const { model } = run([
     { type: 'turn-started', turn: 1, at: 1 },
     { type: 'text-delta', turn: 1, text: 'half an ans' },
-    { type: 'retry', turn: 1, attempt: 1, reason: 'server error 500', delayMs: 500, filtered: true },
-    { type: 'text-delta', turn: 1, text: 'A whole answer' },
+    { type: 'error', turn: 1, error: { kind: 'server', message: 'HTTP 500', status: 500 } },
+    { type: 'retry', turn: 1, attempt: 1, reason: 'server', delayMs: 2000, filtered: true },
   ]);
+  assert.equal(
+    model.snapshot.activity,
+    'Retrying in 2 s (attempt 2): the provider had a server error; tool traffic filtered…',
+  );
+  const after = model.event({ type: 'text-delta', turn: 1, text: 'A whole answer' });
+  assert.ok(after.length > 0);
   const a = model.snapshot.items.find((i) => i.kind === 'assistant');
   assert.ok(a?.kind === 'assistant');
   assert.equal(a.text, 'A whole answer');
-  assert.ok(model.snapshot.items.some((i) => i.kind === 'notice' && /retry filtering applied/.test(i.text)));
+  assert.ok(!model.snapshot.items.some((i) => i.kind === 'notice'), 'a retried error piles up no notice');
+  model.event({ type: 'call-finished', turn: 1, call: 2, outputTokens: 3, costSoFar: 12 });
+  assert.equal(model.snapshot.activity, undefined, 'the status line clears once a call goes through');
 });
 
-test('an auth error becomes a notice whose action configures the agent', () => {
+test('an error retried until the run gives up shows once, names the URL and the fix, and clears on the next run', () => {
+  const model = new ChatModel(
+    emptyChat('s', 'masking', 1000, false, {
+      provider: 'openai-compatible',
+      ready: true,
+      endpoint: 'http://127.0.0.1:9/v1',
+    }),
+  );
+  let mirrored = applyChatPatches(model.snapshot, model.userMessage('go', 1));
+  const refused = { kind: 'network' as const, message: 'connect ECONNREFUSED 127.0.0.1:9' };
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    mirrored = applyChatPatches(mirrored, model.event({ type: 'error', turn: 1, error: refused }));
+    if (attempt < 3)
+      mirrored = applyChatPatches(
+        mirrored,
+        model.event({ type: 'retry', turn: 1, attempt, reason: 'network', delayMs: 0, filtered: false }),
+      );
+  }
+  mirrored = applyChatPatches(
+    mirrored,
+    model.event({ type: 'stopped', reason: 'error', turns: 1, message: refused.message }),
+  );
+  assert.deepEqual(mirrored, model.snapshot);
+  const notices = model.snapshot.items.filter((i) => i.kind === 'notice');
+  assert.equal(notices.length, 1, 'one error, not one per attempt');
+  const n = notices[0]!;
+  assert.ok(n.kind === 'notice');
+  assert.match(n.text, /http:\/\/127\.0\.0\.1:9\/v1/);
+  assert.match(n.text, /ECONNREFUSED/);
+  assert.equal(n.action?.action, 'configure');
+  assert.equal(model.snapshot.activity, undefined);
+  assert.equal(model.snapshot.status, 'error');
+  // The next run starts clean.
+  mirrored = applyChatPatches(mirrored, model.userMessage('again', 2));
+  assert.deepEqual(mirrored, model.snapshot);
+  assert.ok(!model.snapshot.items.some((i) => i.kind === 'notice'), 'the stale error is gone');
+});
+
+test('a URL carried by the error wins over the configured endpoint', () => {
   const { model } = run([
-    { type: 'error', turn: 1, error: { kind: 'auth', message: '401 Unauthorized', status: 401 } },
+    {
+      type: 'error',
+      turn: 1,
+      error: {
+        kind: 'auth',
+        message: '401 Unauthorized',
+        status: 401,
+        url: 'https://api.example/v1/chat/completions',
+      } as never,
+    },
     { type: 'stopped', reason: 'error', turns: 1, message: 'The provider refused the key' },
   ]);
   const notices = model.snapshot.items.filter((i) => i.kind === 'notice');
-  assert.ok(notices.some((n) => n.kind === 'notice' && n.action?.action === 'configure' && /Set API Key/.test(n.text)));
-  assert.equal(model.snapshot.status, 'error');
+  assert.equal(notices.length, 1);
+  const n = notices[0]!;
+  assert.ok(n.kind === 'notice' && n.action?.action === 'configure');
+  assert.match(n.text, /https:\/\/api\.example\/v1\/chat\/completions refused the API key/);
+});
+
+test('budget: a hard refusal is not "over the limit", a denied or abandoned approval leaves it where it was', () => {
+  const base = { level: 'session' as const, at: 1, used: 910, limit: 1000 };
+  assert.equal(
+    budgetState({ ...base, type: 'exceeded', requested: 200, mode: 'hard', refused: true }, undefined).state,
+    'refused',
+  );
+  assert.equal(budgetState({ ...base, type: 'approval-denied', requested: 200 }, undefined).state, 'warning');
+  assert.equal(budgetState({ ...base, used: 100, type: 'approval-denied', requested: 200 }, undefined).state, 'ok');
+  assert.equal(
+    budgetState({ ...base, used: 1100, type: 'approval-granted', requested: 200 }, undefined).state,
+    'exceeded',
+  );
+  assert.equal(
+    budgetState({ ...base, type: 'exceeded', requested: 200, mode: 'soft', refused: false }, undefined).state,
+    'exceeded',
+  );
+  assert.equal(
+    budgetState({ ...base, type: 'exceeded', requested: 200, mode: 'soft', refused: false }, undefined).usedPercent,
+    91,
+  );
+});
+
+test('money is shown when the price per unit is known, and only then', () => {
+  const priced = new ChatModel(emptyChat('s', 'masking', 1000, false), { usdPerUnit: 2e-6 });
+  priced.userMessage('go', 1);
+  priced.event(prepared(1));
+  assert.equal(priced.snapshot.meter.costUsd, 10 * 2e-6);
+  const { model } = run([prepared(1)]);
+  assert.equal(model.snapshot.meter.costUsd, undefined);
+  assert.equal(model.snapshot.meter.costUnits, 10);
+});
+
+test('a stored output gets its full line count from the preview line, or later from the host', () => {
+  const preview =
+    'head\n[... 1420 lines omitted ...]\ntail\nFull output (1502 lines, 9000 tokens): .context-desk/o.txt - read, tail or grep it';
+  const { model } = run([
+    { type: 'turn-started', turn: 1, at: 1 },
+    { type: 'tool-call-started', turn: 1, callId: 'c1', tool: 'grep', arguments: '{}' },
+    {
+      type: 'tool-call-finished',
+      turn: 1,
+      callId: 'c1',
+      tool: 'grep',
+      arguments: '{}',
+      status: 'ok',
+      durationMs: 1,
+      preview,
+      storedAt: '.context-desk/o.txt',
+    },
+    { type: 'tool-call-started', turn: 1, callId: 'c2', tool: 'grep', arguments: '{}' },
+    {
+      type: 'tool-call-finished',
+      turn: 1,
+      callId: 'c2',
+      tool: 'grep',
+      arguments: '{}',
+      status: 'ok',
+      durationMs: 1,
+      preview: 'cut…',
+      storedAt: '.context-desk/p.txt',
+    },
+  ]);
+  const tools = (): ChatToolCall[] => {
+    const a = model.snapshot.items.find((i) => i.kind === 'assistant');
+    return a?.kind === 'assistant' ? a.tools : [];
+  };
+  assert.equal(tools()[0]!.outputLines, 1502);
+  assert.equal(tools()[1]!.outputLines, undefined, 'a cut preview does not guess');
+  model.outputLines('c2', 77);
+  assert.equal(tools()[1]!.outputLines, 77);
+  assert.equal(
+    outputLinesOf('a file that mentions\nFull output (5 lines, 1 tokens): x - read, tail or grep it\nand goes on'),
+    undefined,
+  );
 });
 
 test('a resumed conversation becomes user items and assistant items with their tool cards', () => {
@@ -130,6 +272,9 @@ test('a resumed conversation becomes user items and assistant items with their t
       { role: 'assistant', content: 'Fixed.' },
     ],
     7,
+    new Map([
+      ['c1', { placeholder: 'Old environment output: (80 lines omitted; full text: x)', lines: 80, storedAt: 'x' }],
+    ]),
   );
   assert.deepEqual(
     items.map((i) => [i.kind, i.id]),
@@ -150,6 +295,9 @@ test('a resumed conversation becomes user items and assistant items with their t
     state: 'ok',
     preview: 'preview',
     storedAt: '.context-desk/tool-outputs/s9/1-run_command.txt',
+    masked: true,
+    maskedLines: 80,
+    placeholder: 'Old environment output: (80 lines omitted; full text: x)',
   });
   assert.equal(first.tools[1]!.state, 'cancelled', 'a call without a result');
 });

@@ -10,6 +10,7 @@ const empty: ChatSnapshot = {
   strategy: 'cache-aware',
   strategies: ['cache-aware', 'raw'],
   models: [],
+  setup: { provider: 'openai-compatible', ready: true },
   items: [],
   meter: {
     tokensInWindow: 0,

@@ -1,7 +1,7 @@
 // A past session, read back from its history file, as a state the loop can continue. The history keeps
 // every message (sanitized); the per-call accounting is not in it, so cost and budget start afresh.
 import type { Message } from '../messages';
-import type { HistoryRecord } from '../store/history';
+import type { HistoryRecord, MaskedInfo } from '../store/history';
 import type { StrategyName } from '../strategies/types';
 import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
 
@@ -74,4 +74,20 @@ export function sessionStateFromHistory(records: readonly HistoryRecord[], o: Re
     cost: 0,
     status: 'idle',
   });
+}
+
+/**
+ * The observations a history file says were masked when it was last written, by tool call id: the
+ * records that repeat an earlier message's index and carry `masked` (see `HistoryWriter.appendMasked`).
+ */
+export function maskedFromHistory(records: readonly HistoryRecord[]): Map<string, MaskedInfo> {
+  const first = new Map<number, HistoryRecord>();
+  const masked = new Map<string, MaskedInfo>();
+  for (const r of records) {
+    const original = first.get(r.index);
+    if (!original) first.set(r.index, r);
+    else if (r.masked && original.message.role === 'tool' && original.message.toolCallId)
+      masked.set(original.message.toolCallId, r.masked);
+  }
+  return masked;
 }

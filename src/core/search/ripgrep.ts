@@ -160,12 +160,34 @@ export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMat
     const code = await exit.catch((e: Error) => {
       throw new RipgrepError(`could not run ripgrep at ${o.rgPath}: ${e.message}`, null);
     });
-    if (code === 2) throw new RipgrepError(stderr.trim() || 'ripgrep failed', code);
+    if (code === 2) throw new RipgrepError(describeRipgrepError(stderr, o.pattern), code);
     if (code !== 0 && code !== 1) throw new RipgrepError(stderr.trim() || `ripgrep exited with ${code}`, code);
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
+}
+
+/**
+ * rg's own error, said plainly: a pattern that is not a valid regular expression gets one sentence that
+ * names the problem and where it is, and the way out (literal search), instead of rg's multi-line report.
+ */
+export function describeRipgrepError(stderr: string, pattern: string): string {
+  const text = stderr.trim().replace(/^rg: /, '');
+  if (!text.startsWith('regex parse error')) return text || 'ripgrep failed';
+  const lines = text.split('\n');
+  const problem = lines.find((l) => l.startsWith('error: '))?.slice('error: '.length) ?? 'it cannot be parsed';
+  const caret = lines.findIndex((l) => /^\s*\^+\s*$/.test(l));
+  let where = '';
+  if (caret > 0) {
+    const shown = lines[caret - 1]!;
+    const indent = shown.length - shown.trimStart().length;
+    // Newer rg shows the pattern wrapped in a group: count from the user's pattern.
+    const wrapped = shown.trim() === `(?:${pattern})` ? 3 : 0;
+    const at = lines[caret]!.indexOf('^') - indent - wrapped;
+    if (at >= 0 && at < pattern.length) where = ` at character ${at + 1}`;
+  }
+  return `Not a valid regular expression: ${problem}${where} in ${JSON.stringify(pattern)}. Escape special characters such as ( [ { with a backslash, or search for literal text.`;
 }
 
 /** The same stream one match at a time (see `ripgrepBatches`; the signal is checked between matches). */

@@ -15,12 +15,14 @@ import { addCounts, type RedactionCounts } from './sanitize/secrets';
 
 /** Where a masked observation's full text lives. */
 export interface MaskedInfo {
-  /** Workspace-relative path of the stored full text. */
-  storedAt: string;
+  /** Workspace-relative path of the stored full text (absent: masked, not stored). */
+  storedAt?: string;
   /** The placeholder the model saw instead. */
   placeholder?: string;
   /** Tokens the full text would have cost. */
   tokens?: number;
+  /** Lines of the observation the placeholder replaced. */
+  lines?: number;
 }
 
 /** One line of `history/<session>.jsonl`. */
@@ -156,6 +158,28 @@ export class HistoryWriter {
     if (Object.keys(redactions).length > 0) record.redactions = redactions;
     await this.jsonl.append(JSON.stringify(record) + '\n');
     await this.markdown.append(renderMarkdown(record));
+    return record;
+  }
+
+  /**
+   * Records that the message at `index` (already written) is masked from now on: a record with the same
+   * index (readers keep the first record of an index as the message) carrying `masked`, and a note in
+   * the transcript.
+   */
+  async appendMasked(index: number, message: Message, masked: MaskedInfo): Promise<HistoryRecord> {
+    const { message: clean } = await sanitizeMessage(message);
+    const record: HistoryRecord = {
+      v: 1,
+      session: this.session,
+      index,
+      at: new Date(this.clock.now()).toISOString(),
+      message: clean,
+      masked,
+    };
+    await this.jsonl.append(JSON.stringify(record) + '\n');
+    await this.markdown.append(
+      `Message ${index + 1} is masked in the context from here on:\n\n${fence(clean.content)}\n\n`,
+    );
     return record;
   }
 

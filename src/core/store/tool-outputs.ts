@@ -60,6 +60,15 @@ export function fullOutputLine(lines: number, tokens: string | number, display: 
   return `Full output (${lines} lines, ${tokens} tokens): ${display} - read, tail or grep it`;
 }
 
+/**
+ * Reads the `Full output` line back from a preview, e.g. for a label of the full size. Only a preview's
+ * own last line counts: the same words inside the output itself are not ours.
+ */
+export function parseFullOutputLine(text: string): { lines: number; tokens: string; display: string } | undefined {
+  const m = /(?:^|\n)Full output \((\d+) lines, (~?\d+) tokens\): ([^\n]+) - read, tail or grep it$/.exec(text);
+  return m ? { lines: Number(m[1]), tokens: m[2]!, display: m[3]! } : undefined;
+}
+
 async function* chunksOf(output: ToolOutputInput['output']): AsyncIterable<string | Uint8Array> {
   if (typeof output === 'string' || output instanceof Uint8Array) yield output;
   else yield* output;

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { SECTION } from '../settings';
 import { apiKeyFor as bound, type AskOrigin } from './keyOrigin';
 
-export { apiKeySecret, KeyOriginDeclined, originOf, storeApiKey } from './keyOrigin';
+export { apiKeySecret, hasApiKey, keyBoundTo, KeyOriginDeclined, originOf, storeApiKey } from './keyOrigin';
 
 export const ANTHROPIC_DEFAULT_URL = 'https://api.anthropic.com';
 

@@ -1,49 +1,46 @@
-// The host side of the Agent panel: owns the chat view model and the running agent session, builds the
-// provider, tools and stores from settings, and answers the panel's requests. Loaded lazily (features).
+// The host side of the Agent panel: owns the chat view model and the running agent session, and answers
+// the panel's requests (send, stop, new chat, resume, pickers). Loaded lazily (features).
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { AgentSession } from '../../core/agent/session';
-import { ToolRegistry } from '../../core/agent/tool-registry';
-import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
-import { mcpAgentTools } from '../../core/agent/tools/mcp';
-import type { McpApprovalPort, McpToolHost } from '../../core/mcp';
+import type { AgentSession } from '../../core/agent/session';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import type { ContextStore } from '../../core/store/context-store';
-import { ToolOutputStore } from '../../core/store/tool-outputs';
-import { HistoryWriter, listSessions, loadSession } from '../../core/store/history';
-import { sessionStateFromHistory } from '../../core/agent/resume';
+import type { McpApprovalPort } from '../../core/mcp';
+import { HistoryWriter, loadSession } from '../../core/store/history';
+import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
-import { ChatModel, emptyChat, itemsFromMessages } from './chatModel';
+import { ChatModel, emptyChat, itemsFromMessages, outputLinesOf } from './chatModel';
 import { ApprovalBroker } from './approvals';
-import { SECTION, pickerNotice, sessionSettings, type Settings } from '../settings';
+import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
-import { createProvider, modelFields, providerKind } from './providers';
+import { modelFields, providerKind, usdPerUnit } from './providers';
+import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
+import { SessionHistory } from './sessionHistory';
+import { listPastSessions, SessionStatsBook } from './pastSessions';
 
-/** What MCP and skills add to a session: the MCP host, static prompt lines, folders the agent may read. */
-export interface Extras {
-  mcp?: McpToolHost;
-  prompt: string;
-  readRoots?: readonly string[];
-}
+export type { Extras } from './sessionFactory';
 
 export interface ChatControllerDeps {
   extensionPath: string;
   secrets: vscode.SecretStorage;
+  /** Workspace state: calls and cost per session for the History list. */
+  state: vscode.Memento;
   settings: () => Settings;
   storeRoot: () => { root: string; workspaceFolder?: string };
   /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
   openStore: () => Promise<ContextStore>;
-  /** VS Code's side of edit_file and run_command. */
-  hostPorts: (workspaceRoot: string, approvals: ApprovalBroker) => { edit: EditFilePort; command: CommandPort };
-  /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
-  extras?: () => Promise<Extras>;
+  hostPorts: SessionFactoryDeps['hostPorts'];
   /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
   mcpApproval?: (approvals: ApprovalBroker) => McpApprovalPort;
+  /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
+  extras?: () => Promise<Extras>;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
+  /** The run started or ended (the view title's Stop follows it). */
+  onRunning?: (running: boolean) => void;
   logger: Logger;
 }
 
@@ -52,18 +49,24 @@ export class ChatController implements vscode.Disposable {
   private session: AgentSession | undefined;
   /** A conversation to continue when the next session is built (after a strategy or model change). */
   private carryOver: SessionState | undefined;
-  private history: { writer: HistoryWriter; written: number; store: ContextStore } | undefined;
+  private history: SessionHistory | undefined;
+  /** The history file's records of a resumed session (their indices and mask records). */
+  private resumed: { records: Parameters<typeof SessionHistory.open>[2] } | undefined;
   private running: AbortController | undefined;
   /** Settings changed during a run that only a new session takes up (provider, model): after the run. */
   private rebuildAfterRun = false;
   /** Settles when the current run (if any) has finished, including its last history appends. */
   private runDone: Promise<void> = Promise.resolve();
+  private readonly stats: SessionStatsBook;
+  /** Calls and cost a resumed session had before this window took it up. */
+  private statsBase = { calls: 0, costUnits: 0 };
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
     setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
     this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
-    this.model = new ChatModel(this.fresh());
+    this.stats = new SessionStatsBook(d.state);
+    this.model = this.chatModel(this.fresh());
     void this.refreshPastSessions();
   }
 
@@ -71,22 +74,33 @@ export class ChatController implements vscode.Disposable {
     return this.model.snapshot;
   }
 
+  /** The view model, with the price per cost unit when the model's price is known (money, else units). */
+  private chatModel(snapshot: ChatSnapshot): ChatModel {
+    const usd = usdPerUnit(this.d.settings());
+    return new ChatModel(snapshot, usd === undefined ? {} : { usdPerUnit: usd });
+  }
+
+  get isRunning(): boolean {
+    return this.running !== undefined;
+  }
+
   /** A new chat: the running one (if any) is stopped first. */
   newChat(): string {
     this.stop();
     this.session = undefined;
     this.carryOver = undefined;
+    this.resumed = undefined;
     this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
     // The stopped run still appends its last messages: close its history file only after them.
     const old = this.history;
     this.history = undefined;
     if (old)
       void this.runDone
-        .then(() => this.historyQueue)
-        .then(() => old.writer.close())
+        .then(() => old.close())
         .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
+    this.statsBase = { calls: 0, costUnits: 0 };
     const pastSessions = this.model.snapshot.pastSessions;
-    this.model = new ChatModel({ ...this.fresh(), pastSessions });
+    this.model = this.chatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
     return this.model.snapshot.sessionId;
   }
@@ -115,26 +129,31 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * Agent settings changed (provider, endpoint, model, budget...): the next message uses them, going on
-   * with this conversation; the panel's model label and setup hint follow at once.
+   * with this conversation; the panel's model label and setup state follow at once.
    */
   settingsChanged(): void {
     const s = this.d.settings();
     if (!this.running) this.rebuildSession();
     else {
       // The run takes up strategy, tokenizer, window and budget from its next model call.
-      const live = sessionSettings(s);
+      const live = liveSettings(s);
       this.session?.reconfigure({ ...live, tokenizer: this.tokenizerFor(live.tokenizer) });
       this.rebuildAfterRun = true;
     }
-    const { model: label, setupHint } = modelFields(s);
-    const { model: _old, setupHint: _hint, ...rest } = this.model.snapshot;
-    this.model = new ChatModel({
+    const { model: label, setup } = modelFields(s);
+    const { model: _old, ...rest } = this.model.snapshot;
+    const kind = providerKind(s['agent.provider']);
+    const named = s['agent.model'];
+    const models = kind === 'demo' ? [] : [...new Set([...(named ? [named] : []), ...rest.models])];
+    this.model = this.chatModel({
       ...rest,
-      strategy: sessionSettings(s).strategy,
+      strategy: liveSettings(s).strategy,
+      models,
+      setup,
       ...(label ? { model: label } : {}),
-      ...(setupHint ? { setupHint } : {}),
     });
     this.d.postSnapshot(this.model.snapshot);
+    if (kind === 'vscode-lm') void this.refreshLanguageModels();
   }
 
   /**
@@ -153,14 +172,12 @@ export class ChatController implements vscode.Disposable {
     return true;
   }
 
-  /** Starts a run in the background; the panel follows it through patches. */
-  send(text: string): { accepted: boolean; reason?: string } {
+  /** Starts a run in the background; the panel follows it through patches. Refused runs keep the text. */
+  send(text: string): { accepted: boolean; reason?: string; setup?: boolean } {
     if (this.running) return { accepted: false, reason: 'The agent is still working; stop it first.' };
-    const hint = modelFields(this.d.settings()).setupHint;
-    if (hint) {
-      this.d.post(this.model.notice('warning', hint, { label: 'Configure', action: 'configure' }));
-      return { accepted: false, reason: hint };
-    }
+    if (text.trim() === '') return { accepted: false, reason: 'The message is empty.' };
+    const { setup } = modelFields(this.d.settings());
+    if (!setup.ready) return { accepted: false, reason: setup.hint ?? 'Set up a model first.', setup: true };
     this.runDone = this.run(text);
     return { accepted: true };
   }
@@ -168,72 +185,75 @@ export class ChatController implements vscode.Disposable {
   private async run(text: string): Promise<void> {
     const controller = new AbortController();
     this.running = controller;
+    this.d.onRunning?.(true);
     this.d.post(this.model.userMessage(text, Date.now()));
+    let session: AgentSession | undefined;
+    let history: SessionHistory | undefined;
     try {
-      const session = await this.ensureSession();
-      const history = this.history; // this run's file, even if New Chat replaces it meanwhile
+      session = await this.ensureSession();
+      history = this.history; // this run's file, even if New Chat replaces it meanwhile
+      const running = session;
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
+        if (e.type === 'context-prepared' && e.masked.length > 0) void history?.masked(e.masked);
         if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped')
-          void this.writeHistory(session, history);
+          void history?.sync(running.state().messages);
       });
       try {
         await session.send(text, controller.signal);
       } finally {
         off();
-        // Over for the user (the panel already says so): a next message may start while the last
-        // records are written; the history queue keeps them in order.
-        this.runOver(controller);
-        await this.writeHistory(session, history);
-        void this.refreshPastSessions();
       }
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.d.logger.error(`Agent run failed: ${message}`);
       this.d.post([
-        ...this.model.notice('error', message, { label: 'Show Log', action: 'showLog' }),
+        ...this.model.patch([{ op: 'activity', text: undefined }]),
+        ...this.model.notice('error', message, { label: 'Open setup', action: 'configure' }, true),
         ...this.model.patch([{ op: 'status', status: 'error' }]),
       ]);
     } finally {
+      // The run is over once the status says so: the bookkeeping below does not hold up the next one.
       this.runOver(controller);
     }
+    if (!session) return;
+    await history?.sync(session.state().messages);
+    await this.saveStats();
+    void this.refreshPastSessions();
   }
 
   /** The run is over for the user; settings that need a new session take effect now. */
   private runOver(controller: AbortController): void {
     if (this.running !== controller) return;
     this.running = undefined;
+    this.d.onRunning?.(false);
     if (this.rebuildAfterRun) this.rebuildSession();
     this.rebuildAfterRun = false;
   }
 
-  /** Appends the messages the history file does not have yet (full text, as the agent kept them). */
-  private historyQueue: Promise<void> = Promise.resolve();
-  private writeHistory(session: AgentSession, history: ChatController['history']): Promise<void> {
-    this.historyQueue = this.historyQueue
-      .then(async () => {
-        if (!history) return;
-        const messages = session.state().messages;
-        for (const m of messages.slice(history.written)) await history.writer.append(m);
-        history.written = messages.length;
+  /** Calls and cost of this session (with what it had before a resume), for the History list. */
+  private async saveStats(): Promise<void> {
+    const m = this.model.snapshot.meter;
+    if (m.calls === 0) return;
+    await this.stats
+      .set(this.model.snapshot.sessionId, {
+        calls: this.statsBase.calls + m.calls,
+        costUnits: this.statsBase.costUnits + m.costUnits,
+        ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}),
+        updatedAt: Date.now(),
       })
-      .catch((e: unknown) => this.d.logger.error(`Writing the chat history failed: ${String(e)}`));
-    return this.historyQueue;
+      .catch((e: unknown) => this.d.logger.warn(`Saving the session's cost failed: ${String(e)}`));
   }
 
   /** Past sessions from the history files, newest first. */
-  async refreshPastSessions(): Promise<void> {
+  async refreshPastSessions(): Promise<number> {
     try {
-      const store = await this.openStore();
-      const sessions = (await listSessions(store)).slice(0, 30).map((e) => ({
-        id: e.name,
-        title: new Date(e.modifiedMs).toLocaleString(),
-        createdAt: e.modifiedMs,
-        turns: 0,
-      }));
+      const sessions = await listPastSessions(await this.openStore(), this.stats);
       this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
+      return sessions.length;
     } catch (e) {
       this.d.logger.warn(`Listing past sessions failed: ${String(e)}`);
+      return 0;
     }
   }
 
@@ -246,8 +266,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   /**
-   * Continues a past session from its history file: the panel shows the conversation again and the next
-   * message goes on from it. Cost and budget start afresh (the history keeps messages, not accounting).
+   * Continues a past session from its history file: the panel shows the conversation again (with what
+   * was masked and the links to stored outputs) and the next message goes on from it.
    */
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
@@ -264,18 +284,28 @@ export class ChatController implements vscode.Disposable {
         now: Date.now(),
       });
     } catch (e) {
-      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e)));
+      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
       return false;
     }
     this.newChat();
+    const masked = maskedFromHistory(records);
     const base = this.model.snapshot;
-    this.model = new ChatModel({ ...base, sessionId: id, items: itemsFromMessages(id, state.messages, Date.now()) });
+    const meter = {
+      ...base.meter,
+      maskedObservations: masked.size,
+      maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
+    };
+    const items = itemsFromMessages(id, state.messages, Date.now(), masked);
+    this.model = this.chatModel({ ...base, sessionId: id, items, meter });
     this.carryOver = state;
+    this.resumed = { records };
+    const before = this.stats.get(id);
+    this.statsBase = { calls: before?.calls ?? 0, costUnits: before?.costUnits ?? 0 };
     const damaged = badLines.length + (tornTail ? 1 : 0);
-    const skipped = damaged ? ` ${damaged} damaged line(s) of the file were skipped.` : '';
+    const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
     this.model.notice(
       'info',
-      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). Cost and budget count from here.${skipped}`,
+      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). The meter counts from here.${skipped}`,
       { label: 'Open Transcript', action: 'openTranscript' },
     );
     this.d.postSnapshot(this.model.snapshot);
@@ -298,58 +328,45 @@ export class ChatController implements vscode.Disposable {
 
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
-    const s = this.d.settings();
     const { workspaceFolder } = this.d.storeRoot();
-    const store = await this.d.openStore();
-    // Size caps: the oldest files of a full folder go before a new session adds more.
-    void store.enforceCaps().catch((e: unknown) => this.d.logger.warn(`Store size caps: ${String(e)}`));
-    const live = sessionSettings(s);
-    const tokenizer = this.tokenizerFor(live.tokenizer);
-    const extras = await this.loadExtras();
-    const tools = new ToolRegistry([
-      ...(workspaceFolder
-        ? createWorkspaceTools({
-            workspaceRoot: workspaceFolder,
-            storeRoot: store.root,
-            ...(extras.readRoots?.length ? { readOnlyRoots: extras.readRoots } : {}),
-            appRoot: vscode.env.appRoot,
-            ...this.d.hostPorts(workspaceFolder, this.approvals),
-          })
-        : []),
-      ...(extras.mcp ? mcpAgentTools(extras.mcp, this.d.mcpApproval?.(this.approvals)) : []),
-    ]);
-    const provider = await createProvider(s, this.d.secrets);
-    const restoring = this.carryOver !== undefined;
-    this.session = new AgentSession({
-      provider,
-      model: s['agent.model'],
-      ...(s['agent.summaryModel'] ? { summaryModel: { provider, model: s['agent.summaryModel'] } } : {}),
-      tools,
-      tokenizer,
-      systemPrompt: [
-        systemPrompt(workspaceFolder, store, store.historyPaths(this.model.snapshot.sessionId)),
-        extras.prompt,
-      ]
-        .filter(Boolean)
-        .join('\n\n'),
-      strategy: live.strategy,
-      strategyOptions: live.strategyOptions,
-      longOutput: new ToolOutputStore(store, tokenizer),
-      // The approval port always: a budget in approval mode may be set while the session lives.
-      budget: { ...live.budget, approval: this.approvals },
-      maxTurns: s['agent.maxTurns'],
-      logger: this.d.logger,
-      ...(this.carryOver ? { restore: this.carryOver } : {}),
-    });
+    const store = await this.openStore();
+    const sessionId = this.model.snapshot.sessionId;
+    const restoring = this.carryOver;
+    const settings = this.d.settings();
+    const tokenizer = this.tokenizerFor(liveSettings(settings).tokenizer);
+    const session = await buildSession(
+      {
+        secrets: this.d.secrets,
+        logger: this.d.logger,
+        hostPorts: this.d.hostPorts,
+        ...(this.d.mcpApproval ? { mcpApproval: this.d.mcpApproval(this.approvals) } : {}),
+        approvals: this.approvals,
+        extras: () => this.loadExtras(),
+      },
+      {
+        settings,
+        tokenizer,
+        store,
+        workspaceFolder,
+        sessionId,
+        ...(restoring ? { restore: restoring } : {}),
+        // A stored output's full size is in its preview's last line: the card shows it.
+        onMessage: (m) => {
+          const lines = m.role === 'tool' && m.storedAt && m.toolCallId ? outputLinesOf(m.content) : undefined;
+          if (lines !== undefined) this.d.post(this.model.outputLines(m.toolCallId!, lines));
+        },
+      },
+    );
+    this.session = session;
     this.carryOver = undefined;
     // A continued conversation keeps appending to the history file it already has.
-    this.history ??= {
-      writer: await HistoryWriter.open(store, this.model.snapshot.sessionId, { tokenizer }),
-      // A resumed session's messages are in its file already.
-      written: restoring ? this.session.state().messages.length : 0,
-      store,
-    };
-    return this.session;
+    this.history ??= SessionHistory.open(
+      await HistoryWriter.open(store, sessionId, { tokenizer }),
+      restoring ? restoring.messages.length : 0,
+      this.resumed?.records ?? [],
+      this.d.logger,
+    );
+    return session;
   }
 
   /** MCP and skills are optional: a failure there is logged and the agent runs without them. */
@@ -364,19 +381,20 @@ export class ChatController implements vscode.Disposable {
 
   private fresh(): ChatSnapshot {
     const s = this.d.settings();
+    const { model, setup } = modelFields(s);
     const snapshot = emptyChat(
       `chat-${Date.now().toString(36)}`,
       s.strategy,
       s['agent.contextWindow'],
       s.tokenizer === 'chars4',
+      setup,
     );
-    const { model, setupHint } = modelFields(this.d.settings());
-    if (providerKind(s['agent.provider']) === 'vscode-lm') void this.refreshLanguageModels();
+    const kind = providerKind(s['agent.provider']);
+    if (kind === 'vscode-lm') void this.refreshLanguageModels();
     return {
       ...snapshot,
       ...(model ? { model } : {}),
-      models: s['agent.model'] ? [s['agent.model']] : [],
-      ...(setupHint ? { setupHint } : {}),
+      models: s['agent.model'] && kind !== 'demo' ? [s['agent.model']] : [],
     };
   }
 
@@ -394,21 +412,7 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     this.stop();
+    void this.history?.close();
     this.tokenizer?.dispose();
   }
-}
-
-function systemPrompt(
-  workspaceFolder: string | undefined,
-  store: ContextStore,
-  history: { jsonl: string; markdown: string },
-): string {
-  const storeRel = workspaceFolder ? path.relative(workspaceFolder, store.root) || '.' : store.root;
-  const historyRel = store.displayPath(history.markdown);
-  return [
-    "You are a coding agent working in the user's VS Code workspace. Use the tools to read, search and change files and to run commands.",
-    `Long tool outputs, terminal logs and chat history are kept as files under ${storeRel}/. When a result says "Full output ... - read, tail or grep it", or an old observation reads "Old environment output: (N lines omitted; full text: PATH)", read, tail or grep that file instead of re-running the command.`,
-    `This conversation is also written to ${historyRel}: if a summary left something out, grep it there.`,
-    'Be concise. When the task is done, answer without calling a tool.',
-  ].join('\n');
 }

@@ -1,10 +1,22 @@
 // Builds the panel's chat view model from the agent's events: a pure translation, no VS Code calls.
-import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall, ContextMeter, NoticeAction } from '../../protocol/chat';
+import type {
+  ChatItem,
+  ChatPatch,
+  ChatSnapshot,
+  ChatToolCall,
+  ContextMeter,
+  NoticeAction,
+  SetupSummary,
+} from '../../protocol/chat';
 import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
+import type { ProviderErrorInfo } from '../../core/agent/errors';
 import type { Message } from '../../core/messages';
-import type { ProviderErrorKind } from '../../core/agent/errors';
+import type { MaskedInfo } from '../../core/store/history';
+import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
+import { parseFullOutputLine } from '../../core/store/tool-outputs';
 import type { BudgetEvent } from '../../core/budget/types';
+import { describeRunError, retryActivity } from './runErrors';
 
 export const STRATEGIES = ['cache-aware', 'masking', 'raw', 'summary', 'hybrid', 'sliding-window'] as const;
 
@@ -17,6 +29,7 @@ export function emptyMeter(contextWindow: number, estimated: boolean): ContextMe
     costUnits: 0,
     calls: 0,
     maskedObservations: 0,
+    maskedStored: 0,
     estimated,
   };
 }
@@ -26,6 +39,7 @@ export function emptyChat(
   strategy: string,
   contextWindow: number,
   estimated: boolean,
+  setup: SetupSummary = { provider: 'openai-compatible', ready: false },
 ): ChatSnapshot {
   return {
     sessionId,
@@ -33,6 +47,7 @@ export function emptyChat(
     strategy,
     strategies: [...STRATEGIES],
     models: [],
+    setup,
     items: [],
     meter: emptyMeter(contextWindow, estimated),
     series: [],
@@ -40,11 +55,22 @@ export function emptyChat(
   };
 }
 
+/** Lines of the full output a tool result names in its `Full output (N lines, ...)` line. */
+export function outputLinesOf(content: string): number | undefined {
+  return parseFullOutputLine(content)?.lines;
+}
+
 /**
  * The panel's items for a conversation read back from its history file (a resumed session): user
- * messages, and assistant answers with their tool calls and what the model saw of each result.
+ * messages, and assistant answers with their tool calls, what the model saw of each result, and which
+ * results were masked when the file was last written.
  */
-export function itemsFromMessages(sessionId: string, messages: readonly Message[], at: number): ChatItem[] {
+export function itemsFromMessages(
+  sessionId: string,
+  messages: readonly Message[],
+  at: number,
+  masked: ReadonlyMap<string, MaskedInfo> = new Map(),
+): ChatItem[] {
   const items: ChatItem[] = [];
   const results = new Map(messages.filter((m) => m.role === 'tool' && m.toolCallId).map((m) => [m.toolCallId!, m]));
   let turn = 0;
@@ -54,6 +80,8 @@ export function itemsFromMessages(sessionId: string, messages: readonly Message[
     turn++;
     const tools: ChatToolCall[] = (m.toolCalls ?? []).map((c) => {
       const r = results.get(c.id);
+      const mask = masked.get(c.id);
+      const lines = r ? (outputLinesOf(r.content) ?? (r.storedAt ? undefined : countLines(r.content))) : undefined;
       return {
         callId: c.id,
         tool: c.name,
@@ -61,11 +89,33 @@ export function itemsFromMessages(sessionId: string, messages: readonly Message[
         state: r ? 'ok' : 'cancelled',
         ...(r ? { preview: r.content } : {}),
         ...(r?.storedAt ? { storedAt: r.storedAt } : {}),
+        ...(lines !== undefined ? { outputLines: lines } : {}),
+        ...(mask
+          ? {
+              masked: true,
+              ...(mask.lines !== undefined ? { maskedLines: mask.lines } : {}),
+              ...(mask.placeholder ? { placeholder: mask.placeholder } : {}),
+            }
+          : {}),
       };
     });
     items.push({ kind: 'assistant', id: `a-${sessionId}-${turn}`, turn, text: m.content, streaming: false, tools });
   });
   return items;
+}
+
+function countLines(text: string): number {
+  if (text === '') return 0;
+  const n = text.split('\n').length;
+  return text.endsWith('\n') ? n - 1 : n;
+}
+
+export interface ChatModelOptions {
+  /**
+   * US$ per cost unit (one uncached input token) when the model's price is known. The seam for issue 14
+   * (price table, provider-reported usage): undefined shows units only.
+   */
+  usdPerUnit?: number;
 }
 
 /**
@@ -75,8 +125,13 @@ export function itemsFromMessages(sessionId: string, messages: readonly Message[
 export class ChatModel {
   private s: ChatSnapshot;
   private noticeCount = 0;
+  /** The last provider error of the run: shown once, when the run gives up. */
+  private lastError: ProviderErrorInfo | undefined;
 
-  constructor(initial: ChatSnapshot) {
+  constructor(
+    initial: ChatSnapshot,
+    private readonly options: ChatModelOptions = {},
+  ) {
     this.s = initial;
   }
 
@@ -90,22 +145,36 @@ export class ChatModel {
     return patches;
   }
 
+  /** A new run starts: the last run's errors and status line go, the message is shown. */
   userMessage(text: string, at: number): ChatPatch[] {
+    const stale = this.s.items.filter((i) => i.kind === 'notice' && i.transient).map((i) => i.id);
+    this.lastError = undefined;
     return this.patch([
+      ...(stale.length ? [{ op: 'removeItems' as const, ids: stale }] : []),
+      { op: 'activity', text: undefined },
       { op: 'upsertItem', item: { kind: 'user', id: `u-${this.s.items.length}-${at}`, text, at } },
       { op: 'status', status: 'running' },
     ]);
   }
 
-  notice(level: 'info' | 'warning' | 'error', text: string, action?: NoticeAction): ChatPatch[] {
+  notice(level: 'info' | 'warning' | 'error', text: string, action?: NoticeAction, transient = false): ChatPatch[] {
     const item: ChatItem = {
       kind: 'notice',
-      id: `n-${++this.noticeCount}`,
+      id: `n-${++this.noticeCount}-${Date.now().toString(36)}`,
       level,
       text,
       ...(action ? { action } : {}),
+      ...(transient ? { transient } : {}),
     };
     return this.patch([{ op: 'upsertItem', item }]);
+  }
+
+  /** The full output's line count of a tool result, once the host knows it. */
+  outputLines(callId: string, lines: number): ChatPatch[] {
+    const item = this.s.items.find((i) => i.kind === 'assistant' && i.tools.some((t) => t.callId === callId));
+    if (item?.kind !== 'assistant') return [];
+    const tools = item.tools.map((t) => (t.callId === callId ? { ...t, outputLines: lines } : t));
+    return this.patch([{ op: 'upsertItem', item: { ...item, tools } }]);
   }
 
   event(e: AgentEvent): ChatPatch[] {
@@ -116,7 +185,12 @@ export class ChatModel {
         return this.patch([{ op: 'appendText', id: this.assistant(e.turn).id, text: e.text }]);
       case 'tool-call-started':
         return this.patch([this.withTool(e.turn, { ...shownCall(e), state: 'running' })]);
-      case 'tool-call-finished':
+      case 'tool-call-finished': {
+        const lines = e.storedAt
+          ? outputLinesOf(e.preview)
+          : e.preview.endsWith('…')
+            ? undefined
+            : countLines(e.preview);
         return this.patch([
           this.withTool(e.turn, {
             ...shownCall(e),
@@ -124,15 +198,18 @@ export class ChatModel {
             durationMs: e.durationMs,
             preview: e.preview,
             ...(e.storedAt ? { storedAt: e.storedAt } : {}),
+            ...(lines !== undefined ? { outputLines: lines } : {}),
           }),
         ]);
+      }
       case 'context-prepared':
         return this.patch(this.contextPatches(e));
       case 'call-finished': {
         const item = this.assistant(e.turn);
         return this.patch([
           { op: 'upsertItem', item: { ...item, streaming: false } },
-          { op: 'meter', meter: { ...this.s.meter, costUnits: e.costSoFar } },
+          { op: 'meter', meter: this.withCost({ ...this.s.meter }, e.costSoFar) },
+          { op: 'activity', text: undefined },
         ]);
       }
       case 'retry': {
@@ -140,48 +217,76 @@ export class ChatModel {
         const item = this.s.items.find((i) => i.id === this.assistant(e.turn).id);
         const clear: ChatPatch[] =
           item?.kind === 'assistant' && item.text ? [{ op: 'upsertItem', item: { ...item, text: '' } }] : [];
-        return [
-          ...this.patch(clear),
-          ...this.notice(
-            'warning',
-            `Retrying (attempt ${e.attempt}): ${e.reason}${e.filtered ? ' (retry filtering applied)' : ''}`,
-          ),
-        ];
+        return this.patch([
+          ...clear,
+          { op: 'activity', text: retryActivity(e.attempt, e.reason, e.delayMs, e.filtered) },
+        ]);
       }
       case 'budget':
         return this.patch([
           { op: 'meter', meter: { ...this.s.meter, budget: budgetState(e.event, this.s.meter.budget) } },
         ]);
       case 'error':
-        return this.notice('error', describeError(e.error.kind, e.error.message), errorAction(e.error.kind));
+        // Shown once, when the run gives up (a retried error is the status line's business).
+        this.lastError = e.error;
+        return [];
       case 'done':
-        return this.patch([...this.finishStreaming(), { op: 'status', status: e.reason }]);
+        return this.patch([
+          ...this.finishStreaming(),
+          { op: 'activity', text: undefined },
+          { op: 'status', status: e.reason },
+        ]);
       case 'stopped':
         return this.patch([
           ...this.finishStreaming(),
-          ...(e.reason === 'aborted' ? [] : this.notice(e.reason === 'budget' ? 'warning' : 'error', e.message)),
+          { op: 'activity', text: undefined },
+          ...this.stoppedNotice(e.reason, e.message),
           { op: 'status', status: e.reason },
         ]);
     }
   }
 
+  private stoppedNotice(reason: 'aborted' | 'budget' | 'error', message: string): ChatPatch[] {
+    if (reason === 'aborted') return [];
+    if (reason === 'budget') return this.notice('warning', message, undefined, true);
+    if (this.lastError) {
+      const { text, action } = describeRunError(this.lastError, this.s.setup.endpoint);
+      this.lastError = undefined;
+      return this.notice('error', text, action, true);
+    }
+    return this.notice('error', message, { label: 'Show Log', action: 'showLog' }, true);
+  }
+
+  private withCost(meter: ContextMeter, units: number): ContextMeter {
+    const usd = this.options.usdPerUnit;
+    const { costUsd: _old, ...rest } = meter;
+    return { ...rest, costUnits: units, ...(usd !== undefined ? { costUsd: units * usd } : {}) };
+  }
+
   private contextPatches(e: Extract<AgentEvent, { type: 'context-prepared' }>): ChatPatch[] {
-    const maskedIds = e.masked.filter((m) => m.toolCallId).map((m) => m.toolCallId!);
-    const lines = Object.fromEntries(e.masked.filter((m) => m.toolCallId).map((m) => [m.toolCallId!, m.lines]));
-    const meter: ContextMeter = {
-      ...this.s.meter,
-      tokensInWindow: e.tokensSent,
-      rawHistoryTokens: e.rawHistoryTokens,
-      cachedTokens: e.cachedTokens,
-      costUnits: e.costSoFar,
-      calls: e.call,
-      maskedObservations: e.masked.length,
-      estimated: e.estimated,
-    };
+    const withId = e.masked.filter((m) => m.toolCallId);
+    const maskedIds = withId.map((m) => m.toolCallId!);
+    const lines = Object.fromEntries(withId.map((m) => [m.toolCallId!, m.lines]));
+    const placeholders = Object.fromEntries(
+      withId.map((m) => [m.toolCallId!, formatMaskPlaceholder(m.lines, m.storedAt)]),
+    );
+    const meter: ContextMeter = this.withCost(
+      {
+        ...this.s.meter,
+        tokensInWindow: e.tokensSent,
+        rawHistoryTokens: e.rawHistoryTokens,
+        cachedTokens: e.cachedTokens,
+        calls: e.call,
+        maskedObservations: e.masked.length,
+        maskedStored: e.masked.filter((m) => m.storedAt).length,
+        estimated: e.estimated,
+      },
+      e.costSoFar,
+    );
     return [
       { op: 'meter', meter },
       { op: 'point', point: { call: e.call, sent: e.tokensSent, raw: e.rawHistoryTokens, cached: e.cachedTokens } },
-      ...(maskedIds.length ? [{ op: 'masked' as const, callIds: maskedIds, lines }] : []),
+      ...(maskedIds.length ? [{ op: 'masked' as const, callIds: maskedIds, lines, placeholders }] : []),
     ];
   }
 
@@ -220,43 +325,32 @@ function shownCall(
   };
 }
 
-function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): ContextMeter['budget'] {
+type BudgetMeter = NonNullable<ContextMeter['budget']>;
+
+/**
+ * The meter's budget line. A hard refusal stops the run before the limit is passed (`refused`, not
+ * `exceeded`); a denied or abandoned approval (Stop while asking) leaves the budget where it was.
+ */
+export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): BudgetMeter {
   const limit = e.limit;
   const usedPercent = limit > 0 ? Math.round((e.used / limit) * 100) : (previous?.usedPercent ?? 0);
-  const state: NonNullable<ContextMeter['budget']>['state'] =
-    e.type === 'warning'
-      ? 'warning'
-      : e.type === 'backpressure'
-        ? 'backpressure'
-        : e.type === 'approval-requested'
-          ? 'awaiting-approval'
-          : e.type === 'exceeded' || e.type === 'approval-denied'
-            ? 'exceeded'
-            : 'ok';
-  return { state, usedPercent, limit };
-}
-
-function describeError(kind: ProviderErrorKind, message: string): string {
-  switch (kind) {
-    case 'auth':
-      return `The model provider refused the API key (${message}). Set a key with "Context Desk: Set API Key".`;
-    case 'rate-limit':
-      return `The provider is rate limiting (${message}). Wait a moment and send again.`;
-    case 'context-overflow':
-      return `The request did not fit the model's context window (${message}). Try the masking or hybrid strategy, or a model with a larger window.`;
-    case 'network':
-      return `The model endpoint cannot be reached (${message}). Check contextDesk.agent.baseUrl and that the server runs.`;
-    case 'timeout':
-      return `The model did not answer in time (${message}).`;
-    case 'server':
-      return `The provider failed (${message}). It may be temporary; send again.`;
+  const byUse: BudgetMeter['state'] = e.used > limit ? 'exceeded' : e.used >= 0.8 * limit ? 'warning' : 'ok';
+  let state: BudgetMeter['state'];
+  switch (e.type) {
+    case 'warning':
+      state = 'warning';
+      break;
+    case 'backpressure':
+      state = 'backpressure';
+      break;
+    case 'approval-requested':
+      state = 'awaiting-approval';
+      break;
+    case 'exceeded':
+      state = e.refused ? 'refused' : e.mode === 'soft' ? 'exceeded' : byUse;
+      break;
     default:
-      return message;
+      state = byUse;
   }
-}
-
-function errorAction(kind: ProviderErrorKind): NoticeAction {
-  return kind === 'auth' || kind === 'network'
-    ? { label: 'Configure', action: 'configure' }
-    : { label: 'Show Log', action: 'showLog' };
+  return { state, usedPercent, limit };
 }

@@ -35,6 +35,27 @@ export async function storeApiKey(
   await secrets.store(originSecret(provider), origin);
 }
 
+/** Whether a key is stored for `provider` (the key itself is never returned here). */
+export async function hasApiKey(secrets: SecretStorage, provider: string): Promise<boolean> {
+  return (await secrets.get(apiKeySecret(provider))) !== undefined;
+}
+
+/**
+ * The stored key only if it is bound to `origin` (no question asked): for a connection test to a URL
+ * typed in the setup form. A key stored before keys were bound goes only to `legacyOrigin`.
+ */
+export async function keyBoundTo(
+  secrets: SecretStorage,
+  provider: string,
+  origin: string,
+  legacyOrigin: string,
+): Promise<string | undefined> {
+  const key = await secrets.get(apiKeySecret(provider));
+  if (key === undefined) return undefined;
+  const bound = (await secrets.get(originSecret(provider))) ?? legacyOrigin;
+  return bound === origin ? key : undefined;
+}
+
 export type AskOrigin = (
   bound: string,
   requested: string,

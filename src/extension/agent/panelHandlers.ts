@@ -1,12 +1,16 @@
 // Answers the Agent panel's requests. The chat controller loads on first use (features bundle).
 import * as vscode from 'vscode';
 import type { HostRequests } from '../../protocol/messages';
+import { ANTHROPIC_DEFAULT_URL, keyBoundTo, originOf } from './apiKeys';
 import type { Handlers } from '../../protocol/rpc';
-import type { Lazy } from '../lazy';
+import { features, type Lazy } from '../lazy';
+import type { Settings } from '../settings';
 import type { ChatController } from './chatController';
 
 export interface PanelHandlerDeps {
   chat: Lazy<ChatController>;
+  settings: () => Settings;
+  secrets: vscode.SecretStorage;
   showLog: () => void;
   openStored: (reference: string) => Promise<boolean>;
   isAllowedCommand: (c: string) => boolean;
@@ -35,7 +39,40 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
       if (action === 'showLog') d.showLog();
       else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');
       else if (action === 'openTranscript') await d.chat().openTranscript();
+      else if (action === 'useDemo')
+        return {
+          ok: (await features().saveSetup({ provider: 'demo', baseUrl: '', model: '' }, d.secrets, d.settings)).ok,
+        };
       return { ok: true };
     },
+    getSetup: () => features().getSetup(d.settings(), d.secrets),
+    listModels: async ({ provider, baseUrl, apiKey }) =>
+      features().listModels({ provider, baseUrl, apiKey: apiKey || (await storedKey(d, provider, baseUrl)) }),
+    testConnection: async ({ provider, baseUrl, model, apiKey }) =>
+      features().testConnection({
+        provider,
+        baseUrl,
+        model,
+        apiKey: apiKey || (await storedKey(d, provider, baseUrl)),
+      }),
+    saveSetup: (input) => features().saveSetup(input, d.secrets, d.settings),
+    refreshSessions: async () => ({ count: await d.chat().refreshPastSessions() }),
   };
+}
+
+/**
+ * A key typed in the form wins; else the stored one, but only when it is bound to the origin being
+ * tested: a URL typed in the form must not receive the stored key (the key is never sent back to the panel).
+ */
+async function storedKey(d: PanelHandlerDeps, provider: string, baseUrl: string): Promise<string | undefined> {
+  const s = d.settings();
+  const configured =
+    provider === 'anthropic'
+      ? s['agent.anthropicBaseUrl'] || ANTHROPIC_DEFAULT_URL
+      : provider === 'openai-compatible'
+        ? s['agent.baseUrl']
+        : '';
+  const url = baseUrl || (provider === 'anthropic' ? ANTHROPIC_DEFAULT_URL : '');
+  if (!url) return undefined;
+  return keyBoundTo(d.secrets, provider, originOf(url), originOf(configured));
 }

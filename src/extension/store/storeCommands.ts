@@ -52,23 +52,39 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
 
 async function pickMasked(d: StoreCommandDeps): Promise<void> {
   const chat = d.chat();
-  const items = (chat?.items ?? [])
-    .flatMap((item) =>
-      item.kind === 'assistant' ? item.tools.filter((t) => t.masked && t.storedAt).map((t) => ({ item, t })) : [],
-    )
-    .reverse()
+  const masked = (chat?.items ?? [])
+    .flatMap((item) => (item.kind === 'assistant' ? item.tools.filter((t) => t.masked).map((t) => ({ item, t })) : []))
+    .reverse();
+  const lines = (n: number | undefined): string =>
+    n === undefined ? 'full output' : `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
+  const items: (vscode.QuickPickItem & { reference?: string })[] = masked
+    .filter(({ t }) => t.storedAt)
     .map(({ item, t }) => ({
       label: `Turn ${item.turn}: ${t.tool}`,
-      description: `${t.maskedLines ?? '?'} lines`,
+      // The full output's size (the stored file), not the preview the model had.
+      description: `${lines(t.outputLines)} · the model now sees one line`,
       detail: (t.preview ?? '').split('\n').find((l) => l.trim()) ?? '',
       reference: t.storedAt!,
     }));
+  const unstored = masked.length - items.length;
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('Context Desk: no observation of the current session is masked yet.');
+    void vscode.window.showInformationMessage(
+      unstored > 0
+        ? `Context Desk: ${unstored} observation${unstored === 1 ? ' is' : 's are'} masked, not stored (short outputs have no file); the session's transcript keeps them.`
+        : 'Context Desk: no observation of the current session is masked yet.',
+    );
     return;
   }
+  if (unstored > 0)
+    items.push(
+      { label: '', kind: vscode.QuickPickItemKind.Separator },
+      {
+        label: `$(info) ${unstored} more masked, not stored`,
+        detail: 'Short outputs are masked without a file; the session transcript keeps their text.',
+      },
+    );
   const picked = await vscode.window.showQuickPick(items, { title: 'Open Masked Observation', matchOnDetail: true });
-  if (picked) await d.openStored(picked.reference);
+  if (picked?.reference) await d.openStored(picked.reference);
 }
 
 /** A quick pick that searches as you type, streaming matches in; Escape cancels the search. */

@@ -1,16 +1,19 @@
-// <cd-approval>: asks the user to approve a command, an edit or more budget. Focus moves to Approve
+// <cd-approval>: asks the user to approve a command, an edit or more budget. Docked above the composer,
+// outside the scrolling conversation, so nothing the model writes can cover it. Focus moves to Approve
 // when a new request appears so it is answerable from the keyboard at once; Escape denies.
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ApprovalRequest } from '../../protocol/chat';
 import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
+import { codicons } from './codicons';
 
-const KIND_TEXT = {
-  command: 'Run a command?',
-  edit: 'Apply an edit?',
-  budget: 'Go over the budget?',
-  mcp: 'MCP tool call',
+/** The kind as a short noun beside the host's title (which already asks the question). */
+const KIND = {
+  command: { label: 'Command', icon: 'codicon-terminal' },
+  edit: { label: 'Edit', icon: 'codicon-edit' },
+  budget: { label: 'Budget', icon: 'codicon-warning' },
+  mcp: { label: 'MCP tool', icon: 'codicon-plug' },
 } as const;
 
 export class CdApproval extends LitElement {
@@ -41,8 +44,13 @@ export class CdApproval extends LitElement {
       data-testid="approval"
       @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.answer(false)}
     >
-      <div class="kind">${KIND_TEXT[a.kind] ?? 'Approve?'}</div>
-      <div class="title" id="approval-title">${a.title}</div>
+      <div class="head">
+        <span class="kind"
+          ><span class="codicon ${KIND[a.kind]?.icon ?? 'codicon-question'}" aria-hidden="true"></span
+          >${KIND[a.kind]?.label ?? 'Approval'}</span
+        >
+        <span class="title" id="approval-title">${a.title}</span>
+      </div>
       ${
         a.mcp
           ? html`<dl class="mcp" data-testid="approval-mcp">
@@ -71,28 +79,42 @@ export class CdApproval extends LitElement {
   }
 
   static override styles = [
+    codicons,
     codeBlock,
     css`
       :host {
         display: block;
       }
       .box {
-        padding: 8px;
-        margin: 6px 0;
+        padding: 6px 8px;
+        margin: 0 0 6px;
         border: 1px solid var(--vscode-focusBorder);
+        border-radius: 4px;
         background: var(--vscode-editorWidget-background);
       }
+      .head {
+        display: flex;
+        align-items: baseline;
+        gap: 6px;
+        flex-wrap: wrap;
+        margin-bottom: 4px;
+      }
       .kind {
-        color: var(--vscode-descriptionForeground);
-        font-size: 0.9em;
+        display: inline-flex;
+        align-items: center;
+        gap: 3px;
+        padding: 0 5px;
+        font-size: 0.85em;
+        color: var(--vscode-badge-foreground);
+        background: var(--vscode-badge-background);
+        border-radius: 8px;
       }
       .title {
         font-weight: 600;
-        margin: 2px 0 4px;
       }
       pre {
         margin: 0 0 6px;
-        max-height: 160px;
+        max-height: 20vh;
       }
       .buttons {
         display: flex;

@@ -1,25 +1,55 @@
-// <cd-composer>: the message box. Enter sends, Shift+Enter adds a line; disabled while the agent runs.
-// The draft is reported on every edit so the panel can keep it while the view is hidden.
+// <cd-composer>: the message box, fixed at the bottom, with the strategy and model pickers and Send (Stop
+// while the agent runs). Enter sends, Shift+Enter adds a line. The text stays until the host accepts it:
+// a refused message (no model yet) is kept, with the reason and the way to fix it.
 import { LitElement, css, html, nothing } from 'lit';
-import '@vscode-elements/elements/dist/vscode-button/index.js';
-import { requestHost } from '../events';
+import { askHost, requestHost, showView } from '../events';
+import { buttons } from './buttons';
 import { codicons } from './codicons';
+
+const SETUP_OPTION = '__setup__';
 
 export class CdComposer extends LitElement {
   static override properties = {
     draft: { attribute: false },
     running: { type: Boolean },
-    setupHint: { attribute: false },
+    strategy: { attribute: false },
+    strategies: { attribute: false },
+    model: { attribute: false },
+    models: { attribute: false },
+    ready: { type: Boolean },
+    refusal: { state: true },
+    sending: { state: true },
   };
 
   declare draft: string;
   declare running: boolean;
-  declare setupHint: string | undefined;
+  declare strategy: string;
+  declare strategies: string[];
+  declare model: string | undefined;
+  declare models: string[];
+  /** A model is set up: a refusal that asked for one is answered. */
+  declare ready: boolean;
+  declare refusal: { text: string; setup: boolean } | undefined;
+  declare sending: boolean;
 
   constructor() {
     super();
     this.draft = '';
     this.running = false;
+    this.strategy = '';
+    this.strategies = [];
+    this.models = [];
+    this.sending = false;
+    this.ready = false;
+  }
+
+  override willUpdate(changed: Map<string, unknown>): void {
+    // A refusal is about the moment it happened: a run starting or a model set up answers it.
+    if ((changed.has('running') && this.running) || (changed.has('ready') && this.ready)) this.refusal = undefined;
+  }
+
+  override focus(): void {
+    this.box?.focus();
   }
 
   private get box(): HTMLTextAreaElement | null {
@@ -31,107 +61,238 @@ export class CdComposer extends LitElement {
     this.dispatchEvent(new CustomEvent('cd-draft', { detail: text, bubbles: true, composed: true }));
   }
 
-  private send(): void {
+  private async send(): Promise<void> {
     const text = this.draft.trim();
-    if (!text || this.running) return;
-    requestHost(this, 'send', { text });
-    this.setDraft('');
-    const box = this.box;
-    if (box) box.value = '';
+    if (!text || this.running || this.sending) return;
+    this.sending = true;
+    try {
+      const r = await askHost(this, 'send', { text });
+      if (r.accepted) {
+        this.refusal = undefined;
+        this.setDraft('');
+      } else this.refusal = { text: r.reason ?? 'The agent did not take the message.', setup: r.setup === true };
+    } catch (e) {
+      this.refusal = { text: e instanceof Error ? e.message : String(e), setup: false };
+    } finally {
+      this.sending = false;
+    }
   }
 
   private onKey(e: KeyboardEvent): void {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
-      this.send();
+      void this.send();
     }
   }
 
+  private pickModel(e: Event): void {
+    const select = e.target as HTMLSelectElement;
+    if (select.value === SETUP_OPTION) {
+      select.value = this.currentModel() ?? '';
+      showView(this, 'setup');
+    } else if (select.value) requestHost(this, 'setModel', { model: select.value });
+  }
+
+  /** The snapshot names the model as `provider/model`; the picker lists model names. */
+  private currentModel(): string | undefined {
+    const label = this.model;
+    return this.models.find((m) => label === m || (label?.endsWith(`/${m}`) ?? false));
+  }
+
   override render(): unknown {
-    const blocked = this.running;
+    const current = this.currentModel();
     return html`
       ${
-        this.setupHint
-          ? html`<div class="setup" role="alert" data-testid="setup-hint">
-              <span class="codicon codicon-gear" aria-hidden="true"></span>
-              <span class="text">${this.setupHint}</span>
-              <vscode-button @click=${() => requestHost(this, 'noticeAction', { action: 'configure' })}
-                >Configure</vscode-button
-              >
+        this.refusal
+          ? html`<div class="refusal" role="alert" data-testid="send-refused">
+              <span class="codicon codicon-warning" aria-hidden="true"></span>
+              <span class="text">${this.refusal.text}</span>
+              ${
+                this.refusal.setup
+                  ? html`<button type="button" class="link" @click=${() => showView(this, 'setup')}>
+                      Set up a model
+                    </button>`
+                  : nothing
+              }
             </div>`
           : nothing
       }
-      <div class="row">
+      <div class="box">
         <textarea
           data-testid="composer"
           aria-label="Message to the agent (Enter sends, Shift+Enter adds a line)"
-          placeholder=${blocked ? 'The agent is working… (Stop to interrupt)' : 'Ask the agent… (Enter to send)'}
+          placeholder=${this.running ? 'The agent is working… (Stop to interrupt)' : 'Ask the agent… (Enter to send)'}
           rows="2"
           .value=${this.draft}
-          ?disabled=${blocked}
-          @input=${(e: Event) => this.setDraft((e.target as HTMLTextAreaElement).value)}
+          @input=${(e: Event) => {
+            this.refusal = undefined;
+            this.setDraft((e.target as HTMLTextAreaElement).value);
+          }}
           @keydown=${this.onKey}
         ></textarea>
-        <vscode-button
-          data-testid="send"
-          icon="send"
-          aria-label="Send"
-          title="Send (Enter)"
-          ?disabled=${blocked || this.draft.trim() === ''}
-          @click=${() => this.send()}
-          >Send</vscode-button
-        >
+        <div class="row">
+          <select
+            aria-label="Context strategy"
+            title="Context strategy"
+            data-testid="strategy-picker"
+            ?disabled=${this.running}
+            @change=${(e: Event) => requestHost(this, 'setStrategy', { strategy: (e.target as HTMLSelectElement).value })}
+          >
+            ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
+          </select>
+          <select
+            aria-label="Model"
+            title=${this.model ?? 'No model set up'}
+            data-testid="model-picker"
+            ?disabled=${this.running}
+            @change=${(e: Event) => this.pickModel(e)}
+          >
+            ${current === undefined ? html`<option value="" selected>${this.model ?? 'No model'}</option>` : nothing}
+            ${this.models.map((m) => html`<option value=${m} ?selected=${m === current}>${m}</option>`)}
+            <option value=${SETUP_OPTION}>Set up a model…</option>
+          </select>
+          <span class="spacer"></span>
+          ${
+            this.running
+              ? html`<button
+                  type="button"
+                  class="action stop"
+                  data-testid="stop"
+                  aria-label="Stop the agent"
+                  title="Stop the agent"
+                  @click=${() => requestHost(this, 'stop', {})}
+                >
+                  <span class="codicon codicon-stop-circle" aria-hidden="true"></span>
+                </button>`
+              : html`<button
+                  type="button"
+                  class="action"
+                  data-testid="send"
+                  aria-label="Send"
+                  title="Send (Enter)"
+                  ?disabled=${this.draft.trim() === '' || this.sending}
+                  @click=${() => void this.send()}
+                >
+                  <span class="codicon codicon-send" aria-hidden="true"></span>
+                </button>`
+          }
+        </div>
       </div>
     `;
   }
 
   static override styles = [
     codicons,
+    buttons,
     css`
       :host {
         display: block;
       }
-      .row {
-        display: flex;
-        gap: 6px;
-        align-items: flex-end;
+      .box {
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 4px;
+        background: var(--vscode-input-background);
+      }
+      .box:focus-within {
+        border-color: var(--vscode-focusBorder);
       }
       textarea {
-        flex: 1;
-        resize: vertical;
-        min-height: 2.6em;
-        max-height: 40vh;
+        display: block;
+        width: 100%;
         box-sizing: border-box;
+        resize: none;
+        min-height: 2.8em;
+        max-height: 30vh;
+        field-sizing: content;
         font: inherit;
-        padding: 4px 6px;
+        padding: 6px 8px 2px;
         color: var(--vscode-input-foreground);
-        background: var(--vscode-input-background);
-        border: 1px solid var(--vscode-input-border, transparent);
-        border-radius: 2px;
+        background: transparent;
+        border: none;
+        outline: none;
       }
       textarea::placeholder {
         color: var(--vscode-input-placeholderForeground);
       }
-      textarea:focus-visible {
-        outline: 1px solid var(--vscode-focusBorder);
-        outline-offset: -1px;
-      }
-      textarea:disabled {
-        opacity: 0.6;
-      }
-      .setup {
+      .row {
         display: flex;
         align-items: center;
+        gap: 4px;
+        padding: 2px 4px 4px;
+        min-width: 0;
+      }
+      .spacer {
+        flex: 1;
+      }
+      select {
+        min-width: 0;
+        max-width: 45%;
+        font: inherit;
+        font-size: 0.9em;
+        color: var(--vscode-descriptionForeground);
+        background: transparent;
+        border: 1px solid transparent;
+        border-radius: 3px;
+        padding: 1px 2px;
+        text-overflow: ellipsis;
+        cursor: pointer;
+      }
+      select:hover,
+      select:focus-visible {
+        color: var(--vscode-foreground);
+        border-color: var(--vscode-dropdown-border, var(--vscode-widget-border, transparent));
+        outline: none;
+      }
+      select:focus-visible {
+        border-color: var(--vscode-focusBorder);
+      }
+      option {
+        color: var(--vscode-dropdown-foreground);
+        background: var(--vscode-dropdown-background);
+      }
+      .action {
+        display: inline-flex;
+        align-items: center;
+        justify-content: center;
+        width: 26px;
+        height: 24px;
+        flex: none;
+        color: var(--vscode-button-foreground);
+        background: var(--vscode-button-background);
+        border: 1px solid var(--vscode-button-border, transparent);
+        border-radius: 3px;
+        cursor: pointer;
+      }
+      .action:hover:not(:disabled) {
+        background: var(--vscode-button-hoverBackground);
+      }
+      .action:disabled {
+        opacity: 0.5;
+        cursor: default;
+      }
+      .action:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: 1px;
+      }
+      .stop {
+        color: var(--vscode-button-secondaryForeground);
+        background: var(--vscode-button-secondaryBackground);
+      }
+      .refusal {
+        display: flex;
+        align-items: flex-start;
         gap: 6px;
-        flex-wrap: wrap;
-        margin-bottom: 6px;
-        padding: 6px 8px;
-        border: 1px solid var(--vscode-inputValidation-warningBorder, var(--vscode-focusBorder));
+        margin: 0 0 6px;
+        padding: 4px 6px;
+        font-size: 0.92em;
+        border-left: 3px solid var(--vscode-notificationsWarningIcon-foreground, var(--vscode-editorWarning-foreground));
         background: var(--vscode-inputValidation-warningBackground, transparent);
       }
-      .setup .text {
+      .refusal .text {
         flex: 1;
-        min-width: 12em;
+      }
+      .refusal .link {
+        white-space: nowrap;
       }
     `,
   ];

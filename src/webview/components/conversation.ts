@@ -1,6 +1,7 @@
 // <cd-conversation>: the chat log, virtualized: only the items around the viewport are in the DOM,
 // with spacers sized from measured (or estimated) heights. Follows new output while the user is at
-// the bottom; stops following once they scroll up.
+// the bottom; once they scroll up it stops and offers "Jump to latest". Model-rendered content is
+// painted only inside the scroller (CSS containment): it cannot cover the panel's own controls.
 import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import '@vscode-elements/elements/dist/vscode-button/index.js';
@@ -21,14 +22,18 @@ export class CdConversation extends LitElement {
     scrollTop: { state: true },
     viewport: { state: true },
     measuredVersion: { state: true },
+    following: { state: true },
   };
 
   declare items: ChatItem[];
   declare scrollTop: number;
   declare viewport: number;
   declare measuredVersion: number;
+  /** Mirrors `stick` for rendering the Jump to latest button. */
+  declare following: boolean;
   private readonly measured = new Map<string, number>();
   private stick = true;
+  private lastUserId: string | undefined;
   private pendingRestore: ScrollState | undefined;
   private rowObserver: ResizeObserver | undefined;
   private viewObserver: ResizeObserver | undefined;
@@ -40,12 +45,25 @@ export class CdConversation extends LitElement {
     this.scrollTop = 0;
     this.viewport = 600;
     this.measuredVersion = 0;
+    this.following = true;
+  }
+
+  /** Scrolls to the newest output and follows it again. */
+  jumpToLatest(): void {
+    this.setStick(true);
+    const s = this.scroller;
+    if (s) s.scrollTop = s.scrollHeight;
+  }
+
+  private setStick(stick: boolean): void {
+    this.stick = stick;
+    this.following = stick;
   }
 
   /** Applies a saved position once the items are there (the view was hidden and is shown again). */
   restore(state: ScrollState): void {
     this.pendingRestore = state;
-    this.stick = state.stick;
+    this.setStick(state.stick);
     this.requestUpdate();
   }
 
@@ -91,6 +109,15 @@ export class CdConversation extends LitElement {
     if (s) this.viewObserver?.observe(s);
   }
 
+  override willUpdate(): void {
+    // A message the user just sent: follow the answer, wherever they had scrolled.
+    const lastUser = [...this.items].reverse().find((i) => i.kind === 'user')?.id;
+    if (lastUser !== this.lastUserId) {
+      if (this.lastUserId !== undefined) this.setStick(true);
+      this.lastUserId = lastUser;
+    }
+  }
+
   override updated(): void {
     this.rowObserver?.disconnect();
     for (const row of this.renderRoot.querySelectorAll<HTMLElement>('.row')) this.rowObserver?.observe(row);
@@ -110,11 +137,12 @@ export class CdConversation extends LitElement {
 
   private onScroll(): void {
     const s = this.scroller;
-    if (!s) return;
+    // A hidden view (no height) scrolls by itself: that is not the user leaving the newest output.
+    if (!s || s.clientHeight === 0) return;
     // Only a move up (the user's doing) stops following: scroll events arrive a frame late, when
     // new output may already have grown the content below a programmatic scroll to the bottom.
-    if (isNearBottom(s.scrollTop, s.clientHeight, s.scrollHeight)) this.stick = true;
-    else if (s.scrollTop < this.scrollTop - 1) this.stick = false;
+    if (isNearBottom(s.scrollTop, s.clientHeight, s.scrollHeight)) this.setStick(true);
+    else if (s.scrollTop < this.scrollTop - 1) this.setStick(false);
     this.scrollTop = s.scrollTop;
     clearTimeout(this.saveTimer);
     this.saveTimer = setTimeout(() => {
@@ -143,31 +171,37 @@ export class CdConversation extends LitElement {
     );
     const w = computeWindow(heights, this.scrollTop, this.viewport, OVERSCAN);
     return html`<div
-      class="scroller"
-      role="log"
-      aria-live="polite"
-      aria-label="Conversation"
-      tabindex="0"
-      data-testid="conversation"
-      @scroll=${this.onScroll}
-      @click=${this.onClick}
-    >
+        class="scroller"
+        role="log"
+        aria-live="polite"
+        aria-label="Conversation"
+        tabindex="0"
+        data-testid="conversation"
+        @scroll=${this.onScroll}
+        @click=${this.onClick}
+      >
+        <slot name="empty"></slot>
+        <div class="spacer" style="height:${w.padTop}px"></div>
+        ${repeat(
+          items.slice(w.start, w.end),
+          (it) => it.id,
+          (it) => html`<div class="row" data-id=${it.id}>${renderItem(it, this)}</div>`,
+        )}
+        <div class="spacer" style="height:${w.padBottom}px"></div>
+      </div>
       ${
-        items.length === 0
-          ? html`<p class="empty">
-              Ask the agent about this workspace. Its context is kept small: long outputs go to files, old observations
-              are masked, every token is counted.
-            </p>`
+        !this.following && items.length > 0
+          ? html`<button
+              type="button"
+              class="jump"
+              data-testid="jump-to-latest"
+              title="Jump to the newest output and follow it"
+              @click=${() => this.jumpToLatest()}
+            >
+              <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Jump to latest
+            </button>`
           : nothing
-      }
-      <div class="spacer" style="height:${w.padTop}px"></div>
-      ${repeat(
-        items.slice(w.start, w.end),
-        (it) => it.id,
-        (it) => html`<div class="row" data-id=${it.id}>${renderItem(it, this)}</div>`,
-      )}
-      <div class="spacer" style="height:${w.padBottom}px"></div>
-    </div>`;
+      }`;
   }
 
   static override styles = [
@@ -176,6 +210,7 @@ export class CdConversation extends LitElement {
     css`
       :host {
         display: block;
+        position: relative;
         min-height: 0;
       }
       .scroller {
@@ -183,14 +218,41 @@ export class CdConversation extends LitElement {
         overflow-y: auto;
         padding: 0 10px;
         box-sizing: border-box;
+        /* Everything inside paints inside this box only (fixed or absolute elements included) and
+           stacks below the panel's controls: model output can never cover them. */
+        contain: strict;
+        isolation: isolate;
+        position: relative;
+        z-index: 0;
+      }
+      .jump {
+        position: absolute;
+        right: 12px;
+        bottom: 8px;
+        z-index: 1;
+        display: inline-flex;
+        align-items: center;
+        gap: 4px;
+        padding: 2px 10px;
+        font: inherit;
+        font-size: 0.92em;
+        color: var(--vscode-button-foreground);
+        background: var(--vscode-button-background);
+        border: 1px solid var(--vscode-contrastBorder, transparent);
+        border-radius: 12px;
+        box-shadow: 0 1px 4px var(--vscode-widget-shadow, rgba(0, 0, 0, 0.3));
+        cursor: pointer;
+      }
+      .jump:hover {
+        background: var(--vscode-button-hoverBackground);
+      }
+      .jump:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: 2px;
       }
       .scroller:focus-visible {
         outline: 1px solid var(--vscode-focusBorder);
         outline-offset: -1px;
-      }
-      .empty {
-        color: var(--vscode-descriptionForeground);
-        line-height: 1.4;
       }
       .row {
         display: flow-root;

@@ -1,24 +1,48 @@
-// <cd-meter>: where the context stands: tokens in the window against the model's window (a bar),
-// cached share, cost, calls, masked observations and the budget. Every number comes from ContextMeter.
+// <cd-meter>: the context on one line (tokens in the window against the model's window, cost, masked),
+// expanding on demand into the details and the per-call plot. Every number comes from ContextMeter.
 import { LitElement, css, html, nothing } from 'lit';
-import type { ContextMeter } from '../../protocol/chat';
-import { cachedShare, formatPercent, formatTokens, formatUsd, tokenLabel, windowShare } from '../lib/format';
+import type { CallPoint, ContextMeter } from '../../protocol/chat';
+import { cachedShare, formatPercent, formatTokens, tokenLabel, windowShare } from '../lib/format';
+import { costLabel, maskedLabel, plural } from '../lib/labels';
+import { codicons } from './codicons';
+import './plot';
 
 const BUDGET_TEXT = {
   ok: 'within budget',
   warning: 'nearing the limit',
   backpressure: 'slowing down',
   'awaiting-approval': 'waiting for approval',
-  exceeded: 'exceeded',
+  refused: 'next call refused (it would pass the limit)',
+  exceeded: 'over the limit',
 } as const;
 
-function stat(label: string, value: string, cls = ''): unknown {
-  return html`<div class="stat ${cls}"><span class="k">${label}</span> ${value}</div>`;
+function stat(label: string, value: unknown, cls = '', title = ''): unknown {
+  return html`<div class="stat ${cls}" title=${title}><span class="k">${label}</span> ${value}</div>`;
 }
 
 export class CdMeter extends LitElement {
-  static override properties = { meter: { attribute: false } };
+  static override properties = {
+    meter: { attribute: false },
+    series: { attribute: false },
+    strategy: { attribute: false },
+    open: { type: Boolean, reflect: true },
+  };
   declare meter: ContextMeter | undefined;
+  declare series: CallPoint[];
+  declare strategy: string;
+  declare open: boolean;
+
+  constructor() {
+    super();
+    this.series = [];
+    this.strategy = '';
+    this.open = false;
+  }
+
+  private toggle(): void {
+    this.open = !this.open;
+    this.dispatchEvent(new CustomEvent('cd-meter-open', { detail: this.open, bubbles: true, composed: true }));
+  }
 
   override render(): unknown {
     const m = this.meter;
@@ -26,111 +50,183 @@ export class CdMeter extends LitElement {
     const share = windowShare(m);
     const est = m.estimated;
     const level = share > 0.9 ? 'high' : share > 0.7 ? 'mid' : 'low';
-    return html`<div class="meter" data-testid="meter" aria-label="Context meter">
-      <div class="line">
-        <span>Context</span>
-        <span class="value"
-          >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)} tokens
-          (${formatPercent(share)})${est ? html` <span class="est">≈ (estimate)</span>` : nothing}</span
-        >
-      </div>
-      <div
-        class="bar ${level}"
-        role="meter"
-        aria-label="Tokens in the context window"
-        aria-valuemin="0"
-        aria-valuemax=${m.contextWindow}
-        aria-valuenow=${m.tokensInWindow}
-        aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
+    const cost = costLabel(m);
+    const b = m.budget;
+    return html`<div class="meter" data-testid="meter">
+      <button
+        type="button"
+        class="line"
+        aria-expanded=${this.open ? 'true' : 'false'}
+        aria-controls="details"
+        title="Context details and the per-call plot"
+        data-testid="meter-toggle"
+        @click=${() => this.toggle()}
       >
-        <div class="fill" style="width:${(share * 100).toFixed(2)}%"></div>
-        <div class="cached" style="width:${(share * cachedShare(m) * 100).toFixed(2)}%"></div>
-      </div>
+        <span class="codicon codicon-chevron-${this.open ? 'down' : 'right'}" aria-hidden="true"></span>
+        <span
+          class="bar ${level}"
+          role="meter"
+          aria-label="Tokens in the context window"
+          aria-valuemin="0"
+          aria-valuemax=${m.contextWindow}
+          aria-valuenow=${Math.min(m.tokensInWindow, m.contextWindow)}
+          aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
+          ><span class="fill" style="width:${(share * 100).toFixed(1)}%"></span
+        ></span>
+        <span class="value" data-testid="meter-tokens"
+          >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
+        >
+        <span class="sep">·</span>
+        <span class="value" data-testid="meter-cost" title=${cost.title}>${cost.text}</span>
+        ${
+          m.maskedObservations > 0
+            ? html`<span class="sep">·</span
+                ><span class="value shrink" data-testid="meter-masked" title=${maskedLabel(m)}
+                  >${m.maskedObservations} masked</span
+                >`
+            : nothing
+        }
+        ${
+          b
+            ? html`<span class="sep">·</span
+                ><span class="budget ${b.state}" data-testid="meter-budget" title=${BUDGET_TEXT[b.state] ?? b.state}
+                  >budget ${Math.round(b.usedPercent)}%</span
+                >`
+            : nothing
+        }
+      </button>
+      ${this.open ? this.details(m) : nothing}
+    </div>`;
+  }
+
+  private details(m: ContextMeter): unknown {
+    const est = m.estimated;
+    const cost = costLabel(m);
+    return html`<div class="details" id="details" data-testid="meter-details">
       <div class="stats">
-        ${stat('Cached', `${formatPercent(cachedShare(m))} (${tokenLabel(m.cachedTokens, est)})`)}
-        ${stat('Raw history', tokenLabel(m.rawHistoryTokens, est))}
-        ${stat('Cost', `${formatTokens(m.costUnits)} units${m.costUsd !== undefined ? ` · ${formatUsd(m.costUsd)}` : ''}`)}
-        ${stat('Calls', String(m.calls))}
-        ${stat('Masked', `${m.maskedObservations} observation${m.maskedObservations === 1 ? '' : 's'}`)}
+        ${stat('Window', `${tokenLabel(m.tokensInWindow, est)} of ${formatTokens(m.contextWindow)} tokens (${formatPercent(windowShare(m))})`)}
+        ${stat('Strategy', html`<span data-testid="strategy">${this.strategy}</span>`)}
+        ${stat('Cached', `${formatPercent(cachedShare(m))} (${tokenLabel(m.cachedTokens, est)})`, '', 'Tokens of the last call the provider’s prompt cache could serve')}
+        ${stat('Raw history', tokenLabel(m.rawHistoryTokens, est), '', 'What sending the whole history would have cost on the last call')}
+        ${stat('Cost', cost.text, '', cost.title)} ${stat('Calls', String(m.calls))}
+        ${stat('Observations', maskedLabel(m), '', 'Masked observations are replaced by a one-line placeholder in what the model sees; stored ones can be opened')}
         ${
           m.budget
             ? stat(
                 'Budget',
-                `${Math.round(m.budget.usedPercent)}% of ${formatTokens(m.budget.limit)} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
+                `${Math.round(m.budget.usedPercent)}% of ${plural(m.budget.limit, 'token')} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
                 `budget ${m.budget.state}`,
               )
             : nothing
         }
+        ${est ? stat('Counts', 'estimated (characters / 4)') : nothing}
       </div>
+      <cd-plot .series=${this.series}></cd-plot>
     </div>`;
   }
 
-  static override styles = css`
-    :host {
-      display: block;
-    }
-    .line {
-      display: flex;
-      justify-content: space-between;
-      gap: 8px;
-      flex-wrap: wrap;
-    }
-    .value {
-      font-variant-numeric: tabular-nums;
-    }
-    .est {
-      color: var(--vscode-descriptionForeground);
-    }
-    .bar {
-      position: relative;
-      height: 6px;
-      margin: 4px 0;
-      background: var(--vscode-input-background);
-      border: 1px solid var(--vscode-widget-border, transparent);
-      border-radius: 3px;
-      overflow: hidden;
-    }
-    .fill,
-    .cached {
-      position: absolute;
-      top: 0;
-      left: 0;
-      bottom: 0;
-    }
-    .fill {
-      background: var(--vscode-progressBar-background);
-    }
-    .mid .fill {
-      background: var(--vscode-charts-yellow);
-    }
-    .high .fill {
-      background: var(--vscode-charts-red);
-    }
-    .cached {
-      background: var(--vscode-charts-green);
-      opacity: 0.7;
-    }
-    .stats {
-      display: grid;
-      grid-template-columns: repeat(auto-fill, minmax(120px, 1fr));
-      gap: 2px 10px;
-      margin-top: 4px;
-    }
-    .stat {
-      font-variant-numeric: tabular-nums;
-    }
-    .k {
-      color: var(--vscode-descriptionForeground);
-    }
-    .budget.warning,
-    .budget.backpressure,
-    .budget.awaiting-approval {
-      color: var(--vscode-editorWarning-foreground);
-    }
-    .budget.exceeded {
-      color: var(--vscode-errorForeground);
-    }
-  `;
+  static override styles = [
+    codicons,
+    css`
+      :host {
+        display: block;
+        container-type: inline-size;
+      }
+      /* A narrow sidebar keeps the numbers and drops the bar. */
+      @container (max-width: 330px) {
+        .bar {
+          display: none;
+        }
+      }
+      .line {
+        display: flex;
+        align-items: center;
+        gap: 5px;
+        width: 100%;
+        min-width: 0;
+        padding: 2px 0;
+        font: inherit;
+        font-size: 0.92em;
+        color: var(--vscode-descriptionForeground);
+        background: none;
+        border: none;
+        cursor: pointer;
+        text-align: left;
+        white-space: nowrap;
+        overflow: hidden;
+      }
+      .line:hover {
+        color: var(--vscode-foreground);
+      }
+      .line:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+      }
+      .value {
+        flex: none;
+        font-variant-numeric: tabular-nums;
+      }
+      .value.shrink {
+        flex: 0 1 auto;
+        min-width: 0;
+        overflow: hidden;
+        text-overflow: ellipsis;
+      }
+      .budget {
+        flex: none;
+      }
+      .sep {
+        opacity: 0.7;
+      }
+      .bar {
+        position: relative;
+        flex: none;
+        width: 36px;
+        height: 6px;
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-widget-border, var(--vscode-contrastBorder, transparent));
+        border-radius: 3px;
+        overflow: hidden;
+      }
+      .fill {
+        position: absolute;
+        inset: 0 auto 0 0;
+        background: var(--vscode-progressBar-background);
+      }
+      .mid .fill {
+        background: var(--vscode-charts-yellow);
+      }
+      .high .fill {
+        background: var(--vscode-charts-red);
+      }
+      .details {
+        max-height: 45vh;
+        overflow-y: auto;
+        padding: 2px 0 4px;
+      }
+      .stats {
+        display: grid;
+        grid-template-columns: repeat(auto-fill, minmax(150px, 1fr));
+        gap: 2px 10px;
+        margin: 2px 0 4px;
+        font-size: 0.92em;
+      }
+      .stat {
+        font-variant-numeric: tabular-nums;
+      }
+      .k {
+        color: var(--vscode-descriptionForeground);
+      }
+      .budget.warning,
+      .budget.backpressure,
+      .budget.awaiting-approval,
+      .budget.refused {
+        color: var(--vscode-editorWarning-foreground);
+      }
+      .budget.exceeded {
+        color: var(--vscode-errorForeground);
+      }
+    `,
+  ];
 }
 
 customElements.define('cd-meter', CdMeter);

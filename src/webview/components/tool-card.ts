@@ -2,7 +2,8 @@
 // the output preview (collapsible, monospace). Masked observations say so and link to the stored file.
 import { LitElement, css, html, nothing } from 'lit';
 import type { ChatToolCall } from '../../protocol/chat';
-import { countLines, formatDuration, prettyArguments } from '../lib/format';
+import { formatDuration, prettyArguments } from '../lib/format';
+import { outputLabels } from '../lib/labels';
 import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
@@ -52,7 +53,8 @@ export class CdToolCard extends LitElement {
   override render(): unknown {
     const c = this.call;
     if (!c) return nothing;
-    const lines = c.maskedLines ?? (c.preview ? countLines(c.preview) : 0);
+    const labels = outputLabels(c);
+    const hasPreview = c.preview !== undefined && c.preview !== '';
     return html`
       <div class="card state-${c.state}" role="group" aria-label="Tool call ${c.tool}, ${c.state}">
         <div class="head">
@@ -69,10 +71,10 @@ export class CdToolCard extends LitElement {
           <pre>${prettyArguments(c.arguments)}</pre>
         </details>
         ${
-          c.masked
-            ? html`<div class="masked" data-testid="masked">
+          labels.masked
+            ? html`<div class="masked" data-testid="masked" title=${labels.maskedTitle ?? ''}>
                 <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
-                Masked in context: ${lines} lines
+                <span>${labels.masked}</span>
                 ${
                   c.storedAt
                     ? html`<button
@@ -80,6 +82,7 @@ export class CdToolCard extends LitElement {
                         class="link"
                         data-testid="open-masked"
                         aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                        title=${c.storedAt}
                         @click=${this.open}
                       >
                         open
@@ -90,9 +93,9 @@ export class CdToolCard extends LitElement {
             : nothing
         }
         ${
-          c.preview !== undefined && c.preview !== ''
+          hasPreview
             ? html`<details class="output" ?open=${!c.masked && c.state !== 'ok'}>
-                <summary>Output${c.masked ? ' (as first seen)' : ''} · ${countLines(c.preview)} lines</summary>
+                <summary data-testid="output-summary">${labels.summary}</summary>
                 <pre>${c.preview}</pre>
               </details>`
             : nothing
@@ -104,6 +107,7 @@ export class CdToolCard extends LitElement {
                 class="link"
                 data-testid="open-full"
                 aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                title=${c.storedAt}
                 @click=${this.open}
               >
                 open full output
@@ -170,11 +174,13 @@ export class CdToolCard extends LitElement {
       }
       .masked {
         display: flex;
-        align-items: center;
+        align-items: baseline;
         gap: 6px;
         margin-top: 4px;
         color: var(--vscode-descriptionForeground);
-        font-style: italic;
+      }
+      .masked .codicon {
+        align-self: center;
       }
       .link {
         background: none;

@@ -1,30 +1,47 @@
 // What the panel keeps in VS Code's webview state while the view is hidden. The stored value comes
 // back as `unknown` (and may be from an older panel), so it is read field by field, never trusted.
+import type { PanelView } from '../../protocol/messages';
 
 export interface ScrollState {
   top: number;
   /** True when the view was following the newest output. */
   stick: boolean;
+  /** The chat the position belongs to: another chat (a new one after a restart) starts at the bottom. */
+  session?: string;
 }
 
 export interface SavedState {
   draft: string;
   scroll?: ScrollState;
-  contextOpen: boolean;
+  /** The meter's details are open. */
+  meterOpen: boolean;
+  view: PanelView;
 }
 
-export const EMPTY_STATE: SavedState = { draft: '', contextOpen: true };
+export const EMPTY_STATE: SavedState = { draft: '', meterOpen: false, view: 'chat' };
+
+const VIEWS: readonly PanelView[] = ['chat', 'setup', 'history'];
 
 export function readSavedState(raw: unknown): SavedState {
   if (typeof raw !== 'object' || raw === null) return { ...EMPTY_STATE };
   const r = raw as Record<string, unknown>;
   const state: SavedState = {
     draft: typeof r.draft === 'string' ? r.draft : '',
-    contextOpen: r.contextOpen !== false,
+    meterOpen: r.meterOpen === true,
+    view: VIEWS.includes(r.view as PanelView) ? (r.view as PanelView) : 'chat',
   };
   const scroll = r.scroll as Record<string, unknown> | undefined;
   if (typeof scroll === 'object' && scroll !== null && Number.isFinite(scroll.top) && (scroll.top as number) >= 0) {
-    state.scroll = { top: scroll.top as number, stick: scroll.stick === true };
+    state.scroll = {
+      top: scroll.top as number,
+      stick: scroll.stick === true,
+      ...(typeof scroll.session === 'string' ? { session: scroll.session } : {}),
+    };
   }
   return state;
+}
+
+/** The saved position applies only to the chat it was saved for. */
+export function scrollFor(state: SavedState, session: string): ScrollState | undefined {
+  return state.scroll && state.scroll.session === session ? state.scroll : undefined;
 }

@@ -15,6 +15,7 @@ export function emptyChat(): ChatSnapshot {
     strategies: ['cache-aware', 'masking', 'raw', 'summary', 'hybrid', 'sliding-window'],
     model: 'openai-compatible/scripted',
     models: ['scripted'],
+    setup: { provider: 'openai-compatible', ready: true, endpoint: 'http://127.0.0.1:11434/v1' },
     items: [],
     meter: meter(0),
     series: [],

@@ -94,7 +94,7 @@ test('context-desk grep explains bad usage and bad patterns', async (t) => {
   }
   const badRegex = await runCli(['grep', '--dir', store.root, '(unclosed'], { cwd: tmpdir() });
   assert.equal(badRegex.code, 2);
-  assert.match(badRegex.err, /regex parse error/);
+  assert.match(badRegex.err, /Not a valid regular expression: unclosed group/);
   const noDir = await runCli(['grep', 'x', '--dir', path.join(store.root, 'missing')], { cwd: tmpdir() });
   assert.equal(noDir.code, 2);
   assert.match(noDir.err, /no Context Desk folder at/);

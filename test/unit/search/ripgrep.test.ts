@@ -5,7 +5,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { locateRipgrep, vscodeRipgrepCandidates } from '../../../src/core/search/locate';
-import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../../../src/core/search/ripgrep';
+import {
+  describeRipgrepError,
+  ripgrep,
+  RipgrepError,
+  type GrepMatch,
+  type RipgrepOptions,
+} from '../../../src/core/search/ripgrep';
 
 const SYSTEM_RG = '/usr/bin/rg';
 
@@ -99,7 +105,16 @@ test('an invalid regex and a missing binary give a RipgrepError with the reason'
   await fsp.writeFile(path.join(dir, 'a.log'), 'a\n');
   await assert.rejects(
     collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: '(unclosed' }),
-    (e: unknown) => e instanceof RipgrepError && /regex parse error/i.test(e.message),
+    (e: unknown) =>
+      e instanceof RipgrepError &&
+      e.message ===
+        'Not a valid regular expression: unclosed group at character 1 in "(unclosed". Escape special characters such as ( [ { with a backslash, or search for literal text.',
+  );
+  await assert.rejects(
+    collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'ab{2' }),
+    (e: unknown) =>
+      e instanceof RipgrepError &&
+      /^Not a valid regular expression: unclosed counted repetition at character 3 in "ab\{2"/.test(e.message),
   );
   await assert.rejects(
     collect({ rgPath: path.join(dir, 'no-rg'), paths: [dir], pattern: 'a' }),
@@ -171,4 +186,13 @@ test('plain output (default) and --json (ranges) report the same file, line and 
   assert.ok(plain.every((m) => m.ranges.length === 0));
   assert.ok(json.every((m) => m.ranges.length === 1 && m.text.slice(m.ranges[0]!.start, m.ranges[0]!.end) === 'hit'));
   assert.ok(plain.some((m) => m.file.endsWith('we:ird name.log') && m.text === 'a hit: one'));
+});
+
+test('rg versions that wrap the pattern in a group still point at the right character', () => {
+  const newer = 'rg: regex parse error:\n    (?:(unclosed)\n    ^\nerror: unclosed group\n';
+  assert.match(
+    describeRipgrepError(newer, '(unclosed'),
+    /^Not a valid regular expression: unclosed group in "\(unclosed"/,
+  );
+  assert.equal(describeRipgrepError('rg: some other failure\n', 'x'), 'some other failure');
 });

@@ -1,0 +1,75 @@
+// The host side of the panel's setup form: what it shows (settings and which keys are stored, never a
+// key) and what Save writes (settings where they take effect, the key through the one key-storage path).
+import * as vscode from 'vscode';
+import type { ProviderChoice } from '../../protocol/chat';
+import type { SaveResult, SetupForm, SetupInput } from '../../protocol/setup';
+import { ANTHROPIC_DEFAULT_URL, hasApiKey, originOf, storeApiKey } from './apiKeys';
+import { SECTION, type Settings } from '../settings';
+import { PROVIDER_OPTIONS, modelFields, providerKind } from './providers';
+
+export async function getSetup(s: Settings, secrets: vscode.SecretStorage): Promise<SetupForm> {
+  const keyStored: ProviderChoice[] = [];
+  for (const p of PROVIDER_OPTIONS) if (p.key !== 'none' && (await hasApiKey(secrets, p.id))) keyStored.push(p.id);
+  return {
+    provider: providerKind(s['agent.provider']),
+    baseUrls: { 'openai-compatible': s['agent.baseUrl'], anthropic: s['agent.anthropicBaseUrl'] },
+    model: s['agent.model'],
+    contextWindow: s['agent.contextWindow'],
+    keyStored,
+    providers: [...PROVIDER_OPTIONS],
+  };
+}
+
+/**
+ * Writes a setting where it takes effect: where the workspace already sets it (a user value would be
+ * shadowed there), else in the user's settings so it holds in every workspace.
+ */
+async function write(key: string, value: unknown): Promise<void> {
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const where = config.inspect(key);
+  const target =
+    where?.workspaceFolderValue !== undefined
+      ? vscode.ConfigurationTarget.WorkspaceFolder
+      : where?.workspaceValue !== undefined
+        ? vscode.ConfigurationTarget.Workspace
+        : vscode.ConfigurationTarget.Global;
+  if (config.get(key) !== value) await config.update(key, value, target);
+}
+
+export function validateSetup(input: SetupInput): string | undefined {
+  const option = PROVIDER_OPTIONS.find((p) => p.id === input.provider);
+  if (!option) return `Unknown provider "${String(input.provider)}".`;
+  if (option.baseUrl && input.baseUrl && !/^https?:\/\/[^\s/]+/i.test(input.baseUrl))
+    return `The base URL must start with http:// or https:// (got "${input.baseUrl}").`;
+  if (input.provider === 'openai-compatible' && !input.baseUrl) return 'Enter the base URL of the endpoint.';
+  if (option.model === 'listed' && input.provider !== 'vscode-lm' && !input.model.trim())
+    return 'Choose a model (Test connection lists what the endpoint offers).';
+  if (
+    input.contextWindow !== undefined &&
+    (!Number.isInteger(input.contextWindow) || input.contextWindow < 1024 || input.contextWindow > 10_000_000)
+  )
+    return 'The context window must be a whole number of tokens from 1,024 to 10,000,000.';
+  return undefined;
+}
+
+/** Saves the form; the chat picks the new settings up through the configuration change. */
+export async function saveSetup(
+  input: SetupInput,
+  secrets: vscode.SecretStorage,
+  settings: () => Settings,
+): Promise<SaveResult> {
+  const invalid = validateSetup(input);
+  if (invalid) return { ok: false, message: invalid };
+  const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
+  // The key first: a provider switch must not run a moment with the new endpoint and the old key.
+  // The key is bound to the origin it is saved for (see keyOrigin.ts).
+  const origin = originOf(baseUrl || (input.provider === 'anthropic' ? ANTHROPIC_DEFAULT_URL : ''));
+  if (input.removeKey) await storeApiKey(secrets, input.provider, '', '');
+  else if (input.apiKey) await storeApiKey(secrets, input.provider, input.apiKey.trim(), origin);
+  if (input.provider === 'openai-compatible') await write('agent.baseUrl', baseUrl);
+  if (input.provider === 'anthropic') await write('agent.anthropicBaseUrl', baseUrl);
+  if (input.provider !== 'demo') await write('agent.model', input.model.trim());
+  if (input.contextWindow !== undefined) await write('agent.contextWindow', input.contextWindow);
+  await write('agent.provider', input.provider);
+  return { ok: true, setup: modelFields(settings()).setup };
+}

@@ -1,0 +1,377 @@
+// <cd-setup>: the provider form. Provider, base URL, key (kept in VS Code's secret storage; the form only
+// learns whether one is stored), model (from what the endpoint lists), context window; Test connection
+// says in one line whether the endpoint answers and names the URL it tried.
+import { LitElement, css, html, nothing } from 'lit';
+import type { ProviderChoice } from '../../protocol/chat';
+import type { ConnectionResult, ProviderOption, SetupForm } from '../../protocol/setup';
+import { askHost, showView } from '../events';
+import { buttons } from './buttons';
+import { codicons } from './codicons';
+
+interface Draft {
+  provider: ProviderChoice;
+  baseUrl: string;
+  apiKey: string;
+  removeKey: boolean;
+  model: string;
+  contextWindow: string;
+}
+
+export class CdSetup extends LitElement {
+  static override properties = {
+    form: { state: true },
+    draft: { state: true },
+    result: { state: true },
+    busy: { state: true },
+    models: { state: true },
+  };
+  declare form: SetupForm | undefined;
+  declare draft: Draft | undefined;
+  declare result: (ConnectionResult & { kind: 'test' | 'save' }) | undefined;
+  declare busy: string | undefined;
+  declare models: string[];
+
+  constructor() {
+    super();
+    this.models = [];
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    void this.load();
+  }
+
+  /** Reads what is configured now (the form starts from it every time it opens). */
+  async load(): Promise<void> {
+    try {
+      const form = await askHost(this, 'getSetup', {});
+      this.form = form;
+      this.result = undefined;
+      this.draft = {
+        provider: form.provider,
+        baseUrl: form.baseUrls[form.provider] ?? '',
+        apiKey: '',
+        removeKey: false,
+        model: form.model,
+        contextWindow: String(form.contextWindow),
+      };
+      this.models = form.model ? [form.model] : [];
+    } catch (e) {
+      this.result = { kind: 'save', ok: false, url: '', message: String(e), models: [] };
+    }
+  }
+
+  override updated(changed: Map<string, unknown>): void {
+    // The answer of Test connection or Save shows where the eye is, even in a short panel.
+    if (changed.has('result') && this.result)
+      this.renderRoot.querySelector('[data-testid="setup-result"]')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  private get option(): ProviderOption | undefined {
+    return this.form?.providers.find((p) => p.id === this.draft?.provider);
+  }
+
+  private set(part: Partial<Draft>): void {
+    if (this.draft) this.draft = { ...this.draft, ...part };
+  }
+
+  private chooseProvider(id: ProviderChoice): void {
+    const form = this.form;
+    if (!form || !this.draft) return;
+    const option = form.providers.find((p) => p.id === id);
+    const sameAsSaved = id === form.provider;
+    this.draft = {
+      ...this.draft,
+      provider: id,
+      baseUrl: form.baseUrls[id] || option?.baseUrl?.default || '',
+      apiKey: '',
+      removeKey: false,
+      model: sameAsSaved ? form.model : '',
+    };
+    this.models = sameAsSaved && form.model ? [form.model] : [];
+    this.result = undefined;
+  }
+
+  private async test(): Promise<void> {
+    const d = this.draft;
+    if (!d) return;
+    this.busy = 'test';
+    try {
+      const r = await askHost(this, 'testConnection', {
+        provider: d.provider,
+        baseUrl: d.baseUrl.trim(),
+        model: d.model.trim(),
+        ...(d.apiKey ? { apiKey: d.apiKey } : {}),
+      });
+      this.result = { ...r, kind: 'test' };
+      if (r.models.length) this.models = r.models;
+      if (!d.model && r.models.length === 1) this.set({ model: r.models[0]! });
+    } catch (e) {
+      this.result = { kind: 'test', ok: false, url: '', message: String(e), models: [] };
+    } finally {
+      this.busy = undefined;
+    }
+  }
+
+  private async save(): Promise<void> {
+    const d = this.draft;
+    if (!d) return;
+    this.busy = 'save';
+    try {
+      const window = Number(d.contextWindow);
+      const r = await askHost(this, 'saveSetup', {
+        provider: d.provider,
+        baseUrl: d.baseUrl.trim(),
+        model: d.model.trim(),
+        ...(d.contextWindow.trim() !== '' ? { contextWindow: window } : {}),
+        ...(d.apiKey ? { apiKey: d.apiKey } : {}),
+        ...(d.removeKey ? { removeKey: true } : {}),
+      });
+      if (r.ok) {
+        this.draft = { ...d, apiKey: '' };
+        showView(this, 'chat');
+      } else this.result = { kind: 'save', ok: false, url: '', message: r.message, models: [] };
+    } catch (e) {
+      this.result = { kind: 'save', ok: false, url: '', message: String(e), models: [] };
+    } finally {
+      this.busy = undefined;
+    }
+  }
+
+  override render(): unknown {
+    const f = this.form;
+    const d = this.draft;
+    const o = this.option;
+    if (!f || !d || !o)
+      return html`<p class="loading">Loading the setup…</p>
+        ${this.resultLine()}`;
+    const keyStored = f.keyStored.includes(d.provider);
+    return html`<form class="setup" data-testid="setup" @submit=${(e: Event) => e.preventDefault()}>
+      <header>
+        <h2>Set up a model</h2>
+        <button type="button" class="link" @click=${() => showView(this, 'chat')}>Back to the chat</button>
+      </header>
+      <label for="provider">Provider</label>
+      <select
+        id="provider"
+        data-testid="setup-provider"
+        @change=${(e: Event) => this.chooseProvider((e.target as HTMLSelectElement).value as ProviderChoice)}
+      >
+        ${f.providers.map((p) => html`<option value=${p.id} ?selected=${p.id === d.provider}>${p.label}</option>`)}
+      </select>
+      <p class="hint">${o.description}</p>
+      ${
+        o.baseUrl
+          ? html`<label for="base">Base URL</label>
+              <input
+                id="base"
+                type="url"
+                data-testid="setup-base-url"
+                spellcheck="false"
+                placeholder=${o.baseUrl.placeholder}
+                .value=${d.baseUrl}
+                @input=${(e: Event) => this.set({ baseUrl: (e.target as HTMLInputElement).value })}
+              />`
+          : nothing
+      }
+      ${
+        o.key !== 'none'
+          ? html`<label for="key"
+                >API key
+                ${o.key === 'optional' ? html`<span class="opt">(if the endpoint needs one)</span>` : nothing}</label
+              >
+              <input
+                id="key"
+                type="password"
+                autocomplete="off"
+                data-testid="setup-key"
+                placeholder=${keyStored ? 'A key is stored (type to replace it)' : o.key === 'required' ? 'Required' : 'None'}
+                .value=${d.apiKey}
+                @input=${(e: Event) => this.set({ apiKey: (e.target as HTMLInputElement).value })}
+              />
+              <p class="hint">Kept in VS Code's secret storage, never in settings or files.</p>
+              ${
+                keyStored
+                  ? html`<label class="check"
+                      ><input
+                        type="checkbox"
+                        .checked=${d.removeKey}
+                        @change=${(e: Event) => this.set({ removeKey: (e.target as HTMLInputElement).checked })}
+                      />
+                      Remove the stored key</label
+                    >`
+                  : nothing
+              }`
+          : nothing
+      }
+      ${
+        o.model === 'listed'
+          ? html`<label for="model">Model</label>
+              <input
+                id="model"
+                list="models"
+                data-testid="setup-model"
+                spellcheck="false"
+                placeholder=${d.provider === 'vscode-lm' ? 'Empty: the first model VS Code offers' : 'Test connection lists the models'}
+                .value=${d.model}
+                @input=${(e: Event) => this.set({ model: (e.target as HTMLInputElement).value })}
+              />
+              <datalist id="models">${this.models.map((m) => html`<option value=${m}></option>`)}</datalist>
+              <label for="window">Context window (tokens)</label>
+              <input
+                id="window"
+                type="number"
+                min="1024"
+                step="1024"
+                data-testid="setup-window"
+                .value=${d.contextWindow}
+                @input=${(e: Event) => this.set({ contextWindow: (e.target as HTMLInputElement).value })}
+              />`
+          : nothing
+      }
+      <div class="actions">
+        ${
+          d.provider !== 'demo'
+            ? html`<button
+                type="button"
+                class="secondary"
+                data-testid="setup-test"
+                ?disabled=${!!this.busy}
+                @click=${() => void this.test()}
+              >
+                <span
+                  class="codicon ${this.busy === 'test' ? 'codicon-loading codicon-modifier-spin' : 'codicon-plug'}"
+                  aria-hidden="true"
+                ></span>
+                Test connection
+              </button>`
+            : nothing
+        }
+        <button
+          type="button"
+          class="primary"
+          data-testid="setup-save"
+          ?disabled=${!!this.busy}
+          @click=${() => void this.save()}
+        >
+          ${d.provider === 'demo' ? 'Use the demo model' : 'Save'}
+        </button>
+      </div>
+      ${this.resultLine()}
+    </form>`;
+  }
+
+  private resultLine(): unknown {
+    const r = this.result;
+    if (!r) return nothing;
+    return html`<p class="result ${r.ok ? 'ok' : 'fail'}" role=${r.ok ? 'status' : 'alert'} data-testid="setup-result">
+      <span class="codicon ${r.ok ? 'codicon-pass' : 'codicon-error'}" aria-hidden="true"></span>
+      <span>${r.message}</span>
+    </p>`;
+  }
+
+  static override styles = [
+    codicons,
+    buttons,
+    css`
+      :host {
+        display: block;
+        overflow-y: auto;
+        padding: 8px 12px 16px;
+      }
+      .setup {
+        display: flex;
+        flex-direction: column;
+        gap: 4px;
+        max-width: 40em;
+      }
+      header {
+        display: flex;
+        align-items: baseline;
+        justify-content: space-between;
+        gap: 8px;
+        flex-wrap: wrap;
+        margin-bottom: 4px;
+      }
+      h2 {
+        margin: 0;
+        font-size: 1.1em;
+        font-weight: 600;
+      }
+      label {
+        margin-top: 6px;
+        font-weight: 600;
+      }
+      .opt {
+        font-weight: normal;
+        color: var(--vscode-descriptionForeground);
+      }
+      label.check {
+        display: flex;
+        align-items: center;
+        gap: 6px;
+        font-weight: normal;
+        margin-top: 0;
+      }
+      input:not([type='checkbox']),
+      select {
+        box-sizing: border-box;
+        width: 100%;
+        padding: 4px 6px;
+        font: inherit;
+        color: var(--vscode-input-foreground);
+        background: var(--vscode-input-background);
+        border: 1px solid var(--vscode-input-border, var(--vscode-widget-border, transparent));
+        border-radius: 2px;
+      }
+      select {
+        color: var(--vscode-dropdown-foreground);
+        background: var(--vscode-dropdown-background);
+        border-color: var(--vscode-dropdown-border, transparent);
+      }
+      input:focus-visible,
+      select:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
+      }
+      input::placeholder {
+        color: var(--vscode-input-placeholderForeground);
+      }
+      .hint {
+        margin: 2px 0 0;
+        font-size: 0.92em;
+        color: var(--vscode-descriptionForeground);
+      }
+      .actions {
+        display: flex;
+        flex-wrap: wrap;
+        gap: 6px;
+        margin-top: 12px;
+      }
+      .result {
+        display: flex;
+        align-items: flex-start;
+        gap: 6px;
+        margin: 10px 0 0;
+        padding: 6px 8px;
+        word-break: break-word;
+        border-left: 3px solid var(--vscode-testing-iconPassed, var(--vscode-charts-green));
+        background: var(--vscode-editorWidget-background);
+      }
+      .result.fail {
+        border-left-color: var(--vscode-errorForeground);
+      }
+      .result.ok .codicon {
+        color: var(--vscode-testing-iconPassed, var(--vscode-charts-green));
+      }
+      .result.fail .codicon {
+        color: var(--vscode-errorForeground);
+      }
+      .loading {
+        color: var(--vscode-descriptionForeground);
+      }
+    `,
+  ];
+}
+
+customElements.define('cd-setup', CdSetup);

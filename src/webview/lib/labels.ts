@@ -1,0 +1,79 @@
+// Labels whose words must mean what they say: plurals, costs (money or labelled units), masking, budget
+// and past sessions. Pure (no DOM) so node tests cover every wording.
+import type { ChatToolCall, ContextMeter, SessionSummary } from '../../protocol/chat';
+import { formatTokens, formatUsd } from './format';
+
+/** "1 line", "2 lines", "1,502 lines" (thousands separated). */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+}
+
+export const UNIT_TOOLTIP =
+  'Cost units are input-token equivalents: one unit is what one uncached input token costs. Cached input, cache writes and output tokens count at their price relative to it (contextDesk.cachedInputPrice; output at 4). Money is shown once the model’s price is known.';
+
+/** Cost as money when the price is known, else labelled units, with the explanation for a tooltip. */
+export function costLabel(m: Pick<ContextMeter, 'costUnits' | 'costUsd'>): { text: string; title: string } {
+  if (m.costUsd !== undefined)
+    return {
+      text: formatUsd(m.costUsd),
+      title: `${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents).`,
+    };
+  return { text: `${formatTokens(m.costUnits)} units`, title: UNIT_TOOLTIP };
+}
+
+/** The History list's line under a title: turns, calls and cost when known, and the date. */
+export function sessionMeta(s: SessionSummary, now = Date.now()): string {
+  const parts = [plural(s.turns, 'turn')];
+  if (s.calls !== undefined) parts.push(plural(s.calls, 'call'));
+  if (s.costUsd !== undefined) parts.push(formatUsd(s.costUsd));
+  else if (s.costUnits !== undefined) parts.push(`${formatTokens(s.costUnits)} units`);
+  else parts.push('cost not recorded');
+  parts.push(shortDate(s.updatedAt ?? s.createdAt, now));
+  return parts.join(' · ');
+}
+
+function shortDate(ms: number, now: number): string {
+  const d = new Date(ms);
+  const sameDay = new Date(now).toDateString() === d.toDateString();
+  return sameDay
+    ? d.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })
+    : d.toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric' });
+}
+
+/**
+ * What a tool card says about its output: the summary of the collapsible preview (what the model saw,
+ * the full size) and, once masked, what the model sees now.
+ */
+export function outputLabels(c: ChatToolCall): { summary: string; masked?: string; maskedTitle?: string } {
+  const full = c.outputLines;
+  const seen = c.masked ? 'What the model first saw' : 'What the model saw';
+  if (c.storedAt !== undefined) {
+    const size = full === undefined ? 'full output stored' : `full output ${plural(full, 'line')}, stored`;
+    const summary = `${seen}: a preview · ${size}`;
+    if (!c.masked) return { summary };
+    const preview = c.maskedLines !== undefined ? ` of the ${c.maskedLines.toLocaleString('en-US')}-line preview` : '';
+    return {
+      summary,
+      masked: `Masked: the model now sees a one-line placeholder instead${preview}; the full text is in the file`,
+      ...(c.placeholder ? { maskedTitle: `What the model sees now: ${c.placeholder}` } : {}),
+    };
+  }
+  const lines = c.masked ? (c.maskedLines ?? full) : full;
+  const summary = lines === undefined ? `${seen} (the start is shown)` : `${seen} · ${plural(lines, 'line')}`;
+  if (!c.masked) return { summary };
+  return {
+    summary,
+    masked: `Masked, not stored: the model now sees a one-line placeholder instead of ${lines === undefined ? 'this output' : plural(lines, 'line')}`,
+    ...(c.placeholder ? { maskedTitle: `What the model sees now: ${c.placeholder}` } : {}),
+  };
+}
+
+/** The meter's masked count: "5 masked (2 stored)". */
+export function maskedLabel(m: Pick<ContextMeter, 'maskedObservations' | 'maskedStored'>): string {
+  const n = m.maskedObservations;
+  if (n === 0) return '0 masked';
+  const stored = m.maskedStored;
+  if (stored === undefined) return `${n} masked`;
+  if (stored === n) return `${n} masked (${stored === 1 ? 'stored' : 'all stored'})`;
+  return `${n} masked (${stored === 0 ? 'none' : stored} stored)`;
+}

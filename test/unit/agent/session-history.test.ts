@@ -1,0 +1,141 @@
+// A chat's history file as the panel writes it: messages, then mask records when observations are
+// masked. Resuming reads the messages back unchanged and knows what was masked; History reads a title
+// and a turn count without counting mask records twice.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { HistoryWriter, loadSession } from '../../../src/core/store/history';
+import { maskedFromHistory, messagesFromHistory } from '../../../src/core/agent/resume';
+import {
+  summarizeHistoryFile,
+  summarizeRecords,
+  titleFrom,
+  TITLE_CHARS,
+} from '../../../src/core/agent/history-summary';
+import { silentLogger } from '../../../src/core/ports';
+import type { Message } from '../../../src/core/messages';
+import { SessionHistory } from '../../../src/extension/agent/sessionHistory';
+import { listPastSessions, SessionStatsBook } from '../../../src/extension/agent/pastSessions';
+import { tempDir } from '../store/helpers';
+
+const conversation: Message[] = [
+  { role: 'system', content: 'You are a coding agent.' },
+  { role: 'user', content: '  \nFind where the build warning comes from.\nIt started yesterday.' },
+  { role: 'assistant', content: 'Listing.', toolCalls: [{ id: 'c1', name: 'list_dir', arguments: '{}' }] },
+  { role: 'tool', toolCallId: 'c1', name: 'list_dir', content: 'a\nb\nc' },
+  { role: 'assistant', content: 'Building.', toolCalls: [{ id: 'c2', name: 'run_command', arguments: '{}' }] },
+  { role: 'tool', toolCallId: 'c2', name: 'run_command', content: 'preview', storedAt: '.context-desk/o/2-run.txt' },
+  { role: 'assistant', content: 'Done.' },
+];
+
+/** In-memory workspace state (VS Code's Memento is only available inside VS Code). */
+function memento(): { get<T>(key: string): T | undefined; update(key: string, value: unknown): Promise<void> } & Record<
+  string,
+  unknown
+> {
+  const data = new Map<string, unknown>();
+  return {
+    get: <T>(key: string) => data.get(key) as T | undefined,
+    update: (key: string, value: unknown) => Promise.resolve(void data.set(key, structuredClone(value))),
+  } as never;
+}
+
+async function store(t: Parameters<typeof tempDir>[0]): Promise<ContextStore> {
+  const ws = await tempDir(t);
+  return ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+}
+
+test('mask records keep the messages as they were and say what was masked', async (t) => {
+  const s = await store(t);
+  const history = SessionHistory.open(await HistoryWriter.open(s, 'chat-1'), 0, [], silentLogger);
+  await history.sync(conversation.slice(0, 6));
+  const masked = [
+    { index: 3, toolCallId: 'c1', tool: 'list_dir', lines: 3 },
+    { index: 5, toolCallId: 'c2', tool: 'run_command', lines: 80, storedAt: '.context-desk/o/2-run.txt' },
+  ];
+  await history.masked(masked);
+  await history.masked(masked); // the next call masks the same ones again: recorded once
+  await history.sync(conversation);
+  await history.close();
+
+  const { records } = await loadSession(s, 'chat-1');
+  assert.equal(records.length, conversation.length + 2);
+  assert.deepEqual(messagesFromHistory(records), conversation, 'resuming reads the messages unchanged');
+  const found = maskedFromHistory(records);
+  assert.deepEqual([...found.keys()].sort(), ['c1', 'c2']);
+  assert.deepEqual(found.get('c1'), { placeholder: 'Old environment output: (3 lines omitted)', lines: 3 });
+  assert.deepEqual(found.get('c2'), {
+    placeholder: 'Old environment output: (80 lines omitted; full text: .context-desk/o/2-run.txt)',
+    lines: 80,
+    storedAt: '.context-desk/o/2-run.txt',
+  });
+
+  const summary = await summarizeHistoryFile(s.historyPaths('chat-1').jsonl);
+  assert.equal(summary.title, 'Find where the build warning comes from.');
+  assert.equal(summary.turns, 3, 'mask records are not turns');
+  assert.deepEqual(summarizeRecords(records), summary);
+});
+
+test('a resumed session goes on appending and does not record a mask twice', async (t) => {
+  const s = await store(t);
+  const first = SessionHistory.open(await HistoryWriter.open(s, 'chat-2'), 0, [], silentLogger);
+  await first.sync(conversation.slice(0, 4));
+  await first.masked([{ index: 3, toolCallId: 'c1', lines: 3 }]);
+  await first.close();
+  const { records } = await loadSession(s, 'chat-2');
+  const resumed = SessionHistory.open(await HistoryWriter.open(s, 'chat-2'), 4, records, silentLogger);
+  await resumed.sync(conversation);
+  await resumed.masked([
+    { index: 3, toolCallId: 'c1', lines: 3 },
+    { index: 5, toolCallId: 'c2', lines: 80, storedAt: '.context-desk/o/2-run.txt' },
+  ]);
+  await resumed.close();
+  const after = (await loadSession(s, 'chat-2')).records;
+  assert.deepEqual(messagesFromHistory(after), conversation);
+  assert.equal(after.filter((r) => r.masked).length, 2, 'c1 once, c2 once');
+  const c2 = after.find((r) => r.masked && r.message.toolCallId === 'c2');
+  assert.equal(c2?.index, 5, 'the mask record names the file index of the message it is about');
+});
+
+test('titles: the first line of the first instruction, shortened at a word, control and bidi characters gone', () => {
+  assert.equal(titleFrom('\n\n  Fix the bug\nin the parser'), 'Fix the bug');
+  assert.equal(titleFrom('evil\u202etxt.exe\u0007 name'), 'evil txt.exe name');
+  assert.equal(titleFrom('   \n\t'), undefined);
+  const long = titleFrom('word '.repeat(40))!;
+  assert.ok(long.length <= TITLE_CHARS, long);
+  assert.ok(long.endsWith('…') && !long.endsWith(' …'));
+  assert.equal(titleFrom('x'.repeat(200))!.length, TITLE_CHARS);
+});
+
+test('History lists titles with turns, and calls and cost where this window recorded them', async (t) => {
+  const s = await store(t);
+  for (const id of ['chat-a', 'chat-b']) {
+    const w = await HistoryWriter.open(s, id);
+    for (const m of conversation)
+      await w.append(id === 'chat-b' && m.role === 'user' ? { ...m, content: 'Second task' } : m);
+    await w.close();
+  }
+  const book = new SessionStatsBook(memento() as never);
+  await book.set('chat-b', { calls: 5, costUnits: 13_500, updatedAt: 1 });
+  const listed = await listPastSessions(s, book);
+  const byId = new Map(listed.map((x) => [x.id, x]));
+  assert.equal(byId.get('chat-a')!.title, 'Find where the build warning comes from.');
+  assert.equal(byId.get('chat-a')!.turns, 3);
+  assert.equal(byId.get('chat-a')!.calls, undefined, 'no stats: no invented numbers');
+  assert.deepEqual(
+    [byId.get('chat-b')!.title, byId.get('chat-b')!.calls, byId.get('chat-b')!.costUnits],
+    ['Second task', 5, 13_500],
+  );
+});
+
+test('the stats book keeps the most recent sessions only and drops damaged entries', async () => {
+  const m = memento();
+  const book = new SessionStatsBook(m as never);
+  for (let i = 0; i < 205; i++) await book.set(`s${i}`, { calls: i, costUnits: i, updatedAt: i });
+  assert.equal(Object.keys(book.all()).length, 200);
+  assert.equal(book.get('s0'), undefined);
+  assert.equal(book.get('s204')?.calls, 204);
+  await m.update('contextDesk.sessionStats', { bad: { calls: 'x' } });
+  assert.equal(book.get('bad'), undefined);
+});
