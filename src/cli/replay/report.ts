@@ -213,6 +213,16 @@ export function formatTable(r: ReplayReport): string {
     for (const [id, per] of Object.entries(r.perTrajectory)) {
       const rec = r.recordedPerTrajectory?.[id];
       for (const [name, s] of Object.entries(per)) {
+        rows.push([
+          id,
+          name,
+          fmt(s.calls),
+          fmt(s.inputTokens),
+          s.ratioToRaw.toFixed(3),
+          fmt(Math.round(s.cost)),
+          s.costRatioToRaw.toFixed(3),
+          fmt(s.peakContextTokens),
+        ]);
         if (name === 'raw' && rec && rec.calls > 0)
           rows.push([
             id,
@@ -224,16 +234,6 @@ export function formatTable(r: ReplayReport): string {
             '-',
             fmt(rec.peakContextTokens),
           ]);
-        rows.push([
-          id,
-          name,
-          fmt(s.calls),
-          fmt(s.inputTokens),
-          s.ratioToRaw.toFixed(3),
-          fmt(Math.round(s.cost)),
-          s.costRatioToRaw.toFixed(3),
-          fmt(s.peakContextTokens),
-        ]);
       }
     }
     out.push(

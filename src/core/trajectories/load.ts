@@ -82,7 +82,8 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
     const { runs, notes } = importInput(await readSource(found.file));
     const shared = notes.list();
     return runs.map((r, i) => {
-      const warnings = [...shared, ...(r.warnings ?? [])];
+      // The file's notes are said once, with its first run.
+      const warnings = [...(i === 0 ? shared : []), ...(r.warnings ?? [])];
       const t: Trajectory = {
         id: runs.length === 1 ? found.id : `${found.id}#${i + 1}`,
         source: found.file,

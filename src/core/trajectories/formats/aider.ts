@@ -8,6 +8,7 @@ import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
 
 const SESSION = /^# aider chat started at /;
+const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
 
 function isAider(text: string): boolean {
   return text.split('\n', 50).some((l) => SESSION.test(l));
@@ -29,10 +30,12 @@ export const aider: Importer = {
     let user: string[] = [];
     let reply: string[] = [];
     const flushUser = () => {
-      const t = user.join('\n').trim();
+      let t = user.join('\n').trim();
       user = [];
-      // `/command` lines alone (model switches, /add) are Aider's, not a message to the model.
-      if (t !== '' && !/^\/\S+$/.test(t) && b) b.push({ role: 'user', content: t, origin: 'person' });
+      // In-chat commands are Aider's own (/add, /model, /run), except those that carry a message.
+      const command = /^\/(\S+)\s*/.exec(t);
+      if (command) t = MESSAGE_COMMANDS.has(command[1]!) ? t.slice(command[0].length) : '';
+      if (t !== '' && b) b.push({ role: 'user', content: t, origin: 'person' });
     };
     const flushReply = () => {
       const t = reply.join('\n').trim();
