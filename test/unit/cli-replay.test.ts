@@ -352,6 +352,6 @@ test('a FIFO and a file with control characters in its name are reported safely,
   assert.equal(r.code, 1);
   assert.match(r.err, /pipe\.json: not a regular file: a FIFO/);
   assert.match(r.err, /evil\\u001b\]52;c;aGk=\\u0007\.json: a binary file/);
-   
+
   assert.doesNotMatch(r.err, /[\u0000\u0007\u001b]/);
 });

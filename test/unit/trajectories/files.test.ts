@@ -89,7 +89,7 @@ test('a binary file is refused without echoing its bytes; invalid UTF-8 and UTF-
   writeFileSync(bin, Buffer.from([0x7b, 0x00, 0x01, 0x02, 0x1b, 0x5b, 0x32, 0x4a, 0xff, 0x07, 0x9b]));
   const e = await reason(bin);
   assert.equal(e.group, 'binary file');
-   
+
   assert.doesNotMatch(e.message, /[\u0000-\u0008\u001b\u009b]/);
   const latin1 = join(dir, 'latin1.json');
   writeFileSync(

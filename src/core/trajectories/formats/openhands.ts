@@ -128,7 +128,8 @@ export const openHands: Importer = {
     (input.kind === 'lines' && input.records.length > 0 && input.records.every(isRun)),
   read(input, notes) {
     if (input.kind === 'lines') {
-      if (input.bad.length > 0) notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`, input.bad.length);
+      if (input.bad.length > 0)
+        notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`, input.bad.length);
       return input.records.filter(isObject).map((r) => runOf(r, notes));
     }
     if (input.kind === 'document' && isRun(input.value)) return [runOf(input.value, notes)];

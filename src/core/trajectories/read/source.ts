@@ -14,6 +14,8 @@ export interface BadLine {
   last: boolean;
 }
 
+const SEVERAL = 'several JSON values one after another';
+
 export type Input =
   | { kind: 'document'; value: Json }
   | { kind: 'lines'; records: Json[]; lineNumbers: number[]; bad: BadLine[] }
@@ -57,7 +59,7 @@ async function readDocument(first: string, rest: AsyncGenerator<string>): Promis
     throw jsonError(e);
   }
   if (root === undefined) fail('not valid JSON (no value)', 'not valid JSON');
-  if (roots > 1) fail('several JSON values one after another, not one document or one per line', 'not valid JSON');
+  if (roots > 1) fail(`${SEVERAL}, not one document or one per line`, 'not valid JSON');
   return { kind: 'document', value: root };
 }
 
@@ -104,8 +106,10 @@ async function readLines(head: string, rest: AsyncGenerator<string>): Promise<In
   return { kind: 'lines', records, lineNumbers, bad };
 }
 
-/** Reads `file`. Throws a FormatError with the reason when it cannot be read as a log. */
-export async function readSource(file: string): Promise<Input> {
+/** A first line longer than this is taken for a one-line document and streamed, not parsed whole. */
+const FIRST_LINE_PROBE = 8 << 20;
+
+async function readOnce(file: string, mode?: 'lines'): Promise<Input> {
   const source = await openText(file);
   const chunks = source.chunks();
   try {
@@ -119,29 +123,55 @@ export async function readSource(file: string): Promise<Input> {
     }
     const start = head.trimStart()[0];
     if (start === undefined) fail('the file is blank', 'empty file');
+    if (mode === 'lines') return await readLines(head, chunks);
     if (start === '[') return await readDocument(head, chunks);
     if (start !== '{') {
-      for await (const chunk of chunks) head += chunk;
-      return { kind: 'text', text: head };
+      const parts = [head];
+      for await (const chunk of chunks) parts.push(chunk);
+      return { kind: 'text', text: parts.join('') };
     }
     // `{`: one document, or one record per line. A first line that is a whole JSON value means lines.
-    while (!head.includes('\n')) {
+    // Only the new chunk is searched for the line end, and a very long first line is not parsed whole.
+    const parts = [head];
+    let length = head.length;
+    let nl = head.indexOf('\n');
+    while (nl === -1 && length <= FIRST_LINE_PROBE) {
       const next = await chunks.next();
       if (next.done) break;
-      head += next.value;
+      const at = next.value.indexOf('\n');
+      if (at !== -1) nl = length + at;
+      parts.push(next.value);
+      length += next.value.length;
     }
-    const nl = head.indexOf('\n');
-    const firstLine = nl === -1 ? head : head.slice(0, nl);
+    head = parts.join('');
     let wholeLine = false;
-    try {
-      JSON.parse(firstLine);
-      wholeLine = true;
-    } catch {
-      /* a document spread over lines */
-    }
-    return wholeLine && nl !== -1 ? await readLines(head, chunks) : await readDocument(head, chunks);
+    if (nl !== -1 && nl <= FIRST_LINE_PROBE)
+      try {
+        JSON.parse(head.slice(0, nl));
+        wholeLine = true;
+      } catch {
+        /* a document spread over lines */
+      }
+    if (!wholeLine) return await readDocument(head, chunks);
+    const lines = await readLines(head, chunks);
+    // One record on one line is a compact document, however it ends.
+    if (lines.kind === 'lines' && lines.records.length === 1 && lines.bad.length === 0)
+      return { kind: 'document', value: lines.records[0]! };
+    return lines;
   } finally {
     await chunks.return(undefined);
     await source.close().catch(() => undefined);
+  }
+}
+
+/** Reads `file`. Throws a FormatError with the reason when it cannot be read as a log. */
+export async function readSource(file: string): Promise<Input> {
+  try {
+    return await readOnce(file);
+  } catch (e) {
+    // JSON lines whose first line was too long to probe: read them again, as lines.
+    if (e instanceof FormatError && e.message.startsWith(SEVERAL))
+      return await readOnce(file, 'lines').catch(() => Promise.reject(e));
+    throw e;
   }
 }
