@@ -355,3 +355,26 @@ test('a FIFO and a file with control characters in its name are reported safely,
 
   assert.doesNotMatch(r.err, /[\u0000\u0007\u001b]/);
 });
+
+test('a log whose name holds control characters is shown escaped in the table, CSV and plot', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-evil-'));
+  copyFileSync(join(fixtures, 'openai-chat.json'), join(dir, 'evil\u001b[2J\u0007.json'));
+  const plot = join(dir, 'p.svg');
+  for (const format of ['table', 'csv']) {
+    const r = await runCli([
+      'replay',
+      dir,
+      '--strategy',
+      'raw',
+      '--per-trajectory',
+      '--format',
+      format,
+      '--plot',
+      plot,
+    ]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /evil\\u001b\[2J\\u0007\.json/);
+     
+    assert.doesNotMatch(r.out + r.err + readFileSync(plot, 'utf8'), /[\u0007\u001b]/);
+  }
+});

@@ -210,8 +210,10 @@ export function formatTable(r: ReplayReport): string {
   if (r.recorded) out.push('', ...recordedLines(r));
   if (r.perTrajectory) {
     const rows: string[][] = [];
-    for (const [id, per] of Object.entries(r.perTrajectory)) {
-      const rec = r.recordedPerTrajectory?.[id];
+    for (const [key, per] of Object.entries(r.perTrajectory)) {
+      const rec = r.recordedPerTrajectory?.[key];
+      // Ids are file paths: a hostile name must not reach the terminal with its control characters.
+      const id = printable(key, 10_000);
       for (const [name, s] of Object.entries(per)) {
         rows.push([
           id,
@@ -279,7 +281,7 @@ const CSV_FIELDS: (keyof StrategyReport)[] = [
 ];
 
 function csvCell(v: string | number | boolean): string {
-  const s = String(v);
+  const s = typeof v === 'string' ? printable(v, 10_000) : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

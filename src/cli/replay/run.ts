@@ -82,7 +82,6 @@ export async function replayFiles(
       }
     }
   }
-  hooks.onFile?.(files.length, files.length);
   const runs = strategies.map((strategy) => {
     const r = replays.get(strategy)!;
     return { strategy, totals: aggregate(r), replays: r };

@@ -54,7 +54,15 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
             group: 'link to a folder (not followed)',
           });
         else if (target?.isFile() && LOG_FILE.test(e.name)) files.push({ file: path, id: relative(root, path) });
-        else skipped.push({ file: path, error: 'a link to nothing readable', group: 'broken link' });
+        else if (target?.isFile()) {
+          const ext = extname(e.name).toLowerCase() || '(no extension)';
+          skipped.push({ file: path, error: `not a log file type (${ext})`, group: `not a log file type (${ext})` });
+        } else
+          skipped.push({
+            file: path,
+            error: 'a link to neither a file nor a folder',
+            group: 'link to neither a file nor a folder',
+          });
       } else if (!e.isFile()) skipped.push({ file: path, error: 'not a regular file', group: 'not a regular file' });
       else if (LOG_FILE.test(e.name)) files.push({ file: path, id: relative(root, path) });
       else {

@@ -95,6 +95,13 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
           (n) => `${plural(n, 'agent action')} without the model's response: replayed from the action's text`,
         );
       } else if (!SILENT.has(kind)) notes.add(`action:${kind}`, (n) => `${plural(n, `"${kind}" action`)} not replayed`);
+    } else if (kind === 'recall') {
+      // Workspace context and microagent knowledge: sent, but rendered from templates this log lacks.
+      notes.add(
+        'recall',
+        (n) =>
+          `${plural(n, 'recall observation')} (workspace context, microagent knowledge) not counted: OpenHands renders them from templates the log does not hold`,
+      );
     } else if (!SILENT.has(kind)) {
       const content = contentText(v.content, where, notes);
       const callId = meta && typeof meta.tool_call_id === 'string' ? meta.tool_call_id : undefined;
