@@ -374,7 +374,7 @@ test('a log whose name holds control characters is shown escaped in the table, C
     ]);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /evil\\u001b\[2J\\u0007\.json/);
-     
+
     assert.doesNotMatch(r.out + r.err + readFileSync(plot, 'utf8'), /[\u0007\u001b]/);
   }
 });

@@ -10,7 +10,7 @@ const COLORS = ['#6b7280', '#2563eb', '#d97706', '#7c3aed', '#059669', '#dc2626'
 
 function esc(s: string): string {
   // XML allows no control characters; file names can hold them.
-   
+
   return s
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
     .replace(/&/g, '&amp;')
