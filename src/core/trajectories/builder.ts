@@ -55,21 +55,4 @@ export class TrajectoryBuilder {
   forget(index: number): void {
     this.forgotten.add(index);
   }
-
-  /** True when every call sends exactly every message before its reply (the default, `calls` unneeded). */
-  get plain(): boolean {
-    let assistants = 0;
-    for (const m of this.messages) if (m.role === 'assistant') assistants++;
-    return (
-      assistants === this.calls.length &&
-      this.calls.every(
-        (c) =>
-          c.output !== undefined &&
-          c.context.length === 1 &&
-          c.context[0]![0] === 0 &&
-          c.context[0]![1] === c.output &&
-          this.messages[c.output]?.role === 'assistant',
-      )
-    );
-  }
 }

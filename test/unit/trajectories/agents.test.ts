@@ -33,6 +33,7 @@ test('Codex rollout: items into messages, token_count as each call recorded usag
       { inputTokens: 1200, cachedTokens: 0, outputTokens: 80 },
     ],
   );
+  assert.match(t.warnings!.join('\n'), /does not keep Codex's system instructions/);
 });
 
 test('OpenHands saved trajectory: system, the person, one call per model response with its usage, tool results', async () => {

@@ -113,14 +113,15 @@ function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): void {
     const from = b.messages.length;
     const summary = v.isSummary === true;
     if (v.role === 'assistant' && !summary) b.call(b.push(assistantMessage(v.content, where, notes)));
-    else if (v.role === 'user' || summary) {
-      const origin = summary ? 'agent' : undefined;
-      const role =
+    else if (summary) {
+      // A condensation summary (Roo writes it as assistant or user): the agent's memory, not a call.
+      const m =
         v.role === 'assistant'
-          ? [assistantMessage(v.content, where, notes)]
-          : userMessages(v.content, where, notes, origin);
-      for (const m of role) b.push({ ...m, origin: summary ? 'agent' : m.origin });
-    } else {
+          ? assistantMessage(v.content, where, notes)
+          : { role: 'user' as const, content: contentText(v.content, where, notes) };
+      b.push({ ...m, origin: 'agent' });
+    } else if (v.role === 'user') for (const m of userMessages(v.content, where, notes)) b.push(m);
+    else {
       notes.add(
         `role:${String(v.role)}`,
         (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(v.role ?? null)} dropped`,

@@ -73,7 +73,14 @@ export const codex: Importer = {
       if (!isObject(r)) return;
       const where = `record ${i + 1}`;
       const payload = isObject(r.payload) ? r.payload : undefined;
-      if (r.type === 'response_item' && payload) item(payload, where);
+      if (r.type === 'session_meta' && payload) {
+        // The system instructions sent with every request, when the rollout keeps them.
+        const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
+        const text =
+          typeof payload.instructions === 'string' ? payload.instructions : typeof base === 'string' ? base : undefined;
+        if (text) b.push({ role: 'system', content: text, origin: 'agent' });
+        else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
+      } else if (r.type === 'response_item' && payload) item(payload, where);
       else if (r.type === 'event_msg' && payload?.type === 'token_count') {
         flush();
         const u = tokenUsage(payload);
