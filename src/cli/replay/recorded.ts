@@ -5,23 +5,15 @@
 // so it is usually a little under 1.
 import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
 
-export interface RecordedReport {
-  trajectories: number;
-  /** Calls whose prompt size the log recorded. */
-  calls: number;
-  /** Recorded prompt tokens: uncached + cache reads + cache writes. */
-  inputTokens: number;
-  cachedTokens: number;
-  cacheWriteTokens: number;
-  outputTokens: number;
-  peakContextTokens: number;
+/** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
+export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens'> & {
   /** Money recorded in the logs (US dollars), or null when none was. */
   costUsd: number | null;
   /** Raw replay's context tokens over the same calls. */
   rawInputTokens: number;
   /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed). */
   agreement: number;
-}
+};
 
 export interface AgreementReport {
   trajectories: number;

@@ -29,3 +29,18 @@ export class Notes {
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
 }
+
+/** A message whose role the format does not know: dropped, and said. */
+export function noteUnknownRole(notes: Notes, role: unknown): void {
+  notes.add(
+    `role:${String(role)}`,
+    (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(role ?? null)} dropped`,
+  );
+}
+
+/** JSON lines that did not parse: a cut-off last line (a log still being written) or invalid lines. */
+export function noteBadLines(notes: Notes, bad: readonly { line: number; last: boolean }[]): void {
+  for (const b of bad)
+    if (b.last) notes.say(`line ${b.line} is cut off (the session was still being written?): skipped`);
+    else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
+}

@@ -7,7 +7,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
 import { argumentsText, isObject, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { plural, type Notes, noteUnknownRole } from '../notes';
 import type { Importer } from '../importer';
 
 const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use']);
@@ -122,10 +122,7 @@ function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): void {
       b.push({ ...m, origin: 'agent' });
     } else if (v.role === 'user') for (const m of userMessages(v.content, where, notes)) b.push(m);
     else {
-      notes.add(
-        `role:${String(v.role)}`,
-        (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(v.role ?? null)} dropped`,
-      );
+      noteUnknownRole(notes, v.role);
       return;
     }
     // Roo Code keeps condensed messages, tagged with the summary (or truncation marker) that replaced them.

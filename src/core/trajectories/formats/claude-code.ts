@@ -9,7 +9,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { plural, type Notes, noteBadLines } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
 import { usageFrom } from '../usage';
@@ -141,10 +141,7 @@ export const claudeCode: Importer = {
   read(input, notes) {
     const records = recordsOf(input);
     if (input.kind === 'lines') {
-      for (const bad of input.bad) {
-        if (bad.last) notes.say(`line ${bad.line} is cut off (the session was still being written?): skipped`);
-        else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
-      }
+      noteBadLines(notes, input.bad);
     }
     const conversational = records.filter((r) => r.type === 'user' || r.type === 'assistant');
     if (conversational.length === 0) {

@@ -6,7 +6,7 @@
 // themselves on the following lines; both are read.
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
-import { plural } from '../notes';
+import { plural, noteBadLines } from '../notes';
 import type { Importer } from '../importer';
 import type { Input } from '../read/source';
 import type { RecordedUsage } from '../types';
@@ -46,10 +46,7 @@ export const codex: Importer = {
   detect: (input: Input) => input.kind === 'lines' && isRollout(input.records),
   read(input, notes) {
     const records = input.kind === 'lines' ? input.records : [];
-    if (input.kind === 'lines')
-      for (const bad of input.bad)
-        if (bad.last) notes.say(`line ${bad.line} is cut off (the session was still being written?): skipped`);
-        else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
+    if (input.kind === 'lines') noteBadLines(notes, input.bad);
     const b = new TrajectoryBuilder();
     const a = new ResponseAssembler();
     let waiting: number | undefined; // the last call with no usage recorded yet

@@ -5,7 +5,7 @@
 import type { Message, Origin, Role } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
-import { plural } from '../notes';
+import { noteBadLines } from '../notes';
 import type { Importer } from '../importer';
 import { chatOrigin, chatToolCalls } from './chat';
 
@@ -40,10 +40,7 @@ export const contextDeskHistory: Importer = {
   read(input, notes) {
     const b = new TrajectoryBuilder();
     const records = input.kind === 'lines' ? input.records : [];
-    if (input.kind === 'lines')
-      for (const bad of input.bad)
-        if (bad.last) notes.say(`line ${bad.line} is cut off (the session was still being written?): skipped`);
-        else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
+    if (input.kind === 'lines') noteBadLines(notes, input.bad);
     let other = 0;
     for (const r of records) {
       const m = isObject(r) ? messageOf(r) : undefined;

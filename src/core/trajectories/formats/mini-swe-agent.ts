@@ -8,7 +8,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural } from '../notes';
+import { plural, noteUnknownRole } from '../notes';
 import { usageFrom } from '../usage';
 import type { Importer } from '../importer';
 import type { RecordedUsage } from '../types';
@@ -85,10 +85,7 @@ export const miniSweAgent: Importer = {
         case 'exit':
           return; // the run's end status: never sent to a model
         default:
-          notes.add(
-            `role:${String(v.role)}`,
-            (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(v.role ?? null)} dropped`,
-          );
+          noteUnknownRole(notes, v.role);
       }
     });
     if (rejected > 0)

@@ -2,7 +2,7 @@
 // message per line. Tool output arrives as `tool` messages, so a `user` message is a person's.
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { plural, type Notes, noteUnknownRole } from '../notes';
 import type { Importer } from '../importer';
 import { hasAnthropicBlocks } from './anthropic';
 import { chatMessage, chatRole } from './chat';
@@ -14,10 +14,7 @@ function read(list: Json[], b: TrajectoryBuilder, notes: Notes, where: string): 
     const m = v as JsonObject;
     const role = chatRole(m);
     if (role === undefined) {
-      notes.add(
-        `role:${String(m.role)}`,
-        (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(m.role ?? null)} dropped`,
-      );
+      noteUnknownRole(notes, m.role);
       return;
     }
     const index = b.push(chatMessage(m, role, `${where} ${i}`, notes));

@@ -9,7 +9,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
 import { asObject, isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { plural, type Notes, noteUnknownRole } from '../notes';
 import type { Importer } from '../importer';
 import { chatMessage, chatRole, chatToolCalls } from './chat';
 
@@ -35,10 +35,7 @@ function readHistory(list: Json[], b: TrajectoryBuilder, notes: Notes, where: st
     const m = asObject(v, `${where} ${i}`);
     const role = chatRole(m);
     if (role === undefined) {
-      notes.add(
-        `role:${String(m.role)}`,
-        (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(m.role ?? null)} dropped`,
-      );
+      noteUnknownRole(notes, m.role);
       return;
     }
     const origin =
