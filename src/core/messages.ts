@@ -35,21 +35,8 @@ export interface Message {
   storedAt?: string;
 }
 
-export type TrajectoryFormat =
-  'mini-swe-agent' | 'swe-agent' | 'swe-agent-history' | 'openai-chat' | 'openai-jsonl' | 'claude-code';
-
-export interface Trajectory {
-  /** Stable id (instance id or file name). */
-  id: string;
-  /** The file it came from. */
-  source: string;
-  format: TrajectoryFormat;
-  messages: Message[];
-  /** Output tokens of model call k (the k-th assistant message), where the trajectory recorded them. */
-  outputTokens?: (number | undefined)[];
-  /** Prompt tokens the provider billed for call k, where recorded (for comparing our counts). */
-  providerPromptTokens?: (number | undefined)[];
-}
+// Recorded runs (replay) live with their importers; re-exported for the modules that take them.
+export type { Trajectory, TrajectoryFormat } from './trajectories/types';
 
 /** One turn: one assistant action plus the observations that answer it. */
 export interface Turn {

@@ -1,12 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync, copyFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli';
 import { createTokenizer } from '../../src/core/tokens';
-import { loadTrajectoryFile } from '../../src/core/trajectories';
+import { loadTrajectories, loadTrajectoryFile } from '../../src/core/trajectories';
 import type { Message } from '../../src/core/messages';
+import type { Trajectory } from '../../src/core/trajectories';
 
 const fixtures = join(__dirname, '../fixtures/trajectories');
 
@@ -45,7 +47,7 @@ test('raw input tokens equal the sum computed independently from the tokenizer',
   const r = await runCli(['replay', file, '--format', 'json', '--strategy', 'raw']);
   assert.equal(r.code, 0, r.err);
   const report = JSON.parse(r.out) as JsonReport;
-  const t = await loadTrajectoryFile(file);
+  const [t] = (await loadTrajectoryFile(file)) as [Trajectory];
   const tok = createTokenizer('o200k');
   assert.equal(
     report.strategies.raw!.inputTokens,
@@ -56,7 +58,7 @@ test('raw input tokens equal the sum computed independently from the tokenizer',
   assert.equal(report.calls, 3);
   assert.equal(report.strategies.raw!.ratioToRaw, 1);
   // peak context = the largest single request (the last one for raw history)
-  const last = t.messages.slice(0, t.messages.length - 1);
+  const last = t.messages.slice(0, t.calls!.at(-1)!.output);
   assert.equal(
     report.strategies.raw!.peakContextTokens,
     last.reduce((s, m) => s + tok.countMessage(m), 0),
@@ -67,8 +69,12 @@ test('the JSON shape has every documented field for every strategy', async () =>
   const r = await runCli(['replay', fixtures, '--format', 'json', '--window', '1']);
   assert.equal(r.code, 0, r.err);
   const report = JSON.parse(r.out) as JsonReport;
-  assert.equal(report.trajectories, 7);
-  assert.deepEqual(report.skipped, []);
+  const loaded = await loadTrajectories([fixtures]);
+  assert.equal(report.trajectories, loaded.trajectories.length);
+  assert.deepEqual(
+    report.skipped.map((s) => s.file.slice(fixtures.length + 1)),
+    ['README.md', 'claude-code-summaries.jsonl'],
+  );
   assert.deepEqual(Object.keys(report.strategies), [
     'raw',
     'masking',
@@ -103,7 +109,7 @@ test('cl100k and chars4 give different counts; chars4 is labelled an estimate', 
   const a = JSON.parse(
     (await runCli(['replay', file, '--format', 'json', '--strategy', 'raw', '--tokenizer', 'cl100k'])).out,
   ) as JsonReport;
-  const t = await loadTrajectoryFile(file);
+  const [t] = (await loadTrajectoryFile(file)) as [Trajectory];
   const cl = createTokenizer('cl100k');
   assert.equal(
     a.strategies.raw!.inputTokens,
@@ -128,19 +134,33 @@ test('the cached price changes the cost, not the tokens', async () => {
 });
 
 test('table and CSV name every strategy; --per-trajectory adds a row per trajectory', async () => {
-  const table = await runCli(['replay', fixtures, '--strategy', 'masking,cache-aware', '--per-trajectory']);
+  const dir = mkdtempSync(join(tmpdir(), 'cd-table-'));
+  for (const f of ['mini-swe-agent.traj.json', 'openai-chat.json', 'swe-agent.history.json'])
+    copyFileSync(join(fixtures, f), join(dir, f));
+  const table = await runCli(['replay', dir, '--strategy', 'masking,cache-aware', '--per-trajectory']);
   assert.equal(table.code, 0);
-  assert.match(table.out, /^raw\s+7\s+18/m);
+  assert.match(table.out, /^raw\s+3\s+8/m);
   assert.match(table.out, /^masking\s/m);
   assert.match(table.out, /^cache-aware\s/m);
   assert.doesNotMatch(table.out, /^summary\s/m);
   assert.match(table.out, /Per trajectory:/);
-  assert.match(table.out, /acme__text-42/);
-  const csv = await runCli(['replay', fixtures, '--strategy', 'masking', '--format', 'csv', '--per-trajectory']);
+  assert.match(
+    table.out,
+    /^mini-swe-agent\.traj\.json\s+raw.*\nmini-swe-agent\.traj\.json\s+recorded/m,
+    'ids are the paths under the argument',
+  );
+  const csv = await runCli(['replay', dir, '--strategy', 'masking', '--format', 'csv', '--per-trajectory']);
   const lines = csv.out.trim().split('\n');
   assert.match(lines[0]!, /^scope,strategy,trajectories,calls,inputTokens,ratioToRaw,cost/);
-  assert.equal(lines.filter((l) => l.startsWith('total,')).length, 2);
-  assert.equal(lines.length, 1 + 2 + 7 * 2);
+  // raw, recorded (the mini-swe-agent file recorded usage), masking; per trajectory the same.
+  assert.deepEqual(
+    lines.filter((l) => l.startsWith('total,')).map((l) => l.split(',')[1]),
+    ['raw', 'recorded', 'masking'],
+  );
+  // Per trajectory: raw and masking each, plus a recorded row for the two logs that recorded something
+  // (mini-swe-agent: usage per call; SWE-agent: the run's cost only).
+  assert.equal(lines.length, 1 + 3 + 3 * 2 + 2);
+  assert.match(csv.out, /^swe-agent\.history\.json,recorded,0,0,0,.*,0\.\d+$/m);
 });
 
 test('--plot writes an SVG with axes, a legend per strategy and the tokenizer in the title', async () => {
@@ -194,7 +214,7 @@ test('a bad file is reported and skipped; the rest are replayed', async () => {
   const report = JSON.parse(r.out) as JsonReport;
   assert.equal(report.trajectories, 1);
   assert.equal(report.skipped.length, 1);
-  assert.match(report.skipped[0]!.error, /unrecognised trajectory format/);
+  assert.match(report.skipped[0]!.error, /JSON of a kind replay does not read/);
   assert.match(r.err, /skipped .*bad\.json/);
 });
 
@@ -234,4 +254,115 @@ test('Ctrl-C stops cleanly: partial results discarded, exit 130', async () => {
 test('a quick run writes no progress to a non-terminal stderr', async () => {
   const r = await runCli(['replay', join(fixtures, 'openai.jsonl'), '--strategy', 'raw']);
   assert.equal(r.err, '');
+});
+
+test('Claude Code with compaction: raw never exceeds the largest recorded prompt; recorded row is exact', async () => {
+  const file = join(fixtures, 'claude-code-compaction.jsonl');
+  const r = await runCli(['replay', file, '--format', 'json', '--strategy', 'raw', '--per-trajectory']);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out) as JsonReport & {
+    recorded: Record<string, number>;
+    agreement: Record<string, { agreement: number }>;
+  };
+  const lines = readFileSync(file, 'utf8')
+    .split('\n')
+    .slice(0, -1)
+    .map((l) => JSON.parse(l) as { isSidechain?: boolean; message?: { usage?: Record<string, number> } });
+  const prompts = lines
+    .filter((l) => l.isSidechain !== true && l.message?.usage)
+    .map((l) => l.message!.usage!)
+    .map((u) => u.input_tokens! + u.cache_read_input_tokens! + u.cache_creation_input_tokens!);
+  const main = report.perTrajectory!['claude-code-compaction.jsonl#1']!.raw!;
+  assert.ok(main.peakContextTokens <= Math.max(...prompts), `${main.peakContextTokens} <= ${Math.max(...prompts)}`);
+  const rec = (
+    report as unknown as { recordedPerTrajectory: Record<string, { peakContextTokens: number; inputTokens: number }> }
+  ).recordedPerTrajectory;
+  assert.equal(rec['claude-code-compaction.jsonl#1']!.peakContextTokens, Math.max(...prompts));
+  assert.equal(
+    rec['claude-code-compaction.jsonl#1']!.inputTokens,
+    [...new Set(prompts)].reduce((a, b) => a + b, 0),
+  );
+  assert.ok(report.agreement['claude-code']!.agreement > 0);
+  assert.match(r.err, /warning: claude-code-compaction\.jsonl#1: line 19 is cut off/);
+});
+
+test('--dump-contexts writes the exact messages of every call, per trajectory and strategy, secrets redacted', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
+  const key = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+  writeFileSync(
+    join(src, 'chat.json'),
+    JSON.stringify([
+      { role: 'user', content: `token ${key} leaks` },
+      { role: 'assistant', content: 'one' },
+      { role: 'user', content: 'next' },
+      { role: 'assistant', content: 'two' },
+    ]),
+  );
+  const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
+  const r = await runCli(['replay', src, '--strategy', 'masking', '--dump-contexts', out]);
+  assert.equal(r.code, 0, r.err);
+  for (const strategy of ['raw', 'masking']) {
+    const lines = readFileSync(join(out, 'chat.json', `${strategy}.jsonl`), 'utf8')
+      .trim()
+      .split('\n');
+    const calls = lines.map((l) => JSON.parse(l) as { call: number; messages: Message[] });
+    assert.deepEqual(
+      calls.map((c) => c.call),
+      [0, 1],
+    );
+    assert.deepEqual(
+      calls[1]!.messages.map((m) => m.content.replace(/ghp_\S+|\[REDACTED[^\]]*\]/, 'X')),
+      ['token X leaks', 'one', 'next'],
+    );
+    assert.ok(!lines.join('\n').includes(key), 'the secret never reaches disk');
+  }
+});
+
+test('trajectory ids that are paths become safe folder names in the dump', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
+  mkdirSync(join(src, 'a', '..b'), { recursive: true });
+  copyFileSync(join(fixtures, 'openai-chat.json'), join(src, 'a', '..b', 'x y.json'));
+  const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
+  const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', out]);
+  assert.equal(r.code, 0, r.err);
+  const folders = readdirSync(out);
+  assert.equal(folders.length, 1);
+  assert.match(folders[0]!, /^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+  assert.ok(existsSync(join(out, folders[0]!, 'raw.jsonl')));
+});
+
+test('a FIFO and a file with control characters in its name are reported safely, never waited on', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-fifo-'));
+  execFileSync('mkfifo', [join(dir, 'pipe.json')]);
+  const hostile = join(dir, 'evil\u001b]52;c;aGk=\u0007.json');
+  writeFileSync(hostile, '\u001b[2J\u0000binary');
+  const r = await runCli(['replay', join(dir, 'pipe.json'), hostile]);
+  assert.equal(r.code, 1);
+  assert.match(r.err, /pipe\.json: not a regular file: a FIFO/);
+  assert.match(r.err, /evil\\u001b\]52;c;aGk=\\u0007\.json: a binary file/);
+
+  assert.doesNotMatch(r.err, /[\u0000\u0007\u001b]/);
+});
+
+test('a log whose name holds control characters is shown escaped in the table, CSV and plot', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-evil-'));
+  copyFileSync(join(fixtures, 'openai-chat.json'), join(dir, 'evil\u001b[2J\u0007.json'));
+  const plot = join(dir, 'p.svg');
+  for (const format of ['table', 'csv']) {
+    const r = await runCli([
+      'replay',
+      dir,
+      '--strategy',
+      'raw',
+      '--per-trajectory',
+      '--format',
+      format,
+      '--plot',
+      plot,
+    ]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /evil\\u001b\[2J\\u0007\.json/);
+
+    assert.doesNotMatch(r.out + r.err + readFileSync(plot, 'utf8'), /[\u0007\u001b]/);
+  }
 });

@@ -1,20 +1,23 @@
-// `context-desk replay`: what each context strategy would have sent and cost on recorded trajectories.
+// `context-desk replay`: what each context strategy would have sent and cost on recorded agent logs.
 import { writeFile } from 'node:fs/promises';
 import type { Command, CliIo } from '../command';
 import { createTokenizer } from '../../core/tokens';
-import { loadTrajectories } from '../../core/trajectories';
+import { findLogs, printable, type Skipped } from '../../core/trajectories';
 import { aggregate } from '../../core/replay/replay';
 import { parseReplayArgs } from '../replay/args';
+import { ContextDump } from '../replay/dump';
 import { Progress } from '../replay/progress';
-import { buildReport, formatCsv, formatTable } from '../replay/report';
+import { buildReport, formatCsv, formatTable, groupSkipped } from '../replay/report';
 import { renderPlot } from '../replay/plot';
-import { Interrupted, runStrategies } from '../replay/run';
+import { Interrupted, replayFiles, type TrajectoryWarning } from '../replay/run';
 
 const usage = `Usage: context-desk replay PATH... [options]
 
-Replays recorded agent trajectories (files or folders, searched recursively) with each context strategy
-and prints what every strategy would have sent and cost. Formats are detected by content:
-mini-swe-agent .traj.json, SWE-agent .traj / history, OpenAI chat JSON / JSONL, Claude Code sessions.
+Replays recorded agent logs (files or folders, searched recursively) with each context strategy and
+prints what every strategy would have sent and cost, next to what the provider recorded where the log
+kept it. Formats are detected by content: mini-swe-agent, SWE-agent, Claude Code, Codex CLI, OpenHands,
+Cline and Roo Code task histories, Aider chat history, OpenAI chat / Responses API, Anthropic Messages
+requests, and Context Desk's own history (see the README for where each tool writes its logs).
 
 Options:
   --strategy all|NAME,...   strategies to replay (default all; raw is always included as the baseline):
@@ -30,48 +33,84 @@ Options:
   --format table|json|csv   output format (default table)
   --per-trajectory          also report every trajectory separately
   --plot FILE.svg           draw context tokens per model call for each strategy
+  --dump-contexts DIR       write the exact messages of every call: DIR/<trajectory>/<strategy>.jsonl
   -h, --help                show this help
 
 Exit codes: 0 done, 1 no trajectory could be loaded or the plot could not be written (results still printed), 2 usage error, 130 interrupted (Ctrl-C).`;
 
+const MAX_LINES = 20;
+
+/** Skipped files on stderr: one line per file when few, else counted per reason with examples. */
+function reportSkipped(skipped: readonly Skipped[], io: CliIo): void {
+  const p = (s: string) => printable(s, 200);
+  if (skipped.length <= 5) {
+    for (const s of skipped) io.stderr.write(`context-desk replay: skipped ${p(s.file)}: ${p(s.error)}\n`);
+    return;
+  }
+  for (const g of groupSkipped(skipped)) {
+    const files = skipped.filter((s) => s.group === g.group);
+    io.stderr.write(`context-desk replay: skipped ${g.files} file${g.files === 1 ? '' : 's'}: ${p(g.group)}\n`);
+    for (const s of files.slice(0, 3)) io.stderr.write(`    ${p(s.file)}: ${p(s.error)}\n`);
+    if (files.length > 3) io.stderr.write(`    ... and ${files.length - 3} more\n`);
+  }
+}
+
+function reportWarnings(warnings: readonly TrajectoryWarning[], io: CliIo): void {
+  for (const w of warnings.slice(0, MAX_LINES))
+    io.stderr.write(`context-desk replay: warning: ${printable(w.trajectory, 200)}: ${printable(w.warning, 300)}\n`);
+  if (warnings.length > MAX_LINES)
+    io.stderr.write(
+      `context-desk replay: ... and ${warnings.length - MAX_LINES} more warnings (all of them in --format json)\n`,
+    );
+}
+
 async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseReplayArgs(argv);
   const progress = new Progress({ stream: io.stderr });
-  const loaded = await loadTrajectories(args.paths, (file, i, total) => progress.update(i, total, 'loading'));
-  for (const s of loaded.skipped) io.stderr.write(`context-desk replay: skipped ${s.file}: ${s.error}\n`);
-  if (loaded.trajectories.length === 0) {
-    progress.finish();
-    io.stderr.write(`context-desk replay: no trajectory could be loaded from ${args.paths.join(', ')}\n`);
-    return 1;
-  }
+  const found = await findLogs(args.paths);
   const tokenizer = createTokenizer(args.tokenizer);
+  const dump = args.dumpContexts !== undefined ? new ContextDump(args.dumpContexts) : undefined;
   try {
-    const runs = await runStrategies(loaded.trajectories, args.strategies, args.options, tokenizer, {
+    const batch = await replayFiles(found.files, args.strategies, args.options, tokenizer, {
       signal: io.signal,
-      onStep: (done, total) => progress.update(done, total, 'replaying'),
+      onFile: (done, total) => progress.update(done, total, 'replaying'),
+      ...(dump ? { replayHooks: (t, s) => dump.hooks(t, s) } : {}),
     });
     progress.finish();
+    const skipped = [...found.skipped, ...batch.skipped];
+    reportSkipped(skipped, io);
+    reportWarnings(batch.warnings, io);
+    const rawRun = batch.runs.find((r) => r.strategy === 'raw');
+    if (!rawRun || rawRun.replays.length === 0) {
+      io.stderr.write(
+        `context-desk replay: no trajectory could be loaded from ${args.paths.map((p) => printable(p, 200)).join(', ')}\n`,
+      );
+      return 1;
+    }
     const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput } = args.options;
     const report = buildReport(
-      runs,
+      batch.runs,
       {
         tokenizer: args.tokenizer,
         exact: tokenizer.exact,
-        skipped: loaded.skipped,
+        skipped,
         options: { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput },
         perTrajectory: args.perTrajectory,
+        warnings: batch.warnings,
+        ignoredRecords: batch.ignoredRecords,
       },
       (r) => aggregate([r]),
     );
     let code = 0;
+    if (dump) io.stderr.write(`context-desk replay: contexts written under ${printable(args.dumpContexts!, 200)}\n`);
     if (args.plot !== undefined) {
       try {
-        await writeFile(args.plot, renderPlot(runs, args.tokenizer, tokenizer.exact));
-        io.stderr.write(`context-desk replay: plot written to ${args.plot}\n`);
+        await writeFile(args.plot, renderPlot(batch.runs, args.tokenizer, tokenizer.exact));
+        io.stderr.write(`context-desk replay: plot written to ${printable(args.plot, 200)}\n`);
       } catch (e) {
         // The numbers are still printed: a bad plot path must not lose a long replay.
         const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
-        io.stderr.write(`context-desk replay: cannot write the plot to ${args.plot}: ${why}\n`);
+        io.stderr.write(`context-desk replay: cannot write the plot to ${printable(args.plot, 200)}: ${why}\n`);
         code = 1;
       }
     }

@@ -20,6 +20,8 @@ export interface ReplayArgs {
   format: OutputFormat;
   perTrajectory: boolean;
   plot?: string;
+  /** Folder for the exact messages of every call, per trajectory and strategy. */
+  dumpContexts?: string;
   options: ReplayOptions;
 }
 
@@ -58,6 +60,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
         format: { type: 'string', default: 'table' },
         'per-trajectory': { type: 'boolean', default: false },
         plot: { type: 'string' },
+        'dump-contexts': { type: 'string' },
       },
     });
   } catch (e) {
@@ -78,6 +81,8 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
   if (v.format !== 'table' && v.format !== 'json' && v.format !== 'csv') {
     throw new UsageError(`--format must be table, json or csv (got '${v.format}')`);
   }
+  if (v['dump-contexts'] !== undefined && v['dump-contexts'].trim() === '')
+    throw new UsageError('--dump-contexts needs a folder to write into');
   if (v.plot !== undefined && !v.plot.toLowerCase().endsWith('.svg'))
     throw new UsageError(`--plot writes an SVG file: give a name ending in .svg (got '${v.plot}')`);
 
@@ -111,6 +116,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
     format: v.format,
     perTrajectory: v['per-trajectory'],
     ...(v.plot !== undefined ? { plot: v.plot } : {}),
+    ...(v['dump-contexts'] !== undefined ? { dumpContexts: v['dump-contexts'] } : {}),
     options,
   };
 }

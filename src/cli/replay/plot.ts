@@ -9,7 +9,14 @@ const M = { left: 80, right: 190, top: 70, bottom: 60 };
 const COLORS = ['#6b7280', '#2563eb', '#d97706', '#7c3aed', '#059669', '#dc2626', '#0891b2', '#be185d'];
 
 function esc(s: string): string {
-  return s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  // XML allows no control characters; file names can hold them.
+
+  return s
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g, '\ufffd')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;');
 }
 
 /** Round step for about `target` ticks: 1, 2 or 5 times a power of ten. */

@@ -1,7 +1,8 @@
 // The replay result as data (the documented JSON shape) and as a table or CSV.
-import type { Skipped } from '../../core/trajectories';
+import { printable, type Skipped } from '../../core/trajectories';
 import type { StrategyTotals } from '../../core/replay/replay';
-import type { StrategyRun } from './run';
+import { agreementByFormat, recordedOf, type AgreementReport, type RecordedReport } from './recorded';
+import type { StrategyRun, TrajectoryWarning } from './run';
 
 export interface StrategyReport {
   trajectories: number;
@@ -34,9 +35,21 @@ export interface ReplayReport {
     includeOutput: boolean;
   };
   strategies: Record<string, StrategyReport>;
+  /** What the providers recorded in the logs, beside raw replay over the same calls (when any log recorded usage). */
+  recorded?: RecordedReport;
+  /** Raw replay against recorded prompt sizes, per log format. */
+  agreement: Record<string, AgreementReport>;
   notes: string[];
+  /** Skipped files counted by the kind of reason. */
+  skippedGroups: { group: string; files: number }[];
+  /** What importers read differently or dropped, per trajectory. */
+  warnings: TrajectoryWarning[];
+  /** Records skipped by design (kinds a newer version of a tool writes). */
+  ignoredRecords: number;
   /** Only with --per-trajectory: trajectory id -> strategy -> figures. */
   perTrajectory?: Record<string, Record<string, StrategyReport>>;
+  /** Only with --per-trajectory: trajectory id -> recorded figures, for trajectories that recorded usage. */
+  recordedPerTrajectory?: Record<string, RecordedReport>;
 }
 
 const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? 1 : Infinity) : a / b);
@@ -66,6 +79,8 @@ export function buildReport(
     skipped: Skipped[];
     options: ReplayReport['options'];
     perTrajectory: boolean;
+    warnings?: TrajectoryWarning[];
+    ignoredRecords?: number;
   },
   aggregateOne: (r: StrategyRun['replays'][number]) => StrategyTotals,
 ): ReplayReport {
@@ -85,8 +100,14 @@ export function buildReport(
     skipped: meta.skipped,
     options: meta.options,
     strategies,
+    agreement: agreementByFormat(raw.replays),
     notes,
+    skippedGroups: groupSkipped(meta.skipped),
+    warnings: meta.warnings ?? [],
+    ignoredRecords: meta.ignoredRecords ?? 0,
   };
+  const recorded = recordedOf(raw.replays);
+  if (recorded) report.recorded = recorded;
   if (meta.perTrajectory) {
     const per: Record<string, Record<string, StrategyReport>> = {};
     raw.replays.forEach((rawReplay, i) => {
@@ -97,10 +118,21 @@ export function buildReport(
       let key = rawReplay.trajectoryId;
       for (let k = 2; key in per; k++) key = `${rawReplay.trajectoryId}#${k}`;
       per[key] = row;
+      const rec = recordedOf([rawReplay]);
+      if (rec) (report.recordedPerTrajectory ??= {})[key] = rec;
     });
     report.perTrajectory = per;
   }
   return report;
+}
+
+/** Skipped files counted per reason group, the largest group first. */
+export function groupSkipped(skipped: readonly Skipped[]): { group: string; files: number }[] {
+  const counts = new Map<string, number>();
+  for (const s of skipped) counts.set(s.group, (counts.get(s.group) ?? 0) + 1);
+  return [...counts]
+    .map(([group, files]) => ({ group, files }))
+    .sort((a, b) => b.files - a.files || a.group.localeCompare(b.group));
 }
 
 const COLUMNS: [string, (s: StrategyReport) => string][] = [
@@ -127,6 +159,39 @@ function grid(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** The `recorded` row: provider figures; `vs raw` is recorded / raw over the calls that recorded usage. */
+function recordedRow(rec: RecordedReport): string[] {
+  const cells: Record<string, string> = {
+    trajectories: fmt(rec.trajectories),
+    calls: fmt(rec.calls),
+    'input tokens': fmt(rec.inputTokens),
+    'vs raw': rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3),
+    'cached tokens': fmt(rec.cachedTokens),
+    'peak context': fmt(rec.peakContextTokens),
+  };
+  return ['recorded', ...COLUMNS.map((c) => cells[c[0]] ?? '-')];
+}
+
+function recordedLines(r: ReplayReport): string[] {
+  const rec = r.recorded!;
+  const lines = [
+    `recorded: the providers' own figures from the logs, over the ${fmt(rec.calls)} of ${fmt(r.calls)} calls whose prompt size was recorded` +
+      ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${fmt(rec.outputTokens)} output tokens)` +
+      (rec.costUsd !== null
+        ? `; recorded cost $${rec.costUsd.toLocaleString('en-US', { maximumFractionDigits: 4 })}`
+        : '') +
+      '.',
+  ];
+  const formats = Object.entries(r.agreement);
+  if (formats.length > 0)
+    lines.push(
+      `Raw replay / recorded prompt tokens, by format: ${formats
+        .map(([f, a]) => `${f} ${a.agreement.toFixed(3)} (${fmt(a.trajectories)} trajectories, ${fmt(a.calls)} calls)`)
+        .join('; ')}. Under 1 where logs leave out system prompts and tool definitions or tokenizers differ.`,
+    );
+  return lines;
+}
+
 export function formatTable(r: ReplayReport): string {
   const o = r.options;
   const out = [
@@ -136,13 +201,20 @@ export function formatTable(r: ReplayReport): string {
     '',
     grid(
       ['strategy', ...COLUMNS.map((c) => c[0])],
-      Object.entries(r.strategies).map(([name, s]) => [name, ...COLUMNS.map((c) => c[1](s))]),
+      Object.entries(r.strategies).flatMap(([name, s]) => {
+        const row = [name, ...COLUMNS.map((c) => c[1](s))];
+        return name === 'raw' && r.recorded ? [row, recordedRow(r.recorded)] : [row];
+      }),
     ),
   ];
+  if (r.recorded) out.push('', ...recordedLines(r));
   if (r.perTrajectory) {
     const rows: string[][] = [];
-    for (const [id, per] of Object.entries(r.perTrajectory)) {
-      for (const [name, s] of Object.entries(per))
+    for (const [key, per] of Object.entries(r.perTrajectory)) {
+      const rec = r.recordedPerTrajectory?.[key];
+      // Ids are file paths: a hostile name must not reach the terminal with its control characters.
+      const id = printable(key, 10_000);
+      for (const [name, s] of Object.entries(per)) {
         rows.push([
           id,
           name,
@@ -153,6 +225,18 @@ export function formatTable(r: ReplayReport): string {
           s.costRatioToRaw.toFixed(3),
           fmt(s.peakContextTokens),
         ]);
+        if (name === 'raw' && rec && rec.calls > 0)
+          rows.push([
+            id,
+            'recorded',
+            fmt(rec.calls),
+            fmt(rec.inputTokens),
+            rec.agreement === 0 ? '-' : (1 / rec.agreement).toFixed(3),
+            '-',
+            '-',
+            fmt(rec.peakContextTokens),
+          ]);
+      }
     }
     out.push(
       '',
@@ -173,7 +257,12 @@ export function formatTable(r: ReplayReport): string {
     );
   }
   for (const n of r.notes) out.push(`Note: ${n}`);
-  if (r.skipped.length > 0) out.push(`Skipped ${r.skipped.length} file(s): see stderr.`);
+  if (r.warnings.length > 0)
+    out.push(`Warnings: ${r.warnings.length} about what was read differently or left out (see stderr).`);
+  if (r.skipped.length > 0)
+    out.push(
+      `Skipped ${r.skipped.length} file(s): ${r.skippedGroups.map((g) => `${g.files} ${printable(g.group, 120)}`).join('; ')} (details on stderr).`,
+    );
   return out.join('\n') + '\n';
 }
 
@@ -192,17 +281,49 @@ const CSV_FIELDS: (keyof StrategyReport)[] = [
 ];
 
 function csvCell(v: string | number | boolean): string {
-  const s = String(v);
+  const s = typeof v === 'string' ? printable(v, 10_000) : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-/** One row per strategy with scope `total`; with --per-trajectory one more per trajectory and strategy. */
+/**
+ * One row per strategy with scope `total`; with --per-trajectory one more per trajectory and strategy.
+ * A `recorded` row follows raw where logs recorded usage (`ratioToRaw` is recorded / raw there).
+ */
 export function formatCsv(r: ReplayReport): string {
-  const rows = [['scope', 'strategy', ...CSV_FIELDS, 'tokenizer'].join(',')];
+  const rows = [['scope', 'strategy', ...CSV_FIELDS, 'tokenizer', 'recordedCostUsd'].join(',')];
   const add = (scope: string, name: string, s: StrategyReport) =>
-    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer].map(csvCell).join(','));
-  for (const [name, s] of Object.entries(r.strategies)) add('total', name, s);
+    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer, ''].map(csvCell).join(','));
+  const addRecorded = (scope: string, rec: RecordedReport) =>
+    rows.push(
+      [
+        scope,
+        'recorded',
+        rec.trajectories,
+        rec.calls,
+        rec.inputTokens,
+        rec.rawInputTokens === 0 ? '' : round(rec.inputTokens / rec.rawInputTokens, 4),
+        '',
+        '',
+        rec.cachedTokens,
+        rec.peakContextTokens,
+        '',
+        '',
+        '',
+        r.tokenizer,
+        rec.costUsd ?? '',
+      ]
+        .map(csvCell)
+        .join(','),
+    );
+  for (const [name, s] of Object.entries(r.strategies)) {
+    add('total', name, s);
+    if (name === 'raw' && r.recorded) addRecorded('total', r.recorded);
+  }
   for (const [id, per] of Object.entries(r.perTrajectory ?? {}))
-    for (const [name, s] of Object.entries(per)) add(id, name, s);
+    for (const [name, s] of Object.entries(per)) {
+      add(id, name, s);
+      const rec = r.recordedPerTrajectory?.[id];
+      if (name === 'raw' && rec) addRecorded(id, rec);
+    }
   return rows.join('\n') + '\n';
 }

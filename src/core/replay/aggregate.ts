@@ -59,3 +59,59 @@ export function aggregate(results: readonly TrajectoryReplay[]): StrategyTotals 
   }
   return totals;
 }
+
+/** What providers recorded, summed, beside what raw replay computed for the same calls. */
+export interface RecordedTotals {
+  /** Trajectories with at least one call whose prompt size was recorded. */
+  trajectories: number;
+  /** Calls whose prompt size was recorded. */
+  calls: number;
+  /** Recorded prompt tokens (uncached + cache reads + cache writes), summed over those calls. */
+  inputTokens: number;
+  cachedTokens: number;
+  cacheWriteTokens: number;
+  outputTokens: number;
+  /** The largest recorded prompt. */
+  peakContextTokens: number;
+  /** Money recorded (US dollars): per call where logged, else the run's total; undefined when none was. */
+  cost?: number;
+  /** Raw replay's context tokens over the same calls: `computedInputTokens / inputTokens` is the agreement. */
+  computedInputTokens: number;
+}
+
+/** Sums the recorded usage of raw replays (recorded figures do not depend on the strategy). */
+export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTotals {
+  const t: RecordedTotals = {
+    trajectories: 0,
+    calls: 0,
+    inputTokens: 0,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 0,
+    peakContextTokens: 0,
+    computedInputTokens: 0,
+  };
+  let cost: number | undefined;
+  for (const r of raw) {
+    let any = false;
+    let callCost: number | undefined;
+    for (const c of r.calls) {
+      const u = c.recorded;
+      if (u?.cost !== undefined) callCost = (callCost ?? 0) + u.cost;
+      if (u?.outputTokens !== undefined) t.outputTokens += u.outputTokens;
+      if (u?.inputTokens === undefined) continue;
+      any = true;
+      t.calls++;
+      t.inputTokens += u.inputTokens;
+      t.cachedTokens += u.cachedTokens ?? 0;
+      t.cacheWriteTokens += u.cacheWriteTokens ?? 0;
+      t.peakContextTokens = Math.max(t.peakContextTokens, u.inputTokens);
+      t.computedInputTokens += c.contextTokens;
+    }
+    if (any) t.trajectories++;
+    const runCost = callCost ?? r.recordedCost;
+    if (runCost !== undefined) cost = (cost ?? 0) + runCost;
+  }
+  if (cost !== undefined) t.cost = cost;
+  return t;
+}

@@ -1,7 +1,9 @@
 // Replays a recorded trajectory call by call under a strategy and bills every call with the
-// prompt-cache model. Model call k sends the context built from the messages before the k-th
-// assistant message; the agent's own answers are taken from the recording (replay does not re-run it).
-import type { Message, Tokenizer, Trajectory } from '../messages';
+// prompt-cache model. Model call k sends the context the strategy builds from the messages that call
+// sent (everything before its reply, or less after a compaction); the agent's own answers are taken
+// from the recording (replay does not re-run it).
+import type { Message, Tokenizer } from '../messages';
+import { callsOf, contextOf, type RecordedUsage, type Trajectory } from '../trajectories/types';
 import { billOutput, billRequest } from '../cost/cost-model';
 import { messageCounter } from '../cost/message-tokens';
 import { createStrategy } from '../strategies/registry';
@@ -12,10 +14,10 @@ import {
   type StrategyName,
   type StrategyOptions,
 } from '../strategies/types';
-import { aggregate, type StrategyTotals } from './aggregate';
+import { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals } from './aggregate';
 
 export { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../strategies/types';
-export { aggregate, type StrategyTotals };
+export { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals };
 
 export interface ReplayOptions extends StrategyOptions {
   /** Add output tokens to the cost (at `outputPrice` units each). */
@@ -46,16 +48,26 @@ export interface CallRecord {
   summaryCalls: number;
   summaryInputTokens: number;
   summaryOutputTokens: number;
+  /** What the provider recorded for this call, when the log kept it. */
+  recorded?: RecordedUsage;
 }
 
 export interface TrajectoryReplay {
   trajectoryId: string;
+  format: Trajectory['format'];
   strategy: StrategyName;
   calls: CallRecord[];
   /** True when summaries came from the fixed-size stand-in: their sizes and costs are estimates. */
   summaryEstimated: boolean;
   /** Caveats that must be shown with the numbers. */
   notes: string[];
+  /** Money the log recorded for the whole run, when it keeps only a total. */
+  recordedCost?: number;
+}
+
+export interface ReplayHooks {
+  /** Sees the exact messages of every call as the strategy built them (for `--dump-contexts`). */
+  onContext?: (call: number, messages: readonly Message[]) => void | Promise<void>;
 }
 
 export const RETRY_FILTER_NOTE =
@@ -66,6 +78,7 @@ export async function replayTrajectory(
   strategy: StrategyName,
   options: ReplayOptions,
   tokenizer: Tokenizer,
+  hooks: ReplayHooks = {},
 ): Promise<TrajectoryReplay> {
   validateStrategyOptions(options);
   const outputPrice = options.outputPrice ?? 1;
@@ -77,18 +90,18 @@ export async function replayTrajectory(
   const calls: CallRecord[] = [];
   let previous: Message[] | undefined;
   let summaryEstimated = false;
-  let k = 0;
-  for (let i = 0; i < t.messages.length; i++) {
-    const action = t.messages[i]!;
-    if (action.role !== 'assistant') continue;
-    const built = await s.build(t.messages.slice(0, i), { retry: false });
+  for (const [k, call] of callsOf(t).entries()) {
+    const built = await s.build(contextOf(t, call), { retry: false });
     const bill = billRequest(previous, built.messages, count, options);
     previous = built.messages;
+    await hooks.onContext?.(k, built.messages);
     const summaryInputTokens = built.summaries.reduce((n, r) => n + r.inputTokens, 0);
     const summaryOutputTokens = built.summaries.reduce((n, r) => n + r.outputTokens, 0);
     if (built.summaries.some((r) => r.estimated)) summaryEstimated = true;
-    const recorded = t.outputTokens?.[k];
-    const outputTokens = recorded ?? Math.max(0, count(action) - count({ role: 'assistant', content: '' }));
+    const action = call.output !== undefined ? t.messages[call.output] : undefined;
+    const recordedOutput = call.recorded?.outputTokens;
+    const outputTokens =
+      recordedOutput ?? (action ? Math.max(0, count(action) - count({ role: 'assistant', content: '' })) : 0);
     calls.push({
       call: k,
       inputTokens: bill.inputTokens + summaryInputTokens,
@@ -96,7 +109,7 @@ export async function replayTrajectory(
       cachedTokens: bill.cachedTokens,
       cacheWriteTokens: bill.cacheWriteTokens,
       outputTokens,
-      outputRecorded: recorded !== undefined,
+      outputRecorded: recordedOutput !== undefined,
       // Summarizer calls share no prefix with the agent's prompt: billed uncached.
       cost:
         bill.cost +
@@ -108,13 +121,21 @@ export async function replayTrajectory(
       summaryCalls: built.summaries.length,
       summaryInputTokens,
       summaryOutputTokens,
+      ...(call.recorded ? { recorded: call.recorded } : {}),
     });
-    k++;
   }
   const notes = strategy === 'retry-filter' ? [RETRY_FILTER_NOTE] : [];
   if (summaryEstimated)
     notes.push(
       `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates.`,
     );
-  return { trajectoryId: t.id, strategy, calls, summaryEstimated, notes };
+  return {
+    trajectoryId: t.id,
+    format: t.format,
+    strategy,
+    calls,
+    summaryEstimated,
+    notes,
+    ...(t.recordedCost !== undefined ? { recordedCost: t.recordedCost } : {}),
+  };
 }

@@ -1,90 +1,78 @@
-// Reads a trajectory from its text, recognising the format by content (the extension is only a hint
-// for the id): a JSON document (mini-swe-agent, SWE-agent, OpenAI chat) or JSON lines (Claude Code
-// session, OpenAI messages one per line).
-import { basename } from 'node:path';
-import type { Trajectory } from '../messages';
-import { readClaudeCode, isClaudeCodeRecord } from './claude-code';
-import { FormatError, TrajectoryError, fail } from './errors';
-import { isObject, type Json } from './json';
-import { isMiniSweAgent, readMiniSweAgent } from './mini-swe-agent';
-import { openAiMessage, openAiMessages } from './openai';
-import { isSweAgent, readSweAgent } from './swe-agent';
+// Recognises a log by its content (never by its name) and reads it with the matching importer. The
+// order matters where shapes overlap: the specific formats come before the generic chat shapes.
+import { fail } from './errors';
+import type { ImportedRun, Importer } from './importer';
+import { isObject } from './json';
+import { Notes } from './notes';
+import type { Input } from './read/source';
+import { aider } from './formats/aider';
+import { anthropicRequest, clineHistory } from './formats/anthropic';
+import { claudeCode } from './formats/claude-code';
+import { codex } from './formats/codex';
+import { contextDeskHistory } from './formats/context-desk';
+import { miniSweAgent } from './formats/mini-swe-agent';
+import { openAiChat, openAiJsonl } from './formats/openai-chat';
+import { openHands } from './formats/openhands';
+import { openAiResponses } from './formats/responses';
+import { sweAgent } from './formats/swe-agent';
 
-/** File name without the trajectory extensions: `django__django-1.traj.json` -> `django__django-1`. */
-export function idFromFile(file: string): string {
-  return basename(file).replace(/(\.(traj|history|jsonl|json|chat))+$/i, '');
-}
+export const IMPORTERS: readonly Importer[] = [
+  miniSweAgent,
+  sweAgent,
+  openHands,
+  contextDeskHistory,
+  codex,
+  claudeCode,
+  clineHistory,
+  anthropicRequest,
+  openAiResponses,
+  openAiChat,
+  openAiJsonl,
+  aider,
+];
 
-function hasRole(v: unknown): boolean {
-  return isObject(v) && typeof v.role === 'string';
-}
-
-function fromDocument(doc: Json, id: string): Omit<Trajectory, 'source'> {
-  if (isMiniSweAgent(doc)) return readMiniSweAgent(doc, id);
-  if (isSweAgent(doc)) return readSweAgent(doc, id);
-  const list = Array.isArray(doc) ? doc : isObject(doc) && Array.isArray(doc.messages) ? doc.messages : undefined;
-  if (list) {
-    if (list.length === 0) fail('the message list is empty');
-    if (!list.every(hasRole)) {
-      if (list.some(isClaudeCodeRecord)) return readClaudeCode(list, id);
-      fail('a message list whose entries are not all chat messages with a role');
-    }
-    return withCalls({ id, format: 'openai-chat', messages: openAiMessages(list) });
+/** Why nothing matched, in words a user can act on; the group is what skipped files are counted by. */
+function unrecognised(input: Input): never {
+  if (input.kind === 'text') {
+    const markdown = /^#{1,6} /m.test(input.text.slice(0, 65536));
+    return fail(
+      markdown
+        ? 'Markdown without Aider\'s "# aider chat started at" headers'
+        : 'plain text, not a log format replay reads',
+      markdown ? 'not an agent log (Markdown without Aider headers)' : 'not an agent log (plain text)',
+    );
   }
-  if (hasRole(doc)) return withCalls({ id, format: 'openai-jsonl', messages: [openAiMessage(doc, 'line 1')] });
-  if (isClaudeCodeRecord(doc)) return readClaudeCode([doc], id);
-  const keys = isObject(doc) ? Object.keys(doc).slice(0, 6).join(', ') : typeof doc;
-  fail(`unrecognised trajectory format (top level: ${keys || 'empty object'})`);
-}
-
-function withCalls<T extends Omit<Trajectory, 'source'>>(t: T): T {
-  if (!t.messages.some((m) => m.role === 'assistant')) fail('no assistant messages (no model calls)');
-  return t;
-}
-
-function fromLines(text: string, id: string): Omit<Trajectory, 'source'> {
-  const records: Json[] = [];
-  const lines = text.split('\n');
-  lines.forEach((line, i) => {
-    if (line.trim() === '') return;
-    try {
-      records.push(JSON.parse(line) as Json);
-    } catch (e) {
-      fail(`line ${i + 1} is not valid JSON (${e instanceof Error ? e.message : String(e)})`);
-    }
-  });
-  if (records.length === 0) fail('the file is empty');
-  if (records.some(isClaudeCodeRecord)) return readClaudeCode(records, id);
-  if (records.every(hasRole)) {
-    return withCalls({
-      id,
-      format: 'openai-jsonl',
-      messages: records.map((r, i) => openAiMessage(r, `line ${i + 1}`)),
-    });
+  if (input.kind === 'lines') {
+    const first = input.records[0];
+    const keys = isObject(first) ? Object.keys(first).slice(0, 6).join(', ') : typeof first;
+    return fail(
+      `JSON lines of a kind replay does not read (first record's keys: ${keys || 'none'})`,
+      'not an agent log (JSON lines of another kind)',
+    );
   }
-  const bad = records.findIndex((r) => !hasRole(r));
-  fail(`JSON lines that are neither Claude Code events nor chat messages (record ${bad + 1} has no role)`);
+  const v = input.value;
+  if (Array.isArray(v) && v.some((e) => isObject(e) && typeof e.kind === 'string' && /Event$/.test(e.kind)))
+    return fail(
+      'OpenHands SDK (V1) events are not read yet; export a V0 trajectory',
+      'OpenHands SDK (V1) events (not read yet)',
+    );
+  const keys = isObject(v)
+    ? Object.keys(v).slice(0, 6).join(', ')
+    : Array.isArray(v)
+      ? `a list of ${v.length}`
+      : typeof v;
+  return fail(
+    `JSON of a kind replay does not read (top level: ${keys || 'empty object'})`,
+    'not an agent log (JSON of another kind)',
+  );
 }
 
-/** Parses one trajectory file's text. Throws a TrajectoryError naming `source` and the problem. */
-export function parseTrajectory(text: string, source: string): Trajectory {
-  const id = idFromFile(source);
-  try {
-    if (text.trim() === '') fail('the file is empty');
-    let doc: Json | undefined;
-    let jsonError: unknown;
-    try {
-      doc = JSON.parse(text) as Json;
-    } catch (e) {
-      jsonError = e;
-    }
-    let t: Omit<Trajectory, 'source'>;
-    if (doc !== undefined) t = fromDocument(doc, id);
-    else if (text.trimStart().startsWith('{') && text.includes('\n{')) t = fromLines(text, id);
-    else fail(`not valid JSON (${jsonError instanceof Error ? jsonError.message : String(jsonError)})`);
-    return { ...t, source };
-  } catch (e) {
-    if (e instanceof FormatError) throw new TrajectoryError(source, e.message, { cause: e });
-    throw e;
-  }
+/** Reads the runs a file holds. Notes are the file's warnings, shared by its runs. */
+export function importInput(input: Input): { runs: ImportedRun[]; notes: Notes; importer: Importer } {
+  const importer = IMPORTERS.find((i) => i.detect(input));
+  if (!importer) unrecognised(input);
+  const notes = new Notes();
+  const runs = importer.read(input, notes).filter((r) => r.calls.length > 0);
+  if (runs.length === 0) fail(`${importer.name} log with no model calls`, 'no model calls');
+  return { runs, notes, importer };
 }

@@ -18,25 +18,6 @@ export function asArray(v: unknown, where: string): Json[] {
   return v as Json[];
 }
 
-/**
- * Message content as providers take it: a string, null, or a list of parts ({type: 'text', text}).
- * Non-text parts (images) are kept as a short marker so they are not silently lost.
- */
-export function contentText(v: unknown, where: string): string {
-  if (v === null || v === undefined) return '';
-  if (typeof v === 'string') return v;
-  if (!Array.isArray(v)) fail(`${where}: content is neither text nor a list of parts`);
-  return v
-    .map((part, i) => {
-      if (typeof part === 'string') return part;
-      const p = asObject(part, `${where}: content part ${i}`);
-      if (typeof p.text === 'string') return p.text;
-      if (typeof p.content === 'string' || Array.isArray(p.content)) return contentText(p.content, where);
-      return `[${typeof p.type === 'string' ? p.type : 'part'}]`;
-    })
-    .join('');
-}
-
 /** Tool-call arguments: providers give JSON text; some logs store the parsed object. */
 export function argumentsText(v: unknown): string {
   if (typeof v === 'string') return v;
@@ -45,5 +26,9 @@ export function argumentsText(v: unknown): string {
 }
 
 export function optionalNumber(v: unknown): number | undefined {
-  return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+  return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
+}
+
+export function optionalString(v: unknown): string | undefined {
+  return typeof v === 'string' && v !== '' ? v : undefined;
 }

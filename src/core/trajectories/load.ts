@@ -1,14 +1,121 @@
-// Loads trajectories from files and folders (recursively). One bad file never stops a batch: it is
-// reported in `skipped` with the reason, and the rest load.
-import { readFile, readdir, stat } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { Trajectory } from '../messages';
-import { parseTrajectory } from './detect';
-import { TrajectoryError } from './errors';
+// Finds and loads logs from files and folders. One bad file never stops a batch: it is reported with
+// its reason (and the group it is counted in), and the rest load. Inside folders every regular file is
+// considered; files of types no log is written in are counted by type, not read.
+import { lstat, readdir, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
+import { importInput } from './detect';
+import { FormatError, TrajectoryError } from './errors';
+import { readSource } from './read/source';
+import type { Trajectory } from './types';
 
 export interface Skipped {
   file: string;
+  /** The reason, specific to this file. */
   error: string;
+  /** The kind of reason, shared by files skipped for the same cause. */
+  group: string;
+}
+
+export interface Found {
+  file: string;
+  /** The trajectory id's stem: the path relative to the argument it was found under. */
+  id: string;
+}
+
+/** Extensions logs are written with; other files inside folders are counted, not read. */
+const LOG_FILE = /\.(json|jsonl|traj|md|ndjson|log|txt)$/i;
+
+function code(e: unknown): string {
+  return (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+}
+
+/** Lists the files under `paths` (folders recursively, symbolic links to folders not followed). */
+export async function findLogs(paths: readonly string[]): Promise<{ files: Found[]; skipped: Skipped[] }> {
+  const files: Found[] = [];
+  const skipped: Skipped[] = [];
+  const walk = async (root: string, dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch (e) {
+      skipped.push({ file: dir, error: `cannot read the folder: ${code(e)}`, group: 'cannot read' });
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) await walk(root, path);
+      else if (e.isSymbolicLink()) {
+        const target = await stat(path).catch(() => undefined);
+        if (target?.isDirectory())
+          skipped.push({
+            file: path,
+            error: 'a link to a folder (not followed)',
+            group: 'link to a folder (not followed)',
+          });
+        else if (target?.isFile() && LOG_FILE.test(e.name)) files.push({ file: path, id: relative(root, path) });
+        else if (target?.isFile()) {
+          const ext = extname(e.name).toLowerCase() || '(no extension)';
+          skipped.push({ file: path, error: `not a log file type (${ext})`, group: `not a log file type (${ext})` });
+        } else
+          skipped.push({
+            file: path,
+            error: 'a link to neither a file nor a folder',
+            group: 'link to neither a file nor a folder',
+          });
+      } else if (!e.isFile()) skipped.push({ file: path, error: 'not a regular file', group: 'not a regular file' });
+      else if (LOG_FILE.test(e.name)) files.push({ file: path, id: relative(root, path) });
+      else {
+        const ext = extname(e.name).toLowerCase() || '(no extension)';
+        skipped.push({ file: path, error: `not a log file type (${ext})`, group: `not a log file type (${ext})` });
+      }
+    }
+  };
+  for (const p of paths) {
+    const info = await lstat(p).catch((e: unknown) => e as Error);
+    if (info instanceof Error) {
+      skipped.push({ file: p, error: `cannot read: ${code(info)}`, group: 'cannot read' });
+      continue;
+    }
+    if (info.isDirectory()) await walk(p, p);
+    // A file named on the command line is always tried, whatever its extension or kind (FIFOs are refused when opened).
+    else files.push({ file: p, id: basename(p) });
+  }
+  return { files, skipped };
+}
+
+/** Reads every trajectory in one file. Throws a TrajectoryError with the reason and its group. */
+export async function loadFile(found: Found): Promise<Trajectory[]> {
+  try {
+    const { runs, notes } = importInput(await readSource(found.file));
+    const shared = notes.list();
+    return runs.map((r, i) => {
+      // The file's notes are said once, with its first run.
+      const warnings = [...(i === 0 ? shared : []), ...(r.warnings ?? [])];
+      const t: Trajectory = {
+        id: runs.length === 1 ? found.id : `${found.id}#${i + 1}`,
+        source: found.file,
+        format: r.format,
+        messages: r.messages,
+        calls: r.calls,
+      };
+      if (r.recordedCost !== undefined) t.recordedCost = r.recordedCost;
+      if (r.ignoredRecords !== undefined) t.ignoredRecords = r.ignoredRecords;
+      if (warnings.length > 0) t.warnings = warnings;
+      return t;
+    });
+  } catch (e) {
+    if (e instanceof FormatError) throw new TrajectoryError(found.file, e.message, e.group ?? e.message, { cause: e });
+    if (e instanceof TrajectoryError) throw e;
+    const c = (e as NodeJS.ErrnoException).code;
+    if (c !== undefined) throw new TrajectoryError(found.file, `cannot read: ${c}`, 'cannot read', { cause: e });
+    throw e;
+  }
+}
+
+/** Loads one file by path (its id is its name). */
+export async function loadTrajectoryFile(file: string): Promise<Trajectory[]> {
+  return loadFile({ file, id: basename(file) });
 }
 
 export interface LoadResult {
@@ -16,58 +123,20 @@ export interface LoadResult {
   skipped: Skipped[];
 }
 
-/** Files inside folders that look like trajectories; explicitly named files are always tried. */
-const TRAJECTORY_FILE = /\.(json|jsonl|traj)$/i;
-
-async function expand(path: string, out: string[], skipped: Skipped[]): Promise<void> {
-  let info;
-  try {
-    info = await stat(path);
-  } catch (e) {
-    skipped.push({ file: path, error: `cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}` });
-    return;
-  }
-  if (!info.isDirectory()) {
-    out.push(path);
-    return;
-  }
-  const entries = await readdir(path, { withFileTypes: true });
-  entries.sort((a, b) => a.name.localeCompare(b.name));
-  for (const e of entries) {
-    const child = join(path, e.name);
-    if (e.isDirectory()) await expand(child, out, skipped);
-    else if (e.isFile() && TRAJECTORY_FILE.test(e.name)) out.push(child);
-  }
-}
-
-export async function loadTrajectoryFile(file: string): Promise<Trajectory> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new TrajectoryError(file, `cannot read: ${(e as NodeJS.ErrnoException).code ?? String(e)}`, { cause: e });
-  }
-  return parseTrajectory(text, file);
-}
-
+/** Loads everything under `paths` into memory (small batches, tests); replay streams file by file. */
 export async function loadTrajectories(
   paths: readonly string[],
   onFile?: (file: string, index: number, total: number) => void,
 ): Promise<LoadResult> {
-  const files: string[] = [];
-  const skipped: Skipped[] = [];
-  for (const p of paths) await expand(p, files, skipped);
+  const { files, skipped } = await findLogs(paths);
   const trajectories: Trajectory[] = [];
   for (let i = 0; i < files.length; i++) {
-    const file = files[i]!;
-    onFile?.(file, i, files.length);
+    onFile?.(files[i]!.file, i, files.length);
     try {
-      trajectories.push(await loadTrajectoryFile(file));
+      trajectories.push(...(await loadFile(files[i]!)));
     } catch (e) {
-      skipped.push({
-        file,
-        error: e instanceof TrajectoryError ? e.reason : e instanceof Error ? e.message : String(e),
-      });
+      if (!(e instanceof TrajectoryError)) throw e;
+      skipped.push({ file: e.file, error: e.reason, group: e.group });
     }
   }
   return { trajectories, skipped };

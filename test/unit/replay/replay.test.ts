@@ -3,8 +3,10 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import type { Message } from '../../../src/core/messages';
 import { createTokenizer } from '../../../src/core/tokens';
+import { callsOf, type Trajectory } from '../../../src/core/trajectories';
 import {
   aggregate,
+  aggregateRecorded,
   DEFAULT_REPLAY_OPTIONS,
   replayTrajectory,
   RETRY_FILTER_NOTE,
@@ -71,7 +73,8 @@ test('retry-filter is replayed as first attempts, and says so', async () => {
 });
 
 test('recorded output tokens are used, and billed only with includeOutput', async () => {
-  const t = { ...trajectoryOf(conversation([{ action: 5, observations: [5] }])), outputTokens: [7, undefined] };
+  const base = trajectoryOf(conversation([{ action: 5, observations: [5] }]));
+  const t = { ...base, calls: callsOf(base).map((c, i) => (i === 0 ? { ...c, recorded: { outputTokens: 7 } } : c)) };
   const off = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
   const on = await replayTrajectory(
     t,
@@ -85,6 +88,51 @@ test('recorded output tokens are used, and billed only with includeOutput', asyn
   assert.equal(off.calls[1]!.outputTokens, 1); // "done", counted without the message overhead
   assert.ok(Math.abs(on.calls[0]!.cost - off.calls[0]!.cost - 28) < 1e-9);
   assert.ok(Math.abs(on.calls[1]!.cost - off.calls[1]!.cost - 4) < 1e-9);
+});
+
+test('calls send their own context: after a reset only what follows it, a rejected reply has no output', async () => {
+  const messages: Message[] = [
+    { role: 'user', content: 'task '.repeat(50), origin: 'person' },
+    { role: 'assistant', content: 'a1', origin: 'agent' },
+    { role: 'user', content: 'observation '.repeat(200), origin: 'environment' },
+    { role: 'assistant', content: 'a2', origin: 'agent' },
+    { role: 'user', content: 'summary of it all', origin: 'agent' },
+    { role: 'assistant', content: 'a3', origin: 'agent' },
+  ];
+  const t: Trajectory = {
+    id: 't',
+    source: 't.jsonl',
+    format: 'claude-code',
+    messages,
+    calls: [
+      { context: [[0, 1]], output: 1, recorded: { inputTokens: 60 } },
+      { context: [[0, 3]], output: 3, recorded: { inputTokens: 260, cachedTokens: 60, cost: 0.5 } },
+      { context: [[0, 3]], recorded: { inputTokens: 270 } }, // a rejected reply: nothing kept
+      { context: [[4, 5]], output: 5, recorded: { inputTokens: 12 } },
+    ],
+  };
+  const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const count = (ms: Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
+  assert.deepEqual(
+    r.calls.map((c) => c.contextTokens),
+    [
+      count(messages.slice(0, 1)),
+      count(messages.slice(0, 3)),
+      count(messages.slice(0, 3)),
+      count(messages.slice(4, 5)),
+    ],
+  );
+  assert.equal(r.calls[2]!.outputTokens, 0);
+  assert.equal(r.calls[3]!.cachedTokens, 0, 'a new context shares no prefix with the old one');
+  const rec = aggregateRecorded([r]);
+  assert.equal(rec.calls, 4);
+  assert.equal(rec.inputTokens, 60 + 260 + 270 + 12);
+  assert.equal(rec.peakContextTokens, 270);
+  assert.equal(rec.cost, 0.5);
+  assert.equal(
+    rec.computedInputTokens,
+    r.calls.reduce((n, c) => n + c.contextTokens, 0),
+  );
 });
 
 test('aggregate sums calls, keeps the peak and counts masked observations once per trajectory', async () => {

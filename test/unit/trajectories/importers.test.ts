@@ -1,106 +1,198 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseTrajectory, loadTrajectoryFile } from '../../../src/core/trajectories';
-import { splitTurns } from '../../../src/core/messages';
+import { loadTrajectoryFile } from '../../../src/core/trajectories';
+import { callShape, fixture, one, shape } from './helpers';
 
-const dir = join(__dirname, '../../fixtures/trajectories');
-const fixture = (name: string) => join(dir, name);
-
-test('mini-swe-agent: messages, usage per call, the unsent submission dropped', async () => {
-  const t = await loadTrajectoryFile(fixture('mini-swe-agent.traj.json'));
+test('mini-swe-agent 1.x: messages, usage and money per call, the unsent submission not in any call', async () => {
+  const t = await one('mini-swe-agent.traj.json');
   assert.equal(t.format, 'mini-swe-agent');
-  assert.equal(t.id, 'acme__text-42');
-  assert.deepEqual(
-    t.messages.map((m) => m.role),
-    ['system', 'user', 'assistant', 'user', 'assistant', 'user', 'assistant'],
+  assert.equal(t.id, 'mini-swe-agent.traj.json');
+  assert.deepEqual(shape(t).slice(0, 4), ['system/agent', 'user/person', 'assistant/agent', 'user/environment']);
+  const calls = t.calls!;
+  assert.equal(calls.length, 3);
+  const last = calls.at(-1)!;
+  assert.ok(
+    t.messages.slice(0, last.context[0]![1]).every((m) => !m.content.startsWith('diff --git')),
+    'the submitted diff was never sent',
   );
-  assert.ok(!t.messages.some((m) => m.content.startsWith('diff --git')), 'the submitted diff was never sent');
-  assert.deepEqual(t.outputTokens, [31, 48, 22]);
-  assert.deepEqual(t.providerPromptTokens, [120, 171, 240]);
-  assert.equal(splitTurns(t.messages).turns.length, 3);
+  assert.deepEqual(
+    calls.map((c) => [c.recorded?.inputTokens, c.recorded?.outputTokens]),
+    [
+      [120, 31],
+      [171, 48],
+      [240, 22],
+    ],
+  );
 });
 
-test('SWE-agent full .traj: history is used beside the trajectory array; parts and tool_call_ids read', async () => {
-  const t = await loadTrajectoryFile(fixture('swe-agent-full.traj'));
+test('mini-swe-agent 2.x tool calling: tool messages, a rejected reply as a call without output, exit ignored', async () => {
+  const t = await one('mini-swe-agent-2-toolcall.traj.json');
+  assert.deepEqual(shape(t), [
+    'system/agent',
+    'user/person',
+    'assistant/agent',
+    'tool/environment',
+    'user/environment',
+    'assistant/agent',
+  ]);
+  assert.deepEqual(callShape(t), [
+    [[[0, 2]], 2],
+    [[[0, 4]], null], // the rejected reply: it saw the tool output, its text was not kept
+    [[[0, 5]], 5],
+  ]);
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 210, cachedTokens: 0, outputTokens: 30, cost: 0.004 },
+      { inputTokens: 290, cachedTokens: 200, outputTokens: 12, cost: 0.003 },
+      { inputTokens: 330, cachedTokens: 280, outputTokens: 41, cost: 0.0053 },
+    ],
+  );
+  assert.equal(t.messages[2]!.toolCalls![0]!.arguments, '{"command": "cat text.py"}');
+  assert.equal(t.messages[3]!.toolCallId, 'call_1');
+  assert.match(t.warnings!.join('\n'), /1 rejected reply/);
+});
+
+test('mini-swe-agent 2.x Responses API: role-less response objects are calls, function_call_output items observations', async () => {
+  const t = await one('mini-swe-agent-2-responses.traj.json');
+  assert.deepEqual(shape(t), ['system/agent', 'user/person', 'assistant/agent', 'tool/environment', 'assistant/agent']);
+  assert.equal(t.messages[2]!.content, 'I will inspect the workspace.');
+  assert.deepEqual(t.messages[2]!.toolCalls, [{ id: 'call_a', name: 'bash', arguments: '{"command": "ls"}' }]);
+  assert.equal(t.messages[3]!.toolCallId, 'call_a');
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 180, cachedTokens: 0, outputTokens: 55, cost: 0.008 },
+      { inputTokens: 260, cachedTokens: 128, outputTokens: 20, cost: 0.012 },
+    ],
+  );
+  assert.match(t.warnings!.join('\n'), /1 reasoning item not counted/);
+});
+
+test('SWE-agent full .traj: history beside trajectory; the task is the person, observations the environment', async () => {
+  const t = await one('swe-agent-full.traj');
   assert.equal(t.format, 'swe-agent');
-  assert.equal(t.id, 'acme__text-42');
-  assert.equal(t.messages[1]!.role, 'user');
+  assert.equal(t.id, 'swe-agent-full.traj', 'the id is the path, not `environment`');
+  assert.equal(t.messages[1]!.origin, 'person');
   assert.match(t.messages[1]!.content, /^<uploaded_files>/);
-  const action = t.messages[2]!;
-  assert.equal(action.role, 'assistant');
-  assert.deepEqual(action.toolCalls, [
+  assert.deepEqual(t.messages[2]!.toolCalls, [
     { id: 'toolu_01', name: 'str_replace_editor', arguments: '{"command": "view", "path": "/testbed/text.py"}' },
   ]);
   assert.equal(t.messages[3]!.role, 'tool');
+  assert.equal(t.messages[3]!.origin, 'environment');
   assert.equal(t.messages[3]!.toolCallId, 'toolu_01');
-  assert.match(t.messages[3]!.content, /^OBSERVATION:\nHere's the result/);
-  assert.equal(t.messages.at(-1)!.role, 'assistant', 'the submit observation was never sent');
-  assert.equal(t.messages.length, 7);
+  assert.equal(t.calls!.length, 3);
 });
 
-test('SWE-agent history-only extract gives the same messages as the full file', async () => {
-  const full = await loadTrajectoryFile(fixture('swe-agent-full.traj'));
-  const hist = await loadTrajectoryFile(fixture('swe-agent.history.json'));
+test('SWE-agent: the last step is taken from `trajectory` when `history` stops short of it', async () => {
+  const doc = JSON.parse(readFileSync(fixture('swe-agent-full.traj'), 'utf8')) as { history: unknown[] };
+  doc.history = doc.history.slice(0, 6); // drops the final submit action and its observation
+  const dir = mkdtempSync(join(tmpdir(), 'cd-swe-'));
+  writeFileSync(join(dir, 'short.traj'), JSON.stringify(doc));
+  const [t] = await loadTrajectoryFile(join(dir, 'short.traj'));
+  const full = await one('swe-agent-full.traj');
+  assert.equal(t!.calls!.length, full.calls!.length, 'the submit step is a call');
+  const last = t!.calls!.at(-1)!;
+  assert.deepEqual(last.context, [[0, 6]]);
+  assert.equal(t!.messages[last.output!]!.role, 'assistant');
+  assert.match(t!.messages[last.output!]!.content, /submit/);
+  assert.match(t!.warnings!.join('\n'), /1 step missing from `history` taken from `trajectory`/);
+});
+
+test('SWE-agent history-only extract gives the same messages; without history the last step query is the chat', async () => {
+  const full = await one('swe-agent-full.traj');
+  const hist = await one('swe-agent.history.json');
   assert.equal(hist.format, 'swe-agent-history');
   assert.deepEqual(hist.messages, full.messages);
-});
-
-test('SWE-agent without history is rebuilt from the last trajectory step', () => {
   const doc = JSON.parse(readFileSync(fixture('swe-agent-full.traj'), 'utf8')) as Record<string, unknown>;
   delete doc.history;
-  const t = parseTrajectory(JSON.stringify(doc), 'x.traj');
-  const full = parseTrajectory(readFileSync(fixture('swe-agent-full.traj'), 'utf8'), 'y.traj');
-  assert.equal(t.format, 'swe-agent');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-swe-'));
+  writeFileSync(join(dir, 'steps.traj'), JSON.stringify(doc));
+  const [t] = await loadTrajectoryFile(join(dir, 'steps.traj'));
+  const last = t!.calls!.at(-1)!;
   assert.deepEqual(
-    t.messages.map((m) => m.role),
-    full.messages.map((m) => m.role),
+    t!.messages.slice(0, last.context[0]![1]).map((m) => m.role),
+    full.messages.slice(0, full.calls!.at(-1)!.context[0]![1]).map((m) => m.role),
   );
-  assert.equal(t.messages.at(-1)!.content, full.messages.at(-1)!.content);
 });
 
-test('OpenAI chat JSON, bare array and JSONL read to the same messages', async () => {
-  const obj = await loadTrajectoryFile(fixture('openai-chat.json'));
-  const bare = await loadTrajectoryFile(fixture('openai-bare.json'));
-  const lines = await loadTrajectoryFile(fixture('openai.jsonl'));
+test('OpenAI chat JSON, bare array and JSONL read to the same messages; user is a person, tool the environment', async () => {
+  const obj = await one('openai-chat.json');
+  const bare = await one('openai-bare.json');
+  const lines = await one('openai.jsonl');
   assert.equal(obj.format, 'openai-chat');
-  assert.equal(bare.format, 'openai-chat');
   assert.equal(lines.format, 'openai-jsonl');
   assert.deepEqual(bare.messages, obj.messages);
   assert.deepEqual(lines.messages, obj.messages);
-  assert.equal(obj.messages[1]!.content, "Why does slugify('a-1') return 'a--'?");
-  assert.equal(obj.messages[2]!.content, '');
+  assert.equal(obj.messages[1]!.origin, 'person');
   assert.equal(obj.messages[2]!.toolCalls![0]!.name, 'read_file');
-  assert.equal(obj.messages[3]!.toolCallId, 'call_1');
-  assert.equal(obj.id, 'openai-chat');
+  assert.equal(obj.messages[3]!.origin, 'environment');
 });
 
-test('Claude Code session: blocks of one response merged, tool results as tool messages, usage recorded', async () => {
-  const t = await loadTrajectoryFile(fixture('claude-code-session.jsonl'));
-  assert.equal(t.format, 'claude-code');
-  assert.equal(t.id, '5f0c7a8e-1b2c-4d3e-9f00-0123456789ab');
-  assert.deepEqual(
-    t.messages.map((m) => m.role),
-    ['user', 'assistant', 'tool', 'assistant', 'tool', 'assistant'],
-  );
-  const first = t.messages[1]!;
-  assert.equal(first.content, "I'll read the file.");
-  assert.deepEqual(first.toolCalls, [
-    { id: 'toolu_A', name: 'Read', arguments: '{"file_path":"/home/dev/text/text.py"}' },
+test('OpenAI Responses API request: instructions first, items in order, the request itself a call', async () => {
+  const t = await one('responses-request.json');
+  assert.equal(t.format, 'openai-responses');
+  assert.deepEqual(shape(t), [
+    'system/agent',
+    'user/person',
+    'assistant/agent',
+    'tool/environment',
+    'assistant/agent',
+    'user/person',
   ]);
-  assert.equal(t.messages[2]!.toolCallId, 'toolu_A');
-  assert.equal(t.messages[4]!.content, 'The file /home/dev/text/text.py has been updated.');
-  assert.ok(!t.messages.some((m) => m.content.includes('sub-agent') || m.content.includes('/cost')));
-  assert.deepEqual(t.outputTokens, [61, 75, 12]);
-  assert.deepEqual(t.providerPromptTokens, [1204, 1294, 1414]);
+  assert.deepEqual(t.messages[2]!.toolCalls, [{ id: 'fc_1', name: 'shell', arguments: '{"cmd": "ls"}' }]);
+  assert.deepEqual(callShape(t), [
+    [[[0, 2]], 2],
+    [[[0, 4]], 4],
+  ]);
 });
 
-test('detection is by content, not by extension', () => {
-  const text = readFileSync(fixture('mini-swe-agent.traj.json'), 'utf8');
-  assert.equal(parseTrajectory(text, 'renamed.txt').format, 'mini-swe-agent');
-  const claude = readFileSync(fixture('claude-code-session.jsonl'), 'utf8');
-  assert.equal(parseTrajectory(claude, 'session.json').format, 'claude-code');
-  const chat = readFileSync(fixture('openai.jsonl'), 'utf8');
-  assert.equal(parseTrajectory(chat, 'chat.json').format, 'openai-jsonl');
+test('Anthropic Messages request: system blocks, tool_use and tool_result, the pending request as a call', async () => {
+  const t = await one('anthropic-request.json');
+  assert.equal(t.format, 'anthropic-request');
+  assert.deepEqual(shape(t), ['system/agent', 'user/person', 'assistant/agent', 'tool/environment', 'user/person']);
+  assert.deepEqual(callShape(t), [
+    [[[0, 2]], 2],
+    [[[0, 5]], null],
+  ]);
+  assert.match(t.warnings!.join('\n'), /1 image part counted as a one-word marker/);
+  assert.match(t.warnings!.join('\n'), /1 tool definition not counted/);
+});
+
+test('Context Desk history: messages with their origins, unknown record kinds skipped and counted', async () => {
+  const t = await one('context-desk-history.jsonl');
+  assert.equal(t.format, 'context-desk');
+  assert.deepEqual(shape(t), [
+    'system/agent',
+    'user/person',
+    'assistant/agent',
+    'tool/environment',
+    'user/person',
+    'assistant/agent',
+  ]);
+  assert.equal(t.ignoredRecords, 1);
+  assert.equal(t.warnings, undefined, 'a newer record kind is not a warning');
+  assert.deepEqual(t.messages[2]!.toolCalls, [{ id: 'c1', name: 'read_file', arguments: '{"path":"text.py"}' }]);
+});
+
+test('detection is by content, not by extension', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-detect-'));
+  const copy = (from: string, to: string) => {
+    writeFileSync(join(dir, to), readFileSync(fixture(from)));
+    return join(dir, to);
+  };
+  assert.equal(
+    (await loadTrajectoryFile(copy('mini-swe-agent.traj.json', 'renamed.txt')))[0]!.format,
+    'mini-swe-agent',
+  );
+  assert.equal((await loadTrajectoryFile(copy('claude-code-session.jsonl', 'session.json')))[0]!.format, 'claude-code');
+  assert.equal((await loadTrajectoryFile(copy('openai.jsonl', 'chat.json')))[0]!.format, 'openai-jsonl');
+  assert.equal((await loadTrajectoryFile(copy('aider.chat.history.md', 'notes.txt')))[0]!.format, 'aider');
+  assert.equal(
+    (await loadTrajectoryFile(copy('cline-task/api_conversation_history.json', 'x.json')))[0]!.format,
+    'cline',
+  );
 });

@@ -1,0 +1,66 @@
+// The `recorded` row: what the providers reported in the logs (prompt sizes, cached tokens, money)
+// beside what replay computed for raw history over the same calls, overall, per format and per file.
+// The agreement (computed raw / recorded) is how a user sees that replay's numbers are real: replay
+// counts with another tokenizer and without the system prompt and tool definitions that many logs omit,
+// so it is usually a little under 1.
+import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
+
+/** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
+export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens'> & {
+  /** Money recorded in the logs (US dollars), or null when none was. */
+  costUsd: number | null;
+  /** Raw replay's context tokens over the same calls. */
+  rawInputTokens: number;
+  /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed). */
+  agreement: number;
+};
+
+export interface AgreementReport {
+  trajectories: number;
+  calls: number;
+  recordedInputTokens: number;
+  rawInputTokens: number;
+  agreement: number;
+}
+
+const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+export function recordedReport(t: RecordedTotals): RecordedReport {
+  return {
+    trajectories: t.trajectories,
+    calls: t.calls,
+    inputTokens: t.inputTokens,
+    cachedTokens: t.cachedTokens,
+    cacheWriteTokens: t.cacheWriteTokens,
+    outputTokens: t.outputTokens,
+    peakContextTokens: t.peakContextTokens,
+    costUsd: t.cost === undefined ? null : round(t.cost, 4),
+    rawInputTokens: t.computedInputTokens,
+    agreement: t.inputTokens === 0 ? 0 : round(t.computedInputTokens / t.inputTokens, 4),
+  };
+}
+
+/** Recorded totals of raw replays, or undefined when no call recorded a prompt size or money. */
+export function recordedOf(raw: readonly TrajectoryReplay[]): RecordedReport | undefined {
+  const t = aggregateRecorded(raw);
+  return t.calls > 0 || t.cost !== undefined ? recordedReport(t) : undefined;
+}
+
+/** Agreement per format, for the formats whose logs record prompt sizes. */
+export function agreementByFormat(raw: readonly TrajectoryReplay[]): Record<string, AgreementReport> {
+  const byFormat = new Map<string, TrajectoryReplay[]>();
+  for (const r of raw) byFormat.set(r.format, [...(byFormat.get(r.format) ?? []), r]);
+  const out: Record<string, AgreementReport> = {};
+  for (const [format, list] of [...byFormat].sort((a, b) => a[0].localeCompare(b[0]))) {
+    const t = aggregateRecorded(list);
+    if (t.calls === 0) continue;
+    out[format] = {
+      trajectories: t.trajectories,
+      calls: t.calls,
+      recordedInputTokens: t.inputTokens,
+      rawInputTokens: t.computedInputTokens,
+      agreement: round(t.computedInputTokens / t.inputTokens, 4),
+    };
+  }
+  return out;
+}

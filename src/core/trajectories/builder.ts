@@ -1,0 +1,58 @@
+// Builds a trajectory's messages and model calls as an importer walks a log: a call sends every message
+// of the current context before its reply; compaction starts a new context; a condenser can forget
+// messages; a rejected reply (not kept in the log) is a call with no output.
+import type { Message } from '../messages';
+import type { MessageRange, ModelCall, RecordedUsage } from './types';
+
+export class TrajectoryBuilder {
+  readonly messages: Message[] = [];
+  readonly calls: ModelCall[] = [];
+  private start = 0;
+  private readonly forgotten = new Set<number>();
+
+  /** Appends a message; returns its index. */
+  push(m: Message): number {
+    this.messages.push(m);
+    return this.messages.length - 1;
+  }
+
+  get last(): Message | undefined {
+    return this.messages[this.messages.length - 1];
+  }
+
+  /** The context a call would send now (before message `end`). */
+  private context(end: number): MessageRange[] {
+    const ranges: MessageRange[] = [];
+    let from = this.start;
+    for (let i = this.start; i < end; i++) {
+      if (!this.forgotten.has(i)) continue;
+      if (i > from) ranges.push([from, i]);
+      from = i + 1;
+    }
+    if (end > from || ranges.length === 0) ranges.push([from, Math.max(from, end)]);
+    return ranges;
+  }
+
+  /** Records a call whose reply is message `output` (already pushed). Returns the call's index. */
+  call(output: number, recorded?: RecordedUsage): number {
+    this.calls.push({ context: this.context(output), output, ...(recorded ? { recorded } : {}) });
+    return this.calls.length - 1;
+  }
+
+  /** Records a call whose reply the log did not keep: it sent everything in context so far. */
+  rejectedCall(recorded?: RecordedUsage): number {
+    this.calls.push({ context: this.context(this.messages.length), ...(recorded ? { recorded } : {}) });
+    return this.calls.length - 1;
+  }
+
+  /** Later calls send only messages pushed from now on (a compaction boundary). */
+  reset(): void {
+    this.start = this.messages.length;
+    this.forgotten.clear();
+  }
+
+  /** Later calls no longer send message `index` (a condenser forgot it). */
+  forget(index: number): void {
+    this.forgotten.add(index);
+  }
+}

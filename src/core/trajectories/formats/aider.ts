@@ -1,0 +1,73 @@
+// Aider's `.aider.chat.history.md`: every session opens with `# aider chat started at <time>`; what the
+// person typed is on `#### ` lines, Aider's own output (confirmations, commits, token reports, command
+// output) on `> ` lines, and the model's replies are the plain text in between. Each session is a run;
+// each reply is one call over the session's exchanges so far. The file holds what was shown, not the
+// prompt: Aider's system prompt, repo map and the files added to the chat were sent but are not in it.
+import type { Message } from '../../messages';
+import { TrajectoryBuilder } from '../builder';
+import type { ImportedRun, Importer } from '../importer';
+
+const SESSION = /^# aider chat started at /;
+const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
+
+function isAider(text: string): boolean {
+  return text.split('\n', 50).some((l) => SESSION.test(l));
+}
+
+/** A line of what the person typed: `#### text` (Aider adds two trailing spaces for Markdown breaks). */
+function userLine(line: string): string | undefined {
+  if (line === '####' || line.startsWith('#### ')) return line.slice(5).replace(/ {2}$/, '');
+  return undefined;
+}
+
+export const aider: Importer = {
+  name: 'Aider',
+  detect: (input) => input.kind === 'text' && isAider(input.text),
+  read(input, notes) {
+    const text = input.kind === 'text' ? input.text : '';
+    const runs: ImportedRun[] = [];
+    let b: TrajectoryBuilder | undefined;
+    let user: string[] = [];
+    let reply: string[] = [];
+    const flushUser = () => {
+      let t = user.join('\n').trim();
+      user = [];
+      // In-chat commands are Aider's own (/add, /model, /run), except those that carry a message.
+      const command = /^\/(\S+)\s*/.exec(t);
+      if (command) t = MESSAGE_COMMANDS.has(command[1]!) ? t.slice(command[0].length) : '';
+      if (t !== '' && b) b.push({ role: 'user', content: t, origin: 'person' });
+    };
+    const flushReply = () => {
+      const t = reply.join('\n').trim();
+      reply = [];
+      if (t !== '' && b && b.last?.role === 'user')
+        b.call(b.push({ role: 'assistant', content: t, origin: 'agent' } satisfies Message));
+    };
+    const endSession = () => {
+      flushUser();
+      flushReply();
+      if (b && b.calls.length > 0) runs.push({ format: 'aider', messages: b.messages, calls: b.calls });
+    };
+    for (const line of text.split(/\r?\n/)) {
+      if (SESSION.test(line)) {
+        endSession();
+        b = new TrajectoryBuilder();
+        continue;
+      }
+      const u = userLine(line);
+      if (u !== undefined) {
+        flushReply();
+        user.push(u);
+        continue;
+      }
+      if (user.length > 0) flushUser();
+      if (line.startsWith('>')) continue; // Aider's own output: shown to the person, not sent as such
+      reply.push(line);
+    }
+    endSession();
+    notes.say(
+      "Aider's chat history holds what was shown, not the prompt: its system prompt, repo map and added files are not in it, so raw counts are a lower bound",
+    );
+    return runs;
+  },
+};

@@ -1,0 +1,201 @@
+// Anthropic Messages content: `user` / `assistant` messages whose content is a string or a list of
+// blocks (`text`, `tool_use` with its `input`, `tool_result`, `thinking`, `image`, ...). Read for Cline
+// and Roo Code task histories (`api_conversation_history.json`, a bare list) and for Messages request
+// bodies (`{model, system, messages, tools}`). Tool results become `tool` messages (environment);
+// `thinking` blocks are not counted (the API drops them from later turns); anything else is noted.
+import type { Message } from '../../messages';
+import { TrajectoryBuilder } from '../builder';
+import { contentText } from '../content';
+import { argumentsText, isObject, type Json, type JsonObject } from '../json';
+import { plural, type Notes, noteUnknownRole } from '../notes';
+import type { Importer } from '../importer';
+
+const ANTHROPIC_BLOCKS = new Set(['tool_use', 'tool_result', 'thinking', 'redacted_thinking', 'server_tool_use']);
+
+/** True when some message carries a block only Anthropic's API has (tool_use, tool_result, thinking). */
+export function hasAnthropicBlocks(list: Json[]): boolean {
+  return list.some(
+    (m) =>
+      isObject(m) &&
+      Array.isArray(m.content) &&
+      m.content.some(
+        (b) =>
+          isObject(b) &&
+          typeof b.type === 'string' &&
+          (ANTHROPIC_BLOCKS.has(b.type) || (b.type === 'image' && isObject(b.source))),
+      ),
+  );
+}
+
+/**
+ * Text a tool or the harness put into a user message rather than a person: Cline's and Roo's
+ * `<environment_details>`, their text-mode tool results (`[read_file for 'x'] Result:`), error notes.
+ */
+function isEnvironmentText(text: string): boolean {
+  const t = text.trimStart();
+  return (
+    /^<environment_details>/.test(t) || /^\[[^\]\n]{1,200}\] Result:/.test(t) || /^\[(ERROR|TASK RESUMPTION)\]/.test(t)
+  );
+}
+
+function blockText(b: JsonObject, where: string, notes: Notes): string {
+  return contentText([b], where, notes);
+}
+
+/** One assistant message from its blocks. */
+export function assistantMessage(content: Json | undefined, where: string, notes: Notes): Message {
+  const m: Message = { role: 'assistant', content: '', origin: 'agent' };
+  const text: string[] = [];
+  const blocks =
+    typeof content === 'string' ? [{ type: 'text', text: content }] : Array.isArray(content) ? content : [];
+  blocks.forEach((b, j) => {
+    if (!isObject(b)) return;
+    if (b.type === 'text' && typeof b.text === 'string') text.push(b.text);
+    else if (b.type === 'tool_use' || b.type === 'server_tool_use') {
+      const id = typeof b.id === 'string' ? b.id : `toolu_${j}`;
+      (m.toolCalls ??= []).push({
+        id,
+        name: typeof b.name === 'string' ? b.name : 'tool',
+        arguments: argumentsText(b.input ?? {}),
+      });
+    } else if (b.type === 'thinking' || b.type === 'redacted_thinking')
+      notes.add('thinking', (n) => `${plural(n, 'thinking block')} not counted (the API drops them from later turns)`);
+    else text.push(blockText(b, `${where}: block ${j}`, notes));
+  });
+  m.content = text.join('\n');
+  return m;
+}
+
+/** The messages one user turn becomes: tool results, the person's text, harness text, in block order. */
+export function userMessages(
+  content: Json | undefined,
+  where: string,
+  notes: Notes,
+  textOrigin?: 'person' | 'environment' | 'agent',
+): Message[] {
+  if (typeof content === 'string')
+    return [{ role: 'user', content, origin: textOrigin ?? (isEnvironmentText(content) ? 'environment' : 'person') }];
+  const out: Message[] = [];
+  (Array.isArray(content) ? content : []).forEach((b, j) => {
+    if (!isObject(b)) return;
+    if (b.type === 'tool_result') {
+      const m: Message = {
+        role: 'tool',
+        content: contentText(b.content, `${where}: block ${j}`, notes),
+        origin: 'environment',
+      };
+      if (typeof b.tool_use_id === 'string') m.toolCallId = b.tool_use_id;
+      out.push(m);
+      return;
+    }
+    const text = blockText(b, `${where}: block ${j}`, notes);
+    const origin = textOrigin ?? (isEnvironmentText(text) ? 'environment' : 'person');
+    const prev = out[out.length - 1];
+    // Adjacent text blocks of the same origin stay one message, as they were one turn.
+    if (prev && prev.role === 'user' && prev.origin === origin) prev.content += `\n${text}`;
+    else out.push({ role: 'user', content: text, origin });
+  });
+  return out;
+}
+
+function systemText(v: Json | undefined, notes: Notes): string | undefined {
+  if (typeof v === 'string') return v;
+  if (Array.isArray(v)) return contentText(v, 'system', notes);
+  return undefined;
+}
+
+/** Reads Anthropic messages into the builder; Roo's condensed messages are forgotten after their summary. */
+function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): void {
+  const condensed = new Map<string, number[]>();
+  list.forEach((v, i) => {
+    const where = `message ${i}`;
+    if (!isObject(v)) return;
+    const from = b.messages.length;
+    const summary = v.isSummary === true;
+    if (v.role === 'assistant' && !summary) b.call(b.push(assistantMessage(v.content, where, notes)));
+    else if (summary) {
+      // A condensation summary (Roo writes it as assistant or user): the agent's memory, not a call.
+      const m =
+        v.role === 'assistant'
+          ? assistantMessage(v.content, where, notes)
+          : { role: 'user' as const, content: contentText(v.content, where, notes) };
+      b.push({ ...m, origin: 'agent' });
+    } else if (v.role === 'user') for (const m of userMessages(v.content, where, notes)) b.push(m);
+    else {
+      noteUnknownRole(notes, v.role);
+      return;
+    }
+    // Roo Code keeps condensed messages, tagged with the summary (or truncation marker) that replaced them.
+    const parent =
+      typeof v.condenseParent === 'string'
+        ? v.condenseParent
+        : typeof v.truncationParent === 'string'
+          ? v.truncationParent
+          : undefined;
+    if (parent !== undefined) {
+      const ids = condensed.get(parent) ?? [];
+      for (let k = from; k < b.messages.length; k++) ids.push(k);
+      condensed.set(parent, ids);
+    }
+    const id =
+      typeof v.condenseId === 'string'
+        ? v.condenseId
+        : v.isTruncationMarker === true && typeof v.truncationId === 'string'
+          ? v.truncationId
+          : undefined;
+    if (id !== undefined) {
+      for (const k of condensed.get(id) ?? []) b.forget(k);
+      notes.add(
+        'condensed',
+        (n) => `condensed ${plural(n, 'time')}: later calls are replayed on the condensed history`,
+      );
+    }
+  });
+}
+
+function isRequest(v: Json): v is JsonObject {
+  return (
+    isObject(v) &&
+    Array.isArray(v.messages) &&
+    ('model' in v || 'system' in v || 'max_tokens' in v) &&
+    v.messages.every((m) => isObject(m) && (m.role === 'user' || m.role === 'assistant'))
+  );
+}
+
+export const clineHistory: Importer = {
+  name: 'Cline / Roo Code',
+  detect: (input) =>
+    input.kind === 'document' &&
+    Array.isArray(input.value) &&
+    input.value.length > 0 &&
+    input.value.every((m) => isObject(m) && typeof m.role === 'string') &&
+    hasAnthropicBlocks(input.value),
+  read(input, notes) {
+    const b = new TrajectoryBuilder();
+    readMessages(input.kind === 'document' && Array.isArray(input.value) ? input.value : [], b, notes);
+    notes.say('the system prompt and tool definitions are not in the task history: raw counts are a lower bound');
+    return [{ format: 'cline', messages: b.messages, calls: b.calls }];
+  },
+};
+
+export const anthropicRequest: Importer = {
+  name: 'Anthropic Messages request',
+  detect: (input) =>
+    input.kind === 'document' &&
+    isRequest(input.value) &&
+    (hasAnthropicBlocks(input.value.messages as Json[]) ||
+      typeof input.value.system === 'string' ||
+      Array.isArray(input.value.system)),
+  read(input, notes) {
+    const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
+    const b = new TrajectoryBuilder();
+    const system = systemText(doc.system, notes);
+    if (system !== undefined) b.push({ role: 'system', content: system, origin: 'agent' });
+    readMessages(Array.isArray(doc.messages) ? doc.messages : [], b, notes);
+    // The request itself was a call: it sent everything, and its reply is not in the file.
+    if (b.last?.role !== 'assistant') b.rejectedCall();
+    if (Array.isArray(doc.tools) && doc.tools.length > 0)
+      notes.say(`${plural(doc.tools.length, 'tool definition')} not counted (replay counts messages)`);
+    return [{ format: 'anthropic-request', messages: b.messages, calls: b.calls }];
+  },
+};

@@ -1,0 +1,173 @@
+// Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`): one record per line. `user` and
+// `assistant` records carry an Anthropic message; one API response is written as several records (one
+// per content block) sharing `message.id`, merged back into one call here, with the provider's `usage`
+// as the recorded figures. Compaction starts a new context: the calls after it send the summary and
+// what follows, nothing before. The summary ("This session is being continued...") was written by the
+// model for the agent, so its origin is `agent`: not a person's instruction, not an observation.
+// Sub-agent (sidechain) records run in contexts of their own and are replayed as separate runs.
+import type { Message } from '../../messages';
+import { TrajectoryBuilder } from '../builder';
+import { fail } from '../errors';
+import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { plural, type Notes, noteBadLines } from '../notes';
+import type { ImportedRun, Importer } from '../importer';
+import type { Input } from '../read/source';
+import { usageFrom } from '../usage';
+import { assistantMessage, userMessages } from './anthropic';
+import { activePath, isCompactionStart } from './claude-code-path';
+
+const IGNORED = new Set([
+  'summary',
+  'file-history-snapshot',
+  'queue-operation',
+  'progress',
+  'system',
+  'custom-title',
+  'tag',
+  'last-prompt',
+]);
+
+export function isClaudeCodeRecord(v: Json): v is JsonObject {
+  return (
+    isObject(v) &&
+    typeof v.type === 'string' &&
+    (isObject(v.message) || typeof v.sessionId === 'string' || (v.type === 'summary' && typeof v.summary === 'string'))
+  );
+}
+
+function recordsOf(input: Input): JsonObject[] {
+  const list =
+    input.kind === 'lines' ? input.records : input.kind === 'document' && Array.isArray(input.value) ? input.value : [];
+  return list.filter(isObject);
+}
+
+function recordedOf(r: JsonObject, m: JsonObject) {
+  const u = usageFrom(m.usage) ?? {};
+  const cost = optionalNumber(r.costUSD);
+  if (cost !== undefined) u.cost = cost;
+  return Object.keys(u).length > 0 ? u : undefined;
+}
+
+/** Merges a later record of the same response into its message, skipping blocks already there. */
+function merge(into: Message, more: Message): void {
+  if (more.content !== '' && !into.content.split('\n').includes(more.content))
+    into.content = into.content === '' ? more.content : `${into.content}\n${more.content}`;
+  for (const c of more.toolCalls ?? [])
+    if (!into.toolCalls?.some((x) => x.id === c.id)) (into.toolCalls ??= []).push(c);
+}
+
+/** One run (the main conversation or one sub-agent) from its records, in order. */
+function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): ImportedRun {
+  const b = new TrajectoryBuilder();
+  const responses = new Map<string, { message: Message; call: number }>();
+  let sawTask = false;
+  for (const r of records) {
+    if (isCompactionStart(r)) {
+      b.reset();
+      responses.clear();
+      if (r.type === 'system') continue;
+    }
+    const m = isObject(r.message) ? r.message : undefined;
+    if (r.type === 'assistant' && m) {
+      if (m.model === '<synthetic>' || r.isApiErrorMessage === true) {
+        notes.add(
+          'synthetic',
+          (n) => `${plural(n, 'synthetic assistant message')} (API errors, interruptions) not replayed as calls`,
+        );
+        continue;
+      }
+      const message = assistantMessage(m.content, `line ${String(r.uuid ?? '')}`, notes);
+      const id = typeof m.id === 'string' ? m.id : undefined;
+      const seen = id !== undefined ? responses.get(id) : undefined;
+      if (seen) {
+        merge(seen.message, message);
+        const u = recordedOf(r, m);
+        if (u) b.calls[seen.call]!.recorded = { ...b.calls[seen.call]!.recorded, ...u };
+        continue;
+      }
+      const call = b.call(b.push(message), recordedOf(r, m));
+      if (id !== undefined) responses.set(id, { message, call });
+    } else if (r.type === 'user' && m) {
+      const summary = isCompactionStart(r);
+      // The sub-agent's task comes from the main agent; a person typed the main session's text.
+      const origin = summary
+        ? 'agent'
+        : r.isMeta === true
+          ? 'environment'
+          : sidechain && !sawTask
+            ? 'agent'
+            : undefined;
+      for (const msg of userMessages(m.content, 'user record', notes, origin)) b.push(msg);
+      sawTask = true;
+    } else if (!IGNORED.has(String(r.type))) {
+      notes.add(
+        `type:${String(r.type)}`,
+        (n) =>
+          `${plural(n, 'record')} of type ${JSON.stringify(r.type)} not replayed (not known to be sent to the model)`,
+      );
+    }
+  }
+  return { format: 'claude-code', messages: b.messages, calls: b.calls };
+}
+
+/** Sidechain records grouped by the sub-agent run they belong to (the root of their parent chain). */
+function sidechainRuns(records: JsonObject[]): JsonObject[][] {
+  const byUuid = new Map<string, JsonObject>();
+  for (const r of records) if (typeof r.uuid === 'string') byUuid.set(r.uuid, r);
+  const root = (r: JsonObject): JsonObject => {
+    let cur = r;
+    for (
+      let guard = 0;
+      guard < records.length && typeof cur.parentUuid === 'string' && byUuid.has(cur.parentUuid);
+      guard++
+    )
+      cur = byUuid.get(cur.parentUuid)!;
+    return cur;
+  };
+  const groups = new Map<JsonObject | string, JsonObject[]>();
+  for (const r of records) {
+    const key = typeof r.agentId === 'string' ? r.agentId : root(r);
+    const g = groups.get(key) ?? [];
+    g.push(r);
+    groups.set(key, g);
+  }
+  return [...groups.values()];
+}
+
+export const claudeCode: Importer = {
+  name: 'Claude Code',
+  detect: (input) =>
+    recordsOf(input).some(isClaudeCodeRecord) && !recordsOf(input).some((r) => typeof r.role === 'string'),
+  read(input, notes) {
+    const records = recordsOf(input);
+    if (input.kind === 'lines') {
+      noteBadLines(notes, input.bad);
+    }
+    const conversational = records.filter((r) => r.type === 'user' || r.type === 'assistant');
+    if (conversational.length === 0) {
+      if (records.length > 0 && records.every((r) => r.type === 'summary'))
+        fail(
+          'only session summaries, no conversation (Claude Code writes these beside a session)',
+          'Claude Code summaries only (no conversation)',
+        );
+      fail('no user or assistant records', 'no model calls');
+    }
+    const main = records.filter((r) => r.isSidechain !== true);
+    const runs: ImportedRun[] = [];
+    if (main.some((r) => r.type === 'user' || r.type === 'assistant')) {
+      const { path, abandoned } = activePath(main);
+      if (abandoned > 0)
+        notes.add(
+          'abandoned',
+          (n) => `${plural(n, 'message')} on abandoned branches (rewound or edited) not replayed`,
+          abandoned,
+        );
+      runs.push(readRun(path, notes, false));
+    }
+    const side = records.filter((r) => r.isSidechain === true);
+    for (const group of sidechainRuns(side)) runs.push(readRun(activePath(group).path, notes, true));
+    const compactions = records.filter((r) => r.type === 'system' && r.subtype === 'compact_boundary').length;
+    if (compactions > 0) notes.say(`${plural(compactions, 'compaction')}: each starts a new context from its summary`);
+    return runs;
+  },
+};

@@ -1,0 +1,124 @@
+// Codex CLI rollouts (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`): one `{timestamp, type, payload}`
+// line each. `response_item` payloads are Responses API items (the model's history), `event_msg`
+// `token_count` payloads record the provider's usage of the call just made (`last_token_usage`), and a
+// `compacted` line replaces the history with its `replacement_history` (or, in older versions, with the
+// summary alone). Early rollouts (2025) wrote a `{id, timestamp, instructions}` first line and the items
+// themselves on the following lines; both are read.
+import { TrajectoryBuilder } from '../builder';
+import { isObject, type Json, type JsonObject } from '../json';
+import { plural, noteBadLines } from '../notes';
+import type { Importer } from '../importer';
+import type { Input } from '../read/source';
+import type { RecordedUsage } from '../types';
+import { usageFrom } from '../usage';
+import { inputMessage, itemKind, ResponseAssembler, responseOutputMessage } from './responses';
+
+const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
+
+function isRollout(records: Json[]): boolean {
+  const first = records[0];
+  if (!isObject(first)) return false;
+  const modern = records.some(
+    (r) => isObject(r) && typeof r.type === 'string' && ROLLOUT_TYPES.has(r.type) && 'payload' in r,
+  );
+  const early =
+    typeof first.id === 'string' &&
+    typeof first.timestamp === 'string' &&
+    !('type' in first) &&
+    records.slice(1).some((r) => isObject(r) && itemKind(r) !== undefined);
+  return modern || early;
+}
+
+/** Harness text in a user item: Codex's `<environment_context>` block is not a person's words. */
+function userOrigin(item: JsonObject): 'person' | 'environment' {
+  const content = Array.isArray(item.content) ? item.content : [];
+  const first = isObject(content[0]) && typeof content[0].text === 'string' ? content[0].text.trimStart() : '';
+  return first.startsWith('<environment_context>') ? 'environment' : 'person';
+}
+
+function tokenUsage(payload: JsonObject): RecordedUsage | undefined {
+  const info = isObject(payload.info) ? payload.info : undefined;
+  return usageFrom(info?.last_token_usage);
+}
+
+export const codex: Importer = {
+  name: 'Codex CLI',
+  detect: (input: Input) => input.kind === 'lines' && isRollout(input.records),
+  read(input, notes) {
+    const records = input.kind === 'lines' ? input.records : [];
+    if (input.kind === 'lines') noteBadLines(notes, input.bad);
+    const b = new TrajectoryBuilder();
+    const a = new ResponseAssembler();
+    let waiting: number | undefined; // the last call with no usage recorded yet
+    const flush = () => {
+      if (!a.pending) return;
+      waiting = b.call(b.push(a.take()));
+    };
+    const item = (v: JsonObject, where: string) => {
+      const kind = itemKind(v);
+      if (kind === 'output' || kind === 'reasoning') a.add(v, where, notes);
+      else if (kind === 'input') {
+        flush();
+        b.push(inputMessage(v, where, notes, v.role === 'user' ? userOrigin(v) : 'person'));
+      } else
+        notes.add(
+          `item:${String(v.type)}`,
+          (n) => `${plural(n, 'item')} of type ${JSON.stringify(v.type ?? null)} not replayed`,
+        );
+    };
+    records.forEach((r, i) => {
+      if (!isObject(r)) return;
+      const where = `record ${i + 1}`;
+      const payload = isObject(r.payload) ? r.payload : undefined;
+      if (r.type === 'session_meta' && payload) {
+        // The system instructions sent with every request, when the rollout keeps them.
+        const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
+        const text =
+          typeof payload.instructions === 'string' ? payload.instructions : typeof base === 'string' ? base : undefined;
+        if (text) b.push({ role: 'system', content: text, origin: 'agent' });
+        else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
+      } else if (r.type === 'response_item' && payload) item(payload, where);
+      else if (r.type === 'event_msg' && payload?.type === 'token_count') {
+        flush();
+        const u = tokenUsage(payload);
+        if (u && waiting !== undefined) {
+          b.calls[waiting]!.recorded = u;
+          waiting = undefined;
+        }
+      } else if (r.type === 'compacted' && payload) {
+        flush();
+        b.reset();
+        const replacement = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
+        if (replacement)
+          replacement.forEach((v, j) => {
+            if (!isObject(v)) return;
+            const w = `${where}: replacement ${j}`;
+            if (itemKind(v) === 'input')
+              b.push(inputMessage(v, w, notes, v.role === 'user' ? userOrigin(v) : 'person'));
+            else if (itemKind(v) === 'output') b.push(responseOutputMessage({ output: [v] }, w, notes));
+          });
+        else {
+          b.push({
+            role: 'user',
+            content: typeof payload.message === 'string' ? payload.message : '',
+            origin: 'agent',
+          });
+          notes.add(
+            'compacted-summary',
+            (n) =>
+              `${plural(n, 'compaction')} without its replacement history: the context after it is replayed from the summary alone (Codex also re-sends recent user messages)`,
+          );
+        }
+      } else if (i === 0 && typeof r.instructions === 'string' && r.instructions !== '') {
+        b.push({ role: 'system', content: r.instructions, origin: 'agent' }); // early rollouts' first line
+      } else if (
+        r.type === undefined ||
+        (typeof r.type === 'string' && !ROLLOUT_TYPES.has(r.type) && itemKind(r) !== undefined)
+      ) {
+        if (itemKind(r) !== undefined) item(r, where); // early rollouts: the items themselves
+      }
+    });
+    flush();
+    return [{ format: 'codex', messages: b.messages, calls: b.calls }];
+  },
+};

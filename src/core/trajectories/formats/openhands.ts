@@ -1,0 +1,146 @@
+// OpenHands (V0 event stream): a trajectory is a list of events, each an action or an observation
+// (`{id, source, action|observation, args|content, tool_call_metadata}`). Saved trajectories
+// (`save_trajectory_path`, the UI's export) are a JSON list of events; evaluation runs write
+// `output.jsonl`, one instance per line with its events in `history` and its `metrics`. The model saw
+// these events as OpenHands' conversation memory renders them: actions from one model response are one
+// assistant message (taken from `tool_call_metadata.model_response`, whose `usage` is the provider's
+// record of that call), observations that answer a tool call are tool messages. A `condensation`
+// action makes later calls forget the events it names and adds its summary.
+import type { Message } from '../../messages';
+import { TrajectoryBuilder } from '../builder';
+import { contentText } from '../content';
+import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { plural, type Notes } from '../notes';
+import type { ImportedRun, Importer } from '../importer';
+import { usageFrom } from '../usage';
+import { chatMessage } from './chat';
+
+const SILENT = new Set(['change_agent_state', 'agent_state_changed', 'null', 'recall', 'pause', 'resume']);
+
+function isEvent(v: Json): v is JsonObject {
+  return (
+    isObject(v) && typeof v.source === 'string' && (typeof v.action === 'string' || typeof v.observation === 'string')
+  );
+}
+
+const isEventList = (v: Json): v is Json[] =>
+  Array.isArray(v) &&
+  v.length > 0 &&
+  v.some(isEvent) &&
+  v.every((e) => isObject(e) && ('action' in e || 'observation' in e || 'kind' in e));
+const isRun = (v: Json): v is JsonObject => isObject(v) && Array.isArray(v.history) && isEventList(v.history);
+
+function rangeIds(args: JsonObject): number[] {
+  if (Array.isArray(args.forgotten_event_ids))
+    return args.forgotten_event_ids.filter((x): x is number => typeof x === 'number');
+  const from = optionalNumber(args.forgotten_events_start_id);
+  const to = optionalNumber(args.forgotten_events_end_id);
+  if (from === undefined || to === undefined) return [];
+  const ids: number[] = [];
+  for (let i = from; i <= to; i++) ids.push(i);
+  return ids;
+}
+
+function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
+  const b = new TrajectoryBuilder();
+  const byEvent = new Map<number, number[]>();
+  const responses = new Set<string>();
+  events.forEach((v, i) => {
+    if (!isEvent(v)) return;
+    const where = `event ${i}`;
+    const from = b.messages.length;
+    const args = isObject(v.args) ? v.args : {};
+    const meta = isObject(v.tool_call_metadata) ? v.tool_call_metadata : undefined;
+    const response = meta && isObject(meta.model_response) ? meta.model_response : undefined;
+    const kind = typeof v.action === 'string' ? v.action : String(v.observation);
+    if (typeof v.action === 'string') {
+      if (kind === 'system')
+        b.push({ role: 'system', content: typeof args.content === 'string' ? args.content : '', origin: 'agent' });
+      else if (kind === 'condensation') {
+        for (const id of rangeIds(args)) for (const k of byEvent.get(id) ?? []) b.forget(k);
+        if (typeof args.summary === 'string' && args.summary !== '')
+          b.push({ role: 'user', content: args.summary, origin: 'agent' });
+        notes.add(
+          'condensation',
+          (n) =>
+            `condensed ${plural(n, 'time')}: later calls forget the events it names (its summary is appended, not placed at its offset)`,
+        );
+      } else if (response) {
+        // Several actions of one response share it: one assistant message, one call.
+        const id = typeof response.id === 'string' ? response.id : `event-${i}`;
+        if (!responses.has(id)) {
+          responses.add(id);
+          const choice =
+            Array.isArray(response.choices) && isObject(response.choices[0]) ? response.choices[0] : undefined;
+          const m = isObject(choice?.message)
+            ? chatMessage(choice.message, 'assistant', where, notes, 'agent')
+            : { role: 'assistant' as const, content: '', origin: 'agent' as const };
+          b.call(b.push(m), usageFrom(response.usage));
+        }
+      } else if (kind === 'message') {
+        const text = typeof args.content === 'string' ? args.content : typeof v.message === 'string' ? v.message : '';
+        if (v.source === 'user') b.push({ role: 'user', content: text, origin: 'person' });
+        else b.call(b.push({ role: 'assistant', content: text, origin: 'agent' }));
+      } else if (v.source === 'agent') {
+        // Without function calling the action is the reply's text.
+        const text =
+          typeof args.thought === 'string' && args.thought !== ''
+            ? args.thought
+            : typeof v.message === 'string'
+              ? v.message
+              : '';
+        b.call(b.push({ role: 'assistant', content: text, origin: 'agent' }));
+        notes.add(
+          'no-metadata',
+          (n) => `${plural(n, 'agent action')} without the model's response: replayed from the action's text`,
+        );
+      } else if (!SILENT.has(kind)) notes.add(`action:${kind}`, (n) => `${plural(n, `"${kind}" action`)} not replayed`);
+    } else if (kind === 'recall') {
+      // Workspace context and microagent knowledge: sent, but rendered from templates this log lacks.
+      notes.add(
+        'recall',
+        (n) =>
+          `${plural(n, 'recall observation')} (workspace context, microagent knowledge) not counted: OpenHands renders them from templates the log does not hold`,
+      );
+    } else if (!SILENT.has(kind)) {
+      const content = contentText(v.content, where, notes);
+      const callId = meta && typeof meta.tool_call_id === 'string' ? meta.tool_call_id : undefined;
+      const m: Message =
+        callId !== undefined
+          ? { role: 'tool', content, toolCallId: callId, origin: 'environment' }
+          : { role: 'user', content, origin: 'environment' };
+      if (callId !== undefined && typeof meta?.function_name === 'string') m.name = meta.function_name;
+      b.push(m);
+    }
+    if (typeof v.id === 'number' && b.messages.length > from) {
+      const ids: number[] = [];
+      for (let k = from; k < b.messages.length; k++) ids.push(k);
+      byEvent.set(v.id, ids);
+    }
+  });
+  return { messages: b.messages, calls: b.calls };
+}
+
+function runOf(v: JsonObject, notes: Notes): ImportedRun {
+  const run = readEvents(v.history as Json[], notes);
+  const metrics = isObject(v.metrics) ? v.metrics : undefined;
+  const cost = optionalNumber(metrics?.accumulated_cost);
+  return { format: 'openhands', ...run, ...(cost !== undefined ? { recordedCost: cost } : {}) };
+}
+
+export const openHands: Importer = {
+  name: 'OpenHands',
+  detect: (input) =>
+    (input.kind === 'document' && (isEventList(input.value) || isRun(input.value))) ||
+    (input.kind === 'lines' && input.records.length > 0 && input.records.every(isRun)),
+  read(input, notes) {
+    if (input.kind === 'lines') {
+      if (input.bad.length > 0)
+        notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`, input.bad.length);
+      return input.records.filter(isObject).map((r) => runOf(r, notes));
+    }
+    if (input.kind === 'document' && isRun(input.value)) return [runOf(input.value, notes)];
+    const events = input.kind === 'document' && Array.isArray(input.value) ? input.value : [];
+    return [{ format: 'openhands', ...readEvents(events, notes) }];
+  },
+};

@@ -1,0 +1,155 @@
+// OpenAI Responses API items: `message` items (roles user, system, developer, assistant),
+// `function_call` / `function_call_output` (and the custom and local-shell variants), `reasoning`.
+// Consecutive output items are one model response: one assistant message, one call. Used for request
+// and response JSON and item lists, for mini-swe-agent 2.x response objects, and by the Codex reader.
+import type { Message, Role, ToolCall } from '../../messages';
+import { TrajectoryBuilder } from '../builder';
+import { contentText } from '../content';
+import { argumentsText, isObject, type Json, type JsonObject } from '../json';
+import { plural, type Notes } from '../notes';
+import type { Importer } from '../importer';
+import type { RecordedUsage } from '../types';
+import { usageFrom } from '../usage';
+
+const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
+const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+const INPUT_ROLES: Record<string, Role> = { user: 'user', system: 'system', developer: 'system' };
+
+function toolCall(item: JsonObject, j: number): ToolCall {
+  const id = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : `call_${j}`;
+  const name = typeof item.name === 'string' ? item.name : item.type === 'local_shell_call' ? 'local_shell' : 'tool';
+  const args = item.arguments ?? item.input ?? item.action ?? null;
+  return { id, name, arguments: argumentsText(args) };
+}
+
+/** An item's kind: 'output' (part of a model response), 'input' (sent to the model), or undefined. */
+export function itemKind(item: JsonObject): 'output' | 'input' | 'reasoning' | undefined {
+  const type = item.type ?? (typeof item.role === 'string' ? 'message' : undefined);
+  if (type === 'message')
+    return item.role === 'assistant'
+      ? 'output'
+      : typeof item.role === 'string' && item.role in INPUT_ROLES
+        ? 'input'
+        : undefined;
+  if (type === 'reasoning') return 'reasoning';
+  if (typeof type === 'string' && CALLS.has(type)) return 'output';
+  if (typeof type === 'string' && OUTPUTS.has(type)) return 'input';
+  return undefined;
+}
+
+/** Collects the output items of one response into an assistant message. */
+export class ResponseAssembler {
+  private text: string[] = [];
+  private calls: ToolCall[] = [];
+  private open = false;
+
+  get pending(): boolean {
+    return this.open;
+  }
+
+  add(item: JsonObject, where: string, notes: Notes): void {
+    this.open = true;
+    if (item.type === 'reasoning') {
+      notes.add(
+        'reasoning',
+        (n) =>
+          `${plural(n, 'reasoning item')} not counted (encrypted or summarised; the provider does not resend them as text)`,
+      );
+    } else if (item.type === 'message' || item.type === undefined) {
+      const t = contentText(item.content, where, notes);
+      if (t !== '') this.text.push(t);
+    } else {
+      this.calls.push(toolCall(item, this.calls.length));
+    }
+  }
+
+  take(): Message {
+    const m: Message = { role: 'assistant', content: this.text.join('\n'), origin: 'agent' };
+    if (this.calls.length > 0) m.toolCalls = this.calls;
+    this.text = [];
+    this.calls = [];
+    this.open = false;
+    return m;
+  }
+}
+
+/** An input item as a message (user instruction, system prompt, tool output). */
+export function inputMessage(
+  item: JsonObject,
+  where: string,
+  notes: Notes,
+  userOrigin: 'person' | 'environment' = 'person',
+): Message {
+  if (item.type !== undefined && item.type !== 'message') {
+    const m: Message = { role: 'tool', content: contentText(item.output, where, notes), origin: 'environment' };
+    if (typeof item.call_id === 'string') m.toolCallId = item.call_id;
+    return m;
+  }
+  const role = INPUT_ROLES[item.role as string] ?? 'user';
+  return { role, content: contentText(item.content, where, notes), origin: role === 'user' ? userOrigin : 'agent' };
+}
+
+/** A response object's `output` as one assistant message (mini-swe-agent 2.x keeps whole responses). */
+export function responseOutputMessage(response: JsonObject, where: string, notes: Notes): Message {
+  const a = new ResponseAssembler();
+  const output = Array.isArray(response.output) ? response.output : [];
+  output.forEach((item, j) => {
+    if (isObject(item) && itemKind(item) !== 'input') a.add(item, `${where}: output ${j}`, notes);
+  });
+  return a.take();
+}
+
+/** Reads a list of items into the builder: each run of output items is one call. */
+export function readItems(items: Json[], b: TrajectoryBuilder, notes: Notes, lastUsage?: RecordedUsage): void {
+  const a = new ResponseAssembler();
+  items.forEach((v, i) => {
+    const where = `item ${i}`;
+    if (!isObject(v)) return;
+    const kind = itemKind(v);
+    if (kind === 'output' || kind === 'reasoning') a.add(v, where, notes);
+    else if (kind === 'input') {
+      if (a.pending) b.call(b.push(a.take()));
+      b.push(inputMessage(v, where, notes));
+    } else
+      notes.add(
+        `item:${String(v.type)}`,
+        (n) => `${plural(n, 'item')} of unknown type ${JSON.stringify(v.type ?? null)} dropped`,
+      );
+  });
+  if (a.pending) b.call(b.push(a.take()), lastUsage);
+}
+
+function itemsOf(v: Json): { items: Json[]; usage?: RecordedUsage } | undefined {
+  const looksLikeItems = (list: Json[]) =>
+    list.length > 0 &&
+    list.every((x) => isObject(x) && (typeof x.type === 'string' || typeof x.role === 'string')) &&
+    list.some(
+      (x) =>
+        isObject(x) &&
+        typeof x.type === 'string' &&
+        (CALLS.has(x.type) || OUTPUTS.has(x.type) || x.type === 'message' || x.type === 'reasoning'),
+    );
+  if (Array.isArray(v)) return looksLikeItems(v) ? { items: v } : undefined;
+  if (!isObject(v)) return undefined;
+  // A request ({input}), a response ({object: "response", output}), or both kept together.
+  const input = Array.isArray(v.input) ? v.input : [];
+  const output = v.object === 'response' && Array.isArray(v.output) ? v.output : [];
+  const items = [...input, ...output];
+  if (!looksLikeItems(items)) return undefined;
+  const usage = usageFrom(v.usage);
+  return { items, ...(usage ? { usage } : {}) };
+}
+
+export const openAiResponses: Importer = {
+  name: 'OpenAI Responses API',
+  detect: (input) => input.kind === 'document' && itemsOf(input.value) !== undefined,
+  read(input, notes) {
+    const found = input.kind === 'document' ? itemsOf(input.value) : undefined;
+    const b = new TrajectoryBuilder();
+    // A request's `instructions` is its system prompt: it goes first.
+    if (input.kind === 'document' && isObject(input.value) && typeof input.value.instructions === 'string')
+      b.push({ role: 'system', content: input.value.instructions, origin: 'agent' });
+    if (found) readItems(found.items, b, notes, found.usage);
+    return [{ format: 'openai-responses', messages: b.messages, calls: b.calls }];
+  },
+};

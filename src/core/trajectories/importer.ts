@@ -1,0 +1,27 @@
+// The contract every format module meets: a cheap look at the content says whether the file is this
+// format; reading it gives one or more runs (a file may hold several: sub-agents, eval instances).
+import type { Message } from '../messages';
+import type { Notes } from './notes';
+import type { Input } from './read/source';
+import type { ModelCall, TrajectoryFormat } from './types';
+
+export interface ImportedRun {
+  format: TrajectoryFormat;
+  messages: Message[];
+  calls: ModelCall[];
+  /** Money recorded for the whole run, when the log keeps only a total. */
+  recordedCost?: number;
+  /** Records skipped by design without a warning (kinds a newer version writes). */
+  ignoredRecords?: number;
+  /** Warnings that belong to this run only (the file's notes are added to every run). */
+  warnings?: string[];
+}
+
+export interface Importer {
+  /** The format's name as shown to users (README table, reasons). */
+  readonly name: string;
+  /** True when the content has this format's shape. Never decided by the file name. */
+  detect(input: Input): boolean;
+  /** Reads the runs. Throws a FormatError when the file has the format's shape but cannot be read. */
+  read(input: Input, notes: Notes): ImportedRun[];
+}

@@ -1,0 +1,46 @@
+// What an importer read differently or left out, counted per kind and said once per file:
+// "3 image blocks counted as a one-word marker (replay counts text only)".
+
+export class Notes {
+  private readonly counts = new Map<string, { n: number; text: (n: number) => string }>();
+
+  /** Counts one occurrence of a kind; `text(n)` words the warning for n occurrences. */
+  add(kind: string, text: (n: number) => string, n = 1): void {
+    const entry = this.counts.get(kind);
+    if (entry) entry.n += n;
+    else this.counts.set(kind, { n, text });
+  }
+
+  /** A warning said as is (once). */
+  say(text: string): void {
+    this.add(text, () => text, 0);
+  }
+
+  get size(): number {
+    return this.counts.size;
+  }
+
+  list(): string[] {
+    return [...this.counts.values()].map((e) => e.text(e.n));
+  }
+}
+
+/** `1 line` / `3 lines`. */
+export function plural(n: number, word: string, many = `${word}s`): string {
+  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+}
+
+/** A message whose role the format does not know: dropped, and said. */
+export function noteUnknownRole(notes: Notes, role: unknown): void {
+  notes.add(
+    `role:${String(role)}`,
+    (n) => `${plural(n, 'message')} with unknown role ${JSON.stringify(role ?? null)} dropped`,
+  );
+}
+
+/** JSON lines that did not parse: a cut-off last line (a log still being written) or invalid lines. */
+export function noteBadLines(notes: Notes, bad: readonly { line: number; last: boolean }[]): void {
+  for (const b of bad)
+    if (b.last) notes.say(`line ${b.line} is cut off (the session was still being written?): skipped`);
+    else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
+}

@@ -1,0 +1,55 @@
+// Logs repeat themselves: a mini-swe-agent message keeps the whole provider response beside its text,
+// a SWE-agent step keeps a copy of every prompt sent so far (quadratic in the run's length), a Claude
+// Code line keeps a UI copy of each tool result. Replay needs none of these copies, so they are dropped
+// while a file is read, one element at a time, and memory stays near the size of what is replayed.
+import { isObject, type Json, type JsonObject } from '../json';
+
+/** Keeps what replay reads from a provider response: its id, first message and usage. */
+function slimResponse(r: JsonObject): JsonObject {
+  const out: JsonObject = {};
+  if (r.id !== undefined) out.id = r.id;
+  if (r.usage !== undefined) out.usage = r.usage;
+  if (Array.isArray(r.choices) && isObject(r.choices[0])) out.choices = [{ message: r.choices[0].message ?? null }];
+  if (Array.isArray(r.output)) out.output = r.output;
+  if (r.object !== undefined) out.object = r.object;
+  return out;
+}
+
+/**
+ * A pruner for one file: drops the copies inside each element of a log (a message, a step, an event,
+ * a JSONL record) as it is parsed. SWE-agent keeps the prompt of every step in `query`; only the last
+ * step's is kept (it is the whole chat when a file has no `history`).
+ */
+export function createPruner(): (v: Json) => void {
+  let lastStep: JsonObject | undefined;
+  return (v) => {
+    if (!isObject(v)) return;
+    // mini-swe-agent: `extra.response` repeats the message (and, for rejected replies, is all we have).
+    if (isObject(v.extra) && isObject(v.extra.response)) v.extra.response = slimResponse(v.extra.response);
+    if (Array.isArray(v.query) && 'observation' in v && 'action' in v) {
+      delete v.state;
+      delete v.messages;
+      if (lastStep) delete lastStep.query;
+      lastStep = v;
+    }
+    // OpenHands events: the raw model response beside the parsed action.
+    if (isObject(v.tool_call_metadata) && isObject(v.tool_call_metadata.model_response))
+      v.tool_call_metadata.model_response = slimResponse(v.tool_call_metadata.model_response);
+    // Claude Code: the UI's copy of a tool result (the message holds the one the model saw).
+    if ('toolUseResult' in v && isObject(v.message)) delete v.toolUseResult;
+    // Claude Code file snapshots and Codex UI events (all but token counts and compaction) carry no context.
+    if (v.type === 'file-history-snapshot') delete v.snapshot;
+    if (v.type === 'event_msg' && isObject(v.payload) && v.payload.type !== 'token_count')
+      v.payload = { type: v.payload.type ?? null };
+  };
+}
+
+/** Prunes a JSONL record and the elements of the lists it holds (an OpenHands eval line holds a whole run). */
+export function pruneRecord(v: Json, prune: (v: Json) => void): void {
+  prune(v);
+  if (isObject(v))
+    for (const k of ['history', 'messages', 'trajectory']) {
+      const list = v[k];
+      if (Array.isArray(list)) list.forEach(prune);
+    }
+}

@@ -1,0 +1,83 @@
+// What an importer produces: the messages of a recorded run, the model calls made over them, and what
+// the provider recorded about each call. Every format reads into this one shape.
+import type { Message } from '../messages';
+
+export type TrajectoryFormat =
+  | 'mini-swe-agent'
+  | 'swe-agent'
+  | 'swe-agent-history'
+  | 'openai-chat'
+  | 'openai-jsonl'
+  | 'openai-responses'
+  | 'anthropic-request'
+  | 'claude-code'
+  | 'codex'
+  | 'openhands'
+  | 'cline'
+  | 'aider'
+  | 'context-desk';
+
+/**
+ * What the provider reported for one model call, normalised across providers. OpenAI counts cached
+ * tokens inside its prompt tokens, Anthropic beside them: here `inputTokens` is always the whole prompt
+ * (uncached + cache reads + cache writes) so that it compares with a computed context size.
+ * Issue 14's per-call records (Context Desk's own history) fill the same shape.
+ */
+export interface RecordedUsage {
+  /** The whole prompt the provider billed: uncached input + cache reads + cache writes. */
+  inputTokens?: number;
+  /** Prompt tokens read from the provider's cache. */
+  cachedTokens?: number;
+  /** Prompt tokens written to the provider's cache (Anthropic `cache_creation_input_tokens`). */
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+  /** Money the log recorded for this call (US dollars in every format read today). */
+  cost?: number;
+}
+
+/** A half-open range of message indices, `[from, to)`. */
+export type MessageRange = readonly [from: number, to: number];
+
+export interface ModelCall {
+  /** The context this call sent: these message ranges, in order (one range unless the agent condensed). */
+  context: readonly MessageRange[];
+  /** Index of the assistant message the call produced; absent when the log kept no output (a rejected reply). */
+  output?: number;
+  recorded?: RecordedUsage;
+}
+
+export interface Trajectory {
+  /** Its path relative to the argument it was found under, plus `#n` when a file holds several. */
+  id: string;
+  /** The file it came from. */
+  source: string;
+  format: TrajectoryFormat;
+  messages: Message[];
+  /**
+   * The model calls. Absent: one call per assistant message, each sending every message before it
+   * (see `callsOf`). Importers set it when context was reset (compaction) or a reply was not kept.
+   */
+  calls?: ModelCall[];
+  /** Money the log recorded for the whole run, when it keeps only a total (US dollars). */
+  recordedCost?: number;
+  /** Records skipped by design, without a warning (record kinds a newer version of the tool writes). */
+  ignoredRecords?: number;
+  /** What was read differently or dropped, said once per kind (shown with the results). */
+  warnings?: string[];
+}
+
+/** The calls of a trajectory: its own, or one per assistant message over every message before it. */
+export function callsOf(t: Trajectory): ModelCall[] {
+  if (t.calls) return t.calls;
+  const calls: ModelCall[] = [];
+  t.messages.forEach((m, i) => {
+    if (m.role === 'assistant') calls.push({ context: [[0, i]], output: i });
+  });
+  return calls;
+}
+
+/** The messages a call sent, in order. */
+export function contextOf(t: Trajectory, call: ModelCall): Message[] {
+  if (call.context.length === 1) return t.messages.slice(call.context[0]![0], call.context[0]![1]);
+  return call.context.flatMap(([from, to]) => t.messages.slice(from, to));
+}

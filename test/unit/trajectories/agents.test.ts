@@ -1,0 +1,96 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { loadTrajectoryFile } from '../../../src/core/trajectories';
+import { callShape, fixture, one, shape } from './helpers';
+
+test('Codex rollout: items into messages, token_count as each call recorded usage, compaction replaces the history', async () => {
+  const t = await one('codex-rollout.jsonl');
+  assert.equal(t.format, 'codex');
+  assert.deepEqual(shape(t), [
+    'user/environment', // <environment_context> is the harness's
+    'user/person',
+    'assistant/agent',
+    'tool/environment',
+    'assistant/agent',
+    'user/person', // replacement history after compaction
+    'user/person',
+    'user/person',
+    'assistant/agent',
+  ]);
+  assert.deepEqual(t.messages[2]!.toolCalls, [
+    { id: 'call_1', name: 'shell', arguments: '{"command":["pytest","-q"]}' },
+  ]);
+  assert.deepEqual(callShape(t), [
+    [[[0, 2]], 2],
+    [[[0, 4]], 4],
+    [[[5, 8]], 8], // after compaction: the replacement history and the new request only
+  ]);
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 2900, cachedTokens: 0, outputTokens: 60 },
+      { inputTokens: 3010, cachedTokens: 2900, outputTokens: 20 },
+      { inputTokens: 1200, cachedTokens: 0, outputTokens: 80 },
+    ],
+  );
+  assert.match(t.warnings!.join('\n'), /does not keep Codex's system instructions/);
+});
+
+test('OpenHands saved trajectory: system, the person, one call per model response with its usage, tool results', async () => {
+  const t = await one('openhands-trajectory.json');
+  assert.equal(t.format, 'openhands');
+  assert.deepEqual(shape(t), ['system/agent', 'user/person', 'assistant/agent', 'tool/environment', 'assistant/agent']);
+  assert.deepEqual(t.messages[2]!.toolCalls, [
+    { id: 'toolu_01', name: 'execute_bash', arguments: '{"command": "cat text.py"}' },
+  ]);
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 1500, cachedTokens: 0, outputTokens: 25 },
+      { inputTokens: 1700, cachedTokens: 1500, outputTokens: 25 },
+    ],
+  );
+});
+
+test('OpenHands eval output.jsonl: each line is a run read from its `history`, with the recorded total cost', async () => {
+  const [t] = await loadTrajectoryFile(fixture('openhands-output.jsonl'));
+  const saved = await one('openhands-trajectory.json');
+  assert.deepEqual(t!.messages, saved.messages);
+  assert.equal(t!.recordedCost, 0.031);
+});
+
+test("Cline task history: tool_use arguments kept, tool_result blocks observations, harness text the environment's", async () => {
+  const [t] = await loadTrajectoryFile(fixture('cline-task/api_conversation_history.json'));
+  assert.equal(t!.format, 'cline');
+  assert.deepEqual(shape(t!), [
+    'user/person',
+    'user/environment',
+    'assistant/agent',
+    'tool/environment',
+    'user/environment',
+    'assistant/agent',
+    'tool/environment',
+    'user/person',
+    'assistant/agent',
+  ]);
+  assert.deepEqual(t!.messages[2]!.toolCalls, [{ id: 'toolu_r1', name: 'read_file', arguments: '{"path":"text.py"}' }]);
+  assert.match(t!.messages[5]!.toolCalls![0]!.arguments, /REPLACE/, 'tool_use input is counted, not a marker');
+  assert.equal(t!.messages[3]!.toolCallId, 'toolu_r1');
+  assert.equal(t!.calls!.length, 3);
+  const warnings = t!.warnings!.join('\n');
+  assert.match(warnings, /1 thinking block not counted/);
+  assert.match(warnings, /lower bound/);
+});
+
+test('Aider chat history: one run per session with calls, commands are not messages, what was dropped said', async () => {
+  const all = await loadTrajectoryFile(fixture('aider.chat.history.md'));
+  assert.equal(all.length, 1, 'the second session made no call');
+  const t = all[0]!;
+  assert.equal(t.format, 'aider');
+  assert.deepEqual(shape(t), ['user/person', 'assistant/agent', 'user/person', 'assistant/agent']);
+  assert.equal(t.messages[0]!.content, "slugify('a-1') returns 'a--'. Make it keep digits.");
+  assert.equal(t.messages[2]!.content, 'Thanks. Now\nadd a test.');
+  assert.ok(!t.messages.some((m) => m.content.includes('Tokens:') || m.content.includes('/run')));
+  assert.match(t.messages[1]!.content, /<<<<<<< SEARCH/);
+  assert.match(t.warnings!.join('\n'), /raw counts are a lower bound/);
+});

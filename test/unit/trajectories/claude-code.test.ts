@@ -1,0 +1,108 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTrajectoryFile, TrajectoryError, type Trajectory } from '../../../src/core/trajectories';
+import { callShape, fixture, shape } from './helpers';
+
+test('Claude Code: blocks of one response merged into one call, tool results as tool messages, usage recorded', async () => {
+  const [t, sub] = (await loadTrajectoryFile(fixture('claude-code-session.jsonl'))) as [Trajectory, Trajectory];
+  assert.equal(t.format, 'claude-code');
+  assert.equal(sub.id, 'claude-code-session.jsonl#2', 'the sidechain message is a sub-agent run of its own');
+  assert.ok(!t.messages.some((m) => m.content.includes('sub-agent')));
+  assert.equal(t.messages[1]!.content, "I'll read the file.");
+  assert.deepEqual(t.messages[1]!.toolCalls, [
+    { id: 'toolu_A', name: 'Read', arguments: '{"file_path":"/home/dev/text/text.py"}' },
+  ]);
+  assert.equal(t.messages[2]!.toolCallId, 'toolu_A');
+  assert.equal(t.messages[2]!.origin, 'environment');
+  assert.equal(t.messages[0]!.origin, 'person');
+  assert.deepEqual(
+    t.calls!.map((c) => [c.recorded?.inputTokens, c.recorded?.outputTokens]),
+    [
+      [1204, 61],
+      [1294, 75],
+      [1414, 12],
+    ],
+  );
+  // The `/cost` command record is meta: sent by the harness, so the environment's.
+  assert.ok(t.messages.some((m) => m.content.includes('/cost') && m.origin === 'environment'));
+});
+
+test('Claude Code compaction: calls after the boundary send the summary and what follows, nothing before', async () => {
+  const [main, sub] = await loadTrajectoryFile(fixture('claude-code-compaction.jsonl'));
+  assert.equal(main!.id, 'claude-code-compaction.jsonl#1');
+  const summary = main!.messages.findIndex((m) => m.content.startsWith('This session is being continued'));
+  assert.equal(main!.messages[summary]!.origin, 'agent', 'a summary is neither a person nor an observation');
+  const after = main!.calls!.filter((c) => c.context[0]![0] >= summary);
+  assert.equal(after.length, 2);
+  for (const c of after) assert.equal(c.context[0]![0], summary, 'the context starts at the summary');
+  for (const c of main!.calls!.filter((c) => !after.includes(c))) assert.ok(c.context[0]![1] < summary);
+  // Recorded prompt sizes: input + cache read + cache write, exactly.
+  assert.deepEqual(
+    main!.calls!.map((c) => c.recorded?.inputTokens),
+    [5204, 7306, 7365, 1504, 1534],
+  );
+  // The sub-agent ran in a context of its own.
+  assert.equal(sub!.id, 'claude-code-compaction.jsonl#2');
+  assert.deepEqual(shape(sub!), ['user/agent', 'assistant/agent', 'tool/environment', 'assistant/agent']);
+  assert.equal(sub!.calls!.length, 2);
+  assert.ok(!main!.messages.some((m) => m.content === 'src/a.c:1:#include <b.h>'));
+});
+
+test('Claude Code: a torn last line is skipped with a warning and the rest kept', async () => {
+  const [main] = await loadTrajectoryFile(fixture('claude-code-compaction.jsonl'));
+  assert.match(main!.warnings!.join('\n'), /line 19 is cut off \(the session was still being written\?\): skipped/);
+  assert.equal(main!.calls!.length, 5);
+});
+
+test('Claude Code: an invalid line in the middle is skipped with a warning', async () => {
+  const lines = readFileSync(fixture('claude-code-session.jsonl'), 'utf8').split('\n');
+  lines.splice(3, 0, '{"type": "assistant", "message": {oops');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
+  writeFileSync(join(dir, 's.jsonl'), lines.join('\n'));
+  const [t] = await loadTrajectoryFile(join(dir, 's.jsonl'));
+  assert.match(t!.warnings!.join('\n'), /1 line that are not valid JSON skipped|1 line that/);
+  assert.equal(t!.calls!.length, 3);
+});
+
+test('Claude Code: a file of summary lines only is skipped with its own reason', async () => {
+  await assert.rejects(loadTrajectoryFile(fixture('claude-code-summaries.jsonl')), (e: unknown) => {
+    assert.ok(e instanceof TrajectoryError);
+    assert.match(e.reason, /only session summaries, no conversation/);
+    assert.equal(e.group, 'Claude Code summaries only (no conversation)');
+    return true;
+  });
+});
+
+test('Claude Code: messages on an abandoned branch (a rewind) are not replayed', async () => {
+  const rec = (uuid: string, parent: string | null, type: string, content: unknown, id?: string) =>
+    JSON.stringify({
+      type,
+      uuid,
+      parentUuid: parent,
+      sessionId: 's',
+      message: { role: type, content, ...(id ? { id, model: 'm' } : {}) },
+    });
+  const text = [
+    rec('u1', null, 'user', 'first question'),
+    rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'm1'),
+    rec('u2', 'a1', 'user', 'a question the person rewound'),
+    rec('a2', 'u2', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
+    rec('u3', 'a1', 'user', 'the edited question'),
+    rec('a3', 'u3', 'assistant', [{ type: 'text', text: 'final answer' }], 'm3'),
+  ].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
+  writeFileSync(join(dir, 'rewind.jsonl'), text + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, 'rewind.jsonl'));
+  assert.deepEqual(
+    t!.messages.map((m) => m.content),
+    ['first question', 'first answer', 'the edited question', 'final answer'],
+  );
+  assert.deepEqual(callShape(t!), [
+    [[[0, 1]], 1],
+    [[[0, 3]], 3],
+  ]);
+  assert.match(t!.warnings!.join('\n'), /2 messages on abandoned branches/);
+});
