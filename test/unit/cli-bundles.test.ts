@@ -44,7 +44,7 @@ test('each command runs from its own bundle; the entry loads no other command', 
   };
   const help = loaded('--help');
   assert.deepEqual(help.files, ['cli.js']);
-  assert.match(help.stdout, /grep .*\n.*mcp .*\n.*replay /);
+  assert.match(help.stdout, /grep .*\n.*mcp .*\n.*redact .*\n.*replay /);
   for (const name of ['grep', 'mcp', 'replay']) {
     const r = loaded(name, '--help');
     assert.equal(r.status, 0);

@@ -12,6 +12,7 @@ const WRITER = 'src/core/store/store-writer.ts';
 /** Files that write, but never under a store root, and why. Adding one here is a reviewed decision. */
 const NOT_STORE_WRITERS: Record<string, string> = {
   'src/cli/commands/replay.ts': 'writes the --plot HTML file the user names',
+  'src/cli/replay/dump.ts': 'writes the --dump-contexts folder the user names (O_NOFOLLOW, redacted)',
 };
 
 const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises']);
@@ -49,6 +50,8 @@ const WRITE_APIS = new Set([
   'ftruncate',
 ]);
 const OPEN_APIS = new Set(['open', 'openSync']);
+/** open() flags that never create, truncate or write: a flags expression of only these reads. */
+const READ_ONLY_FLAGS = new Set(['O_RDONLY', 'O_NONBLOCK', 'O_NOFOLLOW', 'O_NOATIME', 'O_CLOEXEC', 'O_NOCTTY']);
 /** vscode.workspace.fs methods that change files. */
 const VSCODE_FS_WRITES = new Set(['writeFile', 'createDirectory', 'delete', 'rename', 'copy']);
 
@@ -79,8 +82,10 @@ export function writeCalls(file: string, source: string): string[] {
   };
   const isWriteOpen = (call: ts.CallExpression): boolean => {
     const flags = call.arguments[1];
-    // open(path) and open(path, 'r') read; anything else (flags, variables) may write.
-    return !(flags === undefined || (ts.isStringLiteral(flags) && flags.text === 'r'));
+    // open(path), open(path, 'r') and open(path, O_RDONLY | O_NONBLOCK ...) read; anything else may write.
+    if (flags === undefined || (ts.isStringLiteral(flags) && flags.text === 'r')) return false;
+    const names = flags.getText().split('|').map((part) => part.trim().replace(/^.*\./, ''));
+    return !names.every((n) => READ_ONLY_FLAGS.has(n));
   };
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
@@ -123,6 +128,9 @@ test('the scan finds every form of write call (so the rule above cannot pass by 
     await mv('a', 'b');
     await open('f', 'a');
     await open('f', 'r');
+    await open('f', constants.O_RDONLY | constants.O_NONBLOCK);
+    await open('f', constants.O_RDONLY | constants.O_CREAT);
+    await open('f', flags);
     await readFile('f');
     await vscode.workspace.fs.createDirectory(uri);
   `;
@@ -134,6 +142,8 @@ test('the scan finds every form of write call (so the rule above cannot pass by 
     "createWriteStream('x')",
     "mv('a', 'b')",
     "open('f', 'a')",
+    "open('f', constants.O_RDONLY | constants.O_CREAT)",
+    "open('f', flags)",
     'vscode.workspace.fs.createDirectory(uri)',
   ]);
   // The writer itself does write: the scan sees it (it is exempt, not invisible).
