@@ -84,7 +84,10 @@ export function writeCalls(file: string, source: string): string[] {
     const flags = call.arguments[1];
     // open(path), open(path, 'r') and open(path, O_RDONLY | O_NONBLOCK ...) read; anything else may write.
     if (flags === undefined || (ts.isStringLiteral(flags) && flags.text === 'r')) return false;
-    const names = flags.getText().split('|').map((part) => part.trim().replace(/^.*\./, ''));
+    const names = flags
+      .getText()
+      .split('|')
+      .map((part) => part.trim().replace(/^.*\./, ''));
     return !names.every((n) => READ_ONLY_FLAGS.has(n));
   };
   const visit = (node: ts.Node): void => {
