@@ -48,7 +48,7 @@ export function unquote(s: string): string {
 // References and stand-ins that name a secret without holding it: `$VAR`, `${VAR}`, `%VAR%`, `<token>`,
 // `{{ secret }}`, `***`, `xxxx`, `...`, an already redacted value.
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\[[A-Z_ -]*\]|\*+|x{3,}|X{3,}|\.{3,}|…|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\[[A-Z_ -]*\]|\*+|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
 const TYPE_OR_LITERAL =
   /^(?:true|false|null|nil|none|undefined|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|secret|password|token|required|optional|empty|redacted|hidden|masked|\*\*\*)$/i;
 
