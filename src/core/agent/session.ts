@@ -111,6 +111,9 @@ export class AgentSession {
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
     this.accountant = new CallAccountant(o.tokenizer, this.prices());
     const restored = o.restore ? parseSessionState(o.restore) : undefined;
+    // A continued conversation runs under the host's system prompt of now, never one read back with it:
+    // a history file (one a repository ships, say) could carry instructions the panel never shows.
+    if (restored) restored.messages = underSystemPrompt(restored.messages, o.systemPrompt);
     this.budget = new TokenBudget({
       // Backpressure waits end early on Stop (the loop then sees the aborted signal).
       sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
@@ -398,4 +401,10 @@ export class AgentSession {
 /** Budget limits compared by value (mode and limit per level). */
 function limitsKey(l: BudgetLimits): string {
   return JSON.stringify([l.session ?? null, l.task ?? null, l.agent ?? null]);
+}
+
+/** The conversation without any system message of its own, led by `systemPrompt` (when there is one). */
+function underSystemPrompt(messages: Message[], systemPrompt: string | undefined): Message[] {
+  const rest = messages.filter((m) => m.role !== 'system');
+  return systemPrompt ? [{ role: 'system', content: systemPrompt }, ...rest] : rest;
 }

@@ -362,7 +362,8 @@ export class ChatController implements vscode.Disposable {
     // A continued conversation keeps appending to the history file it already has.
     this.history ??= SessionHistory.open(
       await HistoryWriter.open(store, sessionId, { tokenizer }),
-      restoring ? restoring.messages.length : 0,
+      // (counted after the session put its own system prompt in place of the file's)
+      restoring ? session.state().messages.length : 0,
       this.resumed?.records ?? [],
       this.d.logger,
     );
