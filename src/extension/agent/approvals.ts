@@ -2,6 +2,7 @@
 // the user with Approve, Deny, or (when offered) Always allow.
 import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
 import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
+import { visibleText } from '../../core/agent/tools/mcp';
 
 export type ApprovalAnswer = 'approve' | 'always' | 'deny';
 
@@ -19,7 +20,7 @@ export class ApprovalBroker implements ApprovalPort {
   /** Asks the user with every field of the request (MCP details, an "always" choice). */
   request(fields: Omit<ApprovalRequest, 'id'>): Promise<ApprovalAnswer> {
     return new Promise((resolve) => {
-      const request: ApprovalRequest = { id: `approval-${this.next++}`, ...fields };
+      const request: ApprovalRequest = { id: `approval-${this.next++}`, ...shown(fields) };
       this.queue.push({ request, resolve });
       if (this.queue.length === 1) this.post([{ op: 'approval', approval: request }]);
     });
@@ -54,4 +55,18 @@ export class ApprovalBroker implements ApprovalPort {
   get pending(): ApprovalRequest | undefined {
     return this.queue[0]?.request;
   }
+}
+
+/**
+ * What the user reads is what runs: the text of a request (a command from the model, MCP arguments) with
+ * invisible and direction-changing characters made visible, so none can disguise what is approved.
+ */
+function shown(fields: Omit<ApprovalRequest, 'id'>): Omit<ApprovalRequest, 'id'> {
+  return {
+    ...fields,
+    title: visibleText(fields.title),
+    detail: visibleText(fields.detail),
+    ...(fields.mcp ? { mcp: { ...fields.mcp, arguments: visibleText(fields.mcp.arguments) } } : {}),
+    ...(fields.alwaysLabel ? { alwaysLabel: visibleText(fields.alwaysLabel) } : {}),
+  };
 }

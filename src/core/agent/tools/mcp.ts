@@ -12,14 +12,26 @@ import {
 import { redactSecrets } from '../../store/sanitize/secrets';
 import type { AgentTool } from '../tool-registry';
 
-// C0/C1 controls, zero-width characters, bidi embeddings/overrides/isolates, the BOM.
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069\ufeff]/g;
+// C0/C1 controls, zero-width and blank-looking characters, bidi marks/embeddings/overrides/isolates,
+// line and paragraph separators, the BOM, interlinear annotations and the invisible tag characters.
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
 
 /** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
 export function visibleName(name: unknown): string {
   const s = typeof name === 'string' ? name : JSON.stringify(name ?? '');
   const shown = s.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
   return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
+}
+
+/**
+ * Text a person approves (a command, arguments): every invisible or direction-changing character but
+ * newline and tab shown as `\u{…}`, so what is read is what runs ("Trojan Source" cannot disguise it).
+ */
+export function visibleText(text: string): string {
+  return text.replace(INVISIBLE, (c) =>
+    c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`,
+  );
 }
 
 /** `server › tool`. */
