@@ -42,18 +42,21 @@ export async function hasApiKey(secrets: SecretStorage, provider: string): Promi
 
 /**
  * The stored key only if it is bound to `origin` (no question asked): for a connection test to a URL
- * typed in the setup form. A key stored before keys were bound goes only to `legacyOrigin`.
+ * typed in the setup form. A key stored before keys were bound goes only to the configured endpoint,
+ * and only when the user chose it (a workspace's endpoint must not get an unbound key unasked).
  */
 export async function keyBoundTo(
   secrets: SecretStorage,
   provider: string,
   origin: string,
-  legacyOrigin: string,
+  configured: { url: string; fromWorkspace: boolean } | undefined,
 ): Promise<string | undefined> {
   const key = await secrets.get(apiKeySecret(provider));
   if (key === undefined) return undefined;
-  const bound = (await secrets.get(originSecret(provider))) ?? legacyOrigin;
-  return bound === origin ? key : undefined;
+  const bound =
+    (await secrets.get(originSecret(provider))) ??
+    (configured && !configured.fromWorkspace ? originOf(configured.url) : undefined);
+  return bound !== undefined && bound === origin ? key : undefined;
 }
 
 export type AskOrigin = (

@@ -1,7 +1,7 @@
 // Answers the Agent panel's requests. The chat controller loads on first use (features bundle).
 import * as vscode from 'vscode';
 import type { HostRequests } from '../../protocol/messages';
-import { ANTHROPIC_DEFAULT_URL, keyBoundTo, originOf } from './apiKeys';
+import { ANTHROPIC_DEFAULT_URL, currentEndpoint, keyBoundTo, originOf } from './apiKeys';
 import type { Handlers } from '../../protocol/rpc';
 import { features, type Lazy } from '../lazy';
 import type { Settings } from '../settings';
@@ -65,14 +65,9 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
  * tested: a URL typed in the form must not receive the stored key (the key is never sent back to the panel).
  */
 async function storedKey(d: PanelHandlerDeps, provider: string, baseUrl: string): Promise<string | undefined> {
-  const s = d.settings();
-  const configured =
-    provider === 'anthropic'
-      ? s['agent.anthropicBaseUrl'] || ANTHROPIC_DEFAULT_URL
-      : provider === 'openai-compatible'
-        ? s['agent.baseUrl']
-        : '';
   const url = baseUrl || (provider === 'anthropic' ? ANTHROPIC_DEFAULT_URL : '');
   if (!url) return undefined;
-  return keyBoundTo(d.secrets, provider, originOf(url), originOf(configured));
+  const configured =
+    provider === 'anthropic' || provider === 'openai-compatible' ? currentEndpoint(provider) : undefined;
+  return keyBoundTo(d.secrets, provider, originOf(url), configured);
 }

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SecretStorage } from 'vscode';
-import { apiKeyFor, KeyOriginDeclined, storeApiKey, type AskOrigin } from '../../../src/extension/agent/keyOrigin';
+import { apiKeyFor, keyBoundTo, KeyOriginDeclined, storeApiKey, type AskOrigin } from '../../../src/extension/agent/keyOrigin';
 import { guardHostPorts, RESTRICTED_MODE_MESSAGE } from '../../../src/extension/trust';
 import { silentLogger } from '../../../src/core/ports';
 
@@ -65,6 +65,19 @@ test('a key from before binding is bound to a user-chosen endpoint silently, and
   await storeApiKey(s, 'anthropic', '', 'x');
   assert.deepEqual([...s.map.keys()], [], 'removing the key removes its binding');
   assert.equal(await apiKeyFor(s, 'anthropic', evil, ask), undefined);
+});
+
+test('Test connection gets a stored key only for its bound origin; an unbound key never for a workspace endpoint', async () => {
+  const s = secrets();
+  // A key stored before keys were bound; a cloned repository's settings point the endpoint elsewhere.
+  s.map.set('contextDesk.agent.apiKey', KEY);
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', evil), undefined);
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', undefined), undefined);
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://api.openai.com', mine), KEY, 'the user chose it');
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', mine), undefined);
+  await storeApiKey(s, 'openai-compatible', KEY, 'https://api.openai.com');
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://api.openai.com', evil), KEY, 'bound: where it belongs');
+  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', evil), undefined);
 });
 
 test('Restricted Mode refuses the agent’s commands and edits, checked at each call', async () => {
