@@ -15,7 +15,7 @@ import type { AgentTool } from '../tool-registry';
 // C0/C1 controls, zero-width and blank-looking characters, bidi marks/embeddings/overrides/isolates,
 // line and paragraph separators, the BOM, interlinear annotations and the invisible tag characters.
 const INVISIBLE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]/gu;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]|\u034f|\u17b4|\u17b5/gu;
 
 /** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
 export function visibleName(name: unknown): string {
