@@ -1,7 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli';
@@ -364,5 +373,21 @@ test('a log whose name holds control characters is shown escaped in the table, C
     assert.match(r.out, /evil\\u001b\[2J\\u0007\.json/);
 
     assert.doesNotMatch(r.out + r.err + readFileSync(plot, 'utf8'), /[\u0007\u001b]/);
+  }
+});
+
+test('--dump-contexts refuses a folder that is a link: nothing is written where it points', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
+  copyFileSync(join(fixtures, 'openai-chat.json'), join(src, 'chat.json'));
+  const base = mkdtempSync(join(tmpdir(), 'cd-dump-link-'));
+  const outside = join(base, 'outside');
+  mkdirSync(outside);
+  // A cloned repository ships `dumps -> ../outside`; the user runs replay with `--dump-contexts dumps/`.
+  symlinkSync(outside, join(base, 'dumps'));
+  for (const named of [join(base, 'dumps'), join(base, 'dumps') + '/']) {
+    const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', named]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.err, /is a link or not a folder: name the real folder/);
+    assert.deepEqual(readdirSync(outside), []);
   }
 });

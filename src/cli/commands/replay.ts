@@ -69,7 +69,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
   const progress = new Progress({ stream: io.stderr });
   const found = await findLogs(args.paths);
   const tokenizer = createTokenizer(args.tokenizer);
-  const dump = args.dumpContexts !== undefined ? new ContextDump(args.dumpContexts) : undefined;
+  const dump = args.dumpContexts !== undefined ? await ContextDump.open(args.dumpContexts) : undefined;
   try {
     const batch = await replayFiles(found.files, args.strategies, args.options, tokenizer, {
       signal: io.signal,

@@ -4,8 +4,9 @@
 // Secrets in the logs are redacted on the way to disk, like everything else Context Desk writes.
 import { constants, type WriteStream } from 'node:fs';
 import { lstat, mkdir, open } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Message } from '../../core/messages';
+import { UsageError } from '../command';
 import type { ReplayHooks, StrategyName } from '../../core/replay/replay';
 import { safeName } from '../../core/store/names';
 import { redactSecrets } from '../../core/store/sanitize/secrets';
@@ -24,7 +25,26 @@ export class ContextDump {
   private readonly clean = new WeakMap<Message, Promise<Message>>();
   private readonly folders = new Map<string, string>();
 
-  constructor(private readonly dir: string) {}
+  private constructor(private readonly dir: string) {}
+
+  /** The dump into `dir` (created if missing); a link there is refused before anything is replayed. */
+  static async open(dir: string): Promise<ContextDump> {
+    const dump = new ContextDump(dir);
+    await dump.checkRoot();
+    return dump;
+  }
+
+  /**
+   * The folder the user named, created if missing; refused when it is a link (one a cloned repository
+   * planted where the dump should go would send the files elsewhere): name the real folder instead.
+   */
+  private async checkRoot(): Promise<void> {
+    // resolve() drops a trailing slash, which would make lstat follow the link.
+    const dir = resolve(this.dir);
+    await mkdir(dir, { recursive: true });
+    if (!(await lstat(dir)).isDirectory())
+      throw new UsageError(`--dump-contexts ${this.dir} is a link or not a folder: name the real folder`);
+  }
 
   private redact(m: Message): Promise<Message> {
     let p = this.clean.get(m);
@@ -47,7 +67,9 @@ export class ContextDump {
     let f = this.folders.get(id);
     if (f === undefined) {
       f = join(this.dir, safeName(id, 120));
-      await mkdir(f, { recursive: true });
+      await mkdir(f).catch((e: NodeJS.ErrnoException) => {
+        if (e.code !== 'EEXIST') throw e;
+      });
       // Never write through a link planted where the folder should be.
       if (!(await lstat(f)).isDirectory()) throw new Error(`${f} is not a folder`);
       this.folders.set(id, f);
