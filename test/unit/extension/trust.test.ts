@@ -4,7 +4,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { SecretStorage } from 'vscode';
-import { apiKeyFor, keyBoundTo, KeyOriginDeclined, storeApiKey, type AskOrigin } from '../../../src/extension/agent/keyOrigin';
+import {
+  apiKeyFor,
+  keyBoundTo,
+  KeyOriginDeclined,
+  storeApiKey,
+  type AskOrigin,
+} from '../../../src/extension/agent/keyOrigin';
 import { guardHostPorts, RESTRICTED_MODE_MESSAGE } from '../../../src/extension/trust';
 import { silentLogger } from '../../../src/core/ports';
 
@@ -76,7 +82,11 @@ test('Test connection gets a stored key only for its bound origin; an unbound ke
   assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://api.openai.com', mine), KEY, 'the user chose it');
   assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', mine), undefined);
   await storeApiKey(s, 'openai-compatible', KEY, 'https://api.openai.com');
-  assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://api.openai.com', evil), KEY, 'bound: where it belongs');
+  assert.equal(
+    await keyBoundTo(s, 'openai-compatible', 'https://api.openai.com', evil),
+    KEY,
+    'bound: where it belongs',
+  );
   assert.equal(await keyBoundTo(s, 'openai-compatible', 'https://evil.example', evil), undefined);
 });
 

@@ -29,9 +29,7 @@ export function visibleName(name: unknown): string {
  * newline and tab shown as `\u{…}`, so what is read is what runs ("Trojan Source" cannot disguise it).
  */
 export function visibleText(text: string): string {
-  return text.replace(INVISIBLE, (c) =>
-    c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`,
-  );
+  return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`));
 }
 
 /** `server › tool`. */
