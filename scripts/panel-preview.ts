@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     const focused = await page.evaluate(
       `document.querySelector('cd-app').shadowRoot.querySelector('cd-approval').shadowRoot.activeElement?.dataset.testid`,
     );
-    assert.equal(focused, 'approve', 'the approval took focus');
+    assert.equal(focused, 'approval', 'the approval took focus (the prompt, not its Approve button)');
 
     // Streaming: a new assistant item growing chunk by chunk; the view follows it.
     const n = TURNS + 1;
@@ -220,6 +220,16 @@ async function main(): Promise<void> {
     await post(page, { type: 'request', id: 9001, method: 'snapshot', params: {} });
     const snap = (await posted(page)).find((m) => m.id === 9001)?.result as { items: number; maskedShown: number };
     assert.equal(snap.items, chat.items.length + 2);
+
+    // A prompt that arrives while the user types leaves the focus in the composer (a key meant for the
+    // composer must not answer it).
+    await page.locator('cd-app [data-testid="composer"]').focus();
+    await patch([{ op: 'approval', approval: { id: 'ap2', kind: 'command', title: 'Run ls?', detail: 'ls' } }]);
+    await page.locator('cd-app [data-testid="approval"]', { hasText: 'Run ls?' }).waitFor();
+    const focusChain: unknown[] = await page.evaluate(
+      `(() => { const ids = []; let a = document.activeElement; while (a) { ids.push(a.dataset?.testid); a = a.shadowRoot?.activeElement; } return ids; })()`,
+    );
+    assert.ok(focusChain.includes('composer'), 'a new approval does not take the focus from the composer');
 
     // Composer: a refused message stays, with the reason; an accepted one clears the box.
     await patch([

@@ -7,6 +7,7 @@ import type { ApprovalRequest } from '../../protocol/chat';
 import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
+import { deepActiveElement, isTyping } from '../lib/focus';
 
 /** The kind as a short noun beside the host's title (which already asks the question). */
 const KIND = {
@@ -26,11 +27,10 @@ export class CdApproval extends LitElement {
 
   override updated(changed: PropertyValues<this>): void {
     const before = changed.get('approval') as ApprovalRequest | undefined;
-    if (this.approval && this.approval.id !== before?.id) {
-      // vscode-button reflects its tabindex on its own first update: focus after it.
-      const button = this.renderRoot.querySelector<LitElement>('[data-testid="approve"]');
-      void button?.updateComplete.then(() => button.focus());
-    }
+    // The prompt takes focus (so it is announced and Tab reaches Approve) but never from a user who is
+    // typing, and never on Approve itself: a key pressed for something else must not answer it.
+    if (this.approval && this.approval.id !== before?.id && !isTyping(deepActiveElement(document)))
+      this.renderRoot.querySelector<HTMLElement>('[data-testid="approval"]')?.focus();
   }
 
   override render(): unknown {
@@ -39,6 +39,7 @@ export class CdApproval extends LitElement {
     return html`<div
       class="box"
       role="alertdialog"
+      tabindex="-1"
       aria-labelledby="approval-title"
       aria-describedby="approval-detail"
       data-testid="approval"
