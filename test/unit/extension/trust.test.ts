@@ -129,6 +129,9 @@ test('every setting that can send data elsewhere, run code or relax a safeguard 
     'agent.budgetTokens',
     'agent.budgetMode',
     'agent.maxTurns',
+    'agent.model',
+    'agent.summaryModel',
+    'agent.contextWindow',
   ])
     assert.ok(u.restrictedConfigurations.includes(`contextDesk.${key}`), key);
   for (const k of u.restrictedConfigurations) assert.ok(k in pkg.contributes.configuration.properties, `${k} exists`);
