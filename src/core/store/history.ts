@@ -214,7 +214,8 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
   const out: SessionEntry[] = [];
   for (const n of names) {
     const jsonl = path.join(dir, n);
-    const st = await fsp.stat(jsonl).catch(() => undefined);
+    // lstat: a link (a cloned repository can ship one) is not a session of this store.
+    const st = await fsp.lstat(jsonl).catch(() => undefined);
     if (!st?.isFile()) continue;
     out.push({
       name: n.slice(0, -'.jsonl'.length),
@@ -227,7 +228,25 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
   return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));
 }
 
-/** Loads one session (by id or file name): every complete record; a torn last line is reported, not fatal. */
+/** A session file larger than this is not read whole to resume it (replay and grep still read it). */
+export const MAX_RESUME_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Loads one session (by id or file name) to resume it: every complete record; a torn last line is
+ * reported, not fatal. The file may have come with a cloned repository: a link
+ * (possibly to a file outside the store) or something that is not a regular file is refused, and so
+ * is a file too large to hold in memory, each with a message that says so.
+ */
 export async function loadSession(store: ContextStore, session: string): Promise<JsonlReadResult<HistoryRecord>> {
-  return readJsonl<HistoryRecord>(store.historyPaths(safeName(session)).jsonl);
+  const file = store.historyPaths(safeName(session)).jsonl;
+  const st = await fsp.lstat(file).catch(() => undefined);
+  if (!st) return { records: [], badLines: [] };
+  if (st.isSymbolicLink())
+    throw new Error(`${store.displayPath(file)} is a link; a session is only resumed from a file of the store.`);
+  if (!st.isFile()) throw new Error(`${store.displayPath(file)} is not a regular file; it cannot be resumed.`);
+  if (st.size > MAX_RESUME_BYTES)
+    throw new Error(
+      `${store.displayPath(file)} is ${(st.size / 1024 / 1024).toFixed(0)} MB, over the ${MAX_RESUME_BYTES / 1024 / 1024} MB a session can be resumed from; read it with grep or context-desk replay instead.`,
+    );
+  return readJsonl<HistoryRecord>(file);
 }

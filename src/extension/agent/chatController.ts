@@ -272,11 +272,12 @@ export class ChatController implements vscode.Disposable {
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
-    const { records, badLines, tornTail } = await loadSession(store, id);
     const s = this.d.settings();
     let state: SessionState;
+    let loaded: Awaited<ReturnType<typeof loadSession>>;
     try {
-      state = sessionStateFromHistory(records, {
+      loaded = await loadSession(store, id);
+      state = sessionStateFromHistory(loaded.records, {
         id,
         provider: providerKind(s['agent.provider']),
         model: s['agent.model'],
@@ -287,6 +288,7 @@ export class ChatController implements vscode.Disposable {
       this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
       return false;
     }
+    const { records, badLines, tornTail } = loaded;
     this.newChat();
     const masked = maskedFromHistory(records);
     const base = this.model.snapshot;

@@ -3,7 +3,13 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
-import { HistoryWriter, historyPointer, listSessions, loadSession } from '../../../src/core/store/history';
+import {
+  HistoryWriter,
+  historyPointer,
+  listSessions,
+  loadSession,
+  MAX_RESUME_BYTES,
+} from '../../../src/core/store/history';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
 import type { Message } from '../../../src/core/messages';
 import { tempDir } from './helpers';
@@ -138,5 +144,26 @@ test('historyPointer names the transcript and the JSONL by workspace-relative pa
   assert.match(
     historyPointer(store, 's1'),
     /^Full history: \.context-desk\/history\/s1\.md \(JSONL: \.context-desk\/history\/s1\.jsonl\)/,
+  );
+});
+
+test('a session file that is a link, not a file, or too large is refused with a reason, not read', async (t) => {
+  const store = await setup(t);
+  const outside = path.join(path.dirname(store.root), 'outside.jsonl');
+  await fsp.writeFile(
+    outside,
+    JSON.stringify({ v: 1, session: 'x', index: 0, message: { role: 'user', content: 'hi' } }) + '\n',
+  );
+  await fsp.symlink(outside, store.historyPaths('linked').jsonl);
+  await assert.rejects(loadSession(store, 'linked'), /is a link; a session is only resumed from a file of the store/);
+  assert.ok(!(await listSessions(store)).some((e) => e.name === 'linked'), 'a link is not listed as a session');
+  await fsp.mkdir(store.historyPaths('folder').jsonl);
+  await assert.rejects(loadSession(store, 'folder'), /is not a regular file/);
+  const big = await fsp.open(store.historyPaths('big').jsonl, 'w');
+  await big.truncate(MAX_RESUME_BYTES + 1); // sparse: no disk used
+  await big.close();
+  await assert.rejects(
+    loadSession(store, 'big'),
+    /MB, over the 256 MB a session can be resumed from; read it with grep/,
   );
 });
