@@ -8,7 +8,7 @@ import { startScriptedModelServer, type ScriptedServer } from '../support/script
 import { listModels, testConnection } from '../../src/extension/agent/connection';
 import { validateSetup } from '../../src/extension/agent/setupService';
 import type { ContextDeskApi } from '../../src/extension/extension';
-import type { ChatToolCall } from '../../src/protocol/chat';
+import type { ChatToolCall, SessionSummary } from '../../src/protocol/chat';
 import { api, waitFor } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
@@ -117,9 +117,15 @@ describe('Setting up a model', function () {
     const resumedBuild = tools().find((t) => t.tool === 'demo_build')!;
     assert.match(resumedBuild.placeholder ?? '', /^Old environment output: \(\d+ lines omitted; full text: /);
     assert.equal(await vscode.commands.executeCommand('contextDesk.openStored', resumedBuild.storedAt), true);
-    await a.chat().refreshPastSessions();
-    const past = a.chat().snapshot.pastSessions.find((s) => s.id === id);
-    assert.equal(past?.title, 'Show me the demo');
-    assert.ok((past?.calls ?? 0) >= 10 && (past?.costUnits ?? 0) > 0, JSON.stringify(past));
+    // The run's last bookkeeping (history, then calls and cost) may still be under way: New Chat came
+    // right after the run ended, and must not lose them.
+    const past = async (): Promise<SessionSummary | undefined> => {
+      await a.chat().refreshPastSessions();
+      return a.chat().snapshot.pastSessions.find((s) => s.id === id);
+    };
+    await waitFor(async () => ((await past())?.calls ?? 0) > 0, 10_000, 'the session lists its calls and cost');
+    const listed = await past();
+    assert.equal(listed?.title, 'Show me the demo');
+    assert.ok((listed?.calls ?? 0) >= 10 && (listed?.costUnits ?? 0) > 0, JSON.stringify(listed));
   });
 });

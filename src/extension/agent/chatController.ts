@@ -19,7 +19,7 @@ import { updateWhereSet } from '../settingsScope';
 import { modelFields, providerKind, usdPerUnit } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { SessionHistory } from './sessionHistory';
-import { listPastSessions, SessionStatsBook } from './pastSessions';
+import { listPastSessions, SessionStatsBook, type SessionStats } from './pastSessions';
 
 export type { Extras } from './sessionFactory';
 
@@ -187,6 +187,8 @@ export class ChatController implements vscode.Disposable {
     this.running = controller;
     this.d.onRunning?.(true);
     this.d.post(this.model.userMessage(text, Date.now()));
+    const sessionId = this.model.snapshot.sessionId;
+    let ended: SessionStats | undefined;
     let session: AgentSession | undefined;
     let history: SessionHistory | undefined;
     try {
@@ -196,8 +198,12 @@ export class ChatController implements vscode.Disposable {
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
         if (e.type === 'context-prepared' && e.masked.length > 0) void history?.masked(e.masked);
-        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped')
+        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped') {
           void history?.sync(running.state().messages);
+          // The session's figures as the panel shows them, taken now: New Chat may replace the view
+          // model before the bookkeeping after the run (and a run stopped by New Chat keeps its last).
+          if (this.model.snapshot.sessionId === sessionId) ended = this.statsNow() ?? ended;
+        }
       });
       try {
         await session.send(text, controller.signal);
@@ -218,7 +224,7 @@ export class ChatController implements vscode.Disposable {
     }
     if (!session) return;
     await history?.sync(session.state().messages);
-    await this.saveStats();
+    if (ended) await this.saveStats(sessionId, ended);
     void this.refreshPastSessions();
   }
 
@@ -231,17 +237,21 @@ export class ChatController implements vscode.Disposable {
     this.rebuildAfterRun = false;
   }
 
-  /** Calls and cost of this session (with what it had before a resume), for the History list. */
-  private async saveStats(): Promise<void> {
+  /** Calls and cost of this session so far (with what it had before a resume), for the History list. */
+  private statsNow(): SessionStats | undefined {
     const m = this.model.snapshot.meter;
-    if (m.calls === 0) return;
+    if (m.calls === 0) return undefined;
+    return {
+      calls: this.statsBase.calls + m.calls,
+      costUnits: this.statsBase.costUnits + m.costUnits,
+      ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}),
+      updatedAt: Date.now(),
+    };
+  }
+
+  private async saveStats(sessionId: string, stats: SessionStats): Promise<void> {
     await this.stats
-      .set(this.model.snapshot.sessionId, {
-        calls: this.statsBase.calls + m.calls,
-        costUnits: this.statsBase.costUnits + m.costUnits,
-        ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}),
-        updatedAt: Date.now(),
-      })
+      .set(sessionId, stats)
       .catch((e: unknown) => this.d.logger.warn(`Saving the session's cost failed: ${String(e)}`));
   }
 
