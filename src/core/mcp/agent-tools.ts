@@ -11,6 +11,8 @@ import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } 
 /** What the user is asked before an MCP tool runs: the server, the tool, the validated arguments. */
 export interface McpCallApproval {
   server: string;
+  /** The server's identity (identity.ts): a choice remembered for it holds only while it is the same. */
+  serverIdentity: string;
   tool: string;
   arguments: Record<string, unknown>;
   /** The server annotates the tool as read-only (`annotations.readOnlyHint`): its own claim, not a guarantee. */
@@ -198,7 +200,13 @@ export async function mcpCall(
     };
   }
   // Asked once the call is known to be valid, so the user approves exactly what will run.
-  const request = { server: input.server, tool: input.tool, arguments: args, readOnlyHint: readOnlyHint(entry.tool) };
+  const request: McpCallApproval = {
+    server: input.server,
+    serverIdentity: host.servers.find((s) => s.name === input.server)?.identity ?? '',
+    tool: input.tool,
+    arguments: args,
+    readOnlyHint: readOnlyHint(entry.tool),
+  };
   if (approve && !(await approve(request)))
     return { ok: false, text: `The user declined the call of ${input.server}/${input.tool}; it did not run.` };
   if (signal?.aborted) return { ok: false, text: 'Cancelled before the call was made.' };

@@ -33,6 +33,7 @@ import type {
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { ContextStore } from '../store/context-store';
 import { redactSecrets } from '../store/sanitize/secrets';
+import { serverIdentity } from './identity';
 
 /** Default overall deadline for connecting to one server and listing all its tools. */
 export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
@@ -290,7 +291,15 @@ export class McpSyncManager {
   }
 
   private baseState(config: McpServerConfig, folderName: string): McpServerState {
-    return { name: config.name, folderName, transport: config.type, source: config.source, status: 'error', tools: [] };
+    return {
+      name: config.name,
+      folderName,
+      transport: config.type,
+      source: config.source,
+      identity: serverIdentity(config),
+      status: 'error',
+      tools: [],
+    };
   }
 
   private variableContext() {

@@ -86,6 +86,8 @@ export interface McpServerState {
   folderName: string;
   transport: 'stdio' | 'http' | 'vscode';
   source: ConfigSource;
+  /** What the config declares the server runs or talks to, hashed (identity.ts); absent for VS Code's own tools. */
+  identity?: string;
   status: McpServerStatus;
   /** For `error`, `needs-auth` and `disabled`: what happened (secrets redacted). */
   message?: string;

@@ -20,7 +20,7 @@ export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
   return async (r) => {
     if (!o.approve()) return true;
     if (r.readOnlyHint && o.trustReadOnly()) return true;
-    if (o.allowList.has(r.server, r.tool)) return true;
+    if (o.allowList.has(r.server, r.serverIdentity, r.tool)) return true;
     const title = mcpCallTitle(r.server, r.tool);
     const args = await displayArguments(r.arguments);
     const answer = await o.approvals.request({
@@ -30,7 +30,7 @@ export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
       mcp: { server: visibleName(r.server), tool: visibleName(r.tool), arguments: args, readOnlyHint: r.readOnlyHint },
       alwaysLabel: `Always allow ${title} in this workspace`,
     });
-    if (answer === 'always') await o.allowList.add(r.server, r.tool);
+    if (answer === 'always') await o.allowList.add(r.server, r.serverIdentity, r.tool);
     return answer !== 'deny';
   };
 }

@@ -42,12 +42,14 @@ test('mcp_call on a write tool asks first; declined, nothing is written; approve
       assert.deepEqual(asked, [
         {
           server: 'filesystem',
+          serverIdentity: manager.servers.find((x) => x.name === 'filesystem')!.identity!,
           tool: 'write_file',
           arguments: { path: target, content: 'hello' },
           readOnlyHint: false,
         },
       ]);
 
+      assert.match(asked[0]!.serverIdentity, /^[0-9a-f]{16}$/, 'the request names which server, by what it runs');
       answer = true;
       assert.equal((await call!.run(args, ctx)).ok, true);
       assert.equal(await readFile(target, 'utf8'), 'hello');

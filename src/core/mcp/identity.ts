@@ -1,0 +1,28 @@
+// What makes an MCP server "the same server" for a choice the user made about it (Always allow): the
+// program it runs or the URL it talks to, as its config file declares them. A `git pull` that points a
+// server of the same name at another command or endpoint gets a new identity, so earlier choices do
+// not carry over to it. Values of env variables and headers are left out (tokens rotate; the program
+// stays the same), their names are in.
+import { createHash } from 'node:crypto';
+import type { McpServerConfig } from './types';
+
+export function serverIdentity(config: McpServerConfig): string {
+  const shape =
+    config.type === 'stdio'
+      ? {
+          type: config.type,
+          source: config.source,
+          command: config.command,
+          args: config.args,
+          cwd: config.cwd ?? null,
+          envFile: config.envFile ?? null,
+          env: Object.keys(config.env ?? {}).sort(),
+        }
+      : {
+          type: config.type,
+          source: config.source,
+          url: config.url,
+          headers: Object.keys(config.headers ?? {}).sort(),
+        };
+  return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16);
+}
