@@ -5,6 +5,7 @@ import type { BudgetLimits, BudgetMode } from '../core/budget';
 import { isStrategyName, type StrategyName, type StrategyOptions } from '../core/strategies/types';
 import type { TokenizerName } from '../core/tokens';
 import type { PanelSettings } from '../protocol/messages';
+import { resolvePricing, type Pricing } from '../core/cost/pricing';
 
 export const SECTION = 'contextDesk';
 
@@ -13,6 +14,8 @@ export const SETTINGS = {
   maskingWindow: { default: 10 },
   tokenizer: { default: 'o200k' },
   cachedInputPrice: { default: 0.1 },
+  cacheWritePrice: { default: null as number | null },
+  prices: { default: {} as Record<string, unknown> },
   storeFolder: { default: '.context-desk' },
   'mcp.servers': { default: {} as Record<string, unknown> },
   'mcp.listTimeoutSeconds': { default: 60 },
@@ -34,6 +37,9 @@ export const SETTINGS = {
 
 export type SettingKey = keyof typeof SETTINGS;
 type Widen<T> = T extends string ? string : T extends number ? number : T extends boolean ? boolean : T;
+/** A `null` default stands for "automatic": a number may be set instead. */
+const fits = (value: unknown, fallback: unknown): boolean =>
+  kind(value) === kind(fallback) || (fallback === null && typeof value === 'number' && Number.isFinite(value));
 const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 export type Settings = { -readonly [K in SettingKey]: Widen<(typeof SETTINGS)[K]['default']> };
 
@@ -42,7 +48,7 @@ export function readSettings(config: Pick<WorkspaceConfiguration, 'get'>): Setti
   const out = {} as Record<string, unknown>;
   for (const [key, spec] of Object.entries(SETTINGS)) {
     const value = config.get<unknown>(key, spec.default);
-    out[key] = kind(value) === kind(spec.default) ? value : spec.default;
+    out[key] = fits(value, spec.default) ? value : spec.default;
   }
   return out as Settings;
 }
@@ -62,23 +68,48 @@ export function panelSettings(s: Settings): PanelSettings {
  */
 export interface SessionSettings {
   strategy: StrategyName;
-  strategyOptions: Pick<StrategyOptions, 'window' | 'cachedPrice' | 'contextWindow'>;
+  strategyOptions: Pick<StrategyOptions, 'window' | 'cachedPrice' | 'cacheWritePrice' | 'contextWindow'>;
+  /** The prices every cost figure uses (the strategy's cache prices come from them). */
+  pricing: Pricing;
   tokenizer: TokenizerName;
   budget: BudgetLimits;
 }
 
 const BUDGET_MODES: readonly BudgetMode[] = ['hard', 'soft', 'approval'];
 
-export function sessionSettings(s: Settings): SessionSettings {
+/**
+ * The session's prices from the model's name, `prices`, `cachedInputPrice` and `cacheWritePrice`. A bad
+ * `prices` entry is reported through `onError` and ignored (units are shown, never a wrong price).
+ */
+export function pricingFor(s: Settings, model: string, onError?: (message: string) => void): Pricing {
+  const base = {
+    model,
+    provider: s['agent.provider'],
+    cachedPrice: s.cachedInputPrice,
+    cacheWritePrice: s.cacheWritePrice !== null && s.cacheWritePrice >= 1 ? s.cacheWritePrice : null,
+  };
+  try {
+    return resolvePricing({ ...base, userPrices: s.prices });
+  } catch (e) {
+    onError?.(`contextDesk.prices: ${e instanceof Error ? e.message : String(e)}. The default price table is used.`);
+    return resolvePricing(base);
+  }
+}
+
+export function sessionSettings(s: Settings, onError?: (message: string) => void): SessionSettings {
   const mode = BUDGET_MODES.find((m) => m === s['agent.budgetMode']) ?? 'hard';
   const limit = s['agent.budgetTokens'];
+  const model = s['agent.provider'] === 'demo' ? '' : s['agent.model'];
+  const pricing = pricingFor(s, model, onError);
   return {
     strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
     strategyOptions: {
       window: s.maskingWindow,
-      cachedPrice: s.cachedInputPrice,
+      cachedPrice: pricing.cachedPrice,
+      cacheWritePrice: pricing.cacheWritePrice,
       contextWindow: s['agent.contextWindow'],
     },
+    pricing,
     tokenizer: s.tokenizer === 'cl100k' || s.tokenizer === 'chars4' ? s.tokenizer : 'o200k',
     budget: limit > 0 ? { session: { limit, mode } } : {},
   };
@@ -91,6 +122,8 @@ export const SESSION_SETTING_PREFIXES = [
   'tokenizer',
   'maskingWindow',
   'cachedInputPrice',
+  'cacheWritePrice',
+  'prices',
 ] as const;
 
 export type SettingScope = 'global' | 'workspace' | 'workspaceFolder';

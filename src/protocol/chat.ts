@@ -66,9 +66,25 @@ export interface ContextMeter {
   rawHistoryTokens: number;
   /** Spent so far in cost units: input-token equivalents (one uncached input token = 1). */
   costUnits: number;
-  /** The same in money, when the model's price is known (issue 14: the price table fills it in). */
+  /** The same in US$, when the model's price is known (the sum of the calls' recorded money). */
   costUsd?: number;
+  /** The price entry the money comes from (table key, the user's setting or the dated default table). */
+  price?: { model: string; source: 'default' | 'setting'; asOf?: string };
   calls: number;
+  /**
+   * Sums over the session's model calls: what the call records in the history file add up to
+   * (`context-desk replay` recomputes them). `reported*`: what the provider reported, over the calls it did.
+   */
+  totals?: {
+    tokensSent: number;
+    cachedTokens: number;
+    outputTokens: number;
+    reportedCalls: number;
+    reportedInputTokens: number;
+    reportedCachedTokens: number;
+  };
+  /** What the provider reported for the last call (absent: it reported nothing, e.g. vscode.lm). */
+  reported?: { inputTokens: number; cachedTokens?: number; cacheWriteTokens?: number };
   maskedObservations: number;
   /** How many of the masked observations have their full text in a file (the others are masked, not stored). */
   maskedStored?: number;
@@ -114,7 +130,7 @@ export interface SessionSummary {
   updatedAt?: number;
   /** The agent's answers and actions (assistant messages). */
   turns: number;
-  /** Model calls and cost, when this window ran the session (the history file does not keep them yet). */
+  /** Model calls and cost, from the call records of the history file (absent in files without them). */
   calls?: number;
   costUnits?: number;
   costUsd?: number;

@@ -11,6 +11,19 @@ import {
 import type { ChatToolCall } from '../../src/protocol/chat';
 import { applyChatPatches } from '../../src/protocol/chatPatch';
 import type { AgentEvent } from '../../src/core/agent/events';
+import type { CallRecord } from '../../src/core/agent/session-state';
+
+const record = (call: number, cost: number): CallRecord => ({
+  turn: call,
+  call,
+  retry: false,
+  tokensSent: 100 * call,
+  rawHistoryTokens: 150 * call,
+  cachedTokens: 40,
+  outputTokens: 3,
+  cost,
+  at: call,
+});
 
 const prepared = (call: number, masked: { toolCallId: string; lines: number }[] = []): AgentEvent => ({
   type: 'context-prepared',
@@ -55,7 +68,7 @@ test('a turn with a tool call, masking later, and completion', () => {
       preview: 'out',
       storedAt: '.context-desk/x.txt',
     },
-    { type: 'call-finished', turn: 1, call: 1, outputTokens: 3, costSoFar: 12 },
+    { type: 'call-finished', turn: 1, call: 1, outputTokens: 3, record: record(1, 12), costSoFar: 12 },
     { type: 'turn-started', turn: 2, at: 2 },
     prepared(2, [{ toolCallId: 'c1', lines: 80 }]),
     { type: 'done', reason: 'completed', turns: 2 },
@@ -110,7 +123,7 @@ test('a retry clears what the failed attempt streamed and says so on one quiet l
   assert.ok(a?.kind === 'assistant');
   assert.equal(a.text, 'A whole answer');
   assert.ok(!model.snapshot.items.some((i) => i.kind === 'notice'), 'a retried error piles up no notice');
-  model.event({ type: 'call-finished', turn: 1, call: 2, outputTokens: 3, costSoFar: 12 });
+  model.event({ type: 'call-finished', turn: 1, call: 2, outputTokens: 3, record: record(2, 0), costSoFar: 12 });
   assert.equal(model.snapshot.activity, undefined, 'the status line clears once a call goes through');
 });
 
@@ -195,14 +208,44 @@ test('budget: a hard refusal is not "over the limit", a denied or abandoned appr
   );
 });
 
-test('money is shown when the price per unit is known, and only then', () => {
-  const priced = new ChatModel(emptyChat('s', 'masking', 1000, false), { usdPerUnit: 2e-6 });
+test('money is shown when the price is known, and only then; at rest it is the recorded calls\' sum', () => {
+  const money = { usdPerUnit: 2e-6, model: 'gpt-4o', source: 'default' as const, asOf: '2026-11-24' };
+  const priced = new ChatModel(emptyChat('s', 'masking', 1000, false), { money });
   priced.userMessage('go', 1);
   priced.event(prepared(1));
-  assert.equal(priced.snapshot.meter.costUsd, 10 * 2e-6);
+  assert.equal(priced.snapshot.meter.costUsd, 10 * 2e-6, 'the call in flight at the model price');
+  assert.deepEqual(priced.snapshot.meter.price, { model: 'gpt-4o', source: 'default', asOf: '2026-11-24' });
+  // The record says what the call cost in money (e.g. billed by the provider's usage): that is the figure.
+  priced.event({
+    type: 'call-finished',
+    turn: 1,
+    call: 1,
+    outputTokens: 3,
+    record: { ...record(1, 22), costUsd: 0.000044, usage: { inputTokens: 120, cachedTokens: 40 } },
+    costSoFar: 22,
+  });
+  const m = priced.snapshot.meter;
+  assert.equal(m.costUnits, 22);
+  assert.equal(m.costUsd, 0.000044);
+  assert.deepEqual(m.reported, { inputTokens: 120, cachedTokens: 40 });
+  assert.deepEqual(m.totals, {
+    tokensSent: 100,
+    cachedTokens: 40,
+    outputTokens: 3,
+    reportedCalls: 1,
+    reportedInputTokens: 120,
+    reportedCachedTokens: 40,
+  });
   const { model } = run([prepared(1)]);
   assert.equal(model.snapshot.meter.costUsd, undefined);
   assert.equal(model.snapshot.meter.costUnits, 10);
+});
+
+test('a call billed without a known price leaves no partial money in the meter', () => {
+  const money = { usdPerUnit: 1e-6, model: 'm', source: 'setting' as const };
+  const priced = new ChatModel(emptyChat('s', 'masking', 1000, false), { money });
+  priced.event({ type: 'call-finished', turn: 1, call: 1, outputTokens: 3, record: record(1, 50), costSoFar: 50 });
+  assert.equal(priced.snapshot.meter.costUsd, undefined, 'the record had no money: the sum is unknown');
 });
 
 test('a stored output gets its full line count from the preview line, or later from the host', () => {

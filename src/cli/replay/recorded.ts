@@ -7,7 +7,7 @@ import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '.
 
 /** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
 export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens'> & {
-  /** Money recorded in the logs (US dollars), or null when none was. */
+  /** Money recorded in the logs (US dollars, to 6 decimals), or null when none was. */
   costUsd: number | null;
   /** Raw replay's context tokens over the same calls. */
   rawInputTokens: number;
@@ -34,7 +34,10 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     cacheWriteTokens: t.cacheWriteTokens,
     outputTokens: t.outputTokens,
     peakContextTokens: t.peakContextTokens,
-    costUsd: t.cost === undefined ? null : round(t.cost, 4),
+    ...(t.sentTokens !== undefined ? { sentTokens: t.sentTokens } : {}),
+    ...(t.costUnits !== undefined ? { costUnits: round(t.costUnits, 2) } : {}),
+    ...(t.summaryCalls !== undefined ? { summaryCalls: t.summaryCalls } : {}),
+    costUsd: t.cost === undefined ? null : round(t.cost, 6),
     rawInputTokens: t.computedInputTokens,
     agreement: t.inputTokens === 0 ? 0 : round(t.computedInputTokens / t.inputTokens, 4),
   };
@@ -43,7 +46,7 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
 /** Recorded totals of raw replays, or undefined when no call recorded a prompt size or money. */
 export function recordedOf(raw: readonly TrajectoryReplay[]): RecordedReport | undefined {
   const t = aggregateRecorded(raw);
-  return t.calls > 0 || t.cost !== undefined ? recordedReport(t) : undefined;
+  return t.calls > 0 || t.cost !== undefined || t.sentTokens !== undefined ? recordedReport(t) : undefined;
 }
 
 /** Agreement per format, for the formats whose logs record prompt sizes. */

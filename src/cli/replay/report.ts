@@ -168,6 +168,7 @@ function recordedRow(rec: RecordedReport): string[] {
     'vs raw': rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3),
     'cached tokens': fmt(rec.cachedTokens),
     'peak context': fmt(rec.peakContextTokens),
+    ...(rec.costUnits !== undefined ? { 'cost units': fmt(Math.round(rec.costUnits)) } : {}),
   };
   return ['recorded', ...COLUMNS.map((c) => cells[c[0]] ?? '-')];
 }
@@ -182,6 +183,13 @@ function recordedLines(r: ReplayReport): string[] {
         : '') +
       '.',
   ];
+  if (rec.sentTokens !== undefined)
+    lines.push(
+      `Context Desk's call records: ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
+        (rec.costUnits !== undefined ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records` : '') +
+        (rec.summaryCalls ? ` (${fmt(rec.summaryCalls)} summarizer calls included)` : '') +
+        '.',
+    );
   const formats = Object.entries(r.agreement);
   if (formats.length > 0)
     lines.push(

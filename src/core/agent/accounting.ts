@@ -2,23 +2,27 @@
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
 import { billRequest } from '../cost/cost-model';
 import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
+import { inputUnits, type RelativePrices } from '../cost/pricing';
 import type { Message, Tokenizer } from '../messages';
 import type { ProviderUsage, ToolSpec } from './provider';
 
 /** Tokens that prime the assistant's reply, once per request (OpenAI's chat format). */
 export const REPLY_PRIMING_TOKENS = 3;
 
-export interface CallPrices {
-  /** Cached input relative to uncached input. */
-  cachedPrice: number;
-  /** Cache write relative to uncached input (1 when the provider charges no premium). */
-  cacheWritePrice: number;
-  /** Output relative to uncached input. */
-  outputPrice: number;
+export type CallPrices = RelativePrices;
+
+/** Tokens of what is sent, by part (they add up to `tokensSent`). */
+export interface SentParts {
+  system: number;
+  tools: number;
+  messages: number;
+  /** Reply priming, once per request. */
+  priming: number;
 }
 
 export interface PreparedBill {
   tokensSent: number;
+  parts: SentParts;
   rawHistoryTokens: number;
   cachedTokens: number;
   inputCost: number;
@@ -53,16 +57,29 @@ export class CallAccountant {
     const b = billRequest(this.previous, sent, this.count, this.prices);
     // Tool definitions come first in every provider's prompt: cached when unchanged since the last call.
     const toolsCached = this.previous !== undefined && this.previousTools === this.toolsKey ? this.toolTokens : 0;
-    const toolsWritten = this.toolTokens - toolsCached;
+    const system = sumTokens(
+      sent.filter((m) => m.role === 'system'),
+      this.count,
+    );
+    const tokensSent = b.inputTokens + overhead;
+    const cachedTokens = b.cachedTokens + toolsCached;
     return {
-      tokensSent: b.inputTokens + overhead,
+      tokensSent,
+      parts: { system, tools: this.toolTokens, messages: b.inputTokens - system, priming: REPLY_PRIMING_TOKENS },
       rawHistoryTokens: sumTokens(history, this.count) + overhead,
-      cachedTokens: b.cachedTokens + toolsCached,
-      inputCost:
-        b.cost +
-        toolsCached * this.prices.cachedPrice +
-        (toolsWritten + REPLY_PRIMING_TOKENS) * this.prices.cacheWritePrice,
+      cachedTokens,
+      // Everything not served from the cache is written to it (the same rule replay bills a record by).
+      inputCost: inputUnits({ input: tokensSent, cached: cachedTokens }, this.prices),
     };
+  }
+
+  /** Tokens a request carries beside its messages (tool definitions, reply priming): the window leaves room. */
+  reserved(tools: readonly ToolSpec[]): number {
+    return this.toolsCost(tools) + REPLY_PRIMING_TOKENS;
+  }
+
+  get relativePrices(): CallPrices {
+    return this.prices;
   }
 
   commit(sent: readonly Message[]): void {
@@ -80,9 +97,14 @@ export class CallAccountant {
 
   /** Input cost from what the provider reported (a failed call is billed only that way). */
   usageInputCost(usage: ProviderUsage): number {
-    const input = usage.inputTokens ?? 0;
-    const cached = Math.min(input, usage.cachedTokens ?? 0);
-    return cached * this.prices.cachedPrice + (input - cached) * this.prices.cacheWritePrice;
+    return inputUnits(
+      {
+        input: usage.inputTokens ?? 0,
+        cached: usage.cachedTokens ?? 0,
+        ...(usage.cacheWriteTokens !== undefined ? { cacheWrite: usage.cacheWriteTokens } : {}),
+      },
+      this.prices,
+    );
   }
 
   outputCost(outputTokens: number): number {

@@ -5,8 +5,8 @@ import type { Message } from '../messages';
 import type { ContextResult } from '../strategies/types';
 import type { CallAccountant, PreparedBill } from './accounting';
 import type { AgentEvent, MaskedObservation } from './events';
-import type { ChatResult } from './provider';
-import type { CallRecord } from './session-state';
+import type { ChatResult, ProviderUsage } from './provider';
+import type { CallRecord, ReportedUsage } from './session-state';
 
 /** The summarizer's budget request was refused. */
 export class BudgetStop extends Error {}
@@ -48,29 +48,34 @@ export function countOutput(accountant: CallAccountant, result: ChatResult): num
   return accountant.countOutput(m);
 }
 
+/** How a call's input was billed: from the provider's usage, our own count, or not at all. */
+export interface BilledInput {
+  inputCost: number;
+  by: 'provider' | 'estimate' | 'none';
+}
+
+/** The record's fields that describe the call (the caller adds who, what and where). */
 export function callRecord(
-  turn: number,
-  call: number,
-  retry: boolean,
+  base: Pick<CallRecord, 'turn' | 'call' | 'retry' | 'at'>,
   bill: PreparedBill,
-  outputTokens: number,
-  outputCost: number,
-  at: number,
-  result?: ChatResult,
+  billed: BilledInput,
+  output: { tokens: number; cost: number },
+  usage: ProviderUsage | undefined,
 ): CallRecord {
-  const usage = result?.usage;
+  const reported: ReportedUsage = {};
+  for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens'] as const)
+    if (usage?.[k] !== undefined) reported[k] = usage[k];
   return {
-    turn,
-    call,
-    retry,
+    ...base,
     tokensSent: bill.tokensSent,
+    parts: bill.parts,
     rawHistoryTokens: bill.rawHistoryTokens,
     cachedTokens: bill.cachedTokens,
-    outputTokens,
-    cost: bill.inputCost + outputCost,
-    ...(usage?.inputTokens !== undefined ? { providerInputTokens: usage.inputTokens } : {}),
-    ...(usage?.cachedTokens !== undefined ? { providerCachedTokens: usage.cachedTokens } : {}),
-    at,
+    cacheWriteTokens: bill.tokensSent - bill.cachedTokens,
+    outputTokens: output.tokens,
+    cost: billed.inputCost + output.cost,
+    billedBy: billed.by,
+    ...(Object.keys(reported).length > 0 ? { usage: reported } : {}),
   };
 }
 
@@ -80,8 +85,7 @@ export function callFinished(r: CallRecord, costSoFar: number): AgentEvent {
     turn: r.turn,
     call: r.call,
     outputTokens: r.outputTokens,
-    ...(r.providerInputTokens !== undefined ? { providerInputTokens: r.providerInputTokens } : {}),
-    ...(r.providerCachedTokens !== undefined ? { providerCachedTokens: r.providerCachedTokens } : {}),
+    record: r,
     costSoFar,
   };
 }

@@ -2,6 +2,7 @@
 import type { BudgetEvent } from '../budget';
 import type { StrategyName } from '../strategies/types';
 import type { ProviderErrorInfo } from './errors';
+import type { CallRecord, SummaryCallRecord } from './session-state';
 import type { ToolCallLabel } from './tool-registry';
 
 export type ToolCallStatus = 'ok' | 'error' | 'invalid' | 'cancelled';
@@ -71,9 +72,8 @@ export type AgentEvent =
       turn: number;
       call: number;
       outputTokens: number;
-      /** As the provider reported them (absent when it did not). */
-      providerInputTokens?: number;
-      providerCachedTokens?: number;
+      /** The call's record as the history file keeps it (provider usage, cost, budget...). */
+      record: CallRecord;
       costSoFar: number;
     }
   /**
@@ -81,6 +81,8 @@ export type AgentEvent =
    * should clear it (the retried call streams the turn's text again). `filtered`: sent through retry-filter.
    */
   | { type: 'retry'; turn: number; attempt: number; reason: string; delayMs: number; filtered: boolean }
+  /** A summarizer call (summary, hybrid) was billed. */
+  | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number }
   | { type: 'budget'; event: BudgetEvent }
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
   | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number }

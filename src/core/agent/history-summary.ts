@@ -1,9 +1,12 @@
 // What the History list shows of a past session, read from its history file: the first instruction (the
-// title) and how many turns it had. The file is streamed line by line, so a long session costs no more
-// memory than its longest line; mask records (a repeated index) are not counted twice.
+// title), how many turns it had, and its calls and cost from the call records. The file is streamed line
+// by line, so a long session costs no more memory than its longest line; mask records (a repeated index)
+// are not counted twice.
 import { createReadStream } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { HistoryRecord } from '../store/history';
+import { isCallLine, isMessageRecord } from '../store/history';
+import { callTotals, parseCallRecord, parseSummaryCallRecord } from './call-log';
+import type { CallRecord, SummaryCallRecord } from './session-state';
 
 export interface HistorySummary {
   /** The first line of the first instruction a person gave, shortened; undefined when there is none. */
@@ -12,6 +15,11 @@ export interface HistorySummary {
   turns: number;
   /** Time of the first record (ISO), when readable. */
   firstAt?: string;
+  /** Model calls recorded in the file (absent when it has no call records: files from before they existed). */
+  calls?: number;
+  costUnits?: number;
+  /** Money, when every billed call had a known price. */
+  costUsd?: number;
 }
 
 export const TITLE_CHARS = 80;
@@ -31,15 +39,38 @@ export function titleFrom(text: string): string | undefined {
 }
 
 /** Summarizes records already in memory (the same rules as the file reader). */
-export function summarizeRecords(records: Iterable<HistoryRecord>): HistorySummary {
-  const s: HistorySummary = { turns: 0 };
-  const seen = new Set<number>();
-  for (const r of records) add(s, r, seen);
-  return s;
+export function summarizeRecords(records: Iterable<unknown>): HistorySummary {
+  const acc = new Accumulator();
+  for (const r of records) acc.add(r);
+  return acc.summary();
 }
 
-function add(s: HistorySummary, r: HistoryRecord, seen: Set<number>): void {
-  if (typeof r?.index !== 'number' || seen.has(r.index) || typeof r.message !== 'object' || r.message === null) return;
+class Accumulator {
+  private readonly s: HistorySummary = { turns: 0 };
+  private readonly seen = new Set<number>();
+  private readonly calls: CallRecord[] = [];
+  private readonly summaryCalls: SummaryCallRecord[] = [];
+
+  add(r: unknown): void {
+    if (isCallLine(r)) {
+      const c = r.kind === 'call' ? parseCallRecord(r.call) : undefined;
+      const sc = r.kind === 'summary-call' ? parseSummaryCallRecord(r.call) : undefined;
+      if (c) this.calls.push(c);
+      if (sc) this.summaryCalls.push(sc);
+      return;
+    }
+    addMessage(this.s, r, this.seen);
+  }
+
+  summary(): HistorySummary {
+    if (this.calls.length === 0 && this.summaryCalls.length === 0) return this.s;
+    const t = callTotals({ calls: this.calls, summaryCalls: this.summaryCalls });
+    return { ...this.s, calls: t.calls, costUnits: t.costUnits, ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}) };
+  }
+}
+
+function addMessage(s: HistorySummary, r: unknown, seen: Set<number>): void {
+  if (!isMessageRecord(r) || seen.has(r.index)) return;
   seen.add(r.index);
   s.firstAt ??= typeof r.at === 'string' ? r.at : undefined;
   const m = r.message;
@@ -50,15 +81,14 @@ function add(s: HistorySummary, r: HistoryRecord, seen: Set<number>): void {
 
 /** Streams a history JSONL file; unreadable lines are skipped. A missing file summarizes as empty. */
 export async function summarizeHistoryFile(file: string): Promise<HistorySummary> {
-  const s: HistorySummary = { turns: 0 };
-  const seen = new Set<number>();
+  const acc = new Accumulator();
   const input = createReadStream(file, { encoding: 'utf8' });
   const lines = createInterface({ input, crlfDelay: Infinity });
   try {
     for await (const line of lines) {
       if (line.trim() === '') continue;
       try {
-        add(s, JSON.parse(line) as HistoryRecord, seen);
+        acc.add(JSON.parse(line));
       } catch {
         /* a damaged or torn line: skip it, as the resume reader does */
       }
@@ -69,5 +99,5 @@ export async function summarizeHistoryFile(file: string): Promise<HistorySummary
     lines.close();
     input.destroy();
   }
-  return s;
+  return acc.summary();
 }

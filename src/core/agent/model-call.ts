@@ -8,13 +8,14 @@
 import type { TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
+import type { MoneyPrice } from '../cost/pricing';
 import type { ContextResult, StrategyName } from '../strategies/types';
 import type { CallAccountant, PreparedBill } from './accounting';
-import { callFinished, callRecord, countOutput, maskedObservations, untilAborted } from './call-records';
+import { callFinished, callRecord, countOutput, maskedObservations, untilAborted, type BilledInput } from './call-records';
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
-import type { SessionState } from './session-state';
+import type { CallRecord, SessionState } from './session-state';
 
 export interface AttemptContext {
   provider: ChatProvider;
@@ -23,6 +24,11 @@ export interface AttemptContext {
   budget: TokenBudget;
   state: SessionState;
   strategy: StrategyName;
+  /** The strategy's parameters, recorded with each call. */
+  params: NonNullable<CallRecord['params']>;
+  tokenizer: string;
+  /** US$ per unit, when the model's price is known. */
+  money?: MoneyPrice;
   /** False for the chars/4 estimate. */
   exact: boolean;
   clock: Clock;
@@ -55,6 +61,8 @@ const STOPPED: AttemptOutcome = { type: 'stopped', reason: 'aborted', message: '
 export class ModelCaller {
   /** Output of the last call, asked of the budget with the next request (it is known only afterwards). */
   pendingOutputTokens = 0;
+  /** Observations masked in the previous call's context (ids), to record which ones are new. */
+  private maskedBefore = new Set<string>();
 
   constructor(private readonly ctx: () => AttemptContext) {}
 
@@ -135,13 +143,19 @@ export class ModelCaller {
         await this.refund(c, input); // never answered: not a call, not billed
         return error ? { type: 'failed', error } : STOPPED;
       }
-      this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input);
+      this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input, error?.kind ?? 'aborted');
       return error ? { type: 'failed', error } : STOPPED;
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);
     this.pendingOutputTokens += output;
-    this.record(c, a, call, bill, bill.inputCost, output, partial);
+    // What the provider reported wins over our count: it is what it bills.
+    const billed: BilledInput =
+      partial.usage.inputTokens !== undefined
+        ? { inputCost: c.accountant.usageInputCost(partial.usage), by: 'provider' }
+        : { inputCost: bill.inputCost, by: 'estimate' };
+    c.state.cost += billed.inputCost - bill.inputCost;
+    this.record(c, a, call, bill, billed, output, partial);
     return { type: 'ok', result: partial };
   }
 
@@ -156,22 +170,23 @@ export class ModelCaller {
     announced: boolean,
     announce: (inputCost: number) => void,
     input: { tokens: number },
+    error: string,
   ): void {
     const usage = partial.usage;
     const reported = usage.inputTokens !== undefined || usage.outputTokens !== undefined;
-    let inputCost = 0;
+    let billed: BilledInput = { inputCost: 0, by: 'none' };
     let output = 0;
     if (reported) {
-      inputCost = c.accountant.usageInputCost(usage);
+      billed = { inputCost: c.accountant.usageInputCost(usage), by: 'provider' };
       output = usage.outputTokens ?? 0;
     } else if (aborted && announced) {
-      inputCost = bill.inputCost;
+      billed = { inputCost: bill.inputCost, by: 'estimate' };
       output = countOutput(c.accountant, partial);
     } else void this.refund(c, input);
-    if (announced) c.state.cost += inputCost - bill.inputCost;
-    else announce(inputCost);
+    if (announced) c.state.cost += billed.inputCost - bill.inputCost;
+    else announce(billed.inputCost);
     this.pendingOutputTokens += output;
-    this.record(c, a, call, bill, inputCost, output, reported ? partial : undefined);
+    this.record(c, a, call, bill, billed, output, reported ? partial : undefined, error);
   }
 
   private refund(c: AttemptContext, input: { tokens: number }): Promise<void> {
@@ -183,12 +198,46 @@ export class ModelCaller {
     a: AttemptInput,
     call: number,
     bill: PreparedBill,
-    inputCost: number,
+    billed: BilledInput,
     output: number,
     result: ChatResult | undefined,
+    error?: string,
   ): void {
     const outputCost = c.accountant.outputCost(output);
-    const record = callRecord(a.turn, call, a.retry, { ...bill, inputCost }, output, outputCost, c.clock.now(), result);
+    const record = callRecord(
+      { turn: a.turn, call, retry: a.retry, at: c.clock.now() },
+      bill,
+      billed,
+      { tokens: output, cost: outputCost },
+      result?.usage,
+    );
+    const masked = a.filtered ? [] : maskedObservations(a.view, c.state.messages);
+    const key = (m: { index: number; toolCallId?: string }): string => m.toolCallId ?? `#${m.index}`;
+    const newly = masked.filter((m) => !this.maskedBefore.has(key(m)));
+    this.maskedBefore = new Set(masked.map(key));
+    const budget = c.budget.usage()[0];
+    const prices = c.accountant.relativePrices;
+    Object.assign(record, {
+      strategy: c.strategy,
+      params: c.params,
+      tokenizer: c.tokenizer,
+      model: c.model,
+      prices: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice, outputPrice: prices.outputPrice },
+      ...(c.money ? { costUsd: record.cost * c.money.usdPerUnit, money: c.money } : {}),
+      masked: {
+        count: masked.length,
+        stored: masked.filter((m) => m.storedAt).length,
+        newly: newly.map((m) => ({
+          ...(m.toolCallId ? { toolCallId: m.toolCallId } : {}),
+          ...(m.storedAt ? { storedAt: m.storedAt } : {}),
+        })),
+      },
+      budget: {
+        spentTokens: (budget?.used ?? 0) + this.pendingOutputTokens,
+        ...(budget?.limit !== undefined ? { limit: budget.limit, mode: budget.mode } : {}),
+      },
+      ...(error ? { error } : {}),
+    } satisfies Partial<CallRecord>);
     c.state.cost += outputCost;
     c.state.calls.push(record);
     c.emit(callFinished(record, c.state.cost));

@@ -1,8 +1,9 @@
 // A past session, read back from its history file, as a state the loop can continue. The history keeps
-// every message (sanitized); the per-call accounting is not in it, so cost and budget start afresh.
+// every message (sanitized) and every call's record: cost, calls and the budget's count go on from them.
 import type { Message } from '../messages';
-import type { HistoryRecord, MaskedInfo } from '../store/history';
+import { isMessageRecord, type HistoryLine, type HistoryRecord, type MaskedInfo } from '../store/history';
 import type { StrategyName } from '../strategies/types';
+import { callLogFrom, callTotals } from './call-log';
 import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
 
 export interface ResumeOptions {
@@ -20,9 +21,9 @@ export const MISSING_RESULT = '(no result: the session ended before this tool ca
  * Messages in record order (by index; a repeated index keeps the first record), with every tool call
  * answered: providers reject a history where an assistant's tool call has no result.
  */
-export function messagesFromHistory(records: readonly HistoryRecord[]): Message[] {
+export function messagesFromHistory(records: readonly HistoryLine[]): Message[] {
   const byIndex = new Map<number, HistoryRecord>();
-  for (const r of records) if (!byIndex.has(r.index)) byIndex.set(r.index, r);
+  for (const r of records) if (isMessageRecord(r) && !byIndex.has(r.index)) byIndex.set(r.index, r);
   const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index).map((r) => r.message);
   const out: Message[] = [];
   let open: Message['toolCalls'] = [];
@@ -56,10 +57,11 @@ function missingResult(id: string, name: string): Message {
  * The session state that continues a history file's conversation. Throws a clear error when empty. Origins
  * are kept; files written before origins existed get them by the chat rule (see `parseSessionState`).
  */
-export function sessionStateFromHistory(records: readonly HistoryRecord[], o: ResumeOptions): SessionState {
+export function sessionStateFromHistory(records: readonly HistoryLine[], o: ResumeOptions): SessionState {
   const messages = messagesFromHistory(records);
   if (!messages.some((m) => m.role === 'user'))
     throw new Error(`Session ${o.id} has no messages to continue in its history file`);
+  const log = callLogFrom(records);
   return parseSessionState({
     version: SESSION_STATE_VERSION,
     id: o.id,
@@ -69,9 +71,11 @@ export function sessionStateFromHistory(records: readonly HistoryRecord[], o: Re
     strategy: o.strategy,
     messages,
     turns: messages.filter((m) => m.role === 'assistant').length,
-    calls: [],
-    summaryCalls: [],
-    cost: 0,
+    calls: log.calls,
+    summaryCalls: log.summaryCalls,
+    cost: callTotals(log).costUnits,
+    // The budget goes on from what it had counted at the file's last record.
+    spentTokens: log.spentTokens ?? 0,
     status: 'idle',
   });
 }
@@ -80,10 +84,11 @@ export function sessionStateFromHistory(records: readonly HistoryRecord[], o: Re
  * The observations a history file says were masked when it was last written, by tool call id: the
  * records that repeat an earlier message's index and carry `masked` (see `HistoryWriter.appendMasked`).
  */
-export function maskedFromHistory(records: readonly HistoryRecord[]): Map<string, MaskedInfo> {
+export function maskedFromHistory(records: readonly HistoryLine[]): Map<string, MaskedInfo> {
   const first = new Map<number, HistoryRecord>();
   const masked = new Map<string, MaskedInfo>();
   for (const r of records) {
+    if (!isMessageRecord(r)) continue;
     const original = first.get(r.index);
     if (!original) first.set(r.index, r);
     else if (r.masked && original.message.role === 'tool' && original.message.toolCallId)

@@ -5,19 +5,71 @@ import { isStrategyName, type StrategyName } from '../strategies/types';
 
 export const SESSION_STATE_VERSION = 1;
 
+/** What the provider reported about a call: the whole prompt (uncached + cache reads + cache writes). */
+export interface ReportedUsage {
+  inputTokens?: number;
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
+  outputTokens?: number;
+}
+
+/**
+ * One model call as the session accounted for it; history files keep one per call (`kind: 'call'`), so
+ * every figure the meter shows can be recomputed from disk. Fields after `at` are absent in states
+ * saved before they existed.
+ */
 export interface CallRecord {
   turn: number;
+  /** 1-based model call number within the session (retries count). */
   call: number;
   retry: boolean;
+  /** Tokens sent (system + tools + messages + reply priming), by our tokenizer. */
   tokensSent: number;
   rawHistoryTokens: number;
+  /** Estimated: the prefix shared with the previous request (our cached-prefix model). */
   cachedTokens: number;
+  /** Output tokens billed: the provider's count when reported, else ours. */
   outputTokens: number;
   /** Input + output cost of the call in uncached-input-token units. */
   cost: number;
-  providerInputTokens?: number;
-  providerCachedTokens?: number;
   at: number;
+  strategy?: StrategyName;
+  /** The strategy's parameters when the call was made. */
+  params?: { window: number; polling: number; contextWindow: number; summaryTokens: number };
+  tokenizer?: string;
+  model?: string;
+  /** `tokensSent` by part. */
+  parts?: { system: number; tools: number; messages: number; priming: number };
+  /** Estimated: `tokensSent - cachedTokens` (everything not cached is written to the cache). */
+  cacheWriteTokens?: number;
+  /** As the provider reported it; absent when it reported nothing (vscode.lm, a failure before usage). */
+  usage?: ReportedUsage;
+  /** What the cost was computed from: the provider's usage, our own count, or nothing (not billed). */
+  billedBy?: 'provider' | 'estimate' | 'none';
+  /** The relative prices the cost used. */
+  prices?: { cachedPrice: number; cacheWritePrice: number; outputPrice: number };
+  /** The cost in US$, when the model's price was known, and the price entry it came from. */
+  costUsd?: number;
+  money?: { usdPerUnit: number; model: string; source: 'default' | 'setting'; asOf?: string };
+  /** Observations masked in what this call sent; `newly`: those masked since the previous call. */
+  masked?: { count: number; stored: number; newly: { toolCallId?: string; storedAt?: string }[] };
+  /** The session budget after the call (tokens counted against it, its limit and mode when set). */
+  budget?: { spentTokens: number; limit?: number; mode?: string };
+  /** For a failed call: the error's kind (a failed call is billed only by what the provider reported). */
+  error?: string;
+  /** True when the call's answer was kept in the conversation (the assistant message before this record). */
+  answered?: boolean;
+}
+
+/** A summarizer call (summary and hybrid strategies), billed beside the model calls. */
+export interface SummaryCallRecord {
+  inputTokens: number;
+  outputTokens: number;
+  cost: number;
+  costUsd?: number;
+  at?: number;
+  /** Tokens the session budget had counted after this call. */
+  budget?: { spentTokens: number };
 }
 
 export interface SessionState {
@@ -35,7 +87,7 @@ export interface SessionState {
   turns: number;
   calls: CallRecord[];
   /** Summarizer calls, billed separately. */
-  summaryCalls: { inputTokens: number; outputTokens: number; cost: number }[];
+  summaryCalls: SummaryCallRecord[];
   /** Everything spent so far in uncached-input-token units (calls and summaries). */
   cost: number;
   /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */

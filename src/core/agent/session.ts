@@ -14,6 +14,7 @@ import {
   type StrategyName,
   type StrategyOptions,
 } from '../strategies/types';
+import type { MoneyPrice } from '../cost/pricing';
 import { CallAccountant, type CallPrices } from './accounting';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
@@ -29,7 +30,13 @@ import {
   type RetryCounts,
   type RetryPolicy,
 } from './retry-policy';
-import { SESSION_STATE_VERSION, parseSessionState, type SessionState } from './session-state';
+import {
+  SESSION_STATE_VERSION,
+  parseSessionState,
+  type CallRecord,
+  type SessionState,
+  type SummaryCallRecord,
+} from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 import type { ToolRegistry } from './tool-registry';
@@ -52,6 +59,8 @@ export interface AgentOptions {
   agentId?: string;
   /** Relative prices; default: the strategy's cache prices and output at 4x input. */
   prices?: Partial<CallPrices>;
+  /** US$ per cost unit when the model's price is known (records and the meter then carry money). */
+  money?: MoneyPrice;
   retry?: Partial<RetryPolicy>;
   /** Model calls per `send` before it ends with `max-turns`. */
   maxTurns?: number;
@@ -62,6 +71,13 @@ export interface AgentOptions {
   logger?: Logger;
   /** Called for every message added to the history (e.g. to append it to the history file). */
   onMessage?: (message: Message, index: number, turn: number) => void;
+  /**
+   * Called with every model call's record once it is final: after the answer's message was added (so a
+   * history file keeps the answer, then its record), or at once for a call whose answer is not kept.
+   */
+  onCall?: (record: CallRecord) => void;
+  /** Called with every summarizer call's record. */
+  onSummaryCall?: (record: SummaryCallRecord) => void;
   /** Restores a session saved with `state` (the strategy's own state starts afresh). */
   restore?: SessionState;
 }
@@ -76,6 +92,9 @@ export interface LiveSettings {
   strategyOptions?: Partial<StrategyOptions>;
   tokenizer?: Tokenizer;
   budget?: BudgetLimits;
+  /** New prices (a price setting or the model changed). */
+  prices?: CallPrices;
+  money?: MoneyPrice | null;
 }
 
 type CallOutcome =
@@ -100,6 +119,10 @@ export class AgentSession {
   private signal: AbortSignal = new AbortController().signal;
   private running = false;
   private pending: LiveSettings | undefined;
+  private livePrices: CallPrices | undefined;
+  private money: MoneyPrice | undefined;
+  /** The record of a call whose answer is about to be added: reported right after it. */
+  private heldRecord: CallRecord | undefined;
 
   constructor(private readonly o: AgentOptions) {
     this.clock = o.clock ?? systemClock;
@@ -109,6 +132,7 @@ export class AgentSession {
     this.tokenizer = o.tokenizer;
     this.strategyName = o.strategy ?? 'cache-aware';
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
+    this.money = o.money;
     this.accountant = new CallAccountant(o.tokenizer, this.prices());
     const restored = o.restore ? parseSessionState(o.restore) : undefined;
     // A continued conversation runs under the host's system prompt of now, never one read back with it:
@@ -147,6 +171,7 @@ export class AgentSession {
   }
 
   private prices(): CallPrices {
+    if (this.livePrices) return this.livePrices;
     const o = this.o.prices;
     return {
       cachedPrice: o?.cachedPrice ?? this.strategyOptions.cachedPrice,
@@ -175,8 +200,18 @@ export class AgentSession {
       },
       afterCall: (input, output) => {
         const cost = input + this.accountant.outputCost(output);
-        this.s.summaryCalls.push({ inputTokens: input, outputTokens: output, cost });
+        const record: SummaryCallRecord = {
+          inputTokens: input,
+          outputTokens: output,
+          cost,
+          ...(this.money ? { costUsd: cost * this.money.usdPerUnit } : {}),
+          at: this.clock.now(),
+          budget: { spentTokens: (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens },
+        };
+        this.s.summaryCalls.push(record);
         this.s.cost += cost;
+        this.report(() => this.o.onSummaryCall?.(record));
+        this.emit({ type: 'summary-call', record, costSoFar: this.s.cost });
       },
     });
     return createStrategy(name, { tokenizer, summarizer }, options);
@@ -191,6 +226,14 @@ export class AgentSession {
       budget: this.budget,
       state: this.s,
       strategy: this.strategy.name,
+      params: {
+        window: this.strategyOptions.window,
+        polling: this.strategyOptions.polling,
+        contextWindow: this.strategyOptions.contextWindow,
+        summaryTokens: this.strategyOptions.summaryTokens,
+      },
+      tokenizer: this.tokenizer.name,
+      ...(this.money ? { money: this.money } : {}),
       exact: this.tokenizer.exact,
       clock: this.clock,
       emit: (e) => this.emit(e),
@@ -216,6 +259,11 @@ export class AgentSession {
     const options = { ...this.strategyOptions, ...p.strategyOptions };
     const tokenizer = p.tokenizer ?? this.tokenizer;
     const name = p.strategy ?? this.strategyName;
+    if (p.money !== undefined) this.money = p.money ?? undefined;
+    if (p.prices && JSON.stringify(p.prices) !== JSON.stringify(this.accountant.relativePrices)) {
+      this.livePrices = p.prices;
+      this.accountant = this.accountant.carriedTo(this.tokenizer, p.prices);
+    }
     const same =
       name === this.strategyName &&
       tokenizer.name === this.tokenizer.name &&
@@ -249,6 +297,11 @@ export class AgentSession {
 
   get id(): string {
     return this.s.id;
+  }
+
+  /** The conversation as it grows (not a copy: read it, do not keep it). */
+  get messages(): readonly Message[] {
+    return this.s.messages;
   }
 
   private emit(event: AgentEvent): void {
@@ -286,6 +339,19 @@ export class AgentSession {
     }
   }
 
+  /** Runs a record callback; a failing history writer must not stop the agent. */
+  private report(callback: () => void): void {
+    try {
+      callback();
+    } catch (e) {
+      this.log.error(e instanceof Error ? e : String(e));
+    }
+  }
+
+  private reportCall(record: CallRecord): void {
+    this.report(() => this.o.onCall?.(record));
+  }
+
   private stop(reason: 'aborted' | 'budget' | 'error', message: string): typeof reason {
     this.emit({ type: 'stopped', reason, turns: this.s.turns, message });
     return reason;
@@ -307,6 +373,9 @@ export class AgentSession {
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
+      const held = this.heldRecord;
+      this.heldRecord = undefined;
+      if (held) this.reportCall(held);
       if (toolCalls.length === 0) {
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
@@ -338,7 +407,8 @@ export class AgentSession {
     let view: ContextResult;
     try {
       await this.applySettings();
-      view = await this.strategy.build(history);
+      // Tool definitions and reply priming travel with every request: the window leaves room for them.
+      view = await this.strategy.build(history, { reservedTokens: this.accountant.reserved(this.o.tools.specs()) });
     } catch (e) {
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
       if (signal.aborted || isAbortError(e)) return aborted;
@@ -353,6 +423,7 @@ export class AgentSession {
         note === undefined
           ? view.messages
           : (await this.retryFilter.build(view.messages, { retry: true, note })).messages;
+      const recorded = this.s.calls.length;
       const outcome = await this.caller.attempt({
         turn,
         sent,
@@ -363,6 +434,11 @@ export class AgentSession {
         filtered: note !== undefined,
         signal,
       });
+      const record = this.s.calls.length > recorded ? this.s.calls[this.s.calls.length - 1] : undefined;
+      // A kept answer's record waits for its message (see `onCall`); any other is final now.
+      const kept = outcome.type === 'ok' && this.keeps(outcome.result, invalid);
+      if (record && kept) this.heldRecord = Object.assign(record, { answered: true });
+      else if (record) this.reportCall(record);
       if (outcome.type === 'stopped') return { ok: false, reason: outcome.reason, message: outcome.message };
       let reason: string;
       let delayMs = 0;
@@ -376,13 +452,8 @@ export class AgentSession {
         reason = error.kind;
         delayMs = plan.delayMs;
       } else {
-        const bad = outcome.result.toolCalls.flatMap((c) => {
-          const checked = this.o.tools.check(c);
-          // Arguments that break the schema are answered with the error instead (the model fixes them).
-          return checked.ok || checked.kind === 'invalid-arguments' ? [] : [{ kind: checked.kind, name: c.name }];
-        });
-        if (bad.length === 0 || invalid >= this.policy.maxInvalidToolCallRetries)
-          return { ok: true, result: outcome.result };
+        if (kept) return { ok: true, result: outcome.result };
+        const bad = this.badCalls(outcome.result);
         invalid++;
         note = invalidToolCallNote(bad.map((b) => `${b.kind} ${JSON.stringify(b.name.slice(0, 60))}`));
         reason = `invalid tool call (${bad.map((b) => b.kind).join(', ')})`;
@@ -395,6 +466,20 @@ export class AgentSession {
       }
       if (signal.aborted) return aborted;
     }
+  }
+
+  /** Tool calls the registry cannot run (unknown tool, unparsable arguments): the call is asked again. */
+  private badCalls(result: ChatResult): { kind: string; name: string }[] {
+    return result.toolCalls.flatMap((c) => {
+      const checked = this.o.tools.check(c);
+      // Arguments that break the schema are answered with the error instead (the model fixes them).
+      return checked.ok || checked.kind === 'invalid-arguments' ? [] : [{ kind: checked.kind, name: c.name }];
+    });
+  }
+
+  /** True when an answer is taken as it is (no invalid tool call, or no retries left for one). */
+  private keeps(result: ChatResult, invalid: number): boolean {
+    return this.badCalls(result).length === 0 || invalid >= this.policy.maxInvalidToolCallRetries;
   }
 }
 

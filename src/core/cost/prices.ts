@@ -1,5 +1,5 @@
-// A small price table (US$ per million tokens) to turn cost units into money. As published by the
-// providers when this was written: check your provider, and extend or override it with your own.
+// Prices in US$ per million tokens, to turn cost units into money, and the relative prices every cost
+// figure uses. A dated default table as the providers published it; users override or extend it.
 
 export interface ModelPrice {
   /** Uncached input. */
@@ -13,15 +13,33 @@ export interface ModelPrice {
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
 
-/** As published, check your provider. */
+/** When the default table was checked against the providers' pricing pages. */
+export const PRICES_AS_OF = '2026-11-24';
+
+/**
+ * As published (Anthropic: platform.claude.com/docs/en/about-claude/pricing, 5-minute cache writes,
+ * prompts up to 200k tokens; OpenAI: openai.com/api/pricing, standard tier). Check your provider:
+ * `contextDesk.prices` overrides any entry and adds models.
+ */
 export const DEFAULT_PRICES: PriceTable = {
+  'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 },
+  'claude-opus-4-6': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 },
+  'claude-opus-4-1': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
+  'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
+  'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
   'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
-  'claude-opus-4.1': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
-  'claude-haiku-4.5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
+  'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
+  'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
+  'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
+  'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
+  'gpt-4.1-nano': { input: 0.1, cachedInput: 0.025, output: 0.4 },
   'gpt-5': { input: 1.25, cachedInput: 0.125, output: 10 },
   'gpt-5-mini': { input: 0.25, cachedInput: 0.025, output: 2 },
+  'gpt-5-nano': { input: 0.05, cachedInput: 0.005, output: 0.4 },
+  o3: { input: 2, cachedInput: 0.5, output: 8 },
+  'o4-mini': { input: 1.1, cachedInput: 0.275, output: 4.4 },
 };
 
 function check(model: string, p: unknown): ModelPrice {
@@ -36,7 +54,10 @@ function check(model: string, p: unknown): ModelPrice {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
       fail(`has ${key} = ${JSON.stringify(v)}; expected a non-negative number (US$ per million tokens)`);
   }
-  return o as unknown as ModelPrice;
+  if ((o.input as number) <= 0) fail('has input = 0; the input price must be above 0');
+  const out: ModelPrice = { input: o.input as number, cachedInput: o.cachedInput as number, output: o.output as number };
+  if (o.cacheWrite !== undefined) out.cacheWrite = o.cacheWrite as number;
+  return out;
 }
 
 /** The defaults with the user's entries merged over them (a plain object, e.g. from settings). */
@@ -47,6 +68,45 @@ export function mergePrices(
   const merged: Record<string, ModelPrice> = { ...base };
   for (const [model, price] of Object.entries(overrides)) merged[model] = check(model, price);
   return merged;
+}
+
+/**
+ * A model name in the form table keys are compared in: lower case, no vendor prefix (`openai/`,
+ * `anthropic.`), no release date or `-latest`, dots as dashes (`claude-opus-4-1-20250805` and
+ * `claude-opus-4.1` are the same model). Only exact matches count: `gpt-4o-mini` never takes `gpt-4o`'s
+ * price, since a wrong price is worse than none.
+ */
+export function normalizeModelName(name: string): string {
+  let n = name.trim().toLowerCase();
+  n = n.replace(/^(?:[a-z0-9_-]+\/)+/, ''); // openrouter-style `vendor/model`
+  n = n.replace(/^(?:anthropic|openai)\./, '').replace(/-v\d+(?::\d+)?$/, ''); // Bedrock ids
+  n = n.replace(/@.*$/, ''); // Vertex `model@date`
+  n = n.replace(/\./g, '-');
+  n = n.replace(/-(?:latest|\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+  return n;
+}
+
+export interface MatchedPrice {
+  /** The table's key that matched. */
+  key: string;
+  price: ModelPrice;
+  /** `setting` when the user's `contextDesk.prices` has the entry, else `default`. */
+  source: 'default' | 'setting';
+}
+
+/** The price of `model`, matched by normalized name; undefined when the table does not know it. */
+export function findPrice(
+  model: string,
+  table: PriceTable,
+  userKeys: ReadonlySet<string> = new Set(),
+): MatchedPrice | undefined {
+  if (model.trim() === '') return undefined;
+  const wanted = normalizeModelName(model);
+  // The user's own entries first, then the defaults; an exact key wins over a normalized one.
+  const keys = Object.keys(table).sort((a, b) => Number(userKeys.has(b)) - Number(userKeys.has(a)));
+  const key = keys.find((k) => k === model) ?? keys.find((k) => normalizeModelName(k) === wanted);
+  if (key === undefined) return undefined;
+  return { key, price: table[key]!, source: userKeys.has(key) ? 'setting' : 'default' };
 }
 
 /** Relative prices for the cost model: cached and write prices as fractions of uncached input. */
@@ -61,7 +121,7 @@ export function relativePrices(p: ModelPrice): { cachedPrice: number; cacheWrite
 
 /** Cost units (uncached-input-token equivalents) to US$. */
 export function unitsToDollars(units: number, table: PriceTable, model: string): number {
-  const p = table[model];
+  const p = findPrice(model, table);
   if (!p) throw new RangeError(`No price for model "${model}"; known: ${Object.keys(table).join(', ')}`);
-  return (units * p.input) / 1_000_000;
+  return (units * p.price.input) / 1_000_000;
 }

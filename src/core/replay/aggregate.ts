@@ -77,6 +77,12 @@ export interface RecordedTotals {
   cost?: number;
   /** Raw replay's context tokens over the same calls: `computedInputTokens / inputTokens` is the agreement. */
   computedInputTokens: number;
+  /** Context Desk's records: tokens the agent counted as sent, summed over every call that has a record. */
+  sentTokens?: number;
+  /** Context Desk's records: cost in units (model and summarizer calls), recomputed from the records. */
+  costUnits?: number;
+  /** Summarizer calls recorded beside the model calls. */
+  summaryCalls?: number;
 }
 
 /** Sums the recorded usage of raw replays (recorded figures do not depend on the strategy). */
@@ -98,6 +104,8 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     for (const c of r.calls) {
       const u = c.recorded;
       if (u?.cost !== undefined) callCost = (callCost ?? 0) + u.cost;
+      if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
+      if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
       if (u?.outputTokens !== undefined) t.outputTokens += u.outputTokens;
       if (u?.inputTokens === undefined) continue;
       any = true;
@@ -107,6 +115,12 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       t.cacheWriteTokens += u.cacheWriteTokens ?? 0;
       t.peakContextTokens = Math.max(t.peakContextTokens, u.inputTokens);
       t.computedInputTokens += c.contextTokens;
+    }
+    const s = r.recordedSummaries;
+    if (s) {
+      t.summaryCalls = (t.summaryCalls ?? 0) + s.calls;
+      t.costUnits = (t.costUnits ?? 0) + s.costUnits;
+      if (s.cost !== undefined) callCost = (callCost ?? 0) + s.cost;
     }
     if (any) t.trajectories++;
     const runCost = callCost ?? r.recordedCost;

@@ -63,6 +63,7 @@ export interface TrajectoryReplay {
   notes: string[];
   /** Money the log recorded for the whole run, when it keeps only a total. */
   recordedCost?: number;
+  recordedSummaries?: Trajectory['recordedSummaries'];
 }
 
 export interface ReplayHooks {
@@ -137,5 +138,6 @@ export async function replayTrajectory(
     summaryEstimated,
     notes,
     ...(t.recordedCost !== undefined ? { recordedCost: t.recordedCost } : {}),
+    ...(t.recordedSummaries !== undefined ? { recordedSummaries: t.recordedSummaries } : {}),
   };
 }

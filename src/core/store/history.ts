@@ -1,5 +1,6 @@
-// Chat history as files: `history/<session>.jsonl` (full fidelity, one record per message) and
-// `history/<session>.md` (a readable transcript). Both are append-only; every text is sanitized first.
+// Chat history as files: `history/<session>.jsonl` (full fidelity: one record per message, one per model
+// call with its accounting) and `history/<session>.md` (a readable transcript). Both are append-only;
+// every text is sanitized first.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { Message, Tokenizer } from '../messages';
@@ -43,6 +44,47 @@ export interface HistoryRecord {
   masked?: MaskedInfo;
   /** Secrets redacted from this message, by kind. */
   redactions?: RedactionCounts;
+}
+
+/**
+ * One model call's accounting (`kind: 'call'`) or a summarizer call's (`kind: 'summary-call'`): a line
+ * without `index` or `message`, so message readers skip it. `call` is the agent's record (CallRecord).
+ */
+export interface HistoryCallLine<T = Record<string, unknown>> {
+  v: 1;
+  session: string;
+  kind: 'call' | 'summary-call';
+  at: string;
+  call: T;
+}
+
+export type HistoryLine = HistoryRecord | HistoryCallLine;
+
+/** A message record (the first record of an index is the message; a repeated index is a mask record). */
+export function isMessageRecord(r: unknown): r is HistoryRecord {
+  const o = r as Partial<HistoryRecord> & { kind?: unknown };
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    o.kind === undefined &&
+    typeof o.index === 'number' &&
+    Number.isInteger(o.index) &&
+    o.index >= 0 &&
+    typeof o.message === 'object' &&
+    o.message !== null
+  );
+}
+
+export function isCallLine(r: unknown): r is HistoryCallLine {
+  const o = r as Partial<HistoryCallLine>;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    (o.kind === 'call' || o.kind === 'summary-call') &&
+    typeof o.call === 'object' &&
+    o.call !== null &&
+    !Array.isArray(o.call)
+  );
 }
 
 export interface HistoryAppendExtra {
@@ -122,7 +164,7 @@ export class HistoryWriter {
     options: { tokenizer?: Tokenizer; clock?: Clock } = {},
   ): Promise<HistoryWriter> {
     const paths = store.historyPaths(session);
-    const existing = await readJsonl<HistoryRecord>(paths.jsonl);
+    const existing = await readJsonl<HistoryLine>(paths.jsonl);
     const isNew = existing.records.length === 0;
     const w = new HistoryWriter(
       session,
@@ -132,7 +174,7 @@ export class HistoryWriter {
       options.tokenizer,
       options.clock ?? systemClock,
     );
-    w.index = existing.records.reduce((n, r) => Math.max(n, r.index + 1), 0);
+    w.index = existing.records.reduce((n, r) => (isMessageRecord(r) ? Math.max(n, r.index + 1) : n), 0);
     if (isNew && (await w.markdown.size()) === 0)
       await w.markdown.append(`# Session ${session}\n\nFull-fidelity records: ${path.basename(paths.jsonl)}\n\n`);
     return w;
@@ -181,6 +223,22 @@ export class HistoryWriter {
       `Message ${index + 1} is masked in the context from here on:\n\n${fence(clean.content)}\n\n`,
     );
     return record;
+  }
+
+  /**
+   * Appends a call's accounting as one whole line, with the same durability as a message; the transcript
+   * gets a one-line note. Like every write it is redacted (tool-call ids and model names are the only text in it).
+   */
+  async appendCall(kind: HistoryCallLine['kind'], call: object, note?: string): Promise<void> {
+    const line: HistoryCallLine = {
+      v: 1,
+      session: this.session,
+      kind,
+      at: new Date(this.clock.now()).toISOString(),
+      call: call as Record<string, unknown>,
+    };
+    await this.jsonl.append(JSON.stringify(line) + '\n');
+    if (note) await this.markdown.append(`<sub>${note}</sub>\n\n`);
   }
 
   async close(): Promise<void> {
@@ -237,7 +295,7 @@ export const MAX_RESUME_BYTES = 256 * 1024 * 1024;
  * (possibly to a file outside the store) or something that is not a regular file is refused, and so
  * is a file too large to hold in memory, each with a message that says so.
  */
-export async function loadSession(store: ContextStore, session: string): Promise<JsonlReadResult<HistoryRecord>> {
+export async function loadSession(store: ContextStore, session: string): Promise<JsonlReadResult<HistoryLine>> {
   const file = store.historyPaths(safeName(session)).jsonl;
   const st = await fsp.lstat(file).catch(() => undefined);
   if (!st) return { records: [], badLines: [] };
@@ -248,5 +306,5 @@ export async function loadSession(store: ContextStore, session: string): Promise
     throw new Error(
       `${store.displayPath(file)} is ${(st.size / 1024 / 1024).toFixed(0)} MB, over the ${MAX_RESUME_BYTES / 1024 / 1024} MB a session can be resumed from; read it with grep or context-desk replay instead.`,
     );
-  return readJsonl<HistoryRecord>(file);
+  return readJsonl<HistoryLine>(file);
 }

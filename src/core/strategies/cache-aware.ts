@@ -11,7 +11,14 @@ import { splitTurns, type Message, type SplitTrajectory } from '../messages';
 import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import { maskMessage } from './placeholder';
 import { maskTurns } from './mask-turns';
-import type { ContextResult, ContextStrategy, StrategyDeps, StrategyOptions } from './types';
+import {
+  usableWindow,
+  type BuildOptions,
+  type ContextResult,
+  type ContextStrategy,
+  type StrategyDeps,
+  type StrategyOptions,
+} from './types';
 
 export interface CacheAwareTuning {
   /**
@@ -58,7 +65,7 @@ export function createCacheAwareStrategy(
 
   return {
     name: 'cache-aware',
-    build(history: readonly Message[]): Promise<ContextResult> {
+    build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
       const turns = split.turns.length;
       const target = Math.max(boundary, turns - options.window);
@@ -79,7 +86,8 @@ export function createCacheAwareStrategy(
       }
       let view = maskTurns(history, split, 0, boundary, count);
       // The call must fit the window: move now, past the last M turns if need be (never the last turn).
-      while (sumTokens(view.messages, count) > options.contextWindow && boundary < turns - 1) {
+      const window = usableWindow(options.contextWindow, buildOptions);
+      while (sumTokens(view.messages, count) > window && boundary < turns - 1) {
         boundary = Math.max(boundary + 1, Math.min(turns - 1, turns - options.window));
         regret = 0;
         view = maskTurns(history, split, 0, boundary, count);

@@ -6,7 +6,15 @@ import { buildSummaryPrompt, checkpointMessage } from './checkpoint';
 import { fitInstructions, internedMessages } from './instructions';
 import { maskTurns, publishedMaskedTurns } from './mask-turns';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
-import type { ContextResult, ContextStrategy, StrategyDeps, StrategyName, SummaryRecord } from './types';
+import {
+  usableWindow,
+  type BuildOptions,
+  type ContextResult,
+  type ContextStrategy,
+  type StrategyDeps,
+  type StrategyName,
+  type SummaryRecord,
+} from './types';
 
 export interface CheckpointParams {
   name: StrategyName;
@@ -29,7 +37,7 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
   const count = messageCounter(deps.tokenizer);
   return {
     name: p.name,
-    async build(history: readonly Message[]): Promise<ContextResult> {
+    async build(history: readonly Message[], options?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
       const turns = split.turns;
       const boundary = p.mask ? publishedMaskedTurns(turns.length, p.mask.window, p.mask.polling) : 0;
@@ -60,7 +68,7 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
       const head = view.messages.slice(0, split.prefixEnd);
       const tail = view.messages.slice(start);
       const folded = turns.slice(0, summarized).flatMap((t) => t.instructionIndices);
-      const spare = p.contextWindow - sumTokens([...head, checkpointMsg, ...tail], count);
+      const spare = usableWindow(p.contextWindow, options) - sumTokens([...head, checkpointMsg, ...tail], count);
       const { kept, summarised } = fitInstructions(folded, history, split.origins, spare, count);
       const cp =
         summarised === 0 ? checkpointMsg : cpMessage(checkpointMessage(p.every, checkpoint, summarised).content);

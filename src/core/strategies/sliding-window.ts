@@ -6,7 +6,15 @@ import { inferOrigins, mustKeepVerbatim } from '../provenance';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
 import { buildSummaryPrompt, slidingSummaryMessage } from './checkpoint';
 import { fitInstructions, internedMessages } from './instructions';
-import type { ContextResult, ContextStrategy, StrategyDeps, StrategyOptions, SummaryRecord } from './types';
+import {
+  usableWindow,
+  type BuildOptions,
+  type ContextResult,
+  type ContextStrategy,
+  type StrategyDeps,
+  type StrategyOptions,
+  type SummaryRecord,
+} from './types';
 
 export const PRIMERS = 3;
 export const RECENTS = 20;
@@ -37,14 +45,18 @@ export function createSlidingWindowStrategy(
   const count = (ms: readonly Message[]): number => sumTokens(ms, counter);
 
   // A person's instructions among the folded messages stay verbatim after the primers.
-  const assemble = (history: readonly Message[], origins: readonly (Origin | undefined)[]): Message[] => {
+  const assemble = (
+    history: readonly Message[],
+    origins: readonly (Origin | undefined)[],
+    window: number,
+  ): Message[] => {
     if (summary === undefined) return history.slice();
     const primers = history.slice(0, primersEnd(history));
     const tail = history.slice(foldedUpTo);
     const candidates: number[] = [];
     for (let i = primers.length; i < foldedUpTo; i++) if (mustKeepVerbatim(history[i]!, origins[i])) candidates.push(i);
     const bare = slidingSummaryMessage(summary);
-    const spare = options.contextWindow - count(primers) - counter(bare) - count(tail);
+    const spare = window - count(primers) - counter(bare) - count(tail);
     const { kept, summarised } = fitInstructions(candidates, history, origins, spare, counter);
     const summaryMsg = summaryMessage(slidingSummaryMessage(summary, summarised).content);
     return [...primers, ...kept.map((i) => history[i]!), summaryMsg, ...tail];
@@ -52,14 +64,15 @@ export function createSlidingWindowStrategy(
 
   return {
     name: 'sliding-window',
-    async build(history: readonly Message[]): Promise<ContextResult> {
+    async build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
+      const window = usableWindow(options.contextWindow, buildOptions);
       const origins = inferOrigins(history);
       const keep = (i: number): boolean => mustKeepVerbatim(history[i]!, origins[i]);
       const primerEnd = primersEnd(history);
-      let messages = assemble(history, origins);
+      let messages = assemble(history, origins, window);
       const summaries: SummaryRecord[] = [];
-      if (count(messages) >= COMPRESS_AT * options.contextWindow && history.length > primerEnd + 1) {
-        const target = COMPRESS_TO * options.contextWindow;
+      if (count(messages) >= COMPRESS_AT * window && history.length > primerEnd + 1) {
+        const target = COMPRESS_TO * window;
         // The summary message: its text plus framing, with slack for tokens merging at the seam.
         const summarySize = options.summaryTokens + deps.tokenizer.countMessage(slidingSummaryMessage('')) + 2;
         const fixed = count(history.slice(0, primerEnd)) + summarySize;
@@ -94,7 +107,7 @@ export function createSlidingWindowStrategy(
             text: summary,
           });
           foldedUpTo = start;
-          messages = assemble(history, origins);
+          messages = assemble(history, origins, window);
         }
       }
       return {

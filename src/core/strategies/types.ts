@@ -60,6 +60,16 @@ export interface BuildOptions {
   retry?: boolean;
   /** With `retry`: a short corrective note for the model (why the call is repeated), sent last. */
   note?: string;
+  /**
+   * Tokens the request carries beside the messages (tool definitions, reply priming): every window
+   * check leaves room for them. 0 when unknown (replay of logs that did not keep their tools).
+   */
+  reservedTokens?: number;
+}
+
+/** The model's window less what the request carries beside the messages. */
+export function usableWindow(contextWindow: number, options?: BuildOptions): number {
+  return Math.max(1, contextWindow - Math.max(0, options?.reservedTokens ?? 0));
 }
 
 /** Created per conversation; may keep state (checkpoints, the mask boundary) between calls. */

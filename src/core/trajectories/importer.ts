@@ -3,7 +3,7 @@
 import type { Message } from '../messages';
 import type { Notes } from './notes';
 import type { Input } from './read/source';
-import type { ModelCall, TrajectoryFormat } from './types';
+import type { ModelCall, RecordedSummaries, TrajectoryFormat } from './types';
 
 export interface ImportedRun {
   format: TrajectoryFormat;
@@ -11,6 +11,7 @@ export interface ImportedRun {
   calls: ModelCall[];
   /** Money recorded for the whole run, when the log keeps only a total. */
   recordedCost?: number;
+  recordedSummaries?: RecordedSummaries;
   /** Records skipped by design without a warning (kinds a newer version writes). */
   ignoredRecords?: number;
   /** Warnings that belong to this run only (the file's notes are added to every run). */

@@ -100,6 +100,7 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
         calls: r.calls,
       };
       if (r.recordedCost !== undefined) t.recordedCost = r.recordedCost;
+      if (r.recordedSummaries !== undefined) t.recordedSummaries = r.recordedSummaries;
       if (r.ignoredRecords !== undefined) t.ignoredRecords = r.ignoredRecords;
       if (warnings.length > 0) t.warnings = warnings;
       return t;

@@ -33,6 +33,20 @@ export interface RecordedUsage {
   outputTokens?: number;
   /** Money the log recorded for this call (US dollars in every format read today). */
   cost?: number;
+  /** Context Desk's own records: the tokens the agent counted as sent (its tokenizer, tools included). */
+  sentTokens?: number;
+  /** Context Desk's own records: the call's cost in units, recomputed from its figures and prices. */
+  costUnits?: number;
+}
+
+/** Summarizer calls a log recorded beside the model calls (Context Desk's summary and hybrid). */
+export interface RecordedSummaries {
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  costUnits: number;
+  /** US dollars, when every one had a known price. */
+  cost?: number;
 }
 
 /** A half-open range of message indices, `[from, to)`. */
@@ -60,6 +74,7 @@ export interface Trajectory {
   calls?: ModelCall[];
   /** Money the log recorded for the whole run, when it keeps only a total (US dollars). */
   recordedCost?: number;
+  recordedSummaries?: RecordedSummaries;
   /** Records skipped by design, without a warning (record kinds a newer version of the tool writes). */
   ignoredRecords?: number;
   /** What was read differently or dropped, said once per kind (shown with the results). */

@@ -8,26 +8,26 @@ import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
 import { HistoryWriter, loadSession } from '../../core/store/history';
 import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
+import { callLogFrom } from '../../core/agent/call-log';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat, itemsFromMessages, outputLinesOf } from './chatModel';
+import { meterFromLog, seriesFromLog } from './meter';
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
-import { modelFields, providerKind, usdPerUnit } from './providers';
+import { modelFields, providerKind } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { SessionHistory } from './sessionHistory';
-import { listPastSessions, SessionStatsBook, type SessionStats } from './pastSessions';
+import { listPastSessions } from './pastSessions';
 
 export type { Extras } from './sessionFactory';
 
 export interface ChatControllerDeps {
   extensionPath: string;
   secrets: vscode.SecretStorage;
-  /** Workspace state: calls and cost per session for the History list. */
-  state: vscode.Memento;
   settings: () => Settings;
   storeRoot: () => { root: string; workspaceFolder?: string };
   /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
@@ -57,15 +57,11 @@ export class ChatController implements vscode.Disposable {
   private rebuildAfterRun = false;
   /** Settles when the current run (if any) has finished, including its last history appends. */
   private runDone: Promise<void> = Promise.resolve();
-  private readonly stats: SessionStatsBook;
-  /** Calls and cost a resumed session had before this window took it up. */
-  private statsBase = { calls: 0, costUnits: 0 };
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
     setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
     this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
-    this.stats = new SessionStatsBook(d.state);
     this.model = this.chatModel(this.fresh());
     void this.refreshPastSessions();
   }
@@ -74,10 +70,10 @@ export class ChatController implements vscode.Disposable {
     return this.model.snapshot;
   }
 
-  /** The view model, with the price per cost unit when the model's price is known (money, else units). */
+  /** The view model, with the model's price when it is known (money beside units). */
   private chatModel(snapshot: ChatSnapshot): ChatModel {
-    const usd = usdPerUnit(this.d.settings());
-    return new ChatModel(snapshot, usd === undefined ? {} : { usdPerUnit: usd });
+    const money = liveSettings(this.d.settings()).pricing.money;
+    return new ChatModel(snapshot, money ? { money } : {});
   }
 
   get isRunning(): boolean {
@@ -98,7 +94,6 @@ export class ChatController implements vscode.Disposable {
       void this.runDone
         .then(() => old.close())
         .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
-    this.statsBase = { calls: 0, costUnits: 0 };
     const pastSessions = this.model.snapshot.pastSessions;
     this.model = this.chatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
@@ -135,9 +130,17 @@ export class ChatController implements vscode.Disposable {
     const s = this.d.settings();
     if (!this.running) this.rebuildSession();
     else {
-      // The run takes up strategy, tokenizer, window and budget from its next model call.
-      const live = liveSettings(s);
-      this.session?.reconfigure({ ...live, tokenizer: this.tokenizerFor(live.tokenizer) });
+      // The run takes up strategy, tokenizer, window, budget and prices from its next model call.
+      const live = liveSettings(s, (message) => this.d.logger.warn(message));
+      const { money, ...prices } = live.pricing;
+      this.session?.reconfigure({
+        strategy: live.strategy,
+        strategyOptions: live.strategyOptions,
+        budget: live.budget,
+        tokenizer: this.tokenizerFor(live.tokenizer),
+        prices,
+        money: money ?? null,
+      });
       this.rebuildAfterRun = true;
     }
     const { model: label, setup } = modelFields(s);
@@ -187,8 +190,6 @@ export class ChatController implements vscode.Disposable {
     this.running = controller;
     this.d.onRunning?.(true);
     this.d.post(this.model.userMessage(text, Date.now()));
-    const sessionId = this.model.snapshot.sessionId;
-    let ended: SessionStats | undefined;
     let session: AgentSession | undefined;
     let history: SessionHistory | undefined;
     try {
@@ -198,12 +199,7 @@ export class ChatController implements vscode.Disposable {
       const off = session.on((e) => {
         this.d.post(this.model.event(e));
         if (e.type === 'context-prepared' && e.masked.length > 0) void history?.masked(e.masked);
-        if (e.type === 'call-finished' || e.type === 'done' || e.type === 'stopped') {
-          void history?.sync(running.state().messages);
-          // The session's figures as the panel shows them, taken now: New Chat may replace the view
-          // model before the bookkeeping after the run (and a run stopped by New Chat keeps its last).
-          if (this.model.snapshot.sessionId === sessionId) ended = this.statsNow() ?? ended;
-        }
+        if (e.type === 'done' || e.type === 'stopped') void history?.sync(running.messages);
       });
       try {
         await session.send(text, controller.signal);
@@ -223,8 +219,7 @@ export class ChatController implements vscode.Disposable {
       this.runOver(controller);
     }
     if (!session) return;
-    await history?.sync(session.state().messages);
-    if (ended) await this.saveStats(sessionId, ended);
+    await history?.sync(session.messages);
     void this.refreshPastSessions();
   }
 
@@ -237,28 +232,10 @@ export class ChatController implements vscode.Disposable {
     this.rebuildAfterRun = false;
   }
 
-  /** Calls and cost of this session so far (with what it had before a resume), for the History list. */
-  private statsNow(): SessionStats | undefined {
-    const m = this.model.snapshot.meter;
-    if (m.calls === 0) return undefined;
-    return {
-      calls: this.statsBase.calls + m.calls,
-      costUnits: this.statsBase.costUnits + m.costUnits,
-      ...(m.costUsd !== undefined ? { costUsd: m.costUsd } : {}),
-      updatedAt: Date.now(),
-    };
-  }
-
-  private async saveStats(sessionId: string, stats: SessionStats): Promise<void> {
-    await this.stats
-      .set(sessionId, stats)
-      .catch((e: unknown) => this.d.logger.warn(`Saving the session's cost failed: ${String(e)}`));
-  }
-
   /** Past sessions from the history files, newest first. */
   async refreshPastSessions(): Promise<number> {
     try {
-      const sessions = await listPastSessions(await this.openStore(), this.stats);
+      const sessions = await listPastSessions(await this.openStore());
       this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
       return sessions.length;
     } catch (e) {
@@ -302,22 +279,29 @@ export class ChatController implements vscode.Disposable {
     this.newChat();
     const masked = maskedFromHistory(records);
     const base = this.model.snapshot;
-    const meter = {
-      ...base.meter,
-      maskedObservations: masked.size,
-      maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
-    };
+    // The meter, its plot and the budget go on from the file's call records.
+    const log = callLogFrom(records);
+    const meter = meterFromLog(
+      {
+        ...base.meter,
+        maskedObservations: masked.size,
+        maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
+      },
+      log,
+    );
     const items = itemsFromMessages(id, state.messages, Date.now(), masked);
-    this.model = this.chatModel({ ...base, sessionId: id, items, meter });
+    this.model = this.chatModel({ ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) });
     this.carryOver = state;
     this.resumed = { records };
-    const before = this.stats.get(id);
-    this.statsBase = { calls: before?.calls ?? 0, costUnits: before?.costUnits ?? 0 };
-    const damaged = badLines.length + (tornTail ? 1 : 0);
+    const damaged = badLines.length + (tornTail ? 1 : 0) + log.skipped;
     const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
+    const counted =
+      log.calls.length > 0
+        ? `The meter goes on from its ${log.calls.length} recorded call${log.calls.length === 1 ? '' : 's'}.`
+        : 'The file has no call records (written before they were kept): the meter counts from here.';
     this.model.notice(
       'info',
-      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). The meter counts from here.${skipped}`,
+      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). ${counted}${skipped}`,
       { label: 'Open Transcript', action: 'openTranscript' },
     );
     this.d.postSnapshot(this.model.snapshot);
@@ -346,6 +330,7 @@ export class ChatController implements vscode.Disposable {
     const restoring = this.carryOver;
     const settings = this.d.settings();
     const tokenizer = this.tokenizerFor(liveSettings(settings).tokenizer);
+    const sink: { history?: SessionHistory; session?: AgentSession } = {};
     const session = await buildSession(
       {
         secrets: this.d.secrets,
@@ -362,6 +347,9 @@ export class ChatController implements vscode.Disposable {
         workspaceFolder,
         sessionId,
         ...(restoring ? { restore: restoring } : {}),
+        // Each call's record follows its answer in this session's history file (not a later chat's).
+        onCall: (r) => void sink.history?.call(sink.session?.messages ?? [], r),
+        onSummaryCall: (r) => void sink.history?.summaryCall(r),
         // A stored output's full size is in its preview's last line: the card shows it.
         onMessage: (m) => {
           const lines = m.role === 'tool' && m.storedAt && m.toolCallId ? outputLinesOf(m.content) : undefined;
@@ -379,6 +367,8 @@ export class ChatController implements vscode.Disposable {
       this.resumed?.records ?? [],
       this.d.logger,
     );
+    sink.session = session;
+    sink.history = this.history;
     return session;
   }
 

@@ -10,6 +10,9 @@ import type {
 } from '../../protocol/chat';
 import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
+import type { CallRecord } from '../../core/agent/session-state';
+import type { MoneyPrice } from '../../core/cost/pricing';
+import { NO_TOTALS, priceOf, reportedOf } from './meter';
 import type { ProviderErrorInfo } from '../../core/agent/errors';
 import type { Message } from '../../core/messages';
 import type { MaskedInfo } from '../../core/store/history';
@@ -111,11 +114,8 @@ function countLines(text: string): number {
 }
 
 export interface ChatModelOptions {
-  /**
-   * US$ per cost unit (one uncached input token) when the model's price is known. The seam for issue 14
-   * (price table, provider-reported usage): undefined shows units only.
-   */
-  usdPerUnit?: number;
+  /** The model's price when known: money is shown beside units (a call in flight is priced with it). */
+  money?: MoneyPrice;
 }
 
 /**
@@ -127,12 +127,18 @@ export class ChatModel {
   private noticeCount = 0;
   /** The last provider error of the run: shown once, when the run gives up. */
   private lastError: ProviderErrorInfo | undefined;
+  /** Money of the calls recorded so far (undefined once one was billed without a known price). */
+  private usd: number | undefined = 0;
+  /** Units of the calls recorded so far (what `usd` is the price of). */
+  private unitsRecorded = 0;
 
   constructor(
     initial: ChatSnapshot,
     private readonly options: ChatModelOptions = {},
   ) {
     this.s = initial;
+    this.unitsRecorded = initial.meter.costUnits;
+    this.usd = initial.meter.costUnits === 0 ? 0 : initial.meter.costUsd;
   }
 
   get snapshot(): ChatSnapshot {
@@ -206,12 +212,16 @@ export class ChatModel {
         return this.patch(this.contextPatches(e));
       case 'call-finished': {
         const item = this.assistant(e.turn);
+        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
         return this.patch([
           { op: 'upsertItem', item: { ...item, streaming: false } },
-          { op: 'meter', meter: this.withCost({ ...this.s.meter }, e.costSoFar) },
+          { op: 'meter', meter: this.withCost(this.afterCall(e.record), e.costSoFar) },
           { op: 'activity', text: undefined },
         ]);
       }
+      case 'summary-call':
+        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
+        return this.patch([{ op: 'meter', meter: this.withCost({ ...this.s.meter }, e.costSoFar) }]);
       case 'retry': {
         // What the failed attempt streamed is not part of the answer: the retry streams it again.
         const item = this.s.items.find((i) => i.id === this.assistant(e.turn).id);
@@ -257,10 +267,48 @@ export class ChatModel {
     return this.notice('error', message, { label: 'Show Log', action: 'showLog' }, true);
   }
 
+  /** A call (or summarizer call) is final: its money joins the sum. */
+  private recorded(cost: number, costUsd: number | undefined, costSoFar: number): void {
+    this.usd = this.usd === undefined || (costUsd === undefined && cost > 0) ? undefined : this.usd + (costUsd ?? 0);
+    this.unitsRecorded = costSoFar;
+  }
+
+  /** The meter with a call's record added to its totals, and what the provider reported for it. */
+  private afterCall(r: CallRecord): ContextMeter {
+    const t = this.s.meter.totals ?? NO_TOTALS;
+    const u = r.usage;
+    const { reported: _old, ...rest } = this.s.meter;
+    const reported = reportedOf(r);
+    return {
+      ...rest,
+      totals: {
+        tokensSent: t.tokensSent + r.tokensSent,
+        cachedTokens: t.cachedTokens + r.cachedTokens,
+        outputTokens: t.outputTokens + r.outputTokens,
+        reportedCalls: t.reportedCalls + (u?.inputTokens !== undefined ? 1 : 0),
+        reportedInputTokens: t.reportedInputTokens + (u?.inputTokens ?? 0),
+        reportedCachedTokens: t.reportedCachedTokens + (u?.cachedTokens ?? 0),
+      },
+      ...(reported ? { reported } : {}),
+    };
+  }
+
+  /**
+   * Units as the session counts them; money as the recorded calls' sum, plus the call in flight at the
+   * model's price. No money once a call was billed without a known price: a partial sum would mislead.
+   */
   private withCost(meter: ContextMeter, units: number): ContextMeter {
-    const usd = this.options.usdPerUnit;
-    const { costUsd: _old, ...rest } = meter;
-    return { ...rest, costUnits: units, ...(usd !== undefined ? { costUsd: units * usd } : {}) };
+    const { costUsd: _old, price: _p, ...rest } = meter;
+    const money = this.options.money;
+    const inFlight = units - this.unitsRecorded;
+    const usd =
+      this.usd === undefined || (inFlight > 0 && !money) ? undefined : this.usd + (inFlight > 0 ? inFlight * money!.usdPerUnit : 0);
+    return {
+      ...rest,
+      costUnits: units,
+      ...(usd !== undefined && units > 0 ? { costUsd: usd } : {}),
+      ...(money ? { price: priceOf(money) } : meter.price ? { price: meter.price } : {}),
+    };
   }
 
   private contextPatches(e: Extract<AgentEvent, { type: 'context-prepared' }>): ChatPatch[] {

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
 import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
-import type { SessionState } from '../../core/agent/session-state';
+import type { CallRecord, SessionState, SummaryCallRecord } from '../../core/agent/session-state';
 import type { Message, Tokenizer } from '../../core/messages';
 import type { Logger } from '../../core/ports';
 import { mcpAgentTools } from '../../core/agent/tools/mcp';
@@ -40,11 +40,12 @@ export interface SessionFactoryDeps {
  * The settings a session takes up, also while it runs (strategy, window, tokenizer, budget). The demo
  * model is a local script without a prompt cache, and masks after a few turns so it shows.
  */
-export function liveSettings(s: Settings): SessionSettings {
-  const live = sessionSettings(s);
+export function liveSettings(s: Settings, onError?: (message: string) => void): SessionSettings {
+  const live = sessionSettings(s, onError);
   if (providerKind(s['agent.provider']) !== 'demo') return live;
   const window = Math.min(live.strategyOptions.window ?? DEMO_MASKING_WINDOW, DEMO_MASKING_WINDOW);
-  return { ...live, strategyOptions: { ...live.strategyOptions, window, cachedPrice: 1 } };
+  const pricing = { cachedPrice: 1, cacheWritePrice: 1, outputPrice: live.pricing.outputPrice };
+  return { ...live, strategyOptions: { ...live.strategyOptions, window, cachedPrice: 1, cacheWritePrice: 1 }, pricing };
 }
 
 export interface BuildRequest {
@@ -56,6 +57,8 @@ export interface BuildRequest {
   sessionId: string;
   restore?: SessionState;
   onMessage: (m: Message) => void;
+  onCall: (r: CallRecord) => void;
+  onSummaryCall: (r: SummaryCallRecord) => void;
 }
 
 export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Promise<AgentSession> {
@@ -79,7 +82,8 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     ...(extras.mcp ? mcpAgentTools(extras.mcp, d.mcpApproval) : []),
     ...(demo ? [demoBuildTool()] : []),
   ]);
-  const live = liveSettings(s);
+  const live = liveSettings(s, (message) => d.logger.warn(message));
+  const { money, ...prices } = live.pricing;
   const provider = await createProvider(s, d.secrets);
   const model = modelName(s);
   const session = new AgentSession({
@@ -93,12 +97,16 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
       .join('\n\n'),
     strategy: live.strategy,
     strategyOptions: live.strategyOptions,
+    prices,
+    ...(money ? { money } : {}),
     longOutput: new ToolOutputStore(store, tokenizer),
     // The approval port always: a budget in approval mode may be set while the session lives.
     budget: { ...live.budget, approval: d.approvals },
     maxTurns: s['agent.maxTurns'],
     logger: d.logger,
     onMessage: r.onMessage,
+    onCall: r.onCall,
+    onSummaryCall: r.onSummaryCall,
     ...(r.restore ? { restore: r.restore } : {}),
   });
   return session;

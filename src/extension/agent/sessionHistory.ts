@@ -1,10 +1,11 @@
-// Writes a chat session to its history file as it runs: new messages in order, and a mask record when an
-// observation is masked, so a resumed session shows what the model saw. One queue keeps every write in
-// order (a mask record always follows the message it is about).
+// Writes a chat session to its history file as it runs: new messages in order, a mask record when an
+// observation is masked (a resumed session shows what the model saw), and each call's record right after
+// the answer it produced. One queue keeps every write in order (a record always follows what it is about).
 import type { MaskedObservation } from '../../core/agent/events';
+import type { CallRecord, SummaryCallRecord } from '../../core/agent/session-state';
 import type { Message } from '../../core/messages';
 import type { Logger } from '../../core/ports';
-import { HistoryWriter, type HistoryRecord } from '../../core/store/history';
+import { HistoryWriter, isMessageRecord, type HistoryLine } from '../../core/store/history';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
 
 export class SessionHistory {
@@ -26,12 +27,13 @@ export class SessionHistory {
   static open(
     writer: HistoryWriter,
     written: number,
-    records: readonly HistoryRecord[],
+    records: readonly HistoryLine[],
     logger: Logger,
   ): SessionHistory {
     const h = new SessionHistory(writer, written, logger);
     const seen = new Set<number>();
     for (const r of records) {
+      if (!isMessageRecord(r)) continue;
       const id = r.message?.toolCallId;
       if (seen.has(r.index)) {
         if (r.masked && id) h.maskRecorded.add(id);
@@ -43,15 +45,42 @@ export class SessionHistory {
     return h;
   }
 
-  /** Appends the messages the file does not have yet. */
+  /** Appends the messages the file does not have yet (of those `messages` holds now). */
   sync(messages: readonly Message[]): Promise<void> {
+    const upTo = messages.length; // the session goes on adding to the array meanwhile
+    return this.enqueue(() => this.write(messages, upTo));
+  }
+
+  private async write(messages: readonly Message[], upTo: number): Promise<void> {
+    for (const m of messages.slice(this.written, upTo)) {
+      const r = await this.writer.append(m);
+      if (m.role === 'tool' && m.toolCallId) this.indexOf.set(m.toolCallId, r.index);
+    }
+    this.written = Math.max(this.written, upTo);
+  }
+
+  /**
+   * Appends a model call's record after the messages so far: an answered call's record follows its
+   * answer, which is how readers pair them.
+   */
+  call(messages: readonly Message[], record: CallRecord): Promise<void> {
+    const upTo = messages.length;
+    const copy = structuredClone(record);
     return this.enqueue(async () => {
-      for (const m of messages.slice(this.written)) {
-        const r = await this.writer.append(m);
-        if (m.role === 'tool' && m.toolCallId) this.indexOf.set(m.toolCallId, r.index);
-      }
-      this.written = Math.max(this.written, messages.length);
+      await this.write(messages, upTo);
+      await this.writer.appendCall('call', copy, callNote(copy));
     });
+  }
+
+  summaryCall(record: SummaryCallRecord): Promise<void> {
+    const copy = { ...record };
+    return this.enqueue(() =>
+      this.writer.appendCall(
+        'summary-call',
+        copy,
+        `summarizer call · ${copy.inputTokens.toLocaleString('en-US')} tokens in, ${copy.outputTokens.toLocaleString('en-US')} out`,
+      ),
+    );
   }
 
   /** Records newly masked observations (each once). */
@@ -91,4 +120,13 @@ export class SessionHistory {
       .catch((e: unknown) => this.logger.error(`Writing the chat history failed: ${String(e)}`));
     return this.queue;
   }
+}
+
+/** The transcript's line for a call: what was sent and what it cost. */
+function callNote(r: CallRecord): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const reported = r.usage?.inputTokens !== undefined ? `, provider reported ${n(r.usage.inputTokens)}` : '';
+  const cost = r.costUsd !== undefined ? `$${r.costUsd.toFixed(6)}` : `${n(Math.round(r.cost))} cost units`;
+  const failed = r.error ? ` · failed (${r.error})` : '';
+  return `call ${r.call} · ${n(r.tokensSent)} tokens sent${reported} · ${cost}${failed}`;
 }

@@ -3,7 +3,7 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { CallPoint, ContextMeter } from '../../protocol/chat';
 import { cachedShare, formatPercent, formatTokens, tokenLabel, windowShare } from '../lib/format';
-import { costLabel, maskedLabel, plural } from '../lib/labels';
+import { costLabel, maskedLabel, plural, reportedLabel } from '../lib/labels';
 import { codicons } from './codicons';
 import './plot';
 
@@ -108,7 +108,31 @@ export class CdMeter extends LitElement {
         ${stat('Strategy', html`<span data-testid="strategy">${this.strategy}</span>`)}
         ${stat('Cached', `${formatPercent(cachedShare(m))} (${tokenLabel(m.cachedTokens, est)})`, '', 'Tokens of the last call the provider’s prompt cache could serve')}
         ${stat('Raw history', tokenLabel(m.rawHistoryTokens, est), '', 'What sending the whole history would have cost on the last call')}
-        ${stat('Cost', cost.text, '', cost.title)} ${stat('Calls', String(m.calls))}
+        ${stat('Provider reported', html`<span data-testid="meter-reported">${reportedLabel(m) ?? 'nothing (estimates only)'}</span>`, '', 'Prompt tokens the provider billed for the last call, beside this meter’s own count; cost uses the provider’s figures when it reports them')}
+        ${stat('Cost', html`<span data-testid="meter-cost-detail">${cost.text}</span>`, '', cost.title)}
+        ${stat('Calls', String(m.calls))}
+        ${
+          m.totals
+            ? stat(
+                'Sent so far',
+                html`<span data-testid="meter-sent-total">${tokenLabel(m.totals.tokensSent, est)}</span>`,
+                '',
+                'Tokens sent over all calls of this session (the call records in its history file add up to this)',
+              )
+            : nothing
+        }
+        ${
+          m.totals && m.totals.reportedCalls > 0
+            ? stat(
+                'Billed so far',
+                html`<span data-testid="meter-billed-total"
+                  >${formatTokens(m.totals.reportedInputTokens)} (${formatTokens(m.totals.reportedCachedTokens)} cached)</span
+                >`,
+                '',
+                `Prompt tokens the provider reported over ${plural(m.totals.reportedCalls, 'call')}`,
+              )
+            : nothing
+        }
         ${stat('Observations', maskedLabel(m), '', 'Masked observations are replaced by a one-line placeholder in what the model sees; stored ones can be opened')}
         ${
           m.budget

@@ -9,16 +9,39 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 }
 
 export const UNIT_TOOLTIP =
-  'Cost units are input-token equivalents: one unit is what one uncached input token costs. Cached input, cache writes and output tokens count at their price relative to it (contextDesk.cachedInputPrice; output at 4). Money is shown once the model’s price is known.';
+  'Cost units are input-token equivalents: one unit is what one uncached input token costs. Cached input, cache writes and output tokens count at their price relative to it (contextDesk.cachedInputPrice and contextDesk.cacheWritePrice; output at 4). The model’s price is not known: add it to contextDesk.prices to see money.';
+
+/** Where the money's price comes from: "gpt-4o, default price table of 2026-11-24" or "my-model, contextDesk.prices". */
+export function priceSource(p: NonNullable<ContextMeter['price']>): string {
+  return p.source === 'setting'
+    ? `${p.model}, from contextDesk.prices`
+    : `${p.model}, default price table${p.asOf ? ` of ${p.asOf}` : ''} (check your provider)`;
+}
 
 /** Cost as money when the price is known, else labelled units, with the explanation for a tooltip. */
-export function costLabel(m: Pick<ContextMeter, 'costUnits' | 'costUsd'>): { text: string; title: string } {
+export function costLabel(m: Pick<ContextMeter, 'costUnits' | 'costUsd' | 'price'>): { text: string; title: string } {
   if (m.costUsd !== undefined)
     return {
       text: formatUsd(m.costUsd),
-      title: `${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents).`,
+      title:
+        `${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents)` +
+        (m.price ? `; price: ${priceSource(m.price)}.` : '.'),
     };
   return { text: `${formatTokens(m.costUnits)} units`, title: UNIT_TOOLTIP };
+}
+
+/**
+ * What the provider reported for the last call beside our count: "12,480 (estimate 12,301, +1.5 %)";
+ * undefined when it reported nothing.
+ */
+export function reportedLabel(m: Pick<ContextMeter, 'reported' | 'tokensInWindow'>): string | undefined {
+  const r = m.reported;
+  if (!r) return undefined;
+  const est = m.tokensInWindow;
+  const diff = est > 0 ? ((r.inputTokens - est) / est) * 100 : 0;
+  const sign = diff > 0 ? '+' : diff < 0 ? '−' : '±';
+  const cached = r.cachedTokens !== undefined ? `, ${formatTokens(r.cachedTokens)} cached` : '';
+  return `${formatTokens(r.inputTokens)}${cached} (estimate ${formatTokens(est)}, ${sign}${Math.abs(diff).toFixed(1)} %)`;
 }
 
 /** The History list's line under a title: turns, calls and cost when known, and the date. */

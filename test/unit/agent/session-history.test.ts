@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
-import { HistoryWriter, loadSession } from '../../../src/core/store/history';
+import { HistoryWriter, isMessageRecord, loadSession } from '../../../src/core/store/history';
 import { maskedFromHistory, messagesFromHistory } from '../../../src/core/agent/resume';
 import {
   summarizeHistoryFile,
@@ -16,7 +16,7 @@ import {
 import { silentLogger } from '../../../src/core/ports';
 import type { Message } from '../../../src/core/messages';
 import { SessionHistory } from '../../../src/extension/agent/sessionHistory';
-import { listPastSessions, SessionStatsBook } from '../../../src/extension/agent/pastSessions';
+import { listPastSessions } from '../../../src/extension/agent/pastSessions';
 import { tempDir } from '../store/helpers';
 
 const conversation: Message[] = [
@@ -28,18 +28,6 @@ const conversation: Message[] = [
   { role: 'tool', toolCallId: 'c2', name: 'run_command', content: 'preview', storedAt: '.context-desk/o/2-run.txt' },
   { role: 'assistant', content: 'Done.' },
 ];
-
-/** In-memory workspace state (VS Code's Memento is only available inside VS Code). */
-function memento(): { get<T>(key: string): T | undefined; update(key: string, value: unknown): Promise<void> } & Record<
-  string,
-  unknown
-> {
-  const data = new Map<string, unknown>();
-  return {
-    get: <T>(key: string) => data.get(key) as T | undefined,
-    update: (key: string, value: unknown) => Promise.resolve(void data.set(key, structuredClone(value))),
-  } as never;
-}
 
 async function store(t: Parameters<typeof tempDir>[0]): Promise<ContextStore> {
   const ws = await tempDir(t);
@@ -93,8 +81,9 @@ test('a resumed session goes on appending and does not record a mask twice', asy
   await resumed.close();
   const after = (await loadSession(s, 'chat-2')).records;
   assert.deepEqual(messagesFromHistory(after), conversation);
-  assert.equal(after.filter((r) => r.masked).length, 2, 'c1 once, c2 once');
-  const c2 = after.find((r) => r.masked && r.message.toolCallId === 'c2');
+  const messages = after.filter(isMessageRecord);
+  assert.equal(messages.filter((r) => r.masked).length, 2, 'c1 once, c2 once');
+  const c2 = messages.find((r) => r.masked && r.message.toolCallId === 'c2');
   assert.equal(c2?.index, 5, 'the mask record names the file index of the message it is about');
 });
 
@@ -108,34 +97,34 @@ test('titles: the first line of the first instruction, shortened at a word, cont
   assert.equal(titleFrom('x'.repeat(200))!.length, TITLE_CHARS);
 });
 
-test('History lists titles with turns, and calls and cost where this window recorded them', async (t) => {
+test('History lists titles with turns, and calls and cost from the call records', async (t) => {
   const s = await store(t);
   for (const id of ['chat-a', 'chat-b']) {
     const w = await HistoryWriter.open(s, id);
     for (const m of conversation)
       await w.append(id === 'chat-b' && m.role === 'user' ? { ...m, content: 'Second task' } : m);
+    if (id === 'chat-b')
+      for (const call of [1, 2])
+        await w.appendCall('call', {
+          turn: call,
+          call,
+          retry: false,
+          tokensSent: 1000,
+          rawHistoryTokens: 1000,
+          cachedTokens: 0,
+          outputTokens: 10,
+          cost: 6_750,
+          costUsd: 0.0169,
+          at: call,
+        });
     await w.close();
   }
-  const book = new SessionStatsBook(memento() as never);
-  await book.set('chat-b', { calls: 5, costUnits: 13_500, updatedAt: 1 });
-  const listed = await listPastSessions(s, book);
+  const listed = await listPastSessions(s);
   const byId = new Map(listed.map((x) => [x.id, x]));
   assert.equal(byId.get('chat-a')!.title, 'Find where the build warning comes from.');
   assert.equal(byId.get('chat-a')!.turns, 3);
-  assert.equal(byId.get('chat-a')!.calls, undefined, 'no stats: no invented numbers');
-  assert.deepEqual(
-    [byId.get('chat-b')!.title, byId.get('chat-b')!.calls, byId.get('chat-b')!.costUnits],
-    ['Second task', 5, 13_500],
-  );
-});
-
-test('the stats book keeps the most recent sessions only and drops damaged entries', async () => {
-  const m = memento();
-  const book = new SessionStatsBook(m as never);
-  for (let i = 0; i < 205; i++) await book.set(`s${i}`, { calls: i, costUnits: i, updatedAt: i });
-  assert.equal(Object.keys(book.all()).length, 200);
-  assert.equal(book.get('s0'), undefined);
-  assert.equal(book.get('s204')?.calls, 204);
-  await m.update('contextDesk.sessionStats', { bad: { calls: 'x' } });
-  assert.equal(book.get('bad'), undefined);
+  assert.equal(byId.get('chat-a')!.calls, undefined, 'no call records: no invented numbers');
+  const b = byId.get('chat-b')!;
+  assert.deepEqual([b.title, b.calls, b.costUnits], ['Second task', 2, 13_500]);
+  assert.ok(Math.abs(b.costUsd! - 0.0338) < 1e-12);
 });

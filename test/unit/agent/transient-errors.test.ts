@@ -186,7 +186,10 @@ test('refused once, then the server is up: the call that got through is call 1, 
     );
     const state = h.agent.state();
     assert.equal(state.calls.length, 1);
-    assert.ok(Math.abs(state.cost - prepared[0]!.inputCost - 4 * state.calls[0]!.outputTokens) < 1e-6);
+    // Billed once, by what the provider reported for the call that got through.
+    const [only] = state.calls;
+    assert.equal(only!.billedBy, 'provider');
+    assert.ok(Math.abs(state.cost - only!.usage!.inputTokens! - 4 * only!.outputTokens) < 1e-6);
     assertBudgetMatchesBilledCalls(state);
   } finally {
     await revived?.close();
@@ -211,7 +214,9 @@ test('a failure mid-answer is a counted call, billed by the usage the provider r
     assert.equal(state.calls.length, 4);
     const [, unreported, reported] = state.calls;
     assert.equal(unreported!.cost, 0);
-    assert.equal(reported!.providerInputTokens, 1000);
+    assert.equal(reported!.usage?.inputTokens, 1000);
+    assert.equal(unreported!.billedBy, 'none');
+    assert.equal(unreported!.error, 'server');
     assert.equal(reported!.cost, 1000 + 4 * 5, 'input by the reported usage, output at 4x');
     // The retry cleared the streamed partial text: the history holds only the final answer.
     assert.equal(state.messages.at(-1)!.content, 'Done.');

@@ -1,12 +1,17 @@
 // Context Desk's own history (`.context-desk/history/<session>.jsonl`, see store/history.ts): one
-// `{v: 1, session, index, at, message, tokens?, turn?, masked?, redactions?}` record per message. Each
-// assistant message was one call over every message before it. Records without a `message` that carry
-// a `type` or `kind` (per-call records are planned) are counted and skipped, never a reason to fail.
+// `{v: 1, session, index, at, message, ...}` record per message (a repeated index is a mask record, not a
+// message), and one `{v: 1, session, kind: 'call', call}` record per model call, written after the answer
+// it produced (`answered`) or on its own for a call whose answer was not kept. Each call's recorded usage
+// is what the provider reported plus the agent's own count and cost, recomputed from the record.
+// Records of other kinds are counted and skipped, never a reason to fail.
+import { parseCallRecord, parseSummaryCallRecord, recomputedCost } from '../../agent/call-log';
+import type { CallRecord } from '../../agent/session-state';
 import type { Message, Origin, Role } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
-import { noteBadLines } from '../notes';
+import { noteBadLines, plural, type Notes } from '../notes';
 import type { Importer } from '../importer';
+import type { RecordedSummaries, RecordedUsage } from '../types';
 import { chatOrigin, chatToolCalls } from './chat';
 
 const ROLES = new Set<Role>(['system', 'user', 'assistant', 'tool']);
@@ -31,6 +36,23 @@ function messageOf(v: JsonObject): Message | undefined {
   return out;
 }
 
+/** What a call record says, as replay's recorded usage; notes a stored cost its figures do not give. */
+function recordedOf(r: CallRecord, notes: Notes): RecordedUsage {
+  const units = recomputedCost(r);
+  if (Math.abs(units - r.cost) > 0.005 * Math.max(1, r.cost))
+    notes.add('cost-mismatch', (n) => `${plural(n, 'call record')} whose stored cost differs from its figures by over 0.5 % (the figures are used)`);
+  const u: RecordedUsage = { sentTokens: r.tokensSent, costUnits: units, outputTokens: r.outputTokens };
+  if (r.usage?.inputTokens !== undefined) u.inputTokens = r.usage.inputTokens;
+  if (r.usage?.cachedTokens !== undefined) u.cachedTokens = r.usage.cachedTokens;
+  if (r.usage?.cacheWriteTokens !== undefined) u.cacheWriteTokens = r.usage.cacheWriteTokens;
+  if (r.money) u.cost = units * r.money.usdPerUnit;
+  return u;
+}
+
+function isCallKind(v: JsonObject): boolean {
+  return v.kind === 'call' || v.kind === 'summary-call';
+}
+
 export const contextDeskHistory: Importer = {
   name: 'Context Desk history',
   detect: (input) =>
@@ -42,18 +64,68 @@ export const contextDeskHistory: Importer = {
     const records = input.kind === 'lines' ? input.records : [];
     if (input.kind === 'lines') noteBadLines(notes, input.bad);
     let other = 0;
+    const seen = new Set<number>();
+    let pending: number | undefined; // an answer whose call record may follow
+    const flush = (): void => {
+      if (pending !== undefined) b.call(pending);
+      pending = undefined;
+    };
+    let summaries: RecordedSummaries | undefined;
+    let summaryUsd: number | undefined = 0;
     for (const r of records) {
-      const m = isObject(r) ? messageOf(r) : undefined;
+      if (isObject(r) && isRecord(r) && isCallKind(r)) {
+        if (r.kind === 'summary-call') {
+          const sc = parseSummaryCallRecord(r.call);
+          if (!sc) {
+            other++;
+            continue;
+          }
+          summaries ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUnits: 0 };
+          summaries.calls++;
+          summaries.inputTokens += sc.inputTokens;
+          summaries.outputTokens += sc.outputTokens;
+          summaries.costUnits += sc.cost;
+          summaryUsd = summaryUsd === undefined || sc.costUsd === undefined ? undefined : summaryUsd + sc.costUsd;
+          continue;
+        }
+        const rec = parseCallRecord(r.call);
+        if (!rec) {
+          notes.add('bad-call', (n) => `${plural(n, 'call record')} with missing or invalid figures skipped`);
+          continue;
+        }
+        const recorded = recordedOf(rec, notes);
+        if (rec.answered === true && pending !== undefined) {
+          b.call(pending, recorded);
+          pending = undefined;
+        } else {
+          flush();
+          b.rejectedCall(recorded);
+        }
+        continue;
+      }
+      const m = isObject(r) && typeof r.index === 'number' ? messageOf(r) : undefined;
       if (!m) {
         other++;
         continue;
       }
-      const index = b.push(m);
-      if (m.role === 'assistant') b.call(index);
+      const index = (r as JsonObject).index as number;
+      if (seen.has(index)) continue; // a mask record: the message was read already
+      seen.add(index);
+      flush();
+      const at = b.push(m);
+      if (m.role === 'assistant') pending = at;
     }
+    flush();
+    if (summaries && summaryUsd !== undefined) summaries.cost = summaryUsd;
     // Counted, not warned about: newer versions add record kinds older ones skip by design.
     return [
-      { format: 'context-desk', messages: b.messages, calls: b.calls, ...(other > 0 ? { ignoredRecords: other } : {}) },
+      {
+        format: 'context-desk',
+        messages: b.messages,
+        calls: b.calls,
+        ...(summaries ? { recordedSummaries: summaries } : {}),
+        ...(other > 0 ? { ignoredRecords: other } : {}),
+      },
     ];
   },
 };

@@ -1,0 +1,153 @@
+// Call records read back from a history file (`kind: 'call'` and `kind: 'summary-call'` lines). The file
+// may come from anywhere (a cloned repository, a damaged disk): a record is taken only when every number
+// it is billed by is a finite number >= 0, else it is counted as skipped. One reader for resume, the
+// History list and replay, so they agree on what a file says.
+import { inputUnits } from '../cost/pricing';
+import { isCallLine } from '../store/history';
+import type { CallRecord, SummaryCallRecord } from './session-state';
+
+const count = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+function prices(v: unknown): CallRecord['prices'] {
+  const o = v as Record<string, unknown> | undefined;
+  if (!o || !count(o.cachedPrice) || !count(o.cacheWritePrice) || !count(o.outputPrice)) return undefined;
+  return { cachedPrice: o.cachedPrice, cacheWritePrice: o.cacheWritePrice, outputPrice: o.outputPrice };
+}
+
+/** A model call's record, checked; undefined when a figure it is billed by is missing or not a count. */
+export function parseCallRecord(v: unknown): CallRecord | undefined {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
+  const o = v as Record<string, unknown>;
+  for (const k of ['turn', 'call', 'tokensSent', 'rawHistoryTokens', 'cachedTokens', 'outputTokens', 'cost', 'at'])
+    if (!count(o[k])) return undefined;
+  if (o.costUsd !== undefined && !count(o.costUsd)) return undefined;
+  const usage = o.usage as Record<string, unknown> | undefined;
+  if (usage !== undefined) {
+    if (typeof usage !== 'object' || usage === null) return undefined;
+    for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens'])
+      if (usage[k] !== undefined && !count(usage[k])) return undefined;
+  }
+  const r = structuredClone(o) as unknown as CallRecord;
+  r.retry = o.retry === true;
+  const p = prices(o.prices);
+  if (p) r.prices = p;
+  else delete r.prices;
+  return r;
+}
+
+export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefined {
+  const o = v as Record<string, unknown> | null;
+  if (!o || typeof o !== 'object' || !count(o.inputTokens) || !count(o.outputTokens) || !count(o.cost)) return undefined;
+  if (o.costUsd !== undefined && !count(o.costUsd)) return undefined;
+  return {
+    inputTokens: o.inputTokens,
+    outputTokens: o.outputTokens,
+    cost: o.cost,
+    ...(o.costUsd !== undefined ? { costUsd: o.costUsd as number } : {}),
+    ...(count(o.at) ? { at: o.at } : {}),
+    ...(count((o.budget as { spentTokens?: unknown } | undefined)?.spentTokens)
+      ? { budget: { spentTokens: (o.budget as { spentTokens: number }).spentTokens } }
+      : {}),
+  };
+}
+
+export interface CallLog {
+  calls: CallRecord[];
+  summaryCalls: SummaryCallRecord[];
+  /** Call lines that could not be read (not counted in any figure). */
+  skipped: number;
+  /** Tokens the session budget had counted at the last record that says (file order). */
+  spentTokens?: number;
+}
+
+/** The call records among a history file's lines, in file order. */
+export function callLogFrom(lines: Iterable<unknown>): CallLog {
+  const log: CallLog = { calls: [], summaryCalls: [], skipped: 0 };
+  for (const line of lines) {
+    if (!isCallLine(line)) continue;
+    if (line.kind === 'call') {
+      const r = parseCallRecord(line.call);
+      if (r) log.calls.push(r);
+      else log.skipped++;
+      if (r?.budget && count(r.budget.spentTokens)) log.spentTokens = r.budget.spentTokens;
+    } else {
+      const r = parseSummaryCallRecord(line.call);
+      if (r) log.summaryCalls.push(r);
+      else log.skipped++;
+      if (r?.budget && count(r.budget.spentTokens)) log.spentTokens = r.budget.spentTokens;
+    }
+  }
+  return log;
+}
+
+/**
+ * A call's input tokens as billed: the provider's figures when it reported them, else our own count
+ * (everything not cached written to the cache), none for a call that was not billed.
+ */
+export function billedInputOf(r: CallRecord): { input: number; cached: number; cacheWrite?: number } {
+  if (r.billedBy === 'none') return { input: 0, cached: 0 };
+  const u = r.usage;
+  if (r.billedBy === 'provider' && u)
+    return {
+      input: u.inputTokens ?? 0,
+      cached: u.cachedTokens ?? 0,
+      ...(u.cacheWriteTokens !== undefined ? { cacheWrite: u.cacheWriteTokens } : {}),
+    };
+  return { input: r.tokensSent, cached: r.cachedTokens };
+}
+
+/**
+ * The call's cost in units recomputed from its figures and the prices it records (the recorded `cost`
+ * when it records no prices: files written before they were kept).
+ */
+export function recomputedCost(r: CallRecord): number {
+  if (!r.prices) return r.cost;
+  return inputUnits(billedInputOf(r), r.prices) + r.outputTokens * r.prices.outputPrice;
+}
+
+/** Sums of a log: what the meter shows after the session's calls. */
+export interface CallTotals {
+  calls: number;
+  tokensSent: number;
+  cachedTokens: number;
+  outputTokens: number;
+  /** Calls whose prompt size the provider reported, and those figures summed. */
+  reportedCalls: number;
+  reportedInputTokens: number;
+  reportedCachedTokens: number;
+  costUnits: number;
+  /** Money, when every billed call of the log had a known price; undefined otherwise. */
+  costUsd?: number;
+}
+
+export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTotals {
+  const t: CallTotals = {
+    calls: log.calls.length,
+    tokensSent: 0,
+    cachedTokens: 0,
+    outputTokens: 0,
+    reportedCalls: 0,
+    reportedInputTokens: 0,
+    reportedCachedTokens: 0,
+    costUnits: 0,
+  };
+  let usd: number | undefined = 0;
+  for (const r of log.calls) {
+    t.tokensSent += r.tokensSent;
+    t.cachedTokens += r.cachedTokens;
+    t.outputTokens += r.outputTokens;
+    if (r.usage?.inputTokens !== undefined) {
+      t.reportedCalls++;
+      t.reportedInputTokens += r.usage.inputTokens;
+      t.reportedCachedTokens += r.usage.cachedTokens ?? 0;
+    }
+    t.costUnits += r.cost;
+    usd = usd === undefined || (r.costUsd === undefined && r.cost > 0) ? undefined : usd + (r.costUsd ?? 0);
+  }
+  for (const s of log.summaryCalls) {
+    t.costUnits += s.cost;
+    usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
+  }
+  if (usd !== undefined && t.costUnits > 0) t.costUsd = usd;
+  return t;
+}
