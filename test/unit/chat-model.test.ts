@@ -208,7 +208,7 @@ test('budget: a hard refusal is not "over the limit", a denied or abandoned appr
   );
 });
 
-test('money is shown when the price is known, and only then; at rest it is the recorded calls\' sum', () => {
+test("money is shown when the price is known, and only then; at rest it is the recorded calls' sum", () => {
   const money = { usdPerUnit: 2e-6, model: 'gpt-4o', source: 'default' as const, asOf: '2026-11-24' };
   const priced = new ChatModel(emptyChat('s', 'masking', 1000, false), { money });
   priced.userMessage('go', 1);

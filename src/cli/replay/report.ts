@@ -186,7 +186,9 @@ function recordedLines(r: ReplayReport): string[] {
   if (rec.sentTokens !== undefined)
     lines.push(
       `Context Desk's call records: ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
-        (rec.costUnits !== undefined ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records` : '') +
+        (rec.costUnits !== undefined
+          ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records`
+          : '') +
         (rec.summaryCalls ? ` (${fmt(rec.summaryCalls)} summarizer calls included)` : '') +
         '.',
     );

@@ -37,7 +37,8 @@ export function parseCallRecord(v: unknown): CallRecord | undefined {
 
 export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefined {
   const o = v as Record<string, unknown> | null;
-  if (!o || typeof o !== 'object' || !count(o.inputTokens) || !count(o.outputTokens) || !count(o.cost)) return undefined;
+  if (!o || typeof o !== 'object' || !count(o.inputTokens) || !count(o.outputTokens) || !count(o.cost))
+    return undefined;
   if (o.costUsd !== undefined && !count(o.costUsd)) return undefined;
   return {
     inputTokens: o.inputTokens,

@@ -65,7 +65,12 @@ class Accumulator {
   summary(): HistorySummary {
     if (this.calls.length === 0 && this.summaryCalls.length === 0) return this.s;
     const t = callTotals({ calls: this.calls, summaryCalls: this.summaryCalls });
-    return { ...this.s, calls: t.calls, costUnits: t.costUnits, ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}) };
+    return {
+      ...this.s,
+      calls: t.calls,
+      costUnits: t.costUnits,
+      ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}),
+    };
   }
 }
 

@@ -11,7 +11,14 @@ import type { Clock } from '../ports';
 import type { MoneyPrice } from '../cost/pricing';
 import type { ContextResult, StrategyName } from '../strategies/types';
 import type { CallAccountant, PreparedBill } from './accounting';
-import { callFinished, callRecord, countOutput, maskedObservations, untilAborted, type BilledInput } from './call-records';
+import {
+  callFinished,
+  callRecord,
+  countOutput,
+  maskedObservations,
+  untilAborted,
+  type BilledInput,
+} from './call-records';
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
@@ -222,7 +229,11 @@ export class ModelCaller {
       params: c.params,
       tokenizer: c.tokenizer,
       model: c.model,
-      prices: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice, outputPrice: prices.outputPrice },
+      prices: {
+        cachedPrice: prices.cachedPrice,
+        cacheWritePrice: prices.cacheWritePrice,
+        outputPrice: prices.outputPrice,
+      },
       ...(c.money ? { costUsd: record.cost * c.money.usdPerUnit, money: c.money } : {}),
       masked: {
         count: masked.length,

@@ -55,7 +55,11 @@ function check(model: string, p: unknown): ModelPrice {
       fail(`has ${key} = ${JSON.stringify(v)}; expected a non-negative number (US$ per million tokens)`);
   }
   if ((o.input as number) <= 0) fail('has input = 0; the input price must be above 0');
-  const out: ModelPrice = { input: o.input as number, cachedInput: o.cachedInput as number, output: o.output as number };
+  const out: ModelPrice = {
+    input: o.input as number,
+    cachedInput: o.cachedInput as number,
+    output: o.output as number,
+  };
   if (o.cacheWrite !== undefined) out.cacheWrite = o.cacheWrite as number;
   return out;
 }

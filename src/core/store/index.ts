@@ -49,7 +49,14 @@ export { parseTerminalLog, readTerminalLog, recentExecutions } from './terminal-
 export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
 export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown } from './history';
 export { isCallLine, isMessageRecord } from './history';
-export type { HistoryAppendExtra, HistoryCallLine, HistoryLine, HistoryRecord, MaskedInfo, SessionEntry } from './history';
+export type {
+  HistoryAppendExtra,
+  HistoryCallLine,
+  HistoryLine,
+  HistoryRecord,
+  MaskedInfo,
+  SessionEntry,
+} from './history';
 export { SanitizingStream, sanitizeText } from './sanitize/pipeline';
 export type { AnsiMode, SanitizeOptions, SanitizeStats } from './sanitize/pipeline';
 export { redactSecrets, redactSecretsSync, setCustomPatterns } from './sanitize/secrets';

@@ -302,7 +302,9 @@ export class ChatModel {
     const money = this.options.money;
     const inFlight = units - this.unitsRecorded;
     const usd =
-      this.usd === undefined || (inFlight > 0 && !money) ? undefined : this.usd + (inFlight > 0 ? inFlight * money!.usdPerUnit : 0);
+      this.usd === undefined || (inFlight > 0 && !money)
+        ? undefined
+        : this.usd + (inFlight > 0 ? inFlight * money!.usdPerUnit : 0);
     return {
       ...rest,
       costUnits: units,

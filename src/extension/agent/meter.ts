@@ -76,4 +76,3 @@ function budgetOfRecord(b: NonNullable<CallRecord['budget']>): NonNullable<Conte
     limit,
   };
 }
-

@@ -86,16 +86,6 @@ export async function createProvider(s: Settings, secrets: vscode.SecretStorage)
   return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey: apiKey ?? 'not-needed' });
 }
 
-/**
- * US$ per cost unit (one uncached input token) for the configured model, when its price is known; the
- * panel then shows money instead of units. The seam for issue 14 (the price table in
- * src/core/cost/prices.ts and provider-reported usage): until it lands no price is assumed, because a
- * wrong number is worse than a labelled unit.
- */
-export function usdPerUnit(_s: Settings): number | undefined {
-  return undefined;
-}
-
 /** The panel's `provider/model` label and where the setup stands. */
 export function modelFields(s: Settings): { model?: string; setup: SetupSummary } {
   const kind = providerKind(s['agent.provider']);

@@ -24,12 +24,7 @@ export class SessionHistory {
    * `written`: messages of the session already in the file (a resumed session's); `records`: the file's
    * records, to find their indices and what was masked already.
    */
-  static open(
-    writer: HistoryWriter,
-    written: number,
-    records: readonly HistoryLine[],
-    logger: Logger,
-  ): SessionHistory {
+  static open(writer: HistoryWriter, written: number, records: readonly HistoryLine[], logger: Logger): SessionHistory {
     const h = new SessionHistory(writer, written, logger);
     const seen = new Set<number>();
     for (const r of records) {

@@ -126,7 +126,8 @@ export class CdMeter extends LitElement {
             ? stat(
                 'Billed so far',
                 html`<span data-testid="meter-billed-total"
-                  >${formatTokens(m.totals.reportedInputTokens)} (${formatTokens(m.totals.reportedCachedTokens)} cached)</span
+                  >${formatTokens(m.totals.reportedInputTokens)} (${formatTokens(m.totals.reportedCachedTokens)}
+                  cached)</span
                 >`,
                 '',
                 `Prompt tokens the provider reported over ${plural(m.totals.reportedCalls, 'call')}`,

@@ -63,14 +63,15 @@ test('at 0.1 it holds the boundary, then moves it past the last M turns once the
   boundaries.forEach((b, k) => assert.ok(k === 0 || b >= boundaries[k - 1]!));
 });
 
-test('property: never exceeds the context window when a single turn fits, never sends more than raw', async () => {
+test('property: never exceeds the context window (tool definitions included) when a single turn fits, never sends more than raw', async () => {
   await fc.assert(
     fc.asyncProperty(
       turnsArb(1, 60, 80),
       fc.integer({ min: 1, max: 12 }),
       fc.constantFrom(0, 0.1, 0.25, 0.5, 1),
       fc.integer({ min: 100, max: 4000 }),
-      async (spec, window, cachedPrice, contextWindow) => {
+      fc.integer({ min: 0, max: 600 }),
+      async (spec, window, cachedPrice, contextWindow, reservedTokens) => {
         const full = conversation(spec);
         const ca = createCacheAwareStrategy(
           { tokenizer },
@@ -79,7 +80,7 @@ test('property: never exceeds the context window when a single turn fits, never 
         for (let i = 0; i < full.length; i++) {
           if (full[i]!.role !== 'assistant') continue;
           const history = full.slice(0, i);
-          const r = await ca.build(history);
+          const r = await ca.build(history, { reservedTokens });
           assert.ok(size(r.messages) <= size(history));
           const split = splitTurns(history);
           const last = split.turns.at(-1);
@@ -93,8 +94,11 @@ test('property: never exceeds the context window when a single turn fits, never 
               ? maskMessage(m)
               : m,
           );
-          if (size(minimal) <= contextWindow)
-            assert.ok(size(r.messages) <= contextWindow, `${size(r.messages)} > ${contextWindow}`);
+          if (size(minimal) + reservedTokens <= contextWindow)
+            assert.ok(
+              size(r.messages) + reservedTokens <= contextWindow,
+              `${size(r.messages)} + ${reservedTokens} reserved > ${contextWindow}`,
+            );
           r.messages.forEach((m, j) => {
             if (m.role === 'assistant' || j < split.prefixEnd) assert.equal(m, history[j]);
           });

@@ -40,7 +40,11 @@ function messageOf(v: JsonObject): Message | undefined {
 function recordedOf(r: CallRecord, notes: Notes): RecordedUsage {
   const units = recomputedCost(r);
   if (Math.abs(units - r.cost) > 0.005 * Math.max(1, r.cost))
-    notes.add('cost-mismatch', (n) => `${plural(n, 'call record')} whose stored cost differs from its figures by over 0.5 % (the figures are used)`);
+    notes.add(
+      'cost-mismatch',
+      (n) =>
+        `${plural(n, 'call record')} whose stored cost differs from its figures by over 0.5 % (the figures are used)`,
+    );
   const u: RecordedUsage = { sentTokens: r.tokensSent, costUnits: units, outputTokens: r.outputTokens };
   if (r.usage?.inputTokens !== undefined) u.inputTokens = r.usage.inputTokens;
   if (r.usage?.cachedTokens !== undefined) u.cachedTokens = r.usage.cachedTokens;
