@@ -175,7 +175,7 @@ describe('Edits and commands that respect the user', function () {
     a.chat().newChat();
     assert.notEqual(a.chat().snapshot.sessionId, session);
     const jsonl = path.join(a.contextFolder(), 'history', `${session}.jsonl`);
-    type Rec = { message: { role: string; content: string; storedAt?: string } };
+    type Rec = { message?: { role: string; content: string; storedAt?: string } }; // call records have none
     let tool: Rec | undefined;
     await waitFor(
       () => {
@@ -185,15 +185,15 @@ describe('Edits and commands that respect the user', function () {
           .trim()
           .split('\n')
           .map((l) => JSON.parse(l) as Rec);
-        tool = records.find((r) => r.message.role === 'tool');
+        tool = records.find((r) => r.message?.role === 'tool');
         return tool !== undefined;
       },
       30_000,
       'the stopped tool call in the old session history',
     );
-    assert.match(tool!.message.content, /\[stopped by the user: Ctrl-C sent; it did not stop within 3 s/);
-    assert.match(tool!.message.content, /Full output \(3\d\d\d lines/, 'the long output was stored');
-    assert.ok(tool!.message.storedAt && fs.existsSync(path.join(workspaceRoot(), tool!.message.storedAt)));
+    assert.match(tool!.message!.content, /\[stopped by the user: Ctrl-C sent; it did not stop within 3 s/);
+    assert.match(tool!.message!.content, /Full output \(3\d\d\d lines/, 'the long output was stored');
+    assert.ok(tool!.message!.storedAt && fs.existsSync(path.join(workspaceRoot(), tool!.message!.storedAt)));
     await waitFor(() => !running(sleep), 10_000, 'the command is gone');
   });
 });

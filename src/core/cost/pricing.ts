@@ -51,7 +51,9 @@ export function defaultCacheWritePrice(provider: string): number {
 /** Prices for a session; throws a TypeError naming the entry when `userPrices` holds a bad one. */
 export function resolvePricing(i: PricingInput): Pricing {
   const user = i.userPrices ?? {};
-  const table: PriceTable = mergePrices(user);
+  // VS Code's models (Copilot's) are paid by subscription, not at a provider's list price: only a price
+  // the user set gives money there.
+  const table: PriceTable = mergePrices(user, i.provider === 'vscode-lm' ? {} : undefined);
   const match = findPrice(i.model, table, new Set(Object.keys(user)));
   if (!match) {
     return {

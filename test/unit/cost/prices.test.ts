@@ -114,6 +114,8 @@ test('pricing: a known model gives money and its relative prices; an unknown one
     cacheWritePrice: null,
   });
   assert.deepEqual(local, { cachedPrice: 0.25, cacheWritePrice: 1, outputPrice: DEFAULT_OUTPUT_PRICE });
+  const copilot = resolvePricing({ model: 'gpt-4o', provider: 'vscode-lm', cachedPrice: 0.1, cacheWritePrice: null });
+  assert.equal(copilot.money, undefined, "VS Code's models are not priced at a provider's list price");
   const set = resolvePricing({
     model: 'gpt-4o',
     provider: 'openai-compatible',
