@@ -64,6 +64,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     const controller = new (features().ChatController)({
       extensionPath: context.extensionPath,
       secrets: context.secrets,
+      state: context.workspaceState,
       settings,
       storeRoot: contextFolder,
       openStore: () => storeAccess().open(),

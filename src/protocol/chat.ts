@@ -130,6 +130,11 @@ export interface SessionSummary {
   updatedAt?: number;
   /** The agent's answers and actions (assistant messages). */
   turns: number;
+  /**
+   * True when this workspace's Context Desk did not write the file (it came with the repository or from
+   * another machine): its "user" messages are not known to be the user's. Resuming asks first.
+   */
+  foreign?: boolean;
   /** Model calls and cost, from the call records of the history file (absent in files without them). */
   calls?: number;
   costUnits?: number;

@@ -22,12 +22,15 @@ import { modelFields, providerKind } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { SessionHistory } from './sessionHistory';
 import { listPastSessions } from './pastSessions';
+import { WrittenSessions } from './writtenSessions';
 
 export type { Extras } from './sessionFactory';
 
 export interface ChatControllerDeps {
   extensionPath: string;
   secrets: vscode.SecretStorage;
+  /** Workspace state: which history files this workspace wrote (see WrittenSessions). */
+  state: vscode.Memento;
   settings: () => Settings;
   storeRoot: () => { root: string; workspaceFolder?: string };
   /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
@@ -57,11 +60,13 @@ export class ChatController implements vscode.Disposable {
   private rebuildAfterRun = false;
   /** Settles when the current run (if any) has finished, including its last history appends. */
   private runDone: Promise<void> = Promise.resolve();
+  private readonly written: WrittenSessions;
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
     setTiktokenWasmPath(path.join(d.extensionPath, 'dist', 'tiktoken_bg.wasm'));
     this.approvals = new ApprovalBroker((patches) => d.post(this.model.patch(patches)));
+    this.written = new WrittenSessions(d.state);
     this.model = this.chatModel(this.fresh());
     void this.refreshPastSessions();
   }
@@ -235,7 +240,7 @@ export class ChatController implements vscode.Disposable {
   /** Past sessions from the history files, newest first. */
   async refreshPastSessions(): Promise<number> {
     try {
-      const sessions = await listPastSessions(await this.openStore());
+      const sessions = await listPastSessions(await this.openStore(), (id) => this.written.has(id));
       this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
       return sessions.length;
     } catch (e) {
@@ -259,6 +264,7 @@ export class ChatController implements vscode.Disposable {
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
+    if (!this.written.has(id) && !(await this.confirmForeign(id))) return false;
     const s = this.d.settings();
     let state: SessionState;
     let loaded: Awaited<ReturnType<typeof loadSession>>;
@@ -293,6 +299,7 @@ export class ChatController implements vscode.Disposable {
     this.model = this.chatModel({ ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) });
     this.carryOver = state;
     this.resumed = { records };
+    await this.written.add(id);
     const damaged = badLines.length + (tornTail ? 1 : 0) + log.skipped;
     const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
     const counted =
@@ -306,6 +313,27 @@ export class ChatController implements vscode.Disposable {
     );
     this.d.postSnapshot(this.model.snapshot);
     return true;
+  }
+
+  /**
+   * A history file this workspace did not write may have come with the repository: its "user" messages
+   * would be sent to the model as the user's own. Resumed only when the user says so.
+   */
+  private async confirmForeign(id: string): Promise<boolean> {
+    const resume = 'Resume';
+    const read = 'Open Transcript';
+    const answer = await vscode.window.showWarningMessage(
+      `This session's history (${id}) was not written by Context Desk in this workspace: it may have come with the repository or from another machine.`,
+      {
+        modal: true,
+        detail:
+          'Resuming shows its conversation and sends its messages to the model as your own instructions. Read the transcript first if you do not know where it came from.',
+      },
+      resume,
+      read,
+    );
+    if (answer === read) await this.openTranscript(id);
+    return answer === resume;
   }
 
   private openStore(): Promise<ContextStore> {
@@ -360,6 +388,7 @@ export class ChatController implements vscode.Disposable {
     this.session = session;
     this.carryOver = undefined;
     // A continued conversation keeps appending to the history file it already has.
+    if (!this.history) await this.written.add(sessionId);
     this.history ??= SessionHistory.open(
       await HistoryWriter.open(store, sessionId, { tokenizer }),
       // (counted after the session put its own system prompt in place of the file's)

@@ -19,7 +19,11 @@ async function summary(file: string, key: string): Promise<HistorySummary> {
   return s;
 }
 
-export async function listPastSessions(store: ContextStore): Promise<SessionSummary[]> {
+/** `isOwn`: whether this workspace wrote the session (others are marked `foreign`). */
+export async function listPastSessions(
+  store: ContextStore,
+  isOwn: (id: string) => boolean = () => true,
+): Promise<SessionSummary[]> {
   const entries = (await listSessions(store)).slice(0, LISTED);
   return Promise.all(
     entries.map(async (e) => {
@@ -31,6 +35,7 @@ export async function listPastSessions(store: ContextStore): Promise<SessionSumm
         createdAt: Number.isFinite(created) ? created : e.modifiedMs,
         updatedAt: e.modifiedMs,
         turns: s.turns,
+        ...(isOwn(e.name) ? {} : { foreign: true }),
         ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
         ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
       };

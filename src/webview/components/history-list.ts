@@ -70,6 +70,16 @@ export class CdHistory extends LitElement {
                       <span class="meta" data-testid="history-meta"
                         >${s.id === this.current ? 'open now · ' : ''}${sessionMeta(s)}</span
                       >
+                      ${
+                        s.foreign
+                          ? html`<span
+                              class="foreign"
+                              data-testid="history-foreign"
+                              title="Not written by Context Desk in this workspace (it may have come with the repository). Resuming asks first: its messages would be sent as yours."
+                              >not written here</span
+                            >`
+                          : ''
+                      }
                     </button>
                   </li>`,
               )}
@@ -132,6 +142,10 @@ export class CdHistory extends LitElement {
       .session:disabled {
         opacity: 0.6;
         cursor: default;
+      }
+      .foreign {
+        font-size: 0.85em;
+        color: var(--vscode-editorWarning-foreground);
       }
       .title {
         overflow: hidden;

@@ -17,6 +17,7 @@ import { silentLogger } from '../../../src/core/ports';
 import type { Message } from '../../../src/core/messages';
 import { SessionHistory } from '../../../src/extension/agent/sessionHistory';
 import { listPastSessions } from '../../../src/extension/agent/pastSessions';
+import { WrittenSessions } from '../../../src/extension/agent/writtenSessions';
 import { tempDir } from '../store/helpers';
 
 const conversation: Message[] = [
@@ -119,12 +120,33 @@ test('History lists titles with turns, and calls and cost from the call records'
         });
     await w.close();
   }
-  const listed = await listPastSessions(s);
+  const listed = await listPastSessions(s, (id) => id === 'chat-b');
   const byId = new Map(listed.map((x) => [x.id, x]));
+  assert.equal(byId.get('chat-a')!.foreign, true, 'a file this workspace did not write is marked');
+  assert.equal(byId.get('chat-b')!.foreign, undefined);
   assert.equal(byId.get('chat-a')!.title, 'Find where the build warning comes from.');
   assert.equal(byId.get('chat-a')!.turns, 3);
   assert.equal(byId.get('chat-a')!.calls, undefined, 'no call records: no invented numbers');
   const b = byId.get('chat-b')!;
   assert.deepEqual([b.title, b.calls, b.costUnits], ['Second task', 2, 13_500]);
   assert.ok(Math.abs(b.costUsd! - 0.0338) < 1e-12);
+});
+
+test('the written-sessions book knows the files this workspace wrote, by id or file name', async () => {
+  const data = new Map<string, unknown>();
+  const memento = {
+    get: (key: string) => data.get(key),
+    update: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)),
+  };
+  const book = new WrittenSessions(memento as never);
+  assert.equal(book.has('chat-1'), false);
+  await book.add('chat-1');
+  await book.add('chat-1');
+  assert.equal(book.has('chat-1'), true);
+  assert.deepEqual(data.get('contextDesk.writtenSessions'), ['chat-1'], 'each id once');
+  data.set('contextDesk.writtenSessions', 'damaged');
+  assert.equal(book.has('chat-1'), false, 'damaged state trusts nothing');
+  for (let i = 0; i < 1005; i++) await book.add(`s${i}`);
+  assert.equal((data.get('contextDesk.writtenSessions') as string[]).length, 1000);
+  assert.equal(book.has('s1004'), true);
 });
