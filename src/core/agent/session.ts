@@ -1,6 +1,6 @@
 // The agent loop: prepare the context with the selected strategy, make one model call (ModelCaller: budget,
-// send, accounting), retry what the retry policy says, run the tools, repeat until the model answers
-// without tool calls, the user stops, the budget refuses or a failure cannot be retried.
+// send, accounting) with the retries the retry policy allows (retry-loop.ts), run the tools, repeat until
+// the model answers without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
 import { TokenBudget, type BudgetLimits, type BudgetOptions } from '../budget';
 import type { Message, Tokenizer } from '../messages';
@@ -22,14 +22,9 @@ import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput, type LongOutputPort } from './long-output';
 import { ModelCaller, type AttemptContext } from './model-call';
 import { createModelSummarizer } from './model-summarizer';
-import type { ChatProvider, ChatResult } from './provider';
-import {
-  DEFAULT_RETRY_POLICY,
-  invalidToolCallNote,
-  planRetry,
-  type RetryCounts,
-  type RetryPolicy,
-} from './retry-policy';
+import type { ChatProvider } from './provider';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
+import { callWithRetries, type CallOutcome } from './retry-loop';
 import {
   SESSION_STATE_VERSION,
   parseSessionState,
@@ -96,9 +91,6 @@ export interface LiveSettings {
   prices?: CallPrices;
   money?: MoneyPrice | null;
 }
-
-type CallOutcome =
-  { ok: true; result: ChatResult } | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
 
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
@@ -397,12 +389,8 @@ export class AgentSession {
     }
   }
 
-  /**
-   * One model call with its retries. The context is built once: a transient failure resends it as it
-   * was; after a context overflow or an invalid tool call it goes through retry filtering with a note.
-   */
+  /** Prepares this call's context with the strategy, then makes the call with its retries (retry-loop.ts). */
   private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
-    const aborted = { ok: false, reason: 'aborted', message: 'Stopped by the user' } as const;
     const history = this.s.messages.slice();
     let view: ContextResult;
     try {
@@ -411,75 +399,26 @@ export class AgentSession {
       view = await this.strategy.build(history, { reservedTokens: this.accountant.reserved(this.o.tools.specs()) });
     } catch (e) {
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
-      if (signal.aborted || isAbortError(e)) return aborted;
+      if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
       return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
     }
-    const specs = this.o.tools.specs();
-    let note: string | undefined; // set once retry filtering applies: the corrective note
-    const tried: RetryCounts = { transient: 0, unreachable: 0, overflow: 0 };
-    let invalid = 0;
-    for (let attempt = 0; ; attempt++) {
-      const sent =
-        note === undefined
-          ? view.messages
-          : (await this.retryFilter.build(view.messages, { retry: true, note })).messages;
-      const recorded = this.s.calls.length;
-      const outcome = await this.caller.attempt({
-        turn,
-        sent,
-        history,
-        view,
-        specs,
-        retry: attempt > 0,
-        filtered: note !== undefined,
-        signal,
-      });
-      const record = this.s.calls.length > recorded ? this.s.calls[this.s.calls.length - 1] : undefined;
-      // A kept answer's record waits for its message (see `onCall`); any other is final now.
-      const kept = outcome.type === 'ok' && this.keeps(outcome.result, invalid);
-      if (record && kept) this.heldRecord = Object.assign(record, { answered: true });
-      else if (record) this.reportCall(record);
-      if (outcome.type === 'stopped') return { ok: false, reason: outcome.reason, message: outcome.message };
-      let reason: string;
-      let delayMs = 0;
-      if (outcome.type === 'failed') {
-        const error = outcome.error;
-        this.emit({ type: 'error', turn, error: error.toInfo() });
-        const plan = planRetry(error, tried, this.policy);
-        if (!plan) return { ok: false, reason: 'error', message: error.message };
-        tried[plan.counts]++;
-        note = plan.filterNote ?? note;
-        reason = error.kind;
-        delayMs = plan.delayMs;
-      } else {
-        if (kept) return { ok: true, result: outcome.result };
-        const bad = this.badCalls(outcome.result);
-        invalid++;
-        note = invalidToolCallNote(bad.map((b) => `${b.kind} ${JSON.stringify(b.name.slice(0, 60))}`));
-        reason = `invalid tool call (${bad.map((b) => b.kind).join(', ')})`;
-      }
-      this.emit({ type: 'retry', turn, attempt: attempt + 1, reason, delayMs, filtered: note !== undefined });
-      try {
-        if (delayMs > 0) await this.sleep(delayMs, signal);
-      } catch {
-        return aborted;
-      }
-      if (signal.aborted) return aborted;
-    }
-  }
-
-  /** Tool calls the registry cannot run (unknown tool, unparsable arguments): the call is asked again. */
-  private badCalls(result: ChatResult): { kind: string; name: string }[] {
-    return result.toolCalls.flatMap((c) => {
-      const checked = this.o.tools.check(c);
-      // Arguments that break the schema are answered with the error instead (the model fixes them).
-      return checked.ok || checked.kind === 'invalid-arguments' ? [] : [{ kind: checked.kind, name: c.name }];
-    });
-  }
-
-  /** True when an answer is taken as it is (no invalid tool call, or no retries left for one). */
-  private keeps(result: ChatResult, invalid: number): boolean {
-    return this.badCalls(result).length === 0 || invalid >= this.policy.maxInvalidToolCallRetries;
+    return callWithRetries(
+      {
+        caller: this.caller,
+        retryFilter: this.retryFilter,
+        policy: this.policy,
+        tools: this.o.tools,
+        calls: this.s.calls,
+        emit: (e) => this.emit(e),
+        sleep: this.sleep,
+        // A kept answer's record waits for its message (see `onCall`); any other is final now.
+        onRecord: (record, kept) => {
+          if (kept) this.heldRecord = Object.assign(record, { answered: true });
+          else this.reportCall(record);
+        },
+      },
+      { turn, view, history, signal },
+    );
   }
 }
 
