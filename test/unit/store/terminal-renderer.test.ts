@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { Terminal } from '@xterm/headless';
+import { ONE_CELL_RANGES, isOneCell } from '../../../src/core/store/sanitize/cell-width';
 import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
 
 const COLS = 20;
@@ -27,8 +29,17 @@ async function render(text: string, cuts: number[] = []): Promise<{ out: string;
   return { out, modes };
 }
 
+/** A character from the one-cell ranges beyond ASCII (spinners, bars, box drawing, letters). */
+const oneCell = fc
+  .constantFrom(...ONE_CELL_RANGES.slice(1))
+  .chain(([a, b]) => fc.integer({ min: a, max: b }))
+  .map((c) => String.fromCharCode(c));
+
 const token = fc.oneof(
   fc.stringMatching(/^[a-z ]{0,12}$/),
+  fc.array(fc.oneof(oneCell, fc.constant(' ')), { minLength: 1, maxLength: 8 }).map((cs) => cs.join('')),
+  // what still needs xterm: wide, combining, bidi control, astral
+  fc.constantFrom('日本', 'e\u0301', '\u202e', '\u{1F680}', '\u2329'),
   fc.constantFrom(
     '\r',
     '\r\n',
@@ -72,6 +83,49 @@ test('the line emulator renders exactly what xterm renders (random redraw stream
     ),
     { numRuns: 300 },
   );
+});
+
+test('every one-cell character beyond ASCII takes exactly one cell in xterm', async () => {
+  const term = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
+  const write = (data: string): Promise<void> => new Promise((resolve) => term.write(data, resolve));
+  const wrong: string[] = [];
+  let checked = 0;
+  for (const [first, last] of ONE_CELL_RANGES) {
+    for (let c = first; c <= last; c++) {
+      const ch = String.fromCharCode(c);
+      await write(`\x1b[H\x1b[2Ja${ch}b`);
+      const line = term.buffer.active.getLine(0)!;
+      const ok =
+        term.buffer.active.cursorX === 3 &&
+        line.getCell(1)?.getChars() === ch &&
+        line.translateToString(true) === `a${ch}b`;
+      if (!ok || !isOneCell(c)) wrong.push(c.toString(16));
+      checked++;
+    }
+  }
+  term.dispose();
+  assert.ok(checked > 2800, `checked ${checked}`);
+  assert.deepEqual(wrong, []);
+  // and the exclusions really are not one cell wide
+  for (const c of [0x0301, 0x0483, 0x202e, 0x2329, 0x65e5, 0x9f]) assert.equal(isOneCell(c), false, c.toString(16));
+});
+
+test('spinners and bars of one-cell characters stay out of xterm and render as xterm does', async () => {
+  let text = 'Installing\r\n';
+  const spin = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
+  for (let frame = 0; frame <= 20; frame++) {
+    if (frame > 0) text += '\x1b[2A';
+    for (const pkg of ['café', 'señal'])
+      text += `\x1b[2K${spin[frame % spin.length]} ${pkg} │${'█'.repeat(frame / 5).padEnd(4, '░')}│${frame * 5}%\r\n`;
+  }
+  text += '\r✔ done → ok\r\n';
+  const r = await render(text, [9, 60, 301]);
+  assert.ok(!r.modes.has('xterm'), `modes: ${[...r.modes].join(', ')}`);
+  assert.equal(r.out, 'Installing\n⠋ café │████│100%\n⠋ señal │████│100%\n✔ done → ok\n');
+  assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
+  const bar = await render('⠋ 10% ░░░░\r⠙ 50% ██░░\r⠹ 99% ███▓\r\n');
+  assert.deepEqual([...bar.modes], ['lines']);
+  assert.equal(bar.out, '⠹ 99% ███▓\n');
 });
 
 test('a docker-style redraw stays in the line emulator and collapses to the final frame', async () => {

@@ -1,5 +1,6 @@
 // A small terminal emulator for the redraws most tools use (docker, npm, pip, cargo progress, and
-// screen redraws like `watch` or `top -b`): ASCII text, CR, LF, tab, cursor up/down/left/right/column,
+// screen redraws like `watch` or `top -b`): text of one-cell characters (ASCII and those of
+// cell-width.ts: spinners, bars, box drawing, accented letters), CR, LF, tab, cursor up/down/left/right/column,
 // cursor position, erase in line and in display, colours, and the private modes and keypad switches
 // that change no text (cursor visibility, bracketed paste, mouse and focus reporting). It keeps only
 // the screen (at most `rows` lines) and emits lines as they scroll off, like the full emulator, at
@@ -7,7 +8,9 @@
 // regions, other sequences) makes it hand over: it returns a replay that puts a real emulator in the
 // same state (lines + cursor position). A property test proves it renders what xterm renders.
 
-const PRINTABLE = /[\x20-\x7e]+/y;
+import { ONE_CELL_CLASS, isOneCell } from './cell-width';
+
+const PRINTABLE = new RegExp(`[${ONE_CELL_CLASS}]+`, 'y');
 const CSI_PARAMS = /\x1b\[([0-9;]*)([A-Za-z])/y;
 const PRIVATE_MODES = /\x1b\[\?([0-9;]*)([hl])/y;
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
@@ -36,6 +39,11 @@ export class LineEmulator {
   private row: number;
   private col = 0;
   private pending = '';
+  /**
+   * True right after text was printed: xterm then joins a zero-width character (a combining mark) to
+   * the cell before the cursor; after any control or sequence it does not.
+   */
+  private joinable = false;
 
   /** Starts below `seed` (complete lines already shown), like a terminal after printing them. */
   constructor(
@@ -55,7 +63,7 @@ export class LineEmulator {
     let i = 0;
     while (i < text.length) {
       const c = text.charCodeAt(i);
-      if (c >= 0x20 && c <= 0x7e) {
+      if (isOneCell(c)) {
         PRINTABLE.lastIndex = i;
         const run = PRINTABLE.exec(text)![0];
         // Never fill the last column: a terminal's pending-wrap state there is xterm's business.
@@ -64,8 +72,10 @@ export class LineEmulator {
         this.lines[this.row] = line.slice(0, this.col) + run + line.slice(this.col + run.length);
         this.col += run.length;
         i += run.length;
+        this.joinable = true;
         continue;
       }
+      if (c === 27 || c === 13 || c === 10 || c === 9) this.joinable = false;
       if (c === 13) {
         this.col = 0;
       } else if (c === 10) {
@@ -201,7 +211,11 @@ export class LineEmulator {
   private handOver(out: string, rest: string): LineEmulatorResult {
     // Blank cells are skipped with cursor-forward so they stay blank in the full emulator too.
     const lines = this.lines.map((l) => l.replace(/\0+$/, '').replace(/\0+/g, (b) => `\x1b[${b.length}C`));
-    const replay = lines.join('\r\n') + `\x1b[${this.row + 1};${this.col + 1}H`;
+    let replay = lines.join('\r\n');
+    // Right after text, the last character is printed again so that a combining mark still joins it.
+    if (this.joinable && this.col > 0)
+      replay += `\x1b[${this.row + 1};${this.col}H${this.lines[this.row]![this.col - 1]}`;
+    else replay += `\x1b[${this.row + 1};${this.col + 1}H`;
     return { out, handOver: replay + rest };
   }
 }

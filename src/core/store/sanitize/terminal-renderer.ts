@@ -1,6 +1,7 @@
 // Renders raw terminal output into the text a person saw, with bounded memory. Three paths, fastest
 // first; each hands over to the next with the screen state, never losing or duplicating a line:
-// 1. Lines that only carry colours (SGR), OSC markers and carriage-return progress (ASCII, no wrap):
+// 1. Lines that only carry colours (SGR), OSC markers and carriage-return progress (one-cell
+//    characters, no wrap):
 //    sequences stripped, `\r` segments overlaid, no emulation.
 // 2. The line emulator (line-emulator.ts): cursor moves and positions, erase in line and display,
 //    text-neutral private modes: the redraws of docker, npm, pip and of `watch`/`top -b`-style
@@ -10,6 +11,7 @@
 //    emitted once they scroll off the emulated screen (nothing can change them any more) and the
 //    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
 import { Terminal } from '@xterm/headless';
+import { ONE_CELL_CLASS } from './cell-width';
 import { LineEmulator } from './line-emulator';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
@@ -257,10 +259,10 @@ function countOf(text: string, ch: string): number {
   return n;
 }
 
-const CR_ONLY = /^[\x20-\x7e\r]*$/;
+const CR_ONLY = new RegExp(`^[${ONE_CELL_CLASS}\\r]*$`);
 
 /**
- * What a terminal shows for one line of printable ASCII with carriage returns: each `\r` goes back
+ * What a terminal shows for one line of one-cell characters (cell-width.ts) with carriage returns: each `\r` goes back
  * to column 0 and the next text overwrites. Exact as long as no segment wraps (each fits in `cols`);
  * undefined when the line needs the emulator (other controls, wide characters, wrapping).
  */
