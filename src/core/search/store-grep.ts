@@ -45,11 +45,17 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
  * rejects the pattern.
  */
 export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
-  const st = await fsp.stat(o.root).catch(() => undefined);
+  // lstat: rg follows a link it is given, and a cloned repository can ship `.context-desk` or one of
+  // its folders as a link to anywhere (~/.ssh); such a search is refused, not quietly narrowed.
+  const st = await fsp.lstat(o.root).catch(() => undefined);
+  if (st?.isSymbolicLink()) throw linkRefused(o.root);
   if (!st?.isDirectory()) throw new RipgrepError(`no Context Desk folder at ${o.root}`, null);
   const folders: string[] = [];
-  for (const f of scopeFolders(o.root, o.scope ?? 'all'))
-    if ((await fsp.stat(f).catch(() => undefined))?.isDirectory()) folders.push(f);
+  for (const f of scopeFolders(o.root, o.scope ?? 'all')) {
+    const fst = await fsp.lstat(f).catch(() => undefined);
+    if (fst?.isSymbolicLink()) throw linkRefused(f);
+    if (fst?.isDirectory()) folders.push(f);
+  }
   if (folders.length === 0) return;
   const rgPath = o.rgPath ?? (await locateRipgrep(o.locate))?.path;
   if (!rgPath) throw new RipgrepError(NO_RIPGREP_MESSAGE, null);
@@ -64,4 +70,11 @@ export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<Gre
     ranges: o.ranges,
     globs: ['!*.partial', '!*.jsonl', '!.*.tmp', '!index.json'],
   });
+}
+
+function linkRefused(p: string): RipgrepError {
+  return new RipgrepError(
+    `${p} is a symbolic link: not searched (a link in the Context Desk folder can point outside the workspace; remove it, or search its target yourself)`,
+    null,
+  );
 }

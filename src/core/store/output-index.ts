@@ -79,8 +79,9 @@ export async function listStoredOutputs(store: ContextStore, session: string): P
     if (byFile.has(name)) continue;
     const m = /^(\d+)-(.+?)(?:-\d+)?\.txt$/.exec(name);
     const full = path.join(dir, name);
-    const st = await fsp.stat(full).catch(() => undefined);
-    if (!st) continue;
+    // lstat: only the store's own files are listed (and their first line read), never a link's target.
+    const st = await fsp.lstat(full).catch(() => undefined);
+    if (!st?.isFile()) continue;
     byFile.set(name, {
       turn: m ? Number(m[1]) : 0,
       tool: m ? m[2]! : name,

@@ -47,6 +47,39 @@ test('grepStore searches the chosen scope despite the store .gitignore, skipping
   );
 });
 
+test('a Context Desk folder or scope folder that is a symbolic link is refused, not followed', async (t) => {
+  const store = await fixtureStore(t);
+  const ws = path.dirname(store.root);
+  // What a hostile repository can ship: a store folder pointing at files outside the workspace.
+  const outside = await mkdtemp(path.join(tmpdir(), 'cd-grep-outside-'));
+  t.after(() => rm(outside, { recursive: true, force: true }));
+  await fsp.writeFile(path.join(outside, 'id_rsa.log'), 'PRIVATE frobnicate key\n');
+  await fsp.rename(path.join(store.root, 'tool-outputs'), path.join(ws, 'moved'));
+  await fsp.symlink(outside, path.join(store.root, 'tool-outputs'));
+  for (const scope of ['tool-outputs', 'all'] as const)
+    await assert.rejects(
+      grepStore({ root: store.root, pattern: 'frobnicate', scope }).next(),
+      (e: unknown) => e instanceof RipgrepError && /tool-outputs is a symbolic link: not searched/.test(e.message),
+    );
+  // Other scopes still work.
+  const terminals: string[] = [];
+  for await (const m of grepStore({ root: store.root, pattern: 'frobnicate', scope: 'terminals' }))
+    terminals.push(m.text);
+  assert.equal(terminals.length, 1);
+  const cli = await runCli(['grep', 'PRIVATE'], { cwd: ws });
+  assert.equal(cli.code, 2);
+  assert.equal(cli.out, '');
+  assert.match(cli.err, /symbolic link: not searched/);
+  // The whole folder as a link.
+  const linkWs = await mkdtemp(path.join(tmpdir(), 'cd-grep-linkws-'));
+  t.after(() => rm(linkWs, { recursive: true, force: true }));
+  await fsp.symlink(store.root, path.join(linkWs, '.context-desk'));
+  const whole = await runCli(['grep', 'frobnicate'], { cwd: linkWs });
+  assert.equal(whole.code, 2);
+  assert.equal(whole.out, '');
+  assert.match(whole.err, /\.context-desk is a symbolic link: not searched/);
+});
+
 test('context-desk grep prints file:line:text, defaults to ./.context-desk, exits 0/1', async (t) => {
   const store = await fixtureStore(t);
   const ws = path.dirname(store.root);

@@ -182,5 +182,11 @@ test('stored outputs are indexed for the quick pick: newest first, with first li
     [1, 'shell', '  first line of shell 1'],
     [3, 'shell', '  first line of shell 3'],
   ]);
+  // A link among the files (a repository can ship one) is not listed and its target is not read.
+  const secret = path.join(path.dirname(store.root), 'outside-secret.txt');
+  await fsp.writeFile(secret, 'PRIVATE KEY\n');
+  await fsp.symlink(secret, path.join(store.folder('tool-outputs'), 's', '0009-shell.txt'));
+  const withLink = await listStoredOutputs(store, 's');
+  assert.deepEqual(withLink.map((e) => e.file).sort(), ['0001-shell.txt', '0003-shell.txt']);
   assert.deepEqual(await listStoredOutputs(store, 'no-such-session'), []);
 });
