@@ -14,10 +14,11 @@ const MB = 1024 * 1024;
  * hidden: the same redraws with the cursor hidden (a private mode that changes no text: line emulator);
  * screen: a `watch`/`top -b`-style program clearing the screen and writing rows by position (line
  * emulator); spinner: the redraws drawn with braille spinners, block bars and box drawing (one-cell
- * characters beyond ASCII: line emulator); xterm: the redraws with wide characters, which only
+ * characters beyond ASCII: line emulator); cjk: the redraws with two-cell characters (line emulator);
+ * xterm: a full-screen program on the alternate screen with a scroll region, which only
  * @xterm/headless renders.
  */
-type Kind = 'plain' | 'colour' | 'progress' | 'cursor' | 'hidden' | 'screen' | 'spinner' | 'xterm';
+type Kind = 'plain' | 'colour' | 'progress' | 'cursor' | 'hidden' | 'screen' | 'spinner' | 'cjk' | 'xterm';
 const SPINNER = '⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏';
 const CHUNK = 16 * 1024; // execution.read() hands over chunks of a few KB to tens of KB
 
@@ -29,10 +30,10 @@ function makeChunks(kind: Kind, totalBytes: number): Buffer[] {
       text += `\x1b[32m PASS \x1b[0m src/module${i % 97}/file${i}.test.ts \x1b[2m(${i % 13} ms)\x1b[22m ✓ renders the thing\r\n`;
     else if (kind === 'plain')
       text += `2026-11-22T02:33:02.${String(i % 1000).padStart(3, '0')}Z INFO worker-${i % 8} handled request ${i} in ${i % 50} ms\r\n`;
-    else if (kind === 'cursor' || kind === 'hidden' || kind === 'xterm')
+    else if (kind === 'cursor' || kind === 'hidden' || kind === 'cjk')
       text +=
         (kind === 'hidden' && i % 50 === 0 ? '\x1b[?25l' : '') +
-        `${i % 50 === 0 ? `step ${i}\r\n` : '\x1b[3A'}${[0, 1, 2].map((l) => `\x1b[2K ${kind === 'xterm' ? '層' : 'layer'} ${l}: ${'#'.repeat((i + l) % 30).padEnd(30)} ${(i * 7 + l) % 100}%\r\n`).join('')}`;
+        `${i % 50 === 0 ? `step ${i}\r\n` : '\x1b[3A'}${[0, 1, 2].map((l) => `\x1b[2K ${kind === 'cjk' ? '層' : 'layer'} ${l}: ${'#'.repeat((i + l) % 30).padEnd(30)} ${(i * 7 + l) % 100}%\r\n`).join('')}`;
     else if (kind === 'spinner')
       text +=
         `${i % 50 === 0 ? `✔ step ${i}\r\n` : '\x1b[3A'}` +
@@ -42,6 +43,14 @@ function makeChunks(kind: Kind, totalBytes: number): Buffer[] {
               `\x1b[2K${SPINNER[(i + l) % 10]} layer ${l} │${'█'.repeat((i + l) % 30).padEnd(30, '░')}│ ${(i * 7 + l) % 100}% → café\r\n`,
           )
           .join('');
+    else if (kind === 'xterm')
+      text +=
+        `\x1b[?1049h\x1b[H\x1b[2J\x1b[2;20r` +
+        Array.from(
+          { length: 20 },
+          (_, r) => `\x1b[${r + 1};1H${String(i + r).padStart(6)} │ entry ${(i * r) % 997}`,
+        ).join('') +
+        `\x1b[20;1H\n\x1b[r\x1b[?1049lviewed page ${i}\r\n`;
     else if (kind === 'screen')
       text +=
         `\x1b[?25l\x1b[H\x1b[2Jtop - ${i % 24}:00 up ${i} min, load ${(i % 7) / 3}\x1b[2;1H` +
@@ -116,6 +125,7 @@ async function main(): Promise<void> {
       hidden: 40 * MB,
       screen: 40 * MB,
       spinner: 40 * MB,
+      cjk: 40 * MB,
       xterm: 20 * MB,
     };
     console.log(
@@ -125,7 +135,7 @@ async function main(): Promise<void> {
       'kind      | path                | MB    | MB/s    | MB/cpu-s | max loop delay | p99 delay | vs fs appends',
     );
     for (const kind of (process.env.KINDS?.split(',') as Kind[] | undefined) ??
-      (['plain', 'colour', 'progress', 'cursor', 'hidden', 'screen', 'spinner', 'xterm'] as const)) {
+      (['plain', 'colour', 'progress', 'cursor', 'hidden', 'screen', 'spinner', 'cjk', 'xterm'] as const)) {
       const chunks = makeChunks(kind, sizes[kind]);
       const bytes = chunks.reduce((n, c) => n + c.length, 0);
       const baseline = await measure(async () => {
@@ -138,7 +148,7 @@ async function main(): Promise<void> {
         `${kind.padEnd(9)} | ${name.padEnd(19)} | ${String(Math.round(bytes / MB)).padEnd(5)} | ${r.mbps.toFixed(1).padStart(7)} | ${r.cpuMbps.toFixed(1).padStart(8)} | ${r.maxDelayMs.toFixed(1).padStart(11)} ms | ${r.p99DelayMs.toFixed(1).padStart(6)} ms | ${ratio}`;
       console.log(row('fs appends', baseline, '1.00x'));
       console.log(row('TerminalLogWriter', capture, `${(capture.mbps / baseline.mbps).toFixed(2)}x throughput`));
-      if (kind === 'hidden' || kind === 'screen' || kind === 'spinner') {
+      if (kind === 'hidden' || kind === 'screen' || kind === 'spinner' || kind === 'cjk') {
         // The same bytes forced through xterm, as this output was rendered before the line emulator knew it.
         const forced = [Buffer.from('\x1b[?7h'), ...chunks];
         const before = await measure(() => captureAll(store, dir, `${kind}-xterm`, forced), bytes);

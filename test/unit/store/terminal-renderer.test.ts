@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Terminal } from '@xterm/headless';
-import { ONE_CELL_RANGES, isOneCell } from '../../../src/core/store/sanitize/cell-width';
+import { ONE_CELL_RANGES, TWO_CELL_RANGES, isOneCell, isTwoCell } from '../../../src/core/store/sanitize/cell-width';
 import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
 
 const COLS = 20;
@@ -34,12 +34,17 @@ const oneCell = fc
   .constantFrom(...ONE_CELL_RANGES.slice(1))
   .chain(([a, b]) => fc.integer({ min: a, max: b }))
   .map((c) => String.fromCharCode(c));
+/** A character from the two-cell ranges (CJK, kana, Hangul, fullwidth forms). */
+const twoCell = fc
+  .constantFrom(...TWO_CELL_RANGES)
+  .chain(([a, b]) => fc.integer({ min: a, max: b }))
+  .map((c) => String.fromCharCode(c));
 
 const token = fc.oneof(
   fc.stringMatching(/^[a-z ]{0,12}$/),
-  fc.array(fc.oneof(oneCell, fc.constant(' ')), { minLength: 1, maxLength: 8 }).map((cs) => cs.join('')),
-  // what still needs xterm: wide, combining, bidi control, astral
-  fc.constantFrom('日本', 'e\u0301', '\u202e', '\u{1F680}', '\u2329'),
+  fc.array(fc.oneof(oneCell, twoCell, fc.constant(' ')), { minLength: 1, maxLength: 8 }).map((cs) => cs.join('')),
+  // what still needs xterm: combining, bidi control, astral, halfwidth
+  fc.constantFrom('e\u0301', '\u3099', '\u202e', '\u{1F680}', '\uff71'),
   fc.constantFrom(
     '\r',
     '\r\n',
@@ -67,6 +72,8 @@ const token = fc.oneof(
     .subarray(['1', '12', '25', '1000', '1004', '1006', '2004'], { minLength: 1, maxLength: 3 })
     .chain((modes) => fc.constantFrom(`\x1b[?${modes.join(';')}h`, `\x1b[?${modes.join(';')}l`)),
   fc.constantFrom('\x1b=', '\x1b>', '\x1b[H\x1b[2J'),
+  // sequences the line emulator hands over to xterm with the screen so far
+  fc.constantFrom('\x1bM', '\x1b[2S', '\x1b[1;2A', '\x1b[?7l', '\x1b[4h'),
 );
 
 test('the line emulator renders exactly what xterm renders (random redraw streams)', async () => {
@@ -85,29 +92,40 @@ test('the line emulator renders exactly what xterm renders (random redraw stream
   );
 });
 
-test('every one-cell character beyond ASCII takes exactly one cell in xterm', async () => {
-  const term = new Terminal({ cols: 10, rows: 2, allowProposedApi: true });
+test('every character of known width takes exactly that many cells in xterm', async () => {
+  const ROWS_PER_WRITE = 1000;
+  const term = new Terminal({ cols: 8, rows: ROWS_PER_WRITE + 1, scrollback: 0, allowProposedApi: true });
   const write = (data: string): Promise<void> => new Promise((resolve) => term.write(data, resolve));
   const wrong: string[] = [];
   let checked = 0;
-  for (const [first, last] of ONE_CELL_RANGES) {
-    for (let c = first; c <= last; c++) {
-      const ch = String.fromCharCode(c);
-      await write(`\x1b[H\x1b[2Ja${ch}b`);
-      const line = term.buffer.active.getLine(0)!;
-      const ok =
-        term.buffer.active.cursorX === 3 &&
-        line.getCell(1)?.getChars() === ch &&
-        line.translateToString(true) === `a${ch}b`;
-      if (!ok || !isOneCell(c)) wrong.push(c.toString(16));
-      checked++;
+  for (const [width, ranges, known] of [
+    [1, ONE_CELL_RANGES, isOneCell],
+    [2, TWO_CELL_RANGES, isTwoCell],
+  ] as const) {
+    const codes = ranges.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, i) => first + i));
+    for (let at = 0; at < codes.length; at += ROWS_PER_WRITE) {
+      const batch = codes.slice(at, at + ROWS_PER_WRITE);
+      // One character per row, between two letters: the second letter lands `width` cells later.
+      await write('\x1b[H\x1b[2J' + batch.map((c) => `a${String.fromCharCode(c)}b`).join('\r\n'));
+      batch.forEach((c, row) => {
+        const ch = String.fromCharCode(c);
+        const line = term.buffer.active.getLine(row)!;
+        const ok =
+          line.getCell(1)?.getChars() === ch &&
+          line.getCell(1)?.getWidth() === width &&
+          line.getCell(1 + width)?.getChars() === 'b' &&
+          line.translateToString(true) === `a${ch}b`;
+        if (!ok || !known(c)) wrong.push(c.toString(16));
+        checked++;
+      });
     }
   }
   term.dispose();
-  assert.ok(checked > 2800, `checked ${checked}`);
+  assert.ok(checked > 40000, `checked ${checked}`);
   assert.deepEqual(wrong, []);
-  // and the exclusions really are not one cell wide
-  for (const c of [0x0301, 0x0483, 0x202e, 0x2329, 0x65e5, 0x9f]) assert.equal(isOneCell(c), false, c.toString(16));
+  // and the exclusions really are neither
+  for (const c of [0x0301, 0x0483, 0x202e, 0x302a, 0x3099, 0x303f, 0xff71, 0x9f, 0xd800])
+    assert.equal(isOneCell(c) || isTwoCell(c), false, c.toString(16));
 });
 
 test('spinners and bars of one-cell characters stay out of xterm and render as xterm does', async () => {
@@ -128,6 +146,18 @@ test('spinners and bars of one-cell characters stay out of xterm and render as x
   assert.equal(bar.out, '⠹ 99% ███▓\n');
 });
 
+test('CJK redraws stay out of xterm, and a two-cell character half overwritten goes whole, as in xterm', async () => {
+  let text = '下载 layers\r\n';
+  for (let frame = 0; frame <= 10; frame++)
+    text += `${frame > 0 ? '\x1b[1A' : ''}\x1b[2K层 ${frame}: ${'█'.repeat(frame)}\r\n`;
+  // Overwrite the right half of 日 and the left half of 本; erase from the middle of 語.
+  text += '日本語テスト\r\x1b[1Cx\x1b[1Cy\x1b[1C\x1b[K\r\n';
+  const r = await render(text, [4, 33, 80]);
+  assert.ok(!r.modes.has('xterm'), `modes: ${[...r.modes].join(', ')}`);
+  assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
+  assert.equal(r.out, '下载 layers\n层 10: ██████████\n x y\n');
+});
+
 test('a docker-style redraw stays in the line emulator and collapses to the final frame', async () => {
   let text = 'Pulling layers\r\n';
   for (let frame = 0; frame <= 100; frame += 10) {
@@ -142,7 +172,7 @@ test('a docker-style redraw stays in the line emulator and collapses to the fina
   assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
 });
 
-test('wide characters and wrapping hand over to xterm without losing the screen', async () => {
+test('wrapping hands over to xterm without losing the screen (two-cell characters before it)', async () => {
   const text = 'one\r\ntwo\r\n\x1b[1A\x1b[2Kzwei 日本語\r\n' + 'x'.repeat(45) + '\r\nend\r\n';
   const r = await render(text);
   assert.ok(r.modes.has('xterm'));

@@ -1,9 +1,10 @@
-// Characters beyond ASCII that a terminal shows in exactly one cell, so the fast renderers can treat
-// them like ASCII: the spinners, bars and marks of progress output (braille, block elements, box
-// drawing, arrows, check marks) and Latin, Greek and Cyrillic letters. The ranges leave out what
-// xterm (Unicode 6 widths, @xterm/headless's default) shows otherwise: combining marks (U+0300-036F,
-// U+0483-0489), bidi controls (U+202A-202E), the wide angle brackets U+2329/232A, and control
-// pictures (U+2400-245F, not checked). An exhaustive test writes every one of them to xterm.
+// Characters whose width in the terminal is known, so the fast renderers can place them without xterm.
+// One cell: the spinners, bars and marks of progress output (braille, block elements, box drawing,
+// arrows, check marks) and Latin, Greek and Cyrillic letters. Two cells: CJK ideographs, kana, Hangul
+// and fullwidth forms. The ranges leave out what xterm (Unicode 6 widths, @xterm/headless's default)
+// shows otherwise: combining marks (U+0300-036F, U+0483-0489, U+302A-302F, U+3099-309A), bidi controls
+// (U+202A-202E), U+303F, halfwidth forms, and what was not checked (control pictures, characters
+// outside the Basic Multilingual Plane). An exhaustive test writes every one of them to xterm.
 
 /** The ranges, inclusive, as [first, last] UTF-16 code units (all in the Basic Multilingual Plane). */
 export const ONE_CELL_RANGES: readonly (readonly [number, number])[] = [
@@ -19,14 +20,34 @@ export const ONE_CELL_RANGES: readonly (readonly [number, number])[] = [
   [0x2800, 0x28ff],
 ];
 
+/** Characters shown in two cells, same form. */
+export const TWO_CELL_RANGES: readonly (readonly [number, number])[] = [
+  [0x1100, 0x115f],
+  [0x2e80, 0x3029],
+  [0x3030, 0x303e],
+  [0x3041, 0x3096],
+  [0x309b, 0xa4cf],
+  [0xac00, 0xd7a3],
+  [0xf900, 0xfaff],
+  [0xfe30, 0xfe4f],
+  [0xff00, 0xff60],
+  [0xffe0, 0xffe6],
+];
+
 const hex = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`;
-/** A regular-expression character class body matching one such character. */
+/** A regular-expression character class body matching one one-cell character. */
 export const ONE_CELL_CLASS = ONE_CELL_RANGES.map(([a, b]) => `${hex(a)}-${hex(b)}`).join('');
 
+/** Cells per UTF-16 code unit: 1 or 2 for the characters above, 0 for everything else (a lookup, for speed). */
+export const CELL_WIDTH: Uint8Array = (() => {
+  const table = new Uint8Array(0x10000);
+  for (const [a, b] of ONE_CELL_RANGES) table.fill(1, a, b + 1);
+  for (const [a, b] of TWO_CELL_RANGES) table.fill(2, a, b + 1);
+  return table;
+})();
+
 /** True when the UTF-16 code unit `c` is a character shown in exactly one cell. */
-export function isOneCell(c: number): boolean {
-  if (c >= 0x20 && c <= 0x7e) return true;
-  if (c < 0xa0) return false;
-  for (const [a, b] of ONE_CELL_RANGES) if (c >= a && c <= b) return true;
-  return false;
-}
+export const isOneCell = (c: number): boolean => CELL_WIDTH[c] === 1;
+
+/** True when the UTF-16 code unit `c` is a character shown in two cells. */
+export const isTwoCell = (c: number): boolean => CELL_WIDTH[c] === 2;

@@ -1,17 +1,15 @@
 // A small terminal emulator for the redraws most tools use (docker, npm, pip, cargo progress, and
-// screen redraws like `watch` or `top -b`): text of one-cell characters (ASCII and those of
-// cell-width.ts: spinners, bars, box drawing, accented letters), CR, LF, tab, cursor up/down/left/right/column,
+// screen redraws like `watch` or `top -b`): text of characters of known width (cell-width.ts: ASCII,
+// spinners, bars, box drawing, accented letters in one cell; CJK in two), CR, LF, tab, cursor up/down/left/right/column,
 // cursor position, erase in line and in display, colours, and the private modes and keypad switches
 // that change no text (cursor visibility, bracketed paste, mouse and focus reporting). It keeps only
 // the screen (at most `rows` lines) and emits lines as they scroll off, like the full emulator, at
-// several times its speed. Anything else (wide characters, wrapping, the alternate screen, scroll
+// several times its speed. Anything else (combining marks, other characters, wrapping, the alternate screen, scroll
 // regions, other sequences) makes it hand over: it returns a replay that puts a real emulator in the
 // same state (lines + cursor position). A property test proves it renders what xterm renders.
 
-import { ONE_CELL_CLASS, isOneCell } from './cell-width';
+import { CELL_WIDTH } from './cell-width';
 
-const PRINTABLE = new RegExp(`[${ONE_CELL_CLASS}]+`, 'y');
-const CSI_PARAMS = /\x1b\[([0-9;]*)([A-Za-z])/y;
 const PRIVATE_MODES = /\x1b\[\?([0-9;]*)([hl])/y;
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
 const INCOMPLETE = /^\x1b(?:\[\??[0-9;]*|\][^\x07\x1b]*|\]?[^\x07\x1b]*\x1b)?$/;
@@ -29,10 +27,12 @@ export interface LineEmulatorResult {
   handOver?: string;
 }
 
-// Internally a never-written cell is NUL: like xterm, trailing blank cells are trimmed but trailing
-// spaces that were printed are kept.
+// Internally a line is a string with one element per cell. A never-written cell is NUL: like xterm,
+// trailing blank cells are trimmed but trailing spaces that were printed are kept. A two-cell
+// character is followed by TAIL, its right half, which shows as nothing.
 const BLANK = '\0';
-const shown = (s: string): string => s.replace(/\0+$/, '').replace(/\0/g, ' ');
+const TAIL = '\x01';
+const shown = (s: string): string => s.replace(/\0+$/, '').replace(/\0/g, ' ').replace(/\x01/g, '');
 
 export class LineEmulator {
   private readonly lines: string[];
@@ -63,15 +63,20 @@ export class LineEmulator {
     let i = 0;
     while (i < text.length) {
       const c = text.charCodeAt(i);
-      if (isOneCell(c)) {
-        PRINTABLE.lastIndex = i;
-        const run = PRINTABLE.exec(text)![0];
+      if (CELL_WIDTH[c] !== 0) {
+        // A run of characters of known width, measured in cells.
+        let j = i + 1;
+        let width = CELL_WIDTH[c]!;
+        let twoCell = width === 2;
+        for (let w = CELL_WIDTH[text.charCodeAt(j)]; w; w = CELL_WIDTH[text.charCodeAt(++j)]) {
+          width += w;
+          if (w === 2) twoCell = true;
+        }
         // Never fill the last column: a terminal's pending-wrap state there is xterm's business.
-        if (this.col + run.length >= this.cols) return this.handOver(out, text.slice(i));
-        const line = this.lines[this.row]!.padEnd(this.col, BLANK);
-        this.lines[this.row] = line.slice(0, this.col) + run + line.slice(this.col + run.length);
-        this.col += run.length;
-        i += run.length;
+        if (this.col + width >= this.cols) return this.handOver(out, text.slice(i));
+        const run = text.slice(i, j);
+        this.print(twoCell ? withTails(run) : run);
+        i = j;
         this.joinable = true;
         continue;
       }
@@ -83,37 +88,44 @@ export class LineEmulator {
       } else if (c === 9) {
         this.col = Math.min(this.cols - 1, (Math.floor(this.col / 8) + 1) * 8);
       } else if (c === 27) {
-        const rest = text.slice(i);
-        OSC.lastIndex = i;
-        const osc = OSC.exec(text);
-        if (osc) {
-          i += osc[0].length;
-          continue;
-        }
+        // Dispatched on the next character; matched in place (no copies of the rest on the common path).
         const next = text.charCodeAt(i + 1);
-        if (next === 0x3d || next === 0x3e) {
+        if (next === 0x5b && text.charCodeAt(i + 2) !== 0x3f) {
+          // CSI: parameters (digits and `;`), then a letter
+          let j = i + 2;
+          for (let d = text.charCodeAt(j); (d >= 0x30 && d <= 0x39) || d === 0x3b; d = text.charCodeAt(++j));
+          const final = text.charCodeAt(j);
+          if ((final >= 0x41 && final <= 0x5a) || (final >= 0x61 && final <= 0x7a)) {
+            if (!this.csi(text[j]!, text.slice(i + 2, j))) return this.handOver(out, text.slice(i));
+            i = j + 1;
+            continue;
+          }
+        } else if (next === 0x5b) {
+          PRIVATE_MODES.lastIndex = i;
+          const modes = PRIVATE_MODES.exec(text);
+          if (modes) {
+            if (!modes[1]!.split(';').every((m) => TEXT_NEUTRAL_MODES.has(Number(m))))
+              return this.handOver(out, text.slice(i));
+            i += modes[0].length;
+            continue;
+          }
+        } else if (next === 0x5d) {
+          OSC.lastIndex = i;
+          const osc = OSC.exec(text);
+          if (osc) {
+            i += osc[0].length;
+            continue;
+          }
+        } else if (next === 0x3d || next === 0x3e) {
           i += 2; // ESC = / ESC >: keypad mode, input only
           continue;
         }
-        PRIVATE_MODES.lastIndex = i;
-        const modes = PRIVATE_MODES.exec(text);
-        if (modes) {
-          if (!modes[1]!.split(';').every((m) => TEXT_NEUTRAL_MODES.has(Number(m)))) return this.handOver(out, rest);
-          i += modes[0].length;
-          continue;
+        const rest = text.slice(i);
+        if (INCOMPLETE.test(rest) && rest.length < 4096) {
+          this.pending = rest;
+          return { out };
         }
-        CSI_PARAMS.lastIndex = i;
-        const full = CSI_PARAMS.exec(text);
-        if (!full) {
-          if (INCOMPLETE.test(rest) && rest.length < 4096) {
-            this.pending = rest;
-            return { out };
-          }
-          return this.handOver(out, rest);
-        }
-        if (!this.csi(full[2]!, full[1]!)) return this.handOver(out, rest);
-        i += full[0].length;
-        continue;
+        return this.handOver(out, rest);
       } else {
         return this.handOver(out, text.slice(i));
       }
@@ -132,17 +144,45 @@ export class LineEmulator {
       .join('');
   }
 
+  /**
+   * Writes cells at the cursor. Like xterm, a two-cell character partly overwritten loses its other
+   * half: the left half before the text, the right half after it, become blank.
+   */
+  private print(cells: string): void {
+    let line = this.lines[this.row]!.padEnd(this.col, BLANK);
+    const start = this.col;
+    const end = start + cells.length;
+    if (line[start] === TAIL) line = line.slice(0, start - 1) + BLANK + line.slice(start);
+    const after = line[end] === TAIL ? BLANK + line.slice(end + 1) : line.slice(end);
+    this.lines[this.row] = line.slice(0, start) + cells + after;
+    this.col = end;
+  }
+
+  /** Erases from the cursor to the end of its line (a two-cell character cut in half goes whole). */
+  private eraseToEnd(): void {
+    const line = this.lines[this.row]!;
+    const from = this.col;
+    this.lines[this.row] = line[from] === TAIL ? line.slice(0, from - 1) + BLANK : line.slice(0, from);
+  }
+
+  /** Erases from the start of the cursor's line to the cursor, inclusive (same rule). */
+  private eraseToCursor(): void {
+    const line = this.lines[this.row]!;
+    const next = this.col + 1;
+    this.lines[this.row] = BLANK.repeat(next) + (line[next] === TAIL ? BLANK + line.slice(next + 1) : line.slice(next));
+  }
+
   /** Applies one CSI sequence; false when it is not one this emulator handles. */
   private csi(final: string, params: string): boolean {
     if (final === 'm') return true;
-    const args = params.split(';').map((p) => (p === '' ? undefined : Number(p)));
     if (final === 'H' || final === 'f') {
+      const args = params.split(';').map((p) => (p === '' ? undefined : Number(p)));
       if (args.length > 2) return false;
       this.moveTo((args[0] ?? 1) - 1, (args[1] ?? 1) - 1);
       return true;
     }
-    if (args.length > 1) return false;
-    const n = args[0];
+    if (params.includes(';')) return false;
+    const n = params === '' ? undefined : Number(params);
     const count = Math.max(1, n ?? 1);
     switch (final) {
       case 'A':
@@ -164,22 +204,20 @@ export class LineEmulator {
         this.moveTo(count - 1, this.col);
         return true;
       case 'K': {
-        const line = this.lines[this.row]!;
-        if (n === undefined || n === 0) this.lines[this.row] = line.slice(0, this.col);
-        else if (n === 1) this.lines[this.row] = BLANK.repeat(this.col + 1) + line.slice(this.col + 1);
+        if (n === undefined || n === 0) this.eraseToEnd();
+        else if (n === 1) this.eraseToCursor();
         else if (n === 2) this.lines[this.row] = '';
         else return false;
         return true;
       }
       case 'J': {
         // Erase in display: below (0), above (1) or the whole screen (2), the cursor staying put.
-        const line = this.lines[this.row]!;
         if (n === undefined || n === 0) {
-          this.lines[this.row] = line.slice(0, this.col);
+          this.eraseToEnd();
           for (let r = this.row + 1; r < this.lines.length; r++) this.lines[r] = '';
         } else if (n === 1) {
           for (let r = 0; r < this.row; r++) this.lines[r] = '';
-          this.lines[this.row] = BLANK.repeat(this.col + 1) + line.slice(this.col + 1);
+          this.eraseToCursor();
         } else if (n === 2) this.lines.fill('');
         else return false;
         return true;
@@ -210,12 +248,30 @@ export class LineEmulator {
 
   private handOver(out: string, rest: string): LineEmulatorResult {
     // Blank cells are skipped with cursor-forward so they stay blank in the full emulator too.
-    const lines = this.lines.map((l) => l.replace(/\0+$/, '').replace(/\0+/g, (b) => `\x1b[${b.length}C`));
+    const lines = this.lines.map((l) =>
+      l
+        .replace(/\0+$/, '')
+        .replace(/\x01/g, '')
+        .replace(/\0+/g, (b) => `\x1b[${b.length}C`),
+    );
     let replay = lines.join('\r\n');
     // Right after text, the last character is printed again so that a combining mark still joins it.
-    if (this.joinable && this.col > 0)
-      replay += `\x1b[${this.row + 1};${this.col}H${this.lines[this.row]![this.col - 1]}`;
+    const line = this.lines[this.row]!;
+    const last = line[this.col - 1] === TAIL ? this.col - 2 : this.col - 1;
+    if (this.joinable && last >= 0) replay += `\x1b[${this.row + 1};${last + 1}H${line[last]}`;
     else replay += `\x1b[${this.row + 1};${this.col + 1}H`;
     return { out, handOver: replay + rest };
   }
+}
+
+/** The run with TAIL after each two-cell character: one string element per cell. */
+function withTails(run: string): string {
+  let cells = '';
+  let from = 0;
+  for (let k = 0; k < run.length; k++)
+    if (CELL_WIDTH[run.charCodeAt(k)] === 2) {
+      cells += run.slice(from, k + 1) + TAIL;
+      from = k + 1;
+    }
+  return cells + run.slice(from);
 }
