@@ -16,8 +16,6 @@ import { LineEmulator } from './line-emulator';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
 const NOT_SIMPLE = /[\x00-\x08\x0b-\x1f\x7f]/;
-/** The same test over a block of whole lines, where `\r\n` line ends are allowed. */
-const NOT_SIMPLE_BLOCK = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]|\r(?!\n)/;
 /** Rows that may scroll between two harvests (bounds the scrollback the emulator needs). */
 const ROW_BUDGET = 4096;
 /** One write to the emulator: the emulator yields to the event loop between writes, not inside one. */
@@ -73,9 +71,12 @@ export class TerminalRenderer {
     }
     this.partial = collapsePartial(s.slice(lastNl + 1), this.cols);
     // Common case, checked on the whole block at once: only colours and markers.
+    // Line ends made `\n` first: a single character class then finds any control left (a lone `\r`
+    // included), several times faster than an alternation with a lookahead.
     const block = s.slice(0, lastNl + 1).replace(SGR_OR_OSC, '');
-    if (!NOT_SIMPLE_BLOCK.test(block)) {
-      this.window += block.includes('\r') ? block.replace(/\r\n/g, '\n') : block;
+    const lf = block.includes('\r') ? block.replace(/\r\n/g, '\n') : block;
+    if (!NOT_SIMPLE.test(lf)) {
+      this.window += lf;
       return this.trimWindow();
     }
     // Find the first line that needs the emulator; the lines before it are simple.
