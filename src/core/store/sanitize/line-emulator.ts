@@ -1,12 +1,13 @@
 // A small terminal emulator for the redraws most tools use (docker, npm, pip, cargo progress, and
 // screen redraws like `watch` or `top -b`): text of characters of known width (cell-width.ts: ASCII,
-// spinners, bars, box drawing, accented letters in one cell; CJK in two), CR, LF, tab, cursor up/down/left/right/column,
-// cursor position, erase in line and in display, colours, and the private modes and keypad switches
-// that change no text (cursor visibility, bracketed paste, mouse and focus reporting). It keeps only
-// the screen (at most `rows` lines) and emits lines as they scroll off, like the full emulator, at
-// several times its speed. Anything else (combining marks, other characters, wrapping, the alternate screen, scroll
-// regions, other sequences) makes it hand over: it returns a replay that puts a real emulator in the
-// same state (lines + cursor position). A property test proves it renders what xterm renders.
+// spinners, bars, box drawing, accented letters in one cell; CJK in two), CR, LF, tab, cursor
+// up/down/left/right/column, cursor position, erase in line and in display, colours, and the private
+// modes and keypad switches that change no text (cursor visibility, bracketed paste, mouse and focus
+// reporting). It keeps only the screen (at most `rows` lines) and emits lines as they scroll off, like
+// the full emulator, at several times its speed. Anything else (combining marks, other characters,
+// wrapping, the alternate screen, scroll regions, other sequences) makes it hand over: it returns a
+// replay that puts a real emulator in the same state (lines + cursor position). A property test proves
+// it renders what xterm renders.
 
 import { CELL_WIDTH } from './cell-width';
 
