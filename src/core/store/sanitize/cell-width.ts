@@ -34,10 +34,6 @@ export const TWO_CELL_RANGES: readonly (readonly [number, number])[] = [
   [0xffe0, 0xffe6],
 ];
 
-const hex = (n: number): string => `\\u${n.toString(16).padStart(4, '0')}`;
-/** A regular-expression character class body matching one one-cell character. */
-export const ONE_CELL_CLASS = ONE_CELL_RANGES.map(([a, b]) => `${hex(a)}-${hex(b)}`).join('');
-
 /** Cells per UTF-16 code unit: 1 or 2 for the characters above, 0 for everything else (a lookup, for speed). */
 export const CELL_WIDTH: Uint8Array = (() => {
   const table = new Uint8Array(0x10000);

@@ -11,7 +11,7 @@
 //    emitted once they scroll off the emulated screen (nothing can change them any more) and the
 //    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
 import { Terminal } from '@xterm/headless';
-import { ONE_CELL_CLASS } from './cell-width';
+import { CELL_WIDTH } from './cell-width';
 import { LineEmulator } from './line-emulator';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
@@ -76,7 +76,7 @@ export class TerminalRenderer {
     this.partial = collapsePartial(s.slice(lastNl + 1), this.cols);
     // Common case, checked on the whole block at once: only colours and markers.
     // Line ends made `\n` first: a single character class then finds any control left (a lone `\r`
-    // included), several times faster than an alternation with a lookahead.
+    // included), a fifth faster than an alternation with a lookahead.
     const block = s.slice(0, lastNl + 1).replace(SGR_OR_OSC, '');
     const lf = block.includes('\r') ? block.replace(/\r\n/g, '\n') : block;
     if (!NOT_SIMPLE.test(lf)) {
@@ -264,15 +264,17 @@ function countOf(text: string, ch: string): number {
   return n;
 }
 
-const CR_ONLY = new RegExp(`^[${ONE_CELL_CLASS}\\r]*$`);
-
 /**
- * What a terminal shows for one line of one-cell characters (cell-width.ts) with carriage returns: each `\r` goes back
- * to column 0 and the next text overwrites. Exact as long as no segment wraps (each fits in `cols`);
- * undefined when the line needs the emulator (other controls, wide characters, wrapping).
+ * What a terminal shows for one line of one-cell characters (cell-width.ts) with carriage returns:
+ * each `\r` goes back to column 0 and the next text overwrites. Exact as long as no segment wraps
+ * (each fits in `cols`); undefined when the line needs the emulator (other controls, two-cell
+ * characters, wrapping).
  */
 export function overlayLine(body: string, cols: number): string | undefined {
-  if (!CR_ONLY.test(body)) return undefined;
+  for (let i = 0; i < body.length; i++) {
+    const c = body.charCodeAt(i);
+    if (c !== 13 && CELL_WIDTH[c] !== 1) return undefined;
+  }
   let shown = '';
   for (const seg of body.split('\r')) {
     if (seg.length > cols) return undefined;
