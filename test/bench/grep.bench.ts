@@ -117,7 +117,7 @@ async function main(): Promise<void> {
     );
     console.log('rg direct = the same rg command line the wrapper spawns, output drained but not parsed.');
     console.log(
-      'batches = grepStoreBatches (CLI, quick pick); per match = grepStore; ranges = --json with match ranges.',
+      'batches = grepStoreBatches (quick pick, CLI --json); per match = grepStore; ranges = --json with match ranges.',
     );
     console.log(
       'query                          | matches | rg direct | batches  | ratio | per match | ratio | rg --json | ranges   | ratio',

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { UsageError, type Command } from '../command';
-import { GREP_SCOPES, grepStoreBatches, type GrepScope } from '../../core/search/store-grep';
+import { GREP_SCOPES, grepStoreBatches, grepStorePrintedLines, type GrepScope } from '../../core/search/store-grep';
 import { RipgrepError } from '../../core/search/ripgrep';
 
 const usage = `Usage: context-desk grep PATTERN [options]
@@ -57,35 +57,42 @@ const command: Command = {
         throw new UsageError(`--max must be a positive integer, not '${values.max}'`);
     }
     const root = path.resolve(values.dir);
-    // Paths relative to the cwd, worked out once per file (a file often has thousands of matches).
-    const cwd = process.cwd();
-    const relative = new Map<string, string>();
-    const shown = (file: string): string => {
-      let r = relative.get(file);
-      if (r === undefined) relative.set(file, (r = path.relative(cwd, file) || file));
-      return r;
+    const search = {
+      root,
+      pattern: positionals[0]!,
+      scope,
+      fixed: values.fixed,
+      caseMode: values['ignore-case'] ? ('ignore' as const) : ('sensitive' as const),
+      maxMatches: max,
+      signal: io.signal,
+    };
+    // One write per chunk of rg's output; wait when the reader (a pipe into `head`, a terminal) is slower.
+    const write = async (out: string | Buffer): Promise<void> => {
+      if (!io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
     };
     let found = 0;
     try {
-      for await (const batch of grepStoreBatches({
-        root,
-        pattern: positionals[0]!,
-        scope,
-        fixed: values.fixed,
-        caseMode: values['ignore-case'] ? 'ignore' : 'sensitive',
-        maxMatches: max,
-        signal: io.signal,
-      })) {
-        found += batch.length;
-        let out = '';
-        for (const m of batch) {
-          const file = shown(m.file);
-          out += values.json
-            ? JSON.stringify({ file, line: m.line, text: m.text }) + '\n'
-            : `${file}:${m.line}:${m.text}\n`;
+      if (values.json) {
+        // Paths relative to the cwd, worked out once per file (a file often has thousands of matches).
+        const cwd = process.cwd();
+        const relative = new Map<string, string>();
+        const shown = (file: string): string => {
+          let r = relative.get(file);
+          if (r === undefined) relative.set(file, (r = path.relative(cwd, file) || file));
+          return r;
+        };
+        for await (const batch of grepStoreBatches(search)) {
+          found += batch.length;
+          let out = '';
+          for (const m of batch) out += JSON.stringify({ file: shown(m.file), line: m.line, text: m.text }) + '\n';
+          await write(out);
         }
-        // One write per batch; wait when the reader (a pipe into `head`, a terminal) is slower.
-        if (!io.stdout.write(out)) await new Promise((resolve) => io.stdout.once('drain', resolve));
+      } else {
+        // Plain lines are printed as rg wrote them (files relative to the cwd): nothing to decode.
+        for await (const lines of grepStorePrintedLines({ ...search, cwd: process.cwd() })) {
+          found += lines.count;
+          await write(lines.bytes);
+        }
       }
     } catch (e) {
       if (io.signal.aborted) return 130;

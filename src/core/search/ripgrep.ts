@@ -103,12 +103,11 @@ function parsePlainLine(line: string): GrepMatch | undefined {
 }
 
 /**
- * Streams matches as rg finds them, in batches (all matches of one chunk of rg's output): one await
- * per batch instead of per match, which is what keeps a search with 100,000 matches close to rg's own
- * speed. Breaking out of the loop, `maxMatches` or the signal kill rg at once. Throws `RipgrepError`
- * when rg reports an error (exit code 2, e.g. an invalid regex), and the signal's reason when aborted.
+ * Runs rg and yields its output in complete lines, a chunk at a time (a line cut between chunks waits
+ * for its end). The consumer breaking out, or the signal, kills rg at once. Throws `RipgrepError` when
+ * rg reports an error (exit code 2, e.g. an invalid regex), and the signal's reason when aborted.
  */
-export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMatch[]> {
+async function* ripgrepLineChunks(o: RipgrepOptions): AsyncGenerator<Buffer> {
   if (o.paths.length === 0) throw new RipgrepError('nothing to search: no paths given', null);
   o.signal?.throwIfAborted();
   const child = spawn(o.rgPath, ripgrepArgs(o), {
@@ -129,34 +128,20 @@ export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMat
   exit.catch(() => undefined);
   const onAbort = (): void => void child.kill();
   o.signal?.addEventListener('abort', onAbort, { once: true });
-  let count = 0;
-  let stopped = false;
   try {
-    // Split stdout into lines by hand (cheaper than readline); only `match` records are parsed.
-    child.stdout.setEncoding('utf8');
-    let rest = '';
-    for await (const chunk of child.stdout as AsyncIterable<string>) {
+    let pending: Buffer[] = [];
+    for await (const chunk of child.stdout as AsyncIterable<Buffer>) {
       if (o.signal?.aborted) break;
-      const text = rest + chunk;
-      const batch: GrepMatch[] = [];
-      let start = 0;
-      for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
-        const line = text.slice(start, nl);
-        start = nl + 1;
-        const match = o.ranges ? parseJsonLine(line) : parsePlainLine(line);
-        if (!match) continue;
-        batch.push(match);
-        if (o.maxMatches !== undefined && ++count >= o.maxMatches) {
-          stopped = true;
-          break;
-        }
+      const last = chunk.lastIndexOf(10);
+      if (last === -1) {
+        pending.push(chunk);
+        continue;
       }
-      rest = text.slice(start);
-      if (batch.length > 0) yield batch;
-      if (stopped) break;
+      const head = chunk.subarray(0, last + 1);
+      yield pending.length === 0 ? head : Buffer.concat([...pending, head]);
+      pending = last + 1 < chunk.length ? [chunk.subarray(last + 1)] : [];
     }
     o.signal?.throwIfAborted();
-    if (stopped) return;
     const code = await exit.catch((e: Error) => {
       throw new RipgrepError(`could not run ripgrep at ${o.rgPath}: ${e.message}`, null);
     });
@@ -166,6 +151,85 @@ export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMat
     o.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
+}
+
+/**
+ * Streams matches as rg finds them, in batches (all matches of one chunk of rg's output): one await
+ * per batch instead of per match, which is what keeps a search with 100,000 matches close to rg's own
+ * speed. Breaking out of the loop, `maxMatches` or the signal kill rg at once. Throws `RipgrepError`
+ * when rg reports an error (exit code 2, e.g. an invalid regex), and the signal's reason when aborted.
+ */
+export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMatch[]> {
+  let count = 0;
+  for await (const chunk of ripgrepLineChunks(o)) {
+    // Split by hand (cheaper than readline); in --json output only `match` records are parsed.
+    const text = chunk.toString('utf8');
+    const batch: GrepMatch[] = [];
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
+      const line = text.slice(start, nl);
+      start = nl + 1;
+      const match = o.ranges ? parseJsonLine(line) : parsePlainLine(line);
+      if (!match) continue;
+      batch.push(match);
+      if (o.maxMatches !== undefined && ++count >= o.maxMatches) break;
+    }
+    if (batch.length > 0) yield batch;
+    if (o.maxMatches !== undefined && count >= o.maxMatches) return;
+  }
+}
+
+/** Plain output lines, ready to print: `file:line:text\n` each, and how many there are. */
+export interface PrintedLines {
+  bytes: Buffer;
+  count: number;
+}
+
+/**
+ * Matches as the bytes `rg` prints (`file:line:text`, files as given in `paths`), for printing as they
+ * are: no decoding, no objects, which keeps `context-desk grep` with many matches near rg's own speed.
+ * Lines that are not matches (a "binary file matches" notice) are dropped, and a CR before the line end
+ * too, as `ripgrepBatches` does. `ranges` does not apply.
+ */
+export async function* ripgrepPrintedLines(
+  o: Omit<RipgrepOptions, 'ranges'> & {
+    /** Drop the `./` rg puts before files found under the path `.` (relative paths then read the same). */
+    dropDotSlash?: boolean;
+  },
+): AsyncGenerator<PrintedLines> {
+  let count = 0;
+  for await (const chunk of ripgrepLineChunks({ ...o, ranges: false })) {
+    const out = Buffer.allocUnsafe(chunk.length);
+    let written = 0;
+    let lines = 0;
+    let nul = chunk.indexOf(0);
+    for (let start = 0; start < chunk.length;) {
+      const nl = chunk.indexOf(10, start);
+      if (nul !== -1 && nul < start) nul = chunk.indexOf(0, start); // the next line's separator
+      const colon = nul === -1 || nul > nl ? -1 : lineNumberEnd(chunk, nul + 1, nl);
+      if (colon !== -1) {
+        const end = nl - 1 > colon && chunk[nl - 1] === 13 ? nl - 1 : nl;
+        const dotSlash = o.dropDotSlash && chunk[start] === 46 && (chunk[start + 1] === 47 || chunk[start + 1] === 92);
+        written += chunk.copy(out, written, dotSlash ? start + 2 : start, nul);
+        out[written++] = 58; // ':' where rg put the NUL
+        written += chunk.copy(out, written, nul + 1, end);
+        out[written++] = 10;
+        lines++;
+        if (o.maxMatches !== undefined && ++count >= o.maxMatches) break;
+      }
+      start = nl + 1;
+    }
+    if (lines > 0) yield { bytes: out.subarray(0, written), count: lines };
+    if (o.maxMatches !== undefined && count >= o.maxMatches) return;
+  }
+}
+
+/** Where `digits:` that starts at `from` ends (the colon), or -1 if the bytes are not a line number >= 1. */
+function lineNumberEnd(b: Buffer, from: number, limit: number): number {
+  if (b[from] === 48) return -1; // no leading zero: line numbers start at 1
+  let i = from;
+  while (i < limit && b[i]! >= 48 && b[i]! <= 57) i++;
+  return i > from && i < limit && b[i] === 58 ? i : -1;
 }
 
 /**

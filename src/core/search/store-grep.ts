@@ -2,7 +2,15 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { locateRipgrep, NO_RIPGREP_MESSAGE, type LocateOptions } from './locate';
-import { ripgrepBatches, RipgrepError, type CaseMode, type GrepMatch } from './ripgrep';
+import {
+  ripgrepBatches,
+  ripgrepPrintedLines,
+  RipgrepError,
+  type CaseMode,
+  type GrepMatch,
+  type PrintedLines,
+  type RipgrepOptions,
+} from './ripgrep';
 
 /** Which part of the store to search. */
 export type GrepScope = 'terminals' | 'tool-outputs' | 'history' | 'all';
@@ -45,6 +53,35 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
  * rejects the pattern.
  */
 export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
+  const search = await storeSearch(o);
+  if (search) yield* ripgrepBatches({ ...search, maxMatches: o.maxMatches, signal: o.signal, ranges: o.ranges });
+}
+
+/**
+ * The same search as printed lines, `file:line:text` with files relative to `cwd` (how
+ * `context-desk grep` shows them), streamed as rg's bytes (see `ripgrepPrintedLines`).
+ */
+export async function* grepStorePrintedLines(
+  o: Omit<StoreGrepOptions, 'ranges'> & { cwd: string },
+): AsyncGenerator<PrintedLines> {
+  const search = await storeSearch(o);
+  if (!search) return;
+  // rg prints a file as its search path joined with the name: relative paths in, relative paths out.
+  const paths = search.paths.map((p) => path.relative(o.cwd, p) || '.');
+  yield* ripgrepPrintedLines({
+    ...search,
+    paths,
+    cwd: o.cwd,
+    maxMatches: o.maxMatches,
+    signal: o.signal,
+    dropDotSlash: paths.includes('.'),
+  });
+}
+
+/** rg, pattern and folders for a store search; undefined when no folder of the scope exists yet. */
+async function storeSearch(
+  o: StoreGrepOptions,
+): Promise<Pick<RipgrepOptions, 'rgPath' | 'pattern' | 'paths' | 'fixed' | 'caseMode' | 'globs'> | undefined> {
   // lstat: rg follows a link it is given, and a cloned repository can ship `.context-desk` or one of
   // its folders as a link to anywhere (~/.ssh); such a search is refused, not quietly narrowed.
   const st = await fsp.lstat(o.root).catch(() => undefined);
@@ -56,20 +93,17 @@ export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<Gre
     if (fst?.isSymbolicLink()) throw linkRefused(f);
     if (fst?.isDirectory()) folders.push(f);
   }
-  if (folders.length === 0) return;
+  if (folders.length === 0) return undefined;
   const rgPath = o.rgPath ?? (await locateRipgrep(o.locate))?.path;
   if (!rgPath) throw new RipgrepError(NO_RIPGREP_MESSAGE, null);
-  yield* ripgrepBatches({
+  return {
     rgPath,
     pattern: o.pattern,
     paths: folders,
     fixed: o.fixed,
     caseMode: o.caseMode,
-    maxMatches: o.maxMatches,
-    signal: o.signal,
-    ranges: o.ranges,
     globs: ['!*.partial', '!*.jsonl', '!.*.tmp', '!index.json'],
-  });
+  };
 }
 
 function linkRefused(p: string): RipgrepError {

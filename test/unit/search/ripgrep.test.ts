@@ -8,6 +8,7 @@ import { locateRipgrep, vscodeRipgrepCandidates } from '../../../src/core/search
 import {
   describeRipgrepError,
   ripgrep,
+  ripgrepPrintedLines,
   RipgrepError,
   type GrepMatch,
   type RipgrepOptions,
@@ -186,6 +187,65 @@ test('plain output (default) and --json (ranges) report the same file, line and 
   assert.ok(plain.every((m) => m.ranges.length === 0));
   assert.ok(json.every((m) => m.ranges.length === 1 && m.text.slice(m.ranges[0]!.start, m.ranges[0]!.end) === 'hit'));
   assert.ok(plain.some((m) => m.file.endsWith('we:ird name.log') && m.text === 'a hit: one'));
+});
+
+async function printed(o: Parameters<typeof ripgrepPrintedLines>[0]): Promise<{ text: string; count: number }> {
+  const parts: Buffer[] = [];
+  let count = 0;
+  for await (const p of ripgrepPrintedLines(o)) {
+    parts.push(Buffer.from(p.bytes)); // copied: a consumer may keep them
+    count += p.count;
+  }
+  return { text: Buffer.concat(parts).toString('utf8'), count };
+}
+
+test('printed lines are exactly file:line:text of the parsed matches, across chunks, CRLF and odd names', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'we:ird 12:name.log'), 'a hit: one\r\nno\n日本 hit 😀\n\r\nhit\r\n');
+  await fsp.writeFile(
+    path.join(dir, 'b.log'),
+    Buffer.concat([Buffer.from('hit '), Buffer.from([0xc3, 0x28]), Buffer.from(' bytes\n')]),
+  );
+  // A binary file named on the command line: rg prints a "binary file matches" notice, not a match line.
+  const bin = path.join(dir, 'bin.dat');
+  await fsp.writeFile(bin, Buffer.concat([Buffer.from('hit\n'), Buffer.alloc(64), Buffer.from('hit\n')]));
+  // Many lines of varied length: rg's output spans many chunks, with lines cut between them.
+  await fsp.writeFile(
+    path.join(dir, 'big.log'),
+    Array.from({ length: 40_000 }, (_, i) => `${'x'.repeat(i % 300)} hit ${i}${i % 7 === 0 ? '\r' : ''}\n`).join(''),
+  );
+  for (const pattern of ['hit', 'hit \\d+$', 'nothing here']) {
+    const o = { rgPath: SYSTEM_RG, paths: [dir, bin], pattern };
+    const expected = (await collect(o)).map((m) => `${m.file}:${m.line}:${m.text}\n`);
+    const got = await printed(o);
+    assert.equal(got.count, expected.length);
+    assert.deepEqual(
+      got.text
+        .split(/(?<=\n)/)
+        .filter(Boolean)
+        .sort(),
+      expected.sort(),
+      pattern,
+    );
+  }
+  const some = await printed({ rgPath: SYSTEM_RG, paths: [dir, bin], pattern: 'hit', maxMatches: 1234 });
+  assert.equal(some.count, 1234);
+  assert.equal(some.text.split('\n').length - 1, 1234);
+});
+
+test('printed lines: files found under `.` lose the ./ so they read like any relative path', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'a.log'), 'one hit\n');
+  await fsp.mkdir(path.join(dir, 'sub'));
+  await fsp.writeFile(path.join(dir, 'sub', 'b.log'), 'two hit\n');
+  const o = { rgPath: SYSTEM_RG, paths: ['.'], cwd: dir, pattern: 'hit' };
+  const sep = path.sep;
+  assert.deepEqual((await printed({ ...o, dropDotSlash: true })).text.split('\n').sort(), [
+    '',
+    'a.log:1:one hit',
+    `sub${sep}b.log:1:two hit`,
+  ]);
+  assert.match((await printed(o)).text, /^\.[/\\]/);
 });
 
 test('rg versions that wrap the pattern in a group still point at the right character', () => {
