@@ -199,7 +199,7 @@ export async function* ripgrepPrintedLines(
 ): AsyncGenerator<PrintedLines> {
   let count = 0;
   for await (const chunk of ripgrepLineChunks({ ...o, ranges: false })) {
-    const out = Buffer.allocUnsafe(chunk.length);
+    // In place: each NUL becomes ':'; bytes move left only after a dropped line, CR or `./`.
     let written = 0;
     let lines = 0;
     let nul = chunk.indexOf(0);
@@ -210,16 +210,17 @@ export async function* ripgrepPrintedLines(
       if (colon !== -1) {
         const end = nl - 1 > colon && chunk[nl - 1] === 13 ? nl - 1 : nl;
         const dotSlash = o.dropDotSlash && chunk[start] === 46 && (chunk[start + 1] === 47 || chunk[start + 1] === 92);
-        written += chunk.copy(out, written, dotSlash ? start + 2 : start, nul);
-        out[written++] = 58; // ':' where rg put the NUL
-        written += chunk.copy(out, written, nul + 1, end);
-        out[written++] = 10;
+        const from = dotSlash ? start + 2 : start;
+        chunk[nul] = 58;
+        if (written !== from) chunk.copyWithin(written, from, end);
+        written += end - from;
+        chunk[written++] = 10;
         lines++;
         if (o.maxMatches !== undefined && ++count >= o.maxMatches) break;
       }
       start = nl + 1;
     }
-    if (lines > 0) yield { bytes: out.subarray(0, written), count: lines };
+    if (lines > 0) yield { bytes: chunk.subarray(0, written), count: lines };
     if (o.maxMatches !== undefined && count >= o.maxMatches) return;
   }
 }
