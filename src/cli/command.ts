@@ -3,6 +3,11 @@
 
 export interface CliIo {
   stdout: NodeJS.WritableStream;
+  /**
+   * The file descriptor behind `stdout` when the process owns it (the real command line, not a test's
+   * stream): a command may let a child process write there directly.
+   */
+  stdoutFd?: number;
   stderr: NodeJS.WritableStream;
   /** Standard input (default `process.stdin`), for commands that filter it. */
   stdin?: NodeJS.ReadableStream;

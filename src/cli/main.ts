@@ -59,7 +59,17 @@ if (require.main === module) {
     controller.abort();
     process.once('SIGINT', () => process.exit(130));
   });
-  main(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, signal: controller.signal }).then(
+  // A reader that went away (`| head`) ends the command quietly, as it ends rg or grep.
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(0);
+  });
+  main(process.argv.slice(2), {
+    stdout: process.stdout,
+    stdoutFd: 1,
+    stderr: process.stderr,
+    signal: controller.signal,
+  }).then(
     (code) => {
       process.exitCode = controller.signal.aborted ? 130 : code;
     },

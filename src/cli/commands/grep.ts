@@ -2,7 +2,13 @@
 import { parseArgs } from 'node:util';
 import * as path from 'node:path';
 import { UsageError, type Command } from '../command';
-import { GREP_SCOPES, grepStoreBatches, grepStorePrintedLines, type GrepScope } from '../../core/search/store-grep';
+import {
+  GREP_SCOPES,
+  grepStoreBatches,
+  grepStorePrintedLines,
+  grepStoreToFd,
+  type GrepScope,
+} from '../../core/search/store-grep';
 import { RipgrepError } from '../../core/search/ripgrep';
 
 const usage = `Usage: context-desk grep PATTERN [options]
@@ -88,11 +94,19 @@ const command: Command = {
           await write(out);
         }
       } else {
-        // Plain lines are printed as rg wrote them (files relative to the cwd): nothing to decode.
-        for await (const lines of grepStorePrintedLines({ ...search, cwd: process.cwd() })) {
-          found += lines.count;
-          await write(lines.bytes);
-        }
+        // Plain lines are rg's own (files relative to the cwd). Straight from rg to the terminal or file
+        // when nothing has to be counted; through this process to a test's stream or for --max.
+        const cwd = process.cwd();
+        const direct =
+          io.stdoutFd !== undefined && max === undefined
+            ? await grepStoreToFd({ ...search, cwd, fd: io.stdoutFd })
+            : undefined;
+        if (direct !== undefined) found = direct ? 1 : 0;
+        else
+          for await (const lines of grepStorePrintedLines({ ...search, cwd })) {
+            found += lines.count;
+            await write(lines.bytes);
+          }
       }
     } catch (e) {
       if (io.signal.aborted) return 130;

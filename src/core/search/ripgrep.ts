@@ -59,12 +59,21 @@ interface RgMatch {
 
 const decode = (t: RgText): string => t.text ?? Buffer.from(t.bytes ?? '', 'base64').toString('utf8');
 
-/** The argument list (exposed for tests and for the benchmark's direct baseline). */
-export function ripgrepArgs(o: Omit<RipgrepOptions, 'rgPath' | 'signal' | 'cwd' | 'maxMatches'>): string[] {
+/**
+ * The argument list (exposed for tests and for the benchmark's direct baseline). Plain output puts a NUL
+ * after the file name (a name can hold ':'), or with `afterFile: ':'` prints `file:line:text` for a reader.
+ */
+export function ripgrepArgs(
+  o: Omit<RipgrepOptions, 'rgPath' | 'signal' | 'cwd' | 'maxMatches'>,
+  afterFile: 'NUL' | ':' = 'NUL',
+): string[] {
   // --no-ignore: the store's own .gitignore is `*`; --no-config: a user's RIPGREP_CONFIG_PATH must not change results.
   const args = ['--no-config', '--no-ignore', '--hidden'];
   if (o.ranges) args.push('--json');
-  else args.push('--line-number', '--with-filename', '--no-heading', '--null', '--color', 'never', '--no-column');
+  else {
+    args.push('--line-number', '--with-filename', '--no-heading', '--color', 'never', '--no-column');
+    if (afterFile === 'NUL') args.push('--null');
+  }
   if (o.fixed) args.push('--fixed-strings');
   if (o.caseMode === 'ignore') args.push('--ignore-case');
   else if (o.caseMode === 'smart') args.push('--smart-case');
@@ -186,10 +195,10 @@ export interface PrintedLines {
 }
 
 /**
- * Matches as the bytes `rg` prints (`file:line:text`, files as given in `paths`), for printing as they
- * are: no decoding, no objects, which keeps `context-desk grep` with many matches near rg's own speed.
- * Lines that are not matches (a "binary file matches" notice) are dropped, and a CR before the line end
- * too, as `ripgrepBatches` does. `ranges` does not apply.
+ * Matches as `rg` prints them for a reader (`file:line:text`, files as given in `paths`, the line's bytes
+ * as they are in the file, a CR before its end included), for printing: no decoding, no objects, which
+ * keeps `context-desk grep` with many matches near rg's own speed. Lines that are not matches (a "binary
+ * file matches" notice) are dropped. `ranges` does not apply.
  */
 export async function* ripgrepPrintedLines(
   o: Omit<RipgrepOptions, 'ranges'> & {
@@ -199,7 +208,7 @@ export async function* ripgrepPrintedLines(
 ): AsyncGenerator<PrintedLines> {
   let count = 0;
   for await (const chunk of ripgrepLineChunks({ ...o, ranges: false })) {
-    // In place: each NUL becomes ':'; bytes move left only after a dropped line, CR or `./`.
+    // In place: each NUL becomes ':'; bytes move left only after a dropped line or `./`.
     let written = 0;
     let lines = 0;
     let nul = chunk.indexOf(0);
@@ -208,13 +217,11 @@ export async function* ripgrepPrintedLines(
       if (nul !== -1 && nul < start) nul = chunk.indexOf(0, start); // the next line's separator
       const colon = nul === -1 || nul > nl ? -1 : lineNumberEnd(chunk, nul + 1, nl);
       if (colon !== -1) {
-        const end = nl - 1 > colon && chunk[nl - 1] === 13 ? nl - 1 : nl;
         const dotSlash = o.dropDotSlash && chunk[start] === 46 && (chunk[start + 1] === 47 || chunk[start + 1] === 92);
         const from = dotSlash ? start + 2 : start;
         chunk[nul] = 58;
-        if (written !== from) chunk.copyWithin(written, from, end);
-        written += end - from;
-        chunk[written++] = 10;
+        if (written !== from) chunk.copyWithin(written, from, nl + 1);
+        written += nl + 1 - from;
         lines++;
         if (o.maxMatches !== undefined && ++count >= o.maxMatches) break;
       }
@@ -222,6 +229,45 @@ export async function* ripgrepPrintedLines(
     }
     if (lines > 0) yield { bytes: chunk.subarray(0, written), count: lines };
     if (o.maxMatches !== undefined && count >= o.maxMatches) return;
+  }
+}
+
+/**
+ * The same lines written by rg itself straight to `fd` (a terminal, a file, a pipe the process owns):
+ * nothing passes through node, so a search with many matches costs what rg costs. Every line rg prints
+ * is a match here, since a binary file is only reported when named in `paths` and store searches name
+ * folders. True if anything matched; throws `RipgrepError` as `ripgrepBatches` does.
+ */
+export async function ripgrepToFd(o: Omit<RipgrepOptions, 'ranges' | 'maxMatches'>, fd: number): Promise<boolean> {
+  if (o.paths.length === 0) throw new RipgrepError('nothing to search: no paths given', null);
+  o.signal?.throwIfAborted();
+  const child = spawn(o.rgPath, ripgrepArgs(o, ':'), {
+    cwd: o.cwd,
+    stdio: ['ignore', fd, 'pipe'],
+    shell: false,
+    windowsHide: true,
+  });
+  let stderr = '';
+  child.stderr!.setEncoding('utf8');
+  child.stderr!.on('data', (s: string) => {
+    if (stderr.length < 8192) stderr += s;
+  });
+  const onAbort = (): void => void child.kill();
+  o.signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.once('error', reject);
+      child.once('close', (c) => resolve(c));
+    }).catch((e: Error) => {
+      throw new RipgrepError(`could not run ripgrep at ${o.rgPath}: ${e.message}`, null);
+    });
+    o.signal?.throwIfAborted();
+    if (code === 2) throw new RipgrepError(describeRipgrepError(stderr, o.pattern), code);
+    if (code !== 0 && code !== 1) throw new RipgrepError(stderr.trim() || `ripgrep exited with ${code}`, code);
+    return code === 0;
+  } finally {
+    o.signal?.removeEventListener('abort', onAbort);
+    if (child.exitCode === null && child.signalCode === null) child.kill();
   }
 }
 

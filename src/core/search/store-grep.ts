@@ -5,6 +5,7 @@ import { locateRipgrep, NO_RIPGREP_MESSAGE, type LocateOptions } from './locate'
 import {
   ripgrepBatches,
   ripgrepPrintedLines,
+  ripgrepToFd,
   RipgrepError,
   type CaseMode,
   type GrepMatch,
@@ -76,6 +77,21 @@ export async function* grepStorePrintedLines(
     signal: o.signal,
     dropDotSlash: paths.includes('.'),
   });
+}
+
+/**
+ * The same printed lines written by rg itself to `fd` (see `ripgrepToFd`). Undefined, with nothing
+ * done, when rg's own output would differ from `grepStorePrintedLines` (the cwd is a scope folder, where
+ * rg prints `./file`): search through that instead. Otherwise true if anything matched.
+ */
+export async function grepStoreToFd(
+  o: Omit<StoreGrepOptions, 'ranges' | 'maxMatches'> & { cwd: string; fd: number },
+): Promise<boolean | undefined> {
+  const search = await storeSearch(o);
+  if (!search) return false;
+  const paths = search.paths.map((p) => path.relative(o.cwd, p));
+  if (paths.includes('')) return undefined;
+  return ripgrepToFd({ ...search, paths, cwd: o.cwd, signal: o.signal }, o.fd);
 }
 
 /** rg, pattern and folders for a store search; undefined when no folder of the scope exists yet. */

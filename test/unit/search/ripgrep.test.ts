@@ -9,6 +9,7 @@ import {
   describeRipgrepError,
   ripgrep,
   ripgrepPrintedLines,
+  ripgrepToFd,
   RipgrepError,
   type GrepMatch,
   type RipgrepOptions,
@@ -199,7 +200,7 @@ async function printed(o: Parameters<typeof ripgrepPrintedLines>[0]): Promise<{ 
   return { text: Buffer.concat(parts).toString('utf8'), count };
 }
 
-test('printed lines are exactly file:line:text of the parsed matches, across chunks, CRLF and odd names', async (t) => {
+test('printed lines are file:line:text of the parsed matches, across chunks, CRLF and odd names; rg writes the same to a file', async (t) => {
   const dir = await tempDir(t);
   await fsp.writeFile(path.join(dir, 'we:ird 12:name.log'), 'a hit: one\r\nno\n日本 hit 😀\n\r\nhit\r\n');
   await fsp.writeFile(
@@ -214,23 +215,34 @@ test('printed lines are exactly file:line:text of the parsed matches, across chu
     path.join(dir, 'big.log'),
     Array.from({ length: 40_000 }, (_, i) => `${'x'.repeat(i % 300)} hit ${i}${i % 7 === 0 ? '\r' : ''}\n`).join(''),
   );
-  for (const pattern of ['hit', 'hit \\d+$', 'nothing here']) {
+  const out = path.join(await tempDir(t), 'out.txt');
+  for (const pattern of ['hit', 'hit \\d+\\r?$', 'nothing here']) {
     const o = { rgPath: SYSTEM_RG, paths: [dir, bin], pattern };
     const expected = (await collect(o)).map((m) => `${m.file}:${m.line}:${m.text}\n`);
     const got = await printed(o);
     assert.equal(got.count, expected.length);
-    assert.deepEqual(
-      got.text
-        .split(/(?<=\n)/)
-        .filter(Boolean)
-        .sort(),
-      expected.sort(),
-      pattern,
-    );
+    const lines = got.text.split(/(?<=\n)/).filter(Boolean);
+    // The line's bytes as they are: a CR before the end stays (the JSON output's text drops it).
+    assert.deepEqual(lines.map((l) => l.replace(/\r\n$/, '\n')).sort(), expected.sort(), pattern);
+    // big.log: every 7th line; the odd name: two lines with a CR, matched by 'hit' only.
+    const withCr = { hit: Math.ceil(40_000 / 7) + 2, 'hit \\d+\\r?$': Math.ceil(40_000 / 7) }[pattern] ?? 0;
+    assert.equal(lines.filter((l) => l.endsWith('\r\n')).length, withCr);
+    // Only the bin.dat notice differs when rg writes to a file itself (store searches name folders only).
+    const fd = await fsp.open(out, 'w');
+    try {
+      assert.equal(await ripgrepToFd({ rgPath: SYSTEM_RG, paths: [dir], pattern }, fd.fd), expected.length > 0);
+    } finally {
+      await fd.close();
+    }
+    const direct = (await fsp.readFile(out, 'utf8')).split(/(?<=\n)/).filter(Boolean);
+    assert.deepEqual(direct.sort(), lines.filter((l) => !l.startsWith(bin + ':')).sort(), pattern);
   }
   const some = await printed({ rgPath: SYSTEM_RG, paths: [dir, bin], pattern: 'hit', maxMatches: 1234 });
   assert.equal(some.count, 1234);
   assert.equal(some.text.split('\n').length - 1, 1234);
+  const fd = await fsp.open(out, 'w');
+  await assert.rejects(ripgrepToFd({ rgPath: SYSTEM_RG, paths: [dir], pattern: 'a(' }, fd.fd), /Not a valid regular/);
+  await fd.close();
 });
 
 test('printed lines: files found under `.` lose the ./ so they read like any relative path', async (t) => {
