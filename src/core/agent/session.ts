@@ -2,9 +2,10 @@
 // send, accounting) with the retries the retry policy allows (retry-loop.ts), run the tools, repeat until
 // the model answers without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
-import { TokenBudget, type BudgetLimits, type BudgetOptions } from '../budget';
+import { TokenBudget, type BudgetLimits } from '../budget';
 import type { Message, Tokenizer } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
+import type { AgentOptions, LiveSettings } from './session-options';
 import { createStrategy } from '../strategies/registry';
 import { createRetryFilterStrategy } from '../strategies/retry-filter';
 import {
@@ -19,10 +20,9 @@ import { CallAccountant, type CallPrices } from './accounting';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
-import { passThroughLongOutput, type LongOutputPort } from './long-output';
+import { passThroughLongOutput } from './long-output';
 import { ModelCaller, type AttemptContext } from './model-call';
 import { createModelSummarizer } from './model-summarizer';
-import type { ChatProvider } from './provider';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
 import {
@@ -34,63 +34,8 @@ import {
 } from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
-import type { ToolRegistry } from './tool-registry';
 
-export interface AgentOptions {
-  provider: ChatProvider;
-  model: string;
-  tools: ToolRegistry;
-  tokenizer: Tokenizer;
-  systemPrompt?: string;
-  /** Default `cache-aware`. */
-  strategy?: StrategyName;
-  strategyOptions?: Partial<StrategyOptions>;
-  /** The model that writes checkpoints (summary, hybrid); defaults to the agent's own. */
-  summaryModel?: { provider: ChatProvider; model: string };
-  longOutput?: LongOutputPort;
-  /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
-  budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;
-  taskId?: string;
-  agentId?: string;
-  /** Relative prices; default: the strategy's cache prices and output at 4x input. */
-  prices?: Partial<CallPrices>;
-  /** US$ per cost unit when the model's price is known (records and the meter then carry money). */
-  money?: MoneyPrice;
-  retry?: Partial<RetryPolicy>;
-  /** Model calls per `send` before it ends with `max-turns`. */
-  maxTurns?: number;
-  temperature?: number;
-  maxOutputTokens?: number;
-  sleep?: AbortableSleep;
-  clock?: Clock;
-  logger?: Logger;
-  /** Called for every message added to the history (e.g. to append it to the history file). */
-  onMessage?: (message: Message, index: number, turn: number) => void;
-  /**
-   * Called with every model call's record once it is final: after the answer's message was added (so a
-   * history file keeps the answer, then its record), or at once for a call whose answer is not kept.
-   */
-  onCall?: (record: CallRecord) => void;
-  /** Called with every summarizer call's record. */
-  onSummaryCall?: (record: SummaryCallRecord) => void;
-  /** Restores a session saved with `state` (the strategy's own state starts afresh). */
-  restore?: SessionState;
-}
-
-/**
- * Settings a live session takes up from its next model call on, keeping the conversation: a new strategy
- * (or new strategy options or tokenizer) starts its own state afresh, as a switch does; tokens spent so
- * far count against new budget limits.
- */
-export interface LiveSettings {
-  strategy?: StrategyName;
-  strategyOptions?: Partial<StrategyOptions>;
-  tokenizer?: Tokenizer;
-  budget?: BudgetLimits;
-  /** New prices (a price setting or the model changed). */
-  prices?: CallPrices;
-  money?: MoneyPrice | null;
-}
+export type { AgentOptions, LiveSettings } from './session-options';
 
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();

@@ -1,0 +1,69 @@
+// What an agent session is made of (AgentOptions) and what it takes up while it runs (LiveSettings).
+import type { BudgetLimits, BudgetOptions } from '../budget';
+import type { Message, Tokenizer } from '../messages';
+import type { Clock, Logger } from '../ports';
+import type { StrategyName, StrategyOptions } from '../strategies/types';
+import type { MoneyPrice } from '../cost/pricing';
+import type { CallPrices } from './accounting';
+import type { LongOutputPort } from './long-output';
+import type { ChatProvider } from './provider';
+import type { RetryPolicy } from './retry-policy';
+import type { CallRecord, SessionState, SummaryCallRecord } from './session-state';
+import type { AbortableSleep } from './sleep';
+import type { ToolRegistry } from './tool-registry';
+
+export interface AgentOptions {
+  provider: ChatProvider;
+  model: string;
+  tools: ToolRegistry;
+  tokenizer: Tokenizer;
+  systemPrompt?: string;
+  /** Default `cache-aware`. */
+  strategy?: StrategyName;
+  strategyOptions?: Partial<StrategyOptions>;
+  /** The model that writes checkpoints (summary, hybrid); defaults to the agent's own. */
+  summaryModel?: { provider: ChatProvider; model: string };
+  longOutput?: LongOutputPort;
+  /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
+  budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;
+  taskId?: string;
+  agentId?: string;
+  /** Relative prices; default: the strategy's cache prices and output at 4x input. */
+  prices?: Partial<CallPrices>;
+  /** US$ per cost unit when the model's price is known (records and the meter then carry money). */
+  money?: MoneyPrice;
+  retry?: Partial<RetryPolicy>;
+  /** Model calls per `send` before it ends with `max-turns`. */
+  maxTurns?: number;
+  temperature?: number;
+  maxOutputTokens?: number;
+  sleep?: AbortableSleep;
+  clock?: Clock;
+  logger?: Logger;
+  /** Called for every message added to the history (e.g. to append it to the history file). */
+  onMessage?: (message: Message, index: number, turn: number) => void;
+  /**
+   * Called with every model call's record once it is final: after the answer's message was added (so a
+   * history file keeps the answer, then its record), or at once for a call whose answer is not kept.
+   */
+  onCall?: (record: CallRecord) => void;
+  /** Called with every summarizer call's record. */
+  onSummaryCall?: (record: SummaryCallRecord) => void;
+  /** Restores a session saved with `state` (the strategy's own state starts afresh). */
+  restore?: SessionState;
+}
+
+/**
+ * Settings a live session takes up from its next model call on, keeping the conversation: a new strategy
+ * (or new strategy options or tokenizer) starts its own state afresh, as a switch does; tokens spent so
+ * far count against new budget limits.
+ */
+export interface LiveSettings {
+  strategy?: StrategyName;
+  strategyOptions?: Partial<StrategyOptions>;
+  tokenizer?: Tokenizer;
+  budget?: BudgetLimits;
+  /** New prices (a price setting or the model changed). */
+  prices?: CallPrices;
+  money?: MoneyPrice | null;
+}
