@@ -1,117 +1,17 @@
 // Builds the panel's chat view model from the agent's events: a pure translation, no VS Code calls.
-import type {
-  ChatItem,
-  ChatPatch,
-  ChatSnapshot,
-  ChatToolCall,
-  ContextMeter,
-  NoticeAction,
-  SetupSummary,
-} from '../../protocol/chat';
+import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall, ContextMeter, NoticeAction } from '../../protocol/chat';
 import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
 import type { CallRecord } from '../../core/agent/session-state';
 import type { MoneyPrice } from '../../core/cost/pricing';
 import { NO_TOTALS, priceOf, reportedOf } from './meter';
+import { countLines, outputLinesOf } from './chatItems';
 import type { ProviderErrorInfo } from '../../core/agent/errors';
-import type { Message } from '../../core/messages';
-import type { MaskedInfo } from '../../core/store/history';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
-import { parseFullOutputLine } from '../../core/store/tool-outputs';
 import type { BudgetEvent } from '../../core/budget/types';
 import { describeRunError, retryActivity } from './runErrors';
 
-export const STRATEGIES = ['cache-aware', 'masking', 'raw', 'summary', 'hybrid', 'sliding-window'] as const;
-
-export function emptyMeter(contextWindow: number, estimated: boolean): ContextMeter {
-  return {
-    tokensInWindow: 0,
-    contextWindow,
-    cachedTokens: 0,
-    rawHistoryTokens: 0,
-    costUnits: 0,
-    calls: 0,
-    maskedObservations: 0,
-    maskedStored: 0,
-    estimated,
-  };
-}
-
-export function emptyChat(
-  sessionId: string,
-  strategy: string,
-  contextWindow: number,
-  estimated: boolean,
-  setup: SetupSummary = { provider: 'openai-compatible', ready: false },
-): ChatSnapshot {
-  return {
-    sessionId,
-    status: 'idle',
-    strategy,
-    strategies: [...STRATEGIES],
-    models: [],
-    setup,
-    items: [],
-    meter: emptyMeter(contextWindow, estimated),
-    series: [],
-    pastSessions: [],
-  };
-}
-
-/** Lines of the full output a tool result names in its `Full output (N lines, ...)` line. */
-export function outputLinesOf(content: string): number | undefined {
-  return parseFullOutputLine(content)?.lines;
-}
-
-/**
- * The panel's items for a conversation read back from its history file (a resumed session): user
- * messages, and assistant answers with their tool calls, what the model saw of each result, and which
- * results were masked when the file was last written.
- */
-export function itemsFromMessages(
-  sessionId: string,
-  messages: readonly Message[],
-  at: number,
-  masked: ReadonlyMap<string, MaskedInfo> = new Map(),
-): ChatItem[] {
-  const items: ChatItem[] = [];
-  const results = new Map(messages.filter((m) => m.role === 'tool' && m.toolCallId).map((m) => [m.toolCallId!, m]));
-  let turn = 0;
-  messages.forEach((m, i) => {
-    if (m.role === 'user') items.push({ kind: 'user', id: `u-${i}-${at}`, text: m.content, at });
-    if (m.role !== 'assistant') return;
-    turn++;
-    const tools: ChatToolCall[] = (m.toolCalls ?? []).map((c) => {
-      const r = results.get(c.id);
-      const mask = masked.get(c.id);
-      const lines = r ? (outputLinesOf(r.content) ?? (r.storedAt ? undefined : countLines(r.content))) : undefined;
-      return {
-        callId: c.id,
-        tool: c.name,
-        arguments: c.arguments,
-        state: r ? 'ok' : 'cancelled',
-        ...(r ? { preview: r.content } : {}),
-        ...(r?.storedAt ? { storedAt: r.storedAt } : {}),
-        ...(lines !== undefined ? { outputLines: lines } : {}),
-        ...(mask
-          ? {
-              masked: true,
-              ...(mask.lines !== undefined ? { maskedLines: mask.lines } : {}),
-              ...(mask.placeholder ? { placeholder: mask.placeholder } : {}),
-            }
-          : {}),
-      };
-    });
-    items.push({ kind: 'assistant', id: `a-${sessionId}-${turn}`, turn, text: m.content, streaming: false, tools });
-  });
-  return items;
-}
-
-function countLines(text: string): number {
-  if (text === '') return 0;
-  const n = text.split('\n').length;
-  return text.endsWith('\n') ? n - 1 : n;
-}
+export { emptyChat, emptyMeter, itemsFromMessages, outputLinesOf, STRATEGIES } from './chatItems';
 
 export interface ChatModelOptions {
   /** The model's price when known: money is shown beside units (a call in flight is priced with it). */
