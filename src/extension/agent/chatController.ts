@@ -6,15 +6,13 @@ import type { AgentSession } from '../../core/agent/session';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
-import { HistoryWriter, loadSession } from '../../core/store/history';
-import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
-import { callLogFrom } from '../../core/agent/call-log';
+import { HistoryWriter } from '../../core/store/history';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
-import { ChatModel, emptyChat, itemsFromMessages, outputLinesOf } from './chatModel';
-import { meterFromLog, seriesFromLog } from './meter';
+import { ChatModel, emptyChat, outputLinesOf } from './chatModel';
+import { askAboutForeignSession, readPastSession, resumedView, type PastSession } from './resumedChat';
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
@@ -264,76 +262,27 @@ export class ChatController implements vscode.Disposable {
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
-    if (!this.written.has(id) && !(await this.confirmForeign(id))) return false;
-    const s = this.d.settings();
-    let state: SessionState;
-    let loaded: Awaited<ReturnType<typeof loadSession>>;
+    if (!this.written.has(id)) {
+      const answer = await askAboutForeignSession(id);
+      if (answer === 'read') await this.openTranscript(id);
+      if (answer !== 'resume') return false;
+    }
+    let past: PastSession;
     try {
-      loaded = await loadSession(store, id);
-      state = sessionStateFromHistory(loaded.records, {
-        id,
-        provider: providerKind(s['agent.provider']),
-        model: s['agent.model'],
-        strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
-        now: Date.now(),
-      });
+      past = await readPastSession(store, id, this.d.settings());
     } catch (e) {
       this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
       return false;
     }
-    const { records, badLines, tornTail } = loaded;
     this.newChat();
-    const masked = maskedFromHistory(records);
-    const base = this.model.snapshot;
-    // The meter, its plot and the budget go on from the file's call records.
-    const log = callLogFrom(records);
-    const meter = meterFromLog(
-      {
-        ...base.meter,
-        maskedObservations: masked.size,
-        maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
-      },
-      log,
-    );
-    const items = itemsFromMessages(id, state.messages, Date.now(), masked);
-    this.model = this.chatModel({ ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) });
-    this.carryOver = state;
-    this.resumed = { records };
+    const view = resumedView(this.model.snapshot, id, past, store.displayPath(store.historyPaths(id).jsonl));
+    this.model = this.chatModel(view.snapshot);
+    this.carryOver = past.state;
+    this.resumed = { records: past.loaded.records };
     await this.written.add(id);
-    const damaged = badLines.length + (tornTail ? 1 : 0) + log.skipped;
-    const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
-    const counted =
-      log.calls.length > 0
-        ? `The meter goes on from its ${log.calls.length} recorded call${log.calls.length === 1 ? '' : 's'}.`
-        : 'The file has no call records (written before they were kept): the meter counts from here.';
-    this.model.notice(
-      'info',
-      `Resumed from ${store.displayPath(store.historyPaths(id).jsonl)} (${state.messages.length} messages). ${counted}${skipped}`,
-      { label: 'Open Transcript', action: 'openTranscript' },
-    );
+    this.model.notice('info', view.notice, { label: 'Open Transcript', action: 'openTranscript' });
     this.d.postSnapshot(this.model.snapshot);
     return true;
-  }
-
-  /**
-   * A history file this workspace did not write may have come with the repository: its "user" messages
-   * would be sent to the model as the user's own. Resumed only when the user says so.
-   */
-  private async confirmForeign(id: string): Promise<boolean> {
-    const resume = 'Resume';
-    const read = 'Open Transcript';
-    const answer = await vscode.window.showWarningMessage(
-      `This session's history (${id}) was not written by Context Desk in this workspace: it may have come with the repository or from another machine.`,
-      {
-        modal: true,
-        detail:
-          'Resuming shows its conversation and sends its messages to the model as your own instructions. Read the transcript first if you do not know where it came from.',
-      },
-      resume,
-      read,
-    );
-    if (answer === read) await this.openTranscript(id);
-    return answer === resume;
   }
 
   private openStore(): Promise<ContextStore> {

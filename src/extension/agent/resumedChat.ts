@@ -1,0 +1,85 @@
+// A past session read back from its history file: the state the agent goes on from, and the panel's view
+// of it (the conversation with what was masked, the meter and plot from its call records, and a notice
+// that says what was read and what was skipped).
+import * as vscode from 'vscode';
+import type { ContextStore } from '../../core/store/context-store';
+import { loadSession } from '../../core/store/history';
+import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
+import { callLogFrom } from '../../core/agent/call-log';
+import type { SessionState } from '../../core/agent/session-state';
+import { isStrategyName } from '../../core/strategies/types';
+import type { ChatSnapshot } from '../../protocol/chat';
+import type { Settings } from '../settings';
+import { itemsFromMessages } from './chatItems';
+import { meterFromLog, seriesFromLog } from './meter';
+import { providerKind } from './providers';
+
+export interface PastSession {
+  state: SessionState;
+  loaded: Awaited<ReturnType<typeof loadSession>>;
+}
+
+/** Reads session `id` from the store; throws with a message for the user when the file cannot be used. */
+export async function readPastSession(store: ContextStore, id: string, s: Settings): Promise<PastSession> {
+  const loaded = await loadSession(store, id);
+  const state = sessionStateFromHistory(loaded.records, {
+    id,
+    provider: providerKind(s['agent.provider']),
+    model: s['agent.model'],
+    strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
+    now: Date.now(),
+  });
+  return { state, loaded };
+}
+
+/** The panel's snapshot for a resumed session (on top of a fresh chat's `base`) and the notice to show. */
+export function resumedView(
+  base: ChatSnapshot,
+  id: string,
+  { state, loaded }: PastSession,
+  shownPath: string,
+): { snapshot: ChatSnapshot; notice: string } {
+  const { records, badLines, tornTail } = loaded;
+  const masked = maskedFromHistory(records);
+  // The meter, its plot and the budget go on from the file's call records.
+  const log = callLogFrom(records);
+  const meter = meterFromLog(
+    {
+      ...base.meter,
+      maskedObservations: masked.size,
+      maskedStored: [...masked.values()].filter((m) => m.storedAt).length,
+    },
+    log,
+  );
+  const items = itemsFromMessages(id, state.messages, Date.now(), masked);
+  const damaged = badLines.length + (tornTail ? 1 : 0) + log.skipped;
+  const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
+  const counted =
+    log.calls.length > 0
+      ? `The meter goes on from its ${log.calls.length} recorded call${log.calls.length === 1 ? '' : 's'}.`
+      : 'The file has no call records (written before they were kept): the meter counts from here.';
+  return {
+    snapshot: { ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) },
+    notice: `Resumed from ${shownPath} (${state.messages.length} messages). ${counted}${skipped}`,
+  };
+}
+
+/**
+ * A history file this workspace did not write may have come with the repository: its "user" messages
+ * would be sent to the model as the user's own. Resumed only when the user says so; or read first.
+ */
+export async function askAboutForeignSession(id: string): Promise<'resume' | 'read' | undefined> {
+  const resume = 'Resume';
+  const read = 'Open Transcript';
+  const answer = await vscode.window.showWarningMessage(
+    `This session's history (${id}) was not written by Context Desk in this workspace: it may have come with the repository or from another machine.`,
+    {
+      modal: true,
+      detail:
+        'Resuming shows its conversation and sends its messages to the model as your own instructions. Read the transcript first if you do not know where it came from.',
+    },
+    resume,
+    read,
+  );
+  return answer === resume ? 'resume' : answer === read ? 'read' : undefined;
+}
