@@ -1,11 +1,20 @@
-// Options of McpSyncManager and the state it keeps per live server.
+// Options of McpSyncManager, the state it keeps per live server, and the states and configs it starts from.
 import * as path from 'node:path';
 import type { CommandResolver, McpConnection } from './connection';
 import type { InputResolver } from './variables';
 import { buildToolEntries } from './tools';
-import type { McpCallResult, McpServerConfig, McpServerState, VscodeToolInfo } from './types';
+import { loadMcpConfig } from './config';
+import type {
+  McpCallResult,
+  McpConfigError,
+  McpInputDeclaration,
+  McpServerConfig,
+  McpServerState,
+  VscodeToolInfo,
+} from './types';
 import type { Clock, Logger } from '../ports';
 import type { ContextStore } from '../store/context-store';
+import { serverIdentity } from './identity';
 
 /** Name of the server that carries VS Code's own tools (`vscode.lm.tools`). */
 export const VSCODE_SERVER = 'vscode';
@@ -126,4 +135,48 @@ export function lostState(
   const delayMs = Math.min(r.initialDelayMs * 2 ** (attempts - 1), r.maxDelayMs);
   const message = `The connection was lost; reconnecting in ${delayMs} ms (attempt ${attempts} of ${r.maxAttempts}).`;
   return { state: { ...base, message, fix: 'Wait, or refresh.' }, delayMs };
+}
+
+/** A configured server before its first sync: named, placed, not connected. */
+export function initialState(config: McpServerConfig, folderName: string): McpServerState {
+  return {
+    name: config.name,
+    folderName,
+    transport: config.type,
+    source: config.source,
+    identity: serverIdentity(config),
+    status: 'error',
+    tools: [],
+  };
+}
+
+/**
+ * The servers of every config the options name, with the problems found; a server named like VS Code's
+ * own tools server is refused when those tools are synced too.
+ */
+export async function loadConfiguredServers(
+  o: McpSyncManagerOptions,
+): Promise<{ servers: McpServerConfig[]; errors: McpConfigError[]; inputs: McpInputDeclaration[] }> {
+  const loaded = await loadMcpConfig({
+    workspaceFolder: o.workspaceFolder,
+    files: o.configFiles,
+    settingServers: o.settingServers,
+  });
+  const errors = [...loaded.errors];
+  const servers = loaded.servers.filter((s) => {
+    if (s.name !== VSCODE_SERVER || !o.vscodeTools) return true;
+    errors.push({
+      file: s.source,
+      line: 0,
+      column: 0,
+      message: `the server name '${VSCODE_SERVER}' is reserved for VS Code's own tools; this one is ignored`,
+    });
+    return false;
+  });
+  return { servers, errors, inputs: loaded.inputs };
+}
+
+/** Equal for two states with the same tools (names and schemas): a change fires `onDidChangeTools`. */
+export function toolsFingerprint(s: McpServerState): string {
+  return JSON.stringify(s.tools.map((t) => [t.name, t.tool]));
 }

@@ -3,7 +3,6 @@
 // `<out>/mcp/<server>/...` and `<out>/mcp/INDEX.md`, re-syncs on `tools/list_changed`, reconnects with
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
-import { loadMcpConfig } from './config';
 import { McpConnection, raceAbort } from './connection';
 import { classifyFailure, DeadlineError } from './errors';
 import { Emitter, type Event } from './events';
@@ -12,6 +11,9 @@ import { buildToolEntries } from './tools';
 import {
   DEFAULT_RECONNECT,
   disabledState,
+  initialState,
+  loadConfiguredServers,
+  toolsFingerprint,
   lostState,
   unresolvedState,
   VSCODE_SERVER,
@@ -22,18 +24,10 @@ import {
 import { toCallResult } from './call-result';
 import { redact, resolveServerConfig, VariableError } from './variables';
 import { writeIndex, writeServerFolder } from './writer';
-import type {
-  McpCallResult,
-  McpConfigError,
-  McpInputDeclaration,
-  McpServerConfig,
-  McpServerState,
-  VscodeToolInfo,
-} from './types';
+import type { McpCallResult, McpConfigError, McpInputDeclaration, McpServerState, VscodeToolInfo } from './types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { ContextStore } from '../store/context-store';
 import { redactSecrets } from '../store/sanitize/secrets';
-import { serverIdentity } from './identity';
 
 /** Default overall deadline for connecting to one server and listing all its tools. */
 export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
@@ -44,26 +38,10 @@ const redactText = async (text: string | undefined, secrets: string[]): Promise<
 export { VSCODE_SERVER, type McpSyncManagerOptions } from './manager-options';
 
 /**
- * Syncs MCP servers' tool descriptions into per-server folders and keeps them current.
+ * Syncs MCP servers' tool descriptions into per-server folders and keeps them current. Wired up by the
+ * extension in `src/extension/mcp/mcpController.ts` (trust, inputs from secret storage, VS Code's own
+ * tools, events to the tree view) and by `context-desk mcp` in `src/cli/commands/mcp.ts`.
  *
- * For the extension glue:
- * ```ts
- * const manager = new McpSyncManager({
- *   outDir: path.join(folder, '.context-desk'),
- *   allowStart: vscode.workspace.isTrusted,          // no server starts in an untrusted workspace
- *   workspaceFolder: folder,
- *   settingServers: config.get('mcp.servers'),
- *   resolveInput: async (input) => secrets.get(input.id) ?? (await promptAndStore(input)),
- *   resolveCommand: (cmd, args) => cmd === 'node' ? { command: 'node', args: [...args] } : { command: cmd, args: [...args] },
- *   vscodeTools: vscode.lm.tools.map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema })),
- *   invokeVscodeTool: (name, input) => ...vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }),
- * });
- * manager.onDidChangeStatus(() => tree.refresh());
- * manager.onDidChangeTools(() => tree.refresh());
- * await manager.syncAll();                            // Refresh command, config file watcher, trust granted
- * manager.update({ allowStart: true }); await manager.syncAll();
- * context.subscriptions.push({ dispose: () => void manager.dispose() });
- * ```
  * All methods are safe to call concurrently: syncs run one after another. A server's own failure never
  * throws; it becomes its status (`error`, `needs-auth`) with a message and a fix.
  */
@@ -222,23 +200,9 @@ export class McpSyncManager {
   private async doSyncAll(): Promise<McpServerState[]> {
     if (this.disposed) return [];
     await this.openStore();
-    const loaded = await loadMcpConfig({
-      workspaceFolder: this.options.workspaceFolder,
-      files: this.options.configFiles,
-      settingServers: this.options.settingServers,
-    });
-    this.errors = loaded.errors;
-    this.inputs = loaded.inputs;
-    const servers = loaded.servers.filter((s) => {
-      if (s.name !== VSCODE_SERVER || !this.options.vscodeTools) return true;
-      this.errors.push({
-        file: s.source,
-        line: 0,
-        column: 0,
-        message: `the server name '${VSCODE_SERVER}' is reserved for VS Code's own tools; this one is ignored`,
-      });
-      return false;
-    });
+    const { servers, errors, inputs } = await loadConfiguredServers(this.options);
+    this.errors = errors;
+    this.inputs = inputs;
     const names = servers.map((s) => s.name).concat(this.options.vscodeTools ? [VSCODE_SERVER] : []);
     const folders = assignSafeNames(names, ['index.md']);
     // Servers that are gone: close them and forget them.
@@ -250,7 +214,7 @@ export class McpSyncManager {
     }
     for (const name of [...this.states.keys()]) if (!names.includes(name)) this.states.delete(name);
     const jobs = servers.map(async (config) => {
-      const base = this.baseState(config, folders.get(config.name)!);
+      const base = initialState(config, folders.get(config.name)!);
       if (config.disabled || !this.options.allowStart) {
         await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
         this.live.delete(config.name);
@@ -288,18 +252,6 @@ export class McpSyncManager {
     for (const s of ordered) this.states.set(s.name, s);
     await this.writeIndexFile();
     return this.servers;
-  }
-
-  private baseState(config: McpServerConfig, folderName: string): McpServerState {
-    return {
-      name: config.name,
-      folderName,
-      transport: config.type,
-      source: config.source,
-      identity: serverIdentity(config),
-      status: 'error',
-      tools: [],
-    };
   }
 
   private variableContext() {
@@ -432,7 +384,7 @@ export class McpSyncManager {
       }
     }
     if (!prev || prev.status !== state.status || prev.message !== state.message) this.statusEmitter.fire(state);
-    if (!prev || fingerprint(prev) !== fingerprint(state)) this.toolsEmitter.fire(state);
+    if (!prev || toolsFingerprint(prev) !== toolsFingerprint(state)) this.toolsEmitter.fire(state);
   }
 
   private async writeIndexFile(final = false): Promise<void> {
@@ -445,8 +397,4 @@ export class McpSyncManager {
       this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-}
-
-function fingerprint(s: McpServerState): string {
-  return JSON.stringify(s.tools.map((t) => [t.name, t.tool]));
 }
