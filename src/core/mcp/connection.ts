@@ -7,17 +7,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TimeoutError, TooLargeError } from './errors';
 import type { McpServerConfig, McpToolDescription } from './types';
-
-/**
- * Decides how a stdio command is started. The CLI maps `node` to `process.execPath`; the extension host
- * may be Electron, so the glue maps it to `node` from PATH or adds `ELECTRON_RUN_AS_NODE=1`.
- */
-export type CommandResolver = (
-  command: string,
-  args: readonly string[],
-) => { command: string; args: string[]; env?: Record<string, string> };
-
-export const identityCommand: CommandResolver = (command, args) => ({ command, args: [...args] });
+import { identityCommand, type CommandResolver } from './command';
 
 export interface ConnectionOptions {
   connectTimeoutMs: number;

@@ -1,7 +1,7 @@
 // Public API of the MCP core for the extension glue and the CLI.
 export { DEFAULT_SYNC_DEADLINE_MS, McpSyncManager, VSCODE_SERVER, type McpSyncManagerOptions } from './manager';
 export { mdBlock, mdInline, promptName, stripControls, terminalText } from './inert';
-export { identityCommand, type CommandResolver } from './connection';
+export { identityCommand, type CommandResolver } from './command';
 export {
   loadMcpConfig,
   parseMcpConfigText,

@@ -1,6 +1,7 @@
 // Options of McpSyncManager, the state it keeps per live server, and the states and configs it starts from.
 import * as path from 'node:path';
-import type { CommandResolver, McpConnection } from './connection';
+import type { CommandResolver } from './command';
+import type { McpConnection } from './connection';
 import type { InputResolver } from './variables';
 import { buildToolEntries } from './tools';
 import { loadMcpConfig } from './config';

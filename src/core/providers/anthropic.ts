@@ -6,6 +6,9 @@ import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
 
+/** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
+export { Anthropic as AnthropicClient };
+
 export interface AnthropicProviderOptions {
   apiKey: string;
   baseURL?: string;

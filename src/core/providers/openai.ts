@@ -5,6 +5,9 @@ import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 
+/** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
+export { OpenAI as OpenAIClient };
+
 export const DEFAULT_OPENAI_BASE_URL = 'http://127.0.0.1:11434/v1';
 const UNINDEXED = 1_000_000;
 

@@ -2,12 +2,11 @@
 // `GET <base>/models`, Anthropic `GET /v1/models`) or VS Code for its language models. Every answer is one
 // message that names the URL tried and, on failure, what to do.
 import * as vscode from 'vscode';
-import OpenAI from 'openai';
-import Anthropic from '@anthropic-ai/sdk';
 import { DEMO_MODEL } from '../../core/demo/demo-provider';
 import type { ProviderChoice } from '../../protocol/chat';
 import type { ConnectionResult } from '../../protocol/setup';
 import { ANTHROPIC_API } from './providers';
+import { anthropicModule, openAIModule } from './providerModules';
 
 const TIMEOUT_MS = 10_000;
 
@@ -58,7 +57,7 @@ export function modelsUrl(p: Pick<ProbeInput, 'provider' | 'baseUrl'>): string {
 }
 
 async function openAIModels(p: ProbeInput): Promise<string[]> {
-  const client = new OpenAI({
+  const client = new (openAIModule().OpenAIClient)({
     baseURL: p.baseUrl,
     apiKey: p.apiKey || 'not-needed',
     timeout: TIMEOUT_MS,
@@ -70,7 +69,7 @@ async function openAIModels(p: ProbeInput): Promise<string[]> {
 }
 
 async function anthropicModels(p: ProbeInput): Promise<string[]> {
-  const client = new Anthropic({
+  const client = new (anthropicModule().AnthropicClient)({
     apiKey: p.apiKey || '',
     ...(p.baseUrl ? { baseURL: p.baseUrl } : {}),
     timeout: TIMEOUT_MS,
@@ -130,7 +129,12 @@ export function describeFailure(e: unknown, url: string, p: ProbeInput): string 
   if (code && NETWORK[code]) return `Could not connect to ${url}: ${NETWORK[code]}.`;
   if (code?.startsWith('CERT_') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT')
     return `Could not connect to ${url}: the TLS certificate is not trusted (${code}).`;
-  if (e instanceof OpenAI.APIConnectionTimeoutError || e instanceof Anthropic.APIConnectionTimeoutError)
+  // The SDK that made the request is loaded; the other one is not loaded just to ask.
+  const timeout =
+    p.provider === 'anthropic'
+      ? anthropicModule().AnthropicClient.APIConnectionTimeoutError
+      : openAIModule().OpenAIClient.APIConnectionTimeoutError;
+  if (e instanceof timeout)
     return `${url} did not answer within ${TIMEOUT_MS / 1000} s. Check that the server runs and the base URL.`;
   const message = e instanceof Error ? e.message : String(e);
   return `Could not connect to ${url}${code ? ` (${code})` : ''}: ${message}`;

@@ -2,14 +2,13 @@
 // to tell the user when something is missing.
 import type * as vscode from 'vscode';
 import type { ChatProvider } from '../../core/agent/provider';
-import { AnthropicProvider } from '../../core/providers/anthropic';
-import { OpenAICompatibleProvider } from '../../core/providers/openai';
 import { apiKeyFor, currentEndpoint } from './apiKeys';
 import { DEMO_MODEL, DemoProvider } from '../../core/demo/demo-provider';
 import type { ProviderChoice, SetupSummary } from '../../protocol/chat';
 import type { ProviderOption } from '../../protocol/setup';
 import type { Settings } from '../settings';
 import { LanguageModelProvider } from './lmProvider';
+import { anthropicModule, openAIModule } from './providerModules';
 
 export type ProviderKind = ProviderChoice;
 
@@ -77,13 +76,13 @@ export async function createProvider(s: Settings, secrets: vscode.SecretStorage)
   const apiKey = await apiKeyFor(secrets, kind, currentEndpoint(kind));
   if (kind === 'anthropic') {
     if (!apiKey) throw new Error('No Anthropic API key is stored. Enter it in the setup form (Set up a model).');
-    return new AnthropicProvider({
+    return new (anthropicModule().AnthropicProvider)({
       apiKey,
       ...(s['agent.anthropicBaseUrl'] ? { baseURL: s['agent.anthropicBaseUrl'] } : {}),
     });
   }
   // Local servers (Ollama, vLLM, LM Studio) take any key; the SDK insists on one.
-  return new OpenAICompatibleProvider({ baseURL: s['agent.baseUrl'], apiKey: apiKey ?? 'not-needed' });
+  return new (openAIModule().OpenAICompatibleProvider)({ baseURL: s['agent.baseUrl'], apiKey: apiKey ?? 'not-needed' });
 }
 
 /** The panel's `provider/model` label and where the setup stands. */

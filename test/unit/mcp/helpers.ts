@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import type { CommandResolver } from '../../../src/core/mcp/connection';
+import type { CommandResolver } from '../../../src/core/mcp/command';
 
 export const FIXTURES = path.resolve(__dirname, '../../fixtures/mcp');
 export const HOSTILE = path.join(FIXTURES, 'hostile-server.mjs');

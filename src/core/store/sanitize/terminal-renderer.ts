@@ -10,7 +10,8 @@
 //    regions, other sequences). Rows are
 //    emitted once they scroll off the emulated screen (nothing can change them any more) and the
 //    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
-import { Terminal } from '@xterm/headless';
+import type * as Xterm from '@xterm/headless';
+import type { Terminal } from '@xterm/headless';
 import { CELL_WIDTH } from './cell-width';
 import { LineEmulator } from './line-emulator';
 
@@ -180,7 +181,7 @@ export class TerminalRenderer {
   }
 
   private async switchToEmulator(rest: string): Promise<string> {
-    this.term = new Terminal({
+    this.term = new (xterm().Terminal)({
       cols: this.cols,
       rows: this.rows,
       scrollback: SCROLLBACK,
@@ -292,4 +293,14 @@ function collapsePartial(partial: string, cols: number): string {
   if (cr <= 0 || partial.indexOf('\r') === cr) return partial;
   const base = overlayLine(partial.slice(0, cr), cols);
   return base === undefined ? partial : `${base}\r${partial.slice(cr + 1)}`;
+}
+
+/**
+ * xterm (about 0.3 MB of the features bundle) is evaluated the first time an output needs it, not when
+ * capture starts: most terminals never leave the first two paths. esbuild bundles a require()d module as
+ * an initializer run on the first call (test/unit/bundle-laziness.test.ts).
+ */
+function xterm(): typeof Xterm {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
+  return require('@xterm/headless') as typeof Xterm;
 }
