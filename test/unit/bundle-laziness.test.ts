@@ -1,5 +1,5 @@
 // The features bundle evaluates the big SDKs only when they are used: loading dist/features.js (what the
-// first chat or capture does) must not run the Anthropic, OpenAI or MCP SDK, zod or xterm. Each is
+// first chat or capture does) must not run the Anthropic, OpenAI or MCP SDK, zod, xterm or yaml. Each is
 // reached through a require() inside a function, which esbuild bundles as an initializer run on the first
 // call; one static import anywhere would evaluate it at load and hold its memory for the whole window.
 import { test } from 'node:test';
@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 
-const LAZY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'zod', '@xterm/headless'];
+const LAZY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'zod', '@xterm/headless', 'yaml'];
 
 /** Prepends `globalThis.__evaluated.add(<package>)` to every file of the lazy packages. */
 const markEvaluation: Plugin = {
@@ -83,7 +83,7 @@ function run(dir: string, file: string, then = ''): { exports: number; before: s
   return JSON.parse(r.stdout.trim().split('\n').pop()!) as { exports: number; before: string[]; after: string[] };
 }
 
-test('loading the features bundle evaluates none of the SDKs, zod or xterm', async (t) => {
+test('loading the features bundle evaluates none of the SDKs, zod, xterm or yaml', async (t) => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cd-lazy-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const r = run(dir, await bundle(dir, 'src/extension/features.ts'));
@@ -103,6 +103,7 @@ test('each lazy package is in the bundle and evaluated on first use', async (t) 
       `export { anthropicModule, openAIModule } from ${src('src/extension/agent/providerModules.ts')};`,
       `export { McpSyncManager } from ${src('src/core/mcp/manager.ts')};`,
       `export { TerminalRenderer } from ${src('src/core/store/sanitize/terminal-renderer.ts')};`,
+      `export { parseSkillFile } from ${src('src/core/skills/frontmatter.ts')};`,
     ].join('\n'),
   );
   const file = await bundle(dir, entry);
@@ -126,4 +127,6 @@ test('each lazy package is in the bundle and evaluated on first use', async (t) 
     "(m => m.syncAll().finally(() => m.dispose()))(new exported.McpSyncManager({ allowStart: true, settingServers: { s: { command: 'cd-no-such-command' } } }))",
   );
   assert.deepEqual(mcp.after, ['@modelcontextprotocol/sdk', 'zod']);
+  const skill = run(dir, file, "exported.parseSkillFile('---\\nname: a\\ndescription: b\\n---\\n', 'SKILL.md')");
+  assert.deepEqual(skill.after, ['yaml']);
 });

@@ -1,6 +1,7 @@
 // SKILL.md front matter: YAML between `---` lines with `name` and `description`. Broken front matter
 // yields diagnostics with the file and line; the caller skips the skill.
-import { LineCounter, parseDocument, isMap, isScalar, type Node } from 'yaml';
+import type * as Yaml from 'yaml';
+import type { Node } from 'yaml';
 
 export interface SkillDiagnostic {
   file: string;
@@ -58,6 +59,7 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
     return result;
   }
   result.bodyStart = parts.bodyStart;
+  const { LineCounter, parseDocument, isMap, isScalar } = yaml();
   const lc = new LineCounter();
   const doc = parseDocument(parts.yaml, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
   // Lines in the YAML are counted from the line after the opening `---`.
@@ -134,4 +136,13 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
     }
   }
   return result;
+}
+
+/**
+ * The YAML parser (about 0.25 MB of the features bundle) is evaluated when the first SKILL.md is read: a
+ * workspace without skills never pays for it (test/unit/bundle-laziness.test.ts).
+ */
+function yaml(): typeof Yaml {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
+  return require('yaml') as typeof Yaml;
 }
