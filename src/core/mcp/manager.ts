@@ -3,8 +3,7 @@
 // `<out>/mcp/<server>/...` and `<out>/mcp/INDEX.md`, re-syncs on `tools/list_changed`, reconnects with
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
-import type * as ConnectionModule from './connection';
-import type * as ErrorsModule from './errors';
+import { connectionModule, errorsModule } from './sdk-modules';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
 import { buildToolEntries } from './tools';
@@ -399,17 +398,4 @@ export class McpSyncManager {
       this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-}
-
-// The MCP SDK (with zod, about 0.4 MB of the features bundle) is evaluated on the first connect, not when
-// the manager is created: a window or CLI command with no server to connect never pays for it. esbuild
-// bundles a require()d module as an initializer run on the first call (test/unit/bundle-laziness.test.ts).
-function connectionModule(): typeof ConnectionModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
-  return require('./connection') as typeof ConnectionModule;
-}
-
-function errorsModule(): typeof ErrorsModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
-  return require('./errors') as typeof ErrorsModule;
 }
