@@ -3,7 +3,7 @@
 // `<out>/mcp/<server>/...` and `<out>/mcp/INDEX.md`, re-syncs on `tools/list_changed`, reconnects with
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
-import { connectionModule, errorsModule } from './sdk-modules';
+import { mcpSdkModules } from './sdk-modules';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
 import { buildToolEntries } from './tools';
@@ -268,8 +268,7 @@ export class McpSyncManager {
     const prev = this.states.get(name);
     const base = baseIn ?? (prev ? { ...prev } : undefined);
     if (!base || this.disposed) return;
-    const { McpConnection, raceAbort } = connectionModule();
-    const { classifyFailure, DeadlineError } = errorsModule();
+    const { McpConnection, raceAbort, classifyFailure, DeadlineError } = mcpSdkModules();
     const folder = this.mcpDir ? path.join(this.mcpDir, base.folderName) : '';
     let phase: 'connect' | 'list' = 'connect';
     // One overall deadline for connect + every page: a slow paging server cannot hold the sync for hours.

@@ -4,12 +4,12 @@
 import type * as ConnectionModule from './connection';
 import type * as ErrorsModule from './errors';
 
-export function connectionModule(): typeof ConnectionModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
-  return require('./connection') as typeof ConnectionModule;
-}
-
-export function errorsModule(): typeof ErrorsModule {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- evaluated on first use, on purpose
-  return require('./errors') as typeof ErrorsModule;
+/** connection.ts and errors.ts, the two modules that import the SDK. */
+export function mcpSdkModules(): typeof ConnectionModule & typeof ErrorsModule {
+  /* eslint-disable @typescript-eslint/no-require-imports -- evaluated on first use, on purpose */
+  return {
+    ...(require('./connection') as typeof ConnectionModule),
+    ...(require('./errors') as typeof ErrorsModule),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
 }
