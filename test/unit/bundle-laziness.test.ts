@@ -21,7 +21,7 @@ const markEvaluation: Plugin = {
       if (!pkg) return undefined;
       const { readFile } = await import('node:fs/promises');
       const source = await readFile(args.path, 'utf8');
-      // After a leading "use strict" or shebang would be nicer; a statement before them is harmless here.
+      // Put before a "use strict" the file may then run sloppy: harmless for noticing that it ran.
       return {
         contents: `(globalThis.__evaluated ??= new Set()).add(${JSON.stringify(pkg)});\n${source}`,
         loader: 'js',
