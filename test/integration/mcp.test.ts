@@ -93,4 +93,20 @@ describe('MCP tool folders', function () {
       ['everything'],
     );
   });
+
+  it('a refresh asked for during a sync answers with the config as it is now, not the run in flight', async () => {
+    // A server that takes a second to fail keeps the first sync in flight while the config changes.
+    writeConfig({ slow: { type: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 1000)'] } });
+    const first = a.tools().mcp.refresh();
+    await waitFor(
+      () => a.tools().mcp.manager.servers.some((s) => s.name === 'slow'),
+      10_000,
+      'the first sync has read the config',
+    );
+    writeConfig({ quick: { type: 'stdio', command: process.execPath, args: ['-e', 'process.exit(3)'] } });
+    const names = (await a.tools().mcp.refresh()).map((s) => s.name);
+    assert.ok(names.includes('quick'), `the new server is synced: ${names.join(', ')}`);
+    assert.ok(!names.includes('slow'), `the removed server is gone: ${names.join(', ')}`);
+    await first;
+  });
 });

@@ -29,7 +29,8 @@ export class McpController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private syncing: Promise<McpServerState[]> | undefined;
-  private pending = false;
+  /** The run after the one in flight, shared by everyone who asked meanwhile. */
+  private next: Promise<McpServerState[]> | undefined;
   private started = false;
 
   constructor(
@@ -70,13 +71,20 @@ export class McpController implements vscode.Disposable {
     if (this.started) void this.refresh();
   }
 
-  /** Re-reads configs and settings and syncs every server; concurrent calls coalesce into one more run. */
+  /**
+   * Re-reads configs and settings and syncs every server. Calls during a run coalesce into one more run
+   * and get its result: the run in flight may have read the configs before the caller's change.
+   */
   refresh(): Promise<McpServerState[]> {
     this.started = true;
-    if (this.syncing) {
-      this.pending = true;
-      return this.syncing;
-    }
+    const inFlight = this.syncing;
+    if (inFlight)
+      return (this.next ??= inFlight
+        .catch(() => undefined)
+        .then(() => {
+          this.next = undefined;
+          return this.refresh();
+        }));
     this.manager.update(this.managerOptions());
     this.syncing = (async () => {
       try {
@@ -93,10 +101,6 @@ export class McpController implements vscode.Disposable {
       } finally {
         this.syncing = undefined;
         this.changed.fire();
-        if (this.pending) {
-          this.pending = false;
-          void this.refresh();
-        }
       }
     })();
     return this.syncing;
