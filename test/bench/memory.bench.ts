@@ -96,7 +96,8 @@ async function startModel(scriptFile: string): Promise<{ baseURL: string; stop: 
 }
 
 async function once(mode: 'baseline' | 'extension', driver: string, modelUrl: string): Promise<DriverResult> {
-  const out = join(mkdtempSync(join(tmpdir(), 'cd-bench-mem-out-')), 'result.json');
+  const outDir = mkdtempSync(join(tmpdir(), 'cd-bench-mem-out-'));
+  const out = join(outDir, 'result.json');
   const ws = workspace();
   let exit: (code: number) => void = () => undefined;
   const exited = new Promise<number>((r) => (exit = r));
@@ -134,6 +135,7 @@ async function once(mode: 'baseline' | 'extension', driver: string, modelUrl: st
     await browser.close();
     await server.stop();
     rmSync(ws, { recursive: true, force: true });
+    rmSync(outDir, { recursive: true, force: true });
   }
 }
 
