@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, existsSync, rmSync, chmod
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cliBuilds } from './scripts/lib/cli-bundles.mjs';
+import { nodeBundle } from './scripts/lib/node-bundle.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -19,18 +20,7 @@ const common = {
   legalComments: 'none',
 };
 
-const nodeCommon = {
-  ...common,
-  platform: 'node',
-  format: 'cjs',
-  // Without it esbuild 0.28 emits Uint8Array.fromBase64 in the binary loader, which node 20 lacks.
-  target: 'node20',
-  // @vscode/ripgrep is ESM and finds its binary relative to import.meta.url: keep it external.
-  external: ['vscode', '@vscode/ripgrep'],
-  // Lets bundled ESM code that reads import.meta.url work in CJS.
-  define: { 'import.meta.url': 'importMetaUrl' },
-  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-};
+const nodeCommon = { ...common, ...nodeBundle };
 
 /** Integration test suites run inside the real VS Code; mocha is loaded from node_modules at run time. */
 function integrationEntries() {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
+import { nodeBundle } from '../../scripts/lib/node-bundle.mjs';
 
 const LAZY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'zod', '@xterm/headless', 'yaml'];
 
@@ -59,19 +60,7 @@ Promise.resolve(eval(process.argv[3] ?? ''))
 
 async function bundle(dir: string, entry: string): Promise<string> {
   const outfile = path.join(dir, `${path.basename(entry, '.ts')}.js`);
-  await build({
-    entryPoints: [entry],
-    outfile,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    logLevel: 'error',
-    external: ['vscode', '@vscode/ripgrep'],
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-    plugins: [markEvaluation],
-  });
+  await build({ ...nodeBundle, entryPoints: [entry], outfile, logLevel: 'error', plugins: [markEvaluation] });
   return outfile;
 }
 

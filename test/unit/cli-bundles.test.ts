@@ -7,18 +7,10 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
 import { cliBuilds } from '../../scripts/lib/cli-bundles.mjs';
+import { nodeBundle } from '../../scripts/lib/node-bundle.mjs';
 import { runCli } from '../support/cli';
 
-const nodeCommon = {
-  bundle: true,
-  platform: 'node' as const,
-  format: 'cjs' as const,
-  target: 'node20',
-  logLevel: 'warning' as const,
-  external: ['vscode', '@vscode/ripgrep'],
-  define: { 'import.meta.url': 'importMetaUrl' },
-  banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-};
+const nodeCommon = { ...nodeBundle, logLevel: 'warning' as const };
 
 test('each command runs from its own bundle; the entry loads no other command', async (t) => {
   const out = mkdtempSync(path.join(tmpdir(), 'cd-cli-bundles-'));

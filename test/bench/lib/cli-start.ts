@@ -6,6 +6,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { build } from 'esbuild';
+import { nodeBundle } from '../../../scripts/lib/node-bundle.mjs';
 import { ripgrepArgs } from '../../../src/core/search/ripgrep';
 import { interleaved, median, spread, timeProcess } from './process-time';
 
@@ -20,18 +21,7 @@ interface Query {
 
 /** The CLI as one CJS file, the way esbuild.mjs built it before the per-command bundles. */
 async function oneFileCli(dir: string): Promise<string> {
-  await build({
-    entryPoints: { cli: 'src/cli/main.ts' },
-    outdir: dir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    external: ['vscode', '@vscode/ripgrep'],
-    define: { 'import.meta.url': 'importMetaUrl' },
-    banner: { js: "const importMetaUrl = require('url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
-  });
+  await build({ ...nodeBundle, entryPoints: { cli: 'src/cli/main.ts' }, outdir: dir, logLevel: 'warning' });
   return path.join(dir, 'cli.js');
 }
 
