@@ -1,5 +1,5 @@
 // How a stdio server's command is started: apart from connection.ts so that naming it does not load the
-// MCP SDK (connection.ts is evaluated on the first connect; see manager.ts).
+// MCP SDK (connection.ts is evaluated on the first connect; see sdk-modules.ts).
 
 /**
  * Decides how a stdio command is started. The CLI maps `node` to `process.execPath`; the extension host

@@ -1,7 +1,6 @@
 // SKILL.md front matter: YAML between `---` lines with `name` and `description`. Broken front matter
 // yields diagnostics with the file and line; the caller skips the skill.
 import type * as Yaml from 'yaml';
-import type { Node } from 'yaml';
 
 export interface SkillDiagnostic {
   file: string;
@@ -88,7 +87,7 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
   }
   const posOf = (key: string): { line: number; col: number } => {
     const pair = contents.items.find((it) => isScalar(it.key) && it.key.value === key);
-    const node = (pair?.value ?? pair?.key) as Node | undefined;
+    const node = (pair?.value ?? pair?.key) as Yaml.Node | undefined;
     return node?.range ? lineOf(node.range[0]) : { line: 2, col: 1 };
   };
   const data = doc.toJS() as Record<string, unknown>;

@@ -11,7 +11,6 @@
 //    emitted once they scroll off the emulated screen (nothing can change them any more) and the
 //    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
 import type * as Xterm from '@xterm/headless';
-import type { Terminal } from '@xterm/headless';
 import { CELL_WIDTH } from './cell-width';
 import { LineEmulator } from './line-emulator';
 
@@ -44,7 +43,7 @@ export interface TerminalRendererOptions {
 export class TerminalRenderer {
   private readonly cols: number;
   private readonly rows: number;
-  private term: Terminal | undefined;
+  private term: Xterm.Terminal | undefined;
   private mini: LineEmulator | undefined;
   private emitted = 0;
   private partial = '';
