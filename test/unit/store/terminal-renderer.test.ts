@@ -200,3 +200,15 @@ test('the alternate screen and modes that change the text still go to xterm', as
     assert.ok(r.modes.has('xterm'), JSON.stringify(mode));
   }
 });
+
+test('a redraw after lines wider than the screen lands where xterm puts it (they wrap there)', async () => {
+  for (const [text, shown] of [
+    ['y'.repeat(23) + '\r\n\x1b[1A\rX\r\n', 'y'.repeat(20) + 'Xyy\n'],
+    ['界'.repeat(12) + '\r\n\x1b[1A\x1b[3CX\r\n', '界'.repeat(11) + ' X\n'],
+    ['下载 layers\r\n\x1b[1A\x1b[2K层 1\r\n', '层 1\n'],
+  ]) {
+    const r = await render(text!, [5]);
+    assert.equal(r.out, shown);
+    assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
+  }
+});

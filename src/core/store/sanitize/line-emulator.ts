@@ -19,7 +19,7 @@ const INCOMPLETE = /^\x1b(?:\[\??[0-9;]*|\][^\x07\x1b]*|\]?[^\x07\x1b]*\x1b)?$/;
  * application cursor keys, cursor blink and visibility, mouse tracking and its encodings, focus
  * events, bracketed paste.
  */
-const TEXT_NEUTRAL_MODES = new Set([1, 12, 25, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004]);
+export const TEXT_NEUTRAL_MODES = new Set([1, 12, 25, 1000, 1002, 1003, 1004, 1005, 1006, 1015, 2004]);
 
 /** What a `write` produced: finished lines, or a hand-over to the full emulator. */
 export interface LineEmulatorResult {
@@ -52,8 +52,8 @@ export class LineEmulator {
     private readonly rows: number,
     seed: string[] = [],
   ) {
-    // The caller passes at most rows - 1 lines (it emits older ones itself).
-    this.lines = [...seed.slice(-(rows - 1)), ''];
+    // The caller passes at most rows - 1 lines (it emits older ones itself), each `fitsOneRow`.
+    this.lines = [...seed.slice(-(rows - 1)).map(withTails), ''];
     this.row = this.lines.length - 1;
   }
 
@@ -263,6 +263,17 @@ export class LineEmulator {
     else replay += `\x1b[${this.row + 1};${this.col + 1}H`;
     return { out, handOver: replay + rest };
   }
+}
+
+/** True when `line` is one row here: characters of known width, in fewer cells than `cols`. */
+export function fitsOneRow(line: string, cols: number): boolean {
+  let cells = 0;
+  for (let i = 0; i < line.length; i++) {
+    const w = CELL_WIDTH[line.charCodeAt(i)];
+    if (!w) return false;
+    cells += w;
+  }
+  return cells < cols;
 }
 
 /** The run with TAIL after each two-cell character: one string element per cell. */

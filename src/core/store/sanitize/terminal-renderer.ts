@@ -10,9 +10,11 @@
 //    regions, other sequences). Rows are
 //    emitted once they scroll off the emulated screen (nothing can change them any more) and the
 //    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
+//    Closed alternate-screen sessions that leave no trace are not drawn cell by cell (alt-screen.ts).
 import type * as Xterm from '@xterm/headless';
+import { AltScreenSegments } from './alt-screen';
 import { CELL_WIDTH } from './cell-width';
-import { LineEmulator } from './line-emulator';
+import { LineEmulator, fitsOneRow } from './line-emulator';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
 const NOT_SIMPLE = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -50,6 +52,7 @@ export class TerminalRenderer {
   /** The last screenful of fast-path lines (each ending with `\n`), kept for a switch to emulation. */
   private window = '';
   private queued = '';
+  private readonly alt = new AltScreenSegments();
 
   constructor(options: TerminalRendererOptions = {}) {
     this.cols = Math.max(20, options.cols ?? 200);
@@ -63,7 +66,7 @@ export class TerminalRenderer {
 
   async write(text: string): Promise<string> {
     if (this.term) {
-      this.queued += text;
+      this.queued += this.alt.filter(text);
       return this.queued.length >= QUEUE ? this.flush() : '';
     }
     if (this.mini) return this.throughMini(text);
@@ -106,6 +109,8 @@ export class TerminalRenderer {
   private trimWindow(): string {
     let cut = this.window.length;
     for (let n = 0; n <= this.rows; n++) {
+      // (lastIndexOf would read a negative start as 0 and find an empty first line twice)
+      if (cut === 0) return '';
       cut = this.window.lastIndexOf('\n', cut - 1);
       if (cut === -1) return '';
     }
@@ -145,12 +150,14 @@ export class TerminalRenderer {
       if (this.mini) return flushed + (await this.end());
       flushed += await this.flush();
     }
+    const held = this.alt.end();
+    if (held !== '') flushed += await this.feed(held);
     const term = this.term!;
-    const b = term.buffer.active;
-    // Down to the last row with content, or the cursor row when the cursor is not at its start.
-    let last = b.cursorX > 0 ? b.baseY + b.cursorY : this.emitted - 1;
-    for (let r = b.length - 1; r > last; r--) if ((b.getLine(r)?.translateToString(true) ?? '') !== '') last = r;
-    const out = flushed + this.harvest(last + 1, true);
+    const normal = term.buffer.normal;
+    let out = flushed + this.harvest(lastShownRow(normal, this.emitted - 1) + 1, true);
+    // Ended on the alternate screen (a pager or editor still open): what it shows was seen last.
+    const alt = term.buffer.active;
+    if (alt.type === 'alternate') out += rowsText(alt, 0, lastShownRow(alt, -1) + 1, true);
     term.dispose();
     this.term = undefined;
     this.emitted = 0;
@@ -161,6 +168,12 @@ export class TerminalRenderer {
   private async switchToMini(rest: string): Promise<string> {
     const lines = this.window === '' ? [] : this.window.slice(0, -1).split('\n');
     const keep = Math.max(0, lines.length - (this.rows - 1));
+    // The line emulator holds each line on screen as one row: one that wraps (a long log line before a
+    // redraw) or holds characters of unknown width goes to xterm with the rest.
+    if (!lines.slice(keep).every((l) => fitsOneRow(l, this.cols))) {
+      const out = this.trimWindow();
+      return out + (await this.switchToEmulator(rest));
+    }
     const out = lines
       .slice(0, keep)
       .map((l) => l + '\n')
@@ -190,7 +203,7 @@ export class TerminalRenderer {
     const replay = this.window.replace(/\n/g, '\r\n') + this.partial;
     this.window = '';
     this.partial = '';
-    return this.feed(replay + rest);
+    return this.feed(replay + this.alt.filter(rest));
   }
 
   private async feed(text: string): Promise<string> {
@@ -210,9 +223,10 @@ export class TerminalRenderer {
         i = piece.end;
       }
       await done;
-      const b = term.buffer.active;
+      // Rows scroll off the normal screen only (the alternate one has no scrollback).
+      const b = term.buffer.normal;
       out += this.harvest(b.baseY, false);
-      if (b.baseY > CLEAR_AT) {
+      if (b.baseY > CLEAR_AT && term.buffer.active.type === 'normal') {
         // Emit the visible rows above the cursor, then drop everything but the cursor row.
         out += this.harvest(b.baseY + b.cursorY, false);
         term.clear();
@@ -243,19 +257,34 @@ export class TerminalRenderer {
     }
   }
 
-  /** Emits rows [emitted, upTo): a row followed by a wrapped continuation gets no newline. */
+  /** Emits rows [emitted, upTo) of the normal screen (the alternate one has no rows to emit). */
   private harvest(upTo: number, final: boolean): string {
-    const b = this.term!.buffer.active;
-    let out = '';
-    for (let i = this.emitted; i < upTo; i++) {
-      const line = b.getLine(i);
-      const next = b.getLine(i + 1);
-      const continued = next?.isWrapped === true && (i + 1 < upTo || !final);
-      out += (line?.translateToString(!continued) ?? '') + (continued ? '' : '\n');
-    }
+    const out = rowsText(this.term!.buffer.normal, this.emitted, upTo, final);
     this.emitted = Math.max(this.emitted, upTo);
     return out;
   }
+}
+
+/** Rows [from, upTo) as text: a row followed by a wrapped continuation gets no newline. */
+function rowsText(b: Xterm.IBuffer, from: number, upTo: number, final: boolean): string {
+  let out = '';
+  for (let i = from; i < upTo; i++) {
+    const line = b.getLine(i);
+    const next = b.getLine(i + 1);
+    const continued = next?.isWrapped === true && (i + 1 < upTo || !final);
+    out += (line?.translateToString(!continued) ?? '') + (continued ? '' : '\n');
+  }
+  return out;
+}
+
+/**
+ * The last row to show at the end: the last with content, or the cursor row when the cursor is not at
+ * its start; at least `atLeast`.
+ */
+function lastShownRow(b: Xterm.IBuffer, atLeast: number): number {
+  let last = b.cursorX > 0 ? Math.max(atLeast, b.baseY + b.cursorY) : atLeast;
+  for (let r = b.length - 1; r > last; r--) if ((b.getLine(r)?.translateToString(true) ?? '') !== '') last = r;
+  return last;
 }
 
 function countOf(text: string, ch: string): number {
