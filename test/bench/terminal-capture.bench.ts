@@ -166,7 +166,7 @@ async function main(): Promise<void> {
         const before = await measure(() => captureAll(store, dir, `${kind}-emulated`, emulated), bytesEmulated);
         console.log(
           row(
-            '  every session drawn',
+            '  sessions drawn',
             before,
             `replacing closed sessions ${(capture.mbps / before.mbps).toFixed(2)}x faster`,
           ),

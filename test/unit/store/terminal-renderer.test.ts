@@ -201,11 +201,13 @@ test('the alternate screen and modes that change the text still go to xterm', as
   }
 });
 
-test('a redraw after lines wider than the screen lands where xterm puts it (they wrap there)', async () => {
+test('a redraw after lines wider than the screen (they wrap there) or an empty first line lands where xterm puts it', async () => {
   for (const [text, shown] of [
     ['y'.repeat(23) + '\r\n\x1b[1A\rX\r\n', 'y'.repeat(20) + 'Xyy\n'],
     ['界'.repeat(12) + '\r\n\x1b[1A\x1b[3CX\r\n', '界'.repeat(11) + ' X\n'],
     ['下载 layers\r\n\x1b[1A\x1b[2K层 1\r\n', '层 1\n'],
+    // an empty first line stays on screen for the redraw too
+    ['\r\nabc\r\n\x1b[2A\rX\r\n', 'X\nabc\n'],
   ]) {
     const r = await render(text!, [5]);
     assert.equal(r.out, shown);

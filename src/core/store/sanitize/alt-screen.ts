@@ -67,7 +67,7 @@ export class AltScreenSegments {
   private state: 'normal' | 'held' | 'passing' | 'unsure' = 'normal';
   /** The open segment from OPEN (state held), or an incomplete sequence at the end of the last text. */
   private held = '';
-  /** Segments replaced so far (for tests and the benchmark). */
+  /** Segments replaced so far (for tests). */
   replaced = 0;
 
   filter(text: string): string {
