@@ -67,6 +67,8 @@ const token = fc.oneof(
   fc
     .tuple(fc.integer({ min: -1, max: 8 }), fc.integer({ min: -1, max: 24 }), fc.constantFrom('H', 'f'))
     .map(([r, c, f]) => `\x1b[${r < 0 ? '' : r}${c < 0 ? '' : `;${c}`}${f}`),
+  // parameters read in place: an empty second one, leading zeros, a third one (handed over)
+  fc.constantFrom('\x1b[3;H', '\x1b[;H', '\x1b[;;H', '\x1b[2;3;4H', '\x1b[007;0012H', '\x1b[;2f', '\x1b[02B'),
   // private modes and keypad switches that change no text, alone or several at once
   fc
     .subarray(['1', '12', '25', '1000', '1004', '1006', '2004'], { minLength: 1, maxLength: 3 })
