@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Terminal } from '@xterm/headless';
 import { ONE_CELL_RANGES, TWO_CELL_RANGES, isOneCell, isTwoCell } from '../../../src/core/store/sanitize/cell-width';
-import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
+import { LOST_ROWS, TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
 
 const COLS = 20;
 const ROWS = 5;
@@ -215,4 +215,41 @@ test('a redraw after lines wider than the screen (they wrap there) or an empty f
     assert.equal(r.out, shown);
     assert.equal(r.out, (await render(FORCE_XTERM + text)).out);
   }
+});
+
+test('a long output through xterm keeps every row once, in order, while its scrollback is reused (wrapped rows, pagers open at write ends)', async () => {
+  // 20,000 lines, every fifth wrapping over three rows, and scrollback erases: far more rows than
+  // xterm keeps. Each write ends inside a pager session (`ESC[?1049;1h` is drawn by xterm) that the
+  // next write closes, so xterm is on the alternate screen whenever a write has been rendered.
+  const r = new TerminalRenderer({ cols: 40, rows: 10 });
+  const lines = Array.from({ length: 20_000 }, (_, i) => (i % 5 === 0 ? `${i} ${'w'.repeat(100)}` : `line ${i}`));
+  let out = await r.write(FORCE_XTERM);
+  for (let i = 0; i < lines.length; i += 700) {
+    const block = lines
+      .slice(i, i + 700)
+      .map((l, k) => ((i + k) % 250 === 0 ? '\x1b[3J' : '') + l + '\r\n') // `clear` sends ESC[3J
+      .join('');
+    out += await r.write(`${i === 0 ? '' : '\x1b[?1049l'}${block}\x1b[?1049;1h\x1b[H${'page row\r\n'.repeat(30)}`);
+    out += await r.flush();
+  }
+  out += (await r.write('\x1b[?1049l')) + (await r.end());
+  assert.ok(!out.includes(LOST_ROWS));
+  assert.equal(out, lines.join('\n') + '\n');
+});
+
+test('rows that scroll past the emulator before they are read (a repeat of millions of characters) leave a note, and what follows is kept', async () => {
+  const xs = (out: string): number => out.length - out.replace(/x/g, '').length;
+  // Rows emitted before the repeat: the marker on the last of them is dropped with the rows.
+  const r = new TerminalRenderer({ cols: 200, rows: 50 });
+  let out = (await r.write(`${FORCE_XTERM}${'before\r\n'.repeat(60)}`)) + (await r.flush());
+  assert.equal(out, 'before\n'.repeat(11)); // 60 lines and the cursor's: 11 rows scrolled off
+  out += (await r.write('x\x1b[3000000b\r\nafter\r\n')) + (await r.end());
+  // the 49 still on screen scroll off with the repeat's first rows, and are dropped with them
+  assert.ok(out.startsWith('before\n'.repeat(11) + LOST_ROWS + 'x'), out.slice(0, 200));
+  assert.ok(out.endsWith('\nafter\n'));
+  assert.ok(xs(out) > 0 && xs(out) < 3_000_001, `${xs(out)} x`);
+  // Nothing emitted before it: a full scrollback says rows were dropped.
+  const alone = await render(`${FORCE_XTERM}x\x1b[3000000b\r\nafter\r\n`);
+  assert.ok(alone.out.startsWith(LOST_ROWS));
+  assert.ok(alone.out.endsWith('\nafter\n'));
 });

@@ -7,9 +7,10 @@
 //    text-neutral private modes: the redraws of docker, npm, pip and of `watch`/`top -b`-style
 //    screens, proven equal to xterm by a property test, at 3-4x xterm's speed (terminal-capture bench).
 // 3. @xterm/headless for everything else (wide characters, wrapping, the alternate screen, scroll
-//    regions, other sequences). Rows are
-//    emitted once they scroll off the emulated screen (nothing can change them any more) and the
-//    scrollback is cleared regularly, so huge outputs and endless progress never grow memory.
+//    regions, other sequences). Rows are emitted once they scroll off the emulated screen (nothing
+//    can change them any more); the scrollback is small and, once full, xterm reuses its oldest row
+//    for each new one (a marker tells how many it dropped), so huge outputs never grow memory and
+//    rows are not allocated one by one.
 //    Closed alternate-screen sessions that leave no trace are not drawn cell by cell (alt-screen.ts).
 import type * as Xterm from '@xterm/headless';
 import { AltScreenSegments } from './alt-screen';
@@ -30,9 +31,13 @@ const PIECE = 4 * 1024;
 const GROUP = 1 << 20;
 /** Text queued in emulator mode before it is rendered (also rendered on `flush`). */
 const QUEUE = 1 << 20;
-/** Scrollback rows kept before they are emitted and cleared (must exceed CLEAR_AT + ROW_BUDGET + rows). */
-const SCROLLBACK = 16384;
-const CLEAR_AT = 8192;
+/**
+ * Scrollback rows: once full, xterm reuses the oldest row for each new one instead of allocating it.
+ * Must exceed ROW_BUDGET, so that no row is dropped before it is emitted.
+ */
+const SCROLLBACK = 2 * ROW_BUDGET;
+/** Shown where rows scrolled out of the emulator before they could be read (see followTrim). */
+export const LOST_ROWS = '[context-desk: terminal rows scrolled past the emulator before they were read]\n';
 /** A fast-path line longer than this without a newline goes to the emulator (it streams rows). */
 const MAX_PENDING = 64 * 1024;
 
@@ -47,7 +52,17 @@ export class TerminalRenderer {
   private readonly rows: number;
   private term: Xterm.Terminal | undefined;
   private mini: LineEmulator | undefined;
+  /** Rows of the normal screen emitted so far, counted from its first row still in the scrollback. */
   private emitted = 0;
+  /**
+   * A marker on row `markedAt` of the normal screen's scrollback (the last row emitted): how far it
+   * moved up is how many rows xterm dropped from the top. Rows on screen can lose their markers (an
+   * erase does that); scrollback rows only move.
+   */
+  private mark: Xterm.IMarker | undefined;
+  private markedAt = 0;
+  /** Rows read while xterm parses (just before a reset or a switch to the alternate screen). */
+  private readEarly = '';
   private partial = '';
   /** The last screenful of fast-path lines (each ending with `\n`), kept for a switch to emulation. */
   private window = '';
@@ -160,6 +175,7 @@ export class TerminalRenderer {
     if (alt.type === 'alternate') out += rowsText(alt, 0, lastShownRow(alt, -1) + 1, true);
     term.dispose();
     this.term = undefined;
+    this.mark = undefined;
     this.emitted = 0;
     return out;
   }
@@ -200,6 +216,24 @@ export class TerminalRenderer {
       allowProposedApi: true,
       convertEol: true,
     });
+    // Erasing the scrollback (`ESC[3J`, sent by `clear`) changes nothing on screen; ignored, so the
+    // rows scrolled off before it are still read, and the mark stays where it was.
+    this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
+    // Rows that scrolled off are read before the switch to the alternate screen, so the mark is never
+    // left behind (xterm only marks the active screen).
+    this.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
+      if (params.some((p) => p === 47 || p === 1047 || p === 1049) && this.term!.buffer.active.type === 'normal')
+        this.readEarly += this.readScrolled();
+      return false;
+    });
+    // A reset (`ESC c`) empties the screen and the scrollback, as xterm shows it: reading starts over.
+    this.term.parser.registerEscHandler({ final: 'c' }, () => {
+      this.readEarly += this.followTrim();
+      this.mark?.dispose();
+      this.mark = undefined;
+      this.emitted = 0;
+      return false;
+    });
     const replay = this.window.replace(/\n/g, '\r\n') + this.partial;
     this.window = '';
     this.partial = '';
@@ -223,18 +257,52 @@ export class TerminalRenderer {
         i = piece.end;
       }
       await done;
-      // Rows scroll off the normal screen only (the alternate one has no scrollback).
-      const b = term.buffer.normal;
-      out += this.harvest(b.baseY, false);
-      if (b.baseY > CLEAR_AT && term.buffer.active.type === 'normal') {
-        // Emit the visible rows above the cursor, then drop everything but the cursor row.
-        out += this.harvest(b.baseY + b.cursorY, false);
-        term.clear();
-        await new Promise<void>((resolve) => term.write('', resolve));
-        this.emitted = 0;
-      }
+      out += this.readEarly;
+      this.readEarly = '';
+      // Rows scroll off the normal screen only while it is active (the alternate one has no
+      // scrollback, and what scrolled before it was read on the switch).
+      if (term.buffer.active.type === 'normal') out += this.readScrolled();
     }
     return out;
+  }
+
+  /** Emits the normal screen's rows that scrolled off since the last read, and marks the last one. */
+  private readScrolled(): string {
+    const out = this.followTrim() + this.harvest(this.term!.buffer.normal.baseY, false);
+    this.remark();
+    return out;
+  }
+
+  /**
+   * Shifts `emitted` by the rows xterm dropped from the top of a full scrollback since the last mark.
+   * Returns a note when rows were dropped before they were emitted: the row budget of a piece counts
+   * every sequence as one row, but a repeat (`CSI n b`) of millions of characters wraps into more rows
+   * than the scrollback holds.
+   */
+  private followTrim(): string {
+    const mark = this.mark;
+    if (!mark) {
+      // Nothing emitted yet: a full buffer means more rows scrolled than a piece may scroll.
+      const b = this.term!.buffer.normal;
+      return b.length >= this.rows + SCROLLBACK ? LOST_ROWS : '';
+    }
+    if (mark.isDisposed) {
+      this.mark = undefined;
+      this.emitted = 0;
+      return LOST_ROWS;
+    }
+    this.emitted -= this.markedAt - mark.line;
+    this.markedAt = mark.line;
+    return '';
+  }
+
+  /** Marks the last row emitted, if any; the normal screen must be the active one (xterm marks that one). */
+  private remark(): void {
+    const term = this.term!;
+    const b = term.buffer.normal;
+    this.mark?.dispose();
+    this.mark = this.emitted > 0 ? term.registerMarker(this.emitted - 1 - (b.baseY + b.cursorY)) : undefined;
+    this.markedAt = this.emitted - 1;
   }
 
   /**
@@ -267,14 +335,16 @@ export class TerminalRenderer {
 
 /** Rows [from, upTo) as text: a row followed by a wrapped continuation gets no newline. */
 function rowsText(b: Xterm.IBuffer, from: number, upTo: number, final: boolean): string {
-  let out = '';
+  // Joined once: appending row by row built a rope of thousands of pieces that the redaction's first
+  // search then had to flatten (a fifth of the time and most of the garbage on plain output in xterm).
+  const rows: string[] = [];
   for (let i = from; i < upTo; i++) {
     const line = b.getLine(i);
     const next = b.getLine(i + 1);
     const continued = next?.isWrapped === true && (i + 1 < upTo || !final);
-    out += (line?.translateToString(!continued) ?? '') + (continued ? '' : '\n');
+    rows.push(line?.translateToString(!continued) ?? '', continued ? '' : '\n');
   }
-  return out;
+  return rows.join('');
 }
 
 /**
