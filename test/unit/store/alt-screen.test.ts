@@ -18,7 +18,6 @@ const CLOSE = '\x1b[?1049l';
  */
 async function xtermShows(text: string): Promise<string> {
   const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true, convertEol: true });
-  await new Promise<void>((resolve) => term.write(text, resolve));
   const dump = (b: IBuffer): string => {
     let last = b.cursorX > 0 ? b.baseY + b.cursorY : -1;
     for (let r = b.length - 1; r > last; r--) if (b.getLine(r)!.translateToString(true) !== '') last = r;
@@ -29,7 +28,16 @@ async function xtermShows(text: string): Promise<string> {
     }
     return out;
   };
-  const out = dump(term.buffer.normal) + (term.buffer.active.type === 'alternate' ? dump(term.buffer.active) : '');
+  const shown = (): string =>
+    dump(term.buffer.normal) + (term.buffer.active.type === 'alternate' ? dump(term.buffer.active) : '');
+  // What was shown when the program reset the terminal (`ESC c` empties everything) was seen too.
+  let beforeResets = '';
+  term.parser.registerEscHandler({ final: 'c' }, () => {
+    beforeResets += shown();
+    return false;
+  });
+  await new Promise<void>((resolve) => term.write(text, resolve));
+  const out = beforeResets + shown();
   term.dispose();
   return out;
 }

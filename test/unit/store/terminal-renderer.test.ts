@@ -237,6 +237,21 @@ test('a long output through xterm keeps every row once, in order, while its scro
   assert.equal(out, lines.join('\n') + '\n');
 });
 
+test('a terminal reset keeps what was shown before it, scrolled off or still on screen', async () => {
+  // `reset`, `tput reset` and some programs on start send ESC c: xterm empties screen and scrollback.
+  const r = new TerminalRenderer({ cols: 40, rows: 10 });
+  const blocks = [0, 1, 2].map((b) => Array.from({ length: 1000 }, (_, i) => `block ${b} line ${i}`));
+  let out = await r.write(FORCE_XTERM);
+  for (const [b, lines] of blocks.entries()) {
+    out += await r.write(lines.map((l) => l + '\r\n').join('') + (b < 2 ? 'prompt$ \x1bc' : ''));
+    out += await r.flush();
+  }
+  out += await r.end();
+  // every line once, in order, and each prompt as shown (its printed space stays)
+  const expected = blocks.map((lines) => lines.join('\n') + '\n').join('prompt$ \n');
+  assert.ok(out === expected, 'every line once, in order'); // (a diff of 90 KB would flood the log)
+});
+
 test('rows that scroll past the emulator before they are read (a repeat of millions of characters) leave a note, and what follows is kept', async () => {
   const xs = (out: string): number => out.length - out.replace(/x/g, '').length;
   // Rows emitted before the repeat: the marker on the last of them is dropped with the rows.

@@ -168,11 +168,7 @@ export class TerminalRenderer {
     const held = this.alt.end();
     if (held !== '') flushed += await this.feed(held);
     const term = this.term!;
-    const normal = term.buffer.normal;
-    let out = flushed + this.harvest(lastShownRow(normal, this.emitted - 1) + 1, true);
-    // Ended on the alternate screen (a pager or editor still open): what it shows was seen last.
-    const alt = term.buffer.active;
-    if (alt.type === 'alternate') out += rowsText(alt, 0, lastShownRow(alt, -1) + 1, true);
+    const out = flushed + this.readShown();
     term.dispose();
     this.term = undefined;
     this.mark = undefined;
@@ -226,9 +222,10 @@ export class TerminalRenderer {
         this.readEarly += this.readScrolled();
       return false;
     });
-    // A reset (`ESC c`) empties the screen and the scrollback, as xterm shows it: reading starts over.
+    // A reset (`ESC c`) empties the screen and the scrollback: what was shown until then is read
+    // first, as at the end of an output, then reading starts over on the empty screen.
     this.term.parser.registerEscHandler({ final: 'c' }, () => {
-      this.readEarly += this.followTrim();
+      this.readEarly += this.followTrim() + this.readShown();
       this.mark?.dispose();
       this.mark = undefined;
       this.emitted = 0;
@@ -264,6 +261,15 @@ export class TerminalRenderer {
       if (term.buffer.active.type === 'normal') out += this.readScrolled();
     }
     return out;
+  }
+
+  /** Emits every row not read yet that shows something, as at the end of an output. */
+  private readShown(): string {
+    const term = this.term!;
+    const out = this.harvest(lastShownRow(term.buffer.normal, this.emitted - 1) + 1, true);
+    // On the alternate screen (a pager or editor still open): what it shows was seen last.
+    const alt = term.buffer.active;
+    return alt.type === 'alternate' ? out + rowsText(alt, 0, lastShownRow(alt, -1) + 1, true) : out;
   }
 
   /** Emits the normal screen's rows that scrolled off since the last read, and marks the last one. */
