@@ -5,7 +5,7 @@
 //    sequences stripped, `\r` segments overlaid, no emulation.
 // 2. The line emulator (line-emulator.ts): cursor moves and positions, erase in line and display,
 //    text-neutral private modes: the redraws of docker, npm, pip and of `watch`/`top -b`-style
-//    screens, proven equal to xterm by a property test, at 3-4x xterm's speed (terminal-capture bench).
+//    screens, proven equal to xterm by a property test, at 4-11x xterm's speed (terminal-capture bench).
 // 3. @xterm/headless for everything else (wide characters, wrapping, the alternate screen, scroll
 //    regions, other sequences). Rows are emitted once they scroll off the emulated screen (nothing
 //    can change them any more); the scrollback is small and, once full, xterm reuses its oldest row
