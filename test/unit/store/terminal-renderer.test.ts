@@ -227,7 +227,7 @@ test('a long output through xterm keeps every row once, in order, while its scro
   for (let i = 0; i < lines.length; i += 700) {
     const block = lines
       .slice(i, i + 700)
-      .map((l, k) => ((i + k) % 250 === 0 ? '\x1b[3J' : '') + l + '\r\n') // `clear` sends ESC[3J
+      .map((l, k) => ((i + k) % 250 === 0 ? ((i + k) % 500 === 0 ? '\x1b[3J' : '\x1b[?3J') : '') + l + '\r\n')
       .join('');
     out += await r.write(`${i === 0 ? '' : '\x1b[?1049l'}${block}\x1b[?1049;1h\x1b[H${'page row\r\n'.repeat(30)}`);
     out += await r.flush();

@@ -212,9 +212,10 @@ export class TerminalRenderer {
       allowProposedApi: true,
       convertEol: true,
     });
-    // Erasing the scrollback (`ESC[3J`, sent by `clear`) changes nothing on screen; ignored, so the
-    // rows scrolled off before it are still read, and the mark stays where it was.
+    // Erasing the scrollback (`ESC[3J`, sent by `clear`; `ESC[?3J`) changes nothing on screen; ignored,
+    // so the rows scrolled off before it are still read, and the mark stays where it was.
     this.term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
+    this.term.parser.registerCsiHandler({ prefix: '?', final: 'J' }, (params) => params[0] === 3);
     // Rows that scrolled off are read before the switch to the alternate screen, so the mark is never
     // left behind (xterm only marks the active screen).
     this.term.parser.registerCsiHandler({ prefix: '?', final: 'h' }, (params) => {
