@@ -3,6 +3,8 @@
 // with o200k, and after closing it. The driver (memory/driver.ts) runs inside the extension host; this
 // side checks that it measured the extension host found in code-server's process tree.
 // Goals: under 100 MB added during a session, under 20 MB at rest (after closing it).
+// ROUNDS=n runs per side (2); TOKENIZER=chars4 leaves tiktoken out; MEMORY_DETAIL=1 prints where the
+// memory is at each phase (V8's heap spaces, the process's mappings).
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { spawn, spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
@@ -128,6 +130,8 @@ async function once(mode: 'baseline' | 'extension', driver: string, modelUrl: st
     clearTimeout(timer);
     if (!existsSync(out)) throw new Error(`the driver wrote no result (exit ${code})`);
     const r = JSON.parse(readFileSync(out, 'utf8')) as DriverResult;
+    // MEMORY_DETAIL=1: where the memory is at each phase (V8 spaces, mappings), to find what stays.
+    if (process.env.MEMORY_DETAIL) for (const s of r.samples) console.log(`  ${mode}, ${s.phase}: ${s.detail}`);
     if (r.error) throw new Error(`${mode}: ${r.error}`);
     if (host !== r.pid) throw new Error(`the driver ran in pid ${r.pid}, the extension host is ${host}`);
     return r;

@@ -3,7 +3,7 @@
 // CONTEXT_DESK_MEMORY_MODE=extension it activates Context Desk and drives a scripted session;
 // with `baseline` (VS Code without the extension) it waits through the same phases doing nothing.
 import { readFileSync, writeFileSync } from 'node:fs';
-import { setFlagsFromString, getHeapStatistics, writeHeapSnapshot } from 'node:v8';
+import { setFlagsFromString, getHeapStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../../src/extension/extension';
@@ -12,6 +12,8 @@ export interface Sample {
   phase: string;
   rssMb: number;
   heapMb: number;
+  /** Where the memory is: each V8 heap space (resident / used) and the process's mappings, in MB. */
+  detail: string;
   /** What the extension reports about its tokenizer, when it is active. */
   note?: string;
 }
@@ -37,7 +39,29 @@ function measure(phase: string): Sample {
   gc();
   const status = readFileSync('/proc/self/status', 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
-  return { phase, rssMb: rssKb / 1024, heapMb: getHeapStatistics().used_heap_size / 1024 / 1024 };
+  return { phase, rssMb: rssKb / 1024, heapMb: getHeapStatistics().used_heap_size / 1024 / 1024, detail: detail() };
+}
+
+const mb = (bytes: number): string => (bytes / 1024 / 1024).toFixed(1);
+
+/** V8's spaces as resident/used, then resident memory per mapping (anonymous, malloc heap, node's binary). */
+function detail(): string {
+  const spaces = getHeapSpaceStatistics()
+    .filter((x) => x.physical_space_size > 0)
+    .map((x) => `${x.space_name.replace(/_space$/, '')} ${mb(x.physical_space_size)}/${mb(x.space_used_size)}`);
+  const kb: Record<string, number> = {};
+  let mapping = '';
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    const m = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (m) mapping = `${(m[2] || '[anon]').split('/').pop()} ${m[1]}`;
+    const rss = /^Rss:\s+(\d+) kB/.exec(line);
+    if (rss) kb[mapping] = (kb[mapping] ?? 0) + Number(rss[1]);
+  }
+  const maps = Object.entries(kb)
+    .filter(([, v]) => v >= 1024)
+    .sort((a, b) => b[1] - a[1])
+    .map(([k, v]) => `${k} ${mb(v * 1024)}`);
+  return `V8 ${spaces.join(', ')}; mapped ${maps.join(', ')}`;
 }
 
 /** Lets timers, pending I/O and finalizers run first. */
