@@ -37,7 +37,7 @@ const QUEUE = 1 << 20;
  */
 const SCROLLBACK = 2 * ROW_BUDGET;
 /** Shown where rows scrolled out of the emulator before they could be read (see followTrim). */
-export const LOST_ROWS = '[context-desk: terminal rows scrolled past the emulator before they were read]\n';
+export const LOST_ROWS = '[terminal rows not stored: they scrolled past the emulator before they were read]\n';
 /** A fast-path line longer than this without a newline goes to the emulator (it streams rows). */
 const MAX_PENDING = 64 * 1024;
 
