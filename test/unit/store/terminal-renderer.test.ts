@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Terminal } from '@xterm/headless';
 import { ONE_CELL_RANGES, TWO_CELL_RANGES, isOneCell, isTwoCell } from '../../../src/core/store/sanitize/cell-width';
-import { LOST_ROWS, TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
+import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
+import { LOST_ROWS } from '../../../src/core/store/sanitize/xterm-screen';
 
 const COLS = 20;
 const ROWS = 5;
