@@ -448,6 +448,36 @@ export const FORMATS: Format[] = [
     (r) => `lsv2_pt_${r.str(HEX, 32)}_${r.str(HEX, 10)}`,
     (s) => `LANGSMITH_API_KEY=${s}`,
   ),
+  tok(
+    'langfuse-secret-key',
+    'langfuse-secret-key',
+    (r) => `sk-lf-${r.str(HEX, 8)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 12)}`,
+    (s) => `LANGFUSE_SECRET_KEY=${s}`,
+  ),
+  tok(
+    'tavily-api-key',
+    'tavily-api-key',
+    (r) => `tvly-dev-${r.str(ALNUM, 32)}`,
+    (s) => `client = TavilyClient(api_key="${s}")`,
+  ),
+  tok(
+    'firecrawl-api-key',
+    'firecrawl-api-key',
+    (r) => `fc-${r.str(HEX, 32)}`,
+    (s) => `app = FirecrawlApp(api_key="${s}")`,
+  ),
+  tok(
+    'nvidia-api-key',
+    'nvidia-api-key',
+    (r) => `nvapi-${r.str(B64URL, 64)}`,
+    (s) => `export NVIDIA_API_KEY=${s}`,
+  ),
+  tok(
+    'elevenlabs-api-key',
+    'elevenlabs-api-key',
+    (r) => `sk_${r.str(HEX, 48)}`,
+    (s) => `client = ElevenLabs(api_key="${s}")`,
+  ),
 
   // Developer services
   tok(
@@ -461,6 +491,18 @@ export const FORMATS: Format[] = [
     'notion-token',
     (r) => `ntn_${r.str('0123456789', 11)}${r.str(ALNUM, 35)}`,
     (s) => `notion = Client(auth="${s}")`,
+  ),
+  tok(
+    'supabase-access-token',
+    'supabase-token',
+    (r) => `sbp_${r.str(HEX, 40)}`,
+    (s) => `supabase login --token ${s}`,
+  ),
+  tok(
+    'figma-token',
+    'figma-token',
+    (r) => `figd_${r.str(B64URL, 40)}`,
+    (s) => `curl -H 'X-Figma-Token: ${s}' https://api.figma.com/v1/me`,
   ),
   tok(
     'sentry-user-token',
@@ -558,6 +600,12 @@ export const FORMATS: Format[] = [
     const secret = ['-----BEGIN OPENSSH PRIVATE KEY-----', ...body, '-----END OPENSSH PRIVATE KEY-----'].join('\n');
     return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
   }),
+  tok(
+    'kubeconfig-client-key-data',
+    'private-key-base64',
+    (r) => Buffer.from(pem(r, 'RSA PRIVATE KEY', 600).secret + '\n').toString('base64'),
+    (s) => `    client-key-data: ${s}`,
+  ),
   ctx('pgp-private-key', 'private-key', (r) => {
     const data = r.bytes(600);
     const body = wrap64(data);
@@ -659,6 +707,22 @@ export const FORMATS: Format[] = [
   ctx('python-api-key', 'code-secret', (r) => {
     const secret = r.str(ALNUM, 32);
     return { secret, line: `api_key = '${secret}'` };
+  }),
+  ctx('netrc-password', 'netrc-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `machine api.example.com login deploy password ${secret}` };
+  }),
+  ctx('netrc-password-own-line', 'netrc-password', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `machine git.example.com\n  login ci-bot\n  password ${secret}` };
+  }),
+  ctx('docker-config-auth', 'docker-config-auth', (r) => {
+    const secret = Buffer.from(`deploy:${password(r)}`).toString('base64');
+    return { secret, line: `{"auths": {"ghcr.io": {"auth": "${secret}"}}}` };
+  }),
+  ctx('toml-secret-key', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 40);
+    return { secret, line: `secret_key = "${secret}"` };
   }),
   ctx('connection-string-password', 'connection-string-password', (r) => {
     const secret = password(r);

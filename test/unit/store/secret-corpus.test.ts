@@ -1,4 +1,4 @@
-// The fake-secret corpus (108 formats, 216 secrets) through every write path of the store, in every
+// The fake-secret corpus (test/fixtures/secrets/, every format twice) through every write path of the store, in every
 // context (plain, ANSI around and inside the token, JSON-escaped after \n, \t and \", inside a URL),
 // cut at chunk boundaries and at the long-line cut: no 12-character piece of any secret on disk.
 import { test } from 'node:test';

@@ -67,6 +67,41 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     pattern: /\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b/g,
   },
 
+  {
+    id: 'langfuse-secret-key',
+    title: 'Langfuse secret key (sk-lf-…)',
+    keywords: ['sk-lf-'],
+    pattern: /\bsk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+  },
+  {
+    id: 'tavily-api-key',
+    title: 'Tavily API key (tvly-…, tvly-dev-…)',
+    keywords: ['tvly-'],
+    pattern: /\btvly-(?:[a-z]{2,8}-)?[A-Za-z0-9]{32,}\b/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'firecrawl-api-key',
+    title: 'Firecrawl API key (fc-…)',
+    keywords: ['fc-'],
+    pattern: /\bfc-[0-9a-f]{32}\b/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'nvidia-api-key',
+    title: 'NVIDIA API key (nvapi-…)',
+    keywords: ['nvapi-'],
+    pattern: /\bnvapi-[\w-]{64}(?![\w-])/g,
+    entropy: 3.5,
+  },
+  {
+    id: 'elevenlabs-api-key',
+    title: 'ElevenLabs API key (sk_ and 48 hex digits)',
+    keywords: ['sk_'],
+    pattern: /\bsk_[0-9a-f]{48}\b/g,
+    accept: hasDigitAndLetter,
+  },
+
   // Developer services
   {
     id: 'linear-api-key',
@@ -79,6 +114,20 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     title: 'Notion integration token (ntn_…, secret_…)',
     keywords: ['ntn_', 'secret_'],
     pattern: /\b(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})\b/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'supabase-token',
+    title: 'Supabase access and secret keys (sbp_…, sb_secret_…)',
+    keywords: ['sbp_', 'sb_secret_'],
+    pattern: /\b(?:sbp_[0-9a-f]{40}|sb_secret_[\w-]{30,})(?![\w-])/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'figma-token',
+    title: 'Figma personal access token (figd_…)',
+    keywords: ['figd_'],
+    pattern: /\bfigd_[\w-]{40,}/g,
     accept: hasDigitAndLetter,
   },
   {
@@ -138,6 +187,16 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     keywords: ['eyj'],
     exactKeywords: false,
     pattern: /\beyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
+  },
+  {
+    // Kubernetes kubeconfig `client-key-data`, Secret `tls.key` and CI variables hold a PEM block
+    // base64-encoded: it starts with the encoding of `-----BEGIN`.
+    id: 'private-key-base64',
+    title: 'Base64-encoded private key blocks (kubeconfig client-key-data, Kubernetes tls.key, …)',
+    keywords: ['LS0tLS1CRUdJTi'],
+    exactKeywords: true,
+    pattern: /LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}/g,
+    accept: (s) => Buffer.from(s, 'base64').toString('latin1').includes('PRIVATE KEY'),
   },
   {
     id: 'private-key',

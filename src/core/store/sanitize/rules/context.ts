@@ -62,6 +62,9 @@ function basicCredentials(b64: string): boolean {
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
 const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 
+/** A .netrc value: any run without whitespace, but not past a quote or an escape of the JSON it sits in. */
+const NETRC_VALUE = String.raw`(?:[^\s"'\\]|\\(?![ntr"'\\/u]))`;
+
 /** Between a key and its value: `=`, `=>`, `:=`, or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
 const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
 
@@ -155,6 +158,34 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
   },
   {
+    id: 'netrc-password',
+    title: '.netrc / _netrc passwords (machine host login user password …)',
+    keywords: ['password'],
+    pattern: new RegExp(
+      String.raw`\b(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+(?<secret>${NETRC_VALUE}+)`,
+      'g',
+    ),
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    // The multi-line layout: `password …` starts its own line. Prose can too ("password reset"), so
+    // the value must look random.
+    id: 'netrc-password',
+    title: '.netrc passwords on a line of their own',
+    keywords: ['password'],
+    exactKeywords: true,
+    pattern: new RegExp(String.raw`^[ \t]*password[ \t]+(?<secret>${NETRC_VALUE}+)`, 'gm'),
+    accept: (s) => !isPlaceholder(s) && (hasDigitAndLetter(s) || entropy(s) >= 3),
+  },
+  {
+    id: 'docker-config-auth',
+    title: 'Docker / Podman config.json credentials ("auth": base64 user:password, "identitytoken")',
+    // `auth\\"`: the key inside a JSON string (a tool call writing config.json).
+    keywords: ['"auth"', 'auth\\"', 'identitytoken', 'registrytoken'],
+    pattern: /"(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*"(?<secret>[A-Za-z0-9+/=._-]{8,})"/gi,
+    accept: (s) => !/^[A-Za-z0-9+/]+={0,2}$/.test(s) || basicCredentials(s) || tokenLike(s),
+  },
+  {
     id: 'curl-user',
     title: 'curl -u / --user user:password',
     keywords: ['curl'],
@@ -233,7 +264,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|PASS(?:WORD|WD|PHRASE)|SECRET|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
       'g',
     ),
     accept: (s) => literalValue(s) && unquote(s).length >= 4,
