@@ -2,6 +2,8 @@
 // inert wherever it lands: a terminal (no escape sequences), Markdown (no headings, links, HTML), the
 // agent's prompt (a name cannot break out of its line or pose as an instruction).
 
+import { clipRedacted } from '../store/sanitize/secrets';
+
 // CSI (ESC [ or 0x9b ... final), OSC / DCS / SOS / PM / APC strings up to BEL or ST (OSC 52 writes the
 // clipboard), and two-character ESC sequences.
 const ESCAPES =
@@ -22,7 +24,7 @@ export function stripControls(text: string, oneLine = false): string {
  */
 export function mdInline(text: string, max = Infinity): string {
   let s = stripControls(text, true);
-  if (s.length > max) s = s.slice(0, max - 1).trimEnd() + '…';
+  if (s.length > max) s = clipRedacted(s, max - 1).trimEnd() + '…';
   return s
     .replace(/[\\`[\]<>&]/g, (c) => `\\${c}`)
     .replace(/:\/\//g, '\\://')
@@ -42,7 +44,7 @@ const TIDY = /^[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,127}$/;
 /** A server or tool name in the agent's prompt: bare when tidy, else a JSON string (quotes, escapes, capped). */
 export function promptName(name: string): string {
   if (TIDY.test(name)) return name;
-  const capped = name.length > 200 ? `${name.slice(0, 200)}…` : name;
+  const capped = name.length > 200 ? `${clipRedacted(name, 200)}…` : name;
   return JSON.stringify(capped.replace(/[\u202a-\u202e\u2066-\u2069]/g, ''));
 }
 

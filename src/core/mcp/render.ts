@@ -3,6 +3,7 @@
 // Every server-controlled string is escaped where it lands (inert.ts): one-line text is Markdown-escaped,
 // multi-line text (messages with stderr, instructions) goes into fenced blocks.
 import { mdBlock, mdInline, stripControls } from './inert';
+import { clipRedacted } from '../store/sanitize/secrets';
 import type { McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** The most characters of a description INDEX.md shows for one tool. */
@@ -13,8 +14,7 @@ export const LARGE_DESCRIPTION_CHARS = 64 * 1024;
 /** First sentence (or line) of a description, whitespace collapsed, capped at SUMMARY_CHARS. */
 export function summarize(description: string | undefined): string {
   if (!description) return '';
-  const head = description
-    .slice(0, SUMMARY_CHARS * 4)
+  const head = clipRedacted(description, SUMMARY_CHARS * 4)
     .replace(/\s+/g, ' ')
     .trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(head)?.[1] ?? head;
@@ -72,7 +72,12 @@ export function renderServerMd(s: McpServerState): string {
     for (const t of broken) lines.push(`- ${mdInline(t.name, 200)}: ${mdInline(t.inputSchemaError ?? '', 500)}`);
   }
   if (s.instructions)
-    lines.push('', '## Instructions from the server', '', mdBlock(stripControls(s.instructions).slice(0, 16 * 1024)));
+    lines.push(
+      '',
+      '## Instructions from the server',
+      '',
+      mdBlock(clipRedacted(stripControls(s.instructions), 16 * 1024)),
+    );
   if (s.tools.length > 0) {
     lines.push(
       '',

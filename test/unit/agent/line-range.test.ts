@@ -78,3 +78,13 @@ test('past the end, empty files and the counted tail are worded for the reader',
     'three.txt lines 1-2 of 3:\n1\ta\n2\tb\n(1 more line; read on with offset 3)',
   );
 });
+
+test('a long line is never cut through a secret: the stored copy could not redact the head of a cut token', async (t) => {
+  const token = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
+  const file = path.join(await dir(t), 'min.json');
+  // Minified JSON: the token starts 20 characters before the 2,000-character cut.
+  await writeFile(file, `{"a":"${'x'.repeat(1974)}","t":"${token}","b":"${'y'.repeat(3000)}"}\n`);
+  const r = await readLineRange(file, { offset: 1, limit: 1 });
+  assert.ok(r.lines[0]!.endsWith('"t":"… (line cut)'), r.lines[0]!.slice(-40));
+  assert.ok(!r.lines[0]!.includes(token.slice(0, 12)));
+});

@@ -8,6 +8,9 @@ import { Marked } from 'marked';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import { renderMcpStaticPrompt } from '../../../src/core/mcp/agent-tools';
 import { mdBlock, mdInline, promptName, stripControls } from '../../../src/core/mcp/inert';
+import { summarize } from '../../../src/core/mcp/render';
+import { writeIndex, writeServerFolder } from '../../../src/core/mcp/writer';
+import { ContextStore } from '../../../src/core/store/context-store';
 import { runCli } from '../../support/cli';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
 
@@ -169,4 +172,42 @@ test('the inert helpers: escapes, fences and quotes', () => {
   assert.equal(mdBlock('a ``` b'), '````text\na ``` b\n````');
   assert.equal(promptName('read_file'), 'read_file');
   assert.equal(promptName('a\nb'), '"a\\nb"');
+});
+
+test('a cut in what the sync writes never leaves part of a secret: summaries, names, fixes, instructions', async () => {
+  // The token straddles each cut: summary (120 and 480 characters), mdInline's cap, instructions' 16 KiB.
+  const around = (cut: number): string => `${'x'.repeat(cut - 31)} ${FAKE_TOKEN} end.`;
+  const tail = FAKE_TOKEN.slice(8, 20); // before each cut, and not recognisable there as a token
+  for (const cut of [120, 480]) assert.ok(!summarize(around(cut)).includes(tail), `summary cut at ${cut}`);
+  assert.ok(!mdInline(around(300), 300).includes(tail));
+  assert.ok(!promptName(`x\n${around(200)}`).includes(tail));
+  await withTempDir(async (out) => {
+    const store = await ContextStore.open({ root: path.join(out, '.context-desk'), workspaceRoot: out });
+    const description = around(120);
+    const state = {
+      name: 'leaky',
+      folderName: 'leaky',
+      transport: 'stdio' as const,
+      source: '.mcp.json',
+      status: 'error' as const,
+      message: 'failed',
+      fix: around(300),
+      instructions: around(16 * 1024),
+      tools: [
+        {
+          name: 'echo',
+          fileName: 'echo.json',
+          file: '',
+          summary: summarize(description),
+          descriptionChars: description.length,
+          tool: { name: 'echo', description, inputSchema: { type: 'object' } },
+        },
+      ],
+    };
+    await writeServerFolder(store.writer, store.folder('mcp'), state);
+    await writeIndex(store.writer, store.folder('mcp'), [state]);
+    const written = await allText(store.folder('mcp'));
+    assert.ok(written.includes('[REDACTED:github-token]'));
+    assert.ok(!written.includes(tail) && !written.includes(FAKE_TOKEN.slice(4, 16)), 'no part of the token on disk');
+  });
 });

@@ -3,7 +3,7 @@
 // in the corpus that the table leaves standing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { redactSecrets, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
+import { clipRedacted, redactSecrets, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
 import { decodedView } from '../../../src/core/store/sanitize/decoded-view';
 import { redactJsonText } from '../../../src/core/store/sanitize/json-values';
@@ -158,4 +158,20 @@ test("secretlint's recommended preset (the oracle) finds nothing in the corpus t
   }
   assert.ok(reported >= 40, `the oracle reports (${reported})`);
   assert.deepEqual(missed, []);
+});
+
+test('clipRedacted: redacts before it cuts, keeps whole markers, and reads past secrets that shrink the window', () => {
+  const token = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
+  const cutInside = `${'a '.repeat(50)}${token} tail`;
+  const clipped = clipRedacted(cutInside, 120);
+  assert.ok(clipped.length <= 120 && !clipped.includes(token.slice(0, 12)), clipped);
+  assert.ok(!/\[REDACTED:[^\]]*$/.test(clipRedacted(cutInside, 105)), 'no half marker');
+  assert.equal(clipRedacted('short ' + token, 100), 'short [REDACTED:github-token]');
+  // 400 tokens (16,400 characters) redact to 9,600: a read of 9,750 + 8 KiB would end inside the key,
+  // and the cut at 9,750 would keep its first lines.
+  const key = CORPUS.find((e) => e.format === 'rsa-private-key')!;
+  const many = `${`${token}\n`.repeat(400)}${key.line}\nafter`;
+  const out = clipRedacted(many, 9750);
+  assert.ok(out.length <= 9750 && out.includes('[REDACTED:private-key]'), out.slice(-100));
+  assert.equal(leakedFormats(out, windowsOf([key])).size, 0, 'no line of the key body');
 });

@@ -4,10 +4,12 @@ import * as path from 'node:path';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange } from './line-range';
+import { secretSafeCut } from '../../store/sanitize/secrets';
 
 const MAX_DIR_ENTRIES = 500;
 
-const clipLine = (s: string): string => (s.length > MAX_LINE_CHARS ? `${s.slice(0, MAX_LINE_CHARS)}… (line cut)` : s);
+const clipLine = (s: string): string =>
+  s.length > MAX_LINE_CHARS ? `${s.slice(0, secretSafeCut(s, MAX_LINE_CHARS))}… (line cut)` : s;
 const fail = (text: string): ToolOutput => ({ ok: false, text });
 
 /** Opens a regular, non-binary file or explains why not. */

@@ -4,6 +4,7 @@ import { locateRipgrep, NO_RIPGREP_MESSAGE } from '../../search/locate';
 import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../../search/ripgrep';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
+import { secretSafeCut } from '../../store/sanitize/secrets';
 
 export type GrepPort = (o: Omit<RipgrepOptions, 'rgPath'>) => AsyncIterable<GrepMatch>;
 
@@ -61,7 +62,7 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
         })) {
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');
           lines.push(
-            `${rel.startsWith('..') ? m.file : rel}:${m.line}: ${m.text.length > 500 ? `${m.text.slice(0, 500)}…` : m.text}`,
+            `${rel.startsWith('..') ? m.file : rel}:${m.line}: ${m.text.length > 500 ? `${m.text.slice(0, secretSafeCut(m.text, 500))}…` : m.text}`,
           );
         }
       } catch (e) {

@@ -1,6 +1,7 @@
 // Reads a range of lines from a text file of any size without holding the file in memory: the agent's
 // read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
 import { createReadStream, promises as fsp } from 'node:fs';
+import { secretSafeCut } from '../../store/sanitize/secrets';
 
 /** At most this many lines per read. */
 export const MAX_READ_LINES = 2000;
@@ -59,7 +60,7 @@ export async function readLineRange(
     if (line >= offset && line <= last) {
       let text = Buffer.concat(parts).toString('utf8');
       if (newline) text = text.replace(/\r$/, '');
-      if (cut || text.length > maxChars) text = `${text.slice(0, maxChars)}… (line cut)`;
+      if (cut || text.length > maxChars) text = `${text.slice(0, secretSafeCut(text, maxChars))}… (line cut)`;
       lines.push(text);
     }
     parts = [];

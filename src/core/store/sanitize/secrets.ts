@@ -87,3 +87,50 @@ export function redactSecretsSync(text: string, options: { prefilter?: boolean }
   if (text === '') return { text, counts: {} };
   return applySpans(text, engine.scan(text, { all: options.prefilter === false }));
 }
+
+/** How far past a cut `clipRedacted` reads, so a secret straddling the cut is still whole (a PEM key fits). */
+const CLIP_MARGIN = 8192;
+
+/**
+ * `text` redacted, read far enough past `max` that CLIP_MARGIN characters follow the cut once redacted
+ * (redactions shorten it), or whole: then no secret straddling the cut was cut by the read itself.
+ */
+function redactedWindow(text: string, max: number): string {
+  for (let margin = CLIP_MARGIN; ; margin *= 2) {
+    const read = text.slice(0, max + margin);
+    const window = redactSecretsSync(read).text;
+    if (read.length === text.length || window.length >= max + CLIP_MARGIN) return window;
+  }
+}
+
+/**
+ * At most `max` characters of `text`, redacted. Redaction runs before the cut: cut first, the tail of
+ * a token (`ghp_` and 30 of its 36 characters) no longer matches its rule and would reach disk as it is.
+ * A cut never splits a `[REDACTED:…]` marker.
+ */
+export function clipRedacted(text: string, max: number): string {
+  const window = redactedWindow(text, max);
+  let cut = Math.min(max, window.length);
+  const open = window.lastIndexOf('[REDACTED:', cut - 1);
+  if (open !== -1 && window.indexOf(']', open) >= cut) cut = open;
+  return window.slice(0, cut);
+}
+
+/**
+ * The largest cut at or before `max` that no secret straddles, for text cut now and redacted later
+ * (a long line shown to the agent, then stored): cut through a token, its head would not be found.
+ */
+export function secretSafeCut(text: string, max: number): number {
+  if (text.length <= max) return text.length;
+  const spans = engine.scan(text.slice(0, max + CLIP_MARGIN));
+  let cut = max;
+  for (let moved = true; moved;) {
+    moved = false;
+    for (const s of spans)
+      if (s.matchStart < cut && s.matchEnd > cut) {
+        cut = s.matchStart;
+        moved = true;
+      }
+  }
+  return cut;
+}
