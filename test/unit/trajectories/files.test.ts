@@ -38,6 +38,20 @@ test('broken or unknown files are refused with a reason naming the problem and a
       /JSON lines of a kind replay does not read/,
       'not an agent log (JSON lines of another kind)',
     ],
+    [
+      'codex-exec.jsonl',
+      '{"type":"thread.started","thread_id":"t1"}\n{"type":"turn.started"}\n' +
+        '{"type":"item.completed","item":{"id":"item_0","type":"agent_message","text":"4"}}\n' +
+        '{"type":"turn.completed","usage":{"input_tokens":2946,"cached_input_tokens":0,"output_tokens":7}}\n',
+      /Codex `exec --json` events record usage per turn.*rollout/,
+      'Codex exec --json events (replay the rollout file)',
+    ],
+    [
+      'gemini.json',
+      '{"sessionId":"s1","projectHash":"ab12","startTime":"2025-10-18T14:57:28.974Z","messages":[]}',
+      /Gemini CLI chats are not read yet/,
+      'Gemini CLI chats (not read yet)',
+    ],
     ['nocalls.json', '[{"role":"user","content":"only a question"}]', /no model calls/, 'no model calls'],
     [
       'notes.md',
