@@ -588,7 +588,7 @@ export const FORMATS: Format[] = [
       );
       return `${header}.${payload}.${base64url(r.bytes(32))}`;
     },
-    (s) => `Cookie: session=${s}`,
+    (s) => `Location: https://app.example.com/callback#id_token=${s}&state=af0ifjsldkj`,
   ),
   ctx('rsa-private-key', 'private-key', (r) => pem(r, 'RSA PRIVATE KEY', 1190)),
   ctx('pkcs8-private-key', 'private-key', (r) => pem(r, 'PRIVATE KEY', 1216)),
@@ -723,6 +723,18 @@ export const FORMATS: Format[] = [
   ctx('toml-secret-key', 'code-secret', (r) => {
     const secret = r.str(ALNUM, 40);
     return { secret, line: `secret_key = "${secret}"` };
+  }),
+  ctx('set-cookie-session', 'cookie', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `< Set-Cookie: sessionid=${secret}; Path=/; HttpOnly; SameSite=Lax` };
+  }),
+  ctx('cookie-header', 'cookie', (r) => {
+    const secret = r.str(HEX, 32);
+    return { secret, line: `> Cookie: theme=dark; PHPSESSID=${secret}` };
+  }),
+  ctx('curl-cookie', 'cookie', (r) => {
+    const secret = r.str(B64URL, 40);
+    return { secret, line: `curl -b "session=${secret}" https://app.example.com/api/me` };
   }),
   ctx('connection-string-password', 'connection-string-password', (r) => {
     const secret = password(r);

@@ -175,3 +175,20 @@ test('clipRedacted: redacts before it cuts, keeps whole markers, and reads past 
   assert.ok(out.length <= 9750 && out.includes('[REDACTED:private-key]'), out.slice(-100));
   assert.equal(leakedFormats(out, windowsOf([key])).size, 0, 'no line of the key body');
 });
+
+test('JSON redacted as written (a tool output that prints JSON) stays valid, also JSON inside JSON', async () => {
+  const broken: string[] = [];
+  for (const e of CORPUS)
+    for (const [name, make] of Object.entries(CONTEXTS)) {
+      if (!name.startsWith('json')) continue;
+      const once = make(e)!;
+      const twice = JSON.stringify({ arguments: once });
+      try {
+        JSON.parse((await redactSecrets(once)).text);
+        JSON.parse(JSON.parse((await redactSecrets(twice)).text).arguments);
+      } catch {
+        broken.push(`${name}: ${e.format}`);
+      }
+    }
+  assert.deepEqual(broken, []);
+});

@@ -134,6 +134,8 @@ export class RedactionEngine {
       const value = text.slice(s, e);
       if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
       if (rule.accept && !rule.accept(value)) continue;
+      if (!dv) [s, e] = outsideEscapes(text, s, e);
+      if (e <= s) continue;
       let [ms, me] = whole;
       if (dv) [s, e, ms, me] = [dv.start[s]!, dv.end[e - 1]!, dv.start[ms]!, dv.end[me - 1]!];
       out.push({
@@ -146,6 +148,18 @@ export class RedactionEngine {
       });
     }
   }
+}
+
+/**
+ * A span as written that ends on a backslash escaping the next character (`…secret\\"` in JSON) would
+ * leave that character unescaped, and one that starts on an escaped character would leave a backslash
+ * before the marker: both break the JSON (or JSON in JSON) the secret sits in. The span gives up its
+ * trailing backslashes and takes in the ones before it.
+ */
+function outsideEscapes(text: string, s: number, e: number): [number, number] {
+  while (s > 0 && text.charCodeAt(s - 1) === 92) s--;
+  while (e > s && text.charCodeAt(e - 1) === 92) e--;
+  return [s, e];
 }
 
 /** Maps an offset in the view back to the text. */

@@ -62,6 +62,9 @@ function basicCredentials(b64: string): boolean {
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
 const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 
+/** A Cookie header's character: not past the end of a quoted or JSON-escaped string it sits in. */
+const COOKIE_CHAR = String.raw`(?:[^\n"'\\]|\\(?![ntr"'\\/u]))`;
+
 /** A .netrc value: any run without whitespace, but not past a quote or an escape of the JSON it sits in. */
 const NETRC_VALUE = String.raw`(?:[^\s"'\\]|\\(?![ntr"'\\/u]))`;
 
@@ -72,6 +75,13 @@ const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]
 const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
 
 const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
+
+/** `name=value` whose value is long and random enough to be a session or auth token. */
+const tokenCookie = (cookie: string): boolean => {
+  const eq = cookie.indexOf('=');
+  const value = cookie.slice(eq + 1).trim();
+  return eq !== -1 && value.length >= 12 && tokenLike(value);
+};
 
 export const CONTEXT_RULES: readonly SecretRule[] = [
   {
@@ -184,6 +194,33 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ['"auth"', 'auth\\"', 'identitytoken', 'registrytoken'],
     pattern: /"(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*"(?<secret>[A-Za-z0-9+/=._-]{8,})"/gi,
     accept: (s) => !/^[A-Za-z0-9+/]+={0,2}$/.test(s) || basicCredentials(s) || tokenLike(s),
+  },
+  {
+    // A session cookie is a login. Set-Cookie carries one cookie: its value goes, the attributes stay.
+    id: 'cookie',
+    title: 'Session cookies (Set-Cookie and Cookie headers, curl -b / --cookie)',
+    keywords: ['set-cookie'],
+    pattern: /\bset-cookie["']?[ \t]*:[ \t]*["']?[^=;\s"'\\]{1,128}=(?<secret>[^;\s"'\\]{12,})/gi,
+    accept: tokenLike,
+  },
+  {
+    // A Cookie header holds several; the whole value goes when one of them looks like a token.
+    id: 'cookie',
+    title: 'Session cookies in a Cookie request header',
+    keywords: ['cookie'],
+    pattern: new RegExp(
+      String.raw`(?<![\w-])cookie["']?[ \t]*:[ \t]*["']?(?<secret>${COOKIE_CHAR}*=${COOKIE_CHAR}*)`,
+      'gi',
+    ),
+    accept: (s) => s.split(';').some(tokenCookie),
+  },
+  {
+    id: 'cookie',
+    title: 'Cookies on a curl command line (-b / --cookie name=value)',
+    keywords: ['curl'],
+    pattern:
+      /\bcurl\b[^\n]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)(?<secret>"[^"\n]*=[^"\n]*"|'[^'\n]*=[^'\n]*'|[^\s"'=\\]+=[^\s"'\\]+)/g,
+    accept: (s) => /=[^;\s"']{12,}/.test(s) && !isPlaceholder(s),
   },
   {
     id: 'curl-user',
