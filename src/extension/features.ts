@@ -14,5 +14,5 @@ export { getSetup, saveSetup } from './agent/setupService';
 export { listModels, testConnection } from './agent/connection';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
-export { setCustomPatterns } from '../core/store/sanitize/secrets';
+export { redactSecretsSync, setCustomPatterns } from '../core/store/sanitize/secrets';
 export { describeProblems } from '../core/store/sanitize/custom-patterns';
