@@ -193,7 +193,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     // `auth\\"`: the key inside a JSON string (a tool call writing config.json).
     keywords: ['"auth"', 'auth\\"', 'identitytoken', 'registrytoken'],
     pattern: /"(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*"(?<secret>[A-Za-z0-9+/=._-]{8,})"/gi,
-    accept: (s) => !/^[A-Za-z0-9+/]+={0,2}$/.test(s) || basicCredentials(s) || tokenLike(s),
+    accept: (s) => !isPlaceholder(s) && (basicCredentials(s) || tokenLike(s)),
   },
   {
     // A session cookie is a login. Set-Cookie carries one cookie: its value goes, the attributes stay.
