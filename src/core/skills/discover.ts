@@ -3,6 +3,7 @@
 import { readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
 import { MAX_DESCRIPTION, parseSkillFile, type SkillDiagnostic } from './frontmatter';
+import { secretSafeCut } from '../store/sanitize/secrets';
 
 /** Skill folders inside a workspace, in precedence order (the first skill of a name wins). */
 export const WORKSPACE_SKILL_ROOTS = ['.agents/skills', '.claude/skills', '.cursor/skills', '.github/skills'] as const;
@@ -165,7 +166,8 @@ export function renderSkillsPrompt(skills: readonly Skill[], relativeTo?: string
       relativeTo && !path.relative(relativeTo, s.file).startsWith('..')
         ? path.relative(relativeTo, s.file).split(path.sep).join('/')
         : s.file;
-    const d = s.description.replace(/\s+/g, ' ').slice(0, MAX_DESCRIPTION);
+    const flat = s.description.replace(/\s+/g, ' ');
+    const d = flat.slice(0, secretSafeCut(flat, MAX_DESCRIPTION));
     lines.push(`- ${s.name}: ${d} (${where})`);
   }
   return lines.join('\n');
