@@ -5,6 +5,7 @@ import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import {
   addCounts,
+  cutOutside,
   findSecretSpans,
   PRIVATE_KEY_BEGIN,
   redactSecrets,
@@ -195,16 +196,8 @@ export class SanitizingStream {
       this.held = text.slice(lineStart);
       return text.slice(0, lineStart);
     }
-    let cut = text.length - LONG_LINE_WINDOW;
-    const spans = findSecretSpans(text.slice(lineStart));
-    for (let moved = true; moved;) {
-      moved = false;
-      for (const s of spans)
-        if (lineStart + s.matchStart < cut && lineStart + s.matchEnd > cut) {
-          cut = lineStart + s.matchStart;
-          moved = true;
-        }
-    }
+    let cut =
+      lineStart + cutOutside(findSecretSpans(text.slice(lineStart)), text.length - LONG_LINE_WINDOW - lineStart);
     // A "secret" as long as the line itself: cut through it rather than hold the line forever.
     if (cut <= lineStart) cut = text.length - LONG_LINE_WINDOW;
     this.held = text.slice(cut);

@@ -122,8 +122,11 @@ export function clipRedacted(text: string, max: number): string {
  */
 export function secretSafeCut(text: string, max: number): number {
   if (text.length <= max) return text.length;
-  const spans = engine.scan(text.slice(0, max + CLIP_MARGIN));
-  let cut = max;
+  return cutOutside(engine.scan(text.slice(0, max + CLIP_MARGIN)), max);
+}
+
+/** `cut`, moved back before every secret match (of `spans`) that straddles it. */
+export function cutOutside(spans: readonly Span[], cut: number): number {
   for (let moved = true; moved;) {
     moved = false;
     for (const s of spans)
