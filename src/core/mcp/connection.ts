@@ -8,6 +8,7 @@ import { ResultSchema, ToolListChangedNotificationSchema } from '@modelcontextpr
 import { TimeoutError, TooLargeError } from './errors';
 import type { McpServerConfig, McpToolDescription } from './types';
 import { identityCommand, type CommandResolver } from './command';
+import { cappedFetch } from './capped-fetch';
 
 export interface ConnectionOptions {
   connectTimeoutMs: number;
@@ -29,8 +30,9 @@ export interface ListedTools {
 const MAX_PAGES = 1000;
 const STDERR_TAIL = 4096;
 /**
- * The most one message from a stdio server may hold. The SDK's own default (10 MB), set here on
- * purpose: a tool list beyond it is a broken or hostile server, and holding more costs the window's memory.
+ * The most one message from a server may hold: the SDK's own default for stdio (10 MB), set here on
+ * purpose and applied to HTTP too: a tool list beyond it is a broken or hostile server, and holding more
+ * costs the window's memory.
  */
 export const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
 
@@ -123,7 +125,10 @@ export class McpConnection {
       } catch {
         throw new Error(`"${config.url}" is not a valid URL`);
       }
-      transport = new StreamableHTTPClientTransport(url, { requestInit: { headers: config.headers ?? {} } });
+      transport = new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: config.headers ?? {} },
+        fetch: cappedFetch(MAX_MESSAGE_BYTES, (e) => conn.dropTooLarge(e)),
+      });
     }
     const conn = new McpConnection(client, transport, options);
     if (transport instanceof StdioClientTransport) {
@@ -160,6 +165,12 @@ export class McpConnection {
     }
     conn.opened = true;
     return conn;
+  }
+
+  /** An HTTP answer went over MAX_MESSAGE_BYTES: remember why and close, as the stdio transport does. */
+  private dropTooLarge(e: TooLargeError): void {
+    this.tooLarge ??= e;
+    void this.transport.close().catch(() => undefined);
   }
 
   get serverInfo(): { name: string; version: string } | undefined {
@@ -228,10 +239,14 @@ export class McpConnection {
     timeoutMs: number,
     signal?: AbortSignal,
   ): Promise<unknown> {
-    return this.client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema, {
-      timeout: timeoutMs,
-      signal,
-    });
+    try {
+      return await this.client.request({ method: 'tools/call', params: { name, arguments: args } }, ResultSchema, {
+        timeout: timeoutMs,
+        signal,
+      });
+    } catch (e) {
+      throw this.tooLarge ?? e;
+    }
   }
 
   /** Closes the client and transport (stdio: ends the child, escalating to SIGKILL). Safe to call twice. */
