@@ -20,6 +20,7 @@ import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
 import { registerLmTools } from './store/lmTools';
 import { McpAllowList } from './agent/mcpAllowList';
+import { McpStartConsent, workspaceValueNames } from './mcp/startConsent';
 import { PROPOSED_SCHEME, ProposedEdits } from './agent/proposedEdits';
 import { registerRedactionPatterns } from './redaction';
 
@@ -51,6 +52,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger));
   const statusBar = new ContextStatusBar();
   const mcpAllowList = new McpAllowList(context.workspaceState);
+  const mcpStartConsent = new McpStartConsent(context.workspaceState);
   // Edits waiting for approval are shown in VS Code's diff editor from these virtual documents.
   const proposals = new ProposedEdits();
   context.subscriptions.push(
@@ -167,6 +169,9 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       openStore: () => storeAccess().open(),
       workspaceFolder: () => contextFolder().workspaceFolder,
       settingServers: () => settings()['mcp.servers'],
+      workspaceSettingServerNames: () =>
+        workspaceValueNames(vscode.workspace.getConfiguration(SECTION).inspect('mcp.servers')),
+      startConsent: mcpStartConsent,
       deadlineSeconds: () => settings()['mcp.listTimeoutSeconds'],
       logger,
     });
@@ -228,6 +233,17 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         n === 0
           ? 'Context Desk: no MCP tool was set to "always allow" in this workspace.'
           : `Context Desk: MCP tool approvals reset; ${n} tool${n === 1 ? '' : 's'} will be asked about again.`,
+      );
+      return n;
+    }),
+    vscode.commands.registerCommand('contextDesk.mcp.forgetAllowedServers', async () => {
+      const n = await mcpStartConsent.reset();
+      // Servers running now are stopped until they are allowed again.
+      tools.peek()?.mcp.refreshIfStarted();
+      void vscode.window.showInformationMessage(
+        n === 0
+          ? 'Context Desk: no MCP server of this workspace was allowed to start.'
+          : `Context Desk: ${n} workspace MCP server${n === 1 ? '' : 's'} will ask again before starting.`,
       );
       return n;
     }),

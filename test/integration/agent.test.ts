@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../support/scripted-model-server';
 import type { ContextDeskApi } from '../../src/extension/extension';
-import { api, extensionPath, waitFor, workspaceRoot } from './helpers';
+import { api, extensionPath, syncAllowingWorkspaceServers, waitFor, workspaceRoot } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
 const SETTINGS = ['agent.baseUrl', 'agent.model', 'agent.approveCommands', 'agent.budgetTokens', 'agent.budgetMode'];
@@ -117,7 +117,7 @@ describe('Agent loop in the panel', function () {
       JSON.stringify({ servers: { everything: { command: process.execPath, args: [everything, 'stdio'] } } }),
     );
     try {
-      await a.tools().mcp.refresh();
+      await syncAllowingWorkspaceServers(a);
       const s = await useScript([
         { reply: { toolCalls: [{ name: 'mcp_describe', arguments: { server: 'everything', tool: 'echo' } }] } },
         {

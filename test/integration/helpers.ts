@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../src/extension/extension';
+import type { McpServerState } from '../../src/core/mcp/types';
 
 export const EXTENSION_ID = 'context-desk.context-desk';
 
@@ -21,6 +22,15 @@ export function workspaceRoot(): string {
 }
 
 export { waitFor } from '../support/wait';
+
+/**
+ * Syncs MCP and starts the servers the workspace defines, as Start in the consent prompt does (they
+ * wait, disabled, until then).
+ */
+export async function syncAllowingWorkspaceServers(a: ContextDeskApi): Promise<McpServerState[]> {
+  await a.tools().mcp.refresh();
+  return a.tools().mcp.startWaitingServers();
+}
 
 export function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([

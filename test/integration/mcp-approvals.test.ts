@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../src/extension/extension';
 import { AgentDriver } from './driver';
-import { api, extensionPath, workspaceRoot } from './helpers';
+import { api, extensionPath, syncAllowingWorkspaceServers, workspaceRoot } from './helpers';
 
 const call = (tool: string, args: object) => ({
   reply: { toolCalls: [{ name: 'mcp_call', arguments: { server: 'filesystem', tool, arguments: args } }] },
@@ -32,7 +32,7 @@ describe('MCP calls need approval', function () {
         servers: { filesystem: { command: process.execPath, args: [path.join(server, 'index.js'), root()] } },
       }),
     );
-    const states = await a.tools().mcp.refresh();
+    const states = await syncAllowingWorkspaceServers(a);
     assert.equal(states.find((s) => s.name === 'filesystem')?.status, 'connected');
     await vscode.commands.executeCommand('contextDesk.resetMcpApprovals');
   });
@@ -41,6 +41,7 @@ describe('MCP calls need approval', function () {
     fs.rmSync(configFile(), { force: true });
     fs.rmSync(root(), { recursive: true, force: true });
     await vscode.commands.executeCommand('contextDesk.resetMcpApprovals');
+    await vscode.commands.executeCommand('contextDesk.mcp.forgetAllowedServers');
   });
 
   it('asks before write_file, naming server, tool and arguments; declined, nothing is written', async () => {

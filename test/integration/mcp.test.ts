@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../src/extension/extension';
-import { api, extensionPath, waitFor, workspaceRoot } from './helpers';
+import { api, extensionPath, syncAllowingWorkspaceServers, waitFor, workspaceRoot } from './helpers';
 
 function serverPath(pkg: string): string {
   return path.join(extensionPath(), 'node_modules', '@modelcontextprotocol', pkg, 'dist', 'index.js');
@@ -34,10 +34,30 @@ describe('MCP tool folders', function () {
     });
   });
 
-  after(() => fs.rmSync(path.join(workspaceRoot(), '.vscode', 'mcp.json'), { force: true }));
+  after(async () => {
+    fs.rmSync(path.join(workspaceRoot(), '.vscode', 'mcp.json'), { force: true });
+    await vscode.commands.executeCommand('contextDesk.mcp.forgetAllowedServers');
+  });
+
+  it('starts no server the workspace defines until allowed, naming why', async () => {
+    const states = await a.tools().mcp.refresh();
+    const mine = states.filter((s) => s.name !== 'vscode');
+    assert.deepEqual(
+      mine.map((s) => `${s.name}:${s.status}`),
+      ['everything:disabled', 'files:disabled', 'broken:disabled'],
+    );
+    assert.match(mine[0]!.message!, /the workspace defines it \(.*mcp\.json\) and you have not allowed it to start/);
+    assert.deepEqual(
+      a
+        .tools()
+        .mcp.waitingForConsent.map((c) => c.name)
+        .sort(),
+      ['broken', 'everything', 'files'],
+    );
+  });
 
   it('syncs each server into its own folder with a status', async () => {
-    const states = await a.tools().mcp.refresh();
+    const states = await a.tools().mcp.startWaitingServers();
     const by = new Map(states.map((s) => [s.name, s]));
     assert.equal(by.get('everything')?.status, 'connected', by.get('everything')?.message);
     assert.ok((by.get('everything')?.tools.length ?? 0) >= 10, 'server-everything lists its tools');
@@ -94,9 +114,24 @@ describe('MCP tool folders', function () {
     );
   });
 
+  it('a server whose command a config change replaces waits for consent again; consents can be forgotten', async () => {
+    writeConfig({
+      everything: { type: 'stdio', command: process.execPath, args: [serverPath('server-everything'), 'stdio', '--x'] },
+    });
+    assert.equal((await a.tools().mcp.refresh()).find((s) => s.name === 'everything')?.status, 'disabled');
+    writeConfig({
+      everything: { type: 'stdio', command: process.execPath, args: [serverPath('server-everything'), 'stdio'] },
+    });
+    assert.equal((await a.tools().mcp.refresh()).find((s) => s.name === 'everything')?.status, 'connected');
+    assert.ok((await vscode.commands.executeCommand<number>('contextDesk.mcp.forgetAllowedServers')) >= 1);
+    const after = await a.tools().mcp.refresh();
+    assert.equal(after.find((s) => s.name === 'everything')?.status, 'disabled', 'forgotten: it waits again');
+  });
+
   it('a refresh asked for during a sync answers with the config as it is now, not the run in flight', async () => {
     // A server that takes a second to fail keeps the first sync in flight while the config changes.
     writeConfig({ slow: { type: 'stdio', command: process.execPath, args: ['-e', 'setTimeout(() => {}, 1000)'] } });
+    await syncAllowingWorkspaceServers(a);
     const first = a.tools().mcp.refresh();
     await waitFor(
       () => a.tools().mcp.manager.servers.some((s) => s.name === 'slow'),

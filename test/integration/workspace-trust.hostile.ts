@@ -96,8 +96,15 @@ describe('A hostile workspace (workspace trust on)', function () {
     assert.equal(a.contextFolder(), path.join(ws, '.context-desk'));
     assert.ok(!fs.existsSync(path.join(ws, '.gitignore')), 'no .gitignore at the workspace root');
 
-    // MCP: the hostile server starts now; its folder is a link (refused), the index is a link (refused).
-    const states = await a.tools().mcp.refresh();
+    // MCP: trusting the folder does not start what its config names; the user's Start does.
+    const waiting = await a.tools().mcp.refresh();
+    assert.deepEqual(
+      waiting.filter((s) => s.name !== 'vscode').map((s) => `${s.name}:${s.status}`),
+      ['hostile:disabled', 'crasher:disabled'],
+    );
+    assert.equal(fs.existsSync(startedFile), false, 'trust alone starts no server');
+    // Started, the hostile server's folder is a link (refused), the index is a link (refused).
+    const states = await a.tools().mcp.startWaitingServers();
     const by = new Map(states.map((s) => [s.name, s]));
     assert.equal(by.get('hostile')?.status, 'connected', by.get('hostile')?.message);
     assert.equal(by.get('hostile')?.tools.length, 6);

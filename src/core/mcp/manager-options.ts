@@ -31,6 +31,11 @@ export interface McpSyncManagerOptions {
   openStore?: () => Promise<ContextStore>;
   /** False in an untrusted workspace: no server is started, every one shows `disabled`. */
   allowStart: boolean;
+  /**
+   * Asked for each server before it starts (when `allowStart`): false keeps it `disabled`, waiting for the
+   * user's consent (a server a repository's config defines). Default: every server may start.
+   */
+  mayStart?: (config: McpServerConfig) => boolean;
   /** Resolves `${workspaceFolder}` and is where `.vscode/mcp.json`, `.cursor/mcp.json`, `.mcp.json` are looked for. */
   workspaceFolder?: string;
   /** Explicit config files (replace discovery in `workspaceFolder`). */
@@ -99,9 +104,22 @@ export function vscodeServerState(
   };
 }
 
-/** A server that is not started: disabled in its config, or the workspace is not trusted. */
-export function disabledState(base: McpServerState, config: McpServerConfig, now: number): McpServerState {
-  if (config.disabled) return { ...base, status: 'disabled', message: `Disabled in ${config.source}.`, lastSync: now };
+/** A server that is not started: disabled in its config, the workspace is not trusted, or no consent yet. */
+export function disabledState(
+  base: McpServerState,
+  config: McpServerConfig,
+  now: number,
+  why: 'config' | 'untrusted' | 'consent',
+): McpServerState {
+  if (why === 'config') return { ...base, status: 'disabled', message: `Disabled in ${config.source}.`, lastSync: now };
+  if (why === 'consent')
+    return {
+      ...base,
+      status: 'disabled',
+      message: `Not started: the workspace defines it (${config.source}) and you have not allowed it to start.`,
+      fix: 'Run "Context Desk: Refresh MCP Tools" and choose Start when asked, if you trust this definition.',
+      lastSync: now,
+    };
   return {
     ...base,
     status: 'disabled',

@@ -214,10 +214,17 @@ export class McpSyncManager {
     for (const name of [...this.states.keys()]) if (!names.includes(name)) this.states.delete(name);
     const jobs = servers.map(async (config) => {
       const base = initialState(config, folders.get(config.name)!);
-      if (config.disabled || !this.options.allowStart) {
+      const why = config.disabled
+        ? 'config'
+        : !this.options.allowStart
+          ? 'untrusted'
+          : this.options.mayStart?.(config) === false
+            ? 'consent'
+            : undefined;
+      if (why) {
         await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
         this.live.delete(config.name);
-        return this.publish(disabledState(base, config, this.clock.now()));
+        return this.publish(disabledState(base, config, this.clock.now(), why));
       }
       let resolved;
       try {

@@ -11,6 +11,11 @@ import {
 } from '../../core/mcp';
 import type { Logger } from '../../core/ports';
 import type { ContextStore } from '../../core/store/context-store';
+import type { McpServerConfig } from '../../core/mcp/types';
+import { visibleName, visibleText } from '../../core/agent/tools/mcp';
+import { redactSecretsSync } from '../../core/store/sanitize/secrets';
+import { serverIdentity } from '../../core/mcp/identity';
+import { definedByWorkspace, type McpStartConsent } from './startConsent';
 
 export interface McpControllerOptions {
   outDir: () => string;
@@ -18,6 +23,10 @@ export interface McpControllerOptions {
   openStore: () => Promise<ContextStore>;
   workspaceFolder: () => string | undefined;
   settingServers: () => unknown;
+  /** Names of servers that a workspace (or folder) value of `contextDesk.mcp.servers` defines. */
+  workspaceSettingServerNames: () => ReadonlySet<string>;
+  /** Servers the workspace defines start only once allowed here. */
+  startConsent: McpStartConsent;
   /** `contextDesk.mcp.listTimeoutSeconds`: the overall deadline per server. */
   deadlineSeconds: () => number;
   logger: Logger;
@@ -32,6 +41,12 @@ export class McpController implements vscode.Disposable {
   /** The run after the one in flight, shared by everyone who asked meanwhile. */
   private next: Promise<McpServerState[]> | undefined;
   private started = false;
+  /** Servers the workspace defines that the last sync did not start for want of consent, by identity key. */
+  private waiting = new Map<string, McpServerConfig>();
+  /** The same, filled by the sync in flight (it replaces `waiting` when it ends). */
+  private syncWaiting = new Map<string, McpServerConfig>();
+  /** Those already asked about in this window (asked again after an explicit refresh). */
+  private readonly asked = new Set<string>();
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -75,8 +90,9 @@ export class McpController implements vscode.Disposable {
    * Re-reads configs and settings and syncs every server. Calls during a run coalesce into one more run
    * and get its result: the run in flight may have read the configs before the caller's change.
    */
-  refresh(): Promise<McpServerState[]> {
+  refresh(options: { askAgain?: boolean } = {}): Promise<McpServerState[]> {
     this.started = true;
+    if (options.askAgain) this.asked.clear();
     const inFlight = this.syncing;
     if (inFlight)
       return (this.next ??= inFlight
@@ -87,6 +103,7 @@ export class McpController implements vscode.Disposable {
         }));
     this.manager.update(this.managerOptions());
     this.syncing = (async () => {
+      this.syncWaiting = new Map();
       try {
         const states = await vscode.window.withProgress(
           { location: vscode.ProgressLocation.Window, title: 'Context Desk: syncing MCP tools' },
@@ -97,6 +114,8 @@ export class McpController implements vscode.Disposable {
         this.options.logger.info(
           `MCP sync: ${states.map((s) => `${s.name}=${s.status}(${s.tools.length})`).join(', ') || 'no servers'}`,
         );
+        this.waiting = this.syncWaiting;
+        this.askToStart();
         return states;
       } finally {
         this.syncing = undefined;
@@ -112,6 +131,7 @@ export class McpController implements vscode.Disposable {
       outDir: this.options.outDir(),
       openStore: this.options.openStore,
       allowStart: vscode.workspace.isTrusted,
+      mayStart: (config) => this.mayStart(config, folder),
       ...(folder ? { workspaceFolder: folder } : {}),
       settingServers: this.options.settingServers(),
       syncDeadlineMs: Math.max(1, this.options.deadlineSeconds()) * 1000,
@@ -136,6 +156,45 @@ export class McpController implements vscode.Disposable {
       },
       logger: this.options.logger,
     };
+  }
+
+  private mayStart(config: McpServerConfig, folder: string | undefined): boolean {
+    if (!definedByWorkspace(config, folder, this.options.workspaceSettingServerNames())) return true;
+    if (this.options.startConsent.isAllowed(config)) return true;
+    this.syncWaiting.set(JSON.stringify([config.name, serverIdentity(config)]), config);
+    return false;
+  }
+
+  /** Servers the last sync left waiting for consent. */
+  get waitingForConsent(): readonly McpServerConfig[] {
+    return [...this.waiting.values()];
+  }
+
+  /** What Start in the prompt does: allows every waiting server (as defined now) and syncs again. */
+  async startWaitingServers(): Promise<McpServerState[]> {
+    const configs = this.waitingForConsent;
+    await this.options.startConsent.allow(configs);
+    this.options.logger.info(
+      `MCP: allowed to start ${configs.map((c) => `"${visibleName(c.name)}" (${c.source})`).join(', ')}.`,
+    );
+    return this.refresh();
+  }
+
+  /** One prompt for the servers waiting that were not asked about yet; never awaited by the sync. */
+  private askToStart(): void {
+    const fresh = [...this.waiting].filter(([key]) => !this.asked.has(key));
+    if (fresh.length === 0) return;
+    for (const [key] of fresh) this.asked.add(key);
+    const shown = fresh.slice(0, 3).map(([, c]) => {
+      const what = c.type === 'stdio' ? `runs ${[c.command, ...c.args].join(' ')}` : `connects to ${c.url}`;
+      const line = visibleText(redactSecretsSync(what).text.replace(/\s+/g, ' '));
+      return `"${visibleName(c.name)}" (${vscode.workspace.asRelativePath(c.source)}) ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`;
+    });
+    const more = fresh.length > 3 ? `; and ${fresh.length - 3} more` : '';
+    const message = `Context Desk: this workspace defines MCP servers that have not been allowed to start: ${shown.join('; ')}${more}. Start them only if you trust whoever wrote this configuration.`;
+    void vscode.window.showWarningMessage(message, 'Start', 'Not Now').then((choice) => {
+      if (choice === 'Start') void this.startWaitingServers();
+    });
   }
 
   private inputQueue: Promise<unknown> = Promise.resolve();

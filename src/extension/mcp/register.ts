@@ -30,7 +30,7 @@ export function registerToolsView(context: vscode.ExtensionContext, load: () => 
     vscode.commands.registerCommand('contextDesk.mcp.refresh', async () => {
       const { mcp, skills } = load();
       await skills.refresh();
-      return mcp.refresh();
+      return mcp.refresh({ askAgain: true });
     }),
     vscode.commands.registerCommand('contextDesk.mcp.openDescription', async (node?: ToolsNode) => {
       const target = node?.kind === 'tool' ? node : await pickTool(load().mcp);

@@ -1,0 +1,93 @@
+// Servers a workspace defines start only with the user's consent: the manager keeps them disabled
+// (never spawned) when asked not to start them, and the consent is kept per server identity.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import * as path from 'node:path';
+import { McpSyncManager } from '../../../src/core/mcp/manager';
+import type { McpServerConfig } from '../../../src/core/mcp/types';
+import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
+import { FIXTURES, nodeCommand, withTempDir } from './helpers';
+
+const SDK_SERVER = path.join(FIXTURES, 'sdk-server.mjs');
+
+function memento(): ConstructorParameters<typeof McpStartConsent>[0] {
+  const m = new Map<string, unknown>();
+  return {
+    keys: () => [...m.keys()],
+    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
+    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
+  } as ConstructorParameters<typeof McpStartConsent>[0];
+}
+
+test('a server the manager may not start stays disabled, is never spawned, and says why', async () => {
+  await withTempDir(async (dir) => {
+    const startedFile = path.join(dir, 'started.txt');
+    const env = { ...process.env, CD_STARTED_FILE: startedFile };
+    const asked: string[] = [];
+    const m = new McpSyncManager({
+      outDir: dir,
+      allowStart: true,
+      resolveCommand: nodeCommand,
+      mayStart: (config) => {
+        asked.push(config.name);
+        return config.name !== 'repo';
+      },
+      settingServers: {
+        repo: { command: 'node', args: [SDK_SERVER, 'ok'], env: { CD_STARTED_FILE: startedFile } },
+        mine: { command: 'node', args: [SDK_SERVER, 'ok'], env: { CD_STARTED_FILE: startedFile } },
+      },
+      env,
+    });
+    try {
+      const [repo, mine] = await m.syncAll();
+      assert.deepEqual(asked.sort(), ['mine', 'repo']);
+      assert.equal(repo!.status, 'disabled');
+      assert.match(repo!.message!, /you have not allowed it to start/);
+      assert.match(repo!.fix!, /Refresh MCP Tools/);
+      assert.equal(mine!.status, 'connected', mine!.message);
+      const started = (await readFile(startedFile, 'utf8')).trim().split('\n');
+      assert.equal(started.length, 1, 'only the allowed server was spawned');
+      const serverMd = await readFile(path.join(dir, 'mcp', repo!.folderName, 'SERVER.md'), 'utf8');
+      assert.match(serverMd, /not allowed it to start/);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
+test('definedByWorkspace: config files inside the folder and workspace values of the setting', () => {
+  const ws = path.resolve('/work/repo');
+  const stdio = (source: string, name = 's'): McpServerConfig => ({
+    type: 'stdio',
+    name,
+    source,
+    command: 'x',
+    args: [],
+  });
+  assert.equal(definedByWorkspace(stdio(path.join(ws, '.mcp.json')), ws, new Set()), true);
+  assert.equal(definedByWorkspace(stdio(path.join(ws, '.vscode', 'mcp.json')), ws, new Set()), true);
+  assert.equal(definedByWorkspace(stdio(path.resolve('/work/repo-other/.mcp.json')), ws, new Set()), false);
+  assert.equal(definedByWorkspace(stdio(path.join(ws, '.mcp.json')), undefined, new Set()), false);
+  assert.equal(definedByWorkspace(stdio('setting', 'mine'), ws, new Set(['theirs'])), false);
+  assert.equal(definedByWorkspace(stdio('setting', 'theirs'), ws, new Set(['theirs'])), true);
+  assert.deepEqual([...workspaceValueNames({ workspaceValue: { a: {} }, workspaceFolderValue: { b: {} } })].sort(), [
+    'a',
+    'b',
+  ]);
+  assert.deepEqual([...workspaceValueNames({ workspaceValue: ['x'] })], []);
+  assert.deepEqual([...workspaceValueNames(undefined)], []);
+});
+
+test('consent is kept per server as defined: another command under the same name is not allowed', async () => {
+  const consent = new McpStartConsent(memento());
+  const server: McpServerConfig = { type: 'stdio', name: 'fs', source: '/w/.mcp.json', command: 'npx', args: ['srv'] };
+  assert.equal(consent.isAllowed(server), false);
+  await consent.allow([server]);
+  assert.equal(consent.isAllowed(server), true);
+  assert.equal(consent.isAllowed({ ...server, args: ['evil'] }), false);
+  assert.equal(consent.isAllowed({ ...server, name: 'other' }), false);
+  await consent.allow([server]);
+  assert.equal(await consent.reset(), 1);
+  assert.equal(consent.isAllowed(server), false);
+});
