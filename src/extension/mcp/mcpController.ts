@@ -12,10 +12,9 @@ import {
 import type { Logger } from '../../core/ports';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpServerConfig } from '../../core/mcp/types';
-import { visibleName, visibleText } from '../../core/agent/tools/mcp';
-import { redactSecretsSync } from '../../core/store/sanitize/secrets';
-import { serverIdentity } from '../../core/mcp/identity';
-import { definedByWorkspace, type McpStartConsent } from './startConsent';
+import { visibleName } from '../../core/agent/tools/mcp';
+import { consentPrompt } from './consentPrompt';
+import { consentKey, definedByWorkspace, type McpStartConsent } from './startConsent';
 
 export interface McpControllerOptions {
   outDir: () => string;
@@ -161,7 +160,7 @@ export class McpController implements vscode.Disposable {
   private mayStart(config: McpServerConfig, folder: string | undefined): boolean {
     if (!definedByWorkspace(config, folder, this.options.workspaceSettingServerNames())) return true;
     if (this.options.startConsent.isAllowed(config)) return true;
-    this.syncWaiting.set(JSON.stringify([config.name, serverIdentity(config)]), config);
+    this.syncWaiting.set(consentKey(config), config);
     return false;
   }
 
@@ -185,13 +184,10 @@ export class McpController implements vscode.Disposable {
     const fresh = [...this.waiting].filter(([key]) => !this.asked.has(key));
     if (fresh.length === 0) return;
     for (const [key] of fresh) this.asked.add(key);
-    const shown = fresh.slice(0, 3).map(([, c]) => {
-      const what = c.type === 'stdio' ? `runs ${[c.command, ...c.args].join(' ')}` : `connects to ${c.url}`;
-      const line = visibleText(redactSecretsSync(what).text.replace(/\s+/g, ' '));
-      return `"${visibleName(c.name)}" (${vscode.workspace.asRelativePath(c.source)}) ${line.length > 200 ? `${line.slice(0, 200)}…` : line}`;
-    });
-    const more = fresh.length > 3 ? `; and ${fresh.length - 3} more` : '';
-    const message = `Context Desk: this workspace defines MCP servers that have not been allowed to start: ${shown.join('; ')}${more}. Start them only if you trust whoever wrote this configuration.`;
+    const message = consentPrompt(
+      fresh.map(([, c]) => c),
+      (p) => vscode.workspace.asRelativePath(p),
+    );
     void vscode.window.showWarningMessage(message, 'Start', 'Not Now').then((choice) => {
       if (choice === 'Start') void this.startWaitingServers();
     });

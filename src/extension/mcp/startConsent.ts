@@ -2,11 +2,11 @@
 // does not mean every program a cloned repository's `.mcp.json` names should run as soon as the Tools
 // view or the agent looks at MCP. Such a server waits, disabled, until the user chooses Start in a
 // prompt that names what it runs. The choice is kept in workspace state (never in a file a repository
-// could ship) per server identity, so a `git pull` that points it at another program asks again. Light:
-// activation's reset command uses it.
+// could ship) per server definition, so a `git pull` that points it at another program, or changes its
+// environment (`NODE_OPTIONS`, `PATH`), asks again. Light: activation's reset command uses it.
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { serverIdentity } from '../../core/mcp/identity';
+import { createHash } from 'node:crypto';
 import type { McpServerConfig } from '../../core/mcp/types';
 
 const KEY = 'contextDesk.mcp.startAllowed';
@@ -33,6 +33,32 @@ export function workspaceValueNames(
   return names;
 }
 
+/**
+ * What a consent is for: the server's name and a hash of what starting it does. Unlike the identity
+ * of "Always allow", env values count (they can change what runs); header values do not (tokens rotate,
+ * the URL is where it goes). Only the hash is kept, so no value is stored.
+ */
+export function consentKey(config: McpServerConfig): string {
+  const shape =
+    config.type === 'stdio'
+      ? {
+          type: config.type,
+          source: config.source,
+          command: config.command,
+          args: config.args,
+          cwd: config.cwd ?? null,
+          envFile: config.envFile ?? null,
+          env: Object.entries(config.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+        }
+      : {
+          type: config.type,
+          source: config.source,
+          url: config.url,
+          headers: Object.keys(config.headers ?? {}).sort(),
+        };
+  return JSON.stringify([config.name, createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16)]);
+}
+
 export class McpStartConsent {
   constructor(private readonly state: vscode.Memento) {}
 
@@ -41,17 +67,13 @@ export class McpStartConsent {
     return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
   }
 
-  private static entry(config: McpServerConfig): string {
-    return JSON.stringify([config.name, serverIdentity(config)]);
-  }
-
   isAllowed(config: McpServerConfig): boolean {
-    return this.entries().includes(McpStartConsent.entry(config));
+    return this.entries().includes(consentKey(config));
   }
 
   async allow(configs: readonly McpServerConfig[]): Promise<void> {
     const all = new Set(this.entries());
-    for (const c of configs) all.add(McpStartConsent.entry(c));
+    for (const c of configs) all.add(consentKey(c));
     await this.state.update(KEY, [...all]);
   }
 

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import type { McpServerConfig } from '../../../src/core/mcp/types';
 import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
+import { consentPrompt, whatStartingDoes } from '../../../src/extension/mcp/consentPrompt';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
 
 const SDK_SERVER = path.join(FIXTURES, 'sdk-server.mjs');
@@ -87,7 +88,58 @@ test('consent is kept per server as defined: another command under the same name
   assert.equal(consent.isAllowed(server), true);
   assert.equal(consent.isAllowed({ ...server, args: ['evil'] }), false);
   assert.equal(consent.isAllowed({ ...server, name: 'other' }), false);
+  assert.equal(consent.isAllowed({ ...server, env: { NODE_OPTIONS: '--require ./x.js' } }), false, 'env values count');
+  const withEnv = { ...server, env: { A: '1', B: '2' } };
+  await consent.allow([withEnv]);
+  assert.equal(consent.isAllowed({ ...server, env: { B: '2', A: '1' } }), true, 'not their order');
+  const http: McpServerConfig = {
+    type: 'http',
+    name: 'web',
+    source: '/w/.mcp.json',
+    url: 'https://a/mcp',
+    headers: { Authorization: 'Bearer 1' },
+  };
+  await consent.allow([http]);
+  assert.equal(
+    consent.isAllowed({ ...http, headers: { Authorization: 'Bearer 2' } }),
+    true,
+    'a rotated token is the same server',
+  );
+  assert.equal(consent.isAllowed({ ...http, url: 'https://b/mcp' }), false);
   await consent.allow([server]);
-  assert.equal(await consent.reset(), 1);
+  assert.equal(await consent.reset(), 3);
   assert.equal(consent.isAllowed(server), false);
+});
+
+test('the prompt names what each server runs, with secrets redacted and hidden characters shown', () => {
+  const token = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
+  const servers: McpServerConfig[] = [
+    {
+      type: 'stdio',
+      name: 'fs\u202e',
+      source: '/w/.mcp.json',
+      command: 'node',
+      args: ['srv.js', '--token', token, 'safe\u202etxt.js'],
+      env: { NODE_OPTIONS: '--require ./x.js' },
+    },
+    { type: 'http', name: 'web', source: '/w/.vscode/mcp.json', url: 'https://mcp.example/x' },
+    ...['a', 'b', 'c'].map((name): McpServerConfig => ({
+      type: 'stdio',
+      name,
+      source: '/w/.mcp.json',
+      command: name,
+      args: [],
+    })),
+  ];
+  const text = consentPrompt(servers, (p) => p.replace('/w/', ''));
+  assert.doesNotMatch(text, new RegExp(token));
+  assert.doesNotMatch(text, /\u202e/);
+  assert.match(
+    text,
+    /"fs\\u\{202e\}" \(\.mcp\.json\) runs node srv\.js --token \[REDACTED:[^\]]+\] safe\\u\{202e\}txt\.js/,
+  );
+  assert.match(text, /\(env: NODE_OPTIONS=--require \.\/x\.js\)/);
+  assert.match(text, /"web" \(\.vscode\/mcp\.json\) connects to https:\/\/mcp\.example\/x/);
+  assert.match(text, /; and 2 more\./);
+  assert.equal(whatStartingDoes({ ...servers[2]!, args: ['x'.repeat(500)] } as McpServerConfig).length, 201);
 });
