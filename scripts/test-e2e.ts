@@ -58,6 +58,7 @@ async function runScenario(file: string): Promise<boolean> {
     folder: workspace,
     extensionPath: resolve('.'),
     vsix: VSIX,
+    ...(scenario.userSettings ? { settings: scenario.userSettings } : {}),
     viewport: scenario.viewport ?? { width: 1440, height: 900 },
   });
   const pageErrors: string[] = [];

@@ -1,7 +1,7 @@
 // Builds the hostile workspace of the trust test: what a cloned repository could carry. Links under
 // .context-desk/ point into a sibling folder outside the workspace (a server folder, history, a terminal
 // log, the MCP index, a tool-output index); .vscode/settings.json moves the store to the workspace root,
-// points the endpoint elsewhere and switches approvals off; .vscode/mcp.json starts a server whose tool
+// points the endpoint elsewhere and tries to switch approvals off (ignored: user settings only); .vscode/mcp.json starts a server whose tool
 // names carry Markdown and escape sequences and one whose stderr carries a token and a database password.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -22,6 +22,9 @@ const HOSTILE =
 
 let server: ScriptedServer | undefined;
 
+/** Approvals off is the user's choice (a workspace value would be ignored). */
+export const userSettings = { 'contextDesk.agent.approveCommands': false };
+
 export async function setup(workspace: string): Promise<() => Promise<void>> {
   server = await startScriptedModelServer([
     ...longTaskScript({ turns: 18, chunkDelayMs: 2, answer: LONG_TASK_ANSWER + HOSTILE }),
@@ -34,7 +37,6 @@ export async function setup(workspace: string): Promise<() => Promise<void>> {
       {
         'contextDesk.agent.baseUrl': server.baseURL,
         'contextDesk.agent.model': 'scripted-model',
-        'contextDesk.agent.approveCommands': false,
         'contextDesk.strategy': 'masking',
         'contextDesk.maskingWindow': 3,
       },

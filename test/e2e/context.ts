@@ -11,6 +11,8 @@ export interface E2eScenario {
   name: string;
   /** Runs before VS Code opens the workspace (write settings, start servers); returns a cleanup. */
   setup?(workspace: string): Promise<(() => Promise<void>) | void>;
+  /** User settings (application-wide ones such as `contextDesk.agent.approveCommands` only apply here). */
+  userSettings?: Record<string, unknown>;
   /** Browser size (default 1440x900, the size the layout is checked at). */
   viewport?: { width: number; height: number };
   /** Starts its own VS Code (e.g. through `npm start`): the runner opens no workbench. */

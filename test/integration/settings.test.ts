@@ -20,7 +20,8 @@ const KEYS = [
 async function clear(): Promise<void> {
   for (const key of KEYS) {
     await config().update(key, undefined, vscode.ConfigurationTarget.Global);
-    await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
+    // Application-wide settings have no workspace value to clear (VS Code refuses the write).
+    if (key !== 'agent.approveCommands') await config().update(key, undefined, vscode.ConfigurationTarget.Workspace);
   }
 }
 

@@ -86,10 +86,11 @@ describe('A hostile workspace (workspace trust on)', function () {
     console.log('CONTEXT_DESK_GRANT_TRUST');
     await withTimeout(granted, 60_000, 'the runner granting trust');
     assert.equal(vscode.workspace.isTrusted, true);
-    // Now the workspace's settings apply (that is what trusting means)...
-    assert.equal(config().get('agent.approveCommands'), false);
+    // Now the workspace's settings apply (that is what trusting means), except those that relax a
+    // safeguard: approvals stay on whatever the workspace says...
+    assert.equal(config().get('agent.approveCommands'), true);
     assert.equal(config().get('storeFolder'), '.');
-    // ...but the store refuses the workspace root and falls back to .context-desk.
+    // ...and the store refuses the workspace root and falls back to .context-desk.
     const ws = workspaceRoot();
     const store = await a.openStore();
     assert.equal(store.root, path.join(ws, '.context-desk'));

@@ -137,6 +137,15 @@ test('every setting that can send data elsewhere, run code or relax a safeguard 
   for (const k of u.restrictedConfigurations) assert.ok(k in pkg.contributes.configuration.properties, `${k} exists`);
 });
 
+test('a workspace cannot relax a safeguard, trusted or not: those settings are application-wide', () => {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as {
+    contributes: { configuration: { properties: Record<string, { scope?: string }> } };
+  };
+  const props = pkg.contributes.configuration.properties;
+  for (const key of ['agent.approveCommands', 'agent.autoApproveReadOnlyMcpTools', 'redaction.patterns'])
+    assert.equal(props[`contextDesk.${key}`]?.scope, 'application', key);
+});
+
 test('the webview CSP forbids form submission and frames', () => {
   const view = readFileSync('src/extension/agentView.ts', 'utf8');
   assert.match(view, /"form-action 'none'"/);
