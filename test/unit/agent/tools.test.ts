@@ -86,13 +86,18 @@ test('property: whatever path the model makes up, an accepted one lies inside a 
   await fc.assert(
     fc.asyncProperty(fc.array(segment, { maxLength: 6 }), fc.boolean(), async (parts, absolute) => {
       const p = (absolute ? base + '/' : '') + parts.join('/');
-      const r = await guard.resolve(p);
-      if (!r.ok) return;
-      const inside = [ws, store].some((root) => {
-        const rel = path.relative(root, r.absolute);
+      const within = (root: string, p: string): boolean => {
+        const rel = path.relative(root, p);
         return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-      });
-      assert.ok(inside, `${p} -> ${r.absolute}`);
+      };
+      const r = await guard.resolve(p);
+      if (r.ok)
+        assert.ok(
+          [ws, store].some((root) => within(root, r.absolute)),
+          `${p} -> ${r.absolute}`,
+        );
+      const w = await guard.resolve(p, 'write');
+      if (w.ok) assert.ok(within(ws, w.absolute) && !within(store, w.absolute), `write ${p} -> ${w.absolute}`);
     }),
     { numRuns: 300 },
   );
@@ -167,6 +172,51 @@ test('edit_file and run_command hand the host checked absolute paths, and refuse
   assert.match((await t('run_command').run({ command: 'ls', cwd: '/' }, ctx)).text, /^Refused/);
   assert.equal(commands.length, 1);
   assert.equal(tools()('edit_file'), undefined, 'no port, no tool');
+});
+
+test('the store is read-only to the agent: no edit in it (directly, absolutely or through a link), no command run there', async () => {
+  const inner = path.join(ws, '.context-desk');
+  await mkdir(path.join(inner, 'history'), { recursive: true });
+  await writeFile(path.join(inner, 'history', 's.jsonl'), '{"role":"user","content":"hi"}\n');
+  await symlink(inner, path.join(ws, 'notes'));
+  const edits: EditRequest[] = [];
+  const commands: CommandRequest[] = [];
+  const list = createWorkspaceTools({
+    workspaceRoot: ws,
+    storeRoot: inner,
+    edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) },
+    command: { run: (r) => (commands.push(r), Promise.resolve({ ok: true, text: 'ran' })) },
+  });
+  const t = (name: string) => list.find((x) => x.name === name)!;
+  try {
+    for (const p of [
+      '.context-desk/history/s.jsonl',
+      '.context-desk/new.md',
+      path.join(inner, 'history', 's.jsonl'),
+      'notes/history/s.jsonl',
+      'src/../.context-desk/x',
+    ]) {
+      const out = await t('edit_file').run({ path: p, new_text: 'forged' }, ctx);
+      assert.match(out.text, /^Refused: .* is in the Context Desk store, which only Context Desk writes/, p);
+    }
+    assert.match((await t('run_command').run({ command: 'ls', cwd: '.context-desk' }, ctx)).text, /^Refused/);
+    // The store outside the workspace: outside, as before.
+    const outside = createWorkspaceTools({
+      workspaceRoot: ws,
+      storeRoot: store,
+      edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) },
+    });
+    const edit = outside.find((x) => x.name === 'edit_file')!;
+    const out = await edit.run({ path: path.join(store, 'tool-outputs', 'out.txt'), new_text: 'x' }, ctx);
+    assert.match(out.text, /^Refused: .* is in the Context Desk store/);
+    assert.deepEqual(edits.length + commands.length, 0);
+    // Reading it stays allowed.
+    assert.equal((await t('read_file').run({ path: '.context-desk/history/s.jsonl' }, ctx)).ok, true);
+    assert.equal((await t('edit_file').run({ path: 'src/ok.ts', new_text: 'x' }, ctx)).text, 'edited');
+  } finally {
+    await rm(path.join(ws, 'notes'));
+    await rm(inner, { recursive: true, force: true });
+  }
 });
 
 test('a read-only root (a skills folder in the home directory) can be read, never edited or run in', async () => {

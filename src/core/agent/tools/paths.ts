@@ -1,6 +1,8 @@
 // Path safety for the agent's tools: a path must lie inside the workspace root or the store (or, for
 // reading, a read-only root such as a skills folder in the home directory), both as written (no `..`
-// escapes, no absolute paths elsewhere) and after symlinks are resolved.
+// escapes, no absolute paths elsewhere) and after symlinks are resolved. The store is read-only to the
+// agent: only Context Desk writes there (redacted), and stored outputs, history and call records must
+// stay as recorded (an edited history would put words in the user's mouth on resume).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 
@@ -41,7 +43,7 @@ async function realish(p: string): Promise<string> {
 export class PathGuard {
   private readonly roots: string[];
   private readonly readOnly: string[];
-  private realRoots: Promise<{ write: string[]; read: string[] }> | undefined;
+  private realRoots: Promise<{ write: string[]; read: string[]; store?: string }> | undefined;
 
   constructor(private readonly r: PathRoots) {
     this.roots = [path.resolve(r.workspaceRoot), ...(r.storeRoot ? [path.resolve(r.storeRoot)] : [])];
@@ -57,6 +59,7 @@ export class PathGuard {
   }
 
   private describeRoots(access: PathAccess): string {
+    if (access === 'write') return this.r.storeRoot ? 'the workspace (not the Context Desk store)' : 'the workspace';
     const base = this.r.storeRoot ? 'the workspace or the Context Desk store' : 'the workspace';
     return access === 'read' && this.readOnly.length > 0 ? `${base} (or, to read, a skills folder)` : base;
   }
@@ -70,7 +73,11 @@ export class PathGuard {
       ok: false,
       message: `Refused: "${input}" ${why}. Only paths inside ${this.describeRoots(access)} can be used${access === 'write' ? ' for this' : ''} (relative to ${this.workspaceRoot}).`,
     });
-    const allowed = access === 'read' ? [...this.roots, ...this.readOnly] : this.roots;
+    const allowed = access === 'read' ? [...this.roots, ...this.readOnly] : [this.workspaceRoot];
+    const inStore = (p: string, store: string | undefined): boolean => store !== undefined && inside(store, p);
+    const storeRefusal = (): ResolvedPath =>
+      refused('is in the Context Desk store, which only Context Desk writes (read it with read_file, tail or grep)');
+    if (access === 'write' && inStore(absolute, this.storeRoot)) return storeRefusal();
     if (!allowed.some((root) => inside(root, absolute))) return refused('is outside');
     let real: string;
     try {
@@ -79,12 +86,14 @@ export class PathGuard {
       return { ok: false, message: `Cannot resolve "${input}": ${(e as Error).message}` };
     }
     this.realRoots ??= (async () => {
-      const write = await Promise.all(this.roots.map((root) => realish(root)));
+      const [workspace, store] = await Promise.all(this.roots.map((root) => realish(root)));
       const readOnly = await Promise.all(this.readOnly.map((root) => realish(root).catch(() => root)));
-      return { write, read: [...write, ...readOnly] };
+      const both = store === undefined ? [workspace!] : [workspace!, store];
+      return { write: [workspace!], read: [...both, ...readOnly], ...(store === undefined ? {} : { store }) };
     })();
-    const realRoots = (await this.realRoots)[access];
-    if (!realRoots.some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
+    const realRoots = await this.realRoots;
+    if (access === 'write' && inStore(real, realRoots.store)) return storeRefusal();
+    if (!realRoots[access].some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
     const rel = path.relative(this.workspaceRoot, absolute);
     const display = inside(this.workspaceRoot, absolute) ? rel.split(path.sep).join('/') || '.' : absolute;
     return { ok: true, absolute: real, display };
