@@ -43,14 +43,48 @@ const fits = (value: unknown, fallback: unknown): boolean =>
 const kind = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
 export type Settings = { -readonly [K in SettingKey]: Widen<(typeof SETTINGS)[K]['default']> };
 
-/** Reads all settings, falling back to the table's default when a value has the wrong type. */
-export function readSettings(config: Pick<WorkspaceConfiguration, 'get'>): Settings {
+/**
+ * Reads all settings, falling back to the table's default when a value has the wrong type. The limits
+ * that protect the user's money (budget, its mode, turns per message) are taken from a workspace only
+ * where it tightens them: a repository's settings cannot lift a budget the user set.
+ */
+export function readSettings(
+  config: Pick<WorkspaceConfiguration, 'get'> & Partial<Pick<WorkspaceConfiguration, 'inspect'>>,
+): Settings {
   const out = {} as Record<string, unknown>;
   for (const [key, spec] of Object.entries(SETTINGS)) {
     const value = config.get<unknown>(key, spec.default);
     out[key] = fits(value, spec.default) ? value : spec.default;
   }
+  if (config.inspect) {
+    const layers = <K extends SettingKey>(key: K): { user: Settings[K]; workspace?: Settings[K] } => {
+      const i = config.inspect!<unknown>(key);
+      const ok = (v: unknown): v is Settings[K] => v !== undefined && fits(v, SETTINGS[key].default);
+      const user = ok(i?.globalValue) ? i.globalValue : (SETTINGS[key].default as Settings[K]);
+      const workspace = [i?.workspaceFolderValue, i?.workspaceValue].find(ok);
+      return workspace === undefined ? { user } : { user, workspace };
+    };
+    const budget = layers('agent.budgetTokens');
+    if (budget.workspace !== undefined) out['agent.budgetTokens'] = tighterBudget(budget.user, budget.workspace);
+    const mode = layers('agent.budgetMode');
+    if (mode.workspace !== undefined) out['agent.budgetMode'] = stricterMode(mode.user, mode.workspace);
+    const turns = layers('agent.maxTurns');
+    if (turns.workspace !== undefined) out['agent.maxTurns'] = Math.min(turns.user, turns.workspace);
+  }
   return out as Settings;
+}
+
+/** 0 is "no budget": a workspace may set one where the user has none, or a lower one, never lift it. */
+export function tighterBudget(user: number, workspace: number): number {
+  if (user <= 0) return workspace;
+  return workspace > 0 ? Math.min(user, workspace) : user;
+}
+
+const STRICTNESS: Record<string, number> = { soft: 0, approval: 1, hard: 2 };
+
+/** `hard` (refuse) is stricter than `approval` (ask), which is stricter than `soft` (warn). */
+export function stricterMode(user: string, workspace: string): string {
+  return (STRICTNESS[workspace] ?? -1) > (STRICTNESS[user] ?? -1) ? workspace : user;
 }
 
 export function panelSettings(s: Settings): PanelSettings {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SECTION, SETTINGS, readSettings } from '../../src/extension/settings';
+import { SECTION, SETTINGS, readSettings, stricterMode, tighterBudget } from '../../src/extension/settings';
 import { findFiles } from '../../scripts/lib/files';
 
 interface Property {
@@ -63,4 +63,48 @@ test('readSettings falls back to the default for a value of the wrong type', () 
   assert.equal(s.strategy, SETTINGS.strategy.default);
   assert.equal(s.maskingWindow, 5);
   assert.equal(s.tokenizer, SETTINGS.tokenizer.default);
+});
+
+test('a workspace can tighten the money limits, never lift them: budget, its mode, turns per message', () => {
+  type Layers = { globalValue?: unknown; workspaceValue?: unknown; workspaceFolderValue?: unknown };
+  const read = (layers: Record<string, Layers>) =>
+    readSettings({
+      get: <T>(key: string, fallback?: T) => {
+        const l = layers[key];
+        return (l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue ?? fallback) as T;
+      },
+      inspect: (<T>(key: string) => ({ key, ...(layers[key] ?? {}) }) as { key: string } & Layers) as never,
+    });
+  // The user's budget of 1,000 stays when a repository asks for more, or for none (0).
+  assert.equal(read({ 'agent.budgetTokens': { globalValue: 1000, workspaceValue: 1e9 } })['agent.budgetTokens'], 1000);
+  assert.equal(read({ 'agent.budgetTokens': { globalValue: 1000, workspaceValue: 0 } })['agent.budgetTokens'], 1000);
+  assert.equal(
+    read({ 'agent.budgetTokens': { globalValue: 1000, workspaceFolderValue: 1e9 } })['agent.budgetTokens'],
+    1000,
+  );
+  // A lower one, or one where the user set none, applies.
+  assert.equal(read({ 'agent.budgetTokens': { globalValue: 1000, workspaceValue: 10 } })['agent.budgetTokens'], 10);
+  assert.equal(read({ 'agent.budgetTokens': { workspaceValue: 500 } })['agent.budgetTokens'], 500);
+  assert.equal(read({ 'agent.budgetTokens': { globalValue: 1000 } })['agent.budgetTokens'], 1000);
+  // Modes: hard > approval > soft.
+  assert.equal(
+    read({ 'agent.budgetMode': { globalValue: 'hard', workspaceValue: 'soft' } })['agent.budgetMode'],
+    'hard',
+  );
+  assert.equal(
+    read({ 'agent.budgetMode': { workspaceValue: 'soft' } })['agent.budgetMode'],
+    'hard',
+    'the default is hard',
+  );
+  assert.equal(
+    read({ 'agent.budgetMode': { globalValue: 'soft', workspaceValue: 'approval' } })['agent.budgetMode'],
+    'approval',
+  );
+  // Turns: the lower.
+  assert.equal(read({ 'agent.maxTurns': { workspaceValue: 100000 } })['agent.maxTurns'], 50);
+  assert.equal(read({ 'agent.maxTurns': { globalValue: 200, workspaceValue: 20 } })['agent.maxTurns'], 20);
+  // Other settings: the workspace wins as usual.
+  assert.equal(read({ strategy: { globalValue: 'raw', workspaceValue: 'masking' } }).strategy, 'masking');
+  assert.equal(tighterBudget(0, 0), 0);
+  assert.equal(stricterMode('approval', 'bogus'), 'approval');
 });
