@@ -73,7 +73,7 @@ test('a workspace can tighten the money limits, never lift them: budget, its mod
         const l = layers[key];
         return (l?.workspaceFolderValue ?? l?.workspaceValue ?? l?.globalValue ?? fallback) as T;
       },
-      inspect: (<T>(key: string) => ({ key, ...(layers[key] ?? {}) }) as { key: string } & Layers) as never,
+      inspect: ((key: string) => ({ key, ...(layers[key] ?? {}) }) as { key: string } & Layers) as never,
     });
   // The user's budget of 1,000 stays when a repository asks for more, or for none (0).
   assert.equal(read({ 'agent.budgetTokens': { globalValue: 1000, workspaceValue: 1e9 } })['agent.budgetTokens'], 1000);
