@@ -62,7 +62,9 @@ export function readSettings(
       const ok = (v: unknown): v is Settings[K] => v !== undefined && fits(v, SETTINGS[key].default);
       const user = ok(i?.globalValue) ? i.globalValue : (SETTINGS[key].default as Settings[K]);
       const workspace = [i?.workspaceFolderValue, i?.workspaceValue].find(ok);
-      return workspace === undefined ? { user } : { user, workspace };
+      // A workspace value VS Code does not apply (Restricted Mode) takes no effect here either.
+      const applied = workspace !== undefined && out[key] === workspace;
+      return applied ? { user, workspace } : { user };
     };
     const budget = layers('agent.budgetTokens');
     if (budget.workspace !== undefined) out['agent.budgetTokens'] = tighterBudget(budget.user, budget.workspace);

@@ -103,6 +103,16 @@ test('a workspace can tighten the money limits, never lift them: budget, its mod
   // Turns: the lower.
   assert.equal(read({ 'agent.maxTurns': { workspaceValue: 100000 } })['agent.maxTurns'], 50);
   assert.equal(read({ 'agent.maxTurns': { globalValue: 200, workspaceValue: 20 } })['agent.maxTurns'], 20);
+  // A workspace value VS Code ignores (Restricted Mode: get() returns the user's) takes no effect.
+  const restricted = readSettings({
+    get: <T>(key: string, fallback?: T) => (key === 'agent.maxTurns' ? 200 : fallback) as T,
+    inspect: ((key: string) => ({
+      key,
+      globalValue: 200,
+      workspaceValue: key === 'agent.maxTurns' ? 1 : undefined,
+    })) as never,
+  });
+  assert.equal(restricted['agent.maxTurns'], 200);
   // Other settings: the workspace wins as usual.
   assert.equal(read({ strategy: { globalValue: 'raw', workspaceValue: 'masking' } }).strategy, 'masking');
   assert.equal(tighterBudget(0, 0), 0);
