@@ -2,11 +2,15 @@
 // program it runs or the URL it talks to, as its config file declares them. A `git pull` that points a
 // server of the same name at another command or endpoint gets a new identity, so earlier choices do
 // not carry over to it. Values of env variables and headers are left out (tokens rotate; the program
-// stays the same), their names are in.
+// stays the same), their names are in; consent to start a server takes env values too (`envValues`),
+// since `NODE_OPTIONS` or `PATH` change what runs.
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from './types';
 
-export function serverIdentity(config: McpServerConfig): string {
+export function serverIdentity(config: McpServerConfig, options: { envValues?: boolean } = {}): string {
+  const env = Object.entries(config.type === 'stdio' ? (config.env ?? {}) : {}).sort(([a], [b]) =>
+    a < b ? -1 : a > b ? 1 : 0,
+  );
   const shape =
     config.type === 'stdio'
       ? {
@@ -16,7 +20,7 @@ export function serverIdentity(config: McpServerConfig): string {
           args: config.args,
           cwd: config.cwd ?? null,
           envFile: config.envFile ?? null,
-          env: Object.keys(config.env ?? {}).sort(),
+          env: options.envValues ? env : env.map(([name]) => name),
         }
       : {
           type: config.type,

@@ -104,12 +104,24 @@ export function vscodeServerState(
   };
 }
 
+export type NotStarted = 'config' | 'untrusted' | 'consent';
+
+/** Why a server is not started (disabled in its config, an untrusted workspace, no consent yet), if it is not. */
+export function notStartedBecause(
+  config: McpServerConfig,
+  o: Pick<McpSyncManagerOptions, 'allowStart' | 'mayStart'>,
+): NotStarted | undefined {
+  if (config.disabled) return 'config';
+  if (!o.allowStart) return 'untrusted';
+  return o.mayStart?.(config) === false ? 'consent' : undefined;
+}
+
 /** A server that is not started: disabled in its config, the workspace is not trusted, or no consent yet. */
 export function disabledState(
   base: McpServerState,
   config: McpServerConfig,
   now: number,
-  why: 'config' | 'untrusted' | 'consent',
+  why: NotStarted,
 ): McpServerState {
   if (why === 'config') return { ...base, status: 'disabled', message: `Disabled in ${config.source}.`, lastSync: now };
   if (why === 'consent')

@@ -10,6 +10,7 @@ import { buildToolEntries } from './tools';
 import {
   DEFAULT_RECONNECT,
   disabledState,
+  notStartedBecause,
   initialState,
   loadConfiguredServers,
   toolsFingerprint,
@@ -214,13 +215,7 @@ export class McpSyncManager {
     for (const name of [...this.states.keys()]) if (!names.includes(name)) this.states.delete(name);
     const jobs = servers.map(async (config) => {
       const base = initialState(config, folders.get(config.name)!);
-      const why = config.disabled
-        ? 'config'
-        : !this.options.allowStart
-          ? 'untrusted'
-          : this.options.mayStart?.(config) === false
-            ? 'consent'
-            : undefined;
+      const why = notStartedBecause(config, this.options);
       if (why) {
         await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
         this.live.delete(config.name);
@@ -362,11 +357,8 @@ export class McpSyncManager {
   private onLost(name: string, l: Live): void {
     const prev = this.states.get(name);
     if (this.disposed || this.live.get(name) !== l || !prev) return;
-    if (this.options.keepAlive === false) {
-      l.connection = undefined;
-      return;
-    }
     l.connection = undefined;
+    if (this.options.keepAlive === false) return;
     l.attempts++;
     const { state, delayMs } = lostState(prev, l.attempts, this.options.reconnect ?? DEFAULT_RECONNECT);
     void this.enqueue(() => this.publish(state).then(() => this.writeIndexFile()));

@@ -3,6 +3,7 @@
 // one the user allowed (its identity: the command or URL its config declares). Light: activation
 // registers the reset command from here.
 import type * as vscode from 'vscode';
+import { mementoStrings } from '../mementoStrings';
 
 const KEY = 'contextDesk.mcp.alwaysAllowed';
 
@@ -13,8 +14,7 @@ export class McpAllowList {
   constructor(private readonly state: vscode.Memento) {}
 
   private entries(): string[] {
-    const v = this.state.get<unknown>(KEY);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    return mementoStrings(this.state, KEY);
   }
 
   has(server: string, identity: string, tool: string): boolean {

@@ -4,6 +4,7 @@
 // and resuming it asks first.
 import type * as vscode from 'vscode';
 import { safeName } from '../../core/store/names';
+import { mementoStrings } from '../mementoStrings';
 
 const KEY = 'contextDesk.writtenSessions';
 const KEEP = 1000;
@@ -12,8 +13,7 @@ export class WrittenSessions {
   constructor(private readonly memento: vscode.Memento) {}
 
   private ids(): string[] {
-    const raw = this.memento.get<unknown>(KEY);
-    return Array.isArray(raw) ? raw.filter((x): x is string => typeof x === 'string') : [];
+    return mementoStrings(this.memento, KEY);
   }
 
   /** True when this workspace's Context Desk wrote the session's history file (by id or file name). */

@@ -6,7 +6,8 @@
 // environment (`NODE_OPTIONS`, `PATH`), asks again. Light: activation's reset command uses it.
 import * as path from 'node:path';
 import type * as vscode from 'vscode';
-import { createHash } from 'node:crypto';
+import { serverIdentity } from '../../core/mcp/identity';
+import { mementoStrings } from '../mementoStrings';
 import type { McpServerConfig } from '../../core/mcp/types';
 
 const KEY = 'contextDesk.mcp.startAllowed';
@@ -33,38 +34,16 @@ export function workspaceValueNames(
   return names;
 }
 
-/**
- * What a consent is for: the server's name and a hash of what starting it does. Unlike the identity
- * of "Always allow", env values count (they can change what runs); header values do not (tokens rotate,
- * the URL is where it goes). Only the hash is kept, so no value is stored.
- */
+/** What a consent is for: the server's name and its identity with env values (only a hash is kept). */
 export function consentKey(config: McpServerConfig): string {
-  const shape =
-    config.type === 'stdio'
-      ? {
-          type: config.type,
-          source: config.source,
-          command: config.command,
-          args: config.args,
-          cwd: config.cwd ?? null,
-          envFile: config.envFile ?? null,
-          env: Object.entries(config.env ?? {}).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
-        }
-      : {
-          type: config.type,
-          source: config.source,
-          url: config.url,
-          headers: Object.keys(config.headers ?? {}).sort(),
-        };
-  return JSON.stringify([config.name, createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16)]);
+  return JSON.stringify([config.name, serverIdentity(config, { envValues: true })]);
 }
 
 export class McpStartConsent {
   constructor(private readonly state: vscode.Memento) {}
 
   private entries(): string[] {
-    const v = this.state.get<unknown>(KEY);
-    return Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [];
+    return mementoStrings(this.state, KEY);
   }
 
   isAllowed(config: McpServerConfig): boolean {
