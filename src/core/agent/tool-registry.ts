@@ -2,6 +2,7 @@
 // syntax, known tool, schema via ajv) so a tool only ever sees valid input.
 import type { ToolCall } from '../messages';
 import { compileInputSchema, formatSchemaErrors } from '../mcp/schema';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 import type { ToolSpec } from './provider';
 
 export interface ToolContext {
@@ -102,6 +103,12 @@ export class ToolRegistry {
     }
     if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
       return { ok: false, kind: 'malformed-json', message: `The arguments of ${call.name} must be a JSON object.` };
+    if (nestedDeeperThan(parsed))
+      return {
+        ok: false,
+        kind: 'invalid-arguments',
+        message: `The arguments of ${call.name} nest more than ${MAX_JSON_DEPTH} levels deep; no tool takes that. Send them again, flatter.`,
+      };
     const compiled = compileInputSchema(tool.inputSchema);
     if (!compiled.ok) return { ok: false, kind: 'invalid-arguments', message: compiled.error };
     if (!compiled.validate(parsed))

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { promptName, stripControls } from './inert';
 import { renderToolJson } from './render';
 import { compileInputSchema, formatSchemaErrors } from './schema';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** What the user is asked before an MCP tool runs: the server, the tool, the validated arguments. */
@@ -169,6 +170,7 @@ function parseArguments(raw: unknown): Record<string, unknown> | string {
     }
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return '"arguments" must be a JSON object.';
+  if (nestedDeeperThan(value)) return `"arguments" nest more than ${MAX_JSON_DEPTH} levels deep.`;
   return value as Record<string, unknown>;
 }
 

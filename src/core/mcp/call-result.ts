@@ -1,5 +1,7 @@
 // Reduces a `tools/call` result to text for the agent: text blocks verbatim, other blocks in one line,
-// structured content as JSON. The caller puts long text through the long-output store.
+// structured content as JSON (a note instead when it nests too deeply to serialise). The caller puts
+// long text through the long-output store.
+import { jsonOrNote } from '../json-depth';
 import type { McpCallResult } from './types';
 
 export function toCallResult(raw: unknown): McpCallResult {
@@ -15,8 +17,8 @@ export function toCallResult(raw: unknown): McpCallResult {
     else if (b.type === 'resource') {
       const res = (b.resource ?? {}) as Record<string, unknown>;
       parts.push(typeof res.text === 'string' ? res.text : `[resource ${String(res.uri ?? '')}]`);
-    } else parts.push(JSON.stringify(b));
+    } else parts.push(jsonOrNote(b));
   }
-  if (r.structuredContent !== undefined && parts.length === 0) parts.push(JSON.stringify(r.structuredContent, null, 2));
+  if (r.structuredContent !== undefined && parts.length === 0) parts.push(jsonOrNote(r.structuredContent, 2));
   return { isError: r.isError === true, text: parts.join('\n'), raw };
 }

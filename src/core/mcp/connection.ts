@@ -9,6 +9,7 @@ import { TimeoutError, TooLargeError } from './errors';
 import type { McpServerConfig, McpToolDescription } from './types';
 import { identityCommand, type CommandResolver } from './command';
 import { cappedFetch } from './capped-fetch';
+import { jsonOrNote, MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 
 export interface ConnectionOptions {
   connectTimeoutMs: number;
@@ -213,11 +214,11 @@ export class McpConnection {
       const list = (result as { tools?: unknown }).tools;
       if (!Array.isArray(list)) throw new Error('tools/list answered without a "tools" array');
       for (const raw of list) {
-        const tool = toToolDescription(raw);
+        const tool = toToolDescription(raw, warnings);
         if (tool) {
           tools.push(tool);
           this.progress.tools++;
-        } else warnings.push(`skipped a tool entry without a name: ${JSON.stringify(raw).slice(0, 100)}`);
+        } else warnings.push(`skipped a tool entry without a name: ${jsonOrNote(raw).slice(0, 100)}`);
       }
       const next = (result as { nextCursor?: unknown }).nextCursor;
       if (typeof next !== 'string' || next === '') return { tools, warnings };
@@ -261,15 +262,26 @@ export class McpConnection {
   }
 }
 
-function toToolDescription(raw: unknown): McpToolDescription | undefined {
+/**
+ * A tool entry as kept. A schema or annotations nested deeper than MAX_JSON_DEPTH are left out with a
+ * warning (nothing could write or compile them): the tool then has no input schema and is flagged.
+ */
+function toToolDescription(raw: unknown, warnings: string[]): McpToolDescription | undefined {
   if (typeof raw !== 'object' || raw === null) return undefined;
   const r = raw as Record<string, unknown>;
   if (typeof r.name !== 'string' || r.name === '') return undefined;
   const tool: McpToolDescription = { name: r.name };
   if (typeof r.title === 'string') tool.title = r.title;
   if (typeof r.description === 'string') tool.description = r.description;
-  if (r.inputSchema !== undefined) tool.inputSchema = r.inputSchema;
-  if (r.outputSchema !== undefined) tool.outputSchema = r.outputSchema;
-  if (r.annotations !== undefined) tool.annotations = r.annotations;
+  for (const key of ['inputSchema', 'outputSchema', 'annotations'] as const) {
+    if (r[key] === undefined) continue;
+    if (nestedDeeperThan(r[key])) {
+      warnings.push(
+        `tool '${r.name.slice(0, 100)}': its ${key} nests more than ${MAX_JSON_DEPTH} levels deep; left out`,
+      );
+      continue;
+    }
+    tool[key] = r[key];
+  }
   return tool;
 }

@@ -3,6 +3,7 @@
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
+import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
 
@@ -26,6 +27,8 @@ export function compileInputSchema(schema: unknown): CompiledSchema {
   if (schema === undefined || schema === null) return { ok: false, error: 'the tool has no input schema' };
   if (typeof schema !== 'object' || Array.isArray(schema))
     return { ok: false, error: 'the input schema is not a JSON object' };
+  if (nestedDeeperThan(schema))
+    return { ok: false, error: `the input schema nests more than ${MAX_JSON_DEPTH} levels deep` };
   const key = JSON.stringify(schema);
   const hit = cache.get(key);
   if (hit) return hit;

@@ -13,6 +13,7 @@ import type {
 import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
 import { commonPrefixLength } from '../cost/prefix-cache';
+import { textNestedDeeperThan } from '../json-depth';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -24,6 +25,8 @@ export interface AnthropicRequestParts {
 }
 
 function parseInput(args: string): Record<string, unknown> {
+  // Too deep to serialise again: sent as text, like broken JSON.
+  if (textNestedDeeperThan(args)) return { _unparsed_arguments: args };
   try {
     const v: unknown = JSON.parse(args);
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) return v as Record<string, unknown>;

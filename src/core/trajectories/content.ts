@@ -15,11 +15,16 @@ function partText(p: Json): string | undefined {
   return undefined;
 }
 
+/** Parts inside parts (a tool result's content) nest once or twice in real logs. */
+const MAX_PART_DEPTH = 64;
+
 /** Joins content parts into text. Media parts become `[image]`-style markers, noted once per file. */
-export function contentText(v: unknown, where: string, notes: Notes): string {
+export function contentText(v: unknown, where: string, notes: Notes, depth = 0): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) fail(`${where}: content is neither text nor a list of parts`);
+  if (depth > MAX_PART_DEPTH)
+    fail(`${where}: content parts nested more than ${MAX_PART_DEPTH} levels deep`, 'content nested too deeply');
   const out: string[] = [];
   for (const part of v as Json[]) {
     const text = partText(part);
@@ -29,7 +34,7 @@ export function contentText(v: unknown, where: string, notes: Notes): string {
     }
     const type = isObject(part) && typeof part.type === 'string' ? part.type : 'untyped';
     if (isObject(part) && (typeof part.content === 'string' || Array.isArray(part.content))) {
-      out.push(contentText(part.content, where, notes));
+      out.push(contentText(part.content, where, notes, depth + 1));
       continue;
     }
     if (MEDIA.has(type)) {

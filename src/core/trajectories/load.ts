@@ -108,6 +108,9 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
   } catch (e) {
     if (e instanceof FormatError) throw new TrajectoryError(found.file, e.message, e.group ?? e.message, { cause: e });
     if (e instanceof TrajectoryError) throw e;
+    // A shape no importer expected, nested beyond what a walk can follow: this file, not the whole run.
+    if (e instanceof RangeError && /call stack/i.test(e.message))
+      throw new TrajectoryError(found.file, 'nested too deeply to read', 'nested too deeply to read', { cause: e });
     const c = (e as NodeJS.ErrnoException).code;
     if (c !== undefined) throw new TrajectoryError(found.file, `cannot read: ${c}`, 'cannot read', { cause: e });
     throw e;

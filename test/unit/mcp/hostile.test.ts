@@ -122,3 +122,37 @@ async function readAll(dir: string): Promise<string> {
   }
   return text;
 }
+
+test('a schema or a result nested 20,000 levels deep: that tool is flagged, the server and its other tools work', async () => {
+  await withTempDir(async (out) => {
+    const manager = new McpSyncManager({
+      outDir: out,
+      allowStart: true,
+      resolveCommand: nodeCommand,
+      settingServers: { deep: hostile('deep') },
+    });
+    try {
+      const [state] = await manager.syncAll();
+      assert.equal(state!.status, 'connected', state!.message);
+      assert.deepEqual(
+        state!.tools.map((t) => [t.name, t.inputSchemaError ?? null]),
+        [
+          ['echo', null],
+          ['deep', 'the tool has no input schema'],
+        ],
+      );
+      assert.match(state!.message!, /tool 'deep': its inputSchema nests more than 200 levels deep; left out/);
+      const written = JSON.parse(await readFile(path.join(out, 'mcp', 'deep', 'deep.json'), 'utf8')) as {
+        inputSchema: unknown;
+        inputSchemaError: string;
+      };
+      assert.equal(written.inputSchema, null);
+      assert.equal(written.inputSchemaError, 'the tool has no input schema');
+      const result = await manager.callTool('deep', 'nested', {});
+      assert.equal(result.text, '[not shown: JSON nested more than 200 levels deep]');
+      assert.equal((await manager.callTool('deep', 'echo', { text: 'still here' })).text, 'echo: still here');
+    } finally {
+      await manager.dispose();
+    }
+  });
+});

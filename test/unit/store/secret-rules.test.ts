@@ -104,6 +104,18 @@ test('tool-call arguments: string values redacted as decoded text, secret-named 
   );
 });
 
+test('tool-call arguments nested too deeply to walk are redacted as text, never thrown on', async () => {
+  const clean = async (s: string): Promise<string> => (await redactSecrets(s)).text;
+  const token = 'ghp_' + 'aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bC1dE3fG5';
+  const depth = 20_000; // JSON.parse reads it; a recursive walk or JSON.stringify overflows the stack
+  const args = `{"content":${'['.repeat(depth)}"A=1\\nDB_PASSWORD=hunter2-x9 ${token}"${']'.repeat(depth)}}`;
+  const out = await redactJsonText(args, clean, () => undefined);
+  assert.ok(!out.includes(token) && !out.includes('hunter2'), 'secrets redacted');
+  assert.match(out, /\[REDACTED:github-token\]/);
+  assert.equal(out.length < args.length, true);
+  assert.ok(out.startsWith('{"content":[[['), 'the rest is kept as written');
+});
+
 test('user patterns: strings and {name, pattern}, a secret group, clear problems for bad entries', async (t) => {
   t.after(() => setCustomPatterns([]));
   const problems = setCustomPatterns([

@@ -60,6 +60,25 @@ test('broken or unknown files are refused with a reason naming the problem and a
       'not an agent log (Markdown without Aider headers)',
     ],
     ['two.json', '{"a": 1} {"b": 2}', /several JSON values/, 'not valid JSON'],
+    // JSON.parse reads 20,000 levels; walking or serialising them would overflow the stack.
+    [
+      'deep-parts.json',
+      '{"model":"claude-sonnet-4-5","max_tokens":1,"messages":[{"role":"user","content":"q"},' +
+        '{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]},{"role":"user","content":[' +
+        '{"type":"tool_result","tool_use_id":"t","content":['.repeat(20_000) +
+        ']}'.repeat(20_000) +
+        ']}]}',
+      /message 2: block 0: content parts nested more than 64 levels deep/,
+      'content nested too deeply',
+    ],
+    [
+      'deep-arguments.json',
+      '[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function",' +
+        `"function":{"name":"f","arguments":${'['.repeat(20_000)}${']'.repeat(20_000)}}}]},` +
+        '{"role":"tool","tool_call_id":"c","content":"r"},{"role":"assistant","content":"a"}]',
+      /nested too deeply to read/,
+      'nested too deeply to read',
+    ],
   ];
   for (const [name, text, why, group] of cases) {
     writeFileSync(join(dir, name), text);

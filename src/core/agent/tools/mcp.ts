@@ -9,6 +9,7 @@ import {
   type McpApprovalPort,
   type McpToolHost,
 } from '../../mcp/agent-tools';
+import { jsonOrNote } from '../../json-depth';
 import { redactSecrets } from '../../store/sanitize/secrets';
 import type { AgentTool } from '../tool-registry';
 
@@ -19,7 +20,7 @@ const INVISIBLE =
 
 /** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
 export function visibleName(name: unknown): string {
-  const s = typeof name === 'string' ? name : JSON.stringify(name ?? '');
+  const s = typeof name === 'string' ? name : jsonOrNote(name ?? '');
   const shown = s.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
   return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }
@@ -47,7 +48,7 @@ export async function displayArguments(args: unknown): Promise<string> {
       // shown as the model sent it
     }
   }
-  const text = typeof value === 'string' ? value : JSON.stringify(value, null, 2);
+  const text = typeof value === 'string' ? value : jsonOrNote(value, 2);
   return (await redactSecrets(text)).text;
 }
 

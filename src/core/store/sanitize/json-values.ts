@@ -1,7 +1,9 @@
 // Redaction of JSON text by its decoded values (tool-call arguments): an `edit_file` writing a .env
 // carries `"content": "A=1\nDB_PASSWORD=..."`, where the secret follows the two characters `\n`.
 // Parsed, every string value (and key) is redacted as the text it decodes to, a value under a key that
-// names a secret (`"password": "..."`) is redacted whole, and the result is serialised again.
+// names a secret (`"password": "..."`) is redacted whole, and the result is serialised again. JSON too
+// deeply nested to walk is redacted as text: a failed walk would lose the record, never leak it.
+import { textNestedDeeperThan } from '../../json-depth';
 import { isPlaceholder } from './rules/types';
 
 /** Keys whose string value is a secret whatever it looks like. */
@@ -13,13 +15,14 @@ export const SECRET_FIELD = 'secret-field';
 /**
  * Redacts `text` as JSON when it parses as an object or array (`redact` on every string; values of
  * secret-named keys replaced whole, counted with `count`), else as text. Unchanged JSON keeps its
- * original formatting.
+ * original formatting. JSON nested deeper than MAX_JSON_DEPTH is redacted as text.
  */
 export async function redactJsonText(
   text: string,
   redact: (s: string) => Promise<string>,
   count: (kind: string) => void,
 ): Promise<string> {
+  if (textNestedDeeperThan(text)) return redact(text);
   let value: unknown;
   try {
     value = JSON.parse(text);
