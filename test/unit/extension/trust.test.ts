@@ -142,8 +142,16 @@ test('a workspace cannot relax a safeguard, trusted or not: those settings are a
     contributes: { configuration: { properties: Record<string, { scope?: string }> } };
   };
   const props = pkg.contributes.configuration.properties;
-  for (const key of ['agent.approveCommands', 'agent.autoApproveReadOnlyMcpTools', 'redaction.patterns'])
-    assert.equal(props[`contextDesk.${key}`]?.scope, 'application', key);
+  const userOnly = [
+    'agent.approveCommands',
+    'agent.autoApproveReadOnlyMcpTools',
+    'redaction.patterns',
+    // The prices every cost figure and the cache-aware strategy use: a repository cannot make a model look cheap.
+    'prices',
+    'cachedInputPrice',
+    'cacheWritePrice',
+  ];
+  for (const key of userOnly) assert.equal(props[`contextDesk.${key}`]?.scope, 'application', key);
 });
 
 test('the webview CSP forbids form submission and frames', () => {
