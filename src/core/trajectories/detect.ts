@@ -9,6 +9,7 @@ import { aider } from './formats/aider';
 import { anthropicRequest, clineHistory } from './formats/anthropic';
 import { claudeCode } from './formats/claude-code';
 import { codex } from './formats/codex';
+import { geminiCli } from './formats/gemini-cli';
 import { contextDeskHistory } from './formats/context-desk';
 import { miniSweAgent } from './formats/mini-swe-agent';
 import { openAiChat, openAiJsonl } from './formats/openai-chat';
@@ -22,6 +23,7 @@ export const IMPORTERS: readonly Importer[] = [
   openHands,
   contextDeskHistory,
   codex,
+  geminiCli,
   claudeCode,
   clineHistory,
   anthropicRequest,
@@ -30,11 +32,6 @@ export const IMPORTERS: readonly Importer[] = [
   openAiJsonl,
   aider,
 ];
-
-/** A Gemini CLI chat (`~/.gemini/tmp/<project>/chats/`): a JSON file, or the header line of the JSONL one. */
-const geminiCliChat = (v: unknown): boolean =>
-  isObject(v) && typeof v.sessionId === 'string' && typeof v.projectHash === 'string';
-const notGeminiYet = (): never => fail('Gemini CLI chats are not read yet', 'Gemini CLI chats (not read yet)');
 
 /** Why nothing matched, in words a user can act on; the group is what skipped files are counted by. */
 function unrecognised(input: Input): never {
@@ -55,7 +52,6 @@ function unrecognised(input: Input): never {
           'of the same session (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)',
         'Codex exec --json events (replay the rollout file)',
       );
-    if (input.records.slice(0, 5).some(geminiCliChat)) return notGeminiYet();
     const first = input.records[0];
     const keys = isObject(first) ? Object.keys(first).slice(0, 6).join(', ') : typeof first;
     return fail(
@@ -64,7 +60,6 @@ function unrecognised(input: Input): never {
     );
   }
   const v = input.value;
-  if (geminiCliChat(v)) return notGeminiYet();
   if (Array.isArray(v) && v.some((e) => isObject(e) && typeof e.kind === 'string' && /Event$/.test(e.kind)))
     return fail(
       'OpenHands SDK (V1) events are not read yet; export a V0 trajectory',

@@ -42,5 +42,5 @@ export function noteUnknownRole(notes: Notes, role: unknown): void {
 export function noteBadLines(notes: Notes, bad: readonly { line: number; last: boolean }[]): void {
   for (const b of bad)
     if (b.last) notes.say(`line ${b.line} is cut off (the session was still being written?): skipped`);
-    else notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`);
+    else notes.add('bad-line', (n) => `${plural(n, 'line')} that ${n === 1 ? 'is' : 'are'} not valid JSON skipped`);
 }

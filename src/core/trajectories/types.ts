@@ -12,6 +12,7 @@ export type TrajectoryFormat =
   | 'anthropic-request'
   | 'claude-code'
   | 'codex'
+  | 'gemini-cli'
   | 'openhands'
   | 'cline'
   | 'aider'

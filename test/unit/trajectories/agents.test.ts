@@ -36,6 +36,66 @@ test('Codex rollout: items into messages, token_count as each call recorded usag
   assert.match(t.warnings!.join('\n'), /does not keep Codex's system instructions/);
 });
 
+test('Gemini CLI JSONL: updates by id, tool results, usage per reply, /rewind and a compression', async () => {
+  const t = await one('gemini-cli-session.jsonl');
+  assert.equal(t.format, 'gemini-cli');
+  assert.deepEqual(shape(t), [
+    'user/person',
+    'assistant/agent', // read_file, written first without its result
+    'tool/environment',
+    'assistant/agent',
+    'tool/environment',
+    'assistant/agent',
+    'user/person', // the rewound follow-up and its reply are gone
+    'assistant/agent',
+    'tool/environment',
+    'user/agent', // after compression: the CLI's summary,
+    'assistant/agent', // its acknowledgement (no call),
+    'user/person', // and the exchange it kept
+    'assistant/agent',
+    'tool/environment',
+    'user/person',
+    'assistant/agent',
+  ]);
+  assert.deepEqual(t.messages[1]!.toolCalls, [
+    { id: 'read_file-1', name: 'read_file', arguments: '{"absolute_path":"/src/app/parse.py"}' },
+  ]);
+  assert.equal(t.messages[2]!.content, "def parse(s):\n    return int(s.strip(','))\n");
+  assert.equal(t.messages[2]!.toolCallId, 'read_file-1');
+  assert.match(t.messages[9]!.content, /^<state_snapshot>/);
+  assert.deepEqual(callShape(t), [
+    [[[0, 1]], 1],
+    [[[0, 3]], 3],
+    [[[0, 5]], 5],
+    [[[0, 7]], 7],
+    [[[9, 15]], 15], // the replaced history and what followed, nothing before
+  ]);
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 5210, cachedTokens: 0, outputTokens: 151 }, // thoughts are billed as output
+      { inputTokens: 5420, cachedTokens: 5100, outputTokens: 64 }, // usage written after the text
+      { inputTokens: 5530, cachedTokens: 5400, outputTokens: 18 },
+      { inputTokens: 5590, cachedTokens: 5500, outputTokens: 22 },
+      { inputTokens: 1480, cachedTokens: 0, outputTokens: 52 }, // recorded on the acknowledgement
+    ],
+  );
+  assert.equal(t.ignoredRecords, 1, 'the CLI info line');
+  const warnings = t.warnings!.join('\n');
+  assert.match(warnings, /does not record its system prompt/);
+  assert.match(warnings, /1 history replacement/);
+  assert.match(warnings, /1 reply taken back \(\/rewind\) not replayed/);
+  assert.match(warnings, /line 20 is cut off/);
+});
+
+test('Gemini CLI JSON (before JSONL): the same conversation reads the same', async () => {
+  const legacy = await one('gemini-cli-chat.json');
+  const session = await one('gemini-cli-session.jsonl');
+  assert.equal(legacy.format, 'gemini-cli');
+  assert.deepEqual(legacy.messages, session.messages.slice(0, 6));
+  assert.deepEqual(legacy.calls, session.calls!.slice(0, 3));
+});
+
 test('OpenHands saved trajectory: system, the person, one call per model response with its usage, tool results', async () => {
   const t = await one('openhands-trajectory.json');
   assert.equal(t.format, 'openhands');

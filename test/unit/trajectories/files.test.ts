@@ -49,8 +49,8 @@ test('broken or unknown files are refused with a reason naming the problem and a
     [
       'gemini.json',
       '{"sessionId":"s1","projectHash":"ab12","startTime":"2025-10-18T14:57:28.974Z","messages":[]}',
-      /Gemini CLI chats are not read yet/,
-      'Gemini CLI chats (not read yet)',
+      /Gemini CLI log with no model calls/,
+      'no model calls',
     ],
     ['nocalls.json', '[{"role":"user","content":"only a question"}]', /no model calls/, 'no model calls'],
     [

@@ -136,7 +136,11 @@ export const openHands: Importer = {
   read(input, notes) {
     if (input.kind === 'lines') {
       if (input.bad.length > 0)
-        notes.add('bad-line', (n) => `${plural(n, 'line')} that are not valid JSON skipped`, input.bad.length);
+        notes.add(
+          'bad-line',
+          (n) => `${plural(n, 'line')} that ${n === 1 ? 'is' : 'are'} not valid JSON skipped`,
+          input.bad.length,
+        );
       return input.records.filter(isObject).map((r) => runOf(r, notes));
     }
     if (input.kind === 'document' && isRun(input.value)) return [runOf(input.value, notes)];

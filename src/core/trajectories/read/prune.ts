@@ -37,6 +37,9 @@ export function createPruner(): (v: Json) => void {
       v.tool_call_metadata.model_response = slimResponse(v.tool_call_metadata.model_response);
     // Claude Code: the UI's copy of a tool result (the message holds the one the model saw).
     if ('toolUseResult' in v && isObject(v.message)) delete v.toolUseResult;
+    // Gemini CLI: the UI's rendering of each tool result beside the result the model got.
+    if (v.type === 'gemini' && Array.isArray(v.toolCalls))
+      for (const c of v.toolCalls) if (isObject(c)) delete c.resultDisplay;
     // Claude Code file snapshots and Codex UI events (all but token counts and compaction) carry no context.
     if (v.type === 'file-history-snapshot') delete v.snapshot;
     if (v.type === 'event_msg' && isObject(v.payload) && v.payload.type !== 'token_count')
@@ -47,9 +50,11 @@ export function createPruner(): (v: Json) => void {
 /** Prunes a JSONL record and the elements of the lists it holds (an OpenHands eval line holds a whole run). */
 export function pruneRecord(v: Json, prune: (v: Json) => void): void {
   prune(v);
-  if (isObject(v))
-    for (const k of ['history', 'messages', 'trajectory']) {
-      const list = v[k];
-      if (Array.isArray(list)) list.forEach(prune);
-    }
+  if (!isObject(v)) return;
+  for (const k of ['history', 'messages', 'trajectory']) {
+    const list = v[k];
+    if (Array.isArray(list)) list.forEach(prune);
+  }
+  // Gemini CLI: a `$set` can replace the whole conversation.
+  if (isObject(v.$set) && Array.isArray(v.$set.messages)) v.$set.messages.forEach(prune);
 }
