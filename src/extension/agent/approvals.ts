@@ -2,7 +2,7 @@
 // the user with Approve, Deny, or (when offered) Always allow.
 import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
 import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
-import { visibleText } from '../../core/agent/tools/mcp';
+import { revealPadding, visibleText } from '../../core/agent/tools/mcp';
 
 export type ApprovalAnswer = 'approve' | 'always' | 'deny';
 
@@ -59,14 +59,20 @@ export class ApprovalBroker implements ApprovalPort {
 
 /**
  * What the user reads is what runs: the text of a request (a command from the model, MCP arguments) with
- * invisible and direction-changing characters made visible, so none can disguise what is approved.
+ * invisible and direction-changing characters made visible, and padding that would push part of it out
+ * of sight replaced by a marker, so nothing can disguise or hide what is approved.
  */
 function shown(fields: Omit<ApprovalRequest, 'id'>): Omit<ApprovalRequest, 'id'> {
+  const reveal = (text: string): string => revealPadding(visibleText(text));
+  const detail = reveal(fields.detail);
+  // A command longer than the box shows says so where it cannot be missed.
+  const lines = detail.split('\n').length;
+  const length = fields.kind === 'command' && lines > 3 ? ` (${lines} lines: read them all)` : '';
   return {
     ...fields,
-    title: visibleText(fields.title),
-    detail: visibleText(fields.detail),
-    ...(fields.mcp ? { mcp: { ...fields.mcp, arguments: visibleText(fields.mcp.arguments) } } : {}),
+    title: reveal(fields.title) + length,
+    detail,
+    ...(fields.mcp ? { mcp: { ...fields.mcp, arguments: reveal(fields.mcp.arguments) } } : {}),
     ...(fields.alwaysLabel ? { alwaysLabel: visibleText(fields.alwaysLabel) } : {}),
   };
 }

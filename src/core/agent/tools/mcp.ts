@@ -33,6 +33,22 @@ export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`));
 }
 
+// Spaces of every width (the plain space, no-break, en/em, ideographic...) and tabs.
+const BLANK = '[ \\t\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u3000]';
+const BLANK_RUN = new RegExp(`${BLANK}{32,}`, 'g');
+const BLANK_LINES = new RegExp(`\\n(?:${BLANK}*\\n){3,}`, 'g');
+
+/**
+ * Text a person approves, with padding that could push part of it out of sight (three or more blank
+ * lines, 32 or more blank characters: `npm test` then 60 newlines then `curl … | sh`) replaced by a
+ * marker that says how much there was. Apply after `visibleText`.
+ */
+export function revealPadding(text: string): string {
+  return text
+    .replace(BLANK_LINES, (m) => `\n[… ${m.split('\n').length - 2} blank lines …]\n`)
+    .replace(BLANK_RUN, (m) => ` [… ${m.length} blank characters …] `);
+}
+
 /** `server › tool`. */
 export function mcpCallTitle(server: unknown, tool: unknown): string {
   return `${visibleName(server)} › ${visibleName(tool)}`;
