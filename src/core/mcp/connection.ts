@@ -9,6 +9,7 @@ import { TimeoutError, TooLargeError } from './errors';
 import type { McpServerConfig, McpToolDescription } from './types';
 import { identityCommand, type CommandResolver } from './command';
 import { cappedFetch } from './capped-fetch';
+import { promptName } from './inert';
 import { jsonOrNote, MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 
 export interface ConnectionOptions {
@@ -276,9 +277,7 @@ function toToolDescription(raw: unknown, warnings: string[]): McpToolDescription
   for (const key of ['inputSchema', 'outputSchema', 'annotations'] as const) {
     if (r[key] === undefined) continue;
     if (nestedDeeperThan(r[key])) {
-      warnings.push(
-        `tool '${r.name.slice(0, 100)}': its ${key} nests more than ${MAX_JSON_DEPTH} levels deep; left out`,
-      );
+      warnings.push(`tool ${promptName(r.name)}: its ${key} nests more than ${MAX_JSON_DEPTH} levels deep; left out`);
       continue;
     }
     tool[key] = r[key];

@@ -141,7 +141,7 @@ test('a schema or a result nested 20,000 levels deep: that tool is flagged, the 
           ['deep', 'the tool has no input schema'],
         ],
       );
-      assert.match(state!.message!, /tool 'deep': its inputSchema nests more than 200 levels deep; left out/);
+      assert.match(state!.message!, /tool deep: its inputSchema nests more than 200 levels deep; left out/);
       const written = JSON.parse(await readFile(path.join(out, 'mcp', 'deep', 'deep.json'), 'utf8')) as {
         inputSchema: unknown;
         inputSchemaError: string;
