@@ -1,4 +1,5 @@
-// The agent panel end to end, at 1440x900 with the Tools view open and the terminal shown: a long task
+// The agent panel end to end, at 1440x900 with the Tools view open (the Agent view taking most of the
+// height) and the terminal shown: a long task
 // (a scripted model on loopback, 18 turns) ends with the composer, Send and the latest message in view
 // without scrolling, in the dark, light and high-contrast themes, and again with the panel at 300x400.
 // An early observation is masked and "open" opens its file; hostile HTML in the answer cannot cover the
@@ -53,6 +54,15 @@ export async function run({ page, workspace, screenshot }: E2eContext): Promise<
   await runCommand(page, 'Terminal: Focus Terminal');
   await page.locator('.part.panel .terminal-wrapper').first().waitFor({ timeout: 30_000 });
   assert.ok(await page.locator('.pane-header', { hasText: 'Tools' }).first().isVisible(), 'the Tools view is open');
+  // The conversation takes most of the height at first (the views' initialSize), Tools the rest.
+  const agentBox = (await page.locator('iframe.webview').first().boundingBox())!;
+  const toolsTop = (await page.locator('.pane-header', { hasText: 'Tools' }).first().boundingBox())!.y;
+  const sidebar = (await page.locator('.part.sidebar').first().boundingBox())!;
+  const toolsHeight = sidebar.y + sidebar.height - toolsTop;
+  assert.ok(
+    agentBox.height >= 2.5 * toolsHeight,
+    `the Agent view (${Math.round(agentBox.height)} px) is much taller than Tools (${Math.round(toolsHeight)} px)`,
+  );
 
   await panel.locator('[data-testid="composer"]').fill('Find where the build warning comes from.');
   await panel.locator('[data-testid="composer"]').press('Enter');
