@@ -33,6 +33,40 @@ export const IMPORTERS: readonly Importer[] = [
   aider,
 ];
 
+/**
+ * One event of the OpenHands SDK (V1): `{id, timestamp, source, kind}` where kind is the class name
+ * (`MessageEvent`, `ActionEvent`, `ObservationEvent`, `Condensation`, ...). A conversation stores each in
+ * its own `events/event-NNNNN-<id>.json`, so a folder of them would otherwise be skipped file by file as
+ * unknown JSON.
+ */
+function isSdkEvent(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    typeof v.kind === 'string' &&
+    /(Event|Observation|Condensation|CondensationRequest)$/.test(v.kind) &&
+    typeof v.source === 'string' &&
+    typeof v.id === 'string'
+  );
+}
+
+/** The SDK conversation's `base_state.json`: the agent, its settings and the usage, without the events. */
+function isSdkConversationState(v: unknown): boolean {
+  return (
+    isObject(v) &&
+    isObject(v.agent) &&
+    typeof v.agent.kind === 'string' &&
+    ('execution_status' in v || 'stats' in v || 'max_iterations' in v)
+  );
+}
+
+function sdkEvents(): never {
+  return fail(
+    'OpenHands SDK (V1) conversations are not read yet (one event per file under events/, usage in ' +
+      'base_state.json); export a V0 trajectory',
+    'OpenHands SDK (V1) events (not read yet)',
+  );
+}
+
 /** Why nothing matched, in words a user can act on; the group is what skipped files are counted by. */
 function unrecognised(input: Input): never {
   if (input.kind === 'text') {
@@ -52,6 +86,7 @@ function unrecognised(input: Input): never {
           'of the same session (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)',
         'Codex exec --json events (replay the rollout file)',
       );
+    if (input.records.slice(0, 50).some(isSdkEvent)) return sdkEvents();
     const first = input.records[0];
     const keys = isObject(first) ? Object.keys(first).slice(0, 6).join(', ') : typeof first;
     return fail(
@@ -60,11 +95,13 @@ function unrecognised(input: Input): never {
     );
   }
   const v = input.value;
-  if (Array.isArray(v) && v.some((e) => isObject(e) && typeof e.kind === 'string' && /Event$/.test(e.kind)))
-    return fail(
-      'OpenHands SDK (V1) events are not read yet; export a V0 trajectory',
-      'OpenHands SDK (V1) events (not read yet)',
-    );
+  if (
+    (Array.isArray(v) && v.some(isSdkEvent)) ||
+    isSdkEvent(v) ||
+    (isObject(v) && Array.isArray(v.items) && v.items.some(isSdkEvent)) ||
+    isSdkConversationState(v)
+  )
+    return sdkEvents();
   const keys = isObject(v)
     ? Object.keys(v).slice(0, 6).join(', ')
     : Array.isArray(v)

@@ -184,3 +184,71 @@ test('a folder scan considers every file and reports skipped ones by reason; ids
   assert.equal(groups('cannot read'), 1);
   assert.equal(seen.length, 6, 'every candidate file is read once');
 });
+
+test('an OpenHands SDK (V1) conversation folder is skipped with one reason, not as unknown JSON file by file', async () => {
+  // The SDK writes base_state.json and one file per event under events/ (shapes of the SDK's pydantic
+  // models, text invented here).
+  const conv = join(tmp(), 'conversations', '3f2a9c');
+  mkdirSync(join(conv, 'events'), { recursive: true });
+  const event = (kind: string, source: string, rest: object): string =>
+    JSON.stringify({ id: `e-${kind}`, timestamp: '2026-11-20T10:00:00', source, kind, ...rest });
+  writeFileSync(
+    join(conv, 'base_state.json'),
+    JSON.stringify({
+      id: '3f2a9c',
+      agent: { kind: 'Agent', llm: { model: 'some-model' }, tools: [] },
+      max_iterations: 500,
+      execution_status: 'finished',
+      stats: { usage_to_metrics: {} },
+    }),
+  );
+  const files: [string, string][] = [
+    [
+      'event-00000-e1.json',
+      event('SystemPromptEvent', 'agent', { system_prompt: { type: 'text', text: 'You are' }, tools: [] }),
+    ],
+    [
+      'event-00001-e2.json',
+      event('MessageEvent', 'user', {
+        llm_message: { role: 'user', content: [{ type: 'text', text: 'Fix the bug' }] },
+      }),
+    ],
+    [
+      'event-00002-e3.json',
+      event('ActionEvent', 'agent', {
+        thought: [],
+        tool_name: 'terminal',
+        tool_call_id: 'c1',
+        tool_call: { id: 'c1', name: 'terminal', arguments: '{}', origin: 'completion' },
+        llm_response_id: 'r1',
+      }),
+    ],
+    [
+      'event-00003-e4.json',
+      event('ObservationEvent', 'environment', {
+        tool_name: 'terminal',
+        tool_call_id: 'c1',
+        action_id: 'e3',
+        observation: { kind: 'TerminalObservation', content: [] },
+      }),
+    ],
+    [
+      'event-00004-e5.json',
+      event('Condensation', 'environment', { forgotten_event_ids: ['e3'], summary: 's', summary_offset: 1 }),
+    ],
+  ];
+  for (const [name, text] of files) writeFileSync(join(conv, 'events', name), text);
+  // The events search API's page and a JSON lines log of events read the same way.
+  writeFileSync(
+    join(conv, 'page.json'),
+    JSON.stringify({ items: files.map(([, t]) => JSON.parse(t) as unknown), next_page_id: null }),
+  );
+  writeFileSync(join(conv, 'events.jsonl'), files.map(([, t]) => t).join('\n') + '\n');
+  const { trajectories, skipped } = await loadTrajectories([conv]);
+  assert.equal(trajectories.length, 0);
+  assert.equal(skipped.length, files.length + 3);
+  for (const s of skipped) {
+    assert.equal(s.group, 'OpenHands SDK (V1) events (not read yet)', s.file);
+    assert.match(s.error, /OpenHands SDK \(V1\) conversations are not read yet .*export a V0 trajectory/);
+  }
+});
