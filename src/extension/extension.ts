@@ -12,6 +12,7 @@ import { RESTRICTED_MODE_MESSAGE } from './trust';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
+import { DraftKeeper } from './agent/draft';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
 import type { TerminalCapture } from './store/terminalCapture';
@@ -60,6 +61,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     vscode.workspace.registerTextDocumentContentProvider(PROPOSED_SCHEME, proposals),
   );
   registerRedactionPatterns(context, settings, logger);
+  const draft = new DraftKeeper(context.workspaceState, (text) => features().redactSecretsSync(text).text);
+  context.subscriptions.push(draft);
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {
@@ -130,6 +133,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       extensionVersion: version,
       settings: panelSettings(settings()),
       chat: chat().snapshot,
+      draft: draft.get(),
     }),
     panelHandlers({
       chat,
@@ -138,6 +142,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       showLog: () => channel.show(true),
       openStored: (reference) => openStored(reference),
       isAllowedCommand: (c) => agentView.isAllowedCommand(c),
+      saveDraft: (text) => draft.set(text),
     }),
     logger,
   );

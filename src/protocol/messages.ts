@@ -11,7 +11,7 @@ import type { ConnectionResult, SaveResult, SetupForm, SetupInput } from './setu
 /** The panel's views: the conversation, the setup form, the list of past sessions. */
 export type PanelView = 'chat' | 'setup' | 'history';
 
-export const PROTOCOL_VERSION = 2;
+export const PROTOCOL_VERSION = 3;
 
 /** Settings the panel shows. */
 export interface PanelSettings {
@@ -26,6 +26,11 @@ export interface InitPayload {
   extensionVersion: string;
   settings: PanelSettings;
   chat: ChatSnapshot;
+  /**
+   * The composer's unsent text, kept by the host (in memory, and redacted across a reload): never in the
+   * webview's own state, which VS Code writes to disk as it is.
+   */
+  draft?: string;
 }
 
 /** Requests the webview sends to the host: method -> params and result. */
@@ -38,6 +43,8 @@ export interface HostRequests {
    */
   send: { params: { text: string }; result: { accepted: boolean; reason?: string; setup?: boolean } };
   stop: { params: Record<string, never>; result: { stopped: boolean } };
+  /** The composer's text changed: the host keeps it while the view is hidden or moved. */
+  saveDraft: { params: { text: string }; result: { saved: boolean } };
   newChat: { params: Record<string, never>; result: { sessionId: string } };
   openSession: { params: { sessionId: string }; result: { opened: boolean } };
   setStrategy: { params: { strategy: string }; result: { strategy: string } };

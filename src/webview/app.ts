@@ -2,7 +2,8 @@
 // fixed dock holds the approval prompt (where model output cannot reach it), the run's one-line status,
 // the one-line context meter and the composer. The setup form and History replace the conversation
 // when asked for. Holds the chat snapshot from the host (replaced on `init`/`chatSnapshot`, patched by
-// `chatPatch`) and keeps the draft, scroll position, meter toggle and view while the view is hidden.
+// `chatPatch`) and keeps the scroll position, meter toggle and view while the view is hidden; the draft
+// is kept by the host (VS Code writes the webview's state to disk as it is, and a draft may hold a key).
 import { LitElement, css, html, nothing } from 'lit';
 import type { ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
@@ -10,7 +11,14 @@ import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from
 import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
 import { statusText } from './lib/format';
-import { EMPTY_STATE, readSavedState, scrollFor, type SavedState, type ScrollState } from './lib/savedState';
+import {
+  EMPTY_STATE,
+  legacyDraft,
+  readSavedState,
+  scrollFor,
+  type SavedState,
+  type ScrollState,
+} from './lib/savedState';
 import './components/meter';
 import './components/conversation';
 import './components/approval';
@@ -38,6 +46,10 @@ export class CdApp extends LitElement {
   declare error: string | undefined;
   private host: HostConnection | undefined;
   private saved: SavedState = { ...EMPTY_STATE };
+  /** The composer's text as the host last heard it. */
+  private draft = '';
+  /** A draft an earlier version left in the webview's state: handed to the host once, then dropped. */
+  private legacy = '';
   private lastPing: number | undefined;
 
   constructor() {
@@ -49,7 +61,7 @@ export class CdApp extends LitElement {
     super.connectedCallback();
     this.addEventListener(HOST_REQUEST, (e) => void this.forward((e as CustomEvent<HostRequestDetail>).detail));
     this.addEventListener(SHOW_VIEW, (e) => this.show((e as CustomEvent<PanelView>).detail));
-    this.addEventListener('cd-draft', (e) => this.save({ draft: (e as CustomEvent<string>).detail }));
+    this.addEventListener('cd-draft', (e) => this.keepDraft((e as CustomEvent<string>).detail));
     this.addEventListener('cd-meter-open', (e) => this.save({ meterOpen: (e as CustomEvent<boolean>).detail }));
     this.addEventListener('cd-scrolled', (e) =>
       this.save({ scroll: { ...(e as CustomEvent<ScrollState>).detail, session: this.chat?.sessionId ?? '' } }),
@@ -57,6 +69,9 @@ export class CdApp extends LitElement {
     this.host = new HostConnection(
       {
         onInit: (payload) => {
+          this.draft = payload.draft ?? '';
+          if (this.legacy !== '' && this.draft === '') this.keepDraft(this.legacy);
+          this.legacy = '';
           this.init = payload;
           this.settings = payload.settings;
           this.showChat(payload.chat);
@@ -79,7 +94,11 @@ export class CdApp extends LitElement {
         }),
       },
     );
-    this.saved = readSavedState(this.host.getState());
+    const raw = this.host.getState();
+    this.saved = readSavedState(raw);
+    this.legacy = legacyDraft(raw);
+    // Written back at once: a draft an earlier version stored does not stay on disk.
+    if (this.legacy !== '') this.host.setState(this.saved);
     this.view = this.saved.view;
   }
 
@@ -109,6 +128,12 @@ export class CdApp extends LitElement {
     this.chat = chat;
     const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
     if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
+  }
+
+  private keepDraft(text: string): void {
+    this.draft = text;
+    // Not through `forward`: typing must neither clear nor show the panel's error line.
+    this.host?.request('saveDraft', { text }).catch(() => undefined);
   }
 
   private save(part: Partial<SavedState>): void {
@@ -182,7 +207,7 @@ export class CdApp extends LitElement {
           : nothing
       }
       <cd-composer
-        .draft=${this.saved.draft}
+        .draft=${this.draft}
         ?running=${running}
         ?ready=${c.setup.ready}
         .strategy=${c.strategy}

@@ -3,7 +3,7 @@
 // (a scripted model on loopback, 18 turns) ends with the composer, Send and the latest message in view
 // without scrolling, in the dark, light and high-contrast themes, and again with the panel at 300x400.
 // An early observation is masked and "open" opens its file; hostile HTML in the answer cannot cover the
-// controls; Stop (in the view's title) stops a run that hangs.
+// controls; Stop (in the view's title) stops a run that hangs; an unsent draft survives hiding the view.
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -129,6 +129,19 @@ export async function run({ page, workspace, screenshot }: E2eContext): Promise<
   await panel.locator('[data-testid="status"]', { hasText: 'Stopped' }).waitFor({ timeout: 15_000 });
   await stop.waitFor({ state: 'hidden', timeout: 5_000 });
   await screenshot('agent-panel-stopped');
+
+  // An unsent draft survives hiding the view (the webview is destroyed): the host keeps it, since the
+  // webview's own state is written to disk as it is and a draft may hold a key.
+  const draft = 'deploy with ghp_a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8 later';
+  await panel.locator('[data-testid="composer"]').fill(draft);
+  await page.locator('.activitybar [aria-label^="Explorer"]').first().click();
+  await page.locator('.part.sidebar .composite.title', { hasText: /explorer/i }).waitFor({ timeout: 15_000 });
+  const shown = await openAgentPanel(page, '[data-testid="composer"]');
+  await waitFor(
+    async () => (await shown.locator('[data-testid="composer"]').inputValue()) === draft,
+    15_000,
+    'the draft is back in the composer',
+  );
 }
 
 /** The composer, Send and the end of the latest message are inside the panel and the window, unscrolled. */

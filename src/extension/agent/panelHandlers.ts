@@ -14,6 +14,7 @@ export interface PanelHandlerDeps {
   showLog: () => void;
   openStored: (reference: string) => Promise<boolean>;
   isAllowedCommand: (c: string) => boolean;
+  saveDraft: (text: string) => void;
 }
 
 export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
@@ -29,6 +30,11 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     },
     send: ({ text }) => d.chat().send(text),
     stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
+    saveDraft: ({ text }) => {
+      if (typeof text !== 'string') throw new Error('A draft is text');
+      d.saveDraft(text);
+      return { saved: true };
+    },
     newChat: () => ({ sessionId: d.chat().newChat() }),
     openSession: async ({ sessionId }) => ({ opened: await d.chat().resumeSession(sessionId) }),
     setStrategy: async ({ strategy }) => ({ strategy: await d.chat().setStrategy(strategy) }),

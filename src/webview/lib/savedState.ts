@@ -1,5 +1,7 @@
 // What the panel keeps in VS Code's webview state while the view is hidden. The stored value comes
 // back as `unknown` (and may be from an older panel), so it is read field by field, never trusted.
+// VS Code writes this state to the workspace storage on disk unredacted: it holds no text the user or a
+// model wrote (the composer's draft is kept by the host).
 import type { PanelView } from '../../protocol/messages';
 
 export interface ScrollState {
@@ -11,14 +13,13 @@ export interface ScrollState {
 }
 
 export interface SavedState {
-  draft: string;
   scroll?: ScrollState;
   /** The meter's details are open. */
   meterOpen: boolean;
   view: PanelView;
 }
 
-export const EMPTY_STATE: SavedState = { draft: '', meterOpen: false, view: 'chat' };
+export const EMPTY_STATE: SavedState = { meterOpen: false, view: 'chat' };
 
 const VIEWS: readonly PanelView[] = ['chat', 'setup', 'history'];
 
@@ -26,7 +27,6 @@ export function readSavedState(raw: unknown): SavedState {
   if (typeof raw !== 'object' || raw === null) return { ...EMPTY_STATE };
   const r = raw as Record<string, unknown>;
   const state: SavedState = {
-    draft: typeof r.draft === 'string' ? r.draft : '',
     meterOpen: r.meterOpen === true,
     view: VIEWS.includes(r.view as PanelView) ? (r.view as PanelView) : 'chat',
   };
@@ -44,4 +44,11 @@ export function readSavedState(raw: unknown): SavedState {
 /** The saved position applies only to the chat it was saved for. */
 export function scrollFor(state: SavedState, session: string): ScrollState | undefined {
   return state.scroll && state.scroll.session === session ? state.scroll : undefined;
+}
+
+/** The draft an earlier version of the panel stored in the state ('' when none). */
+export function legacyDraft(raw: unknown): string {
+  if (typeof raw !== 'object' || raw === null) return '';
+  const draft = (raw as Record<string, unknown>).draft;
+  return typeof draft === 'string' ? draft : '';
 }

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Memento } from 'vscode';
+import { DraftKeeper } from '../../../src/extension/agent/draft';
+import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+
+/** workspaceState as VS Code keeps it: values as JSON, what is written is what goes to disk. */
+function memento(): Memento & { disk: Map<string, string> } {
+  const disk = new Map<string, string>();
+  return {
+    disk,
+    keys: () => [...disk.keys()],
+    get: <T>(key: string, fallback?: T): T => (disk.has(key) ? (JSON.parse(disk.get(key)!) as T) : (fallback as T)),
+    update: (key: string, value: unknown): Promise<void> => {
+      if (value === undefined) disk.delete(key);
+      else disk.set(key, JSON.stringify(value));
+      return Promise.resolve();
+    },
+  } as Memento & { disk: Map<string, string> };
+}
+
+const redact = (text: string): string => redactSecretsSync(text).text;
+const KEY = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+
+test('a draft with a key is shown as typed in this window, and reaches workspaceState only redacted', async () => {
+  const state = memento();
+  const keeper = new DraftKeeper(state, redact);
+  keeper.set(`use ${KEY} for the release`);
+  assert.equal(keeper.get(), `use ${KEY} for the release`, 'the view hidden and shown again: as typed');
+  await keeper.persist();
+  const stored = [...state.disk.values()].join('\n');
+  assert.ok(!stored.includes(KEY.slice(4)), `nothing of the key on disk: ${stored}`);
+  assert.match(stored, /use .*REDACTED.* for the release/);
+  // After a reload (a new extension host) the redacted draft comes back.
+  assert.match(new DraftKeeper(state, redact).get(), /^use .*REDACTED.* for the release$/);
+  keeper.dispose();
+});
+
+test('an emptied draft is removed; one too long to redact, or with a failing redactor, is not written at all', async () => {
+  const state = memento();
+  const keeper = new DraftKeeper(state, redact);
+  keeper.set('half a question');
+  await keeper.persist();
+  assert.equal(new DraftKeeper(state, redact).get(), 'half a question');
+  keeper.set('');
+  await keeper.persist();
+  assert.equal(state.disk.size, 0);
+  keeper.set(`${KEY} `.repeat(5000));
+  await keeper.persist();
+  assert.equal(state.disk.size, 0, 'a draft over 64 KB stays in memory');
+  const failing = new DraftKeeper(state, () => {
+    throw new Error('rules not loaded');
+  });
+  failing.set(KEY);
+  await failing.persist();
+  assert.equal(state.disk.size, 0);
+  assert.equal(failing.get(), KEY);
+});
+
+test('typing is written once it pauses, and a pending draft is written when the extension stops', async () => {
+  const state = memento();
+  const keeper = new DraftKeeper(state, redact);
+  keeper.set('h');
+  keeper.set('he');
+  keeper.set('hello');
+  assert.equal(state.disk.size, 0, 'not on every keystroke');
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(new DraftKeeper(state, redact).get(), 'hello');
+  keeper.set('hello again');
+  keeper.dispose();
+  await new Promise((r) => setImmediate(r));
+  assert.equal(new DraftKeeper(state, redact).get(), 'hello again');
+});
