@@ -1,26 +1,13 @@
-import { test } from 'node:test';
+import { test, mock } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Memento } from 'vscode';
 import { DraftKeeper } from '../../../src/extension/agent/draft';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
-
-/** workspaceState as VS Code keeps it: values as JSON, what is written is what goes to disk. */
-function memento(): Memento & { disk: Map<string, string> } {
-  const disk = new Map<string, string>();
-  return {
-    disk,
-    keys: () => [...disk.keys()],
-    get: <T>(key: string, fallback?: T): T => (disk.has(key) ? (JSON.parse(disk.get(key)!) as T) : (fallback as T)),
-    update: (key: string, value: unknown): Promise<void> => {
-      if (value === undefined) disk.delete(key);
-      else disk.set(key, JSON.stringify(value));
-      return Promise.resolve();
-    },
-  } as Memento & { disk: Map<string, string> };
-}
+import { memento } from '../../support/memento';
 
 const redact = (text: string): string => redactSecretsSync(text).text;
 const KEY = 'ghp_' + 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8';
+/** Lets the memento's update (a promise) settle. */
+const settled = (): Promise<void> => new Promise((r) => setImmediate(r));
 
 test('a draft with a key is shown as typed in this window, and reaches workspaceState only redacted', async () => {
   const state = memento();
@@ -33,7 +20,6 @@ test('a draft with a key is shown as typed in this window, and reaches workspace
   assert.match(stored, /use .*REDACTED.* for the release/);
   // After a reload (a new extension host) the redacted draft comes back.
   assert.match(new DraftKeeper(state, redact).get(), /^use .*REDACTED.* for the release$/);
-  keeper.dispose();
 });
 
 test('an emptied draft is removed; one too long to redact, or with a failing redactor, is not written at all', async () => {
@@ -57,17 +43,24 @@ test('an emptied draft is removed; one too long to redact, or with a failing red
   assert.equal(failing.get(), KEY);
 });
 
-test('typing is written once it pauses, and a pending draft is written when the extension stops', async () => {
+test('typing is written once it pauses for 500 ms, and a pending draft is written when the extension stops', async (t) => {
+  mock.timers.enable({ apis: ['setTimeout'] });
+  t.after(() => mock.timers.reset());
   const state = memento();
   const keeper = new DraftKeeper(state, redact);
   keeper.set('h');
+  mock.timers.tick(400);
   keeper.set('he');
+  mock.timers.tick(400);
   keeper.set('hello');
-  assert.equal(state.disk.size, 0, 'not on every keystroke');
-  await new Promise((r) => setTimeout(r, 700));
+  mock.timers.tick(499);
+  await settled();
+  assert.equal(state.disk.size, 0, 'not on every keystroke, nor while typing goes on');
+  mock.timers.tick(1);
+  await settled();
   assert.equal(new DraftKeeper(state, redact).get(), 'hello');
   keeper.set('hello again');
   keeper.dispose();
-  await new Promise((r) => setImmediate(r));
+  await settled();
   assert.equal(new DraftKeeper(state, redact).get(), 'hello again');
 });

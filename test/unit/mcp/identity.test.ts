@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { serverIdentity } from '../../../src/core/mcp/identity';
 import type { McpServerConfig } from '../../../src/core/mcp/types';
 import { McpAllowList } from '../../../src/extension/agent/mcpAllowList';
+import { memento } from '../../support/memento';
 
 const stdio: McpServerConfig = {
   type: 'stdio',
@@ -25,16 +26,6 @@ test('a server is the same while its command, arguments or URL are; env values m
   const http: McpServerConfig = { type: 'http', name: 'fs', source: '.mcp.json', url: 'https://a.example/mcp' };
   assert.notEqual(serverIdentity({ ...http, url: 'https://b.example/mcp' }), serverIdentity(http));
 });
-
-/** VS Code's Memento, as the workspace state gives it (get/update/keys). */
-function memento(): ConstructorParameters<typeof McpAllowList>[0] {
-  const m = new Map<string, unknown>();
-  return {
-    keys: () => [...m.keys()],
-    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
-    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
-  } as ConstructorParameters<typeof McpAllowList>[0];
-}
 
 test('Always allow is remembered for the server as it was, not for what later takes its name', async () => {
   const list = new McpAllowList(memento());

@@ -9,17 +9,9 @@ import type { McpServerConfig } from '../../../src/core/mcp/types';
 import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
 import { consentPrompt, whatStartingDoes } from '../../../src/extension/mcp/consentPrompt';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
+import { memento } from '../../support/memento';
 
 const SDK_SERVER = path.join(FIXTURES, 'sdk-server.mjs');
-
-function memento(): ConstructorParameters<typeof McpStartConsent>[0] {
-  const m = new Map<string, unknown>();
-  return {
-    keys: () => [...m.keys()],
-    get: <T>(k: string, d?: T) => (m.has(k) ? (m.get(k) as T) : d),
-    update: async (k: string, v: unknown) => void (v === undefined ? m.delete(k) : m.set(k, v)),
-  } as ConstructorParameters<typeof McpStartConsent>[0];
-}
 
 test('a server the manager may not start stays disabled, is never spawned, and says why', async () => {
   await withTempDir(async (dir) => {
