@@ -14,6 +14,7 @@ import { contextDeskHistory } from './formats/context-desk';
 import { miniSweAgent } from './formats/mini-swe-agent';
 import { openAiChat, openAiJsonl } from './formats/openai-chat';
 import { openHands } from './formats/openhands';
+import { isSdkConversationState, isSdkEvent, openHandsSdk } from './formats/openhands-sdk';
 import { openAiResponses } from './formats/responses';
 import { sweAgent } from './formats/swe-agent';
 
@@ -21,6 +22,7 @@ export const IMPORTERS: readonly Importer[] = [
   miniSweAgent,
   sweAgent,
   openHands,
+  openHandsSdk,
   contextDeskHistory,
   codex,
   geminiCli,
@@ -33,37 +35,12 @@ export const IMPORTERS: readonly Importer[] = [
   aider,
 ];
 
-/**
- * One event of the OpenHands SDK (V1): `{id, timestamp, source, kind}` where kind is the class name
- * (`MessageEvent`, `ActionEvent`, `ObservationEvent`, `Condensation`, ...). A conversation stores each in
- * its own `events/event-NNNNN-<id>.json`, so a folder of them would otherwise be skipped file by file as
- * unknown JSON.
- */
-function isSdkEvent(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    typeof v.kind === 'string' &&
-    /(Event|Observation|Condensation|CondensationRequest)$/.test(v.kind) &&
-    typeof v.source === 'string' &&
-    typeof v.id === 'string'
-  );
-}
-
-/** The SDK conversation's `base_state.json`: the agent, its settings and the usage, without the events. */
-function isSdkConversationState(v: unknown): boolean {
-  return (
-    isObject(v) &&
-    isObject(v.agent) &&
-    typeof v.agent.kind === 'string' &&
-    ('execution_status' in v || 'stats' in v || 'max_iterations' in v)
-  );
-}
-
-function sdkEvents(): never {
+/** A single SDK event or a conversation's state: part of a conversation folder, read as a whole. */
+function sdkPart(): never {
   return fail(
-    'OpenHands SDK (V1) conversations are not read yet (one event per file under events/, usage in ' +
-      'base_state.json); export a V0 trajectory',
-    'OpenHands SDK (V1) events (not read yet)',
+    'part of an OpenHands SDK (V1) conversation (one event, or its base_state.json): replay the ' +
+      "conversation's folder, the one holding base_state.json and events/",
+    'part of an OpenHands SDK conversation (replay its folder)',
   );
 }
 
@@ -86,7 +63,6 @@ function unrecognised(input: Input): never {
           'of the same session (~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl)',
         'Codex exec --json events (replay the rollout file)',
       );
-    if (input.records.slice(0, 50).some(isSdkEvent)) return sdkEvents();
     const first = input.records[0];
     const keys = isObject(first) ? Object.keys(first).slice(0, 6).join(', ') : typeof first;
     return fail(
@@ -95,13 +71,7 @@ function unrecognised(input: Input): never {
     );
   }
   const v = input.value;
-  if (
-    (Array.isArray(v) && v.some(isSdkEvent)) ||
-    isSdkEvent(v) ||
-    (isObject(v) && Array.isArray(v.items) && v.items.some(isSdkEvent)) ||
-    isSdkConversationState(v)
-  )
-    return sdkEvents();
+  if (isSdkEvent(v) || isSdkConversationState(v)) return sdkPart();
   const keys = isObject(v)
     ? Object.keys(v).slice(0, 6).join(', ')
     : Array.isArray(v)

@@ -4,7 +4,10 @@
 import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import { importInput } from './detect';
-import { FormatError, TrajectoryError } from './errors';
+import { fail, FormatError, TrajectoryError } from './errors';
+import type { ImportedRun } from './importer';
+import { Notes } from './notes';
+import { isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
 import { readSource } from './read/source';
 import type { Trajectory } from './types';
 
@@ -17,9 +20,12 @@ export interface Skipped {
 }
 
 export interface Found {
+  /** The file, or the folder of an OpenHands SDK conversation. */
   file: string;
   /** The trajectory id's stem: the path relative to the argument it was found under. */
   id: string;
+  /** An OpenHands SDK conversation folder (base_state.json and events/), read as one log. */
+  conversation?: true;
 }
 
 /** Extensions logs are written with; other files inside folders are counted, not read. */
@@ -39,6 +45,15 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
       entries = await readdir(dir, { withFileTypes: true });
     } catch (e) {
       skipped.push({ file: dir, error: `cannot read the folder: ${code(e)}`, group: 'cannot read' });
+      return;
+    }
+    if (
+      await isSdkConversationFolder(
+        dir,
+        entries.map((e) => e.name),
+      )
+    ) {
+      files.push({ file: dir, id: relative(root, dir) || basename(dir), conversation: true });
       return;
     }
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -87,7 +102,9 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
 /** Reads every trajectory in one file. Throws a TrajectoryError with the reason and its group. */
 export async function loadFile(found: Found): Promise<Trajectory[]> {
   try {
-    const { runs, notes } = importInput(await readSource(found.file));
+    const { runs, notes } = found.conversation
+      ? await importConversation(found.file)
+      : importInput(await readSource(found.file));
     const shared = notes.list();
     return runs.map((r, i) => {
       // The file's notes are said once, with its first run.
@@ -115,6 +132,13 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
     if (c !== undefined) throw new TrajectoryError(found.file, `cannot read: ${c}`, 'cannot read', { cause: e });
     throw e;
   }
+}
+
+async function importConversation(dir: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {
+  const notes = new Notes();
+  const run = await readSdkConversation(dir, notes);
+  if (run.calls.length === 0) fail('OpenHands SDK (V1) conversation with no model calls', 'no model calls');
+  return { runs: [run], notes };
 }
 
 /** Loads one file by path (its id is its name). */

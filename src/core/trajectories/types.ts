@@ -14,6 +14,7 @@ export type TrajectoryFormat =
   | 'codex'
   | 'gemini-cli'
   | 'openhands'
+  | 'openhands-sdk'
   | 'cline'
   | 'aider'
   | 'context-desk';
