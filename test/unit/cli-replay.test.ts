@@ -79,10 +79,12 @@ test('the JSON shape has every documented field for every strategy', async () =>
   assert.equal(r.code, 0, r.err);
   const report = JSON.parse(r.out) as JsonReport;
   const loaded = await loadTrajectories([fixtures]);
-  assert.equal(report.trajectories, loaded.trajectories.length);
+  // Two fixtures are the same runs as two others (an evaluation line and a saved trajectory or folder):
+  // replayed once each.
+  assert.equal(report.trajectories, loaded.trajectories.length - 2);
   assert.deepEqual(
     report.skipped.map((s) => s.file.slice(fixtures.length + 1)),
-    ['README.md', 'claude-code-summaries.jsonl'],
+    ['README.md', 'claude-code-summaries.jsonl', 'openhands-sdk-output.jsonl', 'openhands-trajectory.json'],
   );
   assert.deepEqual(Object.keys(report.strategies), [
     'raw',
@@ -225,6 +227,66 @@ test('a bad file is reported and skipped; the rest are replayed', async () => {
   assert.equal(report.skipped.length, 1);
   assert.match(report.skipped[0]!.error, /JSON of a kind replay does not read/);
   assert.match(r.err, /skipped .*bad\.json/);
+});
+
+test('a Claude Code session continued in a new file is replayed once: the old file is a copy of its first calls', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-replay-copies-'));
+  const session = readFileSync(join(fixtures, 'claude-code-session.jsonl'), 'utf8');
+  writeFileSync(join(dir, 'a-first.jsonl'), session);
+  // Continuing copies every record (message and request ids, usage) into the new file, then goes on.
+  const more = {
+    parentUuid: null,
+    isSidechain: false,
+    sessionId: 'continued',
+    type: 'assistant',
+    uuid: 'c1',
+    timestamp: '2025-07-02T10:00:00.000Z',
+    message: {
+      id: 'msg_new',
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-20250514',
+      content: [{ type: 'text', text: 'Anything else?' }],
+      usage: { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 1500, output_tokens: 5 },
+    },
+    requestId: 'req_new',
+  };
+  const ask = { ...more, type: 'user', uuid: 'c0', message: { role: 'user', content: 'One more thing' } };
+  writeFileSync(
+    join(dir, 'b-continued.jsonl'),
+    `${session.trimEnd()}\n${JSON.stringify(ask)}\n${JSON.stringify(more)}\n`,
+  );
+  const alone = JSON.parse(
+    (await runCli(['replay', join(dir, 'b-continued.jsonl'), '--format', 'json', '--strategy', 'raw'])).out,
+  ) as JsonReport;
+  const r = await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw']);
+  assert.equal(r.code, 0, r.err);
+  const report = JSON.parse(r.out) as JsonReport;
+  // The same numbers as the continued session alone: the first file's calls are not counted twice.
+  // (The session has a sub-agent: two runs in each file. The main run of the first file is a copy of the
+  // continued one; the sub-agent's runs are equal, and the first one read is kept.)
+  assert.equal(alone.trajectories, 2);
+  assert.equal(report.trajectories, 2);
+  assert.equal(report.calls, alone.calls);
+  assert.equal(report.strategies.raw!.inputTokens, alone.strategies.raw!.inputTokens);
+  assert.deepEqual(
+    report.skipped.map((s) => s.error.replace(/ too .*/, '')),
+    [
+      'a-first.jsonl#1: its 3 model calls are all in b-continued.jsonl#1',
+      'b-continued.jsonl#2: its model call is in a-first.jsonl#2',
+    ],
+  );
+  assert.match(report.skipped[0]!.error, /\(the same run, continued or logged again there\): replayed once, there$/);
+
+  // A call only one of them has (the old file went on too): both are kept, and the overlap is said.
+  const fork = { ...more, uuid: 'f1', message: { ...more.message, id: 'msg_fork' }, requestId: 'req_fork' };
+  writeFileSync(join(dir, 'a-first.jsonl'), `${session.trimEnd()}\n${JSON.stringify(ask)}\n${JSON.stringify(fork)}\n`);
+  const both = await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw']);
+  const bothReport = JSON.parse(both.out) as JsonReport;
+  // The main runs differ by one call each and are both kept; the sub-agent's copy is still one.
+  assert.equal(bothReport.trajectories, 3);
+  assert.equal(bothReport.skipped.length, 1);
+  assert.match(both.err, /a-first\.jsonl#1: \d+ of its model calls are also in b-continued\.jsonl#1 .*both count them/);
 });
 
 test('nothing loadable exits 1 with a message; bad options exit 2 naming the option', async () => {

@@ -3,6 +3,7 @@
 // trajectories so that Ctrl-C (io.signal) is seen promptly even though replay never waits on I/O.
 import type { Tokenizer } from '../../core/messages';
 import { loadFile, TrajectoryError, type Found, type Skipped, type Trajectory } from '../../core/trajectories';
+import { findCopies } from '../../core/replay/copies';
 import {
   aggregate,
   replayTrajectory,
@@ -49,6 +50,50 @@ export interface RunHooks {
   replayHooks?: (t: Trajectory, strategy: StrategyName) => Promise<ReplayHooks & { done?: () => Promise<void> }>;
 }
 
+interface Seen {
+  id: string;
+  file: string;
+  calls: Set<string>;
+}
+
+/**
+ * A call's identity across logs: the provider's response id with its recorded figures (a copy keeps
+ * both; a gateway that gives every response the same id does not make different calls look alike).
+ */
+function callKeys(t: Trajectory): Set<string> {
+  const keys = new Set<string>();
+  for (const c of t.calls ?? [])
+    if (c.responseId !== undefined)
+      keys.add(`${c.responseId}\u0000${c.recorded?.inputTokens ?? ''}\u0000${c.recorded?.outputTokens ?? ''}`);
+  return keys;
+}
+
+/** Finds trajectories whose calls all appear in another; says so and returns their ids, to leave out. */
+function dropCopies(seen: readonly Seen[], skipped: Skipped[], warnings: TrajectoryWarning[]): Set<string> {
+  const { copyOf, shared } = findCopies(seen.map((s) => s.calls));
+  const copies = new Set<string>();
+  copyOf.forEach((j, i) => {
+    if (j === undefined) return;
+    const t = seen[i]!;
+    copies.add(t.id);
+    skipped.push({
+      file: t.file,
+      error:
+        `${t.id}: ${t.calls.size === 1 ? 'its model call is' : `its ${t.calls.size} model calls are all`} in ` +
+        `${seen[j]!.id} too (the same run, continued or logged again there): replayed once, there`,
+      group: "a copy of another log's calls (replayed once)",
+    });
+  });
+  for (let k = warnings.length - 1; k >= 0; k--) if (copies.has(warnings[k]!.trajectory)) warnings.splice(k, 1);
+  for (const { a, b, calls } of shared)
+    warnings.push({
+      trajectory: seen[a]!.id,
+      file: seen[a]!.file,
+      warning: `${calls === 1 ? '1 of its model calls is' : `${calls} of its model calls are`} also in ${seen[b]!.id} (the same responses): both count them`,
+    });
+  return copies;
+}
+
 export async function replayFiles(
   files: readonly Found[],
   strategies: readonly StrategyName[],
@@ -60,6 +105,7 @@ export async function replayFiles(
   const skipped: Skipped[] = [];
   const warnings: TrajectoryWarning[] = [];
   let ignoredRecords = 0;
+  const seen: Seen[] = [];
   for (const [i, found] of files.entries()) {
     hooks.onFile?.(i, files.length);
     let trajectories: Trajectory[];
@@ -71,6 +117,7 @@ export async function replayFiles(
       continue;
     }
     for (const t of trajectories) {
+      seen.push({ id: t.id, file: t.source, calls: callKeys(t) });
       for (const w of t.warnings ?? []) warnings.push({ trajectory: t.id, file: t.source, warning: w });
       ignoredRecords += t.ignoredRecords ?? 0;
       for (const strategy of strategies) {
@@ -82,8 +129,9 @@ export async function replayFiles(
       }
     }
   }
+  const copies = dropCopies(seen, skipped, warnings);
   const runs = strategies.map((strategy) => {
-    const r = replays.get(strategy)!;
+    const r = replays.get(strategy)!.filter((t) => !copies.has(t.trajectoryId));
     return { strategy, totals: aggregate(r), replays: r };
   });
   return { runs, skipped, warnings, ignoredRecords };

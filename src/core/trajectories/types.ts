@@ -60,6 +60,8 @@ export interface ModelCall {
   /** Index of the assistant message the call produced; absent when the log kept no output (a rejected reply). */
   output?: number;
   recorded?: RecordedUsage;
+  /** The provider's id of the response, where the log keeps it: how copies of a call in other logs are found. */
+  responseId?: string;
 }
 
 export interface Trajectory {

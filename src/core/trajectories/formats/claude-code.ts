@@ -86,7 +86,11 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
         continue;
       }
       const call = b.call(b.push(message), recordedOf(r, m));
-      if (id !== undefined) responses.set(id, { message, call });
+      if (id !== undefined) {
+        responses.set(id, { message, call });
+        // A continued or forked session copies these records, request id and all, into its new file.
+        b.calls[call]!.responseId = typeof r.requestId === 'string' ? `${id}:${r.requestId}` : id;
+      }
     } else if (r.type === 'user' && m) {
       const summary = isCompactionStart(r);
       // The sub-agent's task comes from the main agent; a person typed the main session's text.

@@ -103,6 +103,7 @@ function readBranch(
     const ctx = context();
     const msg = push(id, m);
     const call: ModelCall = { context: ctx, output: msg };
+    if (typeof response === 'string' && response !== '') call.responseId = response;
     const recorded = typeof response === 'string' ? usage?.byResponse.get(response) : undefined;
     if (recorded) {
       call.recorded = recorded;

@@ -75,7 +75,8 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
           const m = isObject(choice?.message)
             ? chatMessage(choice.message, 'assistant', where, notes, 'agent')
             : { role: 'assistant' as const, content: '', origin: 'agent' as const };
-          b.call(b.push(m), usageFrom(response.usage));
+          const call = b.call(b.push(m), usageFrom(response.usage));
+          if (typeof response.id === 'string') b.calls[call]!.responseId = response.id;
         }
       } else if (kind === 'message') {
         const text = typeof args.content === 'string' ? args.content : typeof v.message === 'string' ? v.message : '';
