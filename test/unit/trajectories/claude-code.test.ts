@@ -106,3 +106,33 @@ test('Claude Code: messages on an abandoned branch (a rewind) are not replayed',
   ]);
   assert.match(t!.warnings!.join('\n'), /2 messages on abandoned branches/);
 });
+
+test('Claude Code behind a gateway that reuses one message id: each request is its own call', async () => {
+  const rec = (uuid: string, parent: string | null, type: string, content: unknown, requestId?: string) =>
+    JSON.stringify({
+      type,
+      uuid,
+      parentUuid: parent,
+      sessionId: 's',
+      ...(requestId ? { requestId } : {}),
+      message: { role: type, content, ...(requestId ? { id: 'msg_gateway', model: 'm' } : {}) },
+    });
+  const text = [
+    rec('u1', null, 'user', 'first question'),
+    rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'req_1'),
+    rec('a1b', 'a1', 'assistant', [{ type: 'text', text: 'and more of it' }], 'req_1'),
+    rec('u2', 'a1b', 'user', 'second question'),
+    rec('a2', 'u2', 'assistant', [{ type: 'text', text: 'second answer' }], 'req_2'),
+  ].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
+  writeFileSync(join(dir, 'gateway.jsonl'), text + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, 'gateway.jsonl'));
+  assert.deepEqual(
+    t!.messages.map((m) => m.content),
+    ['first question', 'first answer\nand more of it', 'second question', 'second answer'],
+  );
+  assert.deepEqual(
+    t!.calls!.map((c) => c.responseId),
+    ['msg_gateway:req_1', 'msg_gateway:req_2'],
+  );
+});

@@ -77,7 +77,10 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
         continue;
       }
       const message = assistantMessage(m.content, `line ${String(r.uuid ?? '')}`, notes);
-      const id = typeof m.id === 'string' ? m.id : undefined;
+      // One response's records share its message id and request id; a gateway that gives every response
+      // the same message id still sends a request id of its own per request.
+      const id =
+        typeof m.id === 'string' ? (typeof r.requestId === 'string' ? `${m.id}:${r.requestId}` : m.id) : undefined;
       const seen = id !== undefined ? responses.get(id) : undefined;
       if (seen) {
         merge(seen.message, message);
@@ -88,8 +91,8 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
       const call = b.call(b.push(message), recordedOf(r, m));
       if (id !== undefined) {
         responses.set(id, { message, call });
-        // A continued or forked session copies these records, request id and all, into its new file.
-        b.calls[call]!.responseId = typeof r.requestId === 'string' ? `${id}:${r.requestId}` : id;
+        // A continued or forked session copies these records, ids and all, into its new file.
+        b.calls[call]!.responseId = id;
       }
     } else if (r.type === 'user' && m) {
       const summary = isCompactionStart(r);
