@@ -216,3 +216,23 @@ test('SDK events read differently are said: an excerpt without the system prompt
   assert.match(warnings, /begin in the middle of a conversation/);
   assert.match(warnings, /1 observation of an SDK before 1\.0 read from its `output`/);
 });
+
+test("an ACP agent's conversation is refused: its model calls were made by the external agent, out of these events", async () => {
+  const root = tmp();
+  const folder = join(root, 'acp-folder');
+  cpSync(CONVERSATION, folder, { recursive: true });
+  const state = JSON.parse(readFileSync(join(folder, 'base_state.json'), 'utf8')) as { agent: { kind: string } };
+  state.agent.kind = 'ACPAgent';
+  writeFileSync(join(folder, 'base_state.json'), JSON.stringify(state));
+  // Events alone: an ACP tool call among them gives it away.
+  const list = events();
+  list.splice(3, 0, { id: 'acp-1', timestamp: 't', source: 'agent', kind: 'ACPToolCallEvent', title: 'Read' });
+  writeFileSync(join(root, 'acp.jsonl'), list.map((e) => JSON.stringify(e)).join('\n') + '\n');
+  const { trajectories, skipped } = await loadTrajectories([root]);
+  assert.equal(trajectories.length, 0);
+  assert.equal(skipped.length, 2);
+  for (const s of skipped) {
+    assert.equal(s.group, "OpenHands SDK ACP agent conversation (replay the agent's own log)", s.file);
+    assert.match(s.error, /the external agent .* made the model calls/);
+  }
+});

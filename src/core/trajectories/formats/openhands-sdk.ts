@@ -63,7 +63,18 @@ const NOT_SENT = new Set([
   'StreamingDeltaEvent',
   'LLMCompletionLogEvent',
   'HookExecutionEvent',
+  'ServerErrorEvent',
 ]);
+
+/** An ACP agent (Claude Code, Codex, Gemini CLI driven over ACP) makes its model calls out of sight. */
+export function refuseAcp(): never {
+  return fail(
+    "an OpenHands ACP agent's conversation: the external agent (Claude Code, Codex, Gemini CLI, ...) made " +
+      "the model calls and these events do not hold them; replay that agent's own log",
+    "OpenHands SDK ACP agent conversation (replay the agent's own log)",
+  );
+}
+
 const ERROR_HEADER = '[An error occurred during execution.]\n';
 
 const texts = (v: unknown, where: string, notes: Notes): string => contentText(v ?? null, where, notes);
@@ -264,6 +275,7 @@ export function readSdkEvents(
       (n) => `${plural(n, 'record')} without an event id and kind skipped`,
       events.length - list.length,
     );
+  if (list.some((e) => e.kind === 'ACPToolCallEvent')) refuseAcp();
   const { branch, left } = activeBranch(list, head, notes);
   if (branch.find((e) => !NOT_SENT.has(e.kind as string))?.kind !== 'SystemPromptEvent')
     notes.say(

@@ -4,7 +4,7 @@ import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, FormatError } from '../errors';
 import { isObject, type Json } from '../json';
-import { isSdkConversationState, readSdkEvents } from '../formats/openhands-sdk';
+import { isSdkConversationState, readSdkEvents, refuseAcp } from '../formats/openhands-sdk';
 import { usageFromState } from '../formats/openhands-sdk-usage';
 import type { ImportedRun } from '../importer';
 import type { Notes } from '../notes';
@@ -43,6 +43,7 @@ export async function readSdkConversation(dir: string, notes: Notes): Promise<Im
   const state = await readJson(join(dir, STATE_FILE), STATE_FILE);
   if (!isSdkConversationState(state))
     fail(`${STATE_FILE} is not an OpenHands SDK conversation state`, 'OpenHands SDK conversation unreadable');
+  if (isObject(state.agent) && typeof state.agent.kind === 'string' && /^ACP/.test(state.agent.kind)) refuseAcp();
   const entries = await readdir(join(dir, EVENTS_DIR), { withFileTypes: true });
   const files: { index: bigint; name: string }[] = [];
   let others = 0;
