@@ -7,7 +7,7 @@ import { importInput } from './detect';
 import { fail, FormatError, TrajectoryError } from './errors';
 import type { ImportedRun } from './importer';
 import { Notes } from './notes';
-import { isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
+import { EVENTS_DIR, isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
 import { readSource } from './read/source';
 import type { Trajectory } from './types';
 
@@ -47,6 +47,7 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
       skipped.push({ file: dir, error: `cannot read the folder: ${code(e)}`, group: 'cannot read' });
       return;
     }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     if (
       await isSdkConversationFolder(
         dir,
@@ -54,9 +55,11 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
       )
     ) {
       files.push({ file: dir, id: relative(root, dir) || basename(dir), conversation: true });
+      // Its files are the conversation's; sub-agents keep conversations of their own in subfolders
+      // (`subagents/<id>/`).
+      for (const e of entries) if (e.isDirectory() && e.name !== EVENTS_DIR) await walk(root, join(dir, e.name));
       return;
     }
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const e of entries) {
       const path = join(dir, e.name);
       if (e.isDirectory()) await walk(root, path);

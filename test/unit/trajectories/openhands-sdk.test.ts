@@ -236,3 +236,17 @@ test("an ACP agent's conversation is refused: its model calls were made by the e
     assert.match(s.error, /the external agent .* made the model calls/);
   }
 });
+
+test("a sub-agent's conversation (subagents/<id>/ inside the parent's folder) is a trajectory of its own", async () => {
+  const root = tmp();
+  const parent = join(root, 'conv');
+  cpSync(CONVERSATION, parent, { recursive: true });
+  cpSync(CONVERSATION, join(parent, 'subagents', 'task-1'), { recursive: true });
+  writeFileSync(join(parent, 'TASKS.json'), '{"tasks": []}');
+  const { trajectories, skipped } = await loadTrajectories([root]);
+  assert.deepEqual(skipped, [], 'files of the conversation are not read as logs');
+  assert.deepEqual(
+    trajectories.map((t) => t.id),
+    ['conv', join('conv', 'subagents', 'task-1')],
+  );
+});
