@@ -278,15 +278,21 @@ test('a Claude Code session continued in a new file is replayed once: the old fi
   );
   assert.match(report.skipped[0]!.error, /\(the same run, continued or logged again there\): replayed once, there$/);
 
-  // A call only one of them has (the old file went on too): both are kept, and the overlap is said.
+  // Two forks of the session (the old file went on too): both are kept; the calls they open with are
+  // counted once, in the first, and the second's own call is still counted.
   const fork = { ...more, uuid: 'f1', message: { ...more.message, id: 'msg_fork' }, requestId: 'req_fork' };
   writeFileSync(join(dir, 'a-first.jsonl'), `${session.trimEnd()}\n${JSON.stringify(ask)}\n${JSON.stringify(fork)}\n`);
-  const both = await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw']);
+  const both = await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw', '--per-trajectory']);
   const bothReport = JSON.parse(both.out) as JsonReport;
-  // The main runs differ by one call each and are both kept; the sub-agent's copy is still one.
+  // a-first#1 and #2, b-continued#1; b-continued#2 (the sub-agent) is a whole copy.
   assert.equal(bothReport.trajectories, 3);
   assert.equal(bothReport.skipped.length, 1);
-  assert.match(both.err, /a-first\.jsonl#1: \d+ of its model calls are also in b-continued\.jsonl#1 .*both count them/);
+  assert.equal(bothReport.calls, alone.calls + 1);
+  assert.equal(bothReport.perTrajectory!['b-continued.jsonl#1']!.raw!.calls, 1);
+  assert.match(
+    both.err,
+    /b-continued\.jsonl#1: its first 3 model calls are copies of calls made in a-first\.jsonl#1 .*here they are the context it starts from/,
+  );
 });
 
 test('nothing loadable exits 1 with a message; bad options exit 2 naming the option', async () => {

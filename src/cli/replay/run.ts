@@ -53,45 +53,72 @@ export interface RunHooks {
 interface Seen {
   id: string;
   file: string;
-  calls: Set<string>;
+  /** Each call's identity across logs, in order (undefined where the log kept no response id). */
+  calls: (string | undefined)[];
 }
 
 /**
  * A call's identity across logs: the provider's response id with its recorded figures (a copy keeps
  * both; a gateway that gives every response the same id does not make different calls look alike).
  */
-function callKeys(t: Trajectory): Set<string> {
-  const keys = new Set<string>();
-  for (const c of t.calls ?? [])
-    if (c.responseId !== undefined)
-      keys.add(`${c.responseId}\u0000${c.recorded?.inputTokens ?? ''}\u0000${c.recorded?.outputTokens ?? ''}`);
-  return keys;
+function callKeys(t: Trajectory): (string | undefined)[] {
+  return (t.calls ?? []).map((c) =>
+    c.responseId === undefined
+      ? undefined
+      : `${c.responseId}\u0000${c.recorded?.inputTokens ?? ''}\u0000${c.recorded?.outputTokens ?? ''}`,
+  );
 }
 
-/** Finds trajectories whose calls all appear in another; says so and returns their ids, to leave out. */
-function dropCopies(seen: readonly Seen[], skipped: Skipped[], warnings: TrajectoryWarning[]): Set<string> {
-  const { copyOf, shared } = findCopies(seen.map((s) => s.calls));
-  const copies = new Set<string>();
-  copyOf.forEach((j, i) => {
-    if (j === undefined) return;
+const callCount = (n: number) => (n === 1 ? 'model call' : `${n} model calls`);
+
+/**
+ * Leaves out what another log already counts: trajectories whose calls are all in another (said as
+ * skipped), and the opening calls a continuation copied from the log that made them (said as a warning;
+ * their messages stay as the context it starts from). Returns, per trajectory id, the calls to leave out
+ * (all of them for a copy).
+ */
+function dropCopies(
+  seen: readonly Seen[],
+  skipped: Skipped[],
+  warnings: TrajectoryWarning[],
+): Map<string, Set<number> | 'all'> {
+  const { copyOf, copied, shared } = findCopies(seen.map((s) => s.calls));
+  const drop = new Map<string, Set<number> | 'all'>();
+  const whole = (i: number, holder: number, n: number) => {
     const t = seen[i]!;
-    copies.add(t.id);
+    drop.set(t.id, 'all');
     skipped.push({
       file: t.file,
       error:
-        `${t.id}: ${t.calls.size === 1 ? 'its model call is' : `its ${t.calls.size} model calls are all`} in ` +
-        `${seen[j]!.id} too (the same run, continued or logged again there): replayed once, there`,
+        `${t.id}: ${n === 1 ? 'its model call is' : `its ${n} model calls are all`} in ${seen[holder]!.id} too ` +
+        '(the same run, continued or logged again there): replayed once, there',
       group: "a copy of another log's calls (replayed once)",
     });
+  };
+  copyOf.forEach((j, i) => {
+    if (j !== undefined) whole(i, j, new Set(seen[i]!.calls.filter((k) => k !== undefined)).size);
   });
-  for (let k = warnings.length - 1; k >= 0; k--) if (copies.has(warnings[k]!.trajectory)) warnings.splice(k, 1);
+  copied.forEach((c, i) => {
+    if (!c) return;
+    const t = seen[i]!;
+    if (c.calls.length === t.calls.length) return whole(i, c.from, c.calls.length);
+    drop.set(t.id, new Set(c.calls));
+    warnings.push({
+      trajectory: t.id,
+      file: t.file,
+      warning:
+        `its first ${callCount(c.calls.length)} ${c.calls.length === 1 ? 'is a copy' : 'are copies'} of calls made in ${seen[c.from]!.id} ` +
+        '(a session resumed or forked from it): counted there; here they are the context it starts from',
+    });
+  });
+  for (let k = warnings.length - 1; k >= 0; k--) if (drop.get(warnings[k]!.trajectory) === 'all') warnings.splice(k, 1);
   for (const { a, b, calls } of shared)
     warnings.push({
       trajectory: seen[a]!.id,
       file: seen[a]!.file,
       warning: `${calls === 1 ? '1 of its model calls is' : `${calls} of its model calls are`} also in ${seen[b]!.id} (the same responses): both count them`,
     });
-  return copies;
+  return drop;
 }
 
 export async function replayFiles(
@@ -129,9 +156,13 @@ export async function replayFiles(
       }
     }
   }
-  const copies = dropCopies(seen, skipped, warnings);
+  const drop = dropCopies(seen, skipped, warnings);
   const runs = strategies.map((strategy) => {
-    const r = replays.get(strategy)!.filter((t) => !copies.has(t.trajectoryId));
+    const r = replays.get(strategy)!.flatMap((t) => {
+      const d = drop.get(t.trajectoryId);
+      if (d === undefined) return [t];
+      return d === 'all' ? [] : [{ ...t, calls: t.calls.filter((c) => !d.has(c.call)) }];
+    });
     return { strategy, totals: aggregate(r), replays: r };
   });
   return { runs, skipped, warnings, ignoredRecords };
