@@ -161,7 +161,10 @@ export async function replayFiles(
     const r = replays.get(strategy)!.flatMap((t) => {
       const d = drop.get(t.trajectoryId);
       if (d === undefined) return [t];
-      return d === 'all' ? [] : [{ ...t, calls: t.calls.filter((c) => !d.has(c.call)) }];
+      if (d === 'all') return [];
+      // A total recorded for the whole run covers the calls counted elsewhere too: it is not kept.
+      const { recordedCost: _total, ...rest } = t;
+      return [{ ...rest, calls: t.calls.filter((c) => !d.has(c.call)) }];
     });
     return { strategy, totals: aggregate(r), replays: r };
   });
