@@ -1,6 +1,16 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
@@ -95,7 +105,13 @@ test("an SDK conversation's per-call usage comes from base_state.json by respons
   // Without the branch, the recorded money is the conversation's (agent and condenser).
   const dir = join(tmp(), 'conv');
   cpSync(CONVERSATION, dir, { recursive: true });
-  for (const f of readdirSync(join(dir, 'events'))) if (/^event-0000[78]-/.test(f)) rmSync(join(dir, 'events', f));
+  // (The SDK numbers events without gaps: the later ones are numbered down.)
+  for (const f of readdirSync(join(dir, 'events')).sort()) {
+    const n = Number(f.slice(6, 11));
+    if (n === 7 || n === 8) rmSync(join(dir, 'events', f));
+    else if (n > 8)
+      renameSync(join(dir, 'events', f), join(dir, 'events', `event-${String(n - 2).padStart(5, '0')}${f.slice(11)}`));
+  }
   const linear = await conversation(dir);
   assert.equal(linear.recordedCost, 0.0421 + 0.0012);
   assert.deepEqual(linear.messages, t.messages);
@@ -194,6 +210,13 @@ test('inside an SDK conversation folder only event files are read: links and oth
   assert.equal(t.messages.length, 11, 'the linked event is not read');
   assert.match(t.warnings!.join('\n'), /2 entries under events\/ that are not event files skipped/);
 
+  // A lost event file is refused: the context would be wrong without it.
+  const lost = join(dir, 'events', 'event-00004-00000004-5e7a-4c1d-9d2b-7f3e8a6c4b24.json');
+  const kept = readFileSync(lost);
+  rmSync(lost);
+  const gap = await loadTrajectories([dir]);
+  assert.match(gap.skipped[0]!.error, /event number 4 is missing from events\/: the conversation is incomplete/);
+  writeFileSync(lost, kept);
   writeFileSync(join(dir, 'events', 'event-00003-00000003-5e7a-4c1d-9d2b-7f3e8a6c4b23.json'), '{"id": ');
   const { skipped } = await loadTrajectories([root]);
   const bad = skipped.find((s) => s.file === dir);

@@ -54,9 +54,15 @@ export async function readSdkConversation(dir: string, notes: Notes): Promise<Im
     else if (e.name !== '.eventlog.lock') others++;
   }
   files.sort((a, b) => (a.index < b.index ? -1 : a.index > b.index ? 1 : 0));
-  for (let i = 1; i < files.length; i++)
-    if (files[i]!.index === files[i - 1]!.index)
-      fail(`two event files have the number ${files[i]!.index}`, 'OpenHands SDK conversation unreadable');
+  // The SDK numbers events from 0 without gaps: a gap is a lost event, and the context would be wrong.
+  for (let i = 0; i < files.length; i++)
+    if (files[i]!.index !== BigInt(i))
+      fail(
+        i > 0 && files[i]!.index === files[i - 1]!.index
+          ? `two event files have the number ${files[i]!.index}`
+          : `event number ${i} is missing from events/: the conversation is incomplete`,
+        'OpenHands SDK conversation unreadable',
+      );
   if (others > 0)
     notes.add(
       'sdk-other-files',
