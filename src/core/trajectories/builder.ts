@@ -51,6 +51,13 @@ export class TrajectoryBuilder {
     this.forgotten.clear();
   }
 
+  /** The indices of the messages a call would send now, in order. */
+  live(): number[] {
+    const out: number[] = [];
+    for (let i = this.start; i < this.messages.length; i++) if (!this.forgotten.has(i)) out.push(i);
+    return out;
+  }
+
   /** Later calls no longer send message `index` (a condenser forgot it). */
   forget(index: number): void {
     this.forgotten.add(index);

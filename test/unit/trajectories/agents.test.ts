@@ -1,6 +1,9 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { loadTrajectoryFile } from '../../../src/core/trajectories';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { contextOf, loadTrajectoryFile } from '../../../src/core/trajectories';
 import { callShape, fixture, one, shape } from './helpers';
 
 test('Codex rollout: items into messages, token_count as each call recorded usage, compaction replaces the history', async () => {
@@ -153,4 +156,75 @@ test('Aider chat history: one run per session with calls, commands are not messa
   assert.ok(!t.messages.some((m) => m.content.includes('Tokens:') || m.content.includes('/run')));
   assert.match(t.messages[1]!.content, /<<<<<<< SEARCH/);
   assert.match(t.warnings!.join('\n'), /raw counts are a lower bound/);
+});
+
+test('Codex rollback (thread_rolled_back): later calls no longer send the turns it removed', async () => {
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
+  const user = (text: string) =>
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const reply = (text: string) =>
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const usage = (input: number) =>
+    line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: input, output_tokens: 5 } } });
+  const text = [
+    line('session_meta', { id: 's', base_instructions: { text: 'You are Codex.' } }),
+    user('<environment_context><cwd>/w</cwd></environment_context>'),
+    user('first question'),
+    reply('first answer'),
+    usage(100),
+    user('a question the person took back'),
+    reply('an answer taken back'),
+    usage(200),
+    line('event_msg', { type: 'thread_rolled_back', num_turns: 1 }),
+    user('the question instead'),
+    reply('the answer'),
+    usage(150),
+  ].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
+  writeFileSync(join(dir, 'rollout.jsonl'), text + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, 'rollout.jsonl'));
+  assert.equal(t!.format, 'codex');
+  const sent = (n: number) => contextOf(t!, t!.calls![n]!).map((m) => m.content);
+  assert.deepEqual(sent(2), [
+    'You are Codex.',
+    '<environment_context><cwd>/w</cwd></environment_context>',
+    'first question',
+    'first answer',
+    'the question instead',
+  ]);
+  assert.match(
+    t!.warnings!.join('\n'),
+    /1 rollback \(thread_rolled_back\): later calls do not send the turns it removed/,
+  );
+});
+
+test('a Codex fork or sub-agent rollout says that it starts with a copy of its parent session', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
+  const lines = (meta: object) =>
+    [
+      { type: 'session_meta', payload: { id: 'child', base_instructions: { text: 'You are Codex.' }, ...meta } },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] },
+      },
+      {
+        type: 'response_item',
+        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] },
+      },
+    ]
+      .map((r) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', ...r }))
+      .join('\n') + '\n';
+  writeFileSync(join(dir, 'fork.jsonl'), lines({ forked_from_id: 'parent-1' }));
+  writeFileSync(
+    join(dir, 'sub.jsonl'),
+    lines({ source: { subagent: { thread_spawn: { parent_thread_id: 'parent-2' } } } }),
+  );
+  writeFileSync(join(dir, 'plain.jsonl'), lines({}));
+  const warned = async (f: string) => ((await loadTrajectoryFile(join(dir, f)))[0]!.warnings ?? []).join('\n');
+  assert.match(
+    await warned('fork.jsonl'),
+    /a fork or sub-agent of session "parent-1": .*counts the copied calls twice/,
+  );
+  assert.match(await warned('sub.jsonl'), /a fork or sub-agent of session "parent-2"/);
+  assert.doesNotMatch(await warned('plain.jsonl'), /fork/);
 });

@@ -4,6 +4,7 @@
 // `compacted` line replaces the history with its `replacement_history` (or, in older versions, with the
 // summary alone). Early rollouts (2025) wrote a `{id, timestamp, instructions}` first line and the items
 // themselves on the following lines; both are read.
+import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
 import { plural, noteBadLines } from '../notes';
@@ -34,6 +35,32 @@ function userOrigin(item: JsonObject): 'person' | 'environment' {
   const content = Array.isArray(item.content) ? item.content : [];
   const first = isObject(content[0]) && typeof content[0].text === 'string' ? content[0].text.trimStart() : '';
   return first.startsWith('<environment_context>') ? 'environment' : 'person';
+}
+
+/** The session a fork or a sub-agent was started from (`forked_from_id`, a thread spawn's parent). */
+function forkedFrom(meta: JsonObject): string | undefined {
+  if (typeof meta.forked_from_id === 'string') return meta.forked_from_id;
+  const source = isObject(meta.source) ? meta.source : undefined;
+  const sub = source && isObject(source.subagent) ? source.subagent : undefined;
+  const spawn = sub && isObject(sub.thread_spawn) ? sub.thread_spawn : undefined;
+  return typeof spawn?.parent_thread_id === 'string' ? spawn.parent_thread_id : undefined;
+}
+
+/** A person's turn starts here: a user message that is neither harness context nor AGENTS.md. */
+function startsTurn(m: Message): boolean {
+  if (m.role !== 'user' || m.origin !== 'person') return false;
+  const text = m.content.trimStart();
+  return !text.startsWith('<user_instructions>') && !text.startsWith('# AGENTS.md instructions');
+}
+
+/** `thread_rolled_back`: the last `turns` user turns leave the context, from the first one's message on. */
+function rollBack(b: TrajectoryBuilder, turns: number): void {
+  if (!(turns > 0)) return;
+  const live = b.live();
+  const starts = live.filter((i) => startsTurn(b.messages[i]!));
+  const cut = starts[Math.max(0, starts.length - turns)];
+  if (cut === undefined) return;
+  for (const i of live) if (i >= cut) b.forget(i);
 }
 
 function tokenUsage(payload: JsonObject): RecordedUsage | undefined {
@@ -77,6 +104,12 @@ export const codex: Importer = {
           typeof payload.instructions === 'string' ? payload.instructions : typeof base === 'string' ? base : undefined;
         if (text) b.push({ role: 'system', content: text, origin: 'agent' });
         else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
+        const parent = forkedFrom(payload);
+        if (parent !== undefined)
+          notes.say(
+            `a fork or sub-agent of session ${JSON.stringify(parent)}: Codex starts it with a copy of that session's ` +
+              'history, so replaying both rollouts counts the copied calls twice (rollouts keep no response ids to match them by)',
+          );
       } else if (r.type === 'response_item' && payload) item(payload, where);
       else if (r.type === 'event_msg' && payload?.type === 'token_count') {
         flush();
@@ -85,6 +118,13 @@ export const codex: Importer = {
           b.calls[waiting]!.recorded = u;
           waiting = undefined;
         }
+      } else if (r.type === 'event_msg' && payload?.type === 'thread_rolled_back') {
+        flush();
+        rollBack(b, typeof payload.num_turns === 'number' ? payload.num_turns : 0);
+        notes.add(
+          'rolled-back',
+          (n) => `${plural(n, 'rollback')} (thread_rolled_back): later calls do not send the turns it removed`,
+        );
       } else if (r.type === 'compacted' && payload) {
         flush();
         b.reset();
