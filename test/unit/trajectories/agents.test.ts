@@ -228,3 +228,28 @@ test('a Codex fork or sub-agent rollout says that it starts with a copy of its p
   assert.match(await warned('sub.jsonl'), /a fork or sub-agent of session "parent-2"/);
   assert.doesNotMatch(await warned('plain.jsonl'), /fork/);
 });
+
+test('Aider /clear and /reset empty the chat history: later replies are sent without what came before', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-aider-'));
+  const text = [
+    '# aider chat started at 2026-01-01 10:00:00',
+    '',
+    '#### first question  ',
+    '',
+    'first answer',
+    '',
+    '#### /clear  ',
+    '',
+    '#### second question  ',
+    '',
+    'second answer',
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, '.aider.chat.history.md'), text);
+  const [t] = await loadTrajectoryFile(join(dir, '.aider.chat.history.md'));
+  assert.deepEqual(
+    contextOf(t!, t!.calls![1]!).map((m) => m.content),
+    ['second question'],
+  );
+  assert.match(t!.warnings!.join('\n'), /1 \/clear or \/reset: later calls do not send what came before/);
+});

@@ -6,9 +6,12 @@
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
+import { plural } from '../notes';
 
 const SESSION = /^# aider chat started at /;
 const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
+/** `/clear` empties the chat history; `/reset` also drops the files. */
+const CLEARING_COMMANDS = new Set(['clear', 'reset']);
 
 function isAider(text: string): boolean {
   return text.split('\n', 50).some((l) => SESSION.test(l));
@@ -34,6 +37,11 @@ export const aider: Importer = {
       user = [];
       // In-chat commands are Aider's own (/add, /model, /run), except those that carry a message.
       const command = /^\/(\S+)\s*/.exec(t);
+      if (command && CLEARING_COMMANDS.has(command[1]!) && b) {
+        // The chat history is emptied: later replies are sent without what came before.
+        b.reset();
+        notes.add('aider-clear', (n) => `${plural(n, '/clear or /reset')}: later calls do not send what came before`);
+      }
       if (command) t = MESSAGE_COMMANDS.has(command[1]!) ? t.slice(command[0].length) : '';
       if (t !== '' && b) b.push({ role: 'user', content: t, origin: 'person' });
     };
@@ -66,7 +74,8 @@ export const aider: Importer = {
     }
     endSession();
     notes.say(
-      "Aider's chat history holds what was shown, not the prompt: its system prompt, repo map and added files are not in it, so raw counts are a lower bound",
+      "Aider's chat history holds what was shown, not the prompt: its system prompt, repo map and added files are not in it, so raw counts are a lower bound " +
+        '(and Aider summarizes older exchanges once the history passes its limit, which the file does not show: there, old turns are counted in full)',
     );
     return runs;
   },
