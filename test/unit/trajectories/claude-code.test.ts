@@ -76,63 +76,67 @@ test('Claude Code: a file of summary lines only is skipped with its own reason',
   });
 });
 
+/** One session record; an assistant record gets its response's message id (and request id, if given). */
+const rec = (
+  uuid: string,
+  parent: string | null,
+  type: string,
+  content: unknown,
+  id?: string,
+  requestId?: string,
+): string =>
+  JSON.stringify({
+    type,
+    uuid,
+    parentUuid: parent,
+    sessionId: 's',
+    ...(requestId ? { requestId } : {}),
+    message: { role: type, content, ...(id ? { id, model: 'm' } : {}) },
+  });
+
+/** The one trajectory of a session file made of `records`. */
+async function session(name: string, records: string[]): Promise<Trajectory> {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
+  writeFileSync(join(dir, name), records.join('\n') + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, name));
+  return t!;
+}
+
 test('Claude Code: messages on an abandoned branch (a rewind) are not replayed', async () => {
-  const rec = (uuid: string, parent: string | null, type: string, content: unknown, id?: string) =>
-    JSON.stringify({
-      type,
-      uuid,
-      parentUuid: parent,
-      sessionId: 's',
-      message: { role: type, content, ...(id ? { id, model: 'm' } : {}) },
-    });
-  const text = [
+  const t = await session('rewind.jsonl', [
     rec('u1', null, 'user', 'first question'),
     rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'm1'),
     rec('u2', 'a1', 'user', 'a question the person rewound'),
     rec('a2', 'u2', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
     rec('u3', 'a1', 'user', 'the edited question'),
     rec('a3', 'u3', 'assistant', [{ type: 'text', text: 'final answer' }], 'm3'),
-  ].join('\n');
-  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
-  writeFileSync(join(dir, 'rewind.jsonl'), text + '\n');
-  const [t] = await loadTrajectoryFile(join(dir, 'rewind.jsonl'));
+  ]);
   assert.deepEqual(
-    t!.messages.map((m) => m.content),
+    t.messages.map((m) => m.content),
     ['first question', 'first answer', 'the edited question', 'final answer'],
   );
-  assert.deepEqual(callShape(t!), [
+  assert.deepEqual(callShape(t), [
     [[[0, 1]], 1],
     [[[0, 3]], 3],
   ]);
-  assert.match(t!.warnings!.join('\n'), /2 messages on abandoned branches/);
+  assert.match(t.warnings!.join('\n'), /2 messages on abandoned branches/);
 });
 
 test('Claude Code behind a gateway that reuses one message id: each request is its own call', async () => {
-  const rec = (uuid: string, parent: string | null, type: string, content: unknown, requestId?: string) =>
-    JSON.stringify({
-      type,
-      uuid,
-      parentUuid: parent,
-      sessionId: 's',
-      ...(requestId ? { requestId } : {}),
-      message: { role: type, content, ...(requestId ? { id: 'msg_gateway', model: 'm' } : {}) },
-    });
-  const text = [
+  const text = (t: string) => [{ type: 'text', text: t }];
+  const t = await session('gateway.jsonl', [
     rec('u1', null, 'user', 'first question'),
-    rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'req_1'),
-    rec('a1b', 'a1', 'assistant', [{ type: 'text', text: 'and more of it' }], 'req_1'),
+    rec('a1', 'u1', 'assistant', text('first answer'), 'msg_gateway', 'req_1'),
+    rec('a1b', 'a1', 'assistant', text('and more of it'), 'msg_gateway', 'req_1'),
     rec('u2', 'a1b', 'user', 'second question'),
-    rec('a2', 'u2', 'assistant', [{ type: 'text', text: 'second answer' }], 'req_2'),
-  ].join('\n');
-  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
-  writeFileSync(join(dir, 'gateway.jsonl'), text + '\n');
-  const [t] = await loadTrajectoryFile(join(dir, 'gateway.jsonl'));
+    rec('a2', 'u2', 'assistant', text('second answer'), 'msg_gateway', 'req_2'),
+  ]);
   assert.deepEqual(
-    t!.messages.map((m) => m.content),
+    t.messages.map((m) => m.content),
     ['first question', 'first answer\nand more of it', 'second question', 'second answer'],
   );
   assert.deepEqual(
-    t!.calls!.map((c) => c.responseId),
+    t.calls!.map((c) => c.responseId),
     ['msg_gateway:req_1', 'msg_gateway:req_2'],
   );
 });

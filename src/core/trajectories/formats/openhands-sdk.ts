@@ -10,7 +10,7 @@ import type { Message } from '../../messages';
 import { contentText } from '../content';
 import { fail } from '../errors';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { noteBadLines, plural, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { MessageRange, ModelCall } from '../types';
 import { chatRole, chatToolCalls } from './chat';
@@ -305,12 +305,7 @@ export const openHandsSdk: Importer = {
     (input.kind === 'lines' && input.records.length > 0 && (areEvalRuns(input.records) || isEventList(input.records))),
   read(input, notes) {
     if (input.kind === 'lines') {
-      if (input.bad.length > 0)
-        notes.add(
-          'bad-line',
-          (n) => `${plural(n, 'line')} that ${n === 1 ? 'is' : 'are'} not valid JSON skipped`,
-          input.bad.length,
-        );
+      noteBadLines(notes, input.bad);
       if (areEvalRuns(input.records)) return input.records.map((r) => evalRun(r as JsonObject, notes));
       return [readSdkEvents(input.records, undefined, { excerpt: true }, notes)];
     }

@@ -10,7 +10,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes } from '../notes';
+import { noteBadLines, plural, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import { usageFrom } from '../usage';
 import { chatMessage } from './chat';
@@ -136,12 +136,7 @@ export const openHands: Importer = {
     (input.kind === 'lines' && input.records.length > 0 && input.records.every(isRun)),
   read(input, notes) {
     if (input.kind === 'lines') {
-      if (input.bad.length > 0)
-        notes.add(
-          'bad-line',
-          (n) => `${plural(n, 'line')} that ${n === 1 ? 'is' : 'are'} not valid JSON skipped`,
-          input.bad.length,
-        );
+      noteBadLines(notes, input.bad);
       return input.records.filter(isObject).map((r) => runOf(r, notes));
     }
     if (input.kind === 'document' && isRun(input.value)) return [runOf(input.value, notes)];
