@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { ContextStore } from '../../src/core/store/context-store';
 import { TerminalLogWriter } from '../../src/core/store/terminal-log';
 import { redactSecrets } from '../../src/core/store/sanitize/secrets';
+import { Terminal } from '@xterm/headless';
 
 const MB = 1024 * 1024;
 /**
@@ -116,6 +117,20 @@ async function captureAll(store: ContextStore, dir: string, name: string, chunks
   await w.close();
 }
 
+/**
+ * The same bytes parsed by a bare @xterm/headless (1 MB writes, nothing read back or stored): the
+ * ceiling of any capture that goes through xterm.
+ */
+async function xtermAlone(chunks: Buffer[]): Promise<void> {
+  const term = new Terminal({ cols: 200, rows: 50, scrollback: 8192, allowProposedApi: true, convertEol: true });
+  const text = Buffer.concat(chunks).toString('utf8');
+  for (let i = 0; i < text.length; i += MB) {
+    const piece = text.slice(i, i + MB);
+    await new Promise<void>((resolve) => term.write(piece, resolve));
+  }
+  term.dispose();
+}
+
 async function main(): Promise<void> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cd-bench-term-'));
   try {
@@ -164,6 +179,10 @@ async function main(): Promise<void> {
             40,
           ),
         );
+        const alone = await measure(() => xtermAlone(forced), 40 * MB);
+        console.log(
+          row('  xterm parse alone', alone, `via xterm at ${(viaXterm.mbps / alone.mbps).toFixed(2)}x of it`, 40),
+        );
       }
       if (kind === 'hidden' || kind === 'screen' || kind === 'spinner' || kind === 'cjk') {
         // The same bytes forced through xterm, as this output was rendered before the line emulator knew it.
@@ -172,6 +191,8 @@ async function main(): Promise<void> {
         console.log(
           row('  same, via xterm', before, `line emulator ${(capture.mbps / before.mbps).toFixed(2)}x faster`),
         );
+        const alone = await measure(() => xtermAlone(forced), bytes);
+        console.log(row('  xterm parse alone', alone, `via xterm at ${(before.mbps / alone.mbps).toFixed(2)}x of it`));
       }
       if (kind === 'xterm') {
         // The same sessions drawn by xterm, as before closed sessions were replaced (alt-screen.ts).
