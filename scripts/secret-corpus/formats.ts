@@ -740,4 +740,20 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `Server=tcp:sql.example.com,1433;Database=app;User Id=sa;Password=${secret};Encrypt=true;` };
   }),
+  tok(
+    'pinecone-api-key',
+    'pinecone-api-key',
+    (r) => `pcsk_${r.str(ALNUM, 6)}_${r.str(ALNUM, 63)}`,
+    (s) => `pc = Pinecone(api_key="${s}")`,
+  ),
+  tok(
+    'doppler-service-token',
+    'doppler-token',
+    (r) => `dp.st.${['dev', 'stg', 'prd', 'ci_cd'][r.int(4)]!}.${r.str(ALNUM, 43)}`,
+    (s) => `DOPPLER_TOKEN=${s} doppler run -- npm start`,
+  ),
+  ctx('cli-password-flag-own-line', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `# args file for: manage --token-file x\n--password ${secret}` };
+  }),
 ];

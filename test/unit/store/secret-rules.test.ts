@@ -204,3 +204,10 @@ test('JSON redacted as written (a tool output that prints JSON) stays valid, als
     }
   assert.deepEqual(broken, []);
 });
+
+test('a rule anchored at a line start matches at every line start (the lines holding keywords are searched as one text)', () => {
+  for (const rule of BUILTIN_RULES) {
+    const outsideClasses = rule.pattern.source.replace(/\\./g, '').replace(/\[[^\]]*\]/g, '');
+    if (outsideClasses.includes('^')) assert.ok(rule.pattern.flags.includes('m'), `${rule.id}: ^ without the m flag`);
+  }
+});

@@ -61,6 +61,13 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     pattern: /\bpplx-[A-Za-z0-9]{40,}/g,
   },
   {
+    id: 'pinecone-api-key',
+    title: 'Pinecone API key (pcsk_…)',
+    keywords: ['pcsk_'],
+    pattern: /\bpcsk_[A-Za-z0-9]{4,10}_[A-Za-z0-9]{40,}/g,
+    accept: hasDigitAndLetter,
+  },
+  {
     id: 'langsmith-api-key',
     title: 'LangSmith API key (lsv2_pt_, lsv2_sk_)',
     keywords: ['lsv2_'],

@@ -162,9 +162,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'cli-password',
     title: 'Secret command-line options (--password=…, --token …, --api-key …, --client-secret …)',
+    // `m`: the lines holding a keyword are searched as one text, so `^` must match at every line start.
     keywords: ['password', 'passwd', '-pass', 'secret', 'token', 'api-key', 'apikey', 'access-key', 'auth-token'],
     pattern:
-      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gi,
+      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
     accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
   },
   {

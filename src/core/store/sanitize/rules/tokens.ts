@@ -64,9 +64,10 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   },
   {
     id: 'doppler-token',
-    title: 'Doppler token (dp.pt., dp.st., dp.sa., dp.ct., dp.scim., dp.audit.)',
+    title: 'Doppler token (dp.pt., dp.st. with or without its config name, dp.sa., dp.ct., dp.scim., dp.audit.)',
     keywords: ['dp.pt.', 'dp.st.', 'dp.sa.', 'dp.ct.', 'dp.scim.', 'dp.audit.'],
-    pattern: /\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}/g,
+    // A service token names its config: `dp.st.prd.<token>`.
+    pattern: /\bdp\.(?:pt|st(?:\.[a-z0-9_-]{2,35}(?=\.[A-Za-z0-9]{40}))?|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}/g,
   },
   {
     id: 'tailscale-key',
