@@ -752,6 +752,25 @@ export const FORMATS: Format[] = [
     (r) => `dp.st.${['dev', 'stg', 'prd', 'ci_cd'][r.int(4)]!}.${r.str(ALNUM, 43)}`,
     (s) => `DOPPLER_TOKEN=${s} doppler run -- npm start`,
   ),
+  ctx('python-environ-index', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `os.environ["OPENAI_API_KEY"] = "${secret}"` };
+  }),
+  ctx('setenv-call', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `monkeypatch.setenv("ANTHROPIC_API_KEY", "${secret}")` };
+  }),
+  ctx('azure-subscription-key-header', 'api-key-header', (r) => {
+    const secret = r.str(HEX, 32);
+    return {
+      secret,
+      line: `curl -H "Ocp-Apim-Subscription-Key: ${secret}" https://westeurope.api.cognitive.microsoft.com/`,
+    };
+  }),
+  ctx('wandb-login', 'wandb-api-key', (r) => {
+    const secret = r.str(HEX, 40);
+    return { secret, line: `wandb login --relogin ${secret}` };
+  }),
   ctx('cli-password-flag-own-line', 'cli-password', (r) => {
     const secret = password(r);
     return { secret, line: `# args file for: manage --token-file x\n--password ${secret}` };

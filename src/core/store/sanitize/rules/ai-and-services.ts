@@ -68,6 +68,15 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     accept: hasDigitAndLetter,
   },
   {
+    // The key has no prefix: found where it is given, `wandb login <key>` or `wandb.login(key="<key>")`.
+    id: 'wandb-api-key',
+    title: 'Weights & Biases API key (wandb login …, wandb.login(key=…))',
+    keywords: ['wandb'],
+    pattern:
+      /\bwandb(?:[ \t]+login(?:[ \t]+--?[a-z][\w-]*)*[ \t]+|\.login\([^)\n]*?\bkey[ \t]*=[ \t]*["'])(?<secret>[\w-]{40,})/g,
+    accept: hasDigitAndLetter,
+  },
+  {
     id: 'langsmith-api-key',
     title: 'LangSmith API key (lsv2_pt_, lsv2_sk_)',
     keywords: ['lsv2_'],

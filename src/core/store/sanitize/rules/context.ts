@@ -68,8 +68,8 @@ const COOKIE_CHAR = String.raw`(?:[^\n"'\\]|\\(?![ntr"'\\/u]))`;
 /** A .netrc value: any run without whitespace, but not past a quote or an escape of the JSON it sits in. */
 const NETRC_VALUE = String.raw`(?:[^\s"'\\]|\\(?![ntr"'\\/u]))`;
 
-/** Between a key and its value: `=`, `=>`, `:=`, or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
-const SEPARATOR = String.raw`(?:["']?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
+/** Between a key and its value: `=`, `=>`, `:=` (also after a key indexed in brackets: `environ["API_KEY"] = `), or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
+const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
 
 /** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
 const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
@@ -145,10 +145,20 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     id: 'api-key-header',
-    title: 'API key headers (X-API-Key, Api-Key, X-Auth-Token, Private-Token, X-Goog-Api-Key, …)',
-    keywords: ['api-key', 'apikey', 'auth-token', 'private-token', 'access-token', 'api-token'],
+    title:
+      'API key headers (X-API-Key, Api-Key, X-Auth-Token, Private-Token, X-Goog-Api-Key, Ocp-Apim-Subscription-Key, x-functions-key, …)',
+    keywords: [
+      'api-key',
+      'apikey',
+      'auth-token',
+      'private-token',
+      'access-token',
+      'api-token',
+      'subscription-key',
+      'functions-key',
+    ],
     pattern:
-      /\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key)["']?[ \t]*:[ \t]*["'`]?(?<secret>[\w.~+/=-]{12,})/gi,
+      /\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key|ocp-apim-subscription-key|functions-key)["']?[ \t]*:[ \t]*["'`]?(?<secret>[\w.~+/=-]{12,})/gi,
     accept: tokenLike,
   },
   {
@@ -284,6 +294,16 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ['twilio', 'mailgun', 'heroku'],
     pattern:
       /(?:twilio|mailgun|heroku)[\w.-]{0,30}["']?[ \t]*[:=][ \t]*["']?(?<secret>[0-9a-f]{32}(?:-[0-9a-f]{8}-[0-9a-f]{8})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi,
+  },
+  {
+    // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`:
+    // a call that sets a variable whose name says it holds a secret.
+    id: 'env-secret',
+    title: 'Secret-named environment variables set by a call (setenv, Setenv, putenv, setdefault, env.set)',
+    keywords: ['setenv', 'putenv', 'setdefault', 'env.set'],
+    pattern:
+      /\b(?:[Ss]etenv|putenv|setdefault|env\.set)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
+    accept: literalValue,
   },
   {
     id: 'env-secret',
