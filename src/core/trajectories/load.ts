@@ -6,7 +6,7 @@ import { basename, extname, join, relative } from 'node:path';
 import { importInput } from './detect';
 import { fail, FormatError, TrajectoryError } from './errors';
 import type { ImportedRun } from './importer';
-import { Notes } from './notes';
+import { Notes, plural } from './notes';
 import { EVENTS_DIR, isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
 import { readSource } from './read/source';
 import type { Trajectory } from './types';
@@ -112,6 +112,11 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
     return runs.map((r, i) => {
       // The file's notes are said once, with its first run.
       const warnings = [...(i === 0 ? shared : []), ...(r.warnings ?? [])];
+      const unreadable = r.calls.filter((c) => c.recorded?.unreadableTokens).length;
+      if (unreadable > 0)
+        warnings.push(
+          `${plural(unreadable, 'call')} recorded token figures that are not counts (negative, fractional, beyond 2^53 or not numbers): ${unreadable === 1 ? 'its' : 'their'} usage is left out`,
+        );
       const t: Trajectory = {
         id: runs.length === 1 ? found.id : `${found.id}#${i + 1}`,
         source: found.file,

@@ -39,6 +39,8 @@ export interface RecordedUsage {
   sentTokens?: number;
   /** Context Desk's own records: the call's cost in units, recomputed from its figures and prices. */
   costUnits?: number;
+  /** The log recorded token figures for this call that are not counts (negative, fractional, beyond 2^53): none is used. */
+  unreadableTokens?: true;
 }
 
 /** Summarizer calls a log recorded beside the model calls (Context Desk's summary and hybrid). */

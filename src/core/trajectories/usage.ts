@@ -2,43 +2,66 @@
 // inside it), the Responses API (`input_tokens` with `input_tokens_details.cached_tokens` inside it) and
 // Anthropic (`input_tokens` beside `cache_read_input_tokens` and `cache_creation_input_tokens`) differ in
 // whether cached tokens are part of the input; the result always counts the whole prompt.
-import { isObject, optionalNumber } from './json';
+import { BAD_COUNT, isObject, optionalCount, optionalNumber, type JsonObject } from './json';
 import type { RecordedUsage } from './types';
 
-function set<K extends keyof RecordedUsage>(u: RecordedUsage, k: K, v: number | undefined): void {
+type Figure = Exclude<keyof RecordedUsage, 'unreadableTokens'>;
+
+function set(u: RecordedUsage, k: Figure, v: number | undefined): void {
   if (v !== undefined) u[k] = v;
 }
 
-/** Reads any of the three usage shapes; undefined when it is none of them. */
+/**
+ * Reads any of the three usage shapes; undefined when it is none of them. A record with a figure that
+ * is not a token count (negative, fractional, absurd) gives no token figures at all (its money is kept):
+ * the call then counts as one whose usage was not recorded, never with a wrong prompt size.
+ */
 export function usageFrom(v: unknown): RecordedUsage | undefined {
   if (!isObject(v)) return undefined;
   const u: RecordedUsage = {};
-  const prompt = optionalNumber(v.prompt_tokens);
-  const input = optionalNumber(v.input_tokens);
-  const cacheRead = optionalNumber(v.cache_read_input_tokens);
-  const cacheWrite = optionalNumber(v.cache_creation_input_tokens);
-  if (prompt !== undefined) {
-    // OpenAI chat (and LiteLLM's rendering of every provider): the prompt includes cached tokens.
-    const details = isObject(v.prompt_tokens_details) ? v.prompt_tokens_details : undefined;
-    u.inputTokens = prompt;
-    set(u, 'cachedTokens', optionalNumber(details?.cached_tokens) ?? cacheRead);
-    set(u, 'cacheWriteTokens', optionalNumber(details?.cache_write_tokens) ?? cacheWrite);
-    set(u, 'outputTokens', optionalNumber(v.completion_tokens));
-  } else if (input !== undefined && (cacheRead !== undefined || cacheWrite !== undefined)) {
-    // Anthropic: cache reads and writes are billed beside `input_tokens`.
-    u.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
-    set(u, 'cachedTokens', cacheRead);
-    set(u, 'cacheWriteTokens', cacheWrite);
-    set(u, 'outputTokens', optionalNumber(v.output_tokens));
-  } else if (input !== undefined) {
-    // Responses API (cached tokens inside the input) or Anthropic without caching: the same thing.
-    const details = isObject(v.input_tokens_details) ? v.input_tokens_details : undefined;
-    u.inputTokens = input;
-    set(u, 'cachedTokens', optionalNumber(details?.cached_tokens) ?? optionalNumber(v.cached_input_tokens));
-    set(u, 'outputTokens', optionalNumber(v.output_tokens));
-  } else {
-    set(u, 'outputTokens', optionalNumber(v.completion_tokens) ?? optionalNumber(v.output_tokens));
-  }
+  const tokens = tokenFigures(v);
+  if (tokens) {
+    const { prompt, input, cacheRead, cacheWrite } = tokens;
+    if (prompt !== undefined) {
+      // OpenAI chat (and LiteLLM's rendering of every provider): the prompt includes cached tokens.
+      u.inputTokens = prompt;
+      set(u, 'cachedTokens', tokens.promptCached ?? cacheRead);
+      set(u, 'cacheWriteTokens', tokens.promptCacheWrite ?? cacheWrite);
+      set(u, 'outputTokens', tokens.completion);
+    } else if (input !== undefined && (cacheRead !== undefined || cacheWrite !== undefined)) {
+      // Anthropic: cache reads and writes are billed beside `input_tokens`.
+      u.inputTokens = input + (cacheRead ?? 0) + (cacheWrite ?? 0);
+      set(u, 'cachedTokens', cacheRead);
+      set(u, 'cacheWriteTokens', cacheWrite);
+      set(u, 'outputTokens', tokens.output);
+    } else if (input !== undefined) {
+      // Responses API (cached tokens inside the input) or Anthropic without caching: the same thing.
+      u.inputTokens = input;
+      set(u, 'cachedTokens', tokens.inputCached ?? tokens.cachedInput);
+      set(u, 'outputTokens', tokens.output);
+    } else {
+      set(u, 'outputTokens', tokens.completion ?? tokens.output);
+    }
+  } else u.unreadableTokens = true;
   set(u, 'cost', optionalNumber(v.cost));
   return Object.keys(u).length > 0 ? u : undefined;
+}
+
+/** Every token figure a usage object may hold; undefined when one of them is not a count. */
+function tokenFigures(v: JsonObject): Record<string, number | undefined> | undefined {
+  const promptDetails = isObject(v.prompt_tokens_details) ? v.prompt_tokens_details : undefined;
+  const inputDetails = isObject(v.input_tokens_details) ? v.input_tokens_details : undefined;
+  const figures = {
+    prompt: optionalCount(v.prompt_tokens),
+    input: optionalCount(v.input_tokens),
+    cacheRead: optionalCount(v.cache_read_input_tokens),
+    cacheWrite: optionalCount(v.cache_creation_input_tokens),
+    completion: optionalCount(v.completion_tokens),
+    output: optionalCount(v.output_tokens),
+    promptCached: optionalCount(promptDetails?.cached_tokens),
+    promptCacheWrite: optionalCount(promptDetails?.cache_write_tokens),
+    inputCached: optionalCount(inputDetails?.cached_tokens),
+    cachedInput: optionalCount(v.cached_input_tokens),
+  };
+  return Object.values(figures).includes(BAD_COUNT) ? undefined : (figures as Record<string, number | undefined>);
 }

@@ -11,7 +11,7 @@
 import type { Message, ToolCall } from '../../messages';
 import { jsonOrNote } from '../../json-depth';
 import { TrajectoryBuilder } from '../builder';
-import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { BAD_COUNT, isObject, optionalCount, type Json, type JsonObject } from '../json';
 import { noteBadLines, plural, type Notes } from '../notes';
 import type { Importer } from '../importer';
 import type { Input } from '../read/source';
@@ -59,13 +59,19 @@ function responseText(fr: JsonObject): string {
 
 function usageOf(tokens: Json | undefined): RecordedUsage | undefined {
   if (!isObject(tokens)) return undefined;
-  const input = optionalNumber(tokens.input);
+  const [input, tool, cached, output, thoughts] = [
+    tokens.input,
+    tokens.tool,
+    tokens.cached,
+    tokens.output,
+    tokens.thoughts,
+  ].map(optionalCount);
+  // A figure that is not a token count makes every sum with it wrong: the reply's usage is left out.
+  if ([input, tool, cached, output, thoughts].includes(BAD_COUNT)) return { unreadableTokens: true };
   const u: RecordedUsage = {};
-  if (input !== undefined) u.inputTokens = input + (optionalNumber(tokens.tool) ?? 0);
-  const cached = optionalNumber(tokens.cached);
-  if (cached !== undefined) u.cachedTokens = cached;
-  const output = optionalNumber(tokens.output);
-  if (output !== undefined) u.outputTokens = output + (optionalNumber(tokens.thoughts) ?? 0);
+  if (typeof input === 'number') u.inputTokens = input + (typeof tool === 'number' ? tool : 0);
+  if (typeof cached === 'number') u.cachedTokens = cached;
+  if (typeof output === 'number') u.outputTokens = output + (typeof thoughts === 'number' ? thoughts : 0);
   return Object.keys(u).length > 0 ? u : undefined;
 }
 

@@ -1,7 +1,7 @@
 // OpenHands SDK (V1) usage: Metrics keep one `token_usages` record per model call, keyed by the
 // response id that the call's events carry as `llm_response_id`, and the money per LLM in
 // `accumulated_cost`. A conversation keeps one Metrics per LLM (agent, condenser) in base_state.json.
-import { isObject, optionalNumber, type JsonObject } from '../json';
+import { BAD_COUNT, isObject, optionalCount, optionalNumber, type JsonObject } from '../json';
 import type { RecordedUsage } from '../types';
 
 export interface SdkUsage {
@@ -33,18 +33,28 @@ export function usageFromMetrics(metrics: readonly unknown[]): SdkUsage {
         continue;
       }
       seen.add(id);
-      const prompt = optionalNumber(u.prompt_tokens);
-      const cached = optionalNumber(u.cache_read_tokens) ?? 0;
-      const written = optionalNumber(u.cache_write_tokens) ?? 0;
+      const [prompt, read, write, out] = [
+        u.prompt_tokens,
+        u.cache_read_tokens,
+        u.cache_write_tokens,
+        u.completion_tokens,
+      ].map(optionalCount);
+      const cached = typeof read === 'number' ? read : 0;
+      const written = typeof write === 'number' ? write : 0;
       // LiteLLM counts cache reads and writes inside the prompt; a record where they exceed it follows
-      // another convention (ACP agents report them beside it) and would make a wrong prompt size.
-      if (prompt === undefined || prompt === 0 || cached + written > prompt) {
+      // another convention (ACP agents report them beside it) and would make a wrong prompt size, and so
+      // would a figure that is not a token count.
+      if (
+        typeof prompt !== 'number' ||
+        prompt === 0 ||
+        cached + written > prompt ||
+        [read, write, out].includes(BAD_COUNT)
+      ) {
         unusable.convention++;
         continue;
       }
       const r: RecordedUsage = { inputTokens: prompt, cachedTokens: cached, cacheWriteTokens: written };
-      const out = optionalNumber(u.completion_tokens);
-      if (out !== undefined) r.outputTokens = out;
+      if (typeof out === 'number') r.outputTokens = out;
       byResponse.set(id, r);
     }
   }

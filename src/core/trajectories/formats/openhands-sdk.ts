@@ -231,7 +231,7 @@ function readBranch(
       notes.add(
         'sdk-usage-convention',
         (n) =>
-          `${plural(n, 'usage record')} without a prompt size that includes its cached tokens not attributed to a call`,
+          `${plural(n, 'usage record')} not attributed to a call: no prompt size that includes its cached tokens, or a figure that is not a token count`,
         usage.unusable.convention,
       );
   }
