@@ -296,16 +296,6 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       /(?:twilio|mailgun|heroku)[\w.-]{0,30}["']?[ \t]*[:=][ \t]*["']?(?<secret>[0-9a-f]{32}(?:-[0-9a-f]{8}-[0-9a-f]{8})?|[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})\b/gi,
   },
   {
-    // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`:
-    // a call that sets a variable whose name says it holds a secret.
-    id: 'env-secret',
-    title: 'Secret-named environment variables set by a call (setenv, Setenv, putenv, setdefault, env.set)',
-    keywords: ['setenv', 'putenv', 'setdefault', 'env.set'],
-    pattern:
-      /\b(?:[Ss]etenv|putenv|setdefault|env\.set)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
-    accept: literalValue,
-  },
-  {
     id: 'env-secret',
     title:
       'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
@@ -315,6 +305,16 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
       'g',
     ),
+    accept: literalValue,
+  },
+  {
+    // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`:
+    // a call that sets a variable whose name says it holds a secret.
+    id: 'env-secret',
+    title: 'Secret-named environment variables set by a call (setenv, Setenv, putenv, setdefault, env.set)',
+    keywords: ['setenv', 'putenv', 'setdefault', 'env.set'],
+    pattern:
+      /\b(?:[Ss]etenv|putenv|setdefault|env\.set)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
     accept: literalValue,
   },
   {
