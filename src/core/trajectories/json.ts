@@ -29,6 +29,8 @@ export function optionalNumber(v: unknown): number | undefined {
   return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
 }
 
+export const BAD_COUNT = Symbol('not a token count');
+
 /**
  * A token count from a log: a non-negative safe integer, undefined when absent (missing or null), and
  * `BAD_COUNT` when present but not a count (negative, fractional, beyond 2^53, a string): a prompt size
@@ -38,7 +40,6 @@ export function optionalCount(v: unknown): number | typeof BAD_COUNT | undefined
   if (v === undefined || v === null) return undefined;
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 0 ? v : BAD_COUNT;
 }
-export const BAD_COUNT = Symbol('not a token count');
 
 export function optionalString(v: unknown): string | undefined {
   return typeof v === 'string' && v !== '' ? v : undefined;

@@ -48,10 +48,24 @@ export function usageFrom(v: unknown): RecordedUsage | undefined {
 }
 
 /** Every token figure a usage object may hold; undefined when one of them is not a count. */
-function tokenFigures(v: JsonObject): Record<string, number | undefined> | undefined {
+type TokenFigures = Record<
+  | 'prompt'
+  | 'input'
+  | 'cacheRead'
+  | 'cacheWrite'
+  | 'completion'
+  | 'output'
+  | 'promptCached'
+  | 'promptCacheWrite'
+  | 'inputCached'
+  | 'cachedInput',
+  number | undefined
+>;
+
+function tokenFigures(v: JsonObject): TokenFigures | undefined {
   const promptDetails = isObject(v.prompt_tokens_details) ? v.prompt_tokens_details : undefined;
   const inputDetails = isObject(v.input_tokens_details) ? v.input_tokens_details : undefined;
-  const figures = {
+  const figures: Record<keyof TokenFigures, ReturnType<typeof optionalCount>> = {
     prompt: optionalCount(v.prompt_tokens),
     input: optionalCount(v.input_tokens),
     cacheRead: optionalCount(v.cache_read_input_tokens),
@@ -63,5 +77,5 @@ function tokenFigures(v: JsonObject): Record<string, number | undefined> | undef
     inputCached: optionalCount(inputDetails?.cached_tokens),
     cachedInput: optionalCount(v.cached_input_tokens),
   };
-  return Object.values(figures).includes(BAD_COUNT) ? undefined : (figures as Record<string, number | undefined>);
+  return Object.values(figures).includes(BAD_COUNT) ? undefined : (figures as TokenFigures);
 }
