@@ -775,4 +775,61 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `# args file for: manage --token-file x\n--password ${secret}` };
   }),
+  ctx('docker-login-password-stdin', 'stdin-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `echo "${secret}" | docker login ghcr.io -u deploy --password-stdin` };
+  }),
+  ctx('chpasswd-echo', 'stdin-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `RUN useradd -m dev && echo 'dev:${secret}' | chpasswd` };
+  }),
+  ctx('registry-login-password', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `helm registry login registry.example.com -u deploy -p ${secret}` };
+  }),
+  ctx('keytool-storepass', 'cli-password', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `keytool -importkeystore -srckeystore cert.p12 -srcstoretype PKCS12 -srcstorepass ${secret} -destkeystore app.jks`,
+    };
+  }),
+  ctx('openssl-passout', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `openssl pkcs12 -export -in cert.pem -inkey key.pem -out cert.p12 -passout pass:${secret}` };
+  }),
+  ctx('htpasswd-batch', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `htpasswd -nbB admin '${secret}' > nginx/.htpasswd` };
+  }),
+  ctx('ldap-bind-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `ldapsearch -x -H ldap://ldap.example.com -D "cn=admin,dc=example,dc=com" -w ${secret} -b "dc=example,dc=com"`,
+    };
+  }),
+  ctx('smbclient-user-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `smbclient //fs01/share -U deploy%${secret} -c 'ls'` };
+  }),
+  ctx('minio-alias-secret-key', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 40);
+    return { secret, line: `mc alias set minio http://minio.internal:9000 minioadmin ${secret}` };
+  }),
+  ctx('pgpass-line', 'pgpass-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `db.internal:5432:app:deploy:${secret}` };
+  }),
+  ctx('maven-settings-password', 'xml-secret', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `<server><id>releases</id><username>deploy</username><password>${secret}</password></server>`,
+    };
+  }),
+  ctx('nuget-cleartext-password', 'xml-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `<add key="ClearTextPassword" value="${secret}" />` };
+  }),
 ];

@@ -163,10 +163,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     id: 'cli-password',
-    title: 'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker login -p)',
-    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'docker'],
+    title:
+      'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker / podman / helm registry / az login -p)',
+    keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'login'],
     pattern:
-      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]*?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+|docker[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]*?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {

@@ -1,4 +1,6 @@
 // Every built-in rule, in priority order: when two rules redact the same text, the earlier names it.
+import { COMMAND_RULES } from './commands';
+import { CONFIG_FILE_RULES } from './config-files';
 import { CONTEXT_RULES } from './context';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
@@ -6,4 +8,10 @@ import type { SecretRule } from './types';
 
 export type { SecretRule } from './types';
 
-export const BUILTIN_RULES: readonly SecretRule[] = [...TOKEN_RULES, ...SERVICE_RULES, ...CONTEXT_RULES];
+export const BUILTIN_RULES: readonly SecretRule[] = [
+  ...TOKEN_RULES,
+  ...SERVICE_RULES,
+  ...CONTEXT_RULES,
+  ...COMMAND_RULES,
+  ...CONFIG_FILE_RULES,
+];

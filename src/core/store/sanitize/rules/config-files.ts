@@ -1,0 +1,63 @@
+// Secrets in configuration files whose layout, not a `key = value`, says where the secret is: a
+// PostgreSQL password file line, an XML element named for a secret (Maven's settings.xml), a .NET
+// `<add key="…Password" value="…"/>`.
+import { isPlaceholder, unquote, type SecretRule } from './types';
+
+/** A .pgpass field before the password: a name with `\:` and `\\` escapes, or `*`. */
+const PGPASS_FIELD = String.raw`(?:(?:[^\s:\\"'*]|\\[:\\])+|\*)`;
+
+/** `host:port:database:user:password`: five fields, the last up to a space, a quote or an escape (not a sixth field). */
+const pgpass = (port: string): RegExp =>
+  new RegExp(
+    String.raw`(?<![^\s"'\x60])(?:[A-Za-z0-9_.-]+|\*):${port}:${PGPASS_FIELD}:${PGPASS_FIELD}:(?<secret>(?:[^\s:\\"'\x60]|\\[:\\])+)(?=$|[\s"'\x60]|\\[nrt])`,
+    'gm',
+  );
+
+/** Names that say an element or setting holds a secret (ending in it: `<maxTokens>` is a number). */
+const SECRET_NAME = String.raw`[\w.:-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
+
+/** A value that is the secret, not a path to it, a reference or a stand-in. */
+const secretValue = (s: string): boolean => {
+  const v = unquote(s).trim();
+  return !isPlaceholder(v) && !v.includes('${') && !/^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)\S*[/\\]/.test(v);
+};
+
+export const CONFIG_FILE_RULES: readonly SecretRule[] = [
+  {
+    id: 'pgpass-password',
+    title: 'PostgreSQL password file lines (~/.pgpass: host:port:database:user:password)',
+    // No word on the line says "password"; the default ports and the `*` wildcard do.
+    keywords: [':5432:', ':5433:', ':6432:', ':*:', 'pgpass'],
+    pattern: pgpass(String.raw`(?:\d{1,5}|\*)`),
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    // `cat ~/.pgpass` or a heredoc into it: the file's name is in the text, so any port counts.
+    id: 'pgpass-password',
+    title: 'PostgreSQL password file lines with other ports, in a text that names .pgpass',
+    keywords: ['.pgpass'],
+    multiline: true,
+    pattern: pgpass(String.raw`\d{1,5}`),
+    accept: (s) => !isPlaceholder(s),
+  },
+  {
+    id: 'xml-secret',
+    title: 'XML elements named for a secret (<password>, <passphrase>, <apiKey>, <clientSecret>, Maven settings.xml)',
+    keywords: ['password>', 'passwd>', 'passphrase>', 'secret>', 'token>', 'key>', 'credential>', 'credentials>'],
+    pattern: new RegExp(
+      String.raw`<(?<name>${SECRET_NAME})(?:[ \t][^<>\n]*)?>(?<secret>[^<>\n]{1,512})</\k<name>>`,
+      'gi',
+    ),
+    accept: secretValue,
+  },
+  {
+    id: 'xml-secret',
+    title: '.NET / NuGet settings named for a secret (<add key="ClearTextPassword" value="…"/>)',
+    keywords: ['value='],
+    pattern: new RegExp(
+      String.raw`<add[ \t]+key[ \t]*=[ \t]*(?<q>["'])${SECRET_NAME}\k<q>[ \t]+value[ \t]*=[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')`,
+      'gi',
+    ),
+    accept: secretValue,
+  },
+];
