@@ -832,4 +832,51 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 32);
     return { secret, line: `<add key="ClearTextPassword" value="${secret}" />` };
   }),
+  ctx('mongosh-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `mongosh "mongodb://db.internal:27017/app" -u admin -p ${secret} --authenticationDatabase admin`,
+    };
+  }),
+  ctx('sqlcmd-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `sqlcmd -S localhost,1433 -U sa -P '${secret}' -Q "SELECT name FROM sys.databases"` };
+  }),
+  ctx('vault-login-token', 'cli-password', (r) => {
+    const secret = `s.${r.str(ALNUM, 24)}`;
+    return { secret, line: `vault login ${secret}` };
+  }),
+  ctx('rabbitmqctl-add-user', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `rabbitmqctl add_user deploy '${secret}'` };
+  }),
+  ctx('poetry-http-basic', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 20);
+    return { secret, line: `poetry config http-basic.internal deploy ${secret}` };
+  }),
+  ctx('npm-config-set-auth-token', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 36);
+    return { secret, line: `npm config set //npm.internal.example.com/:_authToken ${secret}` };
+  }),
+  ctx('bundle-config-credentials', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 30);
+    return { secret, line: `bundle config set --global gems.internal.example.com deploy:${secret}` };
+  }),
+  ctx('aws-configure-set-secret', 'aws-secret-access-key', (r) => {
+    const secret = r.str(B64, 40);
+    return { secret, line: `aws configure set aws_secret_access_key ${secret} --profile ci` };
+  }),
+  ctx('sql-alter-user-password', 'sql-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `psql -c "ALTER USER app WITH ENCRYPTED PASSWORD '${secret}';"` };
+  }),
+  ctx('sql-identified-by', 'sql-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `CREATE USER 'app'@'%' IDENTIFIED BY '${secret}';` };
+  }),
+  ctx('plist-password', 'xml-secret', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `\t<key>APIToken</key>\n\t<string>${secret}</string>` };
+  }),
 ];

@@ -39,6 +39,41 @@ test('passwords given to commands are redacted, the command and user stay', asyn
       `mc alias set s3 https://s3.example.com AKIDEXAMPLE wJalr-secret-9`,
       `mc alias set s3 https://s3.example.com AKIDEXAMPLE [REDACTED:cli-password]`,
     ],
+    [`mongosh "mongodb://db" -u admin -p M0ngo-pw`, `mongosh "mongodb://db" -u admin -p [REDACTED:cli-password]`],
+    [`sqlcmd -S db -U sa -P 'Sql-pw-1' -Q "SELECT 1"`, `sqlcmd -S db -U sa -P '[REDACTED:cli-password]' -Q "SELECT 1"`],
+    [`twine upload -u __token__ -p Tw1ne-pw dist/*`, `twine upload -u __token__ -p [REDACTED:cli-password] dist/*`],
+    [`vault login s.Abc123def456`, `vault login [REDACTED:cli-password]`],
+    [`cargo login --registry my-reg Crg-t0ken`, `cargo login --registry my-reg [REDACTED:cli-password]`],
+    [`rabbitmqctl add_user deploy Rbt-pw-1`, `rabbitmqctl add_user deploy [REDACTED:cli-password]`],
+    [
+      `poetry config http-basic.internal deploy P0etry-pw`,
+      `poetry config http-basic.internal deploy [REDACTED:cli-password]`,
+    ],
+    [`poetry config pypi-token.pypi pypi-Ab12`, `poetry config pypi-token.pypi [REDACTED:cli-password]`],
+    [
+      `npm config set //npm.example.com/:_authToken Npm-t0ken`,
+      `npm config set //npm.example.com/:_authToken [REDACTED:cli-password]`,
+    ],
+    [
+      `bundle config set --global gems.example.com bob:Bndl-pw-1`,
+      `bundle config set --global gems.example.com bob:[REDACTED:cli-password]`,
+    ],
+    [
+      `aws configure set aws_session_token IQo-Jb3JpZ2 --profile ci`,
+      `aws configure set aws_session_token [REDACTED:aws-secret-access-key] --profile ci`,
+    ],
+    [
+      `ALTER ROLE app WITH LOGIN ENCRYPTED PASSWORD 'it''s-pw';`,
+      `ALTER ROLE app WITH LOGIN ENCRYPTED PASSWORD '[REDACTED:sql-password]';`,
+    ],
+    [
+      `CREATE USER 'app'@'%' IDENTIFIED BY 'Sq1-pw-1';`,
+      `CREATE USER 'app'@'%' IDENTIFIED BY '[REDACTED:sql-password]';`,
+    ],
+    [
+      `SET PASSWORD FOR 'app'@'localhost' = 'Sq1-pw-2';`,
+      `SET PASSWORD FOR 'app'@'localhost' = '[REDACTED:sql-password]';`,
+    ],
   ];
   for (const [line, want] of cases) assert.equal(await clean(line), want, line);
 });
@@ -57,6 +92,11 @@ test('passwords placed by a file layout are redacted: .pgpass lines, XML element
     [
       '<add key="ClearTextPassword" value="Nu-get-1" />',
       '<add key="ClearTextPassword" value="[REDACTED:xml-secret]" />',
+    ],
+    // A property list's value is the element after its key, often on the next line.
+    [
+      '<key>APIToken</key>\n\t<string>Pl1st-t0k</string>',
+      '<key>APIToken</key>\n\t<string>[REDACTED:xml-secret]</string>',
     ],
   ];
   for (const [text, want] of cases) assert.equal(await clean(text), want, text);
@@ -82,6 +122,18 @@ test('near misses stay: variables, prompts, files, other fields and numbers', as
     '<passphrase>${env.GPG_PASSPHRASE}</passphrase>',
     '<privateKey>/home/bob/.ssh/id_rsa</privateKey>',
     '<add key="Username" value="bob" />',
+    '<key>TokenLifetime</key><string>3600s</string>',
+    'vault login -method=userpass username=bob',
+    'cargo login --registry my-reg',
+    'poetry config http-basic.internal deploy',
+    'npm config set registry https://registry.example.com/',
+    'aws configure set region eu-west-1 --profile ci',
+    'mongod --port 27017 --dbpath /data',
+    'mongosh -u admin -p --host db',
+    'rabbitmqctl list_users',
+    'SELECT * FROM users WHERE password = $1;',
+    'ALTER ROLE app PASSWORD NULL;',
+    "CREATE USER app PASSWORD '${APP_PASSWORD}';",
   ];
   for (const line of lines) assert.equal(await clean(line), line, line);
 });

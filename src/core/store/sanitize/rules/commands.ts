@@ -1,11 +1,17 @@
 // Secrets handed to a command where no key names them: piped into its standard input, as a positional
-// argument (htpasswd, mc), or behind an option only that tool uses for a password (keytool -storepass,
-// openssl pass:, ldapsearch -w, smbclient -U user%password). Only the secret is redacted; the command
-// stays readable.
+// argument (htpasswd, mc, vault login, package managers' `config`), behind an option only that tool
+// uses for a password (keytool -storepass, openssl pass:, ldapsearch -w, sqlcmd -P), or in an SQL
+// statement. Only the secret is redacted; the command stays readable.
 import { isPlaceholder, unquote, type SecretRule } from './types';
 
 /** One shell word: quoted, or a run up to whitespace, a quote or a shell operator. */
 const ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>()]+)`;
+
+/** A token as an argument: not an option, not `key=value`. */
+const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>()]*)`;
+
+/** Options before the arguments: `--profile dev`, `--global`, `-q`. */
+const OPTIONS = String.raw`(?:[ \t]+--?[\w-]+(?:=\S+)?)*`;
 
 /** Where a command ends: the line, a pipe, a list, a redirection, a subshell's close. */
 const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)]|2>|\\n))`;
@@ -97,6 +103,88 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       String.raw`\bmc[ \t]+(?:alias[ \t]+set|config[ \t]+host[ \t]+add)[ \t]+\S+[ \t]+\S+[ \t]+\S+[ \t]+(?<secret>${ARG})`,
       'g',
     ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title:
+      'Passwords after -p / -P of database and upload clients (mongosh / mongodump -p, sqlcmd / bcp -P, twine -p, dotnet nuget -p)',
+    keywords: ['mongo', 'sqlcmd', 'bcp', 'twine', 'nuget'],
+    pattern: new RegExp(
+      String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]*?[ \t]-p|(?:sqlcmd|bcp)\b[^\n|;&]*?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Tokens given to a login command (vault login TOKEN, cargo login TOKEN)',
+    keywords: ['vault login', 'cargo login'],
+    pattern: new RegExp(
+      String.raw`\b(?:vault|cargo)[ \t]+login(?:[ \t]+--registry[ \t]+\S+)?${OPTIONS}[ \t]+(?<secret>${TOKEN_ARG})(?=$|[\s"'\x60\\|;&<>)])`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'RabbitMQ user passwords (rabbitmqctl add_user USER PASSWORD, change_password, authenticate_user)',
+    keywords: ['rabbitmqctl'],
+    pattern: new RegExp(
+      String.raw`\brabbitmqctl${OPTIONS}[ \t]+(?:add_user|change_password|authenticate_user)[ \t]+${ARG}[ \t]+(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Package manager credentials set by command (poetry / composer config http-basic.… USER PASSWORD)',
+    keywords: ['poetry', 'composer'],
+    pattern: new RegExp(
+      String.raw`\b(?:poetry|composer)[ \t]+config${OPTIONS}[ \t]+["']?http-basic\.\S+[ \t]+${ARG}[ \t]+(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title:
+      'Package manager tokens set by command (poetry config pypi-token.NAME TOKEN, composer config github-oauth.HOST TOKEN, npm / pnpm / yarn config set //HOST/:_authToken TOKEN)',
+    keywords: ['poetry', 'composer', 'config set'],
+    pattern: new RegExp(
+      String.raw`\b(?:poetry[ \t]+config${OPTIONS}[ \t]+["']?pypi-token\.\S+|composer[ \t]+config${OPTIONS}[ \t]+["']?(?:github-oauth|gitlab-token|gitlab-oauth|bitbucket-oauth|bearer)\.\S+|(?:npm|pnpm|yarn)[ \t]+config[ \t]+set${OPTIONS}[ \t]+["']?\S*(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["']?)[ \t]+(?<secret>${ARG})`,
+      'gi',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Bundler credentials (bundle config set HOST USER:PASSWORD)',
+    keywords: ['bundle config'],
+    pattern: new RegExp(
+      String.raw`\bbundle[ \t]+config(?:[ \t]+set)?${OPTIONS}[ \t]+[\w-]+(?:\.[\w-]+)+[ \t]+["']?[^\s:'"]+:(?<secret>[^\s'"]+)`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'aws-secret-access-key',
+    title: 'AWS secret keys set by command (aws configure set aws_secret_access_key …, aws_session_token …)',
+    keywords: ['aws configure'],
+    pattern: new RegExp(
+      String.raw`\baws[ \t]+configure[ \t]+set${OPTIONS}[ \t]+(?:[\w-]+\.)?(?:aws_secret_access_key|aws_session_token)[ \t]+(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    // SQL keeps a quote inside a string by doubling it ('it''s').
+    id: 'sql-password',
+    title:
+      "Passwords in SQL (CREATE / ALTER USER, ROLE or LOGIN … PASSWORD '…', IDENTIFIED BY '…', SET PASSWORD = '…')",
+    keywords: ['password', 'identified'],
+    pattern:
+      /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]*?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]*?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)[ \t]*=?[ \t]*(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
     accept: literal,
   },
 ];

@@ -1,6 +1,6 @@
 // Secrets in configuration files whose layout, not a `key = value`, says where the secret is: a
 // PostgreSQL password file line, an XML element named for a secret (Maven's settings.xml), a .NET
-// `<add key="…Password" value="…"/>`.
+// `<add key="…Password" value="…"/>`, a property list's `<key>` and the `<string>` after it.
 import { isPlaceholder, unquote, type SecretRule } from './types';
 
 /** A .pgpass field before the password: a name with `\:` and `\\` escapes, or `*`. */
@@ -56,6 +56,27 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
     keywords: ['value='],
     pattern: new RegExp(
       String.raw`<add[ \t]+key[ \t]*=[ \t]*(?<q>["'])${SECRET_NAME}\k<q>[ \t]+value[ \t]*=[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')`,
+      'gi',
+    ),
+    accept: secretValue,
+  },
+  {
+    // A property list holds a value in the element after its key, often on the next line.
+    id: 'xml-secret',
+    title: 'Property list values whose key names a secret (<key>password</key> <string>…</string>)',
+    keywords: [
+      'password</key>',
+      'passwd</key>',
+      'passphrase</key>',
+      'secret</key>',
+      'token</key>',
+      'key</key>',
+      'credential</key>',
+      'credentials</key>',
+    ],
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`<key>${SECRET_NAME}</key>(?:\s|\\[nrt]){0,200}<string>(?<secret>[^<>\n]{1,512})</string>`,
       'gi',
     ),
     accept: secretValue,
