@@ -879,4 +879,68 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 24);
     return { secret, line: `\t<key>APIToken</key>\n\t<string>${secret}</string>` };
   }),
+  tok(
+    'cloudflare-origin-ca-key',
+    'cloudflare-origin-ca-key',
+    (r) => `v1.0-${r.str(HEX, 24)}-${r.str(HEX, 146)}`,
+    (s) => `curl -H "X-Auth-User-Service-Key: ${s}" https://api.cloudflare.com/client/v4/certificates`,
+  ),
+  tok(
+    'openshift-token',
+    'openshift-token',
+    (r) => `sha256~${r.str(B64URL, 43)}`,
+    (s) => `oc login --token=${s} --server=https://api.cluster.example.com:6443`,
+  ),
+  tok(
+    'alibaba-access-key-id',
+    'alibaba-access-key-id',
+    (r) => `LTAI${r.str(ALNUM, 20)}`,
+    (s) => `ALIBABA_CLOUD_ACCESS_KEY_ID=${s}`,
+  ),
+  tok(
+    'jfrog-reference-token',
+    'artifactory-token',
+    (r) => `cmVmdGtu${r.str(ALNUM, 56)}`,
+    (s) => `jf config add art --url https://example.jfrog.io --access-token ${s}`,
+  ),
+  tok(
+    'sourcegraph-token',
+    'sourcegraph-token',
+    (r) => `sgp_${r.str(HEX, 16)}_${r.str(HEX, 40)}`,
+    (s) => `SRC_ENDPOINT=https://sourcegraph.example.com SRC_ACCESS_TOKEN=${s} src search 'repo:x'`,
+  ),
+  tok(
+    'prefect-api-key',
+    'platform-token',
+    (r) => `pnu_${r.str(ALNUM, 36)}`,
+    (s) => `prefect cloud login -k ${s}`,
+  ),
+  tok(
+    'infracost-api-key',
+    'platform-token',
+    (r) => `ico-${r.str(ALNUM, 32)}`,
+    (s) => `infracost configure set api_key ${s}`,
+  ),
+  tok(
+    'shippo-api-token',
+    'platform-token',
+    (r) => `shippo_live_${r.str(HEX, 40)}`,
+    (s) => `shippo.config.api_key = "${s}"`,
+  ),
+  tok(
+    'octopus-deploy-api-key',
+    'octopus-deploy-api-key',
+    (r) => `API-${r.str(UPPER_ALNUM, 26)}`,
+    (s) => `octo list-projects --server https://octopus.example.com --apiKey ${s}`,
+  ),
+  tok(
+    'dropbox-short-lived-token',
+    'dropbox-token',
+    (r) => `sl.u.${r.str(B64URL, 400)}`,
+    (s) => `curl -X POST https://api.dropboxapi.com/2/files/list_folder -H "Authorization: Bearer ${s}"`,
+  ),
+  ctx('discord-bot-token', 'discord-bot-token', (r) => {
+    const secret = `M${r.str(ALNUM, 25)}.${r.str(B64URL, 6)}.${r.str(B64URL, 38)}`;
+    return { secret, line: `curl -H "Authorization: Bot ${secret}" https://discord.com/api/v10/users/@me` };
+  }),
 ];

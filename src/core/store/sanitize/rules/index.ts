@@ -2,6 +2,7 @@
 import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
 import { CONTEXT_RULES } from './context';
+import { PLATFORM_RULES } from './platforms';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
 import type { SecretRule } from './types';
@@ -11,6 +12,7 @@ export type { SecretRule } from './types';
 export const BUILTIN_RULES: readonly SecretRule[] = [
   ...TOKEN_RULES,
   ...SERVICE_RULES,
+  ...PLATFORM_RULES,
   ...CONTEXT_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,

@@ -271,9 +271,9 @@ export const TOKEN_RULES: readonly SecretRule[] = [
   },
   exact({
     id: 'artifactory-token',
-    title: 'JFrog Artifactory API key (AKCp…)',
-    keywords: ['AKCp'],
-    pattern: /\bAKCp[A-Za-z0-9]{69}\b/g,
+    title: 'JFrog Artifactory API keys (AKCp…) and reference tokens (cmVmdGtu…)',
+    keywords: ['AKCp', 'cmVmdGtu'],
+    pattern: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g,
   }),
   {
     id: 'pulumi-token',
