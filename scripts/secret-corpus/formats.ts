@@ -943,4 +943,65 @@ export const FORMATS: Format[] = [
     const secret = `M${r.str(ALNUM, 25)}.${r.str(B64URL, 6)}.${r.str(B64URL, 38)}`;
     return { secret, line: `curl -H "Authorization: Bot ${secret}" https://discord.com/api/v10/users/@me` };
   }),
+  ctx('php-define-password', 'env-secret', (r) => {
+    const secret = `${r.str(ALNUM, 8)}(${r.str(ALNUM, 4)})[${r.str(ALNUM, 4)}]`;
+    return { secret, line: `define( 'DB_PASSWORD', '${secret}' );` };
+  }),
+  ctx('quoted-password-with-brackets', 'code-secret', (r) => {
+    const secret = `${r.str(ALNUM, 6)}{${r.str(ALNUM, 3)}}(${r.str(ALNUM, 5)})`;
+    return { secret, line: `  "password": "${secret}",` };
+  }),
+  ctx('wireguard-preshared-key', 'code-secret', (r) => {
+    const secret = `${r.str(B64, 43)}=`;
+    return { secret, line: `PresharedKey = ${secret}` };
+  }),
+  ctx('wpa-psk', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `\tpsk="${secret}"` };
+  }),
+  ctx('openvpn-static-key', 'private-key', (r) => {
+    const body = Array.from({ length: 16 }, () => r.str(HEX, 32));
+    const secret = ['-----BEGIN OpenVPN Static key V1-----', ...body, '-----END OpenVPN Static key V1-----'].join('\n');
+    return { secret, line: `<tls-auth>\n${secret}\n</tls-auth>`, needles: body };
+  }),
+  ctx('putty-private-key', 'private-key', (r) => {
+    const secret = r.str(B64, 64);
+    const line = [
+      'PuTTY-User-Key-File-3: ssh-ed25519',
+      'Encryption: none',
+      'Comment: deploy@ci',
+      'Public-Lines: 2',
+      r.str(B64, 64),
+      r.str(B64, 12),
+      'Private-Lines: 1',
+      secret,
+      `Private-MAC: ${r.str(HEX, 64)}`,
+    ].join('\n');
+    return { secret, line };
+  }),
+  ctx('github-actions-add-mask', 'stdin-password', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `echo "::add-mask::${secret}"` };
+  }),
+  ctx('gh-secret-set-body', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `gh secret set DEPLOY_TOKEN --repo acme/app --body "${secret}"` };
+  }),
+  ctx('gcloud-secret-from-stdin', 'stdin-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `echo -n "${secret}" | gcloud secrets create db-password --data-file=-` };
+  }),
+  ctx('aws-secretsmanager-secret-string', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `aws secretsmanager put-secret-value --secret-id prod/db --secret-string '${secret}'` };
+  }),
+  ctx('az-keyvault-secret-value', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `az keyvault secret set --vault-name kv-prod --name db-password --value '${secret}'` };
+  }),
+  ctx('kubernetes-dockerconfigjson', 'docker-config-auth', (r) => {
+    const auth = Buffer.from(`deploy:${password(r)}`).toString('base64');
+    const secret = Buffer.from(JSON.stringify({ auths: { 'ghcr.io': { auth } } })).toString('base64');
+    return { secret, line: `  .dockerconfigjson: ${secret}` };
+  }),
 ];

@@ -74,6 +74,25 @@ test('passwords given to commands are redacted, the command and user stay', asyn
       `SET PASSWORD FOR 'app'@'localhost' = 'Sq1-pw-2';`,
       `SET PASSWORD FOR 'app'@'localhost' = '[REDACTED:sql-password]';`,
     ],
+    [
+      `echo -n "Gc-pw-1" | gcloud secrets create db --data-file=-`,
+      `echo -n "[REDACTED:stdin-password]" | gcloud secrets create db --data-file=-`,
+    ],
+    [`echo Gh-s3cret | gh secret set TOKEN`, `echo [REDACTED:stdin-password] | gh secret set TOKEN`],
+    [
+      `npx wrangler secret put API_KEY <<< "Wr-s3cret"`,
+      `npx wrangler secret put API_KEY <<< "[REDACTED:stdin-password]"`,
+    ],
+    [`gh secret set TOKEN --body "Gh-b0dy"`, `gh secret set TOKEN --body "[REDACTED:cli-password]"`],
+    [
+      `aws secretsmanager create-secret --name x --secret-string "{\\"password\\":\\"Sm-pw-1\\"}"`,
+      `aws secretsmanager create-secret --name x --secret-string "[REDACTED:cli-password]"`,
+    ],
+    [
+      `az keyvault secret set --vault-name kv --name db --value Kv-pw-1`,
+      `az keyvault secret set --vault-name kv --name db --value [REDACTED:cli-password]`,
+    ],
+    [`echo "::add-mask::Ma5ked-value"`, `echo "::add-mask::[REDACTED:stdin-password]"`],
   ];
   for (const [line, want] of cases) assert.equal(await clean(line), want, line);
 });
@@ -134,6 +153,39 @@ test('near misses stay: variables, prompts, files, other fields and numbers', as
     'SELECT * FROM users WHERE password = $1;',
     'ALTER ROLE app PASSWORD NULL;',
     "CREATE USER app PASSWORD '${APP_PASSWORD}';",
+    'echo "$TOKEN" | gh secret set TOKEN',
+    'gh secret list --repo acme/app',
+    'echo "::add-mask::${{ secrets.TOKEN }}"',
+    'aws secretsmanager get-secret-value --secret-id prod/db',
+    'az keyvault secret show --vault-name kv --name db',
+    "define('WP_DEBUG', true);",
+    'api_key: "{api_key}"',
+    'password = "%(password)s"',
+    "setApiKey: 'contextDesk.setApiKey',",
+    'password: "(see the docs below)"',
   ];
   for (const line of lines) assert.equal(await clean(line), line, line);
+});
+
+test('a quoted secret may hold brackets; unquoted, brackets make it code', async () => {
+  // The engine hands rules a quoted value without its quotes; the rule is told it was quoted.
+  assert.equal(await clean('DB_PASSWORD="p@ss(word)1"'), 'DB_PASSWORD="[REDACTED:env-secret]"');
+  assert.equal(await clean('  "password": "x{y}z[1]",'), '  "password": "[REDACTED:code-secret]",');
+  assert.equal(
+    await clean("define('SECURE_AUTH_KEY', 'kD8#f9(oP5)aS0');"),
+    "define('SECURE_AUTH_KEY', '[REDACTED:env-secret]');",
+  );
+  for (const line of ['password = getPassword(user)', 'const token = tokens[0];', 'API_KEY=readKey()'])
+    assert.equal(await clean(line), line, line);
+});
+
+test('key files inside JSON strings: a PuTTY key and an OpenVPN static key, colour codes inside a line', async () => {
+  const ppk = 'Private-Lines: 2\r\nAAAAIGFiY2Rl\u001b[33mZmdoaWprbG1u\r\nb3BxcnN0dXZ3eHl6MDEy\r\nPrivate-MAC: 0123';
+  const out = await clean(JSON.stringify({ content: ppk }));
+  assert.ok(!/AAAAIGFiY2Rl|ZmdoaWprbG1u|b3BxcnN0dXZ3/.test(out), out);
+  assert.ok(JSON.parse(out), 'still JSON');
+  assert.match(out, /Private-MAC: 0123/);
+  const ovpn =
+    '-----BEGIN OpenVPN Static key V1-----\n0123456789abcdef0123456789abcdef\n-----END OpenVPN Static key V1-----';
+  assert.equal(await clean(ovpn), '[REDACTED:private-key]');
 });

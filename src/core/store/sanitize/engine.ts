@@ -94,10 +94,18 @@ export class RedactionEngine {
     let whole: string | undefined;
     if (triggered.size > 0) {
       const lineRules: Compiled[] = [];
+      let wholeDecoded: DecodedView | undefined | null = null;
       for (const order of triggered) {
         const rule = this.rules[order]!;
-        if (rule.multiline) this.run(rule, (whole ??= asciiView(text)), undefined, (o) => o, spans);
-        else lineRules.push(rule);
+        if (!rule.multiline) {
+          lineRules.push(rule);
+          continue;
+        }
+        whole ??= asciiView(text);
+        this.run(rule, whole, undefined, (o) => o, spans);
+        // Also as decoded: a key file inside a JSON string, with a colour code inside a line of it.
+        if (wholeDecoded === null) wholeDecoded = decodedView(whole);
+        if (wholeDecoded) this.run(rule, wholeDecoded.text, wholeDecoded, (o) => o, spans);
       }
       const toOrig = (o: number): number => toOriginal(pieces, o);
       const decoded = lineRules.length > 0 ? decodedView(view) : undefined;
@@ -129,11 +137,12 @@ export class RedactionEngine {
       let [s, e] = m.indices?.groups?.secret ?? whole;
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
       const q = text[s];
-      if (e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q) [s, e] = [s + 1, e - 1];
+      const quoted = e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q;
+      if (quoted) [s, e] = [s + 1, e - 1];
       if (e <= s) continue;
       const value = text.slice(s, e);
       if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
-      if (rule.accept && !rule.accept(value)) continue;
+      if (rule.accept && !rule.accept(value, quoted)) continue;
       if (!dv) [s, e] = outsideEscapes(text, s, e);
       if (e <= s) continue;
       let [ms, me] = whole;

@@ -221,4 +221,11 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g,
     multiline: true,
   },
+  {
+    id: 'private-key',
+    title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
+    keywords: ['openvpn static key'],
+    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]*?-----END OpenVPN Static key V\d-----/g,
+    multiline: true,
+  },
 ];

@@ -5,7 +5,22 @@
 import { isPlaceholder, unquote, type SecretRule } from './types';
 
 /** One shell word: quoted, or a run up to whitespace, a quote or a shell operator. */
-const ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"|;&<>()]+)`;
+const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"|;&<>()]+)`;
+
+/**
+ * Commands that read a secret from standard input: registry logins, passwd, and the secret stores'
+ * own commands (`gh secret set`, `gcloud secrets create --data-file=-`, `wrangler secret put`, …).
+ */
+const STDIN_READER = String.raw`(?:[^\n|;&]*?[ \t]--password-stdin\b|passwd\b[^\n|;&]*?[ \t]--stdin\b|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b[^\n|;&]*?[ \t]--data-file(?:=|[ \t]+)-(?![\w-])|gh[ \t]+secret[ \t]+set\b|(?:npx[ \t]+)?wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|(?:docker|podman)[ \t]+secret[ \t]+create\b[^\n|;&]*?[ \t]-(?![\w-]))`;
+const STDIN_KEYWORDS = [
+  'password-stdin',
+  'passwd',
+  'gcloud secrets',
+  'secret set',
+  'secret put',
+  'env add',
+  'secret create',
+];
 
 /** A token as an argument: not an option, not `key=value`. */
 const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>()]*)`;
@@ -37,19 +52,20 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     // `echo "…" | docker login --password-stdin`: the documented way to keep a password off the command
     // line, which puts it on the command line when the value is written out. A variable stays.
     id: 'stdin-password',
-    title: 'Passwords echoed into a command (echo … | docker login --password-stdin, … | passwd --stdin)',
-    keywords: ['password-stdin', 'passwd'],
+    title:
+      'Secrets echoed into a command that reads one (… | docker login --password-stdin, passwd --stdin, gh secret set, gcloud secrets create --data-file=-, wrangler secret put, vercel env add, docker secret create … -)',
+    keywords: STDIN_KEYWORDS,
     pattern: new RegExp(
-      String.raw`\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s'|"%s"|%s)(?:\\n)?)?[ \t]+(?<secret>${ARG})[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[^\n|;&]*?[ \t]--password-stdin\b|passwd\b[^\n|;&]*?[ \t]--stdin\b)`,
+      String.raw`\b(?:echo|printf)(?:[ \t]+-[neE]+)*(?:[ \t]+(?:'%s'|"%s"|%s)(?:\\n)?)?[ \t]+(?<secret>${ARG})[ \t]*\|[ \t]*(?:sudo[ \t]+(?:-\S+[ \t]+)*)?${STDIN_READER}`,
       'g',
     ),
     accept: literal,
   },
   {
     id: 'stdin-password',
-    title: 'Passwords given to --password-stdin in a here-string (… --password-stdin <<< "…")',
-    keywords: ['password-stdin'],
-    pattern: new RegExp(String.raw`--password-stdin\b[^\n|;&]*?<<<[ \t]*(?<secret>${ARG})`, 'g'),
+    title: 'Secrets given to such a command in a here-string (… --password-stdin <<< "…", gh secret set NAME <<< "…")',
+    keywords: STDIN_KEYWORDS,
+    pattern: new RegExp(String.raw`(?:^|[\s;&|(])${STDIN_READER}[^\n|;&]*?<<<[ \t]*(?<secret>${ARG})`, 'gm'),
     accept: literal,
   },
   {
@@ -185,6 +201,25 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     keywords: ['password', 'identified'],
     pattern:
       /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]*?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]*?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)[ \t]*=?[ \t]*(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title:
+      'Values given to a secret store by option (gh secret set --body, aws secretsmanager --secret-string, az keyvault secret set --value)',
+    keywords: ['secret set', 'secretsmanager'],
+    pattern: new RegExp(
+      String.raw`\b(?:gh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)|aws[ \t]+secretsmanager\b[^\n|;&]*?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value)(?:=|[ \t]+)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    // A workflow step hides a value from its log this way, so the value is a secret by its author's word.
+    id: 'stdin-password',
+    title: 'Values masked in GitHub Actions (::add-mask::…)',
+    keywords: ['::add-mask::'],
+    pattern: /(?<![^\s"'\x60])::add-mask::(?<secret>[^\s"'\x60\\]+)/g,
     accept: literal,
   },
 ];

@@ -1,6 +1,7 @@
 // Secrets in configuration files whose layout, not a `key = value`, says where the secret is: a
 // PostgreSQL password file line, an XML element named for a secret (Maven's settings.xml), a .NET
-// `<add key="…Password" value="…"/>`, a property list's `<key>` and the `<string>` after it.
+// `<add key="…Password" value="…"/>`, a property list's `<key>` and the `<string>` after it, a PuTTY
+// key's `Private-Lines`, a Docker config in base64.
 import { isPlaceholder, unquote, type SecretRule } from './types';
 
 /** A .pgpass field before the password: a name with `\:` and `\\` escapes, or `*`. */
@@ -12,6 +13,10 @@ const pgpass = (port: string): RegExp =>
     String.raw`(?<![^\s"'\x60])(?:[A-Za-z0-9_.-]+|\*):${port}:${PGPASS_FIELD}:${PGPASS_FIELD}:(?<secret>(?:[^\s:\\"'\x60]|\\[:\\])+)(?=$|[\s"'\x60]|\\[nrt])`,
     'gm',
   );
+
+/** A line break in a key file, as written or escaped in JSON; a whole line of base64 before it. */
+const PPK_BREAK = String.raw`[ \t]*(?:\r?\n|(?:\\r)?\\n)`;
+const PPK_LINE = String.raw`[A-Za-z0-9+/]+={0,2}(?=[ \t]*(?:\r?\n|\\[rn]|$))`;
 
 /** Names that say an element or setting holds a secret (ending in it: `<maxTokens>` is a number). */
 const SECRET_NAME = String.raw`[\w.:-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
@@ -80,5 +85,24 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
       'gi',
     ),
     accept: secretValue,
+  },
+  {
+    // A PuTTY key file: the private key is the base64 lines after `Private-Lines: N`.
+    id: 'private-key',
+    title: 'PuTTY private keys (.ppk Private-Lines)',
+    keywords: ['private-lines:'],
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`Private-Lines:[ \t]*\d+${PPK_BREAK}(?<secret>${PPK_LINE}(?:${PPK_BREAK}${PPK_LINE})*)`,
+      'g',
+    ),
+  },
+  {
+    // A Kubernetes `.dockerconfigjson` (or `.dockercfg`) is base64 of a Docker config with its credentials.
+    id: 'docker-config-auth',
+    title: 'Docker config JSON in base64 (Kubernetes .dockerconfigjson: eyJhdXRocyI6…)',
+    keywords: ['eyJhdXRocyI6', 'eyJhdXRocyI'],
+    exactKeywords: true,
+    pattern: /\beyJhdXRocyI[6k][A-Za-z0-9+/]{16,}={0,2}/g,
   },
 ];

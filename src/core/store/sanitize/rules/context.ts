@@ -42,15 +42,23 @@ const CODE_WORDS = [
   'privatekey',
   'private-key',
   'credential',
+  'preshared',
+  'pre_shared',
+  'pre-shared',
+  'psk',
 ];
 
 /** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
-function literalValue(raw: string): boolean {
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+function literalValue(raw: string, quoted = false): boolean {
   const v = unquote(raw);
   if (isPlaceholder(raw) || v.includes('${') || v.includes('{{') || v.includes('[REDACTED:')) return false;
-  if (v === raw && looksLikeCode(v)) return false;
-  // "Enter your password": words, not a secret.
-  return !(/^[A-Za-z ,.'!?:-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
+  // Unquoted, a call, an index or a name is code; quoted, a password may hold brackets, but a dotted
+  // name (`'contextDesk.setApiKey'`, a command or key path) is still not one.
+  if (quoted ? DOTTED_NAME.test(v) : v === raw && looksLikeCode(v)) return false;
+  // "Enter your password", "(see the docs)": words, not a secret.
+  return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
 
 /** Base64 that decodes to `user:password` (what Basic authorization carries). */
@@ -118,7 +126,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Password in an ADO.NET / ODBC / JDBC connection string (…;Password=…;)',
     keywords: ['password', 'pwd='],
     pattern: /(?:^|;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?<secret>[^;\n"']+)/gim,
-    accept: (s) => !isPlaceholder(s.trim()),
+    // `password = getPassword(user)` at a line start is a call, not a connection string's value.
+    accept: (s) => !isPlaceholder(s.trim()) && !/^[A-Za-z_$][\w$.]*\(.*\)$/.test(s.trim()),
   },
 
   {
@@ -309,13 +318,14 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     accept: literalValue,
   },
   {
-    // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`:
-    // a call that sets a variable whose name says it holds a secret.
+    // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`,
+    // `define('DB_PASSWORD', '…')` (wp-config.php): a call that sets a name that says it holds a secret.
     id: 'env-secret',
-    title: 'Secret-named environment variables set by a call (setenv, Setenv, putenv, setdefault, env.set)',
-    keywords: ['setenv', 'putenv', 'setdefault', 'env.set'],
+    title:
+      "Secret-named environment variables and constants set by a call (setenv, Setenv, putenv, setdefault, env.set, PHP's define)",
+    keywords: ['setenv', 'putenv', 'setdefault', 'env.set', 'define('],
     pattern:
-      /\b(?:[Ss]etenv|putenv|setdefault|env\.set)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
+      /\b(?:[Ss]etenv|putenv|setdefault|env\.set|define)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
     accept: literalValue,
   },
   {
@@ -323,10 +333,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
       'g',
     ),
-    accept: (s) => literalValue(s) && unquote(s).length >= 4,
+    accept: (s, quoted) => literalValue(s, quoted) && unquote(s).length >= 4,
   },
 ];
 

@@ -20,8 +20,11 @@ export interface SecretRule {
   pattern: RegExp;
   /** Minimum Shannon entropy (bits per character) of the redacted part. */
   entropy?: number;
-  /** Extra test of the redacted part (placeholders, shapes); false = not a secret. */
-  accept?: (secret: string) => boolean;
+  /**
+   * Extra test of the redacted part (placeholders, shapes); false = not a secret. A quoted value comes
+   * without its quotes, with `quoted` true: `"Zx9(Qw)"` is a string, while `Zx9(Qw)` unquoted is code.
+   */
+  accept?: (secret: string, quoted: boolean) => boolean;
   /** Matches may span lines (PEM blocks): searched in the whole text, not only in keyword lines. */
   multiline?: boolean;
 }
@@ -46,9 +49,10 @@ export function unquote(s: string): string {
 }
 
 // References and stand-ins that name a secret without holding it: `$VAR`, `${VAR}`, `%VAR%`, `<token>`,
-// `{{ secret }}`, `***`, `xxxx`, `...`, an already redacted value.
+// `{{ secret }}`, a format field (`{password}`, `%(password)s`, `%s`), `***`, `xxxx`, `...`, an already
+// redacted value.
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\[[A-Z_ -]*\]|\*+|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
+  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|%(?:\([\w.-]+\))?s|\[[A-Z_ -]*\]|\*+|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
 const TYPE_OR_LITERAL =
   /^(?:true|false|null|nil|none|undefined|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|secret|password|token|required|optional|empty|redacted|hidden|masked|\*\*\*)$/i;
 
