@@ -53,8 +53,12 @@ function applySpans(text: string, spans: Span[]): RedactionResult {
   let pos = 0;
   for (const s of spans) {
     if (s.end <= pos) continue; // inside a span already redacted
-    const start = Math.max(s.start, pos);
-    out += text.slice(pos, start) + `[REDACTED:${s.kind}]`;
+    // Overlapping the last one: one marker covers both (the earlier span names it).
+    if (s.start < pos && out !== '') {
+      pos = s.end;
+      continue;
+    }
+    out += text.slice(pos, s.start) + `[REDACTED:${s.kind}]`;
     pos = s.end;
     counts[s.kind] = (counts[s.kind] ?? 0) + 1;
   }

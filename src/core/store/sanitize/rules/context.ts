@@ -1,7 +1,15 @@
 // Secrets known by where they stand, not by their shape: the value of a key that names a secret, the
 // password of a URL, an Authorization header, a database client's -p. The key, the URL's scheme, host
 // and user stay readable; only the `secret` group is redacted.
-import { entropy, hasDigitAndLetter, isPlaceholder, looksLikeCode, unquote, type SecretRule } from './types';
+import {
+  entropy,
+  hasDigitAndLetter,
+  isDottedName,
+  isPlaceholder,
+  literalValue,
+  unquote,
+  type SecretRule,
+} from './types';
 
 /** An upper-case key ending in a secret word (`DB_PASSWORD`, `MYSQL_PWD`, `API_KEY`, `PGPASSWORD`). */
 const ENV_WORDS = [
@@ -47,19 +55,6 @@ const CODE_WORDS = [
   'pre-shared',
   'psk',
 ];
-
-/** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
-const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
-
-function literalValue(raw: string, quoted = false): boolean {
-  const v = unquote(raw);
-  if (isPlaceholder(raw) || v.includes('${') || v.includes('{{') || v.includes('[REDACTED:')) return false;
-  // Unquoted, a call, an index or a name is code; quoted, a password may hold brackets, but a dotted
-  // name (`'contextDesk.setApiKey'`, a command or key path) is still not one.
-  if (quoted ? DOTTED_NAME.test(v) : v === raw && looksLikeCode(v)) return false;
-  // "Enter your password", "(see the docs)": words, not a secret.
-  return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
-}
 
 /** Base64 that decodes to `user:password` (what Basic authorization carries). */
 function basicCredentials(b64: string): boolean {
@@ -168,7 +163,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     ],
     pattern:
       /\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key|ocp-apim-subscription-key|functions-key)["']?[ \t]*:[ \t]*["'`]?(?<secret>[\w.~+/=-]{12,})/gi,
-    accept: tokenLike,
+    // `apiKey: process.env.OPENAI_API_KEY` in code names where the key is.
+    accept: (s) => tokenLike(s) && !isDottedName(s),
   },
   {
     id: 'cli-password',

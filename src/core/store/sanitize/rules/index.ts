@@ -1,6 +1,7 @@
 // Every built-in rule, in priority order: when two rules redact the same text, the earlier names it.
 import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
+import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
 import { PLATFORM_RULES } from './platforms';
 import { SERVICE_RULES } from './ai-and-services';
@@ -14,6 +15,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...SERVICE_RULES,
   ...PLATFORM_RULES,
   ...CONTEXT_RULES,
+  ...CONFIG_LINE_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,
 ];

@@ -79,3 +79,19 @@ export function looksLikeCode(value: string): boolean {
 export function hasDigitAndLetter(s: string): boolean {
   return /\d/.test(s) && /[A-Za-z]/.test(s);
 }
+
+const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
+
+/** `process.env.API_KEY`, `config.apiKey`: a member access in code, not a key. */
+export const isDottedName = (v: string): boolean => DOTTED_NAME.test(v);
+
+/** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
+export function literalValue(raw: string, quoted = false): boolean {
+  const v = unquote(raw);
+  if (isPlaceholder(raw) || v.includes('${') || v.includes('{{') || v.includes('[REDACTED:')) return false;
+  // Unquoted, a call, an index or a name is code; quoted, a password may hold brackets, but a dotted
+  // name (`'contextDesk.setApiKey'`, a command or key path) is still not one.
+  if (quoted ? DOTTED_NAME.test(v) : v === raw && looksLikeCode(v)) return false;
+  // "Enter your password", "(see the docs)": words, not a secret.
+  return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
+}

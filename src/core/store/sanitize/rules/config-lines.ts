@@ -1,0 +1,103 @@
+// A secret-named key at the start of a config line (.env, YAML, .properties, INI, Dockerfile ENV, a
+// compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
+// code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
+// `docker inspect` list) up to its closing quote.
+import { literalValue, looksLikeCode, type SecretRule } from './types';
+
+/** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
+const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
+
+/** A secret word in the case styles keys are written in (`password`, `dbPassword`, `db.password`, `apiKey`). */
+const WORD = String.raw`(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?)(?:[_-]?[Bb]ase)?`;
+
+/** A key ending in a secret word: at its start, after `_ . -`, or at a camelCase hump (not `tiktoken`). */
+const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*[_.-](?:pwd|pass))`;
+
+/** A line start, or the start of a string (a line decoded from JSON, a quoted `-e` value). */
+const LINE_START = String.raw`(?:^|(?<=["'\x60]))[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
+
+/** `=`, `:=`, `?=` (Makefiles), or a colon before a blank (YAML). */
+const ASSIGN = String.raw`[ \t]*(?::=|\?=|=|:(?=[ \t]))[ \t]*`;
+
+/**
+ * One run without blanks to the end of the line (a ` #` comment may follow), or to the closing quote of
+ * the JSON string the line was in (a quote followed by `, } ] :` or the line's end: a password holding
+ * such a quote loses only what follows it). Not a list of
+ * settings (`…&grant_type=…`, `…;Server=…`: the other rules cut those). Values that start quoted are the
+ * other rules' work.
+ */
+const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
+const REST = String.raw`(?<secret>[^\s"'\x60&;,](?:[^\s"&;,]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
+
+/** Code, not a value: a keyword or a literal structure first. */
+const CODE_START = /^(?:(?:new|await|yield|typeof|lambda|function|async|not)\b|[{[(])/;
+
+/**
+ * A call or index (`getPassword()`, `kwargs['pw']`, `a.b(c)[0];`): a name, then balanced brackets to the
+ * end. An index by a string (`["key"]`) is code wherever it is.
+ */
+const CALL = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\??\.?[([].*[)\]][;,]?$/;
+
+function balanced(v: string): boolean {
+  const count = (c: string): number => v.split(c).length - 1;
+  return count('(') === count(')') && count('[') === count(']') && count('{') === count('}');
+}
+
+/** The rest of a config line that holds a secret: not a reference, stand-in, name, expression or sentence. */
+function lineValue(v: string): boolean {
+  if (v.length < 4 || !literalValue(v, true) || CODE_START.test(v)) return false;
+  if ((CALL.test(v) && balanced(v)) || /\[["']/.test(v)) return false;
+  // Without brackets, names still read as code (`pw`, `defaultPassword`, `API_KEY`, `a.b.c`).
+  return /[()[\]{}]/.test(v) || !looksLikeCode(v);
+}
+
+const KEYWORDS = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'api-key',
+  'access_key',
+  'accesskey',
+  'access-key',
+  'private_key',
+  'privatekey',
+  'private-key',
+  'credential',
+  '_pwd',
+  '.pwd',
+  '-pwd',
+  '_pass',
+  '.pass',
+  '-pass',
+];
+
+export const CONFIG_LINE_RULES: readonly SecretRule[] = [
+  {
+    id: 'env-secret',
+    title: 'Secret-named upper-case keys at a line start: the rest of the line (.env, Dockerfile ENV, compose lists)',
+    keywords: KEYWORDS,
+    pattern: new RegExp(String.raw`${LINE_START}${ENV_KEY}${ASSIGN}${REST}`, 'gm'),
+    accept: lineValue,
+  },
+  {
+    id: 'code-secret',
+    title: 'Secret-named keys at a line start: the rest of the line (YAML, .properties, INI, TOML without quotes)',
+    keywords: KEYWORDS,
+    pattern: new RegExp(String.raw`${LINE_START}${KEY}${ASSIGN}${REST}`, 'gm'),
+    accept: lineValue,
+  },
+  {
+    id: 'env-secret',
+    title: 'A quoted secret-named assignment: up to its closing quote (docker -e "DB_PASSWORD=…", ["API_TOKEN=…"])',
+    keywords: KEYWORDS,
+    pattern: new RegExp(
+      String.raw`(?<=^|[\s=,[(])(?<q>["'])${ENV_KEY}=(?<secret>(?:(?!\k<q>)[^\n])+)\k<q>(?=$|[\s,\])])`,
+      'gm',
+    ),
+    accept: (s) => literalValue(s, true),
+  },
+];

@@ -1,0 +1,114 @@
+// A secret-named key at a config line's start owns the rest of the line: passwords with the characters
+// code-shaped rules stop at (`, ; ) } ] & | ' "`) are redacted whole, in every config syntax.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+
+const clean = (s: string): string => redactSecretsSync(s).text;
+
+const ALNUM = 'abcdefghijkmnopqrstuvwxyzABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+const SYMBOLS = '!@#$%^&*()_+-=[]{}|;:,.<>?/~\\\'"`';
+
+/**
+ * A password as people make them: letters and digits with symbols anywhere but first. Left out: what
+ * reads as something else on its own line (a list of settings `…&key=…`, a call `name(…)` or index
+ * `x["k"]`, a dotted name, a reference, a quote that would close a JSON string: `"}`).
+ */
+const password = fc
+  .tuple(
+    fc.constantFrom(...ALNUM),
+    fc.array(fc.constantFrom(...ALNUM, ...SYMBOLS), { minLength: 9, maxLength: 30 }),
+    fc.constantFrom(...'23456789'),
+  )
+  .map(([first, rest, digit]) => first + rest.join('') + digit)
+  .filter(
+    (p) =>
+      !/[&;,][\w.-]+=/.test(p) &&
+      !/^[A-Za-z_$][\w$.]*[([]/.test(p) &&
+      !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(p) &&
+      !/\$\{|\{\{|\[["']|"[ \t]*(?:[,}\]:]|$)/.test(p),
+  );
+
+const SYNTAXES: [string, (p: string) => string][] = [
+  ['.env', (p) => `DB_PASSWORD=${p}`],
+  ['.env export', (p) => `export STRIPE_SECRET=${p}`],
+  ['Dockerfile', (p) => `ENV ADMIN_TOKEN=${p}`],
+  ['compose list', (p) => `      - POSTGRES_PASSWORD=${p}`],
+  ['YAML', (p) => `  password: ${p}`],
+  ['YAML camelCase', (p) => `    clientSecret: ${p}`],
+  ['.properties', (p) => `spring.datasource.password=${p}`],
+  ['INI', (p) => `smtp_pass = ${p}`],
+  ['Makefile', (p) => `API_KEY ?= ${p}`],
+];
+
+/** Any 5 characters of the password still in the text. */
+const leaked = (p: string, out: string): boolean =>
+  Array.from({ length: p.length - 4 }, (_, i) => p.slice(i, i + 5)).some((w) => out.includes(w));
+
+test('a password with any symbols on a config line is redacted whole, its key kept (property)', () => {
+  for (const [name, line] of SYNTAXES) {
+    fc.assert(
+      fc.property(password, (p) => {
+        const out = clean(line(p));
+        assert.ok(!leaked(p, out), `${name}: ${out}`);
+        assert.match(out, /\[REDACTED:(?:env|code)-secret\]$/, `${name}: ${out}`);
+      }),
+      { numRuns: 150 },
+    );
+  }
+});
+
+test('the same lines inside a JSON string and as a quoted docker -e value', () => {
+  // JSON in JSON is decoded too, so inside a JSON string `\\r` reads as a line break: no backslashes here.
+  fc.assert(
+    fc.property(
+      password.filter((p) => !p.includes('\\')),
+      (p) => {
+        const json = JSON.stringify({ path: '.env', content: `A=1\nDB_PASSWORD=${p}\nB=2` });
+        const out = clean(json);
+        assert.ok(!leaked(JSON.stringify(p).slice(1, -1), out), out);
+        assert.doesNotThrow(() => JSON.parse(out), out);
+        if (!p.includes('"')) {
+          const docker = clean(`docker run -e "POSTGRES_PASSWORD=${p}" postgres:16`);
+          assert.equal(docker, 'docker run -e "POSTGRES_PASSWORD=[REDACTED:env-secret]" postgres:16');
+        }
+      },
+    ),
+    { numRuns: 200 },
+  );
+});
+
+test('lines that only look like it stay: code, references, prose, lists of settings', () => {
+  const lines = [
+    'password = getPassword(user)',
+    "SECRET_KEY = os.environ['SECRET_KEY']",
+    'token = response.json()["access_token"]',
+    'config.secret_key_base = ENV.fetch("SECRET_KEY_BASE")',
+    '  token: getToken(),',
+    '  password: hash,',
+    '  apiKey: process.env.API_KEY,',
+    '  token: string;',
+    'password: str = "x"',
+    'token: ${{ secrets.GITHUB_TOKEN }}',
+    'export GITHUB_TOKEN=$(gh auth token)',
+    '- password: the user password, at least 12 characters',
+    'password_min_length = 12',
+    'token_url = https://auth.example.com/token',
+    'POSTGRES_PASSWORD_FILE=/run/secrets/db',
+    'tiktoken==0.7.0',
+    'password = None',
+    'password:',
+  ];
+  for (const line of lines) assert.equal(clean(line), line, line);
+  // A form body: the token is its own rule's, the other settings stay.
+  assert.equal(
+    clean('refresh_token=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&grant_type=refresh_token'),
+    'refresh_token=[REDACTED:github-token]&grant_type=refresh_token',
+  );
+});
+
+test('overlapping finds become one marker, named by the first', () => {
+  // code-secret stops at the comma, the line rule goes on to the end: one marker, not two.
+  assert.equal(clean('  password: ab,cd)ef9'), '  password: [REDACTED:code-secret]');
+});
