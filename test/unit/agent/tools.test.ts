@@ -174,6 +174,44 @@ test('edit_file and run_command hand the host checked absolute paths, and refuse
   assert.equal(tools()('edit_file'), undefined, 'no port, no tool');
 });
 
+test('edit_file refuses to write a redaction marker over a secret, and lets one through that was already there', async () => {
+  const edits: EditRequest[] = [];
+  const t = tools({ edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) } });
+  const envFile = path.join(ws, 'marker.env');
+  await writeFile(envFile, 'A=1\nDB_PASSWORD=hunter2-x9\n');
+  // A whole-file write copied from a stored (redacted) copy of .env: the real password would be lost.
+  const copied = await t('edit_file').run(
+    { path: 'marker.env', new_text: 'A=2\nDB_PASSWORD=[REDACTED:env-secret]\n' },
+    ctx,
+  );
+  assert.equal(copied.ok, false);
+  assert.match(copied.text, /^Refused: new_text would write \[REDACTED:env-secret\] into marker\.env/);
+  const replaced = await t('edit_file').run(
+    { path: 'marker.env', old_text: 'DB_PASSWORD=hunter2-x9', new_text: 'DB_PASSWORD=[REDACTED:env-secret]' },
+    ctx,
+  );
+  assert.equal(replaced.ok, false);
+  assert.equal(edits.length, 0);
+  // Editing around a marker the text already holds (a README that shows one) is fine.
+  await writeFile(envFile, 'Example: DB_PASSWORD=[REDACTED:env-secret]\n');
+  const around = await t('edit_file').run(
+    { path: 'marker.env', new_text: '# Secrets\nExample: DB_PASSWORD=[REDACTED:env-secret]\n' },
+    ctx,
+  );
+  assert.equal(around.text, 'edited');
+  const moved = await t('edit_file').run(
+    {
+      path: 'marker.env',
+      old_text: 'Example: DB_PASSWORD=[REDACTED:env-secret]',
+      new_text: 'See: DB_PASSWORD=[REDACTED:env-secret]',
+    },
+    ctx,
+  );
+  assert.equal(moved.text, 'edited');
+  assert.equal(edits.length, 2);
+  await rm(envFile);
+});
+
 test('the store is read-only to the agent: no edit in it (directly, absolutely or through a link), no command run there', async () => {
   const inner = path.join(ws, '.context-desk');
   await mkdir(path.join(inner, 'history'), { recursive: true });

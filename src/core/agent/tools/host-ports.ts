@@ -1,8 +1,38 @@
 // edit_file and run_command as ports: the host (VS Code) applies edits with a diff preview and runs
 // commands in a terminal, each with approval; the core defines the tools, checks the paths and the
 // arguments, and hands the host only safe, absolute paths.
+import { promises as fsp } from 'node:fs';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
+
+/** What the store writes where a secret was: `[REDACTED:<rule>]`. */
+const MARKER = /\[REDACTED:[^\]\n]{1,64}\]/g;
+/** Files bigger than this are not read to count their markers (a whole-file write of one is rare). */
+const MARKER_CHECK_MAX_BYTES = 8 * 1024 * 1024;
+
+const markers = (text: string): number => text.match(MARKER)?.length ?? 0;
+
+/** The file's text, or '' when it does not exist, cannot be read or is too big to check. */
+async function currentText(absolute: string): Promise<string> {
+  try {
+    const stat = await fsp.stat(absolute);
+    return stat.isFile() && stat.size <= MARKER_CHECK_MAX_BYTES ? await fsp.readFile(absolute, 'utf8') : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The store keeps outputs with their secrets redacted; a model that copies from a stored copy would
+ * write `[REDACTED:…]` over the user's real secret. An edit that adds markers the replaced text (or, for
+ * a whole-file write, the file) does not have is refused with why.
+ */
+async function addedMarkers(request: EditRequest): Promise<string[]> {
+  const found = request.newText.match(MARKER) ?? [];
+  if (found.length === 0) return [];
+  const before = request.oldText ?? (await currentText(request.absolute));
+  return found.length > markers(before) ? [...new Set(found)] : [];
+}
 
 export interface EditRequest {
   /** Absolute, checked path. */
@@ -47,15 +77,22 @@ export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
     async run(args, ctx): Promise<ToolOutput> {
       const r = await guard.resolve(args.path, 'write');
       if (!r.ok) return { ok: false, text: r.message };
-      return port.edit(
-        {
-          absolute: r.absolute,
-          display: r.display,
-          newText: String(args.new_text),
-          ...(typeof args.old_text === 'string' ? { oldText: args.old_text } : {}),
-        },
-        ctx,
-      );
+      const request: EditRequest = {
+        absolute: r.absolute,
+        display: r.display,
+        newText: String(args.new_text),
+        ...(typeof args.old_text === 'string' ? { oldText: args.old_text } : {}),
+      };
+      const added = await addedMarkers(request);
+      if (added.length > 0)
+        return {
+          ok: false,
+          text:
+            `Refused: new_text would write ${added.join(', ')} into ${r.display}. That marker stands where ` +
+            'Context Desk redacted a secret in a stored copy; it is not the value. Read the original file ' +
+            'for the real text, or leave that part unchanged (edit around it with old_text).',
+        };
+      return port.edit(request, ctx);
     },
   };
 }
