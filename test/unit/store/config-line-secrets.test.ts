@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { looksLikeName, looksLikePattern } from '../../../src/core/store/sanitize/rules/types';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
@@ -12,8 +13,10 @@ const SYMBOLS = '!@#$%^&*()_+-=[]{}|;:,.<>?/~\\\'"`';
 
 /**
  * A password as people make them: letters and digits with symbols anywhere but first. Left out: what
- * reads as something else on its own line (a list of settings `…&key=…`, a call `name(…)` or index
- * `x["k"]`, a dotted name, a reference, a quote that would close a JSON string: `"}`).
+ * reads as something else on its own line (a list of settings `…&key=…`, a call `name(…)`, an index,
+ * a generic type `Name<…>` or `a.b<`, a keyword first (`not,…`),
+ * a bracket before a quote `("`, `["`, a name (`a?.b`) or a regex (`\S\d`), a reference, a quote that would close a JSON
+ * string: `"}`).
  */
 const password = fc
   .tuple(
@@ -25,9 +28,13 @@ const password = fc
   .filter(
     (p) =>
       !/[&;,][\w.-]+=/.test(p) &&
-      !/^[A-Za-z_$][\w$.]*[([]/.test(p) &&
-      !/^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/.test(p) &&
-      !/\$\{|\{\{|\[["']|"[ \t]*(?:[,}\]:]|$)/.test(p),
+      !/^[A-Za-z_$][\w$.?]*[([]/.test(p) &&
+      !/^[A-Za-z_$][\w$.?]{3,}<.*>/.test(p) &&
+      !/^[A-Za-z_$][\w$]*\.[\w$.]*</.test(p) &&
+      !/^(?:new|await|yield|typeof|lambda|function|async|not)\b/.test(p) &&
+      !looksLikeName(p) &&
+      !looksLikePattern(p) &&
+      !/\$\{|\{\{|[[(]["']|"[ \t]*(?:[,}\]:]|$)/.test(p),
   );
 
 const SYNTAXES: [string, (p: string) => string][] = [
@@ -99,6 +106,22 @@ test('lines that only look like it stay: code, references, prose, lists of setti
     'tiktoken==0.7.0',
     'password = None',
     'password:',
+    // Found in Python's standard library and npm packages (names, calls, types, regexes, formats).
+    "_CASE_INSENSITIVE_PLATFORMS_STR_KEY = 'win',",
+    "        comment_token = line[pos:].rstrip('\\r\\n')",
+    '        cls._test_support_token = support.ignore_deprecations_from(',
+    "            credentials = '{0}:{1}'.format(user, passwd).encode()",
+    '    AttributeOID.CHALLENGE_PASSWORD: "challengePassword",',
+    "        ResourceEndpoint.__init__(self, default_token='Bearer',",
+    'HEX_PAT = "[0-9A-Fa-f]{1,4}"',
+    "jsonnet_token = r'[^\\W\\d]\\w*'",
+    '    id_token: z.ZodOptional<z.ZodString>;',
+    '                request_token=request.resource_owner_key):',
+    '        access_token = AccessToken("key", "secret")',
+    '        passphrase = _text_to_bytes_and_warn("passphrase", passphrase)',
+    'IPV6_PAT = "(?:" + "|".join([x % _subs for x in _variations]) + ")"',
+    '    progressToken: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodNumber]>>;',
+    '        Token:                      "#d8dee9",',
   ];
   for (const line of lines) assert.equal(clean(line), line, line);
   // A form body: the token is its own rule's, the other settings stay.

@@ -2,7 +2,7 @@
 // compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
-import { literalValue, looksLikeCode, type SecretRule } from './types';
+import { literalValue, looksLikeCode, looksLikeName, type SecretRule } from './types';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
 const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
@@ -32,21 +32,35 @@ const REST = String.raw`(?<secret>[^\s"'\x60&;,](?:[^\s"&;,]|[&;,](?![\w.-]+=)|(
 /** Code, not a value: a keyword or a literal structure first. */
 const CODE_START = /^(?:(?:new|await|yield|typeof|lambda|function|async|not)\b|[{[(])/;
 
-/**
- * A call or index (`getPassword()`, `kwargs['pw']`, `a.b(c)[0];`): a name, then balanced brackets to the
- * end. An index by a string (`["key"]`) is code wherever it is.
- */
-const CALL = /^[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*\??\.?[([].*[)\]][;,]?$/;
+/** A (dotted) name and the bracket of a call, index or type argument: `f(`, `a.b[`, `z.Opt<`. */
+const NAME_THEN_BRACKET = /^(?<name>[A-Za-z_$][\w$]*(?:\??\.[A-Za-z_$][\w$]*)*)(?:\?\.)?(?<bracket>[([<])/;
 
 function balanced(v: string): boolean {
   const count = (c: string): number => v.split(c).length - 1;
   return count('(') === count(')') && count('[') === count(']') && count('{') === count('}');
 }
 
+/**
+ * Code, not a password: a call, index or generic type (`getPassword()`, `kwargs['pw']`,
+ * `parser.get(` left open, `z.ZodOptional<z.ZodString>;`), a call or index with a string argument
+ * anywhere (`.rstrip('`, `["key"]`), or a name closing an enclosing call (`request.key):`). A short name
+ * before a bracket counts only when the brackets close: `Ae(uO&Ce` is a password.
+ */
+function looksLikeCodeLine(v: string): boolean {
+  const m = NAME_THEN_BRACKET.exec(v);
+  if (m) {
+    const name = m.groups!.name!;
+    const longName = name.length >= 4 || /[._]/.test(name);
+    if (m.groups!.bracket === '<' ? longName && v.includes('>') : longName || balanced(v)) return true;
+  }
+  if (/[[(]["']/.test(v) || /[([{]$/.test(v)) return true;
+  return looksLikeName(v.replace(/[)\]},;:]+$/, ''));
+}
+
 /** The rest of a config line that holds a secret: not a reference, stand-in, name, expression or sentence. */
 function lineValue(v: string): boolean {
   if (v.length < 4 || !literalValue(v, true) || CODE_START.test(v)) return false;
-  if ((CALL.test(v) && balanced(v)) || /\[["']/.test(v)) return false;
+  if (looksLikeCodeLine(v)) return false;
   // Without brackets, names still read as code (`pw`, `defaultPassword`, `API_KEY`, `a.b.c`).
   return /[()[\]{}]/.test(v) || !looksLikeCode(v);
 }

@@ -65,14 +65,35 @@ export function isPlaceholder(value: string): boolean {
   return v === '' || PLACEHOLDER.test(v) || TYPE_OR_LITERAL.test(v) || /^(.)\1*$/.test(v) || /^\d{1,5}$/.test(v);
 }
 
-/** An unquoted value that reads as code: a call, an index, a member access, a bare identifier. */
+/** An unquoted value that reads as code: a call, an index, a generic type, a member access, a bare identifier. */
 export function looksLikeCode(value: string): boolean {
-  if (/[()[\]{}]/.test(value)) return true;
+  // A generic type too: `z.ZodOptional<z.ZodString>;`, `Promise<string>`, `z.ZodOptional<z.ZodUnion<readonly`.
+  return /[()[\]{}]/.test(value) || GENERIC_TYPE.test(value) || looksLikeName(value);
+}
+
+const GENERIC_TYPE = /^(?:[A-Za-z_$][\w$.]*<[\w$.<>, |[\]]*>[;,]?|[A-Za-z_$][\w$]*\.[\w$.]*(?:<[\w$.]+)+)$/;
+
+/**
+ * A name, quoted or not: a member access (`config.apiKey`, `a::b`), or a word without digits that is
+ * short, snake_case or camelCase (`pw`, `defaultPassword`, `'challengePassword'`, `'Bearer'`);
+ * `correcthorse` is not.
+ */
+export function looksLikeName(value: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+[,;]?$/.test(value)) return true;
-  // `password = pw`, `password = defaultPassword`: a variable. Short, snake_case or camelCase words
-  // without digits are names; `password: correcthorse` in a YAML file is not.
   if (!/^[A-Za-z_$][\w$]*[,;]?$/.test(value) || /\d/.test(value)) return false;
   return /[,;]$/.test(value) || value.length < 8 || /_|[a-z][A-Z]/.test(value);
+}
+
+/**
+ * Text that is a pattern or a template, not a value: a regex (`[0-9A-Fa-f]{1,4}`, `[^\W\d]\w*`, `(?:`) or
+ * only format fields and punctuation (`{0}:{1}`, `%s:%s`); a colour (`#d8dee9`, a style's `Token:`).
+ */
+export function looksLikePattern(v: string): boolean {
+  if (/^#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/.test(v)) return true; // a colour
+  // Two signs of a regex, so one `\d` in a password does not make it one.
+  const signs = v.match(/\[[^\]]*\w-\w[^\]]*\]|\[\^|\{\d+(?:,\d*)?\}|\\[dwsbDWS]|\(\?[:=!<]/g)?.length ?? 0;
+  if (signs >= 2 || /^\(\?[:=!<]/.test(v)) return true;
+  return /\{[\w.]*\}|%[sd]/.test(v) && !/[A-Za-z0-9]/.test(v.replace(/\{[\w.]*\}|%[sd]/g, ''));
 }
 
 /** Has at least one digit and one letter (random tokens nearly always do; words and numbers do not). */
@@ -89,9 +110,10 @@ export const isDottedName = (v: string): boolean => DOTTED_NAME.test(v);
 export function literalValue(raw: string, quoted = false): boolean {
   const v = unquote(raw);
   if (isPlaceholder(raw) || v.includes('${') || v.includes('{{') || v.includes('[REDACTED:')) return false;
-  // Unquoted, a call, an index or a name is code; quoted, a password may hold brackets, but a dotted
-  // name (`'contextDesk.setApiKey'`, a command or key path) is still not one.
-  if (quoted ? DOTTED_NAME.test(v) : v === raw && looksLikeCode(v)) return false;
+  // Unquoted, a call, an index or a name is code; quoted, a password may hold brackets, but a name
+  // (`'contextDesk.setApiKey'`, `'challengePassword'`) is still not one, nor a regex or a format.
+  if (quoted ? looksLikeName(v) : v === raw && looksLikeCode(v)) return false;
+  if (looksLikePattern(v)) return false;
   // "Enter your password", "(see the docs)": words, not a secret.
   return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
