@@ -1004,4 +1004,20 @@ export const FORMATS: Format[] = [
     const secret = Buffer.from(JSON.stringify({ auths: { 'ghcr.io': { auth } } })).toString('base64');
     return { secret, line: `  .dockerconfigjson: ${secret}` };
   }),
+  ctx('requests-auth-tuple', 'code-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `r = requests.get(url, auth=('admin', '${secret}'), timeout=10)` };
+  }),
+  ctx('smtp-login', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `server.login("alerts@example.com", "${secret}")` };
+  }),
+  ctx('jwt-sign-secret', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `const token = jwt.sign({ sub: user.id }, '${secret}', { expiresIn: '1h' });` };
+  }),
+  ctx('nodemailer-pass', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `  auth: { user: 'alerts@example.com', pass: '${secret}' },` };
+  }),
 ];

@@ -189,3 +189,28 @@ test('key files inside JSON strings: a PuTTY key and an OpenVPN static key, colo
     '-----BEGIN OpenVPN Static key V1-----\n0123456789abcdef0123456789abcdef\n-----END OpenVPN Static key V1-----';
   assert.equal(await clean(ovpn), '[REDACTED:private-key]');
 });
+
+test('secrets passed to well-known calls by position, and variables that stay', async () => {
+  assert.equal(
+    await clean("requests.get(u, auth=('admin', 'Rq-pw-1'))"),
+    "requests.get(u, auth=('admin', '[REDACTED:code-secret]'))",
+  );
+  assert.equal(await clean('HTTPBasicAuth("admin", "Ba-pw-1")'), 'HTTPBasicAuth("admin", "[REDACTED:code-secret]")');
+  assert.equal(await clean("ftp.login('deploy', 'Ftp-pw-1')"), "ftp.login('deploy', '[REDACTED:code-secret]')");
+  assert.equal(
+    await clean("jwt.encode(payload, 'Jw-s3cret', algorithm='HS256')"),
+    "jwt.encode(payload, '[REDACTED:code-secret]', algorithm='HS256')",
+  );
+  assert.equal(
+    await clean("auth: { user: 'me', pass: 'Nm-pw-1' }"),
+    "auth: { user: 'me', pass: '[REDACTED:code-secret]' }",
+  );
+  for (const line of [
+    "auth=('x', getpass())",
+    'server.login(user, password)',
+    'jwt.sign(payload, process.env.JWT_SECRET)',
+    "  pass: ''",
+    'auth = ("user", "")',
+  ])
+    assert.equal(await clean(line), line, line);
+});

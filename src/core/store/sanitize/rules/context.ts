@@ -120,9 +120,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     id: 'connection-string-password',
     title: 'Password in an ADO.NET / ODBC / JDBC connection string (…;Password=…;)',
     keywords: ['password', 'pwd='],
-    pattern: /(?:^|;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?<secret>[^;\n"']+)/gim,
-    // `password = getPassword(user)` at a line start is a call, not a connection string's value.
-    accept: (s) => !isPlaceholder(s.trim()) && !/^[A-Za-z_$][\w$.]*\(.*\)$/.test(s.trim()),
+    // At a line start only in a line that goes on with `;` (`Password=…;Server=…`): elsewhere
+    // `password = encryption_algorithm.password` is code, and a config line is the line rules' work.
+    pattern: /(?:^(?=[^\n]*;)|;)[ \t]*(?:password|pwd)[ \t]*=[ \t]*(?<secret>[^;\n"']+)/gim,
+    // `password = getPassword();`, `password = getpass.getpass('Password: ');` are calls.
+    accept: (s) => !isPlaceholder(s.trim()) && !/^[A-Za-z_$][\w$.]*\(/.test(s.trim()),
   },
 
   {

@@ -1,4 +1,5 @@
 // Every built-in rule, in priority order: when two rules redact the same text, the earlier names it.
+import { CODE_CALL_RULES } from './code-calls';
 import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
 import { CONFIG_LINE_RULES } from './config-lines';
@@ -16,6 +17,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...PLATFORM_RULES,
   ...CONTEXT_RULES,
   ...CONFIG_LINE_RULES,
+  ...CODE_CALL_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,
 ];

@@ -1,0 +1,39 @@
+// Secrets passed to well-known calls by position, where no key names them: `auth=('user', 'pw')`,
+// `HTTPBasicAuth('user', 'pw')`, `smtp.login('me', 'pw')`, `jwt.sign(payload, 'secret')`, and
+// nodemailer's `pass: '…'`. Only string literals count: a variable is where the secret is, not it.
+import { literalValue, type SecretRule } from './types';
+
+const STRING = String.raw`(?:"[^"\n]*"|'[^'\n]*')`;
+const SECRET_STRING = String.raw`(?<secret>"[^"\n]+"|'[^'\n]+')`;
+
+const literal = (s: string, quoted: boolean): boolean => literalValue(s, quoted) && s.length >= 3;
+
+export const CODE_CALL_RULES: readonly SecretRule[] = [
+  {
+    id: 'code-secret',
+    title:
+      "Passwords passed with a user name (auth=('user', '…'), HTTPBasicAuth / DigestAuth / BasicAuth('user', '…'), .login('user', '…'))",
+    keywords: ['auth', 'login('],
+    pattern: new RegExp(
+      String.raw`(?:\bauth[ \t]*=[ \t]*[([]?|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth)\(|\.login\()[ \t]*${STRING}[ \t]*,[ \t]*${SECRET_STRING}`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'code-secret',
+    title: "JWT signing secrets (jwt.sign(payload, '…'), jwt.encode(…, '…'), jwt.verify / decode)",
+    keywords: ['jwt.'],
+    pattern: new RegExp(String.raw`\bjwt\.(?:sign|encode|verify|decode)\([^,\n]{1,200},[ \t]*${SECRET_STRING}`, 'g'),
+    accept: literal,
+  },
+  {
+    // `pass` alone is an ordinary word; as a key with a string value (nodemailer's auth) it is a password.
+    id: 'code-secret',
+    title: "Passwords under a `pass` key with a string value (nodemailer auth: { user, pass: '…' })",
+    keywords: ['pass:', 'pass":', "pass':", 'pass :'],
+    // No quote inside the value: `'pass":', "pass'"` is a list of strings, not a password.
+    pattern: new RegExp(String.raw`(?<![\w$-])pass["']?[ \t]*:[ \t]*(?<secret>"[^"'\n]+"|'[^"'\n]+')`, 'g'),
+    accept: literal,
+  },
+];
