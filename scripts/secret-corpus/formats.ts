@@ -1020,4 +1020,8 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 16);
     return { secret, line: `  auth: { user: 'alerts@example.com', pass: '${secret}' },` };
   }),
+  ctx('quoted-password-escaped-quote', 'code-secret', (r) => {
+    const secret = `${r.str(ALNUM, 6)}\\"${r.str(ALNUM, 8)}`;
+    return { secret, line: `DATABASES["default"]["PASSWORD"] = password = "${secret}"` };
+  }),
 ];

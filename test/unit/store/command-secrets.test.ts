@@ -214,3 +214,9 @@ test('secrets passed to well-known calls by position, and variables that stay', 
   ])
     assert.equal(await clean(line), line, line);
 });
+
+test('a quoted secret with an escaped quote inside is redacted whole', async () => {
+  assert.equal(await clean('password = "ab\\"cd9Xyz12"'), 'password = "[REDACTED:code-secret]"');
+  assert.equal(await clean("api_key = 'it\\'s-9Xyz12'"), "api_key = '[REDACTED:code-secret]'");
+  assert.equal(await clean('DB_PASSWORD="ab\\"cd9Xyz12" # set'), 'DB_PASSWORD="[REDACTED:env-secret]" # set');
+});

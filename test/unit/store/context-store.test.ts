@@ -44,7 +44,9 @@ test('safeName yields one safe segment and keeps different labels apart', () => 
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.string({ maxLength: 40 }), (a, b) => {
       const sa = safeName(a);
-      assert.match(sa, /^[A-Za-z0-9][A-Za-z0-9._-]*$/);
+      assert.match(sa, /^[A-Za-z0-9_][A-Za-z0-9._-]*$/);
+      // Only a Windows device name (`con`, `nul.txt`) gets the leading `_` that keeps it a file.
+      if (sa.startsWith('_')) assert.match(sa, /^_(?:con|prn|aux|nul|com\d|lpt\d)(?:[.-]|$)/i);
       assert.ok(sa.length <= 64);
       assert.ok(!/[. ]$/.test(sa));
       assert.equal(safeName(a), sa);

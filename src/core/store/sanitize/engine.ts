@@ -132,17 +132,30 @@ export class RedactionEngine {
     toOrig: (o: number) => number,
     out: Span[],
   ): void {
-    for (const m of text.matchAll(rule.pattern)) {
+    const re = rule.pattern;
+    re.lastIndex = 0;
+    for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const whole: [number, number] = [m.index, m.index + m[0].length];
       let [s, e] = m.indices?.groups?.secret ?? whole;
+      // A rejected value may itself start the next find (`["PASSWORD"] = password = "…"`: the value
+      // `password` is a name, and the key of the real secret): search on from the value, not past it.
+      const rejected = (): void => {
+        re.lastIndex = Math.max(whole[0] + 1, m!.indices?.groups?.secret?.[0] ?? 0);
+      };
+      if (m[0].length === 0) re.lastIndex++;
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
       const q = text[s];
       const quoted = e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q;
       if (quoted) [s, e] = [s + 1, e - 1];
       if (e <= s) continue;
       const value = text.slice(s, e);
-      if (rule.entropy !== undefined && entropy(value) < rule.entropy) continue;
-      if (rule.accept && !rule.accept(value, quoted)) continue;
+      if (
+        (rule.entropy !== undefined && entropy(value) < rule.entropy) ||
+        (rule.accept && !rule.accept(value, quoted))
+      ) {
+        rejected();
+        continue;
+      }
       if (!dv) [s, e] = outsideEscapes(text, s, e);
       if (e <= s) continue;
       let [ms, me] = whole;
@@ -156,6 +169,7 @@ export class RedactionEngine {
         matchEnd: toOrig(me - 1) + 1,
       });
     }
+    re.lastIndex = 0;
   }
 }
 

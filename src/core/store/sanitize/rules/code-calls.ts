@@ -1,10 +1,10 @@
 // Secrets passed to well-known calls by position, where no key names them: `auth=('user', 'pw')`,
 // `HTTPBasicAuth('user', 'pw')`, `smtp.login('me', 'pw')`, `jwt.sign(payload, 'secret')`, and
 // nodemailer's `pass: '…'`. Only string literals count: a variable is where the secret is, not it.
-import { literalValue, type SecretRule } from './types';
+import { literalValue, QUOTED, type SecretRule } from './types';
 
-const STRING = String.raw`(?:"[^"\n]*"|'[^'\n]*')`;
-const SECRET_STRING = String.raw`(?<secret>"[^"\n]+"|'[^'\n]+')`;
+const STRING = String.raw`(?:${QUOTED})`;
+const SECRET_STRING = String.raw`(?<secret>${QUOTED})`;
 
 const literal = (s: string, quoted: boolean): boolean => literalValue(s, quoted) && s.length >= 3;
 

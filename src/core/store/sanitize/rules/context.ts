@@ -7,6 +7,7 @@ import {
   isDottedName,
   isPlaceholder,
   literalValue,
+  QUOTED,
   unquote,
   type SecretRule,
 } from './types';
@@ -310,7 +311,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ENV_WORDS,
     exactKeywords: true,
     pattern: new RegExp(
-      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>"[^"\n]*"|'[^'\n]*'|${BARE}+)`,
+      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>${QUOTED}|${BARE}+)`,
       'g',
     ),
     accept: literalValue,
@@ -322,8 +323,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title:
       "Secret-named environment variables and constants set by a call (setenv, Setenv, putenv, setdefault, env.set, PHP's define)",
     keywords: ['setenv', 'putenv', 'setdefault', 'env.set', 'define('],
-    pattern:
-      /\b(?:[Ss]etenv|putenv|setdefault|env\.set|define)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>"[^"\n]*"|'[^'\n]*')/g,
+    pattern: new RegExp(
+      String.raw`\b(?:[Ss]etenv|putenv|setdefault|env\.set|define)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>${QUOTED})`,
+      'g',
+    ),
     accept: literalValue,
   },
   {
@@ -331,7 +334,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"[^"\n]{1,512}"|'[^'\n]{1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"(?:[^"\\\n]|\\.){1,512}"|'(?:[^'\\\n]|\\.){1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
       'g',
     ),
     accept: (s, quoted) => literalValue(s, quoted) && unquote(s).length >= 4,

@@ -117,3 +117,6 @@ export function literalValue(raw: string, quoted = false): boolean {
   // "Enter your password", "(see the docs)": words, not a secret.
   return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
+
+/** A string in double or single quotes with backslash escapes inside (`"ab\"cd"`, `'it\'s'`). */
+export const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
