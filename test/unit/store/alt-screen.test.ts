@@ -14,7 +14,8 @@ const CLOSE = '\x1b[?1049l';
  * What xterm shows for the whole text, written at once into a terminal with room for every row: the
  * normal screen and its scrollback down to the last row with content (or the cursor row when the cursor
  * is not at its start), then, when it ended on the alternate screen, that screen the same way. A row
- * continued by a wrapped row gets no newline.
+ * continued by a wrapped row gets no newline, nor the blank xterm pads the last column with when a
+ * two-cell character does not fit there.
  */
 async function xtermShows(text: string): Promise<string> {
   const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100_000, allowProposedApi: true, convertEol: true });
@@ -24,7 +25,19 @@ async function xtermShows(text: string): Promise<string> {
     let out = '';
     for (let r = 0; r <= last; r++) {
       const continued = r < last && b.getLine(r + 1)!.isWrapped;
-      out += b.getLine(r)!.translateToString(!continued) + (continued ? '' : '\n');
+      let row = b.getLine(r)!.translateToString(!continued);
+      // The blank xterm puts in the last column when a two-cell character wraps is not the program's.
+      const lastCell = b.getLine(r)!.getCell(COLS - 1);
+      if (
+        continued &&
+        lastCell?.getChars() === '' &&
+        b
+          .getLine(r + 1)!
+          .getCell(0)
+          ?.getWidth() === 2
+      )
+        row = row.slice(0, -1);
+      out += row + (continued ? '' : '\n');
     }
     return out;
   };
@@ -123,6 +136,18 @@ test('full-screen sessions render exactly what xterm shows (random streams, cut 
     ),
     { numRuns: 500 },
   );
+});
+
+test('a two-cell character wrapped from the last column renders without the blank xterm pads it with', async () => {
+  // 19 cells, then 界 (two cells) does not fit in column 20: xterm leaves that cell blank and wraps.
+  const text = 'a'.repeat(COLS - 1) + '界x\r\n';
+  const expected = 'a'.repeat(COLS - 1) + '界x\n';
+  assert.equal(await xtermShows(text), expected, 'the reference leaves the blank out');
+  assert.equal(await render(text), expected, 'plain lines');
+  assert.equal(await render('\x1b[?7h' + text), expected, 'through xterm');
+  assert.equal(await render(text, [COLS - 1, COLS]), expected, 'cut at the character');
+  // A space the program printed in that column stays.
+  assert.equal(await render('a'.repeat(COLS - 1) + ' 界\r\n'), 'a'.repeat(COLS - 1) + ' 界\n');
 });
 
 test('a pager session leaves only what was around it, however the output is cut', async () => {

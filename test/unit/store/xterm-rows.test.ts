@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { Terminal } from '@xterm/headless';
-import { cellsOf, rowsText } from '../../../src/core/store/sanitize/xterm-screen';
+import { cellsOf, padBeforeWideWrap, rowsText } from '../../../src/core/store/sanitize/xterm-screen';
 
 const COLS = 12;
 const ROWS = 4;
@@ -11,13 +11,18 @@ function write(term: Terminal, text: string): Promise<void> {
   return new Promise((resolve) => term.write(text, resolve));
 }
 
-/** What xterm's own API reads for rows [from, upTo), with the renderer's rule for wrapped rows. */
+/**
+ * What xterm's own API reads for rows [from, upTo), with the renderer's rules for wrapped rows: no
+ * newline, and no blank xterm put in the last column when a two-cell character wrapped.
+ */
 function xtermRows(term: Terminal, from: number, upTo: number, final: boolean): string {
   const b = term.buffer.normal;
   let out = '';
   for (let i = from; i < upTo; i++) {
     const continued = b.getLine(i + 1)?.isWrapped === true && (i + 1 < upTo || !final);
-    out += (b.getLine(i)?.translateToString(!continued) ?? '') + (continued ? '' : '\n');
+    let row = b.getLine(i)?.translateToString(!continued) ?? '';
+    if (continued && padBeforeWideWrap(b.getLine(i)!, b.getLine(i + 1))) row = row.slice(0, -1);
+    out += row + (continued ? '' : '\n');
   }
   return out;
 }

@@ -193,11 +193,22 @@ export function rowsText(b: Xterm.IBuffer, from: number, upTo: number, final: bo
   for (let i = from; i < upTo; i++) {
     const next = b.getLine(i + 1);
     const continued = next?.isWrapped === true && (i + 1 < upTo || !final);
-    if (line !== undefined) text.row(line, !continued);
+    if (line !== undefined) text.row(line, !continued, continued && padBeforeWideWrap(line, next));
     if (!continued) text.unit(10);
     line = next;
   }
   return text.done();
+}
+
+/**
+ * xterm pads the last column with a blank when a two-cell character does not fit there, and wraps the
+ * character to the next row. The blank is the screen's, not the program's (the plain-lines path never
+ * sees it), so a row continued by such a character is read without it.
+ */
+export function padBeforeWideWrap(line: Xterm.IBufferLine, next: Xterm.IBufferLine | undefined): boolean {
+  if (next?.isWrapped !== true || line.length === 0) return false;
+  const last = line.getCell(line.length - 1);
+  return last !== undefined && last.getChars() === '' && last.getWidth() === 1 && next.getCell(0)?.getWidth() === 2;
 }
 
 /** xterm's own row data (its BufferLine), read directly when it has the shape this version has. */
@@ -236,15 +247,19 @@ class TextBuilder {
     this.units[this.n++] = u;
   }
 
-  /** `line.translateToString(trimRight)`; xterm's own call when its internals are not as expected. */
-  row(line: Xterm.IBufferLine, trimRight: boolean): void {
+  /**
+   * `line.translateToString(trimRight)` (without its last cell with `dropLast`); xterm's own call when
+   * its internals are not as expected.
+   */
+  row(line: Xterm.IBufferLine, trimRight: boolean, dropLast = false): void {
     const raw = cellsOf(line);
     if (raw === undefined) {
-      this.string(line.translateToString(trimRight));
+      const s = line.translateToString(trimRight);
+      this.string(dropLast && s.endsWith(' ') ? s.slice(0, -1) : s);
       return;
     }
     const { _data: data, _combined: combined } = raw;
-    const end = trimRight ? raw.getTrimmedLength() : line.length;
+    const end = trimRight ? raw.getTrimmedLength() : line.length - (dropLast ? 1 : 0);
     // Room for every cell as a surrogate pair; combined cells go through string().
     if (this.n + 2 * end > this.units.length) this.spill();
     if (2 * end > this.units.length) this.units = new Uint16Array(2 * end);
