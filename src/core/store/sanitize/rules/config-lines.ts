@@ -43,15 +43,17 @@ function balanced(v: string): boolean {
 /**
  * Code, not a password: a call, index or generic type (`getPassword()`, `kwargs['pw']`,
  * `parser.get(` left open, `z.ZodOptional<z.ZodString>;`), a call or index with a string argument
- * anywhere (`.rstrip('`, `["key"]`), or a name closing an enclosing call (`request.key):`). A short name
- * before a bracket counts only when the brackets close: `Ae(uO&Ce` is a password.
+ * anywhere (`.rstrip('`, `["key"]`), or a name closing an enclosing call (`request.key):`). A call ends
+ * with its closing bracket: `aS(26)4g:Ku` and `Ae(uO&Ce` are passwords.
  */
 function looksLikeCodeLine(v: string): boolean {
   const m = NAME_THEN_BRACKET.exec(v);
   if (m) {
     const name = m.groups!.name!;
     const longName = name.length >= 4 || /[._]/.test(name);
-    if (m.groups!.bracket === '<' ? longName && v.includes('>') : longName || balanced(v)) return true;
+    // `f(x)`, `a.b[0];` close at the end; `obj.call(arg,` goes on to the next line.
+    const call = balanced(v) ? /[)\]][;,:]?$/.test(v) : longName && /[,([]$/.test(v);
+    if (m.groups!.bracket === '<' ? longName && v.includes('>') : call) return true;
   }
   if (/[[(]["']/.test(v) || /[([{]$/.test(v)) return true;
   return looksLikeName(v.replace(/[)\]},;:]+$/, ''));
