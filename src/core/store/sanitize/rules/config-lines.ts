@@ -2,7 +2,7 @@
 // compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
-import { literalValue, looksLikeCode, looksLikeName, type SecretRule } from './types';
+import { literalValue, looksLikeCode, looksLikeName, SECRET_KEY_WORDS, type SecretRule } from './types';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
 const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
@@ -19,14 +19,14 @@ const LINE_START = String.raw`(?:^|(?<=["'\x60]))[ \t]*(?:(?:export|set|ENV|ARG|
 /** `=`, `:=`, `?=` (Makefiles), or a colon before a blank (YAML). */
 const ASSIGN = String.raw`[ \t]*(?::=|\?=|=|:(?=[ \t]))[ \t]*`;
 
-/**
- * One run without blanks to the end of the line (a ` #` comment may follow), or to the closing quote of
- * the JSON string the line was in (a quote followed by `, } ] :` or the line's end: a password holding
- * such a quote loses only what follows it). Not a list of
- * settings (`…&grant_type=…`, `…;Server=…`: the other rules cut those). Values that start quoted are the
- * other rules' work.
- */
+/** The closing quote of the JSON string a decoded line was in: a quote before `, } ] :` or the line's end. */
 const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
+
+/**
+ * One run without blanks to the end of the line (a ` #` comment may follow) or to STRING_END (a password
+ * holding such a quote loses what follows it). Not a list of settings (`…&grant_type=…`, `…;Server=…`:
+ * the other rules cut those). Values that start quoted are the other rules' work.
+ */
 const REST = String.raw`(?<secret>[^\s"'\x60&;,](?:[^\s"&;,]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
 
 /** Code, not a value: a keyword or a literal structure first. */
@@ -67,29 +67,8 @@ function lineValue(v: string): boolean {
   return /[()[\]{}]/.test(v) || !looksLikeCode(v);
 }
 
-const KEYWORDS = [
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
-  'token',
-  'api_key',
-  'apikey',
-  'api-key',
-  'access_key',
-  'accesskey',
-  'access-key',
-  'private_key',
-  'privatekey',
-  'private-key',
-  'credential',
-  '_pwd',
-  '.pwd',
-  '-pwd',
-  '_pass',
-  '.pass',
-  '-pass',
-];
+/** The words a key ends in, and the short ones after a separator (`DB_PWD`, `smtp.pass`). */
+const KEYWORDS = [...SECRET_KEY_WORDS, '_pwd', '.pwd', '-pwd', '_pass', '.pass', '-pass'];
 
 export const CONFIG_LINE_RULES: readonly SecretRule[] = [
   {

@@ -8,6 +8,7 @@ import {
   isPlaceholder,
   literalValue,
   QUOTED,
+  SECRET_KEY_WORDS,
   unquote,
   type SecretRule,
 } from './types';
@@ -35,27 +36,7 @@ const ENV_WORDS = [
   'PAT=',
 ];
 /** Secret words as they appear in code and config keys. Bare `pass`/`key`/`auth` are too common ("PASS", "monkey"). */
-const CODE_WORDS = [
-  'password',
-  'passwd',
-  'passphrase',
-  'secret',
-  'token',
-  'api_key',
-  'apikey',
-  'api-key',
-  'access_key',
-  'accesskey',
-  'access-key',
-  'private_key',
-  'privatekey',
-  'private-key',
-  'credential',
-  'preshared',
-  'pre_shared',
-  'pre-shared',
-  'psk',
-];
+const CODE_WORDS = [...SECRET_KEY_WORDS, 'preshared', 'pre_shared', 'pre-shared', 'psk'];
 
 /** Base64 that decodes to `user:password` (what Basic authorization carries). */
 function basicCredentials(b64: string): boolean {

@@ -120,3 +120,22 @@ export function literalValue(raw: string, quoted = false): boolean {
 
 /** A string in double or single quotes with backslash escapes inside (`"ab\"cd"`, `'it\'s'`). */
 export const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
+
+/** Secret words as keys in code and config spell them (keywords, case-insensitive). Bare `pass`/`key`/`auth` are too common. */
+export const SECRET_KEY_WORDS: readonly string[] = [
+  'password',
+  'passwd',
+  'passphrase',
+  'secret',
+  'token',
+  'api_key',
+  'apikey',
+  'api-key',
+  'access_key',
+  'accesskey',
+  'access-key',
+  'private_key',
+  'privatekey',
+  'private-key',
+  'credential',
+];
