@@ -86,6 +86,35 @@ test('the same lines inside a JSON string and as a quoted docker -e value', () =
   );
 });
 
+test('a secret on the first line of a JSON string ends at its escaped line break: the other lines stay', () => {
+  // `"content":"DB_PASSWORD=…\nDB_HOST=…"` as written: the string's start is a line start, and the
+  // rest-of-line value used to run on through every `\n` to the closing quote.
+  const after = '\nDB_HOST=localhost\r\nDB_PORT=5432\nDEBUG=true';
+  for (const [name, line] of SYNTAXES) {
+    fc.assert(
+      fc.property(
+        password.filter((p) => !p.includes('\\')),
+        (p) => {
+          const out = clean(JSON.stringify({ role: 'tool', content: line(p) + after }));
+          const content = (JSON.parse(out) as { content: string }).content;
+          assert.ok(!leaked(p, content), `${name}: ${out}`);
+          assert.ok(content.endsWith(`-secret]${after}`), `${name}: ${out}`);
+        },
+      ),
+      { numRuns: 60 },
+    );
+  }
+  // An escaped backslash before an `n` is part of the password, not a line break.
+  assert.equal(
+    clean(String.raw`{"content":"DB_PASSWORD=Xk9\\nq2Lm7vPz\nPORT=5432"}`),
+    String.raw`{"content":"DB_PASSWORD=[REDACTED:env-secret]\nPORT=5432"}`,
+  );
+  assert.equal(
+    clean(String.raw`["API_TOKEN=hunter2xyz9\nDB_HOST=localhost"]`),
+    String.raw`["API_TOKEN=[REDACTED:env-secret]\nDB_HOST=localhost"]`,
+  );
+});
+
 test('lines that only look like it stay: code, references, prose, lists of settings', () => {
   const lines = [
     'password = getPassword(user)',

@@ -13,8 +13,12 @@ const WORD = String.raw`(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey)?|[
 /** A key ending in a secret word: at its start, after `_ . -`, or at a camelCase hump (not `tiktoken`). */
 const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*[_.-](?:pwd|pass))`;
 
-/** A line start, or the start of a string (a line decoded from JSON, a quoted `-e` value). */
-const LINE_START = String.raw`(?:^|(?<=["'\x60]))[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
+/** What may come before the key: `export`, `set`, Dockerfile's `ENV`/`ARG`, a YAML list's dash. */
+const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
+
+/** A line start (also of a line decoded from JSON), or the start of a string (a quoted `-e` value). */
+const LINE_START = String.raw`^${PREFIX}`;
+const STRING_START = String.raw`(?<=["'\x60])${PREFIX}`;
 
 /** `=`, `:=`, `?=` (Makefiles), or a colon before a blank (YAML). */
 const ASSIGN = String.raw`[ \t]*(?::=|\?=|=|:(?=[ \t]))[ \t]*`;
@@ -28,6 +32,12 @@ const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
  * the other rules cut those). Values that start quoted are the other rules' work.
  */
 const REST = String.raw`(?<secret>[^\s"'\x60&;,](?:[^\s"&;,]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
+
+/**
+ * The same inside a string as written: an escaped line break (`\n`, `\r`) ends the line, so a `.env`
+ * read into a JSON string keeps its other lines (an escaped backslash before an `n` does not).
+ */
+const REST_IN_STRING = String.raw`(?<secret>(?:[^\s"'\x60&;,\\]|\\[^nr])(?:[^\s"&;,\\]|\\[^nr]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=\\[nr]|[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
 
 /** Code, not a value: a keyword or a literal structure first. */
 const CODE_START = /^(?:(?:new|await|yield|typeof|lambda|function|async|not)\b|[{[(])/;
@@ -70,27 +80,30 @@ function lineValue(v: string): boolean {
 /** The words a key ends in, and the short ones after a separator (`DB_PWD`, `smtp.pass`). */
 const KEYWORDS = [...SECRET_KEY_WORDS, '_pwd', '.pwd', '-pwd', '_pass', '.pass', '-pass'];
 
+const ENV_LINE = {
+  id: 'env-secret',
+  title: 'Secret-named upper-case keys at a line start: the rest of the line (.env, Dockerfile ENV, compose lists)',
+  keywords: KEYWORDS,
+  accept: lineValue,
+};
+const CODE_LINE = {
+  id: 'code-secret',
+  title: 'Secret-named keys at a line start: the rest of the line (YAML, .properties, INI, TOML without quotes)',
+  keywords: KEYWORDS,
+  accept: lineValue,
+};
+
 export const CONFIG_LINE_RULES: readonly SecretRule[] = [
-  {
-    id: 'env-secret',
-    title: 'Secret-named upper-case keys at a line start: the rest of the line (.env, Dockerfile ENV, compose lists)',
-    keywords: KEYWORDS,
-    pattern: new RegExp(String.raw`${LINE_START}${ENV_KEY}${ASSIGN}${REST}`, 'gm'),
-    accept: lineValue,
-  },
-  {
-    id: 'code-secret',
-    title: 'Secret-named keys at a line start: the rest of the line (YAML, .properties, INI, TOML without quotes)',
-    keywords: KEYWORDS,
-    pattern: new RegExp(String.raw`${LINE_START}${KEY}${ASSIGN}${REST}`, 'gm'),
-    accept: lineValue,
-  },
+  { ...ENV_LINE, pattern: new RegExp(String.raw`${LINE_START}${ENV_KEY}${ASSIGN}${REST}`, 'gm') },
+  { ...ENV_LINE, pattern: new RegExp(String.raw`${STRING_START}${ENV_KEY}${ASSIGN}${REST_IN_STRING}`, 'gm') },
+  { ...CODE_LINE, pattern: new RegExp(String.raw`${LINE_START}${KEY}${ASSIGN}${REST}`, 'gm') },
+  { ...CODE_LINE, pattern: new RegExp(String.raw`${STRING_START}${KEY}${ASSIGN}${REST_IN_STRING}`, 'gm') },
   {
     id: 'env-secret',
     title: 'A quoted secret-named assignment: up to its closing quote (docker -e "DB_PASSWORD=…", ["API_TOKEN=…"])',
     keywords: KEYWORDS,
     pattern: new RegExp(
-      String.raw`(?<=^|[\s=,[(])(?<q>["'])${ENV_KEY}=(?<secret>(?:(?!\k<q>)[^\n])+)\k<q>(?=$|[\s,\])])`,
+      String.raw`(?<=^|[\s=,[(])(?<q>["'])${ENV_KEY}=(?<secret>(?:(?!\k<q>)[^\n\\]|\\[^nr])+)(?=\k<q>(?=$|[\s,\])])|\\[nr])`,
       'gm',
     ),
     accept: (s) => literalValue(s, true),
