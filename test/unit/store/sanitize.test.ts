@@ -183,3 +183,49 @@ test('an unterminated private key is redacted to the end rather than stored', as
   assert.equal(text, 'before\n[REDACTED:private-key]\n');
   assert.equal(stats.redactions['private-key'], 1);
 });
+
+test('a key cut short inside a JSON line is redacted to its closing quote; the lines after it stay', async () => {
+  const body = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW';
+  const key = `-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n`;
+  const end = '-----END OPENSSH PRIVATE KEY-----\n';
+  // JSON lines (a tool's JSON result, an agent's log): `head` of a key file, then others, then a whole key.
+  const records = [
+    { tool: 'head -2 id_ed25519', output: key, exit: 0 },
+    { tool: 'ls', output: 'README.md\nsrc\n', exit: 0 },
+    { tool: 'cat id_ed25519', output: key + end + 'after the key\n', exit: 0 },
+  ];
+  const { text, stats } = await sanitizeText(records.map((r) => JSON.stringify(r)).join('\n') + '\n', {
+    ansi: 'strip',
+  });
+  assert.ok(!text.includes(body.slice(10, 40)), text);
+  assert.deepEqual(
+    text
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l) as unknown),
+    [
+      { tool: 'head -2 id_ed25519', output: '[REDACTED:private-key]', exit: 0 },
+      records[1],
+      { tool: 'cat id_ed25519', output: '[REDACTED:private-key]\nafter the key\n', exit: 0 },
+    ],
+  );
+  assert.equal(stats.redactions['private-key'], 2);
+  // Streamed in small batches, cut anywhere: the same.
+  const input = Buffer.from(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
+  for (let cut = 1; cut < input.length; cut += 37)
+    assert.equal((await streamed(input, [cut, cut + 50], { ansi: 'strip', batchChars: 64 })).text, text);
+  // A notebook keeps a cell's source as a list of line strings, whole or cut short.
+  for (const source of [
+    [`${key.split('\n')[0]}\n`, `${body}\n`, end],
+    [`${key.split('\n')[0]}\n`, `${body}\n`],
+  ]) {
+    const cell = JSON.stringify({ cell_type: 'code', source, metadata: {} }, null, 1);
+    const out = (await sanitizeText(cell, { ansi: 'strip' })).text;
+    assert.ok(!out.includes(body.slice(10, 40)), out);
+    assert.deepEqual(JSON.parse(out), {
+      cell_type: 'code',
+      source: ['[REDACTED:private-key]' + (source.length === 3 ? '\n' : '')],
+      metadata: {},
+    });
+  }
+});

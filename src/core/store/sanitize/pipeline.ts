@@ -3,6 +3,7 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
+import { PRIVATE_KEY_BLOCK, PRIVATE_KEY_IN_STRING } from './rules/ai-and-services';
 import {
   addCounts,
   cutOutside,
@@ -155,17 +156,17 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
-    let lastBegin = lastKeyBegin(text);
+    let openBegin = openKeyBegin(text);
     if (!final) {
       // Holding back leaves an unterminated key in `text` only when it is too long to hold.
-      text = this.holdBack(text, lastBegin);
+      text = this.holdBack(text, openBegin);
       if (text === '') return;
-      if (lastBegin >= text.length) lastBegin = -1;
+      if (openBegin >= text.length) openBegin = -1;
     }
     let unterminated = '';
-    if (lastBegin !== -1) {
+    if (openBegin !== -1) {
       // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
-      text = text.slice(0, lastBegin);
+      text = text.slice(0, openBegin);
       unterminated = '[REDACTED:private-key]\n';
       addCounts(this.stats.redactions, { 'private-key': 1 });
     }
@@ -183,11 +184,11 @@ export class SanitizingStream {
    * neither half. A line past `longLineChars` (minified JSON from curl) is cut, but only where no
    * secret straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
    */
-  private holdBack(text: string, lastBegin: number): string {
-    if (lastBegin !== -1) {
-      if (text.length - lastBegin <= MAX_HELD_KEY) {
-        this.held = text.slice(lastBegin);
-        return text.slice(0, lastBegin);
+  private holdBack(text: string, openBegin: number): string {
+    if (openBegin !== -1) {
+      if (text.length - openBegin <= MAX_HELD_KEY) {
+        this.held = text.slice(openBegin);
+        return text.slice(0, openBegin);
       }
       return text; // too long to hold: `drain` redacts from BEGIN on
     }
@@ -212,12 +213,19 @@ export class SanitizingStream {
   }
 }
 
-/** Where the last private key block without its END line starts, or -1. */
-function lastKeyBegin(text: string): number {
+/**
+ * Where the first private key block that is not closed starts, or -1: closed by its END line, or cut
+ * short inside a JSON string that closes (the rules redact that up to the quote, and what follows
+ * the string stays).
+ */
+function openKeyBegin(text: string): number {
   if (!text.includes('PRIVATE KEY')) return -1;
-  let lastBegin = -1;
-  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) lastBegin = m.index;
-  return lastBegin !== -1 && !/-----END [A-Z0-9 ]*PRIVATE KEY/.test(text.slice(lastBegin)) ? lastBegin : -1;
+  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) {
+    PRIVATE_KEY_BLOCK.lastIndex = m.index;
+    PRIVATE_KEY_IN_STRING.lastIndex = m.index;
+    if (!PRIVATE_KEY_BLOCK.test(text) && !PRIVATE_KEY_IN_STRING.test(text)) return m.index;
+  }
+  return -1;
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

@@ -1,6 +1,22 @@
 // Prefixed tokens of AI providers and developer services, JWTs and key blocks.
 import { hasDigitAndLetter, type SecretRule } from './types';
 
+/**
+ * A private key block. It never holds a brace: one that reached its END through `{` or `}` crossed JSON
+ * objects (a key cut short in one JSON line, a whole one in a later line) and ate the records between.
+ */
+export const PRIVATE_KEY_BLOCK =
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[^{}]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
+
+/**
+ * A block cut short inside a JSON string (`head` of a key file in a tool's JSON result), or a list of
+ * line strings as notebooks keep them: no END before the string closes, so up to its closing quote.
+ */
+export const PRIVATE_KEY_IN_STRING = new RegExp(
+  String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END )(?:[^"{}\\\n]|\\[^\n]|"[ \t]*[,+]?\s*"))*(?="\s*[,}\]])`,
+  'y',
+);
+
 export const SERVICE_RULES: readonly SecretRule[] = [
   // AI providers
   {
@@ -218,14 +234,21 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'private-key',
     title: 'Private key blocks: PEM (RSA, EC, DSA, PKCS#8, encrypted), OpenSSH, PGP',
     keywords: ['private key'],
-    pattern: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/g,
+    pattern: new RegExp(PRIVATE_KEY_BLOCK.source, 'g'),
+    multiline: true,
+  },
+  {
+    id: 'private-key',
+    title: 'Private key blocks cut short inside a quoted string: up to its closing quote',
+    keywords: ['private key'],
+    pattern: new RegExp(PRIVATE_KEY_IN_STRING.source, 'g'),
     multiline: true,
   },
   {
     id: 'private-key',
     title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
     keywords: ['openvpn static key'],
-    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]*?-----END OpenVPN Static key V\d-----/g,
+    pattern: /-----BEGIN OpenVPN Static key V\d-----[^{}]*?-----END OpenVPN Static key V\d-----/g,
     multiline: true,
   },
 ];
