@@ -13,7 +13,7 @@ const SYMBOLS = '!@#$%^&*()_+-=[]{}|;:,.<>?/~\\\'"`';
 
 /**
  * A password as people make them: letters and digits with symbols anywhere but first. Left out: what
- * reads as something else on its own line (a list of settings `…&key=…`, a call `name(…)`, an index,
+ * reads as something else on its own line (a call `name(…)`, an index,
  * a generic type `Name<…>` or `a.b<`, a keyword first (`not,…`),
  * a bracket before a quote `("`, `["`, a name (`a?.b`) or a regex (`\S\d`), a reference, a quote that would close a JSON
  * string: `"}`).
@@ -27,7 +27,6 @@ const password = fc
   .map(([first, rest, digit]) => first + rest.join('') + digit)
   .filter(
     (p) =>
-      !/[&;,][\w.-]+=/.test(p) &&
       !/^[A-Za-z_$][\w$.?]*[([]/.test(p) &&
       !/^[A-Za-z_$][\w$.?]{3,}<.*>/.test(p) &&
       !/^[A-Za-z_$][\w$]*\.[\w$.]*</.test(p) &&
@@ -37,26 +36,36 @@ const password = fc
       !/\$\{|\{\{|[[(]["']|"[ \t]*(?:[,}\]:]|$)/.test(p),
   );
 
-const SYNTAXES: [string, (p: string) => string][] = [
-  ['.env', (p) => `DB_PASSWORD=${p}`],
-  ['.env export', (p) => `export STRIPE_SECRET=${p}`],
-  ['Dockerfile', (p) => `ENV ADMIN_TOKEN=${p}`],
-  ['compose list', (p) => `      - POSTGRES_PASSWORD=${p}`],
-  ['YAML', (p) => `  password: ${p}`],
-  ['YAML camelCase', (p) => `    clientSecret: ${p}`],
-  ['.properties', (p) => `spring.datasource.password=${p}`],
-  ['INI', (p) => `smtp_pass = ${p}`],
-  ['Makefile', (p) => `API_KEY ?= ${p}`],
+/**
+ * Config lines. After `=` a value may also be a form body or connection string (`…&grant_type=…`,
+ * `…;Server=…`), so there a password holding `&name=` or `;name=` is left out; a YAML scalar is the
+ * whole line.
+ */
+const SYNTAXES: [string, (p: string) => string, 'eq' | 'yaml'][] = [
+  ['.env', (p) => `DB_PASSWORD=${p}`, 'eq'],
+  ['.env export', (p) => `export STRIPE_SECRET=${p}`, 'eq'],
+  ['Dockerfile', (p) => `ENV ADMIN_TOKEN=${p}`, 'eq'],
+  ['compose list', (p) => `      - POSTGRES_PASSWORD=${p}`, 'eq'],
+  ['YAML', (p) => `  password: ${p}`, 'yaml'],
+  ['YAML camelCase', (p) => `    clientSecret: ${p}`, 'yaml'],
+  ['YAML upper-case', (p) => `  DB_PASSWORD: ${p}`, 'yaml'],
+  ['.properties', (p) => `spring.datasource.password=${p}`, 'eq'],
+  ['INI', (p) => `smtp_pass = ${p}`, 'eq'],
+  ['Makefile', (p) => `API_KEY ?= ${p}`, 'eq'],
 ];
+
+/** The passwords a syntax's line is sure to hold whole. */
+const passwordFor = (assign: 'eq' | 'yaml'): fc.Arbitrary<string> =>
+  assign === 'yaml' ? password : password.filter((p) => !/[&;][\w.-]+=/.test(p));
 
 /** Any 5 characters of the password still in the text. */
 const leaked = (p: string, out: string): boolean =>
   Array.from({ length: p.length - 4 }, (_, i) => p.slice(i, i + 5)).some((w) => out.includes(w));
 
 test('a password with any symbols on a config line is redacted whole, its key kept (property)', () => {
-  for (const [name, line] of SYNTAXES) {
+  for (const [name, line, assign] of SYNTAXES) {
     fc.assert(
-      fc.property(password, (p) => {
+      fc.property(passwordFor(assign), (p) => {
         const out = clean(line(p));
         assert.ok(!leaked(p, out), `${name}: ${out}`);
         assert.match(out, /\[REDACTED:(?:env|code)-secret\]$/, `${name}: ${out}`);
@@ -70,7 +79,7 @@ test('the same lines inside a JSON string and as a quoted docker -e value', () =
   // JSON in JSON is decoded too, so inside a JSON string `\\r` reads as a line break: no backslashes here.
   fc.assert(
     fc.property(
-      password.filter((p) => !p.includes('\\')),
+      passwordFor('eq').filter((p) => !p.includes('\\')),
       (p) => {
         const json = JSON.stringify({ path: '.env', content: `A=1\nDB_PASSWORD=${p}\nB=2` });
         const out = clean(json);
@@ -90,10 +99,10 @@ test('a secret on the first line of a JSON string ends at its escaped line break
   // `"content":"DB_PASSWORD=…\nDB_HOST=…"` as written: the string's start is a line start, and the
   // rest-of-line value used to run on through every `\n` to the closing quote.
   const after = '\nDB_HOST=localhost\r\nDB_PORT=5432\nDEBUG=true';
-  for (const [name, line] of SYNTAXES) {
+  for (const [name, line, assign] of SYNTAXES) {
     fc.assert(
       fc.property(
-        password.filter((p) => !p.includes('\\')),
+        passwordFor(assign).filter((p) => !p.includes('\\')),
         (p) => {
           const out = clean(JSON.stringify({ role: 'tool', content: line(p) + after }));
           const content = (JSON.parse(out) as { content: string }).content;

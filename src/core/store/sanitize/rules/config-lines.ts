@@ -20,24 +20,33 @@ const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
 const LINE_START = String.raw`^${PREFIX}`;
 const STRING_START = String.raw`(?<=["'\x60])${PREFIX}`;
 
-/** `=`, `:=`, `?=` (Makefiles), or a colon before a blank (YAML). */
-const ASSIGN = String.raw`[ \t]*(?::=|\?=|=|:(?=[ \t]))[ \t]*`;
+/** `=`, `:=`, `?=` (Makefiles). */
+const ASSIGN_EQ = String.raw`[ \t]*(?::=|\?=|=)[ \t]*`;
+
+/** A colon before a blank (YAML): its scalar is the whole rest of the line. */
+const ASSIGN_COLON = String.raw`[ \t]*:[ \t]+`;
 
 /** The closing quote of the JSON string a decoded line was in: a quote before `, } ] :` or the line's end. */
 const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
 
 /**
  * One run without blanks to the end of the line (a ` #` comment may follow) or to STRING_END (a password
- * holding such a quote loses what follows it). Not a list of settings (`…&grant_type=…`, `…;Server=…`:
- * the other rules cut those). Values that start quoted are the other rules' work.
+ * holding such a quote loses what follows it). After `=` it is not a form body or connection string
+ * (`…&grant_type=…`, `…;Server=…`: the other rules cut those), so it stops before `&name=` and
+ * `;name=`; a YAML scalar goes on (`password: a&b=c`), and a comma never stops it (`a,mw=C4`).
+ * Inside a string as written, an escaped line break (`\n`, `\r`) ends the line, so a `.env` read into a
+ * JSON string keeps its other lines (an escaped backslash before an `n` does not). Values that start
+ * quoted are the other rules' work.
  */
-const REST = String.raw`(?<secret>[^\s"'\x60&;,](?:[^\s"&;,]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
-
-/**
- * The same inside a string as written: an escaped line break (`\n`, `\r`) ends the line, so a `.env`
- * read into a JSON string keeps its other lines (an escaped backslash before an `n` does not).
- */
-const REST_IN_STRING = String.raw`(?<secret>(?:[^\s"'\x60&;,\\]|\\[^nr])(?:[^\s"&;,\\]|\\[^nr]|[&;,](?![\w.-]+=)|(?!${STRING_END})")*)(?=\\[nr]|[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END})`;
+function rest(assign: 'eq' | 'colon', inString: boolean): string {
+  const lists = assign === 'eq' ? '&;' : '';
+  const escape = inString ? String.raw`|\\[^nr]` : '';
+  const plain = `[^\\s"${lists}${inString ? '\\\\' : ''}]`;
+  const first = `(?:[^\\s"'\\x60&;,${inString ? '\\\\' : ''}]${escape})`;
+  const list = lists === '' ? '' : String.raw`|[${lists}](?![\w.-]+=)`;
+  const lineEnd = String.raw`[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END}`;
+  return String.raw`(?<secret>${first}(?:${plain}${escape}${list}|(?!${STRING_END})")*)(?=${inString ? String.raw`\\[nr]|` : ''}${lineEnd})`;
+}
 
 /** Code, not a value: a keyword or a literal structure first. */
 const CODE_START = /^(?:(?:new|await|yield|typeof|lambda|function|async|not)\b|[{[(])/;
@@ -93,11 +102,22 @@ const CODE_LINE = {
   accept: lineValue,
 };
 
+/** The rule for a key at a line's start and at a string's start, after `=` and after a YAML colon. */
+function lineRules(key: string, base: Omit<SecretRule, 'pattern'>): SecretRule[] {
+  return [LINE_START, STRING_START].flatMap((start) =>
+    (['eq', 'colon'] as const).map((assign) => ({
+      ...base,
+      pattern: new RegExp(
+        `${start}${key}${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}${rest(assign, start === STRING_START)}`,
+        'gm',
+      ),
+    })),
+  );
+}
+
 export const CONFIG_LINE_RULES: readonly SecretRule[] = [
-  { ...ENV_LINE, pattern: new RegExp(String.raw`${LINE_START}${ENV_KEY}${ASSIGN}${REST}`, 'gm') },
-  { ...ENV_LINE, pattern: new RegExp(String.raw`${STRING_START}${ENV_KEY}${ASSIGN}${REST_IN_STRING}`, 'gm') },
-  { ...CODE_LINE, pattern: new RegExp(String.raw`${LINE_START}${KEY}${ASSIGN}${REST}`, 'gm') },
-  { ...CODE_LINE, pattern: new RegExp(String.raw`${STRING_START}${KEY}${ASSIGN}${REST_IN_STRING}`, 'gm') },
+  ...lineRules(ENV_KEY, ENV_LINE),
+  ...lineRules(KEY, CODE_LINE),
   {
     id: 'env-secret',
     title: 'A quoted secret-named assignment: up to its closing quote (docker -e "DB_PASSWORD=…", ["API_TOKEN=…"])',
