@@ -3,6 +3,7 @@
 // in the corpus that the table leaves standing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
 import { clipRedacted, redactSecrets, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
 import { decodedView } from '../../../src/core/store/sanitize/decoded-view';
@@ -79,6 +80,91 @@ test('escapes are decoded for matching and mapped back to whole escape sequences
   // `\n` (2 source characters) is one decoded character; the ANSI sequence maps to nothing.
   assert.deepEqual([v.start[1], v.end[1]], [1, 3]);
   assert.equal(decodedView('plain text'), undefined);
+});
+
+test('the decoded view is what decoding one character at a time gives, offsets included (property)', () => {
+  // The reference: the plain loop the view was first written as.
+  const SIMPLE: Record<string, string> = {
+    n: '\n',
+    t: '\t',
+    r: '\r',
+    b: '\b',
+    f: '\f',
+    '"': '"',
+    "'": "'",
+    '\\': '\\',
+    '/': '/',
+  };
+  const SEQ = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()*+#%][ -~]|[ -~])/y;
+  type V = { text: string; start: number[]; end: number[] };
+  const pass = (v: V, step: (t: string, i: number) => [string | null, number] | undefined): V => {
+    const out: V = { text: '', start: [], end: [] };
+    const put = (ch: string, s: number, e: number): void => {
+      out.text += ch;
+      out.start.push(s);
+      out.end.push(e);
+    };
+    for (let i = 0; i < v.text.length;) {
+      const r = step(v.text, i) ?? [v.text[i]!, 1];
+      if (r[0] !== null) put(r[0], v.start[i]!, v.end[i + r[1] - 1]!);
+      i += r[1];
+    }
+    return out;
+  };
+  const unescape = (t: string, i: number): [string, number] | undefined => {
+    if (t[i] !== '\\' || i + 1 >= t.length) return undefined;
+    if (SIMPLE[t[i + 1]!] !== undefined) return [SIMPLE[t[i + 1]!]!, 2];
+    const hex = t.slice(i + 2, i + 6);
+    return t[i + 1] === 'u' && /^[0-9a-fA-F]{4}$/.test(hex) ? [String.fromCharCode(parseInt(hex, 16)), 6] : undefined;
+  };
+  const strip = (t: string, i: number): [null, number] | undefined => {
+    if (t[i] !== '\x1b') return undefined;
+    SEQ.lastIndex = i;
+    const m = SEQ.exec(t);
+    return m ? [null, m[0].length] : undefined;
+  };
+  const reference = (src: string): V => {
+    let v: V = {
+      text: src,
+      start: Array.from({ length: src.length }, (_, i) => i),
+      end: Array.from({ length: src.length }, (_, i) => i + 1),
+    };
+    for (let k = 0; k < 2 && /\\(?:[ntrbf"'\\/]|u[0-9a-fA-F]{4})/.test(v.text); k++) v = pass(v, unescape);
+    if (v.text.includes('\x1b')) v = pass(v, strip);
+    return v;
+  };
+  const alphabet = [
+    'a',
+    'Z',
+    '\\',
+    'n',
+    'u',
+    '0',
+    '1',
+    'b',
+    'f',
+    '"',
+    '/',
+    '\x1b',
+    '[',
+    '3',
+    'm',
+    ']',
+    '\x07',
+    ' ',
+    'é',
+    '\uD83D\uDE00',
+  ];
+  fc.assert(
+    fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 60 }), (chars) => {
+      const src = chars.join('');
+      const v = decodedView(src);
+      const r = reference(src);
+      if (v === undefined) return assert.ok(r.text === src, JSON.stringify(src));
+      assert.deepEqual([v.text, [...v.start], [...v.end]], [r.text, r.start, r.end], JSON.stringify(src));
+    }),
+    { numRuns: 3000 },
+  );
 });
 
 test('tool-call arguments: string values redacted as decoded text, secret-named keys whole', async () => {

@@ -26,59 +26,77 @@ const HEX4 = /^[0-9a-fA-F]{4}$/;
 const ESCAPE = /\\(?:[ntrbf"'\\/]|u[0-9a-fA-F]{4})/;
 const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()*+#%][ -~]|[ -~])/y;
 
+/**
+ * Builds a view from runs of the source view copied whole and single decoded characters: runs are
+ * sliced and their offsets copied in bulk (a JSON log is mostly runs).
+ */
 class Builder {
-  chars: string[] = [];
-  start: number[] = [];
-  end: number[] = [];
-  push(ch: string, s: number, e: number): void {
-    this.chars.push(ch);
-    this.start.push(s);
-    this.end.push(e);
+  private readonly parts: string[] = [];
+  private readonly start: Int32Array;
+  private readonly end: Int32Array;
+  private n = 0;
+  constructor(private readonly from: DecodedView) {
+    this.start = new Int32Array(from.text.length);
+    this.end = new Int32Array(from.text.length);
+  }
+  /** Characters [i, j) of the source view, unchanged. */
+  copy(i: number, j: number): void {
+    if (j <= i) return;
+    this.parts.push(this.from.text.slice(i, j));
+    this.start.set(this.from.start.subarray(i, j), this.n);
+    this.end.set(this.from.end.subarray(i, j), this.n);
+    this.n += j - i;
+  }
+  /** One character that stands for source view characters [i, j]. */
+  push(ch: string, i: number, j: number): void {
+    this.parts.push(ch);
+    this.start[this.n] = this.from.start[i]!;
+    this.end[this.n] = this.from.end[j]!;
+    this.n++;
   }
   view(): DecodedView {
-    return { text: this.chars.join(''), start: Int32Array.from(this.start), end: Int32Array.from(this.end) };
+    return { text: this.parts.join(''), start: this.start.slice(0, this.n), end: this.end.slice(0, this.n) };
   }
 }
 
 function decodeEscapes(v: DecodedView): DecodedView {
-  const b = new Builder();
+  const b = new Builder(v);
   const t = v.text;
-  for (let i = 0; i < t.length;) {
-    if (t[i] === '\\' && i + 1 < t.length) {
-      const n = t[i + 1]!;
-      const simple = SIMPLE[n];
-      if (simple !== undefined) {
-        b.push(simple, v.start[i]!, v.end[i + 1]!);
-        i += 2;
-        continue;
-      }
-      if (n === 'u' && HEX4.test(t.slice(i + 2, i + 6))) {
-        b.push(String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16)), v.start[i]!, v.end[i + 5]!);
-        i += 6;
-        continue;
-      }
+  let run = 0;
+  for (let i = t.indexOf('\\'); i !== -1 && i + 1 < t.length; i = t.indexOf('\\', i)) {
+    const n = t[i + 1]!;
+    const simple = SIMPLE[n];
+    if (simple !== undefined) {
+      b.copy(run, i);
+      b.push(simple, i, i + 1);
+      run = i += 2;
+      continue;
     }
-    b.push(t[i]!, v.start[i]!, v.end[i]!);
+    if (n === 'u' && HEX4.test(t.slice(i + 2, i + 6))) {
+      b.copy(run, i);
+      b.push(String.fromCharCode(parseInt(t.slice(i + 2, i + 6), 16)), i, i + 5);
+      run = i += 6;
+      continue;
+    }
     i++;
   }
+  b.copy(run, t.length);
   return b.view();
 }
 
 function stripSequences(v: DecodedView): DecodedView {
-  const b = new Builder();
+  const b = new Builder(v);
   const t = v.text;
-  for (let i = 0; i < t.length;) {
-    if (t[i] === '\x1b') {
-      SEQUENCE.lastIndex = i;
-      const m = SEQUENCE.exec(t);
-      if (m) {
-        i += m[0].length;
-        continue;
-      }
-    }
-    b.push(t[i]!, v.start[i]!, v.end[i]!);
-    i++;
+  let run = 0;
+  for (let i = t.indexOf('\x1b'); i !== -1; i = t.indexOf('\x1b', i)) {
+    SEQUENCE.lastIndex = i;
+    const m = SEQUENCE.exec(t);
+    if (m) {
+      b.copy(run, i);
+      run = i += m[0].length;
+    } else i++;
   }
+  b.copy(run, t.length);
   return b.view();
 }
 
