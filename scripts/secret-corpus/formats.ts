@@ -1024,4 +1024,38 @@ export const FORMATS: Format[] = [
     const secret = `${r.str(ALNUM, 6)}\\"${r.str(ALNUM, 8)}`;
     return { secret, line: `DATABASES["default"]["PASSWORD"] = password = "${secret}"` };
   }),
+  ctx('ecs-environment-pair', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `        { "name": "DB_PASSWORD", "value": "${secret}" },` };
+  }),
+  ctx('postman-variable', 'named-secret', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `{"key": "api_token", "value": "${secret}", "type": "secret", "enabled": true}` };
+  }),
+  ctx('ssm-parameter', 'named-secret', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `{"Parameter": {"Name": "/prod/db/password", "Type": "SecureString", "Value": "${secret}", "Version": 3}}`,
+    };
+  }),
+  ctx('cloudformation-parameter', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `[{"ParameterKey": "DBPassword", "ParameterValue": "${secret}"}]` };
+  }),
+  ctx('terraform-output-json', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `  "db_password": {"sensitive": true, "type": "string", "value": "${secret}"},` };
+  }),
+  ctx('kubernetes-env-list', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `        - name: DB_PASSWORD\n          value: "${secret}"` };
+  }),
+  ctx('terraform-variable-default', 'named-secret', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "${secret}"\n}`,
+    };
+  }),
 ];

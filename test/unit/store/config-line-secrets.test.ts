@@ -28,7 +28,7 @@ const password = fc
   .filter(
     (p) =>
       !/^[A-Za-z_$][\w$.?]*[([]/.test(p) &&
-      !/^[A-Za-z_$][\w$.?]{3,}<.*>/.test(p) &&
+      !/^[A-Za-z_$][\w$.?]*<.*>(?:\[\])*[?;,)]*$/.test(p) &&
       !/^[A-Za-z_$][\w$]*\.[\w$.]*</.test(p) &&
       !/^(?:new|await|yield|typeof|lambda|function|async|not)\b/.test(p) &&
       !looksLikeName(p) &&

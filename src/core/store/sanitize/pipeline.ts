@@ -50,6 +50,10 @@ export interface SanitizeStats {
 
 /** A private key whose END has not arrived is held back at most this long, then redacted whole. */
 const MAX_HELD_KEY = 64 * 1024;
+
+/** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
+const HELD_LINES = 8;
+const MAX_HELD_LINES_CHARS = 16 * 1024;
 /** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */
 export const LONG_LINE_WINDOW = 16 * 1024;
 
@@ -72,6 +76,8 @@ export class SanitizingStream {
   private sniffed = 0;
   private batch = '';
   private held = '';
+  /** Text arrived since the last `flush`: a quiet stream's held lines go out on the next one. */
+  private arrived = false;
   private lastYield = performance.now();
   readonly stats: SanitizeStats = {
     bytesIn: 0,
@@ -113,11 +119,17 @@ export class SanitizingStream {
     await this.text(this.decoder.decode(bytes, { stream: true }));
   }
 
-  /** Sends every complete, redacted line to the sink now (a held private key stays held). */
+  /**
+   * Sends the complete, redacted lines to the sink now, but for the last few while output is still
+   * arriving (see `holdBack`); on a flush with nothing new since the last, all of them. A held private
+   * key stays held.
+   */
   async flush(): Promise<void> {
     if (this.sniff && this.sniffed > 0) await this.decide();
     if (this.renderer.flush) this.batch += await this.renderer.flush();
-    await this.drain(false);
+    const quiet = !this.arrived;
+    this.arrived = false;
+    await this.drain(false, quiet);
   }
 
   /** Finishes the stream: the last partial line, the binary note if it was binary. Returns the stats. */
@@ -145,13 +157,14 @@ export class SanitizingStream {
 
   private async text(decoded: string): Promise<void> {
     if (decoded === '') return;
+    this.arrived = true;
     for (let i = decoded.indexOf('\uFFFD'); i !== -1; i = decoded.indexOf('\uFFFD', i + 1))
       this.stats.replacementChars++;
     this.batch += await this.renderer.write(decoded);
     if (this.batch.length >= this.batchChars) await this.drain(false);
   }
 
-  private async drain(final: boolean): Promise<void> {
+  private async drain(final: boolean, quiet = false): Promise<void> {
     let text = this.held + this.batch;
     this.held = '';
     this.batch = '';
@@ -159,7 +172,7 @@ export class SanitizingStream {
     let openBegin = openKeyBegin(text);
     if (!final) {
       // Holding back leaves an unterminated key in `text` only when it is too long to hold.
-      text = this.holdBack(text, openBegin);
+      text = this.holdBack(text, openBegin, quiet ? 0 : HELD_LINES);
       if (text === '') return;
       if (openBegin >= text.length) openBegin = -1;
     }
@@ -181,10 +194,11 @@ export class SanitizingStream {
   /**
    * Keeps in `held` what cannot be redacted yet and returns the rest: an unterminated private key
    * (until its END line), else the unfinished last line, since a token cut there would be matched in
-   * neither half. A line past `longLineChars` (minified JSON from curl) is cut, but only where no
-   * secret straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
+   * neither half, and `lines` whole lines before it (a secret named a few lines before its value). A
+   * line past `longLineChars` (minified JSON from curl) is cut, but only where no secret straddles
+   * the cut, and the last `LONG_LINE_WINDOW` characters stay held.
    */
-  private holdBack(text: string, openBegin: number): string {
+  private holdBack(text: string, openBegin: number, lines: number): string {
     if (openBegin !== -1) {
       if (text.length - openBegin <= MAX_HELD_KEY) {
         this.held = text.slice(openBegin);
@@ -194,8 +208,16 @@ export class SanitizingStream {
     }
     const lineStart = text.lastIndexOf('\n') + 1;
     if (text.length - lineStart <= this.longLineChars) {
-      this.held = text.slice(lineStart);
-      return text.slice(0, lineStart);
+      // A secret named on one line and given a few lines on (an env list's `- name: DB_PASSWORD` /
+      // `value: …`) is found only with both in one batch.
+      let keep = lineStart;
+      for (let i = 0; i < lines && keep > 0; i++) {
+        const prev = text.lastIndexOf('\n', keep - 2) + 1;
+        if (text.length - prev > MAX_HELD_LINES_CHARS) break;
+        keep = prev;
+      }
+      this.held = text.slice(keep);
+      return text.slice(0, keep);
     }
     let cut =
       lineStart + cutOutside(findSecretSpans(text.slice(lineStart)), text.length - LONG_LINE_WINDOW - lineStart);

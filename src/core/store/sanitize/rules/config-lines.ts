@@ -2,7 +2,7 @@
 // compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
-import { literalValue, looksLikeCode, looksLikeName, SECRET_KEY_WORDS, type SecretRule } from './types';
+import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, type SecretRule } from './types';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
 const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
@@ -72,7 +72,8 @@ function looksLikeCodeLine(v: string): boolean {
     const longName = name.length >= 4 || /[._]/.test(name);
     // `f(x)`, `a.b[0];` close at the end; `obj.call(arg,` goes on to the next line.
     const call = balanced(v) ? /[)\]][;,:]?$/.test(v) : longName && /[,([]$/.test(v);
-    if (m.groups!.bracket === '<' ? longName && v.includes('>') : call) return true;
+    // A type ends as one: `z.ZodOptional<z.ZodString>;`, `Map<K,V>[]` (not `a_<aa>aaaa]a2`).
+    if (m.groups!.bracket === '<' ? longName && />(?:\[\])*[?;,)]*$/.test(v) : call) return true;
   }
   if (/[[(]["']/.test(v) || /[([{]$/.test(v)) return true;
   return looksLikeName(v.replace(/[)\]},;:]+$/, ''));
@@ -86,19 +87,16 @@ function lineValue(v: string): boolean {
   return /[()[\]{}]/.test(v) || !looksLikeCode(v);
 }
 
-/** The words a key ends in, and the short ones after a separator (`DB_PWD`, `smtp.pass`). */
-const KEYWORDS = [...SECRET_KEY_WORDS, '_pwd', '.pwd', '-pwd', '_pass', '.pass', '-pass'];
-
 const ENV_LINE = {
   id: 'env-secret',
   title: 'Secret-named upper-case keys at a line start: the rest of the line (.env, Dockerfile ENV, compose lists)',
-  keywords: KEYWORDS,
+  keywords: SECRET_NAME_KEYWORDS,
   accept: lineValue,
 };
 const CODE_LINE = {
   id: 'code-secret',
   title: 'Secret-named keys at a line start: the rest of the line (YAML, .properties, INI, TOML without quotes)',
-  keywords: KEYWORDS,
+  keywords: SECRET_NAME_KEYWORDS,
   accept: lineValue,
 };
 
@@ -121,7 +119,7 @@ export const CONFIG_LINE_RULES: readonly SecretRule[] = [
   {
     id: 'env-secret',
     title: 'A quoted secret-named assignment: up to its closing quote (docker -e "DB_PASSWORD=…", ["API_TOKEN=…"])',
-    keywords: KEYWORDS,
+    keywords: SECRET_NAME_KEYWORDS,
     pattern: new RegExp(
       String.raw`(?<=^|[\s=,[(])(?<q>["'])${ENV_KEY}=(?<secret>(?:(?!\k<q>)[^\n\\]|\\[^nr])+)(?=\k<q>(?=$|[\s,\])])|\\[nr])`,
       'gm',

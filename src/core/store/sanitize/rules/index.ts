@@ -4,6 +4,7 @@ import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
 import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
+import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
@@ -20,4 +21,5 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,
+  ...NAMED_VALUE_RULES,
 ];

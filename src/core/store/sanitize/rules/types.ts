@@ -139,3 +139,14 @@ export const SECRET_KEY_WORDS: readonly string[] = [
   'private-key',
   'credential',
 ];
+
+/** The same, and the short words after a separator (`DB_PWD`, `smtp.pass`): keywords of rules that read key names. */
+export const SECRET_NAME_KEYWORDS: readonly string[] = [
+  ...SECRET_KEY_WORDS,
+  '_pwd',
+  '.pwd',
+  '-pwd',
+  '_pass',
+  '.pass',
+  '-pass',
+];

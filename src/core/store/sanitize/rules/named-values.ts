@@ -1,0 +1,83 @@
+// Secrets whose name sits beside them rather than before an `=`: a name/value pair (a Kubernetes or ECS
+// container's env list, Postman variables and HAR fields, SSM parameters, CloudFormation parameters), a
+// secret-named key whose value is an object holding `value` (Terraform outputs, ARM parameters), a
+// Terraform variable's `default`.
+import { isPlaceholder, literalValue, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
+
+/** A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`). */
+const NAME = String.raw`(?:[\w.:/-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)|[\w.:/-]*[_.-](?:pass|pwd))`;
+
+/** A JSON string, as written (escapes kept). */
+const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;
+
+/** Up to four other scalar fields of the same object, between the name and the value. */
+const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*(?:${STR}|true|false|null|-?\d[\d.eE+-]*))${'{0,4}'}`;
+
+/** The field that names the pair, and the one that holds its value. */
+const NAME_FIELD = String.raw`"(?:name|key|parameterKey|parameterName|variable)"\s*:\s*"${NAME}"`;
+const VALUE_FIELD = String.raw`"(?:value|parameterValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`;
+
+/** The value itself, not a reference, a stand-in, a path to a file holding it or a sentence. */
+function pairValue(v: string): boolean {
+  const s = unquote(v).trim();
+  return (
+    s.length >= 4 &&
+    !isPlaceholder(s) &&
+    !/^\$\(/.test(s) &&
+    !/^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)\S*[/\\]/.test(s) &&
+    literalValue(s, true)
+  );
+}
+
+export const NAMED_VALUE_RULES: readonly SecretRule[] = [
+  {
+    id: 'named-secret',
+    title: 'JSON name/value pairs naming a secret ({"name": "DB_PASSWORD", "value": "…"}: ECS, Postman, SSM, HAR)',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(String.raw`${NAME_FIELD}${OTHER_FIELDS}\s*,\s*${VALUE_FIELD}`, 'gi'),
+    accept: pairValue,
+  },
+  {
+    id: 'named-secret',
+    title: 'The same with the value first ({"value": "…", "name": "api_token"})',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(String.raw`${VALUE_FIELD}${OTHER_FIELDS}\s*,\s*${NAME_FIELD}`, 'gi'),
+    accept: pairValue,
+  },
+  {
+    id: 'named-secret',
+    title: 'A secret-named key whose object holds its value ("db_password": {"sensitive": true, "value": "…"})',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*(?:${STR}|true|false|null|-?\d[\d.eE+-]*)\s*,){0,4}\s*"(?:value|default|defaultValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      'gi',
+    ),
+    accept: pairValue,
+  },
+  {
+    // A container's env list: `- name: DB_PASSWORD` and, a few lines on in the same item, `value: …`.
+    id: 'named-secret',
+    title: 'YAML env lists naming a secret (- name: DB_PASSWORD / value: …: Kubernetes, Compose, CI)',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>][^\n]*?(?=[ \t]*(?:\r?\n|$|[ \t]#)))`,
+      'gim',
+    ),
+    accept: pairValue,
+  },
+  {
+    id: 'named-secret',
+    title: 'Terraform variables naming a secret: their default (variable "db_password" { default = "…" })',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`\bvariable\s+"${NAME}"\s*\{(?:[^{}"]|${STR})*?\bdefault\s*=\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      'gi',
+    ),
+    accept: pairValue,
+  },
+];

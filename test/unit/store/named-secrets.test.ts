@@ -1,0 +1,103 @@
+// Secrets whose name is beside them, not before an `=`: name/value pairs (Kubernetes and ECS env lists,
+// Postman, SSM, CloudFormation, HAR), secret-named objects holding a `value` (Terraform outputs, ARM
+// parameters), Terraform variable defaults. Shapes from real manifests and CLI output.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+
+const clean = (s: string): string => redactSecretsSync(s).text;
+const M = '[REDACTED:named-secret]';
+
+test('a value named by its sibling field is redacted, the names and other fields stay', () => {
+  const cases: [string, string][] = [
+    [
+      '        - name: POSTGRES_PASSWORD\n          value: "testpass123"',
+      `        - name: POSTGRES_PASSWORD\n          value: "${M}"`,
+    ],
+    ['  - name: SMTP_PASS\n    value: mailP4ssw0rd', `  - name: SMTP_PASS\n    value: ${M}`],
+    ["  - name: 'API_TOKEN'\n    value: 'quotedT0kenValue'", `  - name: 'API_TOKEN'\n    value: '${M}'`],
+    // Another field of the same item between them.
+    [
+      '  - name: GH_TOKEN\n    description: the bot\n    value: botT0kenValue99',
+      `  - name: GH_TOKEN\n    description: the bot\n    value: ${M}`,
+    ],
+    ['{"name": "DB_PASSWORD", "value": "ecsS3cretValue1"}', `{"name": "DB_PASSWORD", "value": "${M}"}`],
+    [
+      '{\n  "name": "DB_PASSWORD",\n  "value": "ecsPrettyS3cret"\n}',
+      `{\n  "name": "DB_PASSWORD",\n  "value": "${M}"\n}`,
+    ],
+    [
+      '{"key": "api_token", "value": "p0stmanS3cretV", "type": "secret", "enabled": true}',
+      `{"key": "api_token", "value": "${M}", "type": "secret", "enabled": true}`,
+    ],
+    [
+      '{"Name": "/prod/db/password", "Type": "SecureString", "Value": "ssmS3cretValue1", "Version": 3}',
+      `{"Name": "/prod/db/password", "Type": "SecureString", "Value": "${M}", "Version": 3}`,
+    ],
+    [
+      '[{"ParameterKey": "DBPassword", "ParameterValue": "cfnS3cretValue"}]',
+      `[{"ParameterKey": "DBPassword", "ParameterValue": "${M}"}]`,
+    ],
+    ['{"value": "revers3dOrder9", "name": "api_token"}', `{"value": "${M}", "name": "api_token"}`],
+    [
+      '"db_password": {"sensitive": true, "type": "string", "value": "Tr0ub4dor&3xQ"},',
+      `"db_password": {"sensitive": true, "type": "string", "value": "${M}"},`,
+    ],
+    ['"adminPassword": {"value": "armS3cretValue1"}', `"adminPassword": {"value": "${M}"}`],
+    [
+      'variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "hclDefaultS3cret"\n}',
+      `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "${M}"\n}`,
+    ],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  // Inside a JSON string (a tool's JSON result holding the manifest), the JSON stays valid.
+  const manifest = '  - name: POSTGRES_PASSWORD\n    value: "testpass123"\n  - name: PGDATA\n    value: /data\n';
+  const out = clean(JSON.stringify({ output: manifest }));
+  assert.deepEqual(JSON.parse(out), {
+    output: `  - name: POSTGRES_PASSWORD\n    value: "${M}"\n  - name: PGDATA\n    value: /data\n`,
+  });
+});
+
+test('names that only look like it, references and stand-ins stay', () => {
+  const lines = [
+    // A reference to a Secret, then the next item's value (another name).
+    '  - name: DB_PASSWORD\n    valueFrom:\n      secretKeyRef:\n        name: db-secret\n        key: password\n  - name: LOG_LEVEL\n    value: debug',
+    '  - name: OTHER_TOKEN\n    value: $(API_TOKEN)',
+    '  - name: GH_TOKEN\n    value: "{{ .Values.token }}"',
+    '  - name: TOKEN_FILE_SECRET\n    value: /etc/secrets/token',
+    '  - name: POSTGRES_PASSWORD\n    value: xxxxxxxxx',
+    '  - name: DB_HOST\n    value: db.internal',
+    '{"name": "maxTokens", "value": "4096"}',
+    '{"name": "token_url", "value": "https://auth.example.com/token"}',
+    '{"name": "DB_PASSWORD", "value": "${DB_PASSWORD}"}',
+    '{"name": "region", "value": "eu-west-1"}',
+    'variable "region" {\n  default = "us-east-1"\n}',
+    'variable "db_password" {\n  type = string\n}\nvariable "region" {\n  default = "us-east-1"\n}',
+    '"db_password": {"sensitive": true, "type": "string"}',
+  ];
+  for (const text of lines) assert.equal(clean(text), text, text);
+});
+
+test('a pair split across the batches of a stream, or a flush between them, is still found (the last lines are held back)', async () => {
+  const manifest =
+    'spec:\n  containers:\n    - name: db\n      env:\n        - name: POSTGRES_USER\n          value: app\n' +
+    '        - name: POSTGRES_PASSWORD\n          value: "streamedS3cret9"\n        - name: PGDATA\n' +
+    '          value: /var/lib/postgresql/data\n'.repeat(3);
+  // Past the first 8 KB, which are held whole to tell text from binary.
+  const before = 'building layer 1 of 3 ... done\n'.repeat(300);
+  for (let cut = 1; cut < manifest.length; cut += 5) {
+    let out = '';
+    const s = new SanitizingStream(
+      async (t) => {
+        out += t;
+      },
+      { ansi: 'strip', batchChars: 48 },
+    );
+    await s.push(before + manifest.slice(0, cut));
+    await s.flush(); // what a terminal capture does on its timer
+    await s.push(manifest.slice(cut));
+    await s.end();
+    assert.equal(out, before + manifest.replace('streamedS3cret9', M), `cut at ${cut}`);
+  }
+});
