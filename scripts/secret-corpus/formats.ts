@@ -1058,4 +1058,32 @@ export const FORMATS: Format[] = [
       line: `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "${secret}"\n}`,
     };
   }),
+  ctx('httpie-auth', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `http --auth=deploy:'${secret}' POST https://api.example.com/deploy` };
+  }),
+  ctx('zip-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `zip -r -P '${secret}' backup.zip ./data` };
+  }),
+  ctx('7z-password', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `7z a -p${secret} -mhe=on backup.7z ./data` };
+  }),
+  ctx('gpg-passphrase', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `gpg --batch --yes --passphrase '${secret}' -c backup.tar` };
+  }),
+  ctx('sudo-stdin-password', 'stdin-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `echo '${secret}' | sudo -S systemctl restart app` };
+  }),
+  ctx('windows-net-user', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `net user svc_backup ${secret} /add /y` };
+  }),
+  ctx('powershell-securestring', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `$pw = ConvertTo-SecureString '${secret}' -AsPlainText -Force` };
+  }),
 ];

@@ -11,9 +11,10 @@ const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"|;&<>()]+)`;
  * Commands that read a secret from standard input: registry logins, passwd, and the secret stores'
  * own commands (`gh secret set`, `gcloud secrets create --data-file=-`, `wrangler secret put`, …).
  */
-const STDIN_READER = String.raw`(?:[^\n|;&]*?[ \t]--password-stdin\b|passwd\b[^\n|;&]*?[ \t]--stdin\b|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b[^\n|;&]*?[ \t]--data-file(?:=|[ \t]+)-(?![\w-])|gh[ \t]+secret[ \t]+set\b|(?:npx[ \t]+)?wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|(?:docker|podman)[ \t]+secret[ \t]+create\b[^\n|;&]*?[ \t]-(?![\w-]))`;
+const STDIN_READER = String.raw`(?:[^\n|;&]*?[ \t]--password-stdin\b|sudo(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*S\b|passwd\b[^\n|;&]*?[ \t]--stdin\b|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b[^\n|;&]*?[ \t]--data-file(?:=|[ \t]+)-(?![\w-])|gh[ \t]+secret[ \t]+set\b|(?:npx[ \t]+)?wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|(?:docker|podman)[ \t]+secret[ \t]+create\b[^\n|;&]*?[ \t]-(?![\w-]))`;
 const STDIN_KEYWORDS = [
   'password-stdin',
+  'sudo -',
   'passwd',
   'gcloud secrets',
   'secret set',
@@ -66,6 +67,43 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'Secrets given to such a command in a here-string (… --password-stdin <<< "…", gh secret set NAME <<< "…")',
     keywords: STDIN_KEYWORDS,
     pattern: new RegExp(String.raw`(?:^|[\s;&|(])${STDIN_READER}[^\n|;&]*?<<<[ \t]*(?<secret>${ARG})`, 'gm'),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Archive and GnuPG passwords (zip / unzip / 7z -P, 7z -pPASSWORD, gpg --passphrase)',
+    keywords: ['zip', '7z', '7za', 'gpg', 'rar'],
+    pattern: new RegExp(
+      String.raw`\b(?:(?:zip|unzip|zipcloak|rar|unrar)\b[^\n|;&]*?[ \t]-P[ \t]*|7za?\b[^\n|;&]*?[ \t]-p|gpg2?\b[^\n|;&]*?[ \t]--passphrase(?:=|[ \t]+))(?!-)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'HTTPie credentials (http / https -a user:password, --auth=user:password)',
+    keywords: ['http', 'https'],
+    pattern: new RegExp(
+      String.raw`(?:^|[\s;&|("'\x60])(?:https?|httpie)(?:[ \t][^\n|;&]*?)??[ \t](?:-a|--auth)(?:=|[ \t]+)["']?[^\s:"']*:(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s"']+)`,
+      'gm',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Windows account passwords (net user NAME PASSWORD /add)',
+    keywords: ['net user'],
+    pattern: new RegExp(String.raw`\bnet[ \t]+user[ \t]+${ARG}[ \t]+(?![/*])(?<secret>${ARG})`, 'gi'),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'PowerShell secure strings from plain text (ConvertTo-SecureString "…" -AsPlainText)',
+    keywords: ['convertto-securestring'],
+    pattern: new RegExp(
+      String.raw`ConvertTo-SecureString[ \t]+(?:-String[ \t]+)?(?<secret>"[^"\n]+"|'[^'\n]+')(?=[^\n]*-AsPlainText)`,
+      'gi',
+    ),
     accept: literal,
   },
   {

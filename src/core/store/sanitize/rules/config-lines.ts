@@ -18,7 +18,7 @@ const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
 
 /** A line start (also of a line decoded from JSON), or the start of a string (a quoted `-e` value). */
 const LINE_START = String.raw`^${PREFIX}`;
-const STRING_START = String.raw`(?<=["'\x60])${PREFIX}`;
+const STRING_START = String.raw`(?<=(?<open>["'\x60]))${PREFIX}`;
 
 /** `=`, `:=`, `?=` (Makefiles). */
 const ASSIGN_EQ = String.raw`[ \t]*(?::=|\?=|=)[ \t]*`;
@@ -41,11 +41,14 @@ const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
 function rest(assign: 'eq' | 'colon', inString: boolean): string {
   const lists = assign === 'eq' ? '&;' : '';
   const escape = inString ? String.raw`|\\[^nr]` : '';
-  const plain = `[^\\s"${lists}${inString ? '\\\\' : ''}]`;
+  // Inside a string, its own closing quote before a blank or a bracket ends the value (`-var 'k=v'`).
+  const close = String.raw`\k<open>(?:[\s,;)\]}:]|$)`;
+  const plain = `${inString ? `(?!${close})` : ''}[^\\s"${lists}${inString ? '\\\\' : ''}]`;
   const first = `(?:[^\\s"'\\x60&;,${inString ? '\\\\' : ''}]${escape})`;
   const list = lists === '' ? '' : String.raw`|[${lists}](?![\w.-]+=)`;
   const lineEnd = String.raw`[ \t\r]*(?:[ \t]#[^\n]*)?$|${STRING_END}`;
-  return String.raw`(?<secret>${first}(?:${plain}${escape}${list}|(?!${STRING_END})")*)(?=${inString ? String.raw`\\[nr]|` : ''}${lineEnd})`;
+  const end = inString ? String.raw`\\[nr]|${close}|` : '';
+  return String.raw`(?<secret>${first}(?:${plain}${escape}${list}|(?!${STRING_END})")*)(?=${end}${lineEnd})`;
 }
 
 /** Code, not a value: a keyword or a literal structure first. */
