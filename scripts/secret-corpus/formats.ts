@@ -1086,4 +1086,22 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `$pw = ConvertTo-SecureString '${secret}' -AsPlainText -Force` };
   }),
+  ctx('har-cookie-header', 'cookie', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `            { "name": "Cookie", "value": "theme=dark; sessionid=${secret}" },` };
+  }),
+  ctx('har-session-cookie', 'cookie', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return {
+      secret,
+      line: `{"cookies": [{"name": "connect.sid", "value": "${secret}", "path": "/", "httpOnly": true}]}`,
+    };
+  }),
+  ctx('vercel-env-record', 'named-secret', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `{"type": "encrypted", "value": "${secret}", "target": ["production", "preview"], "key": "STRIPE_SECRET"}`,
+    };
+  }),
 ];

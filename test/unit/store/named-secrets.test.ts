@@ -51,12 +51,46 @@ test('a value named by its sibling field is redacted, the names and other fields
     ],
   ];
   for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  // A Vercel env record: a list between the value and its name.
+  assert.equal(
+    clean('{"type":"encrypted","value":"vercelS3cretVal9","target":["production","preview"],"key":"DB_PASSWORD"}'),
+    `{"type":"encrypted","value":"${M}","target":["production","preview"],"key":"DB_PASSWORD"}`,
+  );
   // Inside a JSON string (a tool's JSON result holding the manifest), the JSON stays valid.
   const manifest = '  - name: POSTGRES_PASSWORD\n    value: "testpass123"\n  - name: PGDATA\n    value: /data\n';
   const out = clean(JSON.stringify({ output: manifest }));
   assert.deepEqual(JSON.parse(out), {
     output: `  - name: POSTGRES_PASSWORD\n    value: "${M}"\n  - name: PGDATA\n    value: /data\n`,
   });
+});
+
+test('a HAR file: session cookies in headers and cookie lists go, other cookies and headers stay', () => {
+  const har = JSON.stringify(
+    {
+      headers: [
+        { name: 'Cookie', value: 'sessionid=8f2k3j4h5g6f7d8s9a0qwertyuiop; theme=dark' },
+        { name: 'Cookie', value: 'theme=dark; lang=en' },
+        { name: 'Accept', value: 'text/html' },
+      ],
+      cookies: [
+        { name: 'sessionid', value: '8f2k3j4h5g6f7d8s9a0qwertyuiop', path: '/', httpOnly: true },
+        { name: 'theme', value: 'dark' },
+        { name: '_ga', value: 'GA1.1.123456789.1700000000' },
+        { name: 'auth_token', value: 'short' },
+      ],
+    },
+    null,
+    2,
+  );
+  const out = JSON.parse(clean(har)) as { headers: { value: string }[]; cookies: { value: string }[] };
+  assert.deepEqual(
+    out.headers.map((h) => h.value),
+    ['[REDACTED:cookie]', 'theme=dark; lang=en', 'text/html'],
+  );
+  assert.deepEqual(
+    out.cookies.map((c) => c.value),
+    ['[REDACTED:cookie]', 'dark', 'GA1.1.123456789.1700000000', 'short'],
+  );
 });
 
 test('names that only look like it, references and stand-ins stay', () => {
@@ -75,6 +109,10 @@ test('names that only look like it, references and stand-ins stay', () => {
     'variable "region" {\n  default = "us-east-1"\n}',
     'variable "db_password" {\n  type = string\n}\nvariable "region" {\n  default = "us-east-1"\n}',
     '"db_password": {"sensitive": true, "type": "string"}',
+    // Code about cookies (from hono), not a Cookie header.
+    '\t\t\tcase "cookie": value = require_helper_cookie_index.getCookie(c);',
+    '  readonly cookie: (c: Context, options: DetectorOptions) => string | undefined;',
+    'export declare const parseSigned: (cookie: string, secret: string | BufferSource, name?: string) => Promise<SignedCookie>;',
   ];
   for (const text of lines) assert.equal(clean(text), text, text);
 });

@@ -59,13 +59,17 @@ const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ 
 /** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
 const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
 
-const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
+export const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
 
-/** `name=value` whose value is long and random enough to be a session or auth token. */
-const tokenCookie = (cookie: string): boolean => {
-  const eq = cookie.indexOf('=');
-  const value = cookie.slice(eq + 1).trim();
-  return eq !== -1 && value.length >= 12 && tokenLike(value);
+/**
+ * `name=value` whose value (up to a blank) is long and random enough to be a session or auth token.
+ * Neither holds a blank or a parenthesis: `case "cookie": value = (0, getCookie)(c)` is code.
+ */
+export const tokenCookie = (cookie: string): boolean => {
+  const c = cookie.trim();
+  const eq = c.indexOf('=');
+  const value = c.slice(eq + 1).split(/\s/)[0]!;
+  return eq > 0 && !/[\s()]/.test(c.slice(0, eq)) && !/[()]/.test(value) && value.length >= 12 && tokenLike(value);
 };
 
 export const CONTEXT_RULES: readonly SecretRule[] = [

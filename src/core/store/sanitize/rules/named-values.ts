@@ -2,6 +2,7 @@
 // container's env list, Postman variables and HAR fields, SSM parameters, CloudFormation parameters), a
 // secret-named key whose value is an object holding `value` (Terraform outputs, ARM parameters), a
 // Terraform variable's `default`.
+import { tokenCookie, tokenLike } from './context';
 import { isPlaceholder, literalValue, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
 
 /** A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`). */
@@ -10,8 +11,12 @@ const NAME = String.raw`(?:[\w.:/-]*?(?:password|passwd|passphrase|secret|token|
 /** A JSON string, as written (escapes kept). */
 const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;
 
-/** Up to four other scalar fields of the same object, between the name and the value. */
-const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*(?:${STR}|true|false|null|-?\d[\d.eE+-]*))${'{0,4}'}`;
+/** A JSON scalar, or a list of them (`"target": ["production", "preview"]`). */
+const SCALAR = String.raw`(?:${STR}|true|false|null|-?\d[\d.eE+-]*)`;
+const FIELD_VALUE = String.raw`(?:${SCALAR}|\[\s*(?:${SCALAR}\s*(?:,\s*${SCALAR}\s*){0,8})?\])`;
+
+/** Up to four other fields of the same object, between the name and the value. */
+const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE})${'{0,4}'}`;
 
 /** The field that names the pair, and the one that holds its value. */
 const NAME_FIELD = String.raw`"(?:name|key|parameterKey|parameterName|variable)"\s*:\s*"${NAME}"`;
@@ -52,7 +57,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*(?:${STR}|true|false|null|-?\d[\d.eE+-]*)\s*,){0,4}\s*"(?:value|default|defaultValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,){0,4}\s*"(?:value|default|defaultValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
       'gi',
     ),
     accept: pairValue,
@@ -79,5 +84,29 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
       'gi',
     ),
     accept: pairValue,
+  },
+  {
+    // A HAR file (the browser's network export) lists headers as name/value pairs.
+    id: 'cookie',
+    title: 'Session cookies in HAR headers ({"name": "Cookie", "value": "…"}, Set-Cookie)',
+    keywords: ['cookie'],
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`"name"\s*:\s*"(?:set-)?cookie"${OTHER_FIELDS}\s*,\s*"value"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      'gi',
+    ),
+    accept: (v) => v.split(';').some(tokenCookie),
+  },
+  {
+    // … and cookies as objects of their own: a session's is a login.
+    id: 'cookie',
+    title: 'Session cookies in HAR cookie lists ({"name": "sessionid", "value": "…"})',
+    keywords: ['cookies'],
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`"name"\s*:\s*"[^"\\\n]*(?:sess|sid|auth|token|jwt|remember|login)[^"\\\n]*"${OTHER_FIELDS}\s*,\s*"value"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      'gi',
+    ),
+    accept: (v) => v.length >= 12 && tokenLike(v),
   },
 ];
