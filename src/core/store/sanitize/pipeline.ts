@@ -54,6 +54,8 @@ const MAX_HELD_KEY = 64 * 1024;
 /** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
 const HELD_LINES = 8;
 const MAX_HELD_LINES_CHARS = 16 * 1024;
+/** A word that names a secret (the keywords of the rules that read a name and its value apart). */
+const NAMES_A_SECRET = /pass|pwd|secret|token|key|credential|cookie|auth|private/i;
 /** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */
 export const LONG_LINE_WINDOW = 16 * 1024;
 
@@ -216,6 +218,8 @@ export class SanitizingStream {
         if (text.length - prev > MAX_HELD_LINES_CHARS) break;
         keep = prev;
       }
+      // Only when those lines name a secret: most output names none, and goes out whole.
+      if (keep < lineStart && !NAMES_A_SECRET.test(text.slice(keep, lineStart))) keep = lineStart;
       this.held = text.slice(keep);
       return text.slice(0, keep);
     }
