@@ -160,8 +160,22 @@ test('lines that only look like it stay: code, references, prose, lists of setti
     'IPV6_PAT = "(?:" + "|".join([x % _subs for x in _variations]) + ")"',
     '    progressToken: z.ZodOptional<z.ZodUnion<readonly [z.ZodString, z.ZodNumber]>>;',
     '        Token:                      "#d8dee9",',
+    // An attribute set from a name, a name set to itself, a version or OID, an expression.
+    '                        self.token = nextchar',
+    '        self.credentials = credentials',
+    '        self._passphrase = passphrase',
+    '        self.username, self.password = credentials',
+    '    this.apiKey = key;',
+    '    @password = password',
+    'credentials = credentials',
+    "    SERVER_AUTH = '1.3.6.1.5.5.7.3.1'",
+    'PseudoToken = Whitespace + group(PseudoExtras, Number, Funny, ContStr, Name)',
+    "        apiKey = provider ? null : readEnv('OPENAI_API_KEY') ?? null,",
   ];
   for (const line of lines) assert.equal(clean(line), line, line);
+  // Quoted, an attribute's value is a literal: redacted.
+  assert.equal(clean('    self.password = "hunter2xyz9"'), '    self.password = "[REDACTED:code-secret]"');
+  assert.equal(clean("    this.apiKey = 'k3yValue-99';"), "    this.apiKey = '[REDACTED:code-secret]';");
   // A form body: the token is its own rule's, the other settings stay.
   assert.equal(
     clean('refresh_token=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&grant_type=refresh_token'),

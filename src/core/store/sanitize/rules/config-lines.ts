@@ -17,7 +17,8 @@ const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}
 const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
 
 /** A line start (also of a line decoded from JSON), or the start of a string (a quoted `-e` value). */
-const LINE_START = String.raw`^${PREFIX}`;
+/** Not an attribute in code (`self.token = nextchar`): config keys are not set on `self` or `this`. */
+const LINE_START = String.raw`^${PREFIX}(?!(?:self|this|cls)\.)`;
 const STRING_START = String.raw`(?<=(?<open>["'\x60]))${PREFIX}`;
 
 /** `=`, `:=`, `?=` (Makefiles). */
@@ -109,7 +110,8 @@ function lineRules(key: string, base: Omit<SecretRule, 'pattern'>): SecretRule[]
     (['eq', 'colon'] as const).map((assign) => ({
       ...base,
       pattern: new RegExp(
-        `${start}${key}${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}${rest(assign, start === STRING_START)}`,
+        // A value that repeats its key (`credentials = credentials`) is a variable, not a secret.
+        `${start}(?<key>${key})${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}(?!\\k<key>(?!\\S))${rest(assign, start === STRING_START)}`,
         'gm',
       ),
     })),

@@ -47,6 +47,16 @@ function basicCredentials(b64: string): boolean {
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
 const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 
+/**
+ * Not an unquoted value given to an attribute in code (`self.token = nextchar`, `this.apiKey = key`,
+ * Ruby's `@password = password`): a literal there would be quoted, so it is a name. The value that
+ * repeats its key (`credentials = credentials`) is a name too (see its use).
+ */
+const ATTRIBUTE_NOT_SET_FROM_NAME = String.raw`(?<!(?:\b(?:self|this|cls)\.|@)[\w]+["']?\]?[ \t]*(?:=>|:=|=|:)[ \t]*)`;
+
+/** Not the first operand of an expression (`Whitespace + group(…)`, `provider ? null : …`). */
+const NOT_AN_OPERAND = String.raw`(?![ \t]+(?:[-+*/%?]|&&|\|\||\?\?)[ \t]+[\w$(\['"])`;
+
 /** A Cookie header's character: not past the end of a quoted or JSON-escaped string it sits in. */
 const COOKIE_CHAR = String.raw`(?:[^\n"'\\]|\\(?![ntr"'\\/u]))`;
 
@@ -319,7 +329,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`${KEY_START}(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"(?:[^"\\\n]|\\.){1,512}"|'(?:[^'\\\n]|\\.){1,512}'|\x60[^\x60\n]{1,512}\x60|${BARE}{1,512})`,
+      String.raw`${KEY_START}(?<key>[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"(?:[^"\\\n]|\\.){1,512}"|'(?:[^'\\\n]|\\.){1,512}'|\x60[^\x60\n]{1,512}\x60|${ATTRIBUTE_NOT_SET_FROM_NAME}(?!\k<key>(?!${BARE}))${BARE}{1,512}(?!${BARE})${NOT_AN_OPERAND})`,
       'g',
     ),
     accept: (s, quoted) => literalValue(s, quoted) && unquote(s).length >= 4,

@@ -114,6 +114,8 @@ export function literalValue(raw: string, quoted = false): boolean {
   // (`'contextDesk.setApiKey'`, `'challengePassword'`) is still not one, nor a regex or a format.
   if (quoted ? looksLikeName(v) : v === raw && looksLikeCode(v)) return false;
   if (looksLikePattern(v)) return false;
+  // A version or an OID (`1.3.6.1.5.5.7.3.1`, `2.10.4`): numbers, not a secret.
+  if (/^\d+(?:\.\d+)+$/.test(v)) return false;
   // "Enter your password", "(see the docs)": words, not a secret.
   return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
