@@ -171,8 +171,28 @@ test('lines that only look like it stay: code, references, prose, lists of setti
     "    SERVER_AUTH = '1.3.6.1.5.5.7.3.1'",
     'PseudoToken = Whitespace + group(PseudoExtras, Number, Funny, ContStr, Name)',
     "        apiKey = provider ? null : readEnv('OPENAI_API_KEY') ?? null,",
+    // Found in Python's library and openai: names, prose, keywords and expressions after a secret word.
+    '        authorization = authorization.split()',
+    '            authorization = base64.decodebytes(authorization).\\',
+    'password combination.',
+    '    """Set default password for encrypted files."""',
+    '    # the default password callback if you pass an encrypted private',
+    '"Settings take the form KEY=VALUE. Use multiple --config-settings options "',
+    '                self._password = handler.password',
+    '_Webhooks_instances = new WeakSet(), _Webhooks_validateSecret = function _Webhooks_validateSecret(secret) {',
+    '            apiKey: azureADTokenProvider ?? apiKey,',
   ];
   for (const line of lines) assert.equal(clean(line), line, line);
+  // The password file and header shapes those lines resemble are still redacted.
+  assert.equal(
+    clean('default login anonymous password guest@Example9'),
+    'default login anonymous password [REDACTED:netrc-password]',
+  );
+  assert.equal(
+    clean('//registry.npmjs.org/:_password=cGFzc3dvcmQxMjM='),
+    '//registry.npmjs.org/:_password=[REDACTED:npmrc-auth]',
+  );
+  assert.equal(clean('X-Api-Key: abcDEF1234567890xyz'), 'X-Api-Key: [REDACTED:api-key-header]');
   // Quoted, an attribute's value is a literal: redacted.
   assert.equal(clean('    self.password = "hunter2xyz9"'), '    self.password = "[REDACTED:code-secret]"');
   assert.equal(clean("    this.apiKey = 'k3yValue-99';"), "    this.apiKey = '[REDACTED:code-secret]';");

@@ -6,6 +6,7 @@ import {
   hasDigitAndLetter,
   isDottedName,
   isPlaceholder,
+  looksLikeName,
   literalValue,
   QUOTED,
   SECRET_KEY_WORDS,
@@ -143,7 +144,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ['authorization'],
     pattern:
       /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?:token|digest|apikey|api-key|sso-key|ssws|key|negotiate)[ \t]+)?(?<secret>[\w.~+/=:,"-]{12,})/gi,
-    accept: (s) => !/^(?:basic|bearer)$/i.test(s) && tokenLike(s),
+    // `authorization = authorization.split()` in code is a name, not a header.
+    accept: (s) => !/^(?:basic|bearer)$/i.test(s) && tokenLike(s) && !looksLikeName(s),
   },
   {
     id: 'api-key-header',
@@ -159,8 +161,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'subscription-key',
       'functions-key',
     ],
-    pattern:
-      /\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key|ocp-apim-subscription-key|functions-key)["']?[ \t]*:[ \t]*["'`]?(?<secret>[\w.~+/=-]{12,})/gi,
+    pattern: new RegExp(
+      String.raw`\b(?:x-)?(?:api-key|apikey|auth-token|private-token|access-token|api-token|goog-api-key|ocp-apim-subscription-key|functions-key)["']?[ \t]*:[ \t]*["'\x60]?(?<secret>[\w.~+/=-]{12,})(?![\w.~+/=-])${NOT_AN_OPERAND}`,
+      'gi',
+    ),
     // `apiKey: process.env.OPENAI_API_KEY` in code names where the key is.
     accept: (s) => tokenLike(s) && !isDottedName(s),
   },
@@ -187,7 +191,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: '.netrc / _netrc passwords (machine host login user password …)',
     keywords: ['password'],
     pattern: new RegExp(
-      String.raw`\b(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+(?<secret>${NETRC_VALUE}+)`,
+      String.raw`\b(?:machine[ \t]+\S+(?:[ \t]+(?:login|account|port)[ \t]+\S+)*|default(?:[ \t]+(?:login|account|port)[ \t]+\S+)+)[ \t]+password[ \t]+(?<secret>${NETRC_VALUE}+)`,
       'g',
     ),
     accept: (s) => !isPlaceholder(s),
@@ -200,7 +204,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ['password'],
     exactKeywords: true,
     pattern: new RegExp(String.raw`^[ \t]*password[ \t]+(?<secret>${NETRC_VALUE}+)`, 'gm'),
-    accept: (s) => !isPlaceholder(s) && (hasDigitAndLetter(s) || entropy(s) >= 3),
+    // A lower-case word is prose ("password combination."), not a password file's line.
+    accept: (s) => !isPlaceholder(s) && !/^[a-z]+[.,;:]?$/.test(s) && (hasDigitAndLetter(s) || entropy(s) >= 3),
   },
   {
     id: 'docker-config-auth',
@@ -249,10 +254,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: '.npmrc / .yarnrc credentials (_authToken=, _auth=, _password=)',
     keywords: ['_authtoken', '_auth', '_password', 'npmauthtoken'],
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9])(?:_authToken|_auth|_password|npmAuthToken)["']?[ \t]*[=:][ \t]*["']?(?<secret>${BARE}+)`,
+      String.raw`(?<![A-Za-z0-9.])(?:_authToken|_auth|_password|npmAuthToken)["']?[ \t]*[=:][ \t]*["']?(?<secret>${BARE}+)`,
       'gi',
     ),
-    accept: (s) => !isPlaceholder(s),
+    accept: (s) => !isPlaceholder(s) && !looksLikeName(s),
   },
   {
     id: 'aws-secret-access-key',

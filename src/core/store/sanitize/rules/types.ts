@@ -54,7 +54,7 @@ export function unquote(s: string): string {
 const PLACEHOLDER =
   /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\{[A-Za-z_][\w.-]*\}|%(?:\([\w.-]+\))?s|\[[A-Z_ -]*\]|\*+|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
 const TYPE_OR_LITERAL =
-  /^(?:true|false|null|nil|none|undefined|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|secret|password|token|required|optional|empty|redacted|hidden|masked|\*\*\*)$/i;
+  /^(?:true|false|null|nil|none|undefined|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|secret|password|token|value|required|optional|empty|redacted|hidden|masked|function|class|lambda|\*\*\*)$/i;
 
 /** True for values that are references, stand-ins or type names rather than secrets. */
 export function isPlaceholder(value: string): boolean {
