@@ -1,7 +1,7 @@
 // Secrets whose name sits beside them rather than before an `=`: a name/value pair (a Kubernetes or ECS
-// container's env list, Postman variables and HAR fields, SSM parameters, CloudFormation parameters), a
+// container's env list, Postman variables, SSM and CloudFormation parameters, Vercel env records), a
 // secret-named key whose value is an object holding `value` (Terraform outputs, ARM parameters), a
-// Terraform variable's `default`.
+// Terraform variable's `default`, and a HAR file's session cookies (headers and cookie lists).
 import { tokenCookie, tokenLike } from './context';
 import { isPlaceholder, literalValue, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
 
