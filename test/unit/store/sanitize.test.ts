@@ -184,6 +184,62 @@ test('an unterminated private key is redacted to the end rather than stored', as
   assert.equal(stats.redactions['private-key'], 1);
 });
 
+test('a key whose END line has not ended when the stream flushes waits for it', async () => {
+  const body = 'MIIEowIBAAKCAQEAwJ3cZ1Zm9mYk0N8r3hW2qQ7m5nE8p4kq2Z1x0vL9aYc3bT6d';
+  let out = '';
+  const s = new SanitizingStream(
+    async (t) => {
+      out += t;
+    },
+    { ansi: 'strip' },
+  );
+  await s.push('building layer 1 of 3 ... done\n'.repeat(300)); // past the 8 KB binary sniff
+  // `cat key.pem` of a file without a final newline: the END line is the unfinished last line.
+  // A 2048-bit key is 25 lines: more than the lines held back for secrets named on an earlier line.
+  const lines = Array.from({ length: 25 }, () => body).join('\n');
+  await s.push(`$ cat key.pem\n-----BEGIN RSA PRIVATE KEY-----\n${lines}\n-----END RSA PRIVATE KEY-----`);
+  await s.flush();
+  assert.ok(!out.includes(body), 'written before its END line was complete');
+  await s.flush(); // a quiet flush
+  await s.push('\n$ echo next\nnext\n');
+  await s.end();
+  assert.ok(!out.includes(body));
+  assert.ok(out.endsWith('$ cat key.pem\n[REDACTED:private-key]\n$ echo next\nnext\n'), out.slice(-200));
+});
+
+test('in plain text a key cut short, then a whole one: one marker from the first BEGIN to the END', async () => {
+  const head = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW';
+  const whole = 'MIIEowIBAAKCAQEAwJ3cZ1Zm9mYk0N8r3hW2qQ7m5nE8p4kq2Z1x0vL9aYc3bT6d';
+  const text = [
+    '$ head -2 ~/.ssh/id_ed25519',
+    '-----BEGIN OPENSSH PRIVATE KEY-----',
+    head,
+    '$ cat config.json',
+    '{"a": 1, "b": {"c": 2}}',
+    '$ cat key.pem',
+    '-----BEGIN RSA PRIVATE KEY-----',
+    whole,
+    '-----END RSA PRIVATE KEY-----',
+    '$ echo after',
+    'after',
+  ].join('\n');
+  const want = '$ head -2 ~/.ssh/id_ed25519\n[REDACTED:private-key]\n$ echo after\nafter';
+  assert.equal((await sanitizeText(text, { ansi: 'strip' })).text, want);
+  // With a flush before the end, as `context-desk redact` and terminal capture do: the lines held back
+  // for a secret named earlier cut through the span, and what goes out first must not hold its start.
+  let out = '';
+  const s = new SanitizingStream(
+    async (t) => {
+      out += t;
+    },
+    { ansi: 'strip' },
+  );
+  await s.push(text);
+  await s.flush();
+  await s.end();
+  assert.equal(out, want);
+});
+
 test('a key cut short inside a JSON line is redacted to its closing quote; the lines after it stay', async () => {
   const body = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW';
   const key = `-----BEGIN OPENSSH PRIVATE KEY-----\n${body}\n`;
@@ -214,6 +270,26 @@ test('a key cut short inside a JSON line is redacted to its closing quote; the l
   const input = Buffer.from(records.map((r) => JSON.stringify(r)).join('\n') + '\n');
   for (let cut = 1; cut < input.length; cut += 37)
     assert.equal((await streamed(input, [cut, cut + 50], { ansi: 'strip', batchChars: 64 })).text, text);
+  // A log that writes each line of output as a record (Docker's json-file): the key spans records,
+  // and nothing of its body reaches the sink however the stream is cut.
+  const lines = [
+    '-----BEGIN RSA PRIVATE KEY-----',
+    'MIIEowIBAAKCAQEAwJ3cZ1Zm9mYk0N8r3hW2qQ7m5nE8p4kq2Z1x0vL9aYc3bT6d',
+    'J8kL0mN2oP4qR6sT8uV0wX2yZ4aB6cD8eF0gH2iJ4kL6mN8oP0qR2sT4uV6wX8y',
+    '-----END RSA PRIVATE KEY-----',
+  ];
+  const docker = Buffer.from(lines.map((l) => JSON.stringify({ log: `${l}\n`, stream: 'stdout' }) + '\n').join(''));
+  for (let cut = 1; cut < docker.length; cut += 23) {
+    const out = (await streamed(docker, [cut], { ansi: 'strip', batchChars: 64 })).text;
+    for (const body of lines.slice(1, 3)) assert.ok(!out.includes(body.slice(20, 40)), `cut at ${cut}: ${out}`);
+  }
+  // A key cut short in its string, then more than a held key may wait for: the records after it stay.
+  const after = Array.from({ length: 2000 }, (_, i) => JSON.stringify({ tool: 'ls', output: `file-${i}.txt\n` }));
+  const long = [JSON.stringify(records[0]), ...after].join('\n') + '\n';
+  const longOut = (await streamed(Buffer.from(long), [], { ansi: 'strip', batchChars: 4096 })).text;
+  assert.ok(!longOut.includes(body.slice(10, 40)));
+  assert.equal(longOut.split('\n')[0], JSON.stringify({ ...records[0], output: '[REDACTED:private-key]' }));
+  assert.ok(longOut.endsWith(`${after[after.length - 1]}\n`), longOut.slice(-200));
   // A notebook keeps a cell's source as a list of line strings, whole or cut short.
   for (const source of [
     [`${key.split('\n')[0]}\n`, `${body}\n`, end],

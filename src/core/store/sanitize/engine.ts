@@ -104,6 +104,7 @@ export class RedactionEngine {
         whole ??= asciiView(text);
         this.run(rule, whole, undefined, (o) => o, spans);
         // Also as decoded: a key file inside a JSON string, with a colour code inside a line of it.
+        if (rule.asWrittenOnly) continue;
         if (wholeDecoded === null) wholeDecoded = decodedView(whole);
         if (wholeDecoded) this.run(rule, wholeDecoded.text, wholeDecoded, (o) => o, spans);
       }

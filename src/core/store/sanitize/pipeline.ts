@@ -3,7 +3,7 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
-import { PRIVATE_KEY_BLOCK, PRIVATE_KEY_IN_STRING } from './rules/ai-and-services';
+import { PRIVATE_KEY_BLOCK, PRIVATE_KEY_IN_STRING, PRIVATE_KEY_SPAN, spanNotFromString } from './rules/ai-and-services';
 import {
   addCounts,
   cutOutside,
@@ -171,17 +171,24 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
-    let openBegin = openKeyBegin(text);
+    const open = openKeys(text);
+    let hard = open.hard;
     if (!final) {
       // Holding back leaves an unterminated key in `text` only when it is too long to hold.
-      text = this.holdBack(text, openBegin, quiet ? 0 : HELD_LINES);
+      text = this.holdBack(text, open, quiet ? 0 : HELD_LINES);
+      // A cut through a block (its END among the lines held back) leaves it open in what goes out.
+      const cut = openKeys(text);
+      if (cut.first !== -1 && this.held !== '' && text.length - cut.first <= MAX_HELD_KEY) {
+        this.held = text.slice(cut.first) + this.held;
+        text = text.slice(0, cut.first);
+      }
       if (text === '') return;
-      if (openBegin >= text.length) openBegin = -1;
+      hard = openKeys(text).hard;
     }
     let unterminated = '';
-    if (openBegin !== -1) {
+    if (hard !== -1) {
       // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
-      text = text.slice(0, openBegin);
+      text = text.slice(0, hard);
       unterminated = '[REDACTED:private-key]\n';
       addCounts(this.stats.redactions, { 'private-key': 1 });
     }
@@ -200,13 +207,14 @@ export class SanitizingStream {
    * line past `longLineChars` (minified JSON from curl) is cut, but only where no secret straddles
    * the cut, and the last `LONG_LINE_WINDOW` characters stay held.
    */
-  private holdBack(text: string, openBegin: number, lines: number): string {
-    if (openBegin !== -1) {
-      if (text.length - openBegin <= MAX_HELD_KEY) {
-        this.held = text.slice(openBegin);
-        return text.slice(0, openBegin);
+  private holdBack(text: string, open: { first: number; hard: number }, lines: number): string {
+    if (open.first !== -1) {
+      if (text.length - open.first <= MAX_HELD_KEY) {
+        this.held = text.slice(open.first);
+        return text.slice(0, open.first);
       }
-      return text; // too long to hold: `drain` redacts from BEGIN on
+      if (open.hard !== -1) return text; // too long to hold: `drain` redacts from BEGIN on
+      // Only keys cut short in their strings: the rules redact each up to its closing quote.
     }
     const lineStart = text.lastIndexOf('\n') + 1;
     if (text.length - lineStart <= this.longLineChars) {
@@ -240,18 +248,25 @@ export class SanitizingStream {
 }
 
 /**
- * Where the first private key block that is not closed starts, or -1: closed by its END line, or cut
- * short inside a JSON string that closes (the rules redact that up to the quote, and what follows
- * the string stays).
+ * Private key blocks whose END is not in `text`: where the first starts, and where the first starts
+ * that is not cut short inside a JSON string either (`hard`), or -1. A block cut short in its string
+ * is redacted by the rules up to the string's closing quote once no END can come (held back first,
+ * since a log that writes each line as a record of its own continues the key in the next records).
  */
-function openKeyBegin(text: string): number {
-  if (!text.includes('PRIVATE KEY')) return -1;
+function openKeys(text: string): { first: number; hard: number } {
+  let first = -1;
+  if (!text.includes('PRIVATE KEY')) return { first, hard: -1 };
   for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) {
     PRIVATE_KEY_BLOCK.lastIndex = m.index;
+    if (PRIVATE_KEY_BLOCK.test(text)) continue;
+    PRIVATE_KEY_SPAN.lastIndex = m.index;
+    const span = PRIVATE_KEY_SPAN.exec(text);
+    if (span && spanNotFromString(span[0])) continue;
+    if (first === -1) first = m.index;
     PRIVATE_KEY_IN_STRING.lastIndex = m.index;
-    if (!PRIVATE_KEY_BLOCK.test(text) && !PRIVATE_KEY_IN_STRING.test(text)) return m.index;
+    if (!PRIVATE_KEY_IN_STRING.test(text)) return { first, hard: m.index };
   }
-  return -1;
+  return { first, hard: -1 };
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

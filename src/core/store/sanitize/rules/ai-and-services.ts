@@ -2,11 +2,12 @@
 import { hasDigitAndLetter, type SecretRule } from './types';
 
 /**
- * A private key block. It never holds a brace: one that reached its END through `{` or `}` crossed JSON
- * objects (a key cut short in one JSON line, a whole one in a later line) and ate the records between.
+ * A private key block. It may span JSON records (a log that writes each line of output as a record of
+ * its own), but never another block's BEGIN: a key cut short in one record (`head` of a key file) and a
+ * whole one in a later record were read as one block, and the records between became one marker.
  */
 export const PRIVATE_KEY_BLOCK =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[^{}]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
 
 /**
  * A block cut short inside a JSON string (`head` of a key file in a tool's JSON result), or a list of
@@ -16,6 +17,18 @@ export const PRIVATE_KEY_IN_STRING = new RegExp(
   String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END )(?:[^"{}\\\n]|\\[^\n]|"[ \t]*[,+]?\s*"))*(?="\s*[,}\]])`,
   'y',
 );
+
+/**
+ * A block whose END comes after another block's BEGIN (a key cut short in plain text, then a whole
+ * one): from the first BEGIN to that END, as a terminal shows it. Not from a BEGIN inside a JSON
+ * string: that block ends with its string (see PRIVATE_KEY_IN_STRING) and the records between stay.
+ */
+export const PRIVATE_KEY_SPAN =
+  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
+export function spanNotFromString(block: string): boolean {
+  const inString = new RegExp(PRIVATE_KEY_IN_STRING.source, 'y');
+  return !inString.test(block);
+}
 
 export const SERVICE_RULES: readonly SecretRule[] = [
   // AI providers
@@ -239,6 +252,16 @@ export const SERVICE_RULES: readonly SecretRule[] = [
   },
   {
     id: 'private-key',
+    title: 'Private key blocks cut short in plain text before another block: up to the END of that one',
+    keywords: ['private key'],
+    pattern: new RegExp(PRIVATE_KEY_SPAN.source, 'g'),
+    multiline: true,
+    // Decoded, a JSON string no longer shows where it closes: the span would run across records.
+    asWrittenOnly: true,
+    accept: spanNotFromString,
+  },
+  {
+    id: 'private-key',
     title: 'Private key blocks cut short inside a quoted string: up to its closing quote',
     keywords: ['private key'],
     pattern: new RegExp(PRIVATE_KEY_IN_STRING.source, 'g'),
@@ -248,7 +271,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'private-key',
     title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
     keywords: ['openvpn static key'],
-    pattern: /-----BEGIN OpenVPN Static key V\d-----[^{}]*?-----END OpenVPN Static key V\d-----/g,
+    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]*?-----END OpenVPN Static key V\d-----/g,
     multiline: true,
   },
 ];

@@ -27,6 +27,8 @@ export interface SecretRule {
   accept?: (secret: string, quoted: boolean) => boolean;
   /** Matches may span lines (PEM blocks): searched in the whole text, not only in keyword lines. */
   multiline?: boolean;
+  /** Searched only in the text as written, not also with its escapes decoded (see decoded-view.ts). */
+  asWrittenOnly?: boolean;
 }
 
 /** Shannon entropy in bits per character. */
