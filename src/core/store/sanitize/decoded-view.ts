@@ -11,7 +11,8 @@ export interface DecodedView {
   end: Int32Array;
 }
 
-const SIMPLE: Record<string, string> = {
+/** The one-character escapes and what they stand for. */
+export const SIMPLE: Record<string, string> = {
   n: '\n',
   t: '\t',
   r: '\r',
@@ -24,7 +25,8 @@ const SIMPLE: Record<string, string> = {
 };
 const HEX4 = /^[0-9a-fA-F]{4}$/;
 const ESCAPE = /\\(?:[ntrbf"'\\/]|u[0-9a-fA-F]{4})/;
-const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()*+#%][ -~]|[ -~])/y;
+/** A terminal control sequence (CSI, OSC, charset and other escapes). */
+export const SEQUENCE = /\x1b(?:\[[0-?]*[ -/]*[@-~]|\][^\x07\x1b]*(?:\x07|\x1b\\)|[()*+#%][ -~]|[ -~])/y;
 
 /**
  * Builds a view from runs of the source view copied whole and single decoded characters: runs are

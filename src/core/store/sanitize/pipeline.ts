@@ -178,12 +178,14 @@ export class SanitizingStream {
       text = this.holdBack(text, open, quiet ? 0 : HELD_LINES);
       // A cut through a block (its END among the lines held back) leaves it open in what goes out.
       const cut = openKeys(text);
+      hard = cut.hard;
       if (cut.first !== -1 && this.held !== '' && text.length - cut.first <= MAX_HELD_KEY) {
+        // Every block before it closes before it: nothing open goes out.
         this.held = text.slice(cut.first) + this.held;
         text = text.slice(0, cut.first);
+        hard = -1;
       }
       if (text === '') return;
-      hard = openKeys(text).hard;
     }
     let unterminated = '';
     if (hard !== -1) {

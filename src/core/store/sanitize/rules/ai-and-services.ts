@@ -25,9 +25,10 @@ export const PRIVATE_KEY_IN_STRING = new RegExp(
  */
 export const PRIVATE_KEY_SPAN =
   /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
+const IN_STRING_AT_START = new RegExp(PRIVATE_KEY_IN_STRING.source, 'y');
 export function spanNotFromString(block: string): boolean {
-  const inString = new RegExp(PRIVATE_KEY_IN_STRING.source, 'y');
-  return !inString.test(block);
+  IN_STRING_AT_START.lastIndex = 0;
+  return !IN_STRING_AT_START.test(block);
 }
 
 export const SERVICE_RULES: readonly SecretRule[] = [

@@ -2,7 +2,7 @@
 // PostgreSQL password file line, an XML element named for a secret (Maven's settings.xml), a .NET
 // `<add key="…Password" value="…"/>`, a property list's `<key>` and the `<string>` after it, a PuTTY
 // key's `Private-Lines`, a Docker config in base64.
-import { isPlaceholder, unquote, type SecretRule } from './types';
+import { isPlaceholder, SECRET_NAME_END, unquote, type SecretRule } from './types';
 
 /** A .pgpass field before the password: a name with `\:` and `\\` escapes, or `*`. */
 const PGPASS_FIELD = String.raw`(?:(?:[^\s:\\"'*]|\\[:\\])+|\*)`;
@@ -19,7 +19,7 @@ const PPK_BREAK = String.raw`[ \t]*(?:\r?\n|(?:\\r)?\\n)`;
 const PPK_LINE = String.raw`[A-Za-z0-9+/]+={0,2}(?=[ \t]*(?:\r?\n|\\[rn]|$))`;
 
 /** Names that say an element or setting holds a secret (ending in it: `<maxTokens>` is a number). */
-const SECRET_NAME = String.raw`[\w.:-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
+const SECRET_NAME = String.raw`[\w.:-]*?${SECRET_NAME_END}`;
 
 /** A value that is the secret, not a path to it, a reference or a stand-in. */
 const secretValue = (s: string): boolean => {

@@ -16,8 +16,10 @@ const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}
 /** What may come before the key: `export`, `set`, Dockerfile's `ENV`/`ARG`, a YAML list's dash. */
 const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
 
-/** A line start (also of a line decoded from JSON), or the start of a string (a quoted `-e` value). */
-/** Not an attribute in code (`self.token = nextchar`): config keys are not set on `self` or `this`. */
+/**
+ * A line start (also of a line decoded from JSON), or the start of a string (a quoted `-e` value). Not
+ * an attribute in code (`self.token = nextchar`): config keys are not set on `self` or `this`.
+ */
 const LINE_START = String.raw`^${PREFIX}(?!(?:self|this|cls)\.)`;
 const STRING_START = String.raw`(?<=(?<open>["'\x60]))${PREFIX}`;
 

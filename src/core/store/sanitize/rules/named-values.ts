@@ -3,10 +3,10 @@
 // secret-named key whose value is an object holding `value` (Terraform outputs, ARM parameters), a
 // Terraform variable's `default`, and a HAR file's session cookies (headers and cookie lists).
 import { tokenCookie, tokenLike } from './context';
-import { isPlaceholder, literalValue, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
+import { isPlaceholder, literalValue, SECRET_NAME_END, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
 
 /** A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`). */
-const NAME = String.raw`(?:[\w.:/-]*?(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)|[\w.:/-]*[_.-](?:pass|pwd))`;
+const NAME = String.raw`(?:[\w.:/-]*?${SECRET_NAME_END}|[\w.:/-]*[_.-](?:pass|pwd))`;
 
 /** A JSON string, as written (escapes kept). */
 const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;

@@ -122,6 +122,9 @@ export function literalValue(raw: string, quoted = false): boolean {
   return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
 
+/** The secret words a setting's or element's name ends in (`<maxTokens>` does not: it is a number). */
+export const SECRET_NAME_END = String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
+
 /** A string in double or single quotes with backslash escapes inside (`"ab\"cd"`, `'it\'s'`). */
 export const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
 
