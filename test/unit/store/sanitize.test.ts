@@ -207,7 +207,7 @@ test('a key whose END line has not ended when the stream flushes waits for it', 
   assert.ok(out.endsWith('$ cat key.pem\n[REDACTED:private-key]\n$ echo next\nnext\n'), out.slice(-200));
 });
 
-test('in plain text a key cut short, then a whole one: one marker from the first BEGIN to the END', async () => {
+test('in plain text a key cut short, then a whole one: each redacted, the output between them stays', async () => {
   const head = 'b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQAAAAAAAAABAAAAMwAAAAtzc2gtZW';
   const whole = 'MIIEowIBAAKCAQEAwJ3cZ1Zm9mYk0N8r3hW2qQ7m5nE8p4kq2Z1x0vL9aYc3bT6d';
   const text = [
@@ -223,10 +223,19 @@ test('in plain text a key cut short, then a whole one: one marker from the first
     '$ echo after',
     'after',
   ].join('\n');
-  const want = '$ head -2 ~/.ssh/id_ed25519\n[REDACTED:private-key]\n$ echo after\nafter';
+  const want = [
+    '$ head -2 ~/.ssh/id_ed25519',
+    '[REDACTED:private-key]',
+    '$ cat config.json',
+    '{"a": 1, "b": {"c": 2}}',
+    '$ cat key.pem',
+    '[REDACTED:private-key]',
+    '$ echo after',
+    'after',
+  ].join('\n');
   assert.equal((await sanitizeText(text, { ansi: 'strip' })).text, want);
   // With a flush before the end, as `context-desk redact` and terminal capture do: the lines held back
-  // for a secret named earlier cut through the span, and what goes out first must not hold its start.
+  // for a secret named earlier cut through the second block, and what goes out first must not hold it.
   let out = '';
   const s = new SanitizingStream(
     async (t) => {

@@ -3,7 +3,7 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
-import { PRIVATE_KEY_BLOCK, PRIVATE_KEY_IN_STRING, PRIVATE_KEY_SPAN, spanNotFromString } from './rules/ai-and-services';
+import { keyLinesBefore, PRIVATE_KEY_BLOCK, PRIVATE_KEY_CUT_SHORT } from './rules/private-keys';
 import {
   addCounts,
   cutOutside,
@@ -48,7 +48,7 @@ export interface SanitizeStats {
   linesOut: number;
 }
 
-/** A private key whose END has not arrived is held back at most this long, then redacted whole. */
+/** A private key whose END has not arrived is held back at most this long, then redacted as cut short. */
 const MAX_HELD_KEY = 64 * 1024;
 
 /** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
@@ -171,29 +171,23 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
-    const open = openKeys(text);
-    let hard = open.hard;
-    if (!final) {
-      // Holding back leaves an unterminated key in `text` only when it is too long to hold.
-      text = this.holdBack(text, open, quiet ? 0 : HELD_LINES);
-      // A cut through a block (its END among the lines held back) leaves it open in what goes out.
-      const cut = openKeys(text);
-      hard = cut.hard;
-      if (cut.first !== -1 && this.held !== '' && text.length - cut.first <= MAX_HELD_KEY) {
-        // Every block before it closes before it: nothing open goes out.
-        this.held = text.slice(cut.first) + this.held;
-        text = text.slice(0, cut.first);
-        hard = -1;
-      }
-      if (text === '') return;
-    }
     let unterminated = '';
-    if (hard !== -1) {
-      // Never got its END (or too long to hold): redact from BEGIN to the end rather than risk it.
-      text = text.slice(0, hard);
-      unterminated = '[REDACTED:private-key]\n';
-      addCounts(this.stats.redactions, { 'private-key': 1 });
+    if (!final) {
+      text = this.holdBack(text, openKey(text), quiet ? 0 : HELD_LINES);
+      // A cut through a block (its END among the lines held back) leaves it open in what goes out.
+      const cut = openKey(text);
+      if (cut !== -1 && this.held !== '' && text.length - cut <= MAX_HELD_KEY) {
+        this.held = text.slice(cut) + this.held;
+        text = text.slice(0, cut);
+      } else if (cut !== -1 && !keyLinesEndBefore(text, cut)) {
+        // Held as long as a key may be and its lines still run to the end: redact from BEGIN on.
+        text = text.slice(0, cut);
+        unterminated = '[REDACTED:private-key]\n';
+        addCounts(this.stats.redactions, { 'private-key': 1 });
+      }
+      if (text === '' && unterminated === '') return;
     }
+    // A key that never got its END is cut short: the rules redact its BEGIN line and key lines only.
     if (text !== '') {
       const r = await this.redact(text);
       addCounts(this.stats.redactions, r.counts);
@@ -203,20 +197,16 @@ export class SanitizingStream {
   }
 
   /**
-   * Keeps in `held` what cannot be redacted yet and returns the rest: an unterminated private key
-   * (until its END line), else the unfinished last line, since a token cut there would be matched in
-   * neither half, and `lines` whole lines before it (a secret named a few lines before its value). A
-   * line past `longLineChars` (minified JSON from curl) is cut, but only where no secret straddles
-   * the cut, and the last `LONG_LINE_WINDOW` characters stay held.
+   * Keeps in `held` what cannot be redacted yet and returns the rest: a private key whose END may still
+   * come (`open`, up to MAX_HELD_KEY), else the unfinished last line, since a token cut there would be
+   * matched in neither half, and `lines` whole lines before it (a secret named a few lines before its
+   * value). A line past `longLineChars` (minified JSON from curl) is cut, but only where no secret
+   * straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
    */
-  private holdBack(text: string, open: { first: number; hard: number }, lines: number): string {
-    if (open.first !== -1) {
-      if (text.length - open.first <= MAX_HELD_KEY) {
-        this.held = text.slice(open.first);
-        return text.slice(0, open.first);
-      }
-      if (open.hard !== -1) return text; // too long to hold: `drain` redacts from BEGIN on
-      // Only keys cut short in their strings: the rules redact each up to its closing quote.
+  private holdBack(text: string, open: number, lines: number): string {
+    if (open !== -1 && text.length - open <= MAX_HELD_KEY) {
+      this.held = text.slice(open);
+      return text.slice(0, open);
     }
     const lineStart = text.lastIndexOf('\n') + 1;
     if (text.length - lineStart <= this.longLineChars) {
@@ -230,6 +220,9 @@ export class SanitizingStream {
       }
       // Only when those lines name a secret: most output names none, and goes out whole.
       if (keep < lineStart && !NAMES_A_SECRET.test(text.slice(keep, lineStart))) keep = lineStart;
+      // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
+      // file), unless the stream is quiet after a whole line (a base64 blob is common output).
+      if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
       this.held = text.slice(keep);
       return text.slice(0, keep);
     }
@@ -250,25 +243,26 @@ export class SanitizingStream {
 }
 
 /**
- * Private key blocks whose END is not in `text`: where the first starts, and where the first starts
- * that is not cut short inside a JSON string either (`hard`), or -1. A block cut short in its string
- * is redacted by the rules up to the string's closing quote once no END can come (held back first,
- * since a log that writes each line as a record of its own continues the key in the next records).
+ * Where a private key starts whose END may still come, or -1: the last BEGIN in `text`, unless a block
+ * closes it. A block never spans another block's BEGIN, so an earlier one without its END never gets
+ * it: it is cut short, and the rules redact it as such.
  */
-function openKeys(text: string): { first: number; hard: number } {
-  let first = -1;
-  if (!text.includes('PRIVATE KEY')) return { first, hard: -1 };
-  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) {
-    PRIVATE_KEY_BLOCK.lastIndex = m.index;
-    if (PRIVATE_KEY_BLOCK.test(text)) continue;
-    PRIVATE_KEY_SPAN.lastIndex = m.index;
-    const span = PRIVATE_KEY_SPAN.exec(text);
-    if (span && spanNotFromString(span[0])) continue;
-    if (first === -1) first = m.index;
-    PRIVATE_KEY_IN_STRING.lastIndex = m.index;
-    if (!PRIVATE_KEY_IN_STRING.test(text)) return { first, hard: m.index };
-  }
-  return { first, hard: -1 };
+function openKey(text: string): number {
+  if (!text.includes('PRIVATE KEY')) return -1;
+  let last = -1;
+  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) last = m.index;
+  if (last === -1) return -1;
+  PRIVATE_KEY_BLOCK.lastIndex = last;
+  return PRIVATE_KEY_BLOCK.test(text) ? -1 : last;
+}
+
+/** Whether a whole line follows the key lines of the block cut short at `begin` (more cannot join them). */
+function keyLinesEndBefore(text: string, begin: number): boolean {
+  PRIVATE_KEY_CUT_SHORT.lastIndex = begin;
+  const m = PRIVATE_KEY_CUT_SHORT.exec(text);
+  if (!m) return false;
+  const eol = text.indexOf('\n', begin + m[0].length);
+  return eol !== -1 && text.indexOf('\n', eol + 1) !== -1;
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

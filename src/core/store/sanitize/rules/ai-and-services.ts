@@ -1,35 +1,5 @@
-// Prefixed tokens of AI providers and developer services, JWTs and key blocks.
+// Prefixed tokens of AI providers and developer services, and JWTs (key blocks: private-keys.ts).
 import { hasDigitAndLetter, type SecretRule } from './types';
-
-/**
- * A private key block. It may span JSON records (a log that writes each line of output as a record of
- * its own), but never another block's BEGIN: a key cut short in one record (`head` of a key file) and a
- * whole one in a later record were read as one block, and the records between became one marker.
- */
-export const PRIVATE_KEY_BLOCK =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----BEGIN )[\s\S])*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
-
-/**
- * A block cut short inside a JSON string (`head` of a key file in a tool's JSON result), or a list of
- * line strings as notebooks keep them: no END before the string closes, so up to its closing quote.
- */
-export const PRIVATE_KEY_IN_STRING = new RegExp(
-  String.raw`-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:(?!-----END )(?:[^"{}\\\n]|\\[^\n]|"[ \t]*[,+]?\s*"))*(?="\s*[,}\]])`,
-  'y',
-);
-
-/**
- * A block whose END comes after another block's BEGIN (a key cut short in plain text, then a whole
- * one): from the first BEGIN to that END, as a terminal shows it. Not from a BEGIN inside a JSON
- * string: that block ends with its string (see PRIVATE_KEY_IN_STRING) and the records between stay.
- */
-export const PRIVATE_KEY_SPAN =
-  /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/y;
-const IN_STRING_AT_START = new RegExp(PRIVATE_KEY_IN_STRING.source, 'y');
-export function spanNotFromString(block: string): boolean {
-  IN_STRING_AT_START.lastIndex = 0;
-  return !IN_STRING_AT_START.test(block);
-}
 
 export const SERVICE_RULES: readonly SecretRule[] = [
   // AI providers
@@ -233,46 +203,5 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     keywords: ['eyj'],
     exactKeywords: false,
     pattern: /\beyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
-  },
-  {
-    // Kubernetes kubeconfig `client-key-data`, Secret `tls.key` and CI variables hold a PEM block
-    // base64-encoded: it starts with the encoding of `-----BEGIN`.
-    id: 'private-key-base64',
-    title: 'Base64-encoded private key blocks (kubeconfig client-key-data, Kubernetes tls.key, …)',
-    keywords: ['LS0tLS1CRUdJTi'],
-    exactKeywords: true,
-    pattern: /LS0tLS1CRUdJTi[A-Za-z0-9+/]{16,}={0,2}/g,
-    accept: (s) => Buffer.from(s, 'base64').toString('latin1').includes('PRIVATE KEY'),
-  },
-  {
-    id: 'private-key',
-    title: 'Private key blocks: PEM (RSA, EC, DSA, PKCS#8, encrypted), OpenSSH, PGP',
-    keywords: ['private key'],
-    pattern: new RegExp(PRIVATE_KEY_BLOCK.source, 'g'),
-    multiline: true,
-  },
-  {
-    id: 'private-key',
-    title: 'Private key blocks cut short in plain text before another block: up to the END of that one',
-    keywords: ['private key'],
-    pattern: new RegExp(PRIVATE_KEY_SPAN.source, 'g'),
-    multiline: true,
-    // Decoded, a JSON string no longer shows where it closes: the span would run across records.
-    asWrittenOnly: true,
-    accept: spanNotFromString,
-  },
-  {
-    id: 'private-key',
-    title: 'Private key blocks cut short inside a quoted string: up to its closing quote',
-    keywords: ['private key'],
-    pattern: new RegExp(PRIVATE_KEY_IN_STRING.source, 'g'),
-    multiline: true,
-  },
-  {
-    id: 'private-key',
-    title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
-    keywords: ['openvpn static key'],
-    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]*?-----END OpenVPN Static key V\d-----/g,
-    multiline: true,
   },
 ];

@@ -6,6 +6,7 @@ import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
+import { PRIVATE_KEY_RULES } from './private-keys';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
 import type { SecretRule } from './types';
@@ -15,6 +16,7 @@ export type { SecretRule } from './types';
 export const BUILTIN_RULES: readonly SecretRule[] = [
   ...TOKEN_RULES,
   ...SERVICE_RULES,
+  ...PRIVATE_KEY_RULES,
   ...PLATFORM_RULES,
   ...CONTEXT_RULES,
   ...CONFIG_LINE_RULES,
