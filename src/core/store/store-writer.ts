@@ -13,6 +13,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors';
 import { LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
+import { setOwn } from './sanitize/json-values';
 import { redactSecrets } from './sanitize/secrets';
 import { SanitizingStream, sanitizeText, type SanitizeOptions, type SanitizeStats } from './sanitize/pipeline';
 import { AppendHandle, StreamHandle, type StoreAppendFile, type StoreStreamFile } from './store-handles';
@@ -368,7 +369,7 @@ export async function redactJson(value: unknown): Promise<unknown> {
   if (Array.isArray(value)) return Promise.all(value.map(redactJson));
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value)) out[await (redactJson(k) as Promise<string>)] = await redactJson(v);
+    for (const [k, v] of Object.entries(value)) setOwn(out, (await redactJson(k)) as string, await redactJson(v));
     return out;
   }
   return value;

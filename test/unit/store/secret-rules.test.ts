@@ -8,6 +8,7 @@ import { clipRedacted, redactSecrets, setCustomPatterns } from '../../../src/cor
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
 import { decodedView, SEQUENCE, SIMPLE } from '../../../src/core/store/sanitize/decoded-view';
 import { redactJsonText } from '../../../src/core/store/sanitize/json-values';
+import { redactJson } from '../../../src/core/store/store-writer';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { generate } from '../../../scripts/gen-secret-corpus';
@@ -177,6 +178,19 @@ test('tool-call arguments: string values redacted as decoded text, secret-named 
     await redactJsonText('not json DB_PASSWORD=x1y2z3', clean, () => undefined),
     'not json DB_PASSWORD=[REDACTED:env-secret]',
   );
+});
+
+test('a key named __proto__ stays a property of the JSON written (tool-call arguments, a server schema)', async () => {
+  const clean = async (s: string): Promise<string> => (await redactSecrets(s)).text;
+  const schema = '{"type":"object","properties":{"__proto__":{"type":"string"},"token":{"type":"string"}}}';
+  // Unchanged JSON is kept as written; with a secret beside it, the walk must keep the property too.
+  const args = '{"__proto__":{"x":1},"note":"DB_PASSWORD=hunter2-x9"}';
+  const out = JSON.parse(await redactJsonText(args, clean, () => undefined)) as Record<string, unknown>;
+  assert.deepEqual(Object.keys(out), ['__proto__', 'note']);
+  assert.deepEqual(Object.getOwnPropertyDescriptor(out, '__proto__')?.value, { x: 1 });
+  assert.equal(Object.getPrototypeOf(out), Object.prototype);
+  const written = JSON.stringify(await redactJson(JSON.parse(schema)));
+  assert.equal(written, schema);
 });
 
 test('tool-call arguments nested too deeply to walk are redacted as text, never thrown on', async () => {

@@ -13,6 +13,14 @@ const SECRET_KEY =
 export const SECRET_FIELD = 'secret-field';
 
 /**
+ * Sets `key` as an own property: `out[key] = value` with the key `__proto__` (a property name JSON may
+ * hold, say in a hostile server's schema) would set the object's prototype and drop the property.
+ */
+export function setOwn(out: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+/**
  * Redacts `text` as JSON when it parses as an object or array (`redact` on every string; values of
  * secret-named keys replaced whole, counted with `count`), else as text. Unchanged JSON keeps its
  * original formatting. JSON nested deeper than MAX_JSON_DEPTH is redacted as text.
@@ -51,7 +59,7 @@ export async function redactJsonText(
       for (const [k, item] of Object.entries(v)) {
         const cleanKey = await redact(k);
         if (cleanKey !== k) changed = true;
-        out[cleanKey] = await walk(item, k);
+        setOwn(out, cleanKey, await walk(item, k));
       }
       return out;
     }
