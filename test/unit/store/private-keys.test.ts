@@ -51,6 +51,8 @@ const SHOWN: { name: string; line: (l: string, i: number) => string; json?: true
   { name: 'YAML block', line: (l) => `    ${l}` },
   { name: 'code string', line: (l) => `  "${l}\\n" +` },
   { name: 'CRLF', line: (l) => `${l}\r` },
+  { name: 'git diff', line: (l) => `+${l}` },
+  { name: 'bat', line: (l, i) => `${String(i + 1).padStart(4)}   │ ${l}` },
   { name: 'table', line: (l) => `│ ${l.padEnd(70)} │` },
   {
     name: 'docker json-file',
