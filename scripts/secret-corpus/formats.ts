@@ -1104,4 +1104,16 @@ export const FORMATS: Format[] = [
       line: `{"type": "encrypted", "value": "${secret}", "target": ["production", "preview"], "key": "STRIPE_SECRET"}`,
     };
   }),
+  ctx('private-key-head', 'private-key', (r) => {
+    // `head -6 id_rsa`: the BEGIN line and five key lines, no END.
+    const body = wrap64(r.bytes(1190)).slice(0, 5);
+    const secret = ['-----BEGIN RSA PRIVATE KEY-----', ...body].join('\n');
+    return { secret, line: secret, needles: body };
+  }),
+  ctx('private-key-tail', 'private-key', (r) => {
+    // `tail -4 key.pem`: three key lines (the last one short and padded) and the END line, no BEGIN.
+    const body = wrap64(r.bytes(1217)).slice(-3);
+    const secret = [...body, '-----END PRIVATE KEY-----'].join('\n');
+    return { secret, line: `$ tail -4 key.pem\n${secret}`, needles: body.filter((l) => l.length >= 16) };
+  }),
 ];

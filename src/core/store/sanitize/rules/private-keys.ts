@@ -59,11 +59,12 @@ export const PRIVATE_KEY_CUT_SHORT = new RegExp(
 /**
  * Only a block's end (`tail` of a key file, a log that starts mid-key): the key lines directly before
  * an END with no BEGIN, from the first of them (the last two may be short: an OpenSSH key's last line
- * has no padding). It starts only on a line that follows no key line, so
- * a long base64 blob is not searched again from each of its lines.
+ * has no padding). It starts only on a line that follows no key line (looked at behind, since that line
+ * may end an earlier match; its test fails at once inside a line), so a long base64 blob is not searched
+ * again from each of its lines.
  */
 export const PRIVATE_KEY_TAIL = new RegExp(
-  String.raw`(?:${TEXT_START}|(?:${TEXT_START}|\n)(?!${LEAD}[A-Za-z0-9+/]{40})[^\n]*\n)${LEAD}(?<secret>${RUN}(?:[^\n]*\n${LEAD}${RUN})*[^\n]*(?:\n[^\n]{0,200}){0,2}?\n[^\n]{0,100}?${END})`,
+  String.raw`(?<![^\n])(?<=${TEXT_START}|(?:${TEXT_START}|\n)(?!(?<![^\n])${LEAD}[A-Za-z0-9+/]{40})[^\n]*\n)${LEAD}(?<secret>${RUN}(?:[^\n]*\n${LEAD}${RUN})*[^\n]*(?:\n[^\n]{0,200}){0,2}?\n[^\n]{0,100}?${END})`,
   'y',
 );
 
