@@ -69,10 +69,10 @@ const AFTER = ['$ ls -la', 'total 12', 'exit 0', '$ npm test', 'ok 3 - it passes
 function bodyOf(key: string, letters = false): string[] {
   const lines = key
     .split('\n')
-    .filter((l) =>
-      /^[A-Za-z0-9+/]{40,}={0,2}$|^(?:[A-Za-z0-9+/]{4,39}={1,2}|=[A-Za-z0-9+/]{4})$/.test(l)
-        ? true
-        : !letters && /^[A-Za-z0-9+/]{8,39}$/.test(l),
+    .filter(
+      (l) =>
+        /^[A-Za-z0-9+/]{40,}={0,2}$|^(?:[A-Za-z0-9+/]{4,39}={1,2}|=[A-Za-z0-9+/]{4})$/.test(l) ||
+        (!letters && /^[A-Za-z0-9+/]{8,39}$/.test(l)),
     );
   return lines.map((l) => (l.length <= 20 ? l : l.slice(l.length / 2 - 10, l.length / 2 + 10)));
 }

@@ -80,7 +80,7 @@ export const PRIVATE_KEY_TAIL_SHORT = new RegExp(
   'y',
 );
 
-/** A line that may be a key's (with its `\\n`). */
+/** A line that may be a key's (tested with its line break). */
 const KEY_LINE = new RegExp(String.raw`(?:${LEAD}${RUN}|${SHORT_LINE})`, 'y');
 
 /**
