@@ -75,6 +75,26 @@ test('ordinary text is left alone', async () => {
   for (const line of lines) assert.equal((await redactSecrets(line)).text, line, line);
 });
 
+test('a key described in a docstring or named by a type stays; a value before words of a log line does not', async () => {
+  const kept = [
+    'pageToken: Continuation token for fetching the next page of results.',
+    ':param resource_owner_secret: Resource owner secret (oauth token secret).',
+    ' * - For client_credentials: Automatically via grant_types in clientMetadata',
+    '    credentials: Credentials object used to sign requests',
+    'export type ProgressToken = z.infer<typeof ProgressTokenSchema>;',
+    '"description": "apiToken: Personal access token with the repo scope"',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+  const redacted: Array<[string, string]> = [
+    ['password: swordfish for user admin', 'password: [REDACTED:code-secret] for user admin'],
+    ['password: Swordfish', 'password: [REDACTED:code-secret]'],
+    ['password: Swordfish # the db', 'password: [REDACTED:code-secret] # the db'],
+    ['login with password: Tr0ub4dor for user admin', 'login with password: [REDACTED:code-secret] for user admin'],
+    ['const token = Abcdefgh;', 'const token = [REDACTED:code-secret];'],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+});
+
 test('escapes are decoded for matching and mapped back to whole escape sequences', () => {
   const v = decodedView('a\\nb\\u001b[31mc\\"d')!;
   assert.equal(v.text, 'a\nbc"d');

@@ -55,6 +55,16 @@ const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
  */
 const ATTRIBUTE_NOT_SET_FROM_NAME = String.raw`(?<!(?:\b(?:self|this|cls)\.|@)[\w]+["']?\]?[ \t]*(?:=>|:=|=|:)[ \t]*)`;
 
+/**
+ * Not the first word of a sentence (`pageToken: Continuation token for the next page.`, `:param
+ * client_secret: Resource owner secret (…)`): a capitalised word and two words in lower case after it
+ * describe the key in a docstring or a help text.
+ */
+const NOT_A_SENTENCE = String.raw`(?![A-Z][a-z]+[ \t]+[a-z]+[ \t]+\(?[a-z])`;
+
+/** Not a TypeScript type named for a secret (`type ProgressToken = z.infer<…>`): a type, not a value. */
+const NOT_A_TYPE_ALIAS = String.raw`(?<!\btype[ \t]+[\w$]*)`;
+
 /** Not the first operand of an expression (`Whitespace + group(…)`, `provider ? null : …`). */
 const NOT_AN_OPERAND = String.raw`(?![ \t]+(?:[-+*/%?]|&&|\|\||\?\?)[ \t]+[\w$(\['"])`;
 
@@ -334,7 +344,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Secret-named keys in code, JSON, YAML and INI (password, secret, token, apiKey, client_secret, …)',
     keywords: CODE_WORDS,
     pattern: new RegExp(
-      String.raw`${KEY_START}(?<key>[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"(?:[^"\\\n]|\\.){1,512}"|'(?:[^'\\\n]|\\.){1,512}'|\x60[^\x60\n]{1,512}\x60|${ATTRIBUTE_NOT_SET_FROM_NAME}(?!\k<key>(?!${BARE}))${BARE}{1,512}(?!${BARE})${NOT_AN_OPERAND})`,
+      String.raw`${KEY_START}${NOT_A_TYPE_ALIAS}(?<key>[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey(?:[_-]?[Bb]ase)?)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?|[Pp]re[_-]?[Ss]hared[_-]?[Kk]ey|psk|PASS(?:WORD|WD|PHRASE)|SECRET(?:[_-]?KEY(?:[_-]?BASE)?)?|TOKEN|API[_-]?KEY|ACCESS[_-]?KEY|PRIVATE[_-]?KEY|CREDENTIALS?)${SEPARATOR}(?<secret>"(?:[^"\\\n]|\\.){1,512}"|'(?:[^'\\\n]|\\.){1,512}'|\x60[^\x60\n]{1,512}\x60|${ATTRIBUTE_NOT_SET_FROM_NAME}(?!\k<key>(?!${BARE}))${NOT_A_SENTENCE}${BARE}{1,512}(?!${BARE})${NOT_AN_OPERAND})`,
       'g',
     ),
     accept: (s, quoted) => literalValue(s, quoted) && unquote(s).length >= 4,
