@@ -95,6 +95,27 @@ test('a key described in a docstring or named by a type stays; a value before wo
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });
 
+test("a dependency's version under a package named for a secret stays (package.json, a Gemfile, pyproject)", async () => {
+  const kept = [
+    '    "@octokit/auth-token": "^4.0.0",',
+    '    "@secretlint/secretlint-rule-privatekey": "^9.3.2",',
+    '    "passport-http-bearer-token": "~1.0.1",',
+    '    "csrf-token": "^1.0.0 || ^2.0.0-rc.1",',
+    '    "jwt-token": ">=10",',
+    '    "oauth-token": "workspace:*",',
+    '    "jwt-token": "npm:jsonwebtoken@9",',
+    "gem 'jwt-token', '~> 2.7'",
+    'auth-token = ">= 1.0, < 2"',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+  const redacted: Array<[string, string]> = [
+    ['password: 123456', 'password: [REDACTED:code-secret]'],
+    ["password: 'v1.2.3-abcdefghijklmnopqrstuvwxyz0123'", "password: '[REDACTED:code-secret]'"],
+    ["password: '^4.0.0a8f9c0d1e2'", "password: '[REDACTED:code-secret]'"],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+});
+
 test('escapes are decoded for matching and mapped back to whole escape sequences', () => {
   const v = decodedView('a\\nb\\u001b[31mc\\"d')!;
   assert.equal(v.text, 'a\nbc"d');

@@ -108,6 +108,21 @@ const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 /** `process.env.API_KEY`, `config.apiKey`: a member access in code, not a key. */
 export const isDottedName = (v: string): boolean => DOTTED_NAME.test(v);
 
+/**
+ * A dependency's version as package manifests and lock files give it, under a package named for a
+ * secret (`"@octokit/auth-token": "^4.0.0"`, `"oauth-token": "workspace:*"`): a range of versions, a
+ * prerelease, or another package or workspace to use.
+ */
+function versionSpec(v: string): boolean {
+  const version = String.raw`v?\d+(?:\.(?:\d+|[xX*])){0,3}(?:-[0-9A-Za-z.-]{1,24})?(?:\+[0-9A-Za-z.-]{1,24})?`;
+  // npm's `^ ~ >= <`, Ruby's `~>`, Python's `== != ~=`; ranges joined by blanks, `||`, ` - ` or commas.
+  const comparator = String.raw`(?:(?:[~^]|~>|[<>]=?|==?|!=|~=) *)?${version}`;
+  const range = new RegExp(String.raw`^${comparator}(?:(?: +| *(?:\|\||,) *| - )${comparator})*$`);
+  // A bare number is a version only with a comparator (`>=10`); `123456` may be a PIN.
+  if (range.test(v) && /[.~^<>=]/.test(v)) return true;
+  return /^(?:workspace|catalog|npm|link|portal):[\w@/.*^~-]*$/.test(v);
+}
+
 /** A value that stands for itself: not a reference, stand-in, type name, sentence or template. */
 export function literalValue(raw: string, quoted = false): boolean {
   const v = unquote(raw);
@@ -117,7 +132,7 @@ export function literalValue(raw: string, quoted = false): boolean {
   if (quoted ? looksLikeName(v) : v === raw && looksLikeCode(v)) return false;
   if (looksLikePattern(v)) return false;
   // A version or an OID (`1.3.6.1.5.5.7.3.1`, `2.10.4`): numbers, not a secret.
-  if (/^\d+(?:\.\d+)+$/.test(v)) return false;
+  if (/^\d+(?:\.\d+)+$/.test(v) || versionSpec(v)) return false;
   // "Enter your password", "(see the docs)": words, not a secret.
   return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
 }
