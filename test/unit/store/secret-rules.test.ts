@@ -75,7 +75,7 @@ test('ordinary text is left alone', async () => {
   for (const line of lines) assert.equal((await redactSecrets(line)).text, line, line);
 });
 
-test('a key described in a docstring or named by a type stays; a value before words of a log line does not', async () => {
+test('a key described in a docstring, named by a type, shown masked or given by a YAML tag stays; a value before words of a log line does not', async () => {
   const kept = [
     'pageToken: Continuation token for fetching the next page of results.',
     ':param resource_owner_secret: Resource owner secret (oauth token secret).',
@@ -83,6 +83,10 @@ test('a key described in a docstring or named by a type stays; a value before wo
     '    credentials: Credentials object used to sign requests',
     'export type ProgressToken = z.infer<typeof ProgressTokenSchema>;',
     '"description": "apiToken: Personal access token with the repo scope"',
+    '  - Token: gho_************************************',
+    'api_key: !Ref ApiKeyParam',
+    'db_password: !secret mariadb_password',
+    'password: !vault |',
   ];
   for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
   const redacted: Array<[string, string]> = [
@@ -91,6 +95,8 @@ test('a key described in a docstring or named by a type stays; a value before wo
     ['password: Swordfish # the db', 'password: [REDACTED:code-secret] # the db'],
     ['login with password: Tr0ub4dor for user admin', 'login with password: [REDACTED:code-secret] for user admin'],
     ['const token = Abcdefgh;', 'const token = [REDACTED:code-secret];'],
+    ['password: !Passw0rd', 'password: [REDACTED:code-secret]'],
+    ['password: ab****cd1234567', 'password: [REDACTED:code-secret]'],
   ];
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });
