@@ -37,26 +37,27 @@ const password = fc
   );
 
 /**
- * Config lines. After `=` a value may also be a form body or connection string (`…&grant_type=…`,
- * `…;Server=…`), so there a password holding `&name=` or `;name=` is left out; a YAML scalar is the
- * whole line.
+ * Config lines. After a plain key and `=` a value may also be a form body or connection string
+ * (`password=…&grant_type=…`, `…;Server=…`), so there a password holding `&name=` or `;name=` is left
+ * out; after an env or dotted key and in a YAML scalar the value is the whole line.
  */
-const SYNTAXES: [string, (p: string) => string, 'eq' | 'yaml'][] = [
-  ['.env', (p) => `DB_PASSWORD=${p}`, 'eq'],
-  ['.env export', (p) => `export STRIPE_SECRET=${p}`, 'eq'],
-  ['Dockerfile', (p) => `ENV ADMIN_TOKEN=${p}`, 'eq'],
-  ['compose list', (p) => `      - POSTGRES_PASSWORD=${p}`, 'eq'],
-  ['YAML', (p) => `  password: ${p}`, 'yaml'],
-  ['YAML camelCase', (p) => `    clientSecret: ${p}`, 'yaml'],
-  ['YAML upper-case', (p) => `  DB_PASSWORD: ${p}`, 'yaml'],
-  ['.properties', (p) => `spring.datasource.password=${p}`, 'eq'],
-  ['INI', (p) => `smtp_pass = ${p}`, 'eq'],
-  ['Makefile', (p) => `API_KEY ?= ${p}`, 'eq'],
+const SYNTAXES: [string, (p: string) => string, 'whole' | 'field'][] = [
+  ['.env', (p) => `DB_PASSWORD=${p}`, 'whole'],
+  ['.env export', (p) => `export STRIPE_SECRET=${p}`, 'whole'],
+  ['Dockerfile', (p) => `ENV ADMIN_TOKEN=${p}`, 'whole'],
+  ['compose list', (p) => `      - POSTGRES_PASSWORD=${p}`, 'whole'],
+  ['YAML', (p) => `  password: ${p}`, 'whole'],
+  ['YAML camelCase', (p) => `    clientSecret: ${p}`, 'whole'],
+  ['YAML upper-case', (p) => `  DB_PASSWORD: ${p}`, 'whole'],
+  ['.properties', (p) => `spring.datasource.password=${p}`, 'whole'],
+  ['.properties camelCase', (p) => `app.mail.smtpPassword=${p}`, 'whole'],
+  ['INI', (p) => `smtp_pass = ${p}`, 'field'],
+  ['Makefile', (p) => `API_KEY ?= ${p}`, 'whole'],
 ];
 
 /** The passwords a syntax's line is sure to hold whole. */
-const passwordFor = (assign: 'eq' | 'yaml'): fc.Arbitrary<string> =>
-  assign === 'yaml' ? password : password.filter((p) => !/[&;][\w.-]+=/.test(p));
+const passwordFor = (holds: 'whole' | 'field'): fc.Arbitrary<string> =>
+  holds === 'whole' ? password : password.filter((p) => !/[&;][\w.-]+=/.test(p));
 
 /** Any 5 characters of the password still in the text. */
 const leaked = (p: string, out: string): boolean =>
@@ -79,7 +80,7 @@ test('the same lines inside a JSON string and as a quoted docker -e value', () =
   // JSON in JSON is decoded too, so inside a JSON string `\\r` reads as a line break: no backslashes here.
   fc.assert(
     fc.property(
-      passwordFor('eq').filter((p) => !p.includes('\\')),
+      passwordFor('whole').filter((p) => !p.includes('\\')),
       (p) => {
         const json = JSON.stringify({ path: '.env', content: `A=1\nDB_PASSWORD=${p}\nB=2` });
         const out = clean(json);
@@ -201,6 +202,7 @@ test('lines that only look like it stay: code, references, prose, lists of setti
     clean('refresh_token=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&grant_type=refresh_token'),
     'refresh_token=[REDACTED:github-token]&grant_type=refresh_token',
   );
+  assert.equal(clean('password=s3cr3tXy&client_id=foo'), 'password=[REDACTED:code-secret]&client_id=foo');
 });
 
 test('overlapping finds become one marker, named by the first', () => {

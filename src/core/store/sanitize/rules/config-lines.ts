@@ -13,6 +13,9 @@ const WORD = String.raw`(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey)?|[
 /** A key ending in a secret word: at its start, after `_ . -`, or at a camelCase hump (not `tiktoken`). */
 const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*[_.-](?:pwd|pass))`;
 
+/** The same with a dot in it (`spring.datasource.password`, `smtp.pass`): a .properties or YAML path, not a form field. */
+const DOTTED_KEY = String.raw`(?:[\w.-]*\.(?:[\w-]*[_-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*\.(?:[\w-]*[_-])?(?:pwd|pass))`;
+
 /** What may come before the key: `export`, `set`, Dockerfile's `ENV`/`ARG`, a YAML list's dash. */
 const PREFIX = String.raw`[ \t]*(?:(?:export|set|ENV|ARG|-)[ \t]+)?`;
 
@@ -34,15 +37,16 @@ const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
 
 /**
  * One run without blanks to the end of the line (a ` #` comment may follow) or to STRING_END (a password
- * holding such a quote loses what follows it). After `=` it is not a form body or connection string
- * (`…&grant_type=…`, `…;Server=…`: the other rules cut those), so it stops before `&name=` and
- * `;name=`; a YAML scalar goes on (`password: a&b=c`), and a comma never stops it (`a,mw=C4`).
+ * holding such a quote loses what follows it). After a plain key and `=` it is not a form body or
+ * connection string (`…&grant_type=…`, `…;Server=…`: the other rules cut those), so it stops before
+ * `&name=` and `;name=`; after an env or dotted key (`stopAtLists` false) and in a YAML scalar
+ * (`password: a&b=c`) it goes on, and a comma never stops it (`a,mw=C4`).
  * Inside a string as written, an escaped line break (`\n`, `\r`) ends the line, so a `.env` read into a
  * JSON string keeps its other lines (an escaped backslash before an `n` does not). Values that start
  * quoted are the other rules' work.
  */
-function rest(assign: 'eq' | 'colon', inString: boolean): string {
-  const lists = assign === 'eq' ? '&;' : '';
+function rest(assign: 'eq' | 'colon', inString: boolean, stopAtLists: boolean): string {
+  const lists = assign === 'eq' && stopAtLists ? '&;' : '';
   const escape = inString ? String.raw`|\\[^nr]` : '';
   // Inside a string, its own closing quote before a blank or a bracket ends the value (`-var 'k=v'`).
   const close = String.raw`\k<open>(?:[\s,;)\]}:]|$)`;
@@ -106,14 +110,18 @@ const CODE_LINE = {
   accept: lineValue,
 };
 
-/** The rule for a key at a line's start and at a string's start, after `=` and after a YAML colon. */
-function lineRules(key: string, base: Omit<SecretRule, 'pattern'>): SecretRule[] {
+/**
+ * The rule for a key at a line's start and at a string's start, after `=` and after a YAML colon. A
+ * form body's field (`password=…&client_id=…`) stops before the next field; an env or dotted key's value
+ * is the whole rest of the line (`DB_PASSWORD=ab&cd=ef`).
+ */
+function lineRules(key: string, base: Omit<SecretRule, 'pattern'>, stopAtLists: boolean): SecretRule[] {
   return [LINE_START, STRING_START].flatMap((start) =>
     (['eq', 'colon'] as const).map((assign) => ({
       ...base,
       pattern: new RegExp(
         // A value that repeats its key (`credentials = credentials`) is a variable, not a secret.
-        `${start}(?<key>${key})${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}(?!\\k<key>(?!\\S))${rest(assign, start === STRING_START)}`,
+        `${start}(?<key>${key})${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}(?!\\k<key>(?!\\S))${rest(assign, start === STRING_START, stopAtLists)}`,
         'gm',
       ),
     })),
@@ -121,8 +129,9 @@ function lineRules(key: string, base: Omit<SecretRule, 'pattern'>): SecretRule[]
 }
 
 export const CONFIG_LINE_RULES: readonly SecretRule[] = [
-  ...lineRules(ENV_KEY, ENV_LINE),
-  ...lineRules(KEY, CODE_LINE),
+  ...lineRules(ENV_KEY, ENV_LINE, false),
+  ...lineRules(DOTTED_KEY, CODE_LINE, false),
+  ...lineRules(KEY, CODE_LINE, true),
   {
     id: 'env-secret',
     title: 'A quoted secret-named assignment: up to its closing quote (docker -e "DB_PASSWORD=…", ["API_TOKEN=…"])',
