@@ -37,9 +37,9 @@ const password = fc
   );
 
 /**
- * Config lines. After a plain key and `=` a value may also be a form body or connection string
- * (`password=…&grant_type=…`, `…;Server=…`), so there a password holding `&name=` or `;name=` is left
- * out; after an env or dotted key and in a YAML scalar the value is the whole line.
+ * Config lines. After a plain key and `=` without blanks a value may also be a form body's field or a
+ * connection string's part (`password=…&grant_type=…`, `…;Server=…`), so there a password holding
+ * `&name=` or `;name=` is left out; everywhere else the value is the whole rest of the line.
  */
 const SYNTAXES: [string, (p: string) => string, 'whole' | 'field'][] = [
   ['.env', (p) => `DB_PASSWORD=${p}`, 'whole'],
@@ -51,7 +51,8 @@ const SYNTAXES: [string, (p: string) => string, 'whole' | 'field'][] = [
   ['YAML upper-case', (p) => `  DB_PASSWORD: ${p}`, 'whole'],
   ['.properties', (p) => `spring.datasource.password=${p}`, 'whole'],
   ['.properties camelCase', (p) => `app.mail.smtpPassword=${p}`, 'whole'],
-  ['INI', (p) => `smtp_pass = ${p}`, 'field'],
+  ['INI', (p) => `smtp_pass = ${p}`, 'whole'],
+  ['form field', (p) => `password=${p}`, 'field'],
   ['Makefile', (p) => `API_KEY ?= ${p}`, 'whole'],
 ];
 

@@ -29,6 +29,10 @@ const STRING_START = String.raw`(?<=(?<open>["'\x60]))${PREFIX}`;
 /** `=`, `:=`, `?=` (Makefiles). */
 const ASSIGN_EQ = String.raw`[ \t]*(?::=|\?=|=)[ \t]*`;
 
+/** The same without blanks, as in a form body (`password=…&client_id=…`), and with them (INI, TOML). */
+const ASSIGN_EQ_TIGHT = String.raw`(?::=|\?=|=)`;
+const ASSIGN_EQ_SPACED = String.raw`(?:[ \t]+(?::=|\?=|=)[ \t]*|(?::=|\?=|=)[ \t]+)`;
+
 /** A colon before a blank (YAML): its scalar is the whole rest of the line. */
 const ASSIGN_COLON = String.raw`[ \t]*:[ \t]+`;
 
@@ -37,16 +41,15 @@ const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;
 
 /**
  * One run without blanks to the end of the line (a ` #` comment may follow) or to STRING_END (a password
- * holding such a quote loses what follows it). After a plain key and `=` it is not a form body or
- * connection string (`…&grant_type=…`, `…;Server=…`: the other rules cut those), so it stops before
- * `&name=` and `;name=`; after an env or dotted key (`stopAtLists` false) and in a YAML scalar
- * (`password: a&b=c`) it goes on, and a comma never stops it (`a,mw=C4`).
+ * holding such a quote loses what follows it). With `stopAtLists` (a form body's field or a connection
+ * string's part may follow: `…&grant_type=…`, `…;Server=…`, the other rules cut those) it stops before
+ * `&name=` and `;name=`; otherwise it goes on (`password: a&b=c`). A comma never stops it (`a,mw=C4`).
  * Inside a string as written, an escaped line break (`\n`, `\r`) ends the line, so a `.env` read into a
  * JSON string keeps its other lines (an escaped backslash before an `n` does not). Values that start
  * quoted are the other rules' work.
  */
-function rest(assign: 'eq' | 'colon', inString: boolean, stopAtLists: boolean): string {
-  const lists = assign === 'eq' && stopAtLists ? '&;' : '';
+function rest(inString: boolean, stopAtLists: boolean): string {
+  const lists = stopAtLists ? '&;' : '';
   const escape = inString ? String.raw`|\\[^nr]` : '';
   // Inside a string, its own closing quote before a blank or a bracket ends the value (`-var 'k=v'`).
   const close = String.raw`\k<open>(?:[\s,;)\]}:]|$)`;
@@ -111,17 +114,28 @@ const CODE_LINE = {
 };
 
 /**
- * The rule for a key at a line's start and at a string's start, after `=` and after a YAML colon. A
- * form body's field (`password=…&client_id=…`) stops before the next field; an env or dotted key's value
- * is the whole rest of the line (`DB_PASSWORD=ab&cd=ef`).
+ * The rules for a key at a line's start and at a string's start, after `=` and after a YAML colon. A
+ * plain key's value after `=` without blanks may be a form body's field (`password=…&client_id=…`): it
+ * stops before the next field. An env or dotted key's value, one after ` = ` and a YAML scalar are the
+ * whole rest of the line (`DB_PASSWORD=ab&cd=ef`, `smtp_pass = ab&cd=ef`).
  */
-function lineRules(key: string, base: Omit<SecretRule, 'pattern'>, stopAtLists: boolean): SecretRule[] {
+function lineRules(key: string, base: Omit<SecretRule, 'pattern'>, formFields: boolean): SecretRule[] {
+  const assigns: Array<[sign: string, stopAtLists: boolean]> = formFields
+    ? [
+        [ASSIGN_EQ_TIGHT, true],
+        [ASSIGN_EQ_SPACED, false],
+        [ASSIGN_COLON, false],
+      ]
+    : [
+        [ASSIGN_EQ, false],
+        [ASSIGN_COLON, false],
+      ];
   return [LINE_START, STRING_START].flatMap((start) =>
-    (['eq', 'colon'] as const).map((assign) => ({
+    assigns.map(([sign, stopAtLists]) => ({
       ...base,
       pattern: new RegExp(
         // A value that repeats its key (`credentials = credentials`) is a variable, not a secret.
-        `${start}(?<key>${key})${assign === 'eq' ? ASSIGN_EQ : ASSIGN_COLON}(?!\\k<key>(?!\\S))${rest(assign, start === STRING_START, stopAtLists)}`,
+        `${start}(?<key>${key})${sign}(?!\\k<key>(?!\\S))${rest(start === STRING_START, stopAtLists)}`,
         'gm',
       ),
     })),
