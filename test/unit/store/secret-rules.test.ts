@@ -97,6 +97,8 @@ test('a key described in a docstring, named by a type, shown masked or given by 
     ['const token = Abcdefgh;', 'const token = [REDACTED:code-secret];'],
     ['password: !Passw0rd', 'password: [REDACTED:code-secret]'],
     ['password: ab****cd1234567', 'password: [REDACTED:code-secret]'],
+    // Random letters in both cases are not camelCase words.
+    ['smtp.login("me@example.com", "URgeVVHReSqwqTqJ")', 'smtp.login("me@example.com", "[REDACTED:code-secret]")'],
   ];
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });
@@ -281,6 +283,8 @@ test('every rule has an id, a title, keywords (or none for user patterns) and a 
     assert.match(r.id, /^[a-z0-9]+(?:-[a-z0-9]+)*$/, r.id);
     assert.ok(r.title.length > 0 && r.keywords.length > 0 && r.pattern.global, r.id);
     for (const k of r.keywords) assert.ok(k.length >= 2, `${r.id}: keyword ${k}`);
+    // `within` reads the structure of the whole text, which only multiline rules are given.
+    if (r.within) assert.ok(r.multiline, `${r.id}: within without multiline`);
   }
 });
 

@@ -27,6 +27,11 @@ export interface SecretRule {
   accept?: (secret: string, quoted: boolean) => boolean;
   /** Matches may span lines (PEM blocks): searched in the whole text, not only in keyword lines. */
   multiline?: boolean;
+  /**
+   * The parts of the text where a match counts (`[start, end)`, in order): a structure a regex cannot
+   * follow in linear time, such as a YAML block's nesting. Only with `multiline` (it sees the whole text).
+   */
+  within?: (text: string) => ReadonlyArray<readonly [number, number]>;
   /** Searched only in the text as written, not also with its escapes decoded (see decoded-view.ts). */
   asWrittenOnly?: boolean;
 }
@@ -79,12 +84,18 @@ const GENERIC_TYPE = /^(?:[A-Za-z_$][\w$.]*<[\w$.<>, |[\]]*>[;,]?|[A-Za-z_$][\w$
 /**
  * A name, quoted or not: a member access (`config.apiKey`, `a::b`), or a word without digits that is
  * short, snake_case or camelCase (`pw`, `defaultPassword`, `'challengePassword'`, `'Bearer'`);
- * `correcthorse` is not.
+ * `correcthorse` and `URgeVVHReSqwqTqJ` are not.
  */
 export function looksLikeName(value: string): boolean {
   if (/^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+[,;]?$/.test(value)) return true;
   if (!/^[A-Za-z_$][\w$]*[,;]?$/.test(value) || /\d/.test(value)) return false;
-  return /[,;]$/.test(value) || value.length < 8 || /_|[a-z][A-Z]/.test(value);
+  // camelCase is words: one lower-case letter alone between capitals (`URgeVVHReSq`) is random.
+  return (
+    /[,;]$/.test(value) ||
+    value.length < 8 ||
+    /_/.test(value) ||
+    (/[a-z][A-Z]/.test(value) && !/[A-Z][a-z][A-Z]/.test(value))
+  );
 }
 
 /**
