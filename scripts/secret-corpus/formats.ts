@@ -1004,6 +1004,15 @@ export const FORMATS: Format[] = [
     const secret = Buffer.from(JSON.stringify({ auths: { 'ghcr.io': { auth } } })).toString('base64');
     return { secret, line: `  .dockerconfigjson: ${secret}` };
   }),
+  ctx('kubernetes-secret-data', 'kubernetes-secret', (r) => {
+    // Under a key that names no secret: only the Secret around it says what it is.
+    const secret = Buffer.from(`postgres://app:${password(r)}@db:5432/app`).toString('base64');
+    return { secret, line: `apiVersion: v1\nkind: Secret\ndata:\n  DATABASE_URL: ${secret}` };
+  }),
+  ctx('kubernetes-secret-string-data', 'kubernetes-secret', (r) => {
+    const secret = `${r.str(ALNUM, 12)}-${r.str(ALNUM, 8)}`;
+    return { secret, line: `kind: Secret\nstringData:\n  license: ${secret}` };
+  }),
   ctx('requests-auth-tuple', 'code-secret', (r) => {
     const secret = password(r);
     return { secret, line: `r = requests.get(url, auth=('admin', '${secret}'), timeout=10)` };

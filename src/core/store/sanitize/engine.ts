@@ -134,10 +134,16 @@ export class RedactionEngine {
     out: Span[],
   ): void {
     const re = rule.pattern;
+    const regions = rule.within?.(text);
+    if (regions?.length === 0) return;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const whole: [number, number] = [m.index, m.index + m[0].length];
       let [s, e] = m.indices?.groups?.secret ?? whole;
+      if (regions && !inRegion(regions, s)) {
+        if (m[0].length === 0) re.lastIndex++;
+        continue;
+      }
       // A rejected value may itself start the next find (`["PASSWORD"] = password = "…"`: the value
       // `password` is a name, and the key of the real secret): search on from the value, not past it.
       const rejected = (): void => {
@@ -184,6 +190,20 @@ function outsideEscapes(text: string, s: number, e: number): [number, number] {
   while (s > 0 && text.charCodeAt(s - 1) === 92) s--;
   while (e > s && text.charCodeAt(e - 1) === 92) e--;
   return [s, e];
+}
+
+/** Whether `offset` lies in one of the regions (sorted by start, not overlapping). */
+function inRegion(regions: ReadonlyArray<readonly [number, number]>, offset: number): boolean {
+  let lo = 0;
+  let hi = regions.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const [start, end] = regions[mid]!;
+    if (offset < start) hi = mid - 1;
+    else if (offset >= end) lo = mid + 1;
+    else return true;
+  }
+  return false;
 }
 
 /** Maps an offset in the view back to the text. */

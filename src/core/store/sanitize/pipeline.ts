@@ -3,6 +3,7 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
+import { secretBlockStart } from './rules/kubernetes';
 import { keyLinesBefore, PRIVATE_KEY_BLOCK, PRIVATE_KEY_CUT_SHORT } from './rules/private-keys';
 import {
   addCounts,
@@ -50,6 +51,9 @@ export interface SanitizeStats {
 
 /** A private key whose END has not arrived is held back at most this long, then redacted as cut short. */
 const MAX_HELD_KEY = 64 * 1024;
+
+/** A Kubernetes Secret's block that may go on is held back at most this long (a Secret holds up to 1 MiB). */
+const MAX_HELD_SECRET_BLOCK = 2 * 1024 * 1024;
 
 /** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
 const HELD_LINES = 8;
@@ -208,6 +212,12 @@ export class SanitizingStream {
       this.held = text.slice(open);
       return text.slice(0, open);
     }
+    // A Secret's `data:` whose entries may go on: they are found only with the block's key before them.
+    const block = secretBlockStart(text, text.length);
+    if (block !== -1 && text.length - block <= MAX_HELD_SECRET_BLOCK) {
+      this.held = text.slice(block);
+      return text.slice(0, block);
+    }
     const lineStart = text.lastIndexOf('\n') + 1;
     if (text.length - lineStart <= this.longLineChars) {
       // A secret named on one line and given a few lines on (an env list's `- name: DB_PASSWORD` /
@@ -223,6 +233,9 @@ export class SanitizingStream {
       // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
       // file), unless the stream is quiet after a whole line (a base64 blob is common output).
       if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
+      // Nor is a Secret's block cut by the lines held back.
+      const block = keep < text.length ? secretBlockStart(text, keep) : -1;
+      if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
       this.held = text.slice(keep);
       return text.slice(0, keep);
     }

@@ -4,6 +4,7 @@ import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
 import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
+import { KUBERNETES_RULES } from './kubernetes';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
@@ -23,5 +24,6 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,
+  ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
 ];

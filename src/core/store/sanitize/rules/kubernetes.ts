@@ -1,0 +1,181 @@
+// A Kubernetes Secret holds secrets under any key names (`DATABASE_URL`, `config.json`, `tls.crt`):
+// every value of its `data` (base64) and `stringData` (plain) is one. `kubectl get secret -o yaml` or
+// `-o json` and a manifest read from the repository print them; the key names stay readable. The
+// blocks are found line by line (`within`): a regex lookbehind over a block's lines is quadratic.
+import { isPlaceholder, type SecretRule } from './types';
+
+type Regions = Array<[number, number]>;
+
+/**
+ * The lines nested under each `field:` key of a YAML text (`data:`, `- data:` in kubectl's `items`):
+ * from the line after the key to the first line indented no deeper than it.
+ */
+function yamlBlocks(text: string, field: string): Regions {
+  const regions: Regions = [];
+  const key = new RegExp(String.raw`^( *)(-[ \t]+)?${field}:[ \t]*\r?$`, 'gm');
+  for (let m = key.exec(text); m !== null; m = key.exec(text)) {
+    const column = m[1]!.length + (m[2]?.length ?? 0);
+    const start = text.indexOf('\n', m.index) + 1;
+    if (start === 0) break;
+    let pos = start;
+    while (pos < text.length) {
+      const nl = text.indexOf('\n', pos);
+      const end = nl === -1 ? text.length : nl + 1;
+      let indent = 0;
+      while (text.charCodeAt(pos + indent) === 32) indent++;
+      // Blank lines and comments do not end a block, whatever their indentation.
+      const rest = text.slice(pos + indent, end).trim();
+      if (rest !== '' && !rest.startsWith('#') && indent <= column) break;
+      pos = end;
+    }
+    // An empty block at the text's end is one still to come (see `openSecretBlock`).
+    regions.push([start, pos]);
+    key.lastIndex = Math.max(key.lastIndex, pos);
+  }
+  return regions;
+}
+
+/**
+ * The inside of each `"field": { … }` object of a JSON text, up to its first `}` (a Secret's maps hold
+ * only strings); with `then`, only an object followed by it (kubectl sorts keys: `"kind": "Secret"`
+ * comes after `"data"`).
+ */
+function jsonObjects(text: string, field: string, then?: RegExp): Regions {
+  const regions: Regions = [];
+  const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
+  for (let m = open.exec(text); m !== null; m = open.exec(text)) {
+    const start = m.index + m[0].length;
+    const close = text.indexOf('}', start);
+    if (close === -1) break;
+    if (text.lastIndexOf('{', close) >= start) continue;
+    if (then) {
+      then.lastIndex = close + 1;
+      if (!then.test(text)) continue;
+    }
+    regions.push([start, close]);
+    open.lastIndex = close;
+  }
+  return regions;
+}
+
+const KIND_SECRET_NEXT = /\s*,\s*"kind"\s*:\s*"Secret"/y;
+
+/**
+ * The end of a value: the line's end (a comment or a JSON line's comma aside), or the closing quote of the JSON string the
+ * YAML was printed in (`"content": "…\n  key: value"}`), which stays.
+ */
+const VALUE_END = String.raw`(?=,?[ \t]*(?:[ \t]#[^\n]*)?\r?$|"[ \t]*(?:[,}\]:]|$))`;
+/** A value's first character: not a comment, a block's `|` or `>`, or that closing quote. */
+const FIRST = String.raw`(?:[^\s#|>"]|"(?![ \t]*(?:[,}\]:]|$)))`;
+const PLAIN_VALUE = String.raw`(?:[^\n"]|"(?![ \t]*(?:[,}\]:]|$)))*?`;
+
+/** An entry of a YAML mapping: `key: value` to the line's end. */
+const YAML_ENTRY = String.raw`^[ \t]*(?:-[ \t]+)?["']?[\w.-]+["']?:[ \t]+(?<secret>"[^"\n]*"|'[^'\n]*'|${FIRST}${PLAIN_VALUE})${VALUE_END}`;
+
+/** A line of a block value (`config.yaml: |`): not an entry, goes whole. */
+const YAML_BLOCK_LINE = String.raw`^[ \t]*(?!["']?[\w.-]+["']?:(?:[ \t]|\r?$))(?<secret>${FIRST}${PLAIN_VALUE})${VALUE_END}`;
+
+/** An entry of a `data` block: a base64 value, quoted or not (what follows it on the line is not its). */
+const YAML_DATA_ENTRY = String.raw`^[ \t]*(?:-[ \t]+)?["']?[\w.-]+["']?:[ \t]+(?<secret>"[A-Za-z0-9+/]+={0,2}"|'[A-Za-z0-9+/]+={0,2}'|[A-Za-z0-9+/]+={0,2}(?![\w+/=]))`;
+
+/** A JSON entry with a string value. */
+const JSON_ENTRY = String.raw`"[\w.-]+"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`;
+
+/** Base64 as `data` holds it (`MWYyZDFlMmU2N2Rm`, `YWRtaW4=`): padded to a multiple of four. */
+const base64 = (v: string): boolean => v.length >= 4 && v.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v);
+const given = (v: string): boolean => v.length > 0 && !isPlaceholder(v);
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * A Secret's value: base64 of text (a password, a URL, a config file) or of a blob (a certificate, a
+ * keystore: long). Words and ids that only look like base64 (`frontend`, `8080`, a hex hash, a
+ * ConfigMap's values) decode to neither.
+ */
+function secretData(v: string): boolean {
+  if (!base64(v)) return false;
+  if (v.length >= 64) return true;
+  try {
+    return /^[^\x00-\x08\x0b\x0c\x0e-\x1f\x7f]+$/.test(UTF8.decode(Buffer.from(v, 'base64')));
+  } catch {
+    return false;
+  }
+}
+
+export const KUBERNETES_RULES: readonly SecretRule[] = [
+  {
+    id: 'kubernetes-secret',
+    title: "A Kubernetes Secret's data in YAML (data: / KEY: base64 of text or a blob, any key name)",
+    keywords: ['data:'],
+    exactKeywords: true,
+    multiline: true,
+    within: (text) => yamlBlocks(text, 'data'),
+    pattern: new RegExp(YAML_DATA_ENTRY, 'gm'),
+    accept: secretData,
+  },
+  {
+    id: 'kubernetes-secret',
+    title: "A Kubernetes Secret's stringData in YAML (stringData: / KEY: value, any key name)",
+    keywords: ['stringData:'],
+    exactKeywords: true,
+    multiline: true,
+    within: (text) => yamlBlocks(text, 'stringData'),
+    pattern: new RegExp(YAML_ENTRY, 'gm'),
+    accept: given,
+  },
+  {
+    // `config.yaml: |` and the lines of the file it holds: a line that is not an entry goes whole.
+    id: 'kubernetes-secret',
+    title: "A Kubernetes Secret's stringData in YAML: the lines of a block value (KEY: | / …)",
+    keywords: ['stringData:'],
+    exactKeywords: true,
+    multiline: true,
+    within: (text) => yamlBlocks(text, 'stringData'),
+    pattern: new RegExp(YAML_BLOCK_LINE, 'gm'),
+  },
+  {
+    id: 'kubernetes-secret',
+    title: `A Kubernetes Secret's data in JSON ("data": {"KEY": "base64", …}, "kind": "Secret")`,
+    keywords: ['"Secret"'],
+    exactKeywords: true,
+    multiline: true,
+    within: (text) => jsonObjects(text, 'data', KIND_SECRET_NEXT),
+    pattern: new RegExp(JSON_ENTRY, 'g'),
+    accept: secretData,
+  },
+  {
+    id: 'kubernetes-secret',
+    title: `A Kubernetes Secret's stringData in JSON ("stringData": {"KEY": "value", …})`,
+    keywords: ['"stringData"'],
+    exactKeywords: true,
+    multiline: true,
+    within: (text) => jsonObjects(text, 'stringData'),
+    pattern: new RegExp(JSON_ENTRY, 'g'),
+    accept: given,
+  },
+];
+
+/** A block still open this close to the text's end may be followed by `"kind": "Secret"`. */
+const JSON_TAIL = 64;
+
+/**
+ * Where the Secret's `data` or `stringData` block that holds `offset` starts (its key's line), or -1.
+ * At the text's end, a block that may go on past it counts (a stream cut inside it, a JSON object
+ * whose `"kind"` is still to come): a stream holds such a block back and never cuts one, since its
+ * entries are found only with the block's key before them.
+ */
+export function secretBlockStart(text: string, offset: number): number {
+  if (!/[dD]ata"?\s*:/.test(text)) return -1;
+  const atEnd = offset >= text.length;
+  let start = -1;
+  const found = (at: number): void => void (start = start === -1 ? at : Math.min(start, at));
+  for (const field of ['data', 'stringData']) {
+    for (const [s, e] of yamlBlocks(text, field))
+      if (s <= offset && (offset < e || (atEnd && e >= text.length))) found(text.lastIndexOf('\n', s - 2) + 1);
+    const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
+    for (let m = open.exec(text); m !== null && m.index < offset; m = open.exec(text)) {
+      const close = text.indexOf('}', m.index);
+      if (close === -1 || offset <= close || (atEnd && text.length - close <= JSON_TAIL)) found(m.index);
+    }
+  }
+  return start;
+}
