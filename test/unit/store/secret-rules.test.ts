@@ -124,6 +124,14 @@ test("a dependency's version under a package named for a secret stays (package.j
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });
 
+test('an account key longer than usual goes whole, not up to 88 characters', async () => {
+  const key = 'abcdefghijABCDEFGHIJ0123456789'.repeat(3) + 'ab==';
+  assert.equal(
+    await redactSecrets(`AccountName=acct;AccountKey=${key};EndpointSuffix=core.windows.net`).then((r) => r.text),
+    'AccountName=acct;AccountKey=[REDACTED:azure-storage-key];EndpointSuffix=core.windows.net',
+  );
+});
+
 test('escapes are decoded for matching and mapped back to whole escape sequences', () => {
   const v = decodedView('a\\nb\\u001b[31mc\\"d')!;
   assert.equal(v.text, 'a\nbc"d');

@@ -304,7 +304,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'sharedaccesskey',
     ],
     pattern:
-      /(?:account|storage|access|primary|secondary|sharedaccess)[_-]?key["']?[ \t]*[:=][ \t]*["']?(?<secret>[A-Za-z0-9+/]{42,88}={0,2})/gi,
+      /(?:account|storage|access|primary|secondary|sharedaccess)[_-]?key["']?[ \t]*[:=][ \t]*["']?(?<secret>[A-Za-z0-9+/]{42,}={0,2})/gi,
     entropy: 4,
   },
   {
