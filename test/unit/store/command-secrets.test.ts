@@ -112,6 +112,21 @@ test('passwords given to commands are redacted, the command and user stay', asyn
   for (const [line, want] of cases) assert.equal(await clean(line), want, line);
 });
 
+test("every literal of a Kubernetes Secret made by command goes, whatever its key's name; a ConfigMap's stay", async () => {
+  assert.equal(
+    await clean(
+      `kubectl create secret generic app --from-literal=license=ABCD-EFGH-IJKL --from-literal "pin=1234 5678" -n prod`,
+    ),
+    `kubectl create secret generic app --from-literal=license=[REDACTED:cli-password] --from-literal "pin=[REDACTED:cli-password]" -n prod`,
+  );
+  assert.equal(
+    await clean(`oc create secret generic app --from-literal='motd=hello there' --from-literal=token=$TOKEN`),
+    `oc create secret generic app --from-literal='motd=[REDACTED:cli-password]' --from-literal=token=$TOKEN`,
+  );
+  const configMap = 'kubectl create configmap app --from-literal=mode=production && echo secret';
+  assert.equal(await clean(configMap), configMap);
+});
+
 test('passwords placed by a file layout are redacted: .pgpass lines, XML elements, <add key value>', async () => {
   const cases: [string, string][] = [
     ['localhost:5432:app:postgres:Pg-pw-1', 'localhost:5432:app:postgres:[REDACTED:pgpass-password]'],

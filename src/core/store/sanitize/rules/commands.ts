@@ -32,6 +32,9 @@ const OPTIONS = String.raw`(?:[ \t]+--?[\w-]+(?:=\S+)?)*`;
 /** Where a command ends: the line, a pipe, a list, a redirection, a subshell's close. */
 const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)]|2>|\\n))`;
 
+/** A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option. */
+const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]*)`;
+
 /**
  * The secret itself, not a variable (`$PW`), a stand-in or a documentation name in capitals
  * (`ACCESS_KEY SECRET_KEY` in a usage line).
@@ -168,6 +171,21 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]*?[ \t]-p|(?:sqlcmd|bcp)\b[^\n|;&]*?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
       'g',
     ),
+    accept: literal,
+  },
+  {
+    // Every literal of a Secret is one, whatever its key's name (`--from-literal=license=…`).
+    id: 'cli-password',
+    title: 'Values of a Kubernetes Secret made by command (kubectl / oc create secret … --from-literal=KEY=VALUE)',
+    keywords: ['from-literal'],
+    pattern: new RegExp(`${FROM_LITERAL}[\\w.-]+=(?<secret>${ARG})`, 'g'),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: "The same quoted whole (--from-literal='KEY=VALUE WITH BLANKS')",
+    keywords: ['from-literal'],
+    pattern: new RegExp(String.raw`${FROM_LITERAL}(?<q>["'])[\w.-]+=(?<secret>(?:(?!\k<q>)[^\n])+)\k<q>`, 'g'),
     accept: literal,
   },
   {
