@@ -174,3 +174,17 @@ test('any values under any key names, in any layout, streamed in any pieces: non
     { numRuns: 150 },
   );
 });
+
+test(
+  'a line padded with blanks or a run of open objects is read in linear time (a timeout, not a benchmark)',
+  { timeout: 20_000 },
+  async () => {
+    const padded = `kind: Secret\nstringData:\n  key: a${' '.repeat(200_000)}b\n  other:${' x'.repeat(100_000)}\n`;
+    assert.equal(
+      await clean(padded),
+      'kind: Secret\nstringData:\n  key: [REDACTED:kubernetes-secret]\n  other: [REDACTED:kubernetes-secret]\n',
+    );
+    const nested = `{"kind":"Secret",${'"data": {'.repeat(200_000)}`;
+    assert.equal(await clean(nested), nested);
+  },
+);

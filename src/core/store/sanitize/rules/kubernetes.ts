@@ -61,13 +61,19 @@ function jsonObjects(text: string, field: string, then?: RegExp): Regions {
 const KIND_SECRET_NEXT = /\s*,\s*"kind"\s*:\s*"Secret"/y;
 
 /**
- * The end of a value: the line's end (a comment or a JSON line's comma aside), or the closing quote of the JSON string the
- * YAML was printed in (`"content": "…\n  key: value"}`), which stays.
+ * The end of a value: the line's end (a comment or a JSON line's comma aside), or the closing quote of
+ * the JSON string the YAML was printed in (`"content": "…\n  key: value"}`), which stays.
  */
 const VALUE_END = String.raw`(?=,?[ \t]*(?:[ \t]#[^\n]*)?\r?$|"[ \t]*(?:[,}\]:]|$))`;
-/** A value's first character: not a comment, a block's `|` or `>`, or that closing quote. */
-const FIRST = String.raw`(?:[^\s#|>"]|"(?![ \t]*(?:[,}\]:]|$)))`;
-const PLAIN_VALUE = String.raw`(?:[^\n"]|"(?![ \t]*(?:[,}\]:]|$)))*?`;
+/** A value's character that is not blank, nor that closing quote. */
+const CHAR = String.raw`(?:[^\s"]|"(?![ \t]*(?:[,}\]:]|$)))`;
+/** A value's first character: also not a comment, nor a block's `|` or `>`. */
+const FIRST = String.raw`(?![#|>])${CHAR}`;
+/**
+ * The rest of a value, greedy: each step ends on a character, and blanks before a `#` end it. A lazy
+ * run tested against VALUE_END at every blank was quadratic on a line padded with blanks.
+ */
+const PLAIN_VALUE = String.raw`(?:(?:[ \t]+(?![#\s]))?${CHAR})*`;
 
 /** An entry of a YAML mapping: `key: value` to the line's end. */
 const YAML_ENTRY = String.raw`^[ \t]*(?:-[ \t]+)?["']?[\w.-]+["']?:[ \t]+(?<secret>"[^"\n]*"|'[^'\n]*'|${FIRST}${PLAIN_VALUE})${VALUE_END}`;
@@ -172,8 +178,10 @@ export function secretBlockStart(text: string, offset: number): number {
     for (const [s, e] of yamlBlocks(text, field))
       if (s <= offset && (offset < e || (atEnd && e >= text.length))) found(text.lastIndexOf('\n', s - 2) + 1);
     const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
+    // The first `}` after each key, found once for every key before it (`"data": {"data": {…` is linear).
+    let close = -2;
     for (let m = open.exec(text); m !== null && m.index < offset; m = open.exec(text)) {
-      const close = text.indexOf('}', m.index);
+      if (close !== -1 && close < m.index) close = text.indexOf('}', m.index);
       if (close === -1 || offset <= close || (atEnd && text.length - close <= JSON_TAIL)) found(m.index);
     }
   }
