@@ -132,6 +132,26 @@ test('an account key longer than usual goes whole, not up to 88 characters', asy
   );
 });
 
+// Each of these took from 8 s to minutes when a rule's search was quadratic in the line's length (a
+// hostile file read by the agent could hold the extension host that long); linear, all take about a second.
+test('long hostile lines are read in linear time (a timeout, not a benchmark)', { timeout: 30_000 }, async () => {
+  const n = 400_000;
+  const lines = [
+    'authorization='.repeat(n / 14),
+    'cookie: '.repeat(n / 8),
+    `auth=${' '.repeat(n)}x`,
+    `passwd ${'a '.repeat(n / 2)}`,
+    'htpasswd: '.repeat(n / 10),
+    'redis-cli: '.repeat(n / 11),
+    'mysql: '.repeat(n / 7),
+    'smbclient: '.repeat(n / 11),
+    'curl='.repeat(n / 5),
+    `- name: DB_PASSWORD\n  value: a${' '.repeat(n)}b\n`,
+    '-----BEGIN OpenVPN Static key V1-----\n'.repeat(n / 38),
+  ];
+  for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
+});
+
 test('escapes are decoded for matching and mapped back to whole escape sequences', () => {
   const v = decodedView('a\\nb\\u001b[31mc\\"d')!;
   assert.equal(v.text, 'a\nbc"d');

@@ -16,6 +16,9 @@ export interface Span {
   matchEnd: number;
 }
 
+/** A rejected value longer than this is not searched again for the rule's next find. */
+const MAX_REREAD = 1024;
+
 interface Compiled extends SecretRule {
   order: number;
 }
@@ -146,8 +149,12 @@ export class RedactionEngine {
       }
       // A rejected value may itself start the next find (`["PASSWORD"] = password = "…"`: the value
       // `password` is a name, and the key of the real secret): search on from the value, not past it.
+      // Past a long one: read again from its start at every key it holds, `authorization=` repeated
+      // over a line was quadratic (13 s for 140 KB).
       const rejected = (): void => {
-        re.lastIndex = Math.max(whole[0] + 1, m!.indices?.groups?.secret?.[0] ?? 0);
+        const value = m!.indices?.groups?.secret;
+        const from = value && value[1] - value[0] > MAX_REREAD ? value[1] : (value?.[0] ?? 0);
+        re.lastIndex = Math.max(whole[0] + 1, from);
       };
       if (m[0].length === 0) re.lastIndex++;
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.

@@ -73,7 +73,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     title: 'Weights & Biases API key (wandb login …, wandb.login(key=…))',
     keywords: ['wandb'],
     pattern:
-      /\bwandb(?:[ \t]+login(?:[ \t]+--?[a-z][\w-]*)*[ \t]+|\.login\([^)\n]*?\bkey[ \t]*=[ \t]*["'])(?<secret>[\w-]{40,})/g,
+      /\bwandb(?:[ \t]+login(?:[ \t]+--?[a-z][\w-]*)*[ \t]+|\.login\([^)\n]{0,1024}?\bkey[ \t]*=[ \t]*["'])(?<secret>[\w-]{40,})/g,
     accept: hasDigitAndLetter,
   },
   {

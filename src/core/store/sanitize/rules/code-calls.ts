@@ -15,7 +15,7 @@ export const CODE_CALL_RULES: readonly SecretRule[] = [
       "Passwords passed with a user name (auth=('user', '…'), HTTPBasicAuth / DigestAuth / BasicAuth('user', '…'), .login('user', '…'))",
     keywords: ['auth', 'login('],
     pattern: new RegExp(
-      String.raw`(?:\bauth[ \t]*=[ \t]*[([]?|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth)\(|\.login\()[ \t]*${STRING}[ \t]*,[ \t]*${SECRET_STRING}`,
+      String.raw`(?:\bauth[ \t]*=(?:[ \t]*[([])?|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth)\(|\.login\()[ \t]*${STRING}[ \t]*,[ \t]*${SECRET_STRING}`,
       'g',
     ),
     accept: literal,

@@ -8,10 +8,22 @@ import { isPlaceholder, unquote, type SecretRule } from './types';
 const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"|;&<>()]+)`;
 
 /**
- * Commands that read a secret from standard input: registry logins, passwd, and the secret stores'
+ * The rest of a command up to what is looked for, within one command (not past a pipe, a list or the
+ * line's end) and at most 1 KB of it: each search from a start stays short, so a long line stays linear.
+ */
+const IN_COMMAND = String.raw`[^\n|;&]{0,1024}?`;
+
+/** Any command given `--password-stdin` (docker, podman, helm registry, oras, … login). */
+const STDIN_OPTION = String.raw`${IN_COMMAND}[ \t]--password-stdin\b`;
+
+/**
+ * The commands that read a secret from standard input by name: passwd, `sudo -S`, and the secret stores'
  * own commands (`gh secret set`, `gcloud secrets create --data-file=-`, `wrangler secret put`, …).
  */
-const STDIN_READER = String.raw`(?:[^\n|;&]*?[ \t]--password-stdin\b|sudo(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*S\b|passwd\b[^\n|;&]*?[ \t]--stdin\b|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b[^\n|;&]*?[ \t]--data-file(?:=|[ \t]+)-(?![\w-])|gh[ \t]+secret[ \t]+set\b|(?:npx[ \t]+)?wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|(?:docker|podman)[ \t]+secret[ \t]+create\b[^\n|;&]*?[ \t]-(?![\w-]))`;
+const STDIN_COMMAND = String.raw`(?:sudo(?:[ \t]+-[A-Za-z]+)*[ \t]+-[A-Za-z]*S\b|passwd\b${IN_COMMAND}[ \t]--stdin\b|gcloud[ \t]+secrets[ \t]+(?:create|versions[ \t]+add)\b${IN_COMMAND}[ \t]--data-file(?:=|[ \t]+)-(?![\w-])|gh[ \t]+secret[ \t]+set\b|(?:npx[ \t]+)?wrangler[ \t]+secret[ \t]+put\b|vercel[ \t]+env[ \t]+add\b|(?:docker|podman)[ \t]+secret[ \t]+create\b${IN_COMMAND}[ \t]-(?![\w-]))`;
+
+/** A command that reads a secret from standard input (after a pipe, where the search starts anyway). */
+const STDIN_READER = String.raw`(?:${STDIN_OPTION}|${STDIN_COMMAND})`;
 const STDIN_KEYWORDS = [
   'password-stdin',
   'sudo -',
@@ -69,7 +81,11 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     id: 'stdin-password',
     title: 'Secrets given to such a command in a here-string (… --password-stdin <<< "…", gh secret set NAME <<< "…")',
     keywords: STDIN_KEYWORDS,
-    pattern: new RegExp(String.raw`(?:^|[\s;&|(])${STDIN_READER}[^\n|;&]*?<<<[ \t]*(?<secret>${ARG})`, 'gm'),
+    // The option's search starts where a command does, not at every blank.
+    pattern: new RegExp(
+      String.raw`(?:(?:^|[;&|(])[ \t]*${STDIN_OPTION}|(?:^|[\s;&|(])${STDIN_COMMAND})${IN_COMMAND}<<<[ \t]*(?<secret>${ARG})`,
+      'gm',
+    ),
     accept: literal,
   },
   {
@@ -77,7 +93,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'Archive and GnuPG passwords (zip / unzip / 7z -P, 7z -pPASSWORD, gpg --passphrase)',
     keywords: ['zip', '7z', '7za', 'gpg', 'rar'],
     pattern: new RegExp(
-      String.raw`\b(?:(?:zip|unzip|zipcloak|rar|unrar)\b[^\n|;&]*?[ \t]-P[ \t]*|7za?\b[^\n|;&]*?[ \t]-p|gpg2?\b[^\n|;&]*?[ \t]--passphrase(?:=|[ \t]+))(?!-)(?<secret>${ARG})`,
+      String.raw`\b(?:(?:zip|unzip|zipcloak|rar|unrar)\b[^\n|;&]{0,1024}?[ \t]-P[ \t]*|7za?\b[^\n|;&]{0,1024}?[ \t]-p|gpg2?\b[^\n|;&]{0,1024}?[ \t]--passphrase(?:=|[ \t]+))(?!-)(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,
@@ -87,7 +103,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'HTTPie credentials (http / https -a user:password, --auth=user:password)',
     keywords: ['http', 'https'],
     pattern: new RegExp(
-      String.raw`(?:^|[\s;&|("'\x60])(?:https?|httpie)(?:[ \t][^\n|;&]*?)??[ \t](?:-a|--auth)(?:=|[ \t]+)["']?[^\s:"']*:(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s"']+)`,
+      String.raw`(?:^|[\s;&|("'\x60])(?:https?|httpie)(?:[ \t][^\n|;&]{0,1024}?)??[ \t](?:-a|--auth)(?:=|[ \t]+)["']?[^\s:"']*:(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s"']+)`,
       'gm',
     ),
     accept: literal,
@@ -129,7 +145,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'htpasswd -b passwords (htpasswd -b[c] FILE USER PASSWORD, htpasswd -nb USER PASSWORD)',
     keywords: ['htpasswd'],
     pattern: new RegExp(
-      String.raw`\bhtpasswd(?=[^\n|;&]*[ \t]-[A-Za-z]*b)(?:[ \t]+-[A-Za-z]+(?:[ \t]+\d+)?)+(?:[ \t]+${ARG}){1,2}?[ \t]+(?<secret>${ARG})${COMMAND_END}`,
+      String.raw`\bhtpasswd(?=[^\n|;&]{0,1024}[ \t]-[A-Za-z]*b)(?:[ \t]+-[A-Za-z]+(?:[ \t]+\d+)?)+(?:[ \t]+${ARG}){1,2}?[ \t]+(?<secret>${ARG})${COMMAND_END}`,
       'gm',
     ),
     accept: literal,
@@ -139,7 +155,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'LDAP bind passwords (ldapsearch / ldapadd / ldapmodify -w …, ldappasswd -a / -s …)',
     keywords: ['ldap'],
     pattern: new RegExp(
-      String.raw`\b(?:ldap[a-z]*\b[^\n|;&]*?[ \t]-w|ldappasswd\b[^\n|;&]*?[ \t]-[as])[ \t]*(?<secret>${ARG})`,
+      String.raw`\b(?:ldap[a-z]*\b[^\n|;&]{0,1024}?[ \t]-w|ldappasswd\b[^\n|;&]{0,1024}?[ \t]-[as])[ \t]*(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,
@@ -149,7 +165,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'Samba passwords after % (smbclient / rpcclient / smbcacls -U user%password)',
     keywords: ['smb', 'rpcclient', 'crackmapexec', 'netexec', 'nxc'],
     pattern:
-      /\b(?:smb\w*|rpcclient|crackmapexec|netexec|nxc)\b[^\n|;&]*?[ \t](?:-U|--user(?:name)?=?)[ \t]*["']?[^\s%"']+%(?<secret>[^\s"']+)/g,
+      /\b(?:smb\w*|rpcclient|crackmapexec|netexec|nxc)\b[^\n|;&]{0,1024}?[ \t](?:-U|--user(?:name)?=?)[ \t]*["']?[^\s%"']+%(?<secret>[^\s"']+)/g,
     accept: literal,
   },
   {
@@ -168,7 +184,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       'Passwords after -p / -P of database and upload clients (mongosh / mongodump -p, sqlcmd / bcp -P, twine -p, dotnet nuget -p)',
     keywords: ['mongo', 'sqlcmd', 'bcp', 'twine', 'nuget'],
     pattern: new RegExp(
-      String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]*?[ \t]-p|(?:sqlcmd|bcp)\b[^\n|;&]*?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
+      String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]{0,1024}?[ \t]-p|(?:sqlcmd|bcp)\b[^\n|;&]{0,1024}?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,
@@ -256,7 +272,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       "Passwords in SQL (CREATE / ALTER USER, ROLE or LOGIN … PASSWORD '…', IDENTIFIED BY '…', SET PASSWORD = '…')",
     keywords: ['password', 'identified'],
     pattern:
-      /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]*?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]*?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)[ \t]*=?[ \t]*(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
+      /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]{0,1024}?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]{0,1024}?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)[ \t]*=?[ \t]*(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
     accept: literal,
   },
   {
@@ -265,7 +281,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       'Values given to a secret store by option (gh secret set --body, aws secretsmanager --secret-string, az keyvault secret set --value)',
     keywords: ['secret set', 'secretsmanager'],
     pattern: new RegExp(
-      String.raw`\b(?:gh[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t](?:--body|-b)|aws[ \t]+secretsmanager\b[^\n|;&]*?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]*?[ \t]--value)(?:=|[ \t]+)(?<secret>${ARG})`,
+      String.raw`\b(?:gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t](?:--body|-b)|aws[ \t]+secretsmanager\b[^\n|;&]{0,1024}?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t]--value)(?:=|[ \t]+)(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,

@@ -184,7 +184,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker / podman / helm registry / az login -p)',
     keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'login'],
     pattern:
-      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]*?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]*?[ \t]-a[ \t]+|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)[ \t]+login\b[^\n|;&]*?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]{0,1024}?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]{0,1024}?[ \t]-a[ \t]+|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)[ \t]+login\b[^\n|;&]{0,1024}?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {
@@ -239,7 +239,8 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Session cookies in a Cookie request header',
     keywords: ['cookie'],
     pattern: new RegExp(
-      String.raw`(?<![\w-])cookie["']?[ \t]*:[ \t]*["']?(?<secret>${COOKIE_CHAR}*=${COOKIE_CHAR}*)`,
+      // The first cookie's `=` comes early: an unbounded search for it was quadratic on a long line.
+      String.raw`(?<![\w-])cookie["']?[ \t]*:[ \t]*["']?(?<secret>${COOKIE_CHAR}{0,256}?=${COOKIE_CHAR}*)`,
       'gi',
     ),
     accept: (s) => s.split(';').some(tokenCookie),
@@ -249,14 +250,14 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Cookies on a curl command line (-b / --cookie name=value)',
     keywords: ['curl'],
     pattern:
-      /\bcurl\b[^\n]*?[ \t](?:-b|--cookie)(?:[ \t]+|=)(?<secret>"[^"\n]*=[^"\n]*"|'[^'\n]*=[^'\n]*'|[^\s"'=\\]+=[^\s"'\\]+)/g,
+      /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-b|--cookie)(?:[ \t]+|=)(?<secret>"[^"\n]*=[^"\n]*"|'[^'\n]*=[^'\n]*'|[^\s"'=\\]+=[^\s"'\\]+)/g,
     accept: (s) => /=[^;\s"']{12,}/.test(s) && !isPlaceholder(s),
   },
   {
     id: 'curl-user',
     title: 'curl -u / --user user:password',
     keywords: ['curl'],
-    pattern: /\bcurl\b[^\n]*?[ \t](?:-u|--user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
+    pattern: /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-u|--user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {

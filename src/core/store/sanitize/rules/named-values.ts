@@ -63,13 +63,14 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     accept: pairValue,
   },
   {
-    // A container's env list: `- name: DB_PASSWORD` and, a few lines on in the same item, `value: …`.
+    // A container's env list: `- name: DB_PASSWORD` and, a few lines on in the same item, `value: …`. An
+    // unquoted value is greedy and ends on a character: a lazy one was quadratic on a padded line.
     id: 'named-secret',
     title: 'YAML env lists naming a secret (- name: DB_PASSWORD / value: …: Kubernetes, Compose, CI)',
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>][^\n]*?(?=[ \t]*(?:\r?\n|$|[ \t]#)))`,
+      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>](?:(?:[ \t]+(?![#\s]))?\S)*(?=[ \t]*(?:\r?\n|$|[ \t]#)))`,
       'gim',
     ),
     accept: pairValue,

@@ -173,7 +173,7 @@ export const PRIVATE_KEY_RULES: readonly SecretRule[] = [
     id: 'private-key',
     title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
     keywords: ['openvpn static key'],
-    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]*?-----END OpenVPN Static key V\d-----/g,
+    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]{0,8192}?-----END OpenVPN Static key V\d-----/g,
     multiline: true,
   },
 ];
