@@ -49,11 +49,26 @@ export function parseMaskPlaceholder(text: string): ParsedPlaceholder | undefine
 
 /** Every stored path named by a placeholder inside a longer text (for link providers), with offsets. */
 export function findPlaceholderPaths(text: string): { path: string; start: number; end: number }[] {
-  const re = /Old environment output: \(\d+ lines omitted; full text: ([^\r\n]+?)\)(?=$|[\r\n])/gm;
+  // A placeholder's path runs to the `)` that ends its line, so a line holds at most one: the first
+  // placeholder head on a line ending in `)` that reads whole. Each head is tried once, and a head that
+  // reads whole always matches on such a line (a search from every head to the line's end was quadratic).
+  const head = 'Old environment output: (';
+  const re = /Old environment output: \(\d+ lines omitted; full text: ([^\r\n]+)\)(?=\r?$)/my;
   const found: { path: string; start: number; end: number }[] = [];
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    const start = m.index + m[0].length - 1 - m[1]!.length;
-    found.push({ path: decodePath(m[1]!), start, end: start + m[1]!.length });
+  for (let at = text.indexOf(head); at !== -1;) {
+    const nl = text.indexOf('\n', at);
+    const lineEnd = nl === -1 ? text.length : nl;
+    const closes = text[lineEnd - 1] === ')' || (text[lineEnd - 1] === '\r' && text[lineEnd - 2] === ')');
+    let m: RegExpExecArray | null = null;
+    for (let h = at; closes && h !== -1 && h < lineEnd && !m; h = text.indexOf(head, h + 1)) {
+      re.lastIndex = h;
+      m = re.exec(text);
+    }
+    if (m) {
+      const start = m.index + m[0].length - 1 - m[1]!.length;
+      found.push({ path: decodePath(m[1]!), start, end: start + m[1]!.length });
+    }
+    at = nl === -1 ? -1 : text.indexOf(head, nl);
   }
   return found;
 }

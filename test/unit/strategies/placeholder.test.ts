@@ -64,6 +64,26 @@ test('placeholder paths are found inside a longer text with their offsets', () =
   for (const f of found) assert.equal(text.slice(f.start, f.end), f.path);
 });
 
+test('a line holds one placeholder path, also after a head that does not read whole; CRLF lines too', () => {
+  const text = `see ${formatMaskPlaceholder(3, 'a) b.txt')}\r\n${formatMaskPlaceholder(3, 'c.txt')} tail\nOld environment output: (bogus) ${formatMaskPlaceholder(1, 'd.txt')}`;
+  assert.deepEqual(
+    findPlaceholderPaths(text).map((f) => f.path),
+    ['a) b.txt', 'd.txt'],
+  );
+});
+
+// A transcript in a cloned repository (any `history/*.md`) gets links from this: a line of repeated heads
+// took over a second per 400 KB (quadratic), and held the extension host while the file was open.
+test(
+  'a line of repeated placeholder heads is read in linear time (a timeout, not a benchmark)',
+  { timeout: 20_000 },
+  () => {
+    const head = 'Old environment output: (1 lines omitted; full text: a';
+    for (const text of [head.repeat(80_000), `${head.repeat(80_000)})`])
+      assert.ok(findPlaceholderPaths(text).length <= 1);
+  },
+);
+
 test('masking keeps role, tool call id, name and storedAt, and returns the same object each time', () => {
   const m = { role: 'tool' as const, content: 'a\nb\nc', toolCallId: 'c1', name: 'bash', storedAt: 'o/1.txt' };
   const masked = maskMessage(m);
