@@ -105,6 +105,12 @@ export const messageStyles = css`
   .markdown a {
     color: var(--vscode-textLink-foreground);
   }
+  /* A message nested too deep for Markdown, shown as written. */
+  .markdown pre.plain {
+    margin: 0.4em 0;
+    font: inherit;
+    white-space: pre-wrap;
+  }
   .code-block {
     position: relative;
   }

@@ -24,8 +24,58 @@ const marked = new Marked({
 
 /** Renders Markdown to (unsanitized) HTML; while streaming, an unclosed fence is closed first. */
 export function markdownToHtml(text: string, streaming = false): string {
-  const source = streaming ? closeOpenFence(text) : text;
-  return marked.parse(source, { async: false });
+  const source = calmEmphasis(streaming ? closeOpenFence(text) : text);
+  try {
+    return marked.parse(source, { async: false });
+  } catch {
+    // Nesting deeper than marked's stack (`> > > …` thousands deep): the text as written, not a blank.
+    return `<pre class="plain">${escapeHtml(text)}</pre>\n`;
+  }
+}
+
+/**
+ * marked's search for emphasis is quadratic in the delimiters of a paragraph (24 KB of `*a_` took 5 s,
+ * 100 KB minutes, and a streaming message is rendered again at every chunk). Past this many `*`, `_`
+ * and `~` in one paragraph outside code blocks, they are shown as written.
+ */
+export const MAX_PARAGRAPH_DELIMITERS = 500;
+
+/** The text with the emphasis delimiters of over-full paragraphs escaped (see MAX_PARAGRAPH_DELIMITERS). */
+export function calmEmphasis(text: string): string {
+  const lines = text.split('\n');
+  let fence: string | undefined;
+  let start = 0;
+  let count = 0;
+  let changed = false;
+  const flush = (end: number): void => {
+    if (count > MAX_PARAGRAPH_DELIMITERS) {
+      for (let i = start; i < end; i++) lines[i] = lines[i]!.replace(/[*_~]/g, '\\$&');
+      changed = true;
+    }
+    count = 0;
+    start = end + 1;
+  };
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    if (fence !== undefined) {
+      const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1];
+      if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined;
+      start = i + 1;
+      continue;
+    }
+    const open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+    if (open !== undefined || line.trim() === '') {
+      flush(i);
+      fence = open;
+      continue;
+    }
+    for (let j = 0; j < line.length; j++) {
+      const c = line.charCodeAt(j);
+      if (c === 42 || c === 95 || c === 126) count++;
+    }
+  }
+  flush(lines.length);
+  return changed ? lines.join('\n') : text;
 }
 
 /**

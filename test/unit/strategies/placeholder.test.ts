@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertQuick } from '../../support/linear-time';
 import fc from 'fast-check';
 import {
   countLines,
@@ -74,15 +75,13 @@ test('a line holds one placeholder path, also after a head that does not read wh
 
 // A transcript in a cloned repository (any `history/*.md`) gets links from this: a line of repeated heads
 // took over a second per 400 KB (quadratic), and held the extension host while the file was open.
-test(
-  'a line of repeated placeholder heads is read in linear time (a timeout, not a benchmark)',
-  { timeout: 20_000 },
-  () => {
-    const head = 'Old environment output: (1 lines omitted; full text: a';
-    for (const text of [head.repeat(80_000), `${head.repeat(80_000)})`])
-      assert.ok(findPlaceholderPaths(text).length <= 1);
-  },
-);
+test('a line of repeated placeholder heads is read in linear time (a loose bound: minutes before, under a second now)', () => {
+  const started = performance.now();
+  const head = 'Old environment output: (1 lines omitted; full text: a';
+  for (const text of [head.repeat(80_000), `${head.repeat(80_000)})`])
+    assert.ok(findPlaceholderPaths(text).length <= 1);
+  assertQuick(started);
+});
 
 test('masking keeps role, tool call id, name and storedAt, and returns the same object each time', () => {
   const m = { role: 'tool' as const, content: 'a\nb\nc', toolCallId: 'c1', name: 'bash', storedAt: 'o/1.txt' };

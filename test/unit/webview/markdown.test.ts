@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { assertQuick } from '../../support/linear-time';
 import { closeOpenFence, escapeHtml, markdownToHtml } from '../../../src/webview/lib/markdown';
 
 test('code blocks get a Copy button (added after sanitizing) and escaped content', () => {
@@ -29,6 +30,28 @@ test('streaming text with an open fence is closed so the rest stays code', () =>
 test('ordinary Markdown renders (lists, emphasis, inline code)', () => {
   const html = markdownToHtml('- **bold** and `code`\n- two');
   assert.match(html, /<li><strong>bold<\/strong> and <code>code<\/code><\/li>/);
+});
+
+// A model (or text it quotes) decides what the panel renders: a paragraph full of delimiters took marked
+// minutes (quadratic; a streaming message is rendered at every chunk), and deep nesting threw.
+test('a paragraph full of emphasis delimiters shows them as written, fast; others keep their emphasis', () => {
+  const started = performance.now();
+  const hostile = '*a_'.repeat(40_000);
+  const html = markdownToHtml(
+    `Some **bold** here.\n\n${hostile}\n\n\`\`\`py\ndef __init__(self, *a, **kw): pass\n\`\`\`\n`,
+  );
+  assert.match(html, /<strong>bold<\/strong>/);
+  assert.ok(html.includes(`<p>${hostile}</p>`), 'the hostile paragraph reads as written');
+  assert.match(html, /def __init__\(self, \*a, \*\*kw\): pass/);
+  assertQuick(started);
+});
+
+test('nesting deeper than Markdown can take is shown as plain text, not lost', () => {
+  for (const deep of [`${'> '.repeat(20_000)}deep`, `${'- '.repeat(20_000)}deep`]) {
+    const html = markdownToHtml(deep);
+    assert.match(html, /^<pre class="plain">/);
+    assert.ok(html.includes('deep</pre>'));
+  }
 });
 
 test('escapeHtml escapes all five characters', () => {
