@@ -44,7 +44,9 @@ export function acquireEncoding(name: EncodingName): EncodingLease {
     // encode_ordinary: special tokens in tool output are plain text, never honoured.
     count: (text) => {
       if (released) throw new Error(`the ${name} encoding was released`);
-      return held.encoding.encode_ordinary(text).length;
+      let n = 0;
+      for (const part of splitLongRuns(text)) n += held.encoding.encode_ordinary(part).length;
+      return n;
     },
     release: () => {
       if (released) return;
@@ -55,6 +57,35 @@ export function acquireEncoding(name: EncodingName): EncodingLease {
       if (slots.size === 0) generation = undefined;
     },
   };
+}
+
+/**
+ * Longest run of blanks, of letters or of signs counted in one piece. tiktoken's byte-pair merge is
+ * quadratic in a piece, and such a run is one piece: 80 KB of `=` or of newlines took 6 s, 200 KB 36 s,
+ * on the extension host's thread. Longer runs are counted in parts of this length, which can differ
+ * from the whole by about a token per part; text without such runs is counted whole, exactly.
+ */
+export const MAX_RUN = 2000;
+
+// Each run is found from its start only (the lookbehinds), so the scan stays linear.
+const LONG_RUN = new RegExp(
+  String.raw`(?<!\s)\s{${MAX_RUN + 1},}|(?<![\p{L}\p{M}])[\p{L}\p{M}]{${MAX_RUN + 1},}|(?<![^\s\p{L}\p{M}\p{N}])[^\s\p{L}\p{M}\p{N}]{${MAX_RUN + 1},}`,
+  'gu',
+);
+
+/** The text cut inside its runs longer than MAX_RUN, every MAX_RUN characters; whole when it has none. */
+export function splitLongRuns(text: string): string[] {
+  if (text.length <= MAX_RUN) return [text];
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(LONG_RUN)) {
+    for (let cut = m.index + MAX_RUN; cut < m.index + m[0].length; cut += MAX_RUN) {
+      parts.push(text.slice(from, cut));
+      from = cut;
+    }
+  }
+  parts.push(text.slice(from));
+  return parts;
 }
 
 /** Encodings loaded right now, and whether a WASM generation is alive (for tests and the memory bench). */

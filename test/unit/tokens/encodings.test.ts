@@ -1,7 +1,10 @@
 // Only the configured encoding is loaded, shared by all tokenizers, and let go when nobody uses it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { get_encoding } from 'tiktoken';
 import { createTokenizer, loadedEncodings, TiktokenTokenizer, type IdleScheduler } from '../../../src/core/tokens';
+import { acquireEncoding, MAX_RUN, splitLongRuns } from '../../../src/core/tokens/encodings';
+import { assertQuick } from '../../support/linear-time';
 
 /** Timers the test advances by hand. */
 function manualClock(): IdleScheduler & { advance(ms: number): void } {
@@ -83,4 +86,39 @@ test('release forgets cached counts and the encoding; the tokenizer stays usable
   t.release();
   t.release(); // twice is harmless
   assert.deepEqual(loadedEncodings().names, []);
+});
+
+// tiktoken's byte-pair merge is quadratic in one piece, and a run of blanks, letters or signs is one
+// piece: 200 KB of newlines took 36 s on the extension host's thread.
+test('a run longer than MAX_RUN is counted in parts, in linear time and within a token per part', () => {
+  const text = `start ${'\n'.repeat(10_000)} middle ${'='.repeat(9_000)} ${'a'.repeat(7_000)} end`;
+  const parts = splitLongRuns(text);
+  assert.equal(parts.join(''), text);
+  assert.ok(parts.every((p) => p.length <= 2 * MAX_RUN + 20));
+  const lease = acquireEncoding('o200k');
+  try {
+    const whole = get_encoding('o200k_base');
+    try {
+      const exact = whole.encode_ordinary(text).length;
+      assert.ok(Math.abs(lease.count(text) - exact) <= parts.length, `${lease.count(text)} vs ${exact}`);
+    } finally {
+      whole.free();
+    }
+    const started = performance.now();
+    for (const run of ['\n', ' ', '=', 'x']) assert.ok(lease.count(run.repeat(400_000)) > 0);
+    assertQuick(started);
+  } finally {
+    lease.release();
+  }
+});
+
+test('text without such runs is counted whole (exact): code, prose, a minified line, a base64 blob', () => {
+  const samples = [
+    'const x = 1;\n'.repeat(2_000),
+    'word '.repeat(20_000),
+    `{"a":[${'1,'.repeat(5_000)}1]}`,
+    Buffer.from(Array.from({ length: 30_000 }, (_, i) => (i * 7919) % 251)).toString('base64'),
+    `${'\u00e9t\u00e9 '.repeat(5_000)}`,
+  ];
+  for (const s of samples) assert.equal(splitLongRuns(s).length, 1, s.slice(0, 40));
 });
