@@ -80,8 +80,10 @@ export function splitLongRuns(text: string): string[] {
   let from = 0;
   for (const m of text.matchAll(LONG_RUN)) {
     for (let cut = m.index + MAX_RUN; cut < m.index + m[0].length; cut += MAX_RUN) {
-      parts.push(text.slice(from, cut));
-      from = cut;
+      // Not between the halves of a surrogate pair (a letter outside the BMP).
+      const at = (text.charCodeAt(cut) & 0xfc00) === 0xdc00 ? cut + 1 : cut;
+      parts.push(text.slice(from, at));
+      from = at;
     }
   }
   parts.push(text.slice(from));

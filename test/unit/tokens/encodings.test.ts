@@ -112,6 +112,15 @@ test('a run longer than MAX_RUN is counted in parts, in linear time and within a
   }
 });
 
+test('a run of letters outside the BMP is never cut between the halves of a character', () => {
+  const text = `a${'\u{20000}'.repeat(3_000)}`;
+  const parts = splitLongRuns(text);
+  assert.ok(parts.length > 1);
+  assert.equal(parts.join(''), text);
+  for (const p of parts) assert.equal([...p].join(''), p, 'no lone surrogate');
+  for (const p of parts) assert.ok(!/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(p));
+});
+
 test('text without such runs is counted whole (exact): code, prose, a minified line, a base64 blob', () => {
   const samples = [
     'const x = 1;\n'.repeat(2_000),
