@@ -28,7 +28,7 @@ function yamlBlocks(text: string, field: string): Regions {
       if (rest !== '' && !rest.startsWith('#') && indent <= column) break;
       pos = end;
     }
-    // An empty block at the text's end is one still to come (see `openSecretBlock`).
+    // An empty block at the text's end is one still to come (see `secretBlockStart`).
     regions.push([start, pos]);
     key.lastIndex = Math.max(key.lastIndex, pos);
   }
@@ -43,9 +43,11 @@ function yamlBlocks(text: string, field: string): Regions {
 function jsonObjects(text: string, field: string, then?: RegExp): Regions {
   const regions: Regions = [];
   const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
+  // The first `}` after a key is the same for every key before it: found once (`"data": {"data": {…`).
+  let close = -1;
   for (let m = open.exec(text); m !== null; m = open.exec(text)) {
     const start = m.index + m[0].length;
-    const close = text.indexOf('}', start);
+    if (close < start) close = text.indexOf('}', start);
     if (close === -1) break;
     if (text.lastIndexOf('{', close) >= start) continue;
     if (then) {
