@@ -73,9 +73,13 @@ const LONG_RUN = new RegExp(
   'gu',
 );
 
+const MAYBE_LONG_RUN = new RegExp(String.raw`(?<!\S)\S{${MAX_RUN + 1}}|(?<!\s)\s{${MAX_RUN + 1}}`);
+
 /** The text cut inside its runs longer than MAX_RUN, every MAX_RUN characters; whole when it has none. */
 export function splitLongRuns(text: string): string[] {
-  if (text.length <= MAX_RUN) return [text];
+  // Most text has no run of even one kind of blank or non-blank that long: a quick test spares it the
+  // slower scan by Unicode class.
+  if (text.length <= MAX_RUN || !MAYBE_LONG_RUN.test(text)) return [text];
   const parts: string[] = [];
   let from = 0;
   for (const m of text.matchAll(LONG_RUN)) {
