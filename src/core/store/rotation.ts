@@ -37,7 +37,7 @@ async function listFiles(root: string, dir: string, depth = 0): Promise<FileEntr
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
   for (const e of entries) {
     const p = path.join(dir, e.name);
-    if (e.isDirectory()) out.push(...(await listFiles(root, p, depth + 1)));
+    if (e.isDirectory()) for (const f of await listFiles(root, p, depth + 1)) out.push(f);
     else if (e.isFile()) {
       const st = await fsp.lstat(p).catch(() => undefined);
       if (st?.isFile())

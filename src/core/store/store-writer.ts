@@ -324,7 +324,7 @@ export class StoreWriter {
     for (const e of await fsp.readdir(target, { withFileTypes: true })) {
       const p = path.join(target, e.name);
       if (e.isSymbolicLink()) kept.push(this.refuse(p, 'delete').link);
-      else if (e.isDirectory()) kept.push(...(await this.removeTree(p)));
+      else if (e.isDirectory()) for (const k of await this.removeTree(p)) kept.push(k);
       else await fsp.unlink(p).catch(() => undefined);
     }
     if (kept.length === 0) await fsp.rmdir(target).catch(() => undefined);

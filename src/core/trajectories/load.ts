@@ -169,7 +169,7 @@ export async function loadTrajectories(
   for (let i = 0; i < files.length; i++) {
     onFile?.(files[i]!.file, i, files.length);
     try {
-      trajectories.push(...(await loadFile(files[i]!)));
+      for (const t of await loadFile(files[i]!)) trajectories.push(t);
     } catch (e) {
       if (!(e instanceof TrajectoryError)) throw e;
       skipped.push({ file: e.file, error: e.reason, group: e.group });

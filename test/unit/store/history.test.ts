@@ -81,6 +81,21 @@ test('every message is appended to the JSONL with tokens and masking, and to a M
   );
 });
 
+test('a tool output with hundreds of thousands of inline code spans is written to both files', async (t) => {
+  // The fence is longer than the longest run of backticks; a spread over 200,000 runs overflowed the stack.
+  const store = await setup(t);
+  const w = await HistoryWriter.open(store, 'ticks');
+  const content = '`a` '.repeat(200_000) + '````b````';
+  await w.append({ role: 'tool', toolCallId: 'c', name: 'read', content });
+  await w.close();
+  const md = await fsp.readFile(w.paths.markdown, 'utf8');
+  assert.ok(md.includes('`````text\n`a` `a`'));
+  assert.deepEqual(
+    (await loadSession(store, 'ticks')).records.filter(isMessageRecord).map((r) => r.message.content),
+    [content],
+  );
+});
+
 test('secrets in messages and tool-call arguments never reach either file', async (t) => {
   const store = await setup(t);
   const w = await HistoryWriter.open(store, 's2');
