@@ -9,6 +9,8 @@ export class TrajectoryBuilder {
   readonly calls: ModelCall[] = [];
   private start = 0;
   private readonly forgotten = new Set<number>();
+  /** `forgotten` in order, made when a call needs it: a call costs the forgotten messages, not all of them. */
+  private forgottenInOrder: number[] | undefined = [];
 
   /** Appends a message; returns its index. */
   push(m: Message): number {
@@ -24,8 +26,10 @@ export class TrajectoryBuilder {
   private context(end: number): MessageRange[] {
     const ranges: MessageRange[] = [];
     let from = this.start;
-    for (let i = this.start; i < end; i++) {
-      if (!this.forgotten.has(i)) continue;
+    this.forgottenInOrder ??= [...this.forgotten].sort((a, b) => a - b);
+    for (const i of this.forgottenInOrder) {
+      if (i < this.start) continue;
+      if (i >= end) break;
       if (i > from) ranges.push([from, i]);
       from = i + 1;
     }
@@ -49,6 +53,7 @@ export class TrajectoryBuilder {
   reset(): void {
     this.start = this.messages.length;
     this.forgotten.clear();
+    this.forgottenInOrder = [];
   }
 
   /** The indices of the messages a call would send now, in order. */
@@ -60,6 +65,8 @@ export class TrajectoryBuilder {
 
   /** Later calls no longer send message `index` (a condenser forgot it). */
   forget(index: number): void {
+    if (this.forgotten.has(index)) return;
     this.forgotten.add(index);
+    this.forgottenInOrder = undefined;
   }
 }

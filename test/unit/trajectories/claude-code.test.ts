@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrajectoryFile, TrajectoryError, type Trajectory } from '../../../src/core/trajectories';
+import { assertQuick } from '../../support/linear-time';
 import { callShape, fixture, shape } from './helpers';
 
 test('Claude Code: blocks of one response merged into one call, tool results as tool messages, usage recorded', async () => {
@@ -139,4 +140,20 @@ test('Claude Code behind a gateway that reuses one message id: each request is i
     t.calls!.map((c) => c.responseId),
     ['msg_gateway:req_1', 'msg_gateway:req_2'],
   );
+});
+
+test('Claude Code: a log of 150,000 records in file order (two roots) is read whole, in linear time', async () => {
+  // Kept in file order, the records were appended with one spread: over about 120,000 it overflowed the
+  // stack. And every call's context was found by a walk over all messages before it: 25 s here, now 1 s.
+  const records = [rec('r0', null, 'user', 'question 0'), rec('r1', null, 'user', 'question 1')];
+  for (let i = 0; i < 74_999; i++) {
+    records.push(rec(`a${i}`, i === 0 ? 'r1' : `u${i}`, 'assistant', [{ type: 'text', text: `answer ${i}` }], `m${i}`));
+    records.push(rec(`u${i + 1}`, `a${i}`, 'user', `question ${i + 2}`));
+  }
+  const started = performance.now();
+  const t = await session('two-roots.jsonl', records);
+  assertQuick(started);
+  assert.equal(t.messages.length, 150_000);
+  assert.equal(t.messages.at(-1)!.content, 'question 75000');
+  assert.equal(t.calls!.length, 74_999);
 });

@@ -46,7 +46,7 @@ export function activePath(records: JsonObject[]): { path: JsonObject[]; abandon
     const turns = segment.filter(isTurn);
     // More than one root among the turns: the file's tree is not usable (hand-made); keep file order.
     if (turns.filter((r) => typeof r.parentUuid !== 'string').length > 1) {
-      path.push(...segment);
+      for (const r of segment) path.push(r);
       continue;
     }
     const leaf = turns.at(-1);
@@ -64,7 +64,7 @@ export function activePath(records: JsonObject[]): { path: JsonObject[]; abandon
     const dangling =
       end !== undefined && typeof end.parentUuid === 'string' && !byUuid.has(end.parentUuid) && end !== segment[0];
     if (dangling) {
-      path.push(...segment);
+      for (const r of segment) path.push(r);
       continue;
     }
     // Records without a place in the tree (boundaries, meta lines) keep their file position.
