@@ -30,6 +30,11 @@ export interface ListedTools {
 }
 
 const MAX_PAGES = 1000;
+/**
+ * The most tool entries kept from one server. Real servers list tens (the largest about a hundred); each
+ * tool becomes a file, so a server listing 100,000 held the sync for 80 s and wrote 100,000 files.
+ */
+export const MAX_TOOLS = 1000;
 const STDERR_TAIL = 4096;
 /**
  * The most one message from a server may hold: the SDK's own default for stdio (10 MB), set here on
@@ -193,6 +198,7 @@ export class McpConnection {
     const warnings: string[] = [];
     const seen = new Set<string>();
     let cursor: string | undefined;
+    let entries = 0;
     this.progress.pages = 0;
     this.progress.tools = 0;
     for (let page = 0; page < MAX_PAGES; page++) {
@@ -215,6 +221,10 @@ export class McpConnection {
       const list = (result as { tools?: unknown }).tools;
       if (!Array.isArray(list)) throw new Error('tools/list answered without a "tools" array');
       for (const raw of list) {
+        if (++entries > MAX_TOOLS) {
+          warnings.unshift(`the server lists more than ${MAX_TOOLS} tools; only the first ${MAX_TOOLS} are kept`);
+          return { tools, warnings };
+        }
         const tool = toToolDescription(raw, warnings);
         if (tool) {
           tools.push(tool);

@@ -304,7 +304,7 @@ export class McpSyncManager {
       const state: McpServerState = { ...base, status: 'connected', lastSync: this.clock.now(), tools };
       delete state.message;
       delete state.fix;
-      if (warnings.length > 0) state.message = await redactText(`Warnings: ${warnings.join('; ')}`, l.secrets);
+      if (warnings.length > 0) state.message = await redactText(warningsLine(warnings), l.secrets);
       if (conn.serverInfo) state.serverInfo = conn.serverInfo;
       if (conn.instructions) state.instructions = await redactText(conn.instructions, l.secrets);
       await this.publish(state);
@@ -396,4 +396,13 @@ export class McpSyncManager {
       this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
+}
+
+/** Shown warnings: the first few and how many more (a server can earn one per tool). */
+const SHOWN_WARNINGS = 10;
+
+function warningsLine(warnings: readonly string[]): string {
+  const more = warnings.length - SHOWN_WARNINGS;
+  const shown = warnings.slice(0, SHOWN_WARNINGS).join('; ');
+  return `Warnings: ${shown}${more > 0 ? `; and ${more} more` : ''}`;
 }

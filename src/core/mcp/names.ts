@@ -35,7 +35,9 @@ export function assignSafeNames(names: readonly string[], reserved: readonly str
   for (const n of new Set(names)) {
     const base = sanitizeName(n);
     const key = base.toLowerCase();
-    byKey.set(key, [...(byKey.get(key) ?? []), n]);
+    const group = byKey.get(key);
+    if (group) group.push(n);
+    else byKey.set(key, [n]);
   }
   const taken = new Set(reserved.map((r) => r.toLowerCase()));
   // Names that came through unchanged and alone keep their name; everything else gets a hash suffix.
@@ -46,7 +48,7 @@ export function assignSafeNames(names: readonly string[], reserved: readonly str
       result.set(only, only);
       taken.add(key);
     } else {
-      needHash.push(...group);
+      for (const n of group) needHash.push(n);
     }
   }
   for (const n of needHash.sort()) {

@@ -76,6 +76,33 @@ test('a tool list over the message limit is reported as too large, not as a clos
   });
 });
 
+test('a server listing tools without end: the first 1,000 are kept and written, ten warnings shown', async () => {
+  // 100,000 tools held a sync for 80 s and wrote a file each; one warning per repeated name made a message of any size.
+  await withTempDir(async (out) => {
+    const m = new McpSyncManager({
+      outDir: out,
+      allowStart: true,
+      resolveCommand: nodeCommand,
+      settingServers: { many: sdk('many') },
+    });
+    try {
+      const [many] = await m.syncAll();
+      assert.equal(many!.status, 'connected');
+      assert.equal(many!.tools.length, 1000 - 14, "the first 1,000 entries, 'dup' kept once");
+      assert.deepEqual(many!.tools.at(-1)!.name, 't999');
+      assert.match(
+        many!.message!,
+        /^Warnings: the server lists more than 1000 tools; only the first 1000 are kept; the tool 'dup' is listed twice; the first is kept;/,
+      );
+      assert.match(many!.message!, /; and 5 more$/);
+      const files = await readdir(path.join(out, 'mcp', 'many'));
+      assert.equal(files.filter((f) => f.endsWith('.json')).length, 1000 - 14);
+    } finally {
+      await m.dispose();
+    }
+  });
+});
+
 test('hostile names and stderr: INDEX.md/SERVER.md render no heading, link or HTML; the prompt quotes; secrets never land', async () => {
   await withTempDir(async (out) => {
     const m = new McpSyncManager({
