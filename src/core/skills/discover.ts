@@ -1,8 +1,8 @@
 // Agent Skills: finds `SKILL.md` files in the usual places, keeps only name, description and path for
 // the static prompt, and reads bodies and bundled files on demand (never outside the skill's folder).
-import { readdir, readFile, realpath, stat } from 'node:fs/promises';
+import { open, readdir, readFile, realpath, stat } from 'node:fs/promises';
 import * as path from 'node:path';
-import { MAX_DESCRIPTION, parseSkillFile, type SkillDiagnostic } from './frontmatter';
+import { MAX_DESCRIPTION, MAX_FRONT_MATTER, parseSkillFile, type SkillDiagnostic } from './frontmatter';
 import { secretSafeCut } from '../store/sanitize/secrets';
 
 /** Skill folders inside a workspace, in precedence order (the first skill of a name wins). */
@@ -42,18 +42,44 @@ async function isFile(p: string): Promise<boolean> {
   );
 }
 
+/**
+ * The most skill folders read under one root (collections hold tens). Each costs a parse of its front
+ * matter at every discovery; a cloned repository can hold any number.
+ */
+export const MAX_SKILLS_PER_ROOT = 500;
+
 /** The skill folders under one root: the root itself if it has a SKILL.md, else its sub-folders that have one. */
-async function skillDirs(root: string): Promise<string[]> {
-  if (await isFile(path.join(root, SKILL_FILE))) return [root];
+async function skillDirs(root: string): Promise<{ dirs: string[]; more: number }> {
+  if (await isFile(path.join(root, SKILL_FILE))) return { dirs: [root], more: 0 };
   let entries: string[];
   try {
     entries = (await readdir(root)).sort();
   } catch {
-    return [];
+    return { dirs: [], more: 0 };
   }
   const dirs: string[] = [];
-  for (const e of entries) if (await isFile(path.join(root, e, SKILL_FILE))) dirs.push(path.join(root, e));
-  return dirs;
+  let more = 0;
+  for (const e of entries) {
+    if (!(await isFile(path.join(root, e, SKILL_FILE)))) continue;
+    if (dirs.length < MAX_SKILLS_PER_ROOT) dirs.push(path.join(root, e));
+    else more++;
+  }
+  return { dirs, more };
+}
+
+/**
+ * The start of a SKILL.md, enough for its front matter: discovery runs when the workspace opens, and a
+ * cloned repository's SKILL.md can be of any size.
+ */
+async function readHead(file: string): Promise<string> {
+  const handle = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(MAX_FRONT_MATTER + 1024);
+    const { bytesRead } = await handle.read(buf, 0, buf.length, 0);
+    return new TextDecoder().decode(buf.subarray(0, bytesRead));
+  } finally {
+    await handle.close();
+  }
 }
 
 /** Finds every skill. Broken ones come back as diagnostics (file, line, problem) and are skipped. */
@@ -65,11 +91,20 @@ export async function discoverSkills(opts: DiscoverSkillsOptions): Promise<Disco
   const result: DiscoveredSkills = { skills: [], diagnostics: [] };
   const byName = new Map<string, Skill>();
   for (const root of [...new Set(roots)]) {
-    for (const dir of await skillDirs(root)) {
+    const { dirs, more } = await skillDirs(root);
+    if (more > 0)
+      result.diagnostics.push({
+        file: root,
+        line: 0,
+        column: 0,
+        severity: 'warning',
+        message: `${more} more skill folders are not read: at most ${MAX_SKILLS_PER_ROOT} are read from one folder`,
+      });
+    for (const dir of dirs) {
       const file = path.join(dir, SKILL_FILE);
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = await readHead(file);
       } catch (e) {
         result.diagnostics.push({
           file,
@@ -81,7 +116,7 @@ export async function discoverSkills(opts: DiscoverSkillsOptions): Promise<Disco
         continue;
       }
       const parsed = parseSkillFile(text, file, path.basename(dir));
-      result.diagnostics.push(...parsed.diagnostics);
+      for (const d of parsed.diagnostics) result.diagnostics.push(d);
       if (
         parsed.name === undefined ||
         parsed.description === undefined ||
@@ -155,20 +190,39 @@ export async function listSkillFiles(skill: Skill, limit = 200): Promise<string[
   return out.sort();
 }
 
-/** The static prompt text: name, description and path of each skill only. */
+/**
+ * The most characters of skill lines in the static prompt, which every model call sends: a repository
+ * with thousands of skills would otherwise make each call cost megabytes.
+ */
+export const MAX_SKILLS_PROMPT = 16_000;
+
+/** The static prompt text: name, description and path of each skill only, up to `MAX_SKILLS_PROMPT`. */
 export function renderSkillsPrompt(skills: readonly Skill[], relativeTo?: string): string {
   if (skills.length === 0) return '';
+  const shown = (file: string): string =>
+    relativeTo && !path.relative(relativeTo, file).startsWith('..')
+      ? path.relative(relativeTo, file).split(path.sep).join('/')
+      : file;
   const lines = [
     'Agent skills (read the SKILL.md of a skill when the task matches its description; it may point to more files):',
   ];
+  let used = 0;
+  const left: Skill[] = [];
   for (const s of skills) {
-    const where =
-      relativeTo && !path.relative(relativeTo, s.file).startsWith('..')
-        ? path.relative(relativeTo, s.file).split(path.sep).join('/')
-        : s.file;
     const flat = s.description.replace(/\s+/g, ' ');
     const d = flat.slice(0, secretSafeCut(flat, MAX_DESCRIPTION));
-    lines.push(`- ${s.name}: ${d} (${where})`);
+    const line = `- ${s.name}: ${d} (${shown(s.file)})`;
+    if (left.length > 0 || used + line.length > MAX_SKILLS_PROMPT) left.push(s);
+    else {
+      lines.push(line);
+      used += line.length + 1;
+    }
+  }
+  if (left.length > 0) {
+    const roots = [...new Set(left.map((s) => shown(s.root)))].slice(0, 5);
+    lines.push(
+      `- ${left.length} more skills are not listed here (to keep this prompt short); their SKILL.md files are under ${roots.join(', ')}`,
+    );
   }
   return lines.join('\n');
 }

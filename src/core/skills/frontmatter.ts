@@ -23,6 +23,14 @@ export interface ParsedSkillFile {
 
 export const MAX_NAME = 64;
 export const MAX_DESCRIPTION = 1024;
+/**
+ * The most front matter read (name, a description of at most 1,024 characters and a few fields take a
+ * few KB). Checking YAML keys for repeats is quadratic: 200,000 keys in a cloned repository's SKILL.md
+ * held the extension host for minutes; 64 KB of the worst shapes parse in well under a second.
+ */
+export const MAX_FRONT_MATTER = 16 * 1024;
+/** YAML errors reported per file: the first few locate the problem; thousands only flood the Problems view. */
+const MAX_YAML_ERRORS = 5;
 const NAME_PATTERN = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** Splits `---\n<yaml>\n---\n<body>`; returns undefined when there is no front matter block. */
@@ -37,8 +45,15 @@ function split(text: string): { yaml: string; yamlStart: number; bodyStart: numb
     };
   const close = /^---[ \t]*$/m;
   const rest = t.slice(first[0].length);
-  const m = close.exec(rest);
-  if (!m) return { error: 'the front matter is not closed by a "---" line', line: 1 };
+  const m = close.exec(rest.slice(0, MAX_FRONT_MATTER + 8));
+  if (!m || m.index > MAX_FRONT_MATTER)
+    return {
+      error:
+        rest.length > MAX_FRONT_MATTER
+          ? `the front matter is not closed by a "---" line within its first ${MAX_FRONT_MATTER / 1024} KB`
+          : 'the front matter is not closed by a "---" line',
+      line: 1,
+    };
   const yamlEnd = first[0].length + m.index;
   let bodyStart = yamlEnd + m[0].length;
   if (t[bodyStart] === '\r') bodyStart++;
@@ -60,7 +75,16 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
   result.bodyStart = parts.bodyStart;
   const { LineCounter, parseDocument, isMap, isScalar } = yaml();
   const lc = new LineCounter();
-  const doc = parseDocument(parts.yaml, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
+  let doc: Yaml.Document.Parsed;
+  let data: Record<string, unknown>;
+  try {
+    doc = parseDocument(parts.yaml, { lineCounter: lc, prettyErrors: true, uniqueKeys: true });
+    // Throws on an alias bomb (more aliases than the parser allows) instead of expanding it.
+    data = doc.errors.length > 0 ? {} : (doc.toJS() as Record<string, unknown>);
+  } catch (e) {
+    diag(2, 1, 'error', `the front matter cannot be read: ${e instanceof Error ? e.message : String(e)}`);
+    return result;
+  }
   // Lines in the YAML are counted from the line after the opening `---`.
   // Errors at the very end (an unclosed bracket) point at the last line that has content, not at `---`.
   const lastLine = Math.max(1, parts.yaml.trimEnd().split('\n').length);
@@ -69,7 +93,7 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
     return p.line > lastLine ? { line: lastLine + 1, col: 1 } : { line: p.line + 1, col: p.col };
   };
   if (doc.errors.length > 0) {
-    for (const e of doc.errors) {
+    for (const e of doc.errors.slice(0, MAX_YAML_ERRORS)) {
       const p = lineOf(e.pos[0]);
       diag(
         p.line,
@@ -78,6 +102,8 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
         `invalid YAML in the front matter: ${e.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '')}`,
       );
     }
+    const more = doc.errors.length - MAX_YAML_ERRORS;
+    if (more > 0) diag(lineOf(doc.errors[MAX_YAML_ERRORS]!.pos[0]).line, 1, 'error', `and ${more} more YAML errors`);
     return result;
   }
   const contents = doc.contents;
@@ -90,7 +116,6 @@ export function parseSkillFile(text: string, file: string, dirName?: string): Pa
     const node = (pair?.value ?? pair?.key) as Yaml.Node | undefined;
     return node?.range ? lineOf(node.range[0]) : { line: 2, col: 1 };
   };
-  const data = doc.toJS() as Record<string, unknown>;
   for (const [k, v] of Object.entries(data)) if (k !== 'name' && k !== 'description') result.fields[k] = v;
   const name = data.name;
   if (typeof name !== 'string' || name.trim() === '') {

@@ -13,6 +13,7 @@ import {
   SkillPathError,
 } from '../../../src/core/skills';
 import { parseSkillFile } from '../../../src/core/skills';
+import { assertQuick } from '../../support/linear-time';
 
 const FIX = path.resolve(__dirname, '../../fixtures/skills');
 const WS = path.join(FIX, 'workspace');
@@ -103,4 +104,83 @@ test('front matter parsing: wrong types, non-mappings, duplicate keys; never thr
   assert.deepEqual(p('\ufeff---\r\nname: a\r\ndescription: d\r\n---\r\nbody'), []);
   fc.assert(fc.property(fc.string(), (s) => void parseSkillFile(s, 'x')));
   fc.assert(fc.property(fc.string(), (s) => void parseSkillFile(`---\n${s}\n---\n`, 'x')));
+});
+
+/** A workspace whose `.agents/skills` holds the given SKILL.md texts, one folder each. */
+async function withSkills(texts: Record<string, string>, fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-skills-'));
+  try {
+    for (const [name, text] of Object.entries(texts)) {
+      await mkdir(path.join(dir, '.agents/skills', name), { recursive: true });
+      await writeFile(path.join(dir, '.agents/skills', name, 'SKILL.md'), text);
+    }
+    await fn(dir);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test("a cloned repository's hostile SKILL.md files are diagnosed quickly and never throw", async () => {
+  // 200,000 keys held discovery for minutes (YAML's repeated-key check is quadratic); an alias bomb threw
+  // out of discovery; a file of repeated keys made a diagnostic per key.
+  const keys = Array.from({ length: 200_000 }, (_, i) => `k${i}: v`).join('\n');
+  const laughs = [
+    'a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]',
+    ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${`*${'abcdefg'[i]}, `.repeat(9)}]`),
+  ];
+  const texts = {
+    keys: `---\nname: keys\ndescription: d\n${keys}\n---\nbody`,
+    laughs: `---\nname: laughs\ndescription: d\n${laughs.join('\n')}\n---\nbody`,
+    repeats: `---\nname: repeats\ndescription: d\n${'k: v\n'.repeat(1000)}---\nbody`,
+    long: `---\nname: long\ndescription: d\n---\n${'body line\n'.repeat(2_000_000)}`,
+  };
+  await withSkills(texts, async (dir) => {
+    const started = performance.now();
+    const { skills, diagnostics } = await discoverSkills({ workspaceFolder: dir });
+    assertQuick(started);
+    assert.deepEqual(
+      skills.map((s) => s.name),
+      ['long'],
+      'a long body is fine: only the front matter is read',
+    );
+    const of = (name: string) => diagnostics.filter((d) => d.file.includes(`/${name}/`)).map((d) => d.message);
+    assert.deepEqual(of('keys'), ['the front matter is not closed by a "---" line within its first 16 KB']);
+    assert.deepEqual(of('laughs'), [
+      'the front matter cannot be read: Excessive alias count indicates a resource exhaustion attack',
+    ]);
+    assert.equal(of('repeats').length, 6);
+    assert.match(of('repeats')[0]!, /Map keys must be unique/);
+    assert.equal(of('repeats')[5], 'and 994 more YAML errors');
+  });
+});
+
+test('at most 500 skill folders are read from one folder, with a warning; the prompt lists skills up to 16,000 characters', async () => {
+  const texts: Record<string, string> = {};
+  for (let i = 0; i < 502; i++) {
+    const name = `s${String(i).padStart(3, '0')}`;
+    texts[name] = `---\nname: ${name}\ndescription: ${'Does a thing well. '.repeat(10)}\n---\n`;
+  }
+  await withSkills(texts, async (dir) => {
+    const { skills, diagnostics } = await discoverSkills({ workspaceFolder: dir });
+    assert.equal(skills.length, 500);
+    assert.equal(skills.at(-1)!.name, 's499');
+    assert.deepEqual(
+      diagnostics.map((d) => [d.file, d.severity, d.message]),
+      [
+        [
+          path.join(dir, '.agents/skills'),
+          'warning',
+          '2 more skill folders are not read: at most 500 are read from one folder',
+        ],
+      ],
+    );
+    const lines = renderSkillsPrompt(skills, dir).split('\n');
+    const listed = lines.filter((l) => /^- s\d{3}: /.test(l));
+    assert.ok(listed.length > 50 && listed.length < 500, `${listed.length} listed`);
+    assert.ok(listed.join('\n').length <= 16_000);
+    assert.equal(
+      lines.at(-1),
+      `- ${500 - listed.length} more skills are not listed here (to keep this prompt short); their SKILL.md files are under .agents/skills`,
+    );
+  });
 });
