@@ -2,11 +2,11 @@
 // tools, `mcp_describe` (the stored description of one tool) and `mcp_call` (arguments validated against
 // the tool's input schema with ajv, then called). Results are plain text; the caller puts long ones
 // through the long-output store.
-import { readFile } from 'node:fs/promises';
 import { promptName, stripControls } from './inert';
 import { renderToolJson } from './render';
 import { compileInputSchema, formatSchemaErrors } from './schema';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
+import { readTextFile } from '../read-text';
 import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** What the user is asked before an MCP tool runs: the server, the tool, the validated arguments. */
@@ -150,9 +150,10 @@ export async function mcpDescribe(
   if (!entry) return unknown(host, input.server, input.tool);
   if (entry.file) {
     try {
-      return { ok: true, text: await readFile(entry.file, 'utf8') };
+      // Written from one message of the server (at most 10 MB), so never much more than that.
+      return { ok: true, text: await readTextFile(entry.file, 32 * 1024 * 1024) };
     } catch {
-      // The file was removed under us: fall back to the copy in memory.
+      // The file was removed or replaced under us: fall back to the copy in memory.
     }
   }
   return { ok: true, text: renderToolJson(entry.tool, entry) };

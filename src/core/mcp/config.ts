@@ -1,8 +1,8 @@
 // Reads MCP server definitions from the formats agents use: `.vscode/mcp.json` (`servers`, `inputs`),
 // `.cursor/mcp.json` and `.mcp.json` (`mcpServers`), and servers passed in directly (a setting).
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { JsoncError, parseJsonc } from './jsonc';
+import { ReadRefusedError, readTextFile } from '../read-text';
 import type { McpConfigError, McpInputDeclaration, McpServerConfig } from './types';
 
 /** The config files looked for in a workspace folder, in precedence order (first definition of a name wins). */
@@ -172,6 +172,9 @@ export function parseSettingServers(value: unknown, source = 'setting'): ParsedM
  * setting's servers. A missing explicit file is an error; a missing discovered file is simply absent.
  * The first definition of a server name wins; later duplicates are reported.
  */
+/** An MCP config holds a few servers (a few KB); more is not a config. */
+const MAX_CONFIG_BYTES = 1024 * 1024;
+
 export async function loadMcpConfig(opts: {
   workspaceFolder?: string;
   files?: string[];
@@ -188,8 +191,12 @@ export async function loadMcpConfig(opts: {
   for (const file of candidates) {
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
+      text = await readTextFile(file, MAX_CONFIG_BYTES);
     } catch (e) {
+      if (e instanceof ReadRefusedError) {
+        parts.push({ servers: [], inputs: [], errors: [{ file, line: 0, column: 0, message: e.message }] });
+        continue;
+      }
       if (explicit) {
         const code = (e as NodeJS.ErrnoException).code;
         parts.push({

@@ -1,9 +1,9 @@
 // Resolves `${workspaceFolder}`, `${userHome}`, `${env:NAME}` and `${input:id}` in a server config. Inputs
 // come through a port: the extension prompts once and keeps them in SecretStorage, the CLI reads them
 // from the environment. Every resolved env/header/input value is collected as a secret for redaction.
-import { readFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import type { McpInputDeclaration, McpServerConfig } from './types';
+import { ReadRefusedError, readTextFile } from '../read-text';
 
 /** Returns the value of an input, or undefined when the user gave none (the server then fails with a clear error). */
 export type InputResolver = (input: McpInputDeclaration) => Promise<string | undefined>;
@@ -123,9 +123,10 @@ export async function resolveServerConfig(
     const file = path.resolve(ctx.workspaceFolder ?? '.', await r(config.envFile));
     let text: string;
     try {
-      text = await readFile(file, 'utf8');
-    } catch {
-      throw new VariableError(`cannot read envFile ${file}`);
+      // An env file holds a few variables; 1 MB is far past any.
+      text = await readTextFile(file, 1024 * 1024);
+    } catch (e) {
+      throw new VariableError(e instanceof ReadRefusedError ? `envFile: ${e.message}` : `cannot read envFile ${file}`);
     }
     Object.assign(env, parseDotenv(text));
   }

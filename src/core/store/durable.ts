@@ -1,6 +1,6 @@
 // Readers that tolerate what crashes and concurrent writers leave: a torn last line, damaged lines.
 // (Writing is the store writer's job: whole-line appends on O_APPEND descriptors, atomic replacement.)
-import { promises as fsp } from 'node:fs';
+import { readTextFile } from '../read-text';
 
 /** What a tolerant JSONL reader found. */
 export interface JsonlReadResult<T> {
@@ -28,11 +28,17 @@ export function parseJsonl<T = unknown>(text: string): JsonlReadResult<T> {
   return result;
 }
 
-/** Reads and parses a JSONL file (see `parseJsonl`). A missing file reads as empty. */
-export async function readJsonl<T = unknown>(file: string): Promise<JsonlReadResult<T>> {
+/** The most a JSONL file of the store is read whole (a session's history is resumed from up to this). */
+export const MAX_JSONL_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Reads and parses a JSONL file (see `parseJsonl`). A missing file reads as empty; one that is not a
+ * regular file or holds more than `maxBytes` throws a ReadRefusedError.
+ */
+export async function readJsonl<T = unknown>(file: string, maxBytes = MAX_JSONL_BYTES): Promise<JsonlReadResult<T>> {
   let text: string;
   try {
-    text = await fsp.readFile(file, 'utf8');
+    text = await readTextFile(file, maxBytes);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { records: [], badLines: [] };

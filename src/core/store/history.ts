@@ -7,7 +7,7 @@ import type { Message, Tokenizer } from '../messages';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
 import type { ContextStore } from './context-store';
-import { readJsonl, type JsonlReadResult } from './durable';
+import { MAX_JSONL_BYTES, readJsonl, type JsonlReadResult } from './durable';
 import type { StoreAppendFile } from './store-writer';
 import { safeName } from './names';
 import { sanitizeText } from './sanitize/pipeline';
@@ -289,7 +289,7 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
 }
 
 /** A session file larger than this is not read whole to resume it (replay and grep still read it). */
-export const MAX_RESUME_BYTES = 256 * 1024 * 1024;
+export const MAX_RESUME_BYTES = MAX_JSONL_BYTES;
 
 /**
  * Loads one session (by id or file name) to resume it: every complete record; a torn last line is

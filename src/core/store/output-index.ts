@@ -2,6 +2,7 @@
 // size, first line), newest first. `tool-outputs/<session>/index.json`, replaced atomically.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { readTextFile } from '../read-text';
 import type { ContextStore } from './context-store';
 import { safeName } from './names';
 
@@ -36,7 +37,8 @@ function indexPath(store: ContextStore, session: string): string {
 
 async function readIndex(file: string): Promise<StoredOutputEntry[]> {
   try {
-    const parsed = JSON.parse(await fsp.readFile(file, 'utf8')) as IndexFile;
+    // A line per stored output: tens of MB would be hundreds of thousands of outputs.
+    const parsed = JSON.parse(await readTextFile(file, 64 * 1024 * 1024)) as IndexFile;
     return Array.isArray(parsed.entries) ? parsed.entries : [];
   } catch {
     return []; // missing or damaged: the folder scan below still finds every file

@@ -5,6 +5,7 @@
 import { promises as fsp, readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import * as path from 'node:path';
+import { readTextFile } from '../read-text';
 
 /** Folder of the lock records, directly under the store root. */
 export const LOCKS_DIR = '.locks';
@@ -78,7 +79,8 @@ export async function readLocks(root: string): Promise<{ name: string; record?: 
   const out: { name: string; record?: LockRecord }[] = [];
   for (const e of entries) {
     if (!e.isFile() || !e.name.endsWith('.lock')) continue;
-    const text = await fsp.readFile(path.join(dir, e.name), 'utf8').catch(() => '');
+    // A record is one short line; anything long is not one of ours.
+    const text = await readTextFile(path.join(dir, e.name), 64 * 1024).catch(() => '');
     const record = parseLock(text);
     out.push(record ? { name: e.name, record } : { name: e.name });
   }

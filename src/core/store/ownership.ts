@@ -4,6 +4,7 @@
 // previous version (a `.gitignore` of `*` and only the known sub-folders) is adopted and gets the marker.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { readTextFile } from '../read-text';
 import { StoreFolderError } from './errors';
 import { LOCKS_DIR } from './owners';
 import type { StoreWriter } from './store-writer';
@@ -88,7 +89,7 @@ export async function inspectFolder(root: string): Promise<Verdict> {
   if (entries.length === 0) return { kind: 'new' };
   // The previous version's layout: `.gitignore` of `*`, known folders (real ones), lock records at most.
   const gitignore = entries.find((e) => e.name === '.gitignore');
-  const text = gitignore?.isFile() ? await fsp.readFile(path.join(root, '.gitignore'), 'utf8').catch(() => '') : '';
+  const text = gitignore?.isFile() ? await readTextFile(path.join(root, '.gitignore'), 64 * 1024).catch(() => '') : '';
   if (text.trim() !== '*') return { kind: 'refuse', why: 'it is not a Context Desk store (it has no store marker)' };
   for (const e of entries) {
     if (e.name === '.gitignore' || e.name === LOCKS_DIR) continue;

@@ -11,6 +11,7 @@
 import { promises as fsp, constants as fsc } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
+import { readTextFile } from '../read-text';
 import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors';
 import { LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
 import { setOwn } from './sanitize/json-values';
@@ -197,7 +198,8 @@ export class StoreWriter {
       return true;
     }
     if (options.ifChanged) {
-      const old = await fsp.readFile(target, 'utf8').catch(() => undefined);
+      // Longer than the new text (or not a file, such as a link to /dev/zero): changed, without reading it all.
+      const old = await readTextFile(target, Buffer.byteLength(text)).catch(() => undefined);
       if (old === text) return false;
     }
     const tmp = path.join(path.dirname(target), tempName(path.basename(target), randomBytes(4).toString('hex')));

@@ -1,7 +1,7 @@
 // Parses terminal logs back into command executions: the current readable format (with its index
 // for exact values) and the older `␞ {"event":...}` JSON-marker format.
-import { promises as fsp } from 'node:fs';
-import { parseJsonl } from './durable';
+import { readTextFile } from '../read-text';
+import { MAX_JSONL_BYTES, parseJsonl } from './durable';
 import {
   MARKER,
   parseMarkerLine,
@@ -171,8 +171,8 @@ export function parseTerminalLog(text: string, indexText?: string): ParsedTermin
 /** Reads a log and its index (when there is one). */
 export async function readTerminalLog(logPath: string): Promise<ParsedTerminalLog> {
   const [text, indexText] = await Promise.all([
-    fsp.readFile(logPath, 'utf8'),
-    fsp.readFile(terminalIndexPath(logPath), 'utf8').catch(() => undefined),
+    readTextFile(logPath, MAX_JSONL_BYTES),
+    readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES).catch(() => undefined),
   ]);
   return parseTerminalLog(text, indexText);
 }
@@ -182,7 +182,7 @@ export async function recentExecutions(
   logPath: string,
   count: number,
 ): Promise<{ command: string; exitCode: number | null | undefined; startedAt: string | null }[]> {
-  const text = await fsp.readFile(terminalIndexPath(logPath), 'utf8').catch(() => '');
+  const text = await readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES).catch(() => '');
   const byExec = new Map<string, { command: string; exitCode: number | null | undefined; startedAt: string | null }>();
   for (const r of parseJsonl<Partial<IndexRecord>>(text).records) {
     if (r.event === 'begin' && typeof r.exec === 'string')

@@ -1,0 +1,54 @@
+// Reads a whole text file that a repository can supply (a config, an env file, a file under the store),
+// refusing what would hold the extension host: a link to /dev/zero or /dev/urandom is read until memory
+// runs out (git stores links), a FIFO blocks the read forever, and a huge file is held whole.
+import { constants, promises as fsp } from 'node:fs';
+
+export class ReadRefusedError extends Error {
+  constructor(
+    readonly file: string,
+    readonly reason: 'not-a-file' | 'too-large',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function describe(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${Math.round(bytes / 1024 / 1024)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
+}
+
+/**
+ * The file's text, decoded as UTF-8. Throws a ReadRefusedError for something that is not a regular file
+ * (through a link too) or holds more than `maxBytes`; errors of the file system (ENOENT) pass through.
+ */
+export async function readTextFile(file: string, maxBytes: number): Promise<string> {
+  // O_NONBLOCK: opening a FIFO waits for a writer otherwise; regular files ignore it.
+  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    const st = await fh.stat();
+    if (!st.isFile()) throw new ReadRefusedError(file, 'not-a-file', `${file} is not a regular file; it is not read`);
+    const tooLarge = (): never => {
+      throw new ReadRefusedError(
+        file,
+        'too-large',
+        `${file} is larger than ${describe(maxBytes)}, more than such a file holds; it is not read`,
+      );
+    };
+    if (st.size > maxBytes) tooLarge();
+    // Read to the end, as far as one byte past the limit: a file that grew since the stat is read whole
+    // or refused, never cut.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size + 1 - total, 64 * 1024), maxBytes + 1 - total));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) tooLarge();
+    }
+    return Buffer.concat(chunks, total).toString('utf8');
+  } finally {
+    await fh.close();
+  }
+}
