@@ -1,5 +1,5 @@
 // The features bundle evaluates the big SDKs only when they are used: loading dist/features.js (what the
-// first chat or capture does) must not run the Anthropic, OpenAI or MCP SDK, zod, xterm or yaml. Each is
+// first chat or capture does) must not run the Anthropic, OpenAI or MCP SDK, zod, xterm, yaml or RE2. Each is
 // reached through a require() inside a function, which esbuild bundles as an initializer run on the first
 // call; one static import anywhere would evaluate it at load and hold its memory for the whole window.
 import { test } from 'node:test';
@@ -11,7 +11,7 @@ import * as path from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { nodeBundle } from '../../scripts/lib/node-bundle.mjs';
 
-const LAZY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'zod', '@xterm/headless', 'yaml'];
+const LAZY = ['@anthropic-ai/sdk', 'openai', '@modelcontextprotocol/sdk', 'zod', '@xterm/headless', 'yaml', 're2js'];
 
 /** Prepends `globalThis.__evaluated.add(<package>)` to every file of the lazy packages. */
 const markEvaluation: Plugin = {
