@@ -2,6 +2,7 @@
 // inert wherever it lands: a terminal (no escape sequences), Markdown (no headings, links, HTML), the
 // agent's prompt (a name cannot break out of its line or pose as an instruction).
 
+import { fenced } from '../markdown-fence';
 import { clipRedacted } from '../store/sanitize/secrets';
 
 // CSI (ESC [ or 0x9b ... final), OSC / DCS / SOS / PM / APC strings up to BEL or ST (OSC 52 writes the
@@ -33,10 +34,7 @@ export function mdInline(text: string, max = Infinity): string {
 
 /** A fenced block that shows the text verbatim (controls stripped); its fence is longer than any backtick run inside. */
 export function mdBlock(text: string): string {
-  const body = stripControls(text).replace(/\n+$/, '');
-  const longest = Math.max(2, ...(body.match(/`+/g) ?? []).map((r) => r.length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}text\n${body}\n${fence}`;
+  return fenced(stripControls(text).replace(/\n+$/, ''));
 }
 
 const TIDY = /^[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,127}$/;

@@ -6,6 +6,7 @@ import * as path from 'node:path';
 import type { Message, Tokenizer } from '../messages';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
+import { fenced } from '../markdown-fence';
 import type { ContextStore } from './context-store';
 import { MAX_JSONL_BYTES, readJsonl, type JsonlReadResult } from './durable';
 import type { StoreAppendFile } from './store-writer';
@@ -121,11 +122,7 @@ async function sanitizeMessage(m: Message): Promise<{ message: Message; redactio
 }
 
 function fence(text: string): string {
-  // A loop, not Math.max(...runs): over about 120,000 runs of backticks a spread overflows the stack.
-  let longest = 2;
-  for (const run of text.matchAll(/`+/g)) longest = Math.max(longest, run[0].length);
-  const f = '`'.repeat(longest + 1);
-  return `${f}text\n${text.replace(/\n$/, '')}\n${f}`;
+  return fenced(text.replace(/\n$/, ''));
 }
 
 /** The Markdown block of one record. */

@@ -197,6 +197,8 @@ test('the inert helpers: escapes, fences and quotes', () => {
     'x # y \\[l\\](u) \\<b\\> \\`c\\` https\\://e.x www\\.e.x',
   );
   assert.equal(mdBlock('a ``` b'), '````text\na ``` b\n````');
+  // 200,000 runs of backticks (a long Markdown error or instructions): a spread over them overflowed the stack.
+  assert.ok(mdBlock('`a` '.repeat(200_000) + '`````').startsWith('``````text\n`a` '));
   assert.equal(promptName('read_file'), 'read_file');
   assert.equal(promptName('a\nb'), '"a\\nb"');
 });
