@@ -459,3 +459,14 @@ test('--dump-contexts refuses a folder that is a link: nothing is written where 
     assert.deepEqual(readdirSync(outside), []);
   }
 });
+
+test('a plot of 150,000 calls is drawn (its axes were found with a spread that overflowed the stack)', async () => {
+  const { renderPlot } = await import('../../src/cli/replay/plot');
+  type Run = Parameters<typeof renderPlot>[0][number];
+  const calls = Array.from({ length: 150_000 }, (_, i) => ({ contextTokens: 1000 + (i % 7) * 100 }));
+  const run = { strategy: 'raw', totals: {}, replays: [{ calls }] } as unknown as Run;
+  const svg = renderPlot([run], 'o200k', true);
+  assert.match(svg, /^<svg /);
+  assert.match(svg, />140001</, 'the x axis reaches the last calls');
+  assert.match(svg, />2k</, 'the y axis reaches the largest context (1,600)');
+});

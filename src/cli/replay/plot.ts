@@ -47,8 +47,9 @@ function label(n: number): string {
 
 export function renderPlot(runs: readonly StrategyRun[], tokenizer: string, exact: boolean): string {
   const series = runs.map((r) => ({ name: r.strategy, points: meanSeries(r) }));
-  const maxX = Math.max(1, ...series.map((s) => s.points.length - 1));
-  const maxY = Math.max(1, ...series.flatMap((s) => s.points));
+  // Folds, not Math.max(...points): a run of over about 120,000 calls would overflow the stack.
+  const maxX = series.reduce((m, s) => Math.max(m, s.points.length - 1), 1);
+  const maxY = series.reduce((m, s) => s.points.reduce((k, v) => Math.max(k, v), m), 1);
   const yStep = niceStep(maxY);
   const yTop = Math.ceil(maxY / yStep) * yStep;
   const xStep = Math.max(1, niceStep(maxX, 8));

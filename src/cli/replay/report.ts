@@ -153,7 +153,7 @@ function fmt(n: number): string {
 }
 
 function grid(header: string[], rows: string[][]): string {
-  const widths = header.map((h, c) => Math.max(h.length, ...rows.map((r) => r[c]!.length)));
+  const widths = header.map((h, c) => rows.reduce((w, r) => Math.max(w, r[c]!.length), h.length));
   const line = (cells: string[]) =>
     cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
