@@ -1,6 +1,6 @@
 // The per-session index of stored tool outputs: what "Open Masked Observation" lists (turn, tool,
 // size, first line), newest first. `tool-outputs/<session>/index.json`, replaced atomically.
-import { promises as fsp } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { readTextFile } from '../read-text';
 import type { ContextStore } from './context-store';
@@ -54,8 +54,10 @@ export async function addToIndex(store: ContextStore, session: string, entry: St
 }
 
 async function firstLineOf(file: string): Promise<string> {
-  const h = await fsp.open(file, 'r');
+  // Not through a link, and never from a FIFO or a device (a read there can wait forever).
+  const h = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW);
   try {
+    if (!(await h.stat()).isFile()) return '';
     const buf = Buffer.alloc(4096);
     const { bytesRead } = await h.read(buf, 0, buf.length, 0);
     const text = buf.subarray(0, bytesRead).toString('utf8');

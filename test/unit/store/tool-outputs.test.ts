@@ -189,4 +189,11 @@ test('stored outputs are indexed for the quick pick: newest first, with first li
   const withLink = await listStoredOutputs(store, 's');
   assert.deepEqual(withLink.map((e) => e.file).sort(), ['0001-shell.txt', '0003-shell.txt']);
   assert.deepEqual(await listStoredOutputs(store, 'no-such-session'), []);
+  // An index that is a link to /dev/zero is not read (it was, to about 600 MB): the folder scan lists the files.
+  await fsp.rm(path.join(store.folder('tool-outputs'), 's', 'index.json'));
+  await fsp.symlink('/dev/zero', path.join(store.folder('tool-outputs'), 's', 'index.json'));
+  const started = performance.now();
+  const scanned = await listStoredOutputs(store, 's');
+  assert.ok(performance.now() - started < 2000);
+  assert.deepEqual(scanned.map((e) => e.file).sort(), ['0001-shell.txt', '0003-shell.txt']);
 });
