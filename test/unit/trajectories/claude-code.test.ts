@@ -157,3 +157,41 @@ test('Claude Code: a log of 150,000 records in file order (two roots) is read wh
   assert.equal(t.messages.at(-1)!.content, 'question 75000');
   assert.equal(t.calls!.length, 74_999);
 });
+
+test('Claude Code: one message id for 20,000 responses, and a sub-agent chain of 20,000 records, read in linear time', async () => {
+  // A gateway that gives every response one id and no request id: each merge searched the whole message
+  // (90 s). Sidechain records without an agentId: each walked its chain to the root (10 s).
+  const sameId = [rec('u0', null, 'user', 'question')];
+  for (let i = 0; i < 20_000; i++)
+    sameId.push(
+      rec(`a${i}`, i ? `a${i - 1}` : 'u0', 'assistant', [{ type: 'text', text: `part ${i} `.repeat(20) }], 'same'),
+    );
+  let started = performance.now();
+  const merged = await session('same-id.jsonl', sameId);
+  assertQuick(started);
+  assert.equal(merged.calls!.length, 1, 'without a request id the records read as one response');
+  assert.equal(merged.messages[1]!.content.split('\n').length, 20_000);
+
+  const side = (uuid: string, parent: string | null, type: string, content: unknown, id?: string): string => {
+    const r = JSON.parse(rec(uuid, parent, type, content, id)) as Record<string, unknown>;
+    return JSON.stringify({ ...r, isSidechain: true });
+  };
+  const chain = [
+    rec('m0', null, 'user', 'main question'),
+    rec('m1', 'm0', 'assistant', [{ type: 'text', text: 'main answer' }], 'mm'),
+    side('s0', null, 'user', 'sub-agent task'),
+  ];
+  for (let i = 0; i < 20_000; i++)
+    chain.push(
+      i % 2
+        ? side(`s${i + 1}`, `s${i}`, 'user', `result ${i}`)
+        : side(`s${i + 1}`, `s${i}`, 'assistant', [{ type: 'text', text: `step ${i}` }], `x${i}`),
+    );
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cc-'));
+  writeFileSync(join(dir, 'chain.jsonl'), chain.join('\n') + '\n');
+  started = performance.now();
+  const [main, sub] = await loadTrajectoryFile(join(dir, 'chain.jsonl'));
+  assertQuick(started);
+  assert.equal(main!.calls!.length, 1);
+  assert.equal(sub!.calls!.length, 10_000, 'the whole chain is one sub-agent run');
+});

@@ -48,18 +48,37 @@ function recordedOf(r: JsonObject, m: JsonObject) {
   return Object.keys(u).length > 0 ? u : undefined;
 }
 
-/** Merges a later record of the same response into its message, skipping blocks already there. */
-function merge(into: Message, more: Message): void {
-  if (more.content !== '' && !into.content.split('\n').includes(more.content))
+/** What a merged message already holds: its lines and tool call ids (kept, not searched for at each merge). */
+interface Merged {
+  lines: Set<string>;
+  callIds: Set<string>;
+}
+
+/**
+ * Merges a later record of the same response into its message, skipping blocks already there. Linear
+ * in what is merged: a gateway that gives every response one id, with no request id, makes one message
+ * of all of them (20,000 records took 90 s when each merge searched the whole message).
+ */
+function merge(into: Message, more: Message, merged: Merged): void {
+  if (more.content !== '' && !merged.lines.has(more.content)) {
     into.content = into.content === '' ? more.content : `${into.content}\n${more.content}`;
+    for (const line of more.content.split('\n')) merged.lines.add(line);
+  }
   for (const c of more.toolCalls ?? [])
-    if (!into.toolCalls?.some((x) => x.id === c.id)) (into.toolCalls ??= []).push(c);
+    if (!merged.callIds.has(c.id)) {
+      (into.toolCalls ??= []).push(c);
+      merged.callIds.add(c.id);
+    }
+}
+
+function mergedOf(m: Message): Merged {
+  return { lines: new Set(m.content.split('\n')), callIds: new Set((m.toolCalls ?? []).map((c) => c.id)) };
 }
 
 /** One run (the main conversation or one sub-agent) from its records, in order. */
 function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): ImportedRun {
   const b = new TrajectoryBuilder();
-  const responses = new Map<string, { message: Message; call: number }>();
+  const responses = new Map<string, { message: Message; call: number; merged?: Merged }>();
   let sawTask = false;
   for (const r of records) {
     if (isCompactionStart(r)) {
@@ -83,7 +102,8 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
         typeof m.id === 'string' ? (typeof r.requestId === 'string' ? `${m.id}:${r.requestId}` : m.id) : undefined;
       const seen = id !== undefined ? responses.get(id) : undefined;
       if (seen) {
-        merge(seen.message, message);
+        seen.merged ??= mergedOf(seen.message);
+        merge(seen.message, message, seen.merged);
         const u = recordedOf(r, m);
         if (u) b.calls[seen.call]!.recorded = { ...b.calls[seen.call]!.recorded, ...u };
         continue;
@@ -121,15 +141,22 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
 function sidechainRuns(records: JsonObject[]): JsonObject[][] {
   const byUuid = new Map<string, JsonObject>();
   for (const r of records) if (typeof r.uuid === 'string') byUuid.set(r.uuid, r);
+  // Roots are remembered for every record on a walk: a long chain is walked once, not once per record.
+  const roots = new Map<JsonObject, JsonObject>();
   const root = (r: JsonObject): JsonObject => {
+    const walked: JsonObject[] = [];
     let cur = r;
-    for (
-      let guard = 0;
-      guard < records.length && typeof cur.parentUuid === 'string' && byUuid.has(cur.parentUuid);
-      guard++
-    )
+    let found: JsonObject | undefined;
+    for (let guard = 0; guard < records.length; guard++) {
+      found = roots.get(cur);
+      if (found) break;
+      walked.push(cur);
+      if (typeof cur.parentUuid !== 'string' || !byUuid.has(cur.parentUuid)) break;
       cur = byUuid.get(cur.parentUuid)!;
-    return cur;
+    }
+    const top = found ?? cur;
+    for (const w of walked) roots.set(w, top);
+    return top;
   };
   const groups = new Map<JsonObject | string, JsonObject[]>();
   for (const r of records) {
