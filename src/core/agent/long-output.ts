@@ -6,6 +6,8 @@ export interface LongOutputMeta {
   session: string;
   turn: number;
   tool: string;
+  /** The output is a secret as a whole (a command that prints one): every line is redacted. */
+  secretOutput?: boolean;
 }
 
 export interface LongOutputPort {

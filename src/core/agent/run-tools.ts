@@ -5,7 +5,7 @@ import type { Message, ToolCall } from '../messages';
 import type { Clock } from '../ports';
 import type { AgentEvent, ToolCallStatus } from './events';
 import type { LongOutputPort } from './long-output';
-import type { CheckedCall, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
+import type { CheckedCall, StoreOutputOptions, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
 
 export interface RunToolsContext {
   tools: ToolRegistry;
@@ -35,7 +35,12 @@ async function runOne(
       session: ctx.session,
       turn: ctx.turn,
       callId: call.id,
-      ...(stream ? { storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => stream(chunks, meta) } : {}),
+      ...(stream
+        ? {
+            storeOutput: (chunks: AsyncIterable<string | Uint8Array>, options?: StoreOutputOptions) =>
+              stream(chunks, { ...meta, ...options }),
+          }
+        : {}),
     });
     if (ctx.signal.aborted) return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled' };
     return { out, status: out.ok ? 'ok' : 'error' };

@@ -15,7 +15,15 @@ export interface ToolContext {
    * sees plus the file: a tool returning that `storedAt` is not stored again. Absent in tests and
    * store-less hosts.
    */
-  storeOutput?: (chunks: AsyncIterable<string | Uint8Array>) => Promise<{ text: string; storedAt?: string }>;
+  storeOutput?: (
+    chunks: AsyncIterable<string | Uint8Array>,
+    options?: StoreOutputOptions,
+  ) => Promise<{ text: string; storedAt?: string }>;
+}
+
+export interface StoreOutputOptions {
+  /** The output is a secret as a whole (a command that prints one): every line is redacted. */
+  secretOutput?: boolean;
 }
 
 /** `ok: false` is an error the model should read and fix (not a crash of the loop). */

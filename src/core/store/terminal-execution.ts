@@ -3,6 +3,7 @@
 // appended in order; `end` drains what `read()` still delivers, then writes the footer and the index
 // record.
 import type { SanitizingStream, SanitizeStats } from './sanitize/pipeline';
+import { wholeOutputRedactor } from './sanitize/printed-secrets';
 import { sanitizingStream } from './store-writer';
 import { escapeMarkers, footerLine, type IndexEnd } from './terminal-log-format';
 import type { ExecutionResult, ExecutionSummary, TerminalLogWriter } from './terminal-log';
@@ -34,14 +35,22 @@ export class ExecutionCapture {
     /** Resolves when the previous block is complete; then the header is written. */
     turn: Promise<void>,
     writeHeader: () => Promise<void>,
-    private readonly options: { cols?: number; rows?: number; flushIntervalMs: number; drainMs: number },
+    private readonly options: {
+      cols?: number;
+      rows?: number;
+      flushIntervalMs: number;
+      drainMs: number;
+      /** The command prints a secret: every line of its output is redacted whole. */
+      wholeOutputSecret?: boolean;
+    },
   ) {
     // A failed header write leaves the error in the writer (the next append throws it); the block goes on.
     this.chain = turn.then(writeHeader).catch(() => undefined);
+    const whole = options.wholeOutputSecret ? wholeOutputRedactor() : undefined;
     this.stream = sanitizingStream(
       (text) => writer.appendRaw(text),
       { ansi: 'render', terminal: options },
-      escapeMarkers,
+      whole ? (text) => escapeMarkers(whole(text)) : escapeMarkers,
     );
     this.timer = setInterval(() => {
       if (this.flushQueued) return;

@@ -13,6 +13,7 @@ import { readJsonl } from './durable';
 import type { SanitizeStats } from './sanitize/pipeline';
 import type { RedactedText, StoreAppendFile } from './store-writer';
 import { ExecutionCapture } from './terminal-execution';
+import { PRINTED_SECRET, secretPrinter } from './sanitize/printed-secrets';
 import { redactSecrets, type RedactionCounts } from './sanitize/secrets';
 import {
   footerLine,
@@ -147,6 +148,11 @@ export class TerminalLogWriter {
     const exec = `${startedAt.toString(36)}-${this.tag}-${seq}`;
     for (const c of this.open) c.superseded(this.options.endGraceMs ?? 5000);
     const turn = this.last;
+    const printer = secretPrinter(start.command);
+    const startNotes = [
+      ...(start.notes ?? []),
+      ...(printer ? [`the output is not kept: ${printer} prints a secret (each line shows ${PRINTED_SECRET})`] : []),
+    ];
     const capture = new ExecutionCapture(
       this,
       exec,
@@ -155,7 +161,7 @@ export class TerminalLogWriter {
       turn,
       async () => {
         // The command line and cwd are user text: redact them too (a password typed into a command line).
-        const r = await redactAll([start.command, start.cwd ?? '', ...(start.notes ?? [])]);
+        const r = await redactAll([start.command, start.cwd ?? '', ...startNotes]);
         const [command = '', cwd = '', ...notes] = r.texts;
         const record: IndexBegin = {
           v: 2,
@@ -176,6 +182,7 @@ export class TerminalLogWriter {
         rows: this.options.rows,
         flushIntervalMs: this.options.flushIntervalMs ?? 500,
         drainMs: this.options.drainMs ?? 1000,
+        wholeOutputSecret: printer !== undefined,
       },
     );
     this.open.push(capture);

@@ -8,6 +8,7 @@ import type { ContextStore } from './context-store';
 import { StoreWriteError } from './errors';
 import { addToIndex } from './output-index';
 import type { SanitizeStats } from './sanitize/pipeline';
+import { wholeOutputRedactor } from './sanitize/printed-secrets';
 import { sanitizingStream, type RedactedText, type StoreStreamFile } from './store-writer';
 
 export interface ToolOutputOptions {
@@ -30,6 +31,8 @@ export interface ToolOutputInput {
   /** The raw output: text, bytes, or a stream of chunks (never held in memory as a whole). */
   output: string | Uint8Array | AsyncIterable<string | Uint8Array>;
   signal?: AbortSignal;
+  /** The output is a secret as a whole (a command that prints one): every line is redacted. */
+  secretOutput?: boolean;
 }
 
 export interface ToolOutputResult {
@@ -151,7 +154,11 @@ export class ToolOutputStore implements LongOutputPort {
       await file.write(clean);
     };
 
-    const stream = sanitizingStream(sink, { ansi: 'strip', batchChars: 256 * 1024 });
+    const stream = sanitizingStream(
+      sink,
+      { ansi: 'strip', batchChars: 256 * 1024 },
+      input.secretOutput ? wholeOutputRedactor() : undefined,
+    );
     try {
       for await (const chunk of chunksOf(input.output)) {
         input.signal?.throwIfAborted();

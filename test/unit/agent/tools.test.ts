@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
-import type { ToolContext } from '../../../src/core/agent/tool-registry';
+import type { StoreOutputOptions, ToolContext } from '../../../src/core/agent/tool-registry';
 import { createWorkspaceTools, PathGuard, type CommandRequest, type EditRequest } from '../../../src/core/agent/tools';
 
 let base: string;
@@ -172,6 +172,26 @@ test('edit_file and run_command hand the host checked absolute paths, and refuse
   assert.match((await t('run_command').run({ command: 'ls', cwd: '/' }, ctx)).text, /^Refused/);
   assert.equal(commands.length, 1);
   assert.equal(tools()('edit_file'), undefined, 'no port, no tool');
+});
+
+test('run_command asks the store to redact the whole output of a command that prints a secret', async () => {
+  const asked: (StoreOutputOptions | undefined)[] = [];
+  const t = tools({
+    command: {
+      run: async (_r, c) => c.storeOutput!((async function* () {})(), undefined).then((o) => ({ ok: true, ...o })),
+    },
+  });
+  const withStore = {
+    ...ctx,
+    storeOutput: (_chunks: AsyncIterable<string | Uint8Array>, options?: StoreOutputOptions) => (
+      asked.push(options),
+      Promise.resolve({ text: 'stored' })
+    ),
+  };
+  await t('run_command').run({ command: 'gh auth token' }, withStore);
+  await t('run_command').run({ command: 'npm test' }, withStore);
+  await t('run_command').run({ command: 'echo $NPM_TOKEN' }, withStore);
+  assert.deepEqual(asked, [{ secretOutput: true }, undefined, { secretOutput: true }]);
 });
 
 test('edit_file refuses to write a redaction marker over a secret, and lets one through that was already there', async () => {

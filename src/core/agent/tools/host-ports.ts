@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
+import { secretPrinter } from '../../store/sanitize/printed-secrets';
 
 /** What the store writes where a secret was: `[REDACTED:<rule>]`. */
 const MARKER = /\[REDACTED:[^\]\n]{1,64}\]/g;
@@ -118,7 +119,17 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
       const r = await guard.resolve(args.cwd ?? '.', 'write');
       if (!r.ok) return { ok: false, text: r.message };
       const seconds = typeof args.timeout_seconds === 'number' ? args.timeout_seconds : DEFAULT_COMMAND_TIMEOUT_S;
-      return port.run({ command: String(args.command), cwd: r.absolute, timeoutMs: seconds * 1000 }, ctx);
+      const command = String(args.command);
+      // A command that prints a secret (gh auth token, echo $API_KEY): its output is redacted whole.
+      const store = ctx.storeOutput;
+      const withSecret =
+        store && secretPrinter(command) !== undefined
+          ? {
+              ...ctx,
+              storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => store(chunks, { secretOutput: true }),
+            }
+          : ctx;
+      return port.run({ command, cwd: r.absolute, timeoutMs: seconds * 1000 }, withSecret);
     },
   };
 }

@@ -1,0 +1,106 @@
+// Commands whose output is a secret with nothing around it to recognise it by: `gh auth token`, `aws ecr
+// get-login-password`, `kubectl get secret db -o jsonpath='{.data.password}' | base64 -d`, `echo
+// $OPENAI_API_KEY`. The rules find secrets by their shape or the name in front of them; a bare password
+// has neither. Where the command line is known (a terminal's command, the agent's run_command), the
+// output of such a command is redacted whole, line by line.
+
+export const PRINTED_SECRET = '[REDACTED:printed-secret]';
+
+/** A secret-named variable: `OPENAI_API_KEY`, `GITHUB_TOKEN`, `DB_PASSWORD`, `DB_PWD` (not `PWD`). */
+const SECRET_VARIABLE =
+  /(?:password|passwd|passphrase|secret|token|api_?key|access_?key|private_?key|credentials?|_pwd$|_pass$|_key$)/i;
+
+/** Commands that print a secret, matched on the first command of a pipeline (options may come first). */
+const PRINTERS: readonly { what: string; pattern: RegExp }[] = [
+  { what: 'gh auth token', pattern: /^gh\s+auth\s+token\b/ },
+  {
+    what: 'an AWS command that prints a secret or a credential',
+    pattern:
+      /^aws\b.*?\s(?:secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b.*\s--with-decryption|ecr(?:-public)?\s+get-login-password|codeartifact\s+get-authorization-token|sts\s+(?:get-session-token|assume-role\S*|get-federation-token))\b/,
+  },
+  {
+    what: 'a gcloud command that prints a token or a secret',
+    pattern:
+      /^gcloud\b.*?\s(?:auth\s+(?:application-default\s+)?print-(?:access|identity)-token|secrets\s+versions\s+access)\b/,
+  },
+  {
+    what: 'an az command that prints a token or a secret',
+    pattern: /^az\b.*?\s(?:account\s+get-access-token|keyvault\s+secret\s+show|acr\s+login\b.*\s--expose-token)\b/,
+  },
+  {
+    what: 'a Vault command that prints a secret or a token',
+    pattern: /^vault\b.*?\s(?:kv\s+get|read|token\s+create|print\s+token|login\b.*\s-token-only)\b/,
+  },
+  { what: 'a 1Password CLI read', pattern: /^op\b.*?\s(?:read|item\s+get|inject)\b/ },
+  { what: 'a Bitwarden CLI read', pattern: /^bw\s+get\s+(?:password|item|totp|notes)\b/ },
+  { what: 'a keychain password read', pattern: /^security\s+find-(?:generic|internet)-password\b.*\s-[wg]\b/ },
+  { what: 'a password store read', pattern: /^(?:go)?pass\s+(?:show|generate|otp)\b/ },
+  {
+    what: 'kubectl printing a Secret through a template',
+    pattern:
+      /^(?:kubectl|oc)\b.*?\sget\s+secrets?\b.*?\s(?:-o|--output)(?:=|\s+)['"]?(?:jsonpath|go-template|template|custom-columns)/,
+  },
+  { what: 'kubectl create token', pattern: /^(?:kubectl|oc)\b.*?\screate\s+token\b/ },
+  { what: 'a Doppler secret read', pattern: /^doppler\s+secrets\s+(?:get|download)\b/ },
+  { what: 'a Heroku config or token read', pattern: /^heroku\s+(?:config:get|auth:token)\b/ },
+];
+
+/** Leading words that run the command after them: `sudo`, `env`, `time`, `VAR=value`. */
+const PREFIX = /^(?:(?:sudo|env|command|exec|time|nohup|noglob)(?:\s+-\S+)*\s+|[A-Za-z_]\w*=\S*\s+)+/;
+
+function printerOf(stage: string): string | undefined {
+  const command = stage.trim().replace(PREFIX, '');
+  for (const p of PRINTERS) if (p.pattern.test(command)) return p.what;
+  // `echo $GITHUB_TOKEN`, `printf '%s' "${DB_PASSWORD}"`, `printenv OPENAI_API_KEY`
+  const echo = /^(?:echo|printf)\b(.*)$/s.exec(command);
+  if (echo)
+    for (const m of echo[1]!.matchAll(/\$\{?([A-Za-z_]\w*)/g))
+      if (SECRET_VARIABLE.test(m[1]!)) return `echo of $${m[1]!}`;
+  const printenv = /^printenv\s+([A-Za-z_]\w*)\s*$/.exec(command);
+  if (printenv && SECRET_VARIABLE.test(printenv[1]!)) return `printenv ${printenv[1]!}`;
+  const terraform = /^terraform\b.*?\soutput\s+(?:-\S+\s+)*-(?:raw|json)(?:\s+-\S+)*\s+([\w-]+)/.exec(command);
+  if (terraform && SECRET_VARIABLE.test(terraform[1]!.replace(/-/g, '_'))) return `terraform output ${terraform[1]!}`;
+  return undefined;
+}
+
+/** Command lines longer than this are not parsed (a pasted script); its secrets are left to the rules. */
+const MAX_COMMAND_LINE = 16 * 1024;
+
+/**
+ * What prints a secret in `commandLine` (for a note), or undefined. Each command of a list (`;`, `&&`,
+ * `||`, lines) counts; in a pipeline the first command does (`... | base64 -d` prints it too). A command
+ * inside `$( )` is not the one that prints.
+ */
+export function secretPrinter(commandLine: string): string | undefined {
+  if (commandLine.length > MAX_COMMAND_LINE) return undefined;
+  for (const segment of commandLine.split(/\r?\n|;|&&|\|\|/)) {
+    const first = segment.split('|')[0] ?? '';
+    const what = printerOf(first);
+    if (what) return what;
+  }
+  return undefined;
+}
+
+/**
+ * A transform for the sanitized output of such a command: every line with text becomes one marker (blank
+ * lines stay). Stateful: the output comes in pieces that can cut a line anywhere.
+ */
+export function wholeOutputRedactor(): (text: string) => string {
+  let marked = false; // the current line already has its marker
+  return (text) => {
+    let out = '';
+    let from = 0;
+    for (;;) {
+      const nl = text.indexOf('\n', from);
+      const part = text.slice(from, nl === -1 ? text.length : nl);
+      if (!marked && part.trim() !== '') {
+        out += PRINTED_SECRET;
+        marked = true;
+      }
+      if (nl === -1) return out;
+      out += '\n';
+      marked = false;
+      from = nl + 1;
+    }
+  };
+}

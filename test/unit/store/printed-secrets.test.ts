@@ -1,0 +1,151 @@
+// Commands whose whole output is a secret (gh auth token, echo $API_KEY): recognised from the command
+// line, and their output redacted line by line in terminal logs and in the agent's run_command output.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
+import { ToolOutputStore } from '../../../src/core/store/tool-outputs';
+import { PRINTED_SECRET, secretPrinter, wholeOutputRedactor } from '../../../src/core/store/sanitize/printed-secrets';
+import { createTokenizer } from '../../../src/core/tokens/tokenizer';
+import { assertQuick } from '../../support/linear-time';
+import { tempDir } from './helpers';
+
+test('commands that print a secret are recognised, in lists and pipelines, after sudo, env and assignments', () => {
+  const printers = [
+    'gh auth token',
+    'aws ecr get-login-password --region eu-west-1',
+    'aws --profile prod secretsmanager get-secret-value --secret-id db --query SecretString --output text',
+    'aws ssm get-parameter --name /app/db --with-decryption --query Parameter.Value --output text',
+    'aws sts assume-role --role-arn arn:aws:iam::1:role/x --role-session-name s',
+    'gcloud auth print-access-token',
+    'gcloud secrets versions access latest --secret=db-password',
+    'az account get-access-token --query accessToken -o tsv',
+    'az keyvault secret show --vault-name v --name db --query value -o tsv',
+    'vault kv get -field=password secret/db',
+    'VAULT_ADDR=https://vault:8200 vault read -field=token auth/x',
+    'op read op://Private/db/password',
+    'bw get password github',
+    'security find-generic-password -s github -w',
+    'pass show work/db',
+    "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d",
+    'kubectl -n prod get secrets db --output=go-template={{.data.password}}',
+    'kubectl create token ci-bot',
+    'doppler secrets get DB_PASSWORD --plain',
+    'heroku config:get DATABASE_URL -a app',
+    'echo $OPENAI_API_KEY',
+    'printf "%s" "${GITHUB_TOKEN}"',
+    'printenv DB_PASSWORD',
+    'terraform output -raw db_password',
+    'sudo -E env gh auth token',
+    'npm ci && gh auth token',
+    'cd app; echo "$STRIPE_KEY"',
+  ];
+  for (const c of printers) assert.ok(secretPrinter(c), c);
+  const others = [
+    'npm test',
+    'gh auth status',
+    'gh pr list',
+    'aws s3 ls',
+    'aws ecr describe-repositories',
+    'aws ssm get-parameter --name /app/region',
+    'kubectl get secrets',
+    'kubectl get secret db -o yaml',
+    'echo $PWD $HOME $PATH',
+    'echo "token: ok"',
+    'printenv',
+    'pass ls',
+    'terraform output -raw bucket_name',
+    'curl -H "Authorization: Bearer $(gh auth token)" https://api.github.com/user',
+    'gh auth status --show-token=false',
+  ];
+  for (const c of others) assert.equal(secretPrinter(c), undefined, c);
+});
+
+test('the redactor marks every line with text once, whatever the pieces; blank lines and line count stay', () => {
+  fc.assert(
+    fc.property(
+      fc.array(fc.constantFrom('a', ' ', '\n', 'ö', 'x\r', '\t'), { maxLength: 60 }),
+      fc.nat(),
+      (parts, seed) => {
+        const text = parts.join('');
+        const whole = wholeOutputRedactor()(text);
+        // The same text cut at arbitrary places.
+        const r = wholeOutputRedactor();
+        let cut = '';
+        for (let i = 0, s = seed; i < text.length;) {
+          const n = 1 + (s % 5);
+          s = (s * 7 + 3) % 101;
+          cut += r(text.slice(i, i + n));
+          i += n;
+        }
+        assert.equal(cut, whole);
+        const lines = text.split('\n');
+        assert.deepEqual(
+          whole.split('\n'),
+          lines.map((l) => (l.trim() === '' ? '' : PRINTED_SECRET)),
+        );
+      },
+    ),
+  );
+});
+
+test('a long hostile command line is classified in linear time', () => {
+  const started = performance.now();
+  for (const unit of ['aws ssm get-parameter ', 'kubectl get secret ', 'echo $A', 'sudo ', 'A=b ', 'vault read ', ' ;'])
+    secretPrinter(unit.repeat((16 * 1024) / unit.length));
+  assertQuick(started);
+});
+
+test('a terminal log keeps no line of what gh auth token printed, and says why; other commands are untouched', async (t) => {
+  const ws = await tempDir(t);
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const w = await TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 'p1' });
+  const token = 'gho_' + 'Z9'.repeat(18);
+  const a = await w.begin({ command: 'gh auth token' });
+  for (const piece of [token.slice(0, 7), token.slice(7), '\r\n', 'second line\r\n']) await a.push(piece);
+  await a.end({ exitCode: 0 });
+  const password = 'q7-Hunter-2-plain';
+  const b = await w.begin({ command: "kubectl get secret db -o jsonpath='{.data.password}' | base64 -d" });
+  await b.push(password);
+  await b.end({ exitCode: 0 });
+  const c = await w.begin({ command: 'echo hello' });
+  await c.push('hello\r\n');
+  await c.end({ exitCode: 0 });
+  await w.close();
+  const text = await fsp.readFile(w.path, 'utf8');
+  assert.ok(!text.includes(token.slice(4, 20)) && !text.includes(password), text);
+  assert.match(text, /note: the output is not kept: gh auth token prints a secret/);
+  assert.match(
+    text,
+    new RegExp(
+      `\\$ gh auth token\\n[^\\n]*note:[^\\n]*\\n\\[REDACTED:printed-secret\\]\\n\\[REDACTED:printed-secret\\]\\n`,
+    ),
+  );
+  assert.match(text, /kubectl printing a Secret through a template prints a secret/);
+  assert.match(text, /\$ echo hello\nhello\n/);
+});
+
+test("the agent's run_command output of such a command is stored and shown redacted whole", async (t) => {
+  const ws = await tempDir(t);
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const outputs = new ToolOutputStore(store, createTokenizer('o200k'), { thresholdChars: 40 });
+  async function* chunks(): AsyncIterable<string> {
+    yield 'AKIA-looking-no: ';
+    yield 'plain-password-42\n';
+    yield 'x'.repeat(100) + '\n';
+  }
+  const stored = await outputs.storeStream(chunks(), {
+    session: 's',
+    turn: 1,
+    tool: 'run_command',
+    secretOutput: true,
+  });
+  assert.ok(!stored.text.includes('plain-password-42'));
+  const file = await fsp.readFile(path.join(ws, stored.storedAt!), 'utf8');
+  assert.equal(file, `${PRINTED_SECRET}\n${PRINTED_SECRET}\n`);
+  const plain = await outputs.store('plain-password-42', { session: 's', turn: 2, tool: 'run_command' });
+  assert.equal(plain.text, 'plain-password-42', 'without the hint a bare value stays: it has no shape to find');
+});
