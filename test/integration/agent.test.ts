@@ -10,6 +10,13 @@ import { api, extensionPath, syncAllowingWorkspaceServers, waitFor, workspaceRoo
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
 const SETTINGS = ['agent.baseUrl', 'agent.model', 'agent.approveCommands', 'agent.budgetTokens', 'agent.budgetMode'];
 
+/** Roles of the complete lines of a history file (one being written, or created but still empty, is read too). */
+function historyRoles(file: string): string[] {
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  lines.pop(); // the text after the last newline: empty, or a line still being appended
+  return lines.flatMap((l) => (JSON.parse(l) as { message?: { role: string } }).message?.role ?? []);
+}
+
 describe('Agent loop in the panel', function () {
   this.timeout(60_000);
   let a: ContextDeskApi;
@@ -196,12 +203,7 @@ describe('Agent loop in the panel', function () {
     );
     // The history file got each message once.
     const file = path.join(a.contextFolder(), 'history', `${a.chat().snapshot.sessionId}.jsonl`);
-    const roles = (): string[] =>
-      fs
-        .readFileSync(file, 'utf8')
-        .trim()
-        .split('\n')
-        .flatMap((l) => (JSON.parse(l) as { message?: { role: string } }).message?.role ?? []);
+    const roles = (): string[] => historyRoles(file);
     await waitFor(() => roles().length >= 5, 5_000, 'every message in the history');
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
 
@@ -224,12 +226,7 @@ describe('Agent loop in the panel', function () {
     assert.equal(await sendAndWait('remember kumquat'), 'completed');
     const id = a.chat().snapshot.sessionId;
     const file = path.join(a.contextFolder(), 'history', `${id}.jsonl`);
-    const roles = (): string[] =>
-      fs
-        .readFileSync(file, 'utf8')
-        .trim()
-        .split('\n')
-        .flatMap((l) => (JSON.parse(l) as { message?: { role: string } }).message?.role ?? []);
+    const roles = (): string[] => historyRoles(file);
     await waitFor(() => fs.existsSync(file) && roles().length >= 3, 5_000, 'the first answer in the history');
     a.chat().newChat();
     assert.notEqual(a.chat().snapshot.sessionId, id);

@@ -110,6 +110,25 @@ describe('Terminal capture', function () {
     }
   });
 
+  it('keeps no line of what a command that prints a secret printed, and says why', async () => {
+    // A bare value has no shape to find it by; the command line (echo of a secret-named variable) says it.
+    const value = ['plain', 'value', String(Date.now())].join('-');
+    const terminal = vscode.window.createTerminal({
+      name: 'printed',
+      shellPath: '/bin/bash',
+      env: { CD_IT_API_KEY: value },
+    });
+    opened.push(terminal);
+    await waitFor(() => terminal.shellIntegration !== undefined, 30_000, 'shell integration in printed');
+    terminal.shellIntegration!.executeCommand('echo "$CD_IT_API_KEY"; echo second');
+    const file = await logOf(a, terminal);
+    await waitFor(() => /^␞ exit 0 · /m.test(fs.readFileSync(file, 'utf8')), 15_000, 'the exit line');
+    const text = fs.readFileSync(file, 'utf8');
+    assert.ok(!text.includes(value), text);
+    assert.match(text, /^␞ note: the output is not kept: echo of \$CD_IT_API_KEY prints a secret/m);
+    assert.match(text, /^\[REDACTED:printed-secret\]\n\[REDACTED:printed-secret\]\n␞ exit 0/m);
+  });
+
   it('logs a task with its command and exit code, and says why its output is missing', async () => {
     const name = `it-task-${Date.now()}`;
     const task = new vscode.Task(
