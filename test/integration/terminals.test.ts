@@ -120,7 +120,7 @@ describe('Terminal capture', function () {
     });
     opened.push(terminal);
     await waitFor(() => terminal.shellIntegration !== undefined, 30_000, 'shell integration in printed');
-    terminal.shellIntegration!.executeCommand('echo "$CD_IT_API_KEY"; echo second');
+    terminal.shellIntegration!.executeCommand('sleep 0.3; echo "$CD_IT_API_KEY"; echo second');
     const file = await logOf(a, terminal);
     await waitFor(() => /^␞ exit 0 · /m.test(fs.readFileSync(file, 'utf8')), 15_000, 'the exit line');
     const text = fs.readFileSync(file, 'utf8');
