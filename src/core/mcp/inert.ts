@@ -4,6 +4,7 @@
 
 import { fenced } from '../markdown-fence';
 import { clipRedacted } from '../store/sanitize/secrets';
+import { trimTrailing } from '../trim';
 
 // CSI (ESC [ or 0x9b ... final), OSC / DCS / SOS / PM / APC strings up to BEL or ST (OSC 52 writes the
 // clipboard), and two-character ESC sequences.
@@ -34,7 +35,7 @@ export function mdInline(text: string, max = Infinity): string {
 
 /** A fenced block that shows the text verbatim (controls stripped); its fence is longer than any backtick run inside. */
 export function mdBlock(text: string): string {
-  return fenced(stripControls(text).replace(/\n+$/, ''));
+  return fenced(trimTrailing(stripControls(text), '\n'));
 }
 
 const TIDY = /^[A-Za-z0-9][A-Za-z0-9_.:@/+-]{0,127}$/;

@@ -2,6 +2,7 @@
 // ones too), never escape their folder, and stay stable across syncs: a name that had to be changed,
 // or that collides with another one ignoring case, gets a short hash of the original name appended.
 import { createHash } from 'node:crypto';
+import { trimTrailing } from '../trim';
 
 // Escaped: one non-ASCII character in a bundle makes V8 hold its whole source as UTF-16 (twice the memory).
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
@@ -19,7 +20,8 @@ export function shortHash(name: string): string {
 export function sanitizeName(name: string): string {
   let s = name.normalize('NFC').replace(/[^A-Za-z0-9._-]/g, '_');
   if (s.startsWith('.')) s = '_' + s;
-  s = s.replace(/[. ]+$/, (m) => '_'.repeat(m.length));
+  const kept = trimTrailing(s, '. ');
+  s = kept + '_'.repeat(s.length - kept.length);
   if (WINDOWS_RESERVED.test(s)) s = '_' + s;
   if (s.length > MAX_BASE) s = s.slice(0, MAX_BASE);
   return s === '' ? '_' : s;

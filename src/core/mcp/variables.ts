@@ -86,7 +86,9 @@ export function parseDotenv(text: string): Record<string, string> {
       value = value.slice(1, -1);
       if (q === '"') value = value.replace(/\\n/g, '\n');
     } else {
-      value = value.replace(/\s+#.*$/, '');
+      // An inline comment: the first blank before a `#`, and the blanks before that one.
+      const comment = /\s#/.exec(value);
+      if (comment) value = value.slice(0, comment.index).trimEnd();
     }
     out[m[1]!] = value;
   }

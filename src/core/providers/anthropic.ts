@@ -5,6 +5,7 @@ import type { Message } from '../messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
+import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
 export { Anthropic as AnthropicClient };
@@ -59,7 +60,7 @@ export class AnthropicProvider implements ChatProvider {
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0,
     });
-    this.url = `${this.client.baseURL.replace(/\/+$/, '')}/v1/messages`;
+    this.url = `${trimTrailing(this.client.baseURL, '/')}/v1/messages`;
   }
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {

@@ -4,6 +4,7 @@ import OpenAI from 'openai';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
+import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
 export { OpenAI as OpenAIClient };
@@ -73,7 +74,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       maxRetries: 0, // the loop retries, with events the user sees
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
-    this.url = `${this.client.baseURL.replace(/\/+$/, '')}/chat/completions`;
+    this.url = `${trimTrailing(this.client.baseURL, '/')}/chat/completions`;
   }
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {

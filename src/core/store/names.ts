@@ -1,5 +1,6 @@
 // File names safe on every file system (Windows, macOS, Linux; case-insensitive ones too).
 import { createHash } from 'node:crypto';
+import { trimTrailing } from '../trim';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
@@ -13,8 +14,8 @@ export function safeName(label: string, maxLength = 64): string {
   let s = label
     .normalize('NFC')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
-    .replace(/^[._-]+/, '')
-    .replace(/[._ ]+$/, '');
+    .replace(/^[._-]+/, '');
+  s = trimTrailing(s, '._ ');
   if (s === '') s = 'unnamed';
   if (WINDOWS_RESERVED.test(s.split('.')[0] ?? '')) s = `_${s}`;
   if (s === label && s.length <= maxLength) return s;

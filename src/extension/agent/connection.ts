@@ -7,6 +7,7 @@ import type { ProviderChoice } from '../../protocol/chat';
 import type { ConnectionResult } from '../../protocol/setup';
 import { ANTHROPIC_API } from './providers';
 import { anthropicModule, openAIModule } from './providerModules';
+import { trimTrailing } from '../../core/trim';
 
 const TIMEOUT_MS = 10_000;
 
@@ -52,8 +53,8 @@ export async function testConnection(p: ProbeInput & { model: string }): Promise
 
 /** `<base>/models` as the SDK requests it. */
 export function modelsUrl(p: Pick<ProbeInput, 'provider' | 'baseUrl'>): string {
-  if (p.provider === 'anthropic') return `${(p.baseUrl || ANTHROPIC_API).replace(/\/+$/, '')}/v1/models`;
-  return `${p.baseUrl.replace(/\/+$/, '')}/models`;
+  if (p.provider === 'anthropic') return `${trimTrailing(p.baseUrl || ANTHROPIC_API, '/')}/v1/models`;
+  return `${trimTrailing(p.baseUrl, '/')}/models`;
 }
 
 async function openAIModels(p: ProbeInput): Promise<string[]> {

@@ -6,6 +6,7 @@ import type { SaveResult, SetupForm, SetupInput } from '../../protocol/setup';
 import { ANTHROPIC_DEFAULT_URL, hasApiKey, originOf, storeApiKey } from './apiKeys';
 import { SECTION, type Settings } from '../settings';
 import { PROVIDER_OPTIONS, modelFields, providerKind } from './providers';
+import { trimTrailing } from '../../core/trim';
 
 export async function getSetup(s: Settings, secrets: vscode.SecretStorage): Promise<SetupForm> {
   const keyStored: ProviderChoice[] = [];
@@ -60,7 +61,7 @@ export async function saveSetup(
 ): Promise<SaveResult> {
   const invalid = validateSetup(input);
   if (invalid) return { ok: false, message: invalid };
-  const baseUrl = input.baseUrl.trim().replace(/\/+$/, '');
+  const baseUrl = trimTrailing(input.baseUrl.trim(), '/');
   // The key first: a provider switch must not run a moment with the new endpoint and the old key.
   // The key is bound to the origin it is saved for (see keyOrigin.ts).
   const origin = originOf(baseUrl || (input.provider === 'anthropic' ? ANTHROPIC_DEFAULT_URL : ''));

@@ -150,6 +150,10 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     'curl='.repeat(n / 5),
     `- name: DB_PASSWORD\n  value: a${' '.repeat(n)}b\n`,
     '-----BEGIN OpenVPN Static key V1-----\n'.repeat(n / 38),
+    // A run that stops short of the end: trailing-run regexes (/[,;.:)]+$/) were tried at every position.
+    `password=a${','.repeat(n)}b`,
+    `DB_PASSWORD: a${')'.repeat(n)}b`,
+    `secret = Map<a${'?'.repeat(n)}b`,
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);

@@ -10,6 +10,7 @@
 // it renders what xterm renders.
 
 import { CELL_WIDTH } from './cell-width';
+import { trimTrailing } from '../../trim';
 
 const PRIVATE_MODES = /\x1b\[\?([0-9;]*)([hl])/y;
 const OSC = /\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)/y;
@@ -33,7 +34,7 @@ export interface LineEmulatorResult {
 // character is followed by TAIL, its right half, which shows as nothing.
 const BLANK = '\0';
 const TAIL = '\x01';
-const shown = (s: string): string => s.replace(/\0+$/, '').replace(/\0/g, ' ').replace(/\x01/g, '');
+const shown = (s: string): string => trimTrailing(s, BLANK).replace(/\0/g, ' ').replace(/\x01/g, '');
 
 export class LineEmulator {
   private readonly lines: string[];
@@ -253,8 +254,7 @@ export class LineEmulator {
   private handOver(out: string, rest: string): LineEmulatorResult {
     // Blank cells are skipped with cursor-forward so they stay blank in the full emulator too.
     const lines = this.lines.map((l) =>
-      l
-        .replace(/\0+$/, '')
+      trimTrailing(l, BLANK)
         .replace(/\x01/g, '')
         .replace(/\0+/g, (b) => `\x1b[${b.length}C`),
     );

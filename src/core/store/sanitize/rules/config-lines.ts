@@ -3,6 +3,7 @@
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
 import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, type SecretRule } from './types';
+import { trimTrailing } from '../../../trim';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
 const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
@@ -86,10 +87,17 @@ function looksLikeCodeLine(v: string): boolean {
     // `f(x)`, `a.b[0];` close at the end; `obj.call(arg,` goes on to the next line.
     const call = balanced(v) ? /[)\]][;,:]?$/.test(v) : longName && /[,([]$/.test(v);
     // A type ends as one: `z.ZodOptional<z.ZodString>;`, `Map<K,V>[]` (not `a_<aa>aaaa]a2`).
-    if (m.groups!.bracket === '<' ? longName && />(?:\[\])*[?;,)]*$/.test(v) : call) return true;
+    if (m.groups!.bracket === '<' ? longName && endsLikeType(v) : call) return true;
   }
   if (/[[(]["']/.test(v) || /[([{]$/.test(v)) return true;
-  return looksLikeName(v.replace(/[)\]},;:]+$/, ''));
+  return looksLikeName(trimTrailing(v, ')]},;:'));
+}
+
+/** `…>`, `…>[];`, `…>?,`: the end of a generic type (`>(?:\[\])*[?;,)]*$`, without a regex tried at every `>`). */
+function endsLikeType(v: string): boolean {
+  let end = trimTrailing(v, '?;,)').length;
+  while (end >= 2 && v[end - 1] === ']' && v[end - 2] === '[') end -= 2;
+  return v[end - 1] === '>';
 }
 
 /** The rest of a config line that holds a secret: not a reference, stand-in, name, expression or sentence. */

@@ -1,4 +1,5 @@
 // The shape of a redaction rule, and the small checks rules share against false positives.
+import { trimTrailing } from '../../../trim';
 
 /** One secret format: found by a regex, only on lines holding one of its keywords. */
 export interface SecretRule {
@@ -66,9 +67,7 @@ const TYPE_OR_LITERAL =
 
 /** True for values that are references, stand-ins or type names rather than secrets. */
 export function isPlaceholder(value: string): boolean {
-  const v = unquote(value)
-    .trim()
-    .replace(/[,;.:)]+$/, '');
+  const v = trimTrailing(unquote(value).trim(), ',;.:)');
   // A short number is a size or a count (`MAX_KEY = 64`), not a password.
   return v === '' || PLACEHOLDER.test(v) || TYPE_OR_LITERAL.test(v) || /^(.)\1*$/.test(v) || /^\d{1,5}$/.test(v);
 }
