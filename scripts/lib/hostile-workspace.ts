@@ -2,7 +2,8 @@
 // .context-desk/ point into a sibling folder outside the workspace (a server folder, history, a terminal
 // log, the MCP index, a tool-output index); .vscode/settings.json moves the store to the workspace root,
 // points the endpoint elsewhere and tries to switch approvals off (ignored: user settings only); .vscode/mcp.json starts a server whose tool
-// names carry Markdown and escape sequences and one whose stderr carries a token and a database password.
+// names carry Markdown and escape sequences and one whose stderr carries a token and a database password;
+// .cursor/mcp.json is a link to /dev/zero; two SKILL.md files are built to hold or blow up their parser.
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -68,6 +69,26 @@ export function buildHostileWorkspace(extensionPath: string): HostileWorkspace {
       2,
     ),
   );
+
+  // A second MCP config that is a link to a device (read, it never ends), and skills built to be slow
+  // (200,000 YAML keys: quadratic to check for repeats) or to explode (an alias bomb).
+  mkdirSync(join(ws, '.cursor'), { recursive: true });
+  symlinkSync('/dev/zero', join(ws, '.cursor', 'mcp.json'));
+  const keys = Array.from({ length: 200_000 }, (_, i) => `k${i}: v`).join('\n');
+  const bomb = [
+    'a: &a [1, 1, 1, 1, 1, 1, 1, 1, 1]',
+    ...'bcdefg'.split('').map((k, i) => `${k}: &${k} [${`*${'abcdefg'[i]}, `.repeat(9)}]`),
+  ];
+  for (const [name, fields] of [
+    ['keys', keys],
+    ['bomb', bomb.join('\n')],
+  ] as const) {
+    mkdirSync(join(ws, '.claude', 'skills', name), { recursive: true });
+    writeFileSync(
+      join(ws, '.claude', 'skills', name, 'SKILL.md'),
+      `---\nname: ${name}\ndescription: d\n${fields}\n---\nbody\n`,
+    );
+  }
 
   // A store that looks like ours (marker included), full of links to the outside.
   const store = join(ws, '.context-desk');

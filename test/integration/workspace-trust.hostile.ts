@@ -116,6 +116,24 @@ describe('A hostile workspace (workspace trust on)', function () {
     assert.match(crasherMd, /Status: error/);
     assert.match(crasherMd, /REDACTED/);
 
+    // The config linked to /dev/zero is refused at once, named; the hostile skills are diagnosed, quickly.
+    assert.deepEqual(
+      a.tools().mcp.manager.configErrors.map((e) => e.message),
+      [`${path.join(ws, '.cursor', 'mcp.json')} is not a regular file; it is not read`],
+    );
+    const started = Date.now();
+    const skills = await a.tools().skills.refresh();
+    assert.ok(Date.now() - started < 10_000, `skills discovered in ${Date.now() - started} ms`);
+    assert.ok(!skills.some((s) => s.name === 'keys' || s.name === 'bomb'));
+    const problems = (name: string): string[] =>
+      vscode.languages
+        .getDiagnostics(vscode.Uri.file(path.join(ws, '.claude', 'skills', name, 'SKILL.md')))
+        .map((d) => d.message);
+    assert.deepEqual(problems('keys'), ['the front matter is not closed by a "---" line within its first 16 KB']);
+    assert.deepEqual(problems('bomb'), [
+      'the front matter cannot be read: Excessive alias count indicates a resource exhaustion attack',
+    ]);
+
     // History, a terminal log and a tool-output index: each a link, each refused.
     await assert.rejects(HistoryWriter.open(store, 'chat-1'), symlinkRefusal);
     await assert.rejects(TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 1 }), symlinkRefusal);
