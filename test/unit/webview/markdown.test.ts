@@ -59,7 +59,7 @@ test('a list nested hundreds deep is shown as written, fast; real lists and inde
   const started = performance.now();
   const deep = Array.from({ length: 1000 }, (_, i) => `${' '.repeat(i * 2)}- level ${i}`).join('\n');
   const html = markdownToHtml(deep);
-  assert.match(html, /^<pre class="plain">- level 0\n  - level 1\n/);
+  assert.match(html, /^<pre class="plain">- level 0\n {2}- level 1\n/);
   assertQuick(started);
   const list = Array.from({ length: 10 }, (_, i) => `${' '.repeat(i * 2)}- level ${i}`).join('\n');
   assert.equal((markdownToHtml(list).match(/<ul>/g) ?? []).length, 10);
