@@ -1,7 +1,7 @@
 // Reads a whole text file that a repository can supply (a config, an env file, a file under the store),
 // refusing what would hold the extension host: a link to /dev/zero or /dev/urandom is read until memory
 // runs out (git stores links), a FIFO blocks the read forever, and a huge file is held whole.
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, type Stats } from 'node:fs';
 
 export class ReadRefusedError extends Error {
   constructor(
@@ -10,6 +10,30 @@ export class ReadRefusedError extends Error {
     message: string,
   ) {
     super(message);
+  }
+}
+
+/** What a path that is not a regular file is, in words: `a FIFO (named pipe)`, `a character device`. */
+export function kindOf(st: Stats): string {
+  if (st.isDirectory()) return 'a folder';
+  if (st.isFIFO()) return 'a FIFO (named pipe)';
+  if (st.isSocket()) return 'a socket';
+  if (st.isCharacterDevice()) return 'a character device';
+  if (st.isBlockDevice()) return 'a block device';
+  return 'not a regular file';
+}
+
+/**
+ * Opens `file` for reading without waiting: O_NONBLOCK, since opening a FIFO waits for a writer otherwise
+ * (regular files ignore it). The caller checks `st.isFile()` and closes the handle.
+ */
+export async function openForReading(file: string): Promise<{ fh: fsp.FileHandle; st: Stats }> {
+  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  try {
+    return { fh, st: await fh.stat() };
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    throw e;
   }
 }
 
@@ -22,11 +46,10 @@ function describe(bytes: number): string {
  * (through a link too) or holds more than `maxBytes`; errors of the file system (ENOENT) pass through.
  */
 export async function readTextFile(file: string, maxBytes: number): Promise<string> {
-  // O_NONBLOCK: opening a FIFO waits for a writer otherwise; regular files ignore it.
-  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const { fh, st } = await openForReading(file);
   try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new ReadRefusedError(file, 'not-a-file', `${file} is not a regular file; it is not read`);
+    if (!st.isFile())
+      throw new ReadRefusedError(file, 'not-a-file', `${file} is not a regular file (${kindOf(st)}); it is not read`);
     const tooLarge = (): never => {
       throw new ReadRefusedError(
         file,

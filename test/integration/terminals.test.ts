@@ -2,6 +2,7 @@
 // open before capture began, readable logs with unique names.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../src/extension/extension';
@@ -120,13 +121,20 @@ describe('Terminal capture', function () {
     });
     opened.push(terminal);
     await waitFor(() => terminal.shellIntegration !== undefined, 30_000, 'shell integration in printed');
-    terminal.shellIntegration!.executeCommand('sleep 0.3; echo "$CD_IT_API_KEY"; echo second');
+    // The command prints once its header is in the log (capture reads from then on): a go file says when.
+    const go = path.join(os.tmpdir(), `cd-it-go-${process.pid}-${Date.now()}`);
+    terminal.shellIntegration!.executeCommand(
+      `until [ -e ${go} ]; do sleep 0.05; done; echo "$CD_IT_API_KEY"; echo second`,
+    );
     const file = await logOf(a, terminal);
+    await waitFor(() => /^␞ \$ until /m.test(fs.readFileSync(file, 'utf8')), 15_000, 'the header');
+    fs.writeFileSync(go, '');
     await waitFor(() => /^␞ exit 0 · /m.test(fs.readFileSync(file, 'utf8')), 15_000, 'the exit line');
     const text = fs.readFileSync(file, 'utf8');
     assert.ok(!text.includes(value), text);
     assert.match(text, /^␞ note: the output is not kept: echo of \$CD_IT_API_KEY prints a secret/m);
     assert.match(text, /^\[REDACTED:printed-secret\]\n\[REDACTED:printed-secret\]\n␞ exit 0/m);
+    fs.rmSync(go, { force: true });
   });
 
   it('logs a task with its command and exit code, and says why its output is missing', async () => {

@@ -119,7 +119,7 @@ describe('A hostile workspace (workspace trust on)', function () {
     // The config linked to /dev/zero is refused at once, named; the hostile skills are diagnosed, quickly.
     assert.deepEqual(
       a.tools().mcp.manager.configErrors.map((e) => e.message),
-      [`${path.join(ws, '.cursor', 'mcp.json')} is not a regular file; it is not read`],
+      [`${path.join(ws, '.cursor', 'mcp.json')} is not a regular file (a character device); it is not read`],
     );
     const started = Date.now();
     const skills = await a.tools().skills.refresh();

@@ -35,7 +35,7 @@ test('links to devices, a FIFO, a folder and a file over the limit are refused w
     await assert.rejects(readTextFile(link, 1024 * 1024), (e: unknown) => {
       assert.ok(e instanceof ReadRefusedError);
       assert.equal(e.reason, 'not-a-file');
-      assert.equal(e.message, `${link} is not a regular file; it is not read`);
+      assert.equal(e.message, `${link} is not a regular file (a character device); it is not read`);
       return true;
     });
   }
@@ -65,6 +65,6 @@ test("a cloned repository's .vscode/mcp.json linked to /dev/zero is a config err
   );
   assert.deepEqual(
     config.errors.map((e) => e.message),
-    [`${path.join(ws, '.vscode', 'mcp.json')} is not a regular file; it is not read`],
+    [`${path.join(ws, '.vscode', 'mcp.json')} is not a regular file (a character device); it is not read`],
   );
 });

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { mcpSdkModules } from './sdk-modules';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
-import { buildToolEntries } from './tools';
+import { buildToolEntries, warningsLine } from './tools';
 import {
   DEFAULT_RECONNECT,
   disabledState,
@@ -396,13 +396,4 @@ export class McpSyncManager {
       this.logger.error(`writing INDEX.md failed: ${e instanceof Error ? e.message : String(e)}`);
     }
   }
-}
-
-/** Shown warnings: the first few and how many more (a server can earn one per tool). */
-const SHOWN_WARNINGS = 10;
-
-function warningsLine(warnings: readonly string[]): string {
-  const more = warnings.length - SHOWN_WARNINGS;
-  const shown = warnings.slice(0, SHOWN_WARNINGS).join('; ');
-  return `Warnings: ${shown}${more > 0 ? `; and ${more} more` : ''}`;
 }

@@ -1,4 +1,5 @@
-// Builds the manager's tool entries from a server's listing: safe file names, summaries, schema checks.
+// Builds the manager's tool entries from a server's listing: safe file names, summaries, schema checks,
+// and the line that shows the listing's warnings.
 import * as path from 'node:path';
 import { assignSafeNames } from './names';
 import { summarize } from './render';
@@ -37,4 +38,14 @@ export function buildToolEntries(
     if (!compiled.ok) entry.inputSchemaError = compiled.error;
     return entry;
   });
+}
+
+/** Shown warnings: the first few and how many more (a server can earn one per tool). */
+const SHOWN_WARNINGS = 10;
+
+/** The state's message for a listing's warnings. */
+export function warningsLine(warnings: readonly string[]): string {
+  const more = warnings.length - SHOWN_WARNINGS;
+  const shown = warnings.slice(0, SHOWN_WARNINGS).join('; ');
+  return `Warnings: ${shown}${more > 0 ? `; and ${more} more` : ''}`;
 }

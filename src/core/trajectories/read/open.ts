@@ -1,20 +1,11 @@
 // Opens a log file for reading without ever blocking or printing its bytes: anything but a regular
 // file is refused (a FIFO would block forever), binary and non-UTF-8 content is refused with a reason,
 // and a UTF-8 byte-order mark is dropped. Text comes out as decoded chunks, read a piece at a time.
-import { constants, promises as fsp } from 'node:fs';
+import { kindOf, openForReading } from '../../read-text';
 import { looksBinary } from '../../store/sanitize/binary';
 import { fail } from '../errors';
 
 const CHUNK = 1 << 16;
-
-function kindOf(st: import('node:fs').Stats): string {
-  if (st.isDirectory()) return 'a folder';
-  if (st.isFIFO()) return 'a FIFO (named pipe)';
-  if (st.isSocket()) return 'a socket';
-  if (st.isCharacterDevice()) return 'a character device';
-  if (st.isBlockDevice()) return 'a block device';
-  return 'not a regular file';
-}
 
 export interface TextSource {
   /** File size in bytes. */
@@ -26,10 +17,8 @@ export interface TextSource {
 
 /** Opens `file` for reading text. Throws a FormatError (not a regular file, empty, binary, not UTF-8). */
 export async function openText(file: string): Promise<TextSource> {
-  // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer; regular files ignore it.
-  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const { fh, st } = await openForReading(file);
   try {
-    const st = await fh.stat();
     if (!st.isFile()) fail(`not a regular file: ${kindOf(st)}; only log files are read`, 'not a regular file');
     if (st.size === 0) fail('the file is empty', 'empty file');
     const head = Buffer.alloc(Math.min(CHUNK, st.size));
