@@ -28,6 +28,44 @@ async function streamed(text: string, size: number, batchChars?: number): Promis
 const DB_URL = b64('postgres://app:s3cr3t-Pw@db:5432/app');
 const CERT = b64(Buffer.alloc(900, 7));
 
+/** A Secret as the API server sends it (`kubectl get --raw`, curl, client libraries): kind first. */
+const apiSecret = (data: Record<string, string>, name = 'db'): Record<string, unknown> => ({
+  kind: 'Secret',
+  apiVersion: 'v1',
+  metadata: {
+    name,
+    namespace: 'default',
+    uid: '6c1f0b1e-3c55-4a8e-9f4e-2f1d5f0c7a11',
+    creationTimestamp: '2026-11-01T10:00:00Z',
+    labels: { app: 'api' },
+    annotations: {
+      'kubectl.kubernetes.io/last-applied-configuration':
+        '{"apiVersion":"v1","kind":"Secret","metadata":{"annotations":{},"name":"db"}}\n',
+    },
+    managedFields: [{ manager: 'kubectl', fieldsType: 'FieldsV1', fieldsV1: { 'f:data': { '.': {}, 'f:pw': {} } } }],
+  },
+  data,
+  type: 'Opaque',
+});
+
+/** A list as the API server sends it: its items carry no kind, only their type. */
+const apiList = (data: Record<string, string>): Record<string, unknown> => {
+  const item = (name: string): Record<string, unknown> => {
+    const { kind, apiVersion, ...rest } = apiSecret(data, name);
+    void [kind, apiVersion];
+    return rest;
+  };
+  return { kind: 'SecretList', apiVersion: 'v1', metadata: { resourceVersion: '4243' }, items: [item('a'), item('b')] };
+};
+
+/** The Python client's `pprint(secret.to_dict())`: single quotes, snake_case, kind after data. */
+const pythonDict = (data: Record<string, string>): string =>
+  `{'api_version': 'v1',\n 'data': {${Object.entries(data)
+    .map(([k, v]) => `'${k}': '${v}'`)
+    .join(',\n          ')}},\n 'immutable': None,\n 'kind': 'Secret',\n` +
+  ` 'metadata': {'annotations': None,\n              'creation_timestamp': datetime.datetime(2026, 11, 1, 10, 0, tzinfo=tzutc()),\n` +
+  `              'name': 'db'},\n 'string_data': None,\n 'type': 'Opaque'}`;
+
 /** `kubectl get secret,configmap -o yaml`: a List, keys sorted, `kind: Secret` after the data. */
 const KUBECTL_LIST = `apiVersion: v1
 items:
@@ -124,6 +162,51 @@ test('kubectl -o json and its last-applied annotation; a JSON data object of ano
   );
 });
 
+test("the API server's order (kind first, metadata between) and its lists (items without a kind) go too", async () => {
+  const data = { DATABASE_URL: DB_URL, admin: b64('hunter2') };
+  for (const text of [
+    JSON.stringify(apiSecret(data)),
+    JSON.stringify(apiSecret(data), null, 2),
+    JSON.stringify(apiList(data)),
+  ]) {
+    const out = await clean(text);
+    assert.ok(!out.includes(DB_URL) && !out.includes(b64('hunter2')), out);
+    assert.doesNotThrow(() => JSON.parse(out));
+    assert.ok(out.includes('"DATABASE_URL":') && out.includes('"f:pw"'), out);
+  }
+  // Printed inside another JSON document (an agent's log holding the tool's output): the same.
+  const log = JSON.stringify({ type: 'tool_result', content: JSON.stringify(apiSecret(data), null, 2) });
+  const out = await clean(log);
+  assert.ok(!out.includes(DB_URL) && !out.includes(b64('hunter2')), out);
+  assert.doesNotThrow(() => JSON.parse(out));
+});
+
+test("the Python client's dict (single quotes) and a Secret after prose with apostrophes go", async () => {
+  const out = await clean(pythonDict({ DATABASE_URL: DB_URL, 'tls.key': CERT }));
+  assert.ok(!out.includes(DB_URL) && !out.includes(CERT), out);
+  assert.ok(out.includes("'DATABASE_URL': '[REDACTED:kubernetes-secret]'"), out);
+  const prose = `Here's what it's got: {"kind":"Secret","data":{"admin":"${DB_URL}"}} and that's it`;
+  assert.equal(await clean(prose), prose.replace(DB_URL, '[REDACTED:kubernetes-secret]'));
+});
+
+test("a kind-first object of another kind, a ConfigMap list and a Secret's key names stay", async () => {
+  const text = [
+    JSON.stringify({
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      metadata: { name: 'c' },
+      data: { greeting: b64('hello there') },
+    }),
+    JSON.stringify({
+      kind: 'ConfigMapList',
+      items: [{ metadata: { name: 'c' }, data: { greeting: b64('hello there') } }],
+    }),
+    JSON.stringify({ kind: 'Status', data: { id: b64('hunter2') }, type: 'Opaque-ish' }),
+    `{'kind': 'Event', 'data': {'message': '${b64('pod started')}'}}`,
+  ].join('\n');
+  assert.equal(await clean(text), text);
+});
+
 test('other data: blocks stay: words, numbers, hashes and ids that only look like base64', async () => {
   const text = `data:
   name: frontend
@@ -153,7 +236,7 @@ test('any values under any key names, in any layout, streamed in any pieces: non
   await fc.assert(
     fc.asyncProperty(
       fc.uniqueArray(fc.tuple(key, value), { minLength: 1, maxLength: 8, selector: ([k]) => k }),
-      fc.constantFrom('list', 'manifest', 'json'),
+      fc.constantFrom('list', 'manifest', 'json', 'api', 'api-list', 'python'),
       fc.integer({ min: 1, max: 200 }),
       async (entries, layout, size) => {
         const values = entries.map(([k, v]) => [k, b64(v)] as const);
@@ -163,11 +246,21 @@ test('any values under any key names, in any layout, streamed in any pieces: non
             ? `items:\n- apiVersion: v1\n  data:\n${yaml('    ')}\n  kind: Secret\nkind: List\n`
             : layout === 'manifest'
               ? `apiVersion: v1\nkind: Secret\ndata:\n${yaml('  ')}\n`
-              : `${JSON.stringify({ apiVersion: 'v1', data: Object.fromEntries(values), kind: 'Secret' }, null, 2)}\n`;
+              : layout === 'json'
+                ? `${JSON.stringify({ apiVersion: 'v1', data: Object.fromEntries(values), kind: 'Secret' }, null, 2)}\n`
+                : layout === 'api'
+                  ? `${JSON.stringify(apiSecret(Object.fromEntries(values)), null, 2)}\n`
+                  : layout === 'api-list'
+                    ? `${JSON.stringify(apiList(Object.fromEntries(values)))}\n`
+                    : `${pythonDict(Object.fromEntries(values))}\n`;
         const out = await streamed(text, size, 256);
         for (const [k, v] of values) {
           // A value that decodes to text is gone (one that is only 4 characters of base64 may be a word).
-          if (v.length >= 8) assert.ok(!out.includes(`: ${v}`) && !out.includes(`"${v}"`), `${k}: ${v}\n${out}`);
+          if (v.length >= 8)
+            assert.ok(
+              !out.includes(`: ${v}`) && !out.includes(`"${v}"`) && !out.includes(`'${v}'`),
+              `${k}: ${v}\n${out}`,
+            );
           assert.ok(out.includes(k), `key ${k} kept`);
         }
       },
@@ -185,5 +278,13 @@ test('a line padded with blanks or a run of open objects is read in linear time 
   );
   const nested = `{"kind":"Secret",${'"data": {'.repeat(200_000)}`;
   assert.equal(await clean(nested), nested);
+  // Brackets that close nothing, or everything at once; a list of 20,000 Secrets.
+  const brackets = `${'{"data": ['.repeat(100_000)}${']'.repeat(100_000)}${'}'.repeat(200_000)}`;
+  assert.equal(await clean(brackets), brackets);
+  const many = JSON.stringify(apiList({ pw: DB_URL })).replace(
+    /"items":\[(.*)\]/,
+    (_, item: string) => `"items":[${Array(10_000).fill(item).join(',')}]`,
+  );
+  assert.ok(!(await clean(many)).includes(DB_URL));
   assertQuick(started);
 });

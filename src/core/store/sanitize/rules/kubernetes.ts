@@ -2,6 +2,7 @@
 // every value of its `data` (base64) and `stringData` (plain) is one. `kubectl get secret -o yaml` or
 // `-o json` and a manifest read from the repository print them; the key names stay readable. The
 // blocks are found line by line (`within`): a regex lookbehind over a block's lines is quadratic.
+import { isSecretObject, scanJsonSecrets } from './kubernetes-json';
 import { isPlaceholder, type SecretRule } from './types';
 
 type Regions = Array<[number, number]>;
@@ -36,31 +37,24 @@ function yamlBlocks(text: string, field: string): Regions {
 }
 
 /**
- * The inside of each `"field": { … }` object of a JSON text, up to its first `}` (a Secret's maps hold
- * only strings); with `then`, only an object followed by it (kubectl sorts keys: `"kind": "Secret"`
- * comes after `"data"`).
+ * The text's JSON maps, read once for the rules and the stream's hold-back that ask in one go (they
+ * run synchronously); let go after it, not to keep a large text alive.
  */
-function jsonObjects(text: string, field: string, then?: RegExp): Regions {
-  const regions: Regions = [];
-  const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
-  // The first `}` after a key is the same for every key before it: found once (`"data": {"data": {…`).
-  let close = -1;
-  for (let m = open.exec(text); m !== null; m = open.exec(text)) {
-    const start = m.index + m[0].length;
-    if (close < start) close = text.indexOf('}', start);
-    if (close === -1) break;
-    if (text.lastIndexOf('{', close) >= start) continue;
-    if (then) {
-      then.lastIndex = close + 1;
-      if (!then.test(text)) continue;
-    }
-    regions.push([start, close]);
-    open.lastIndex = close;
+let lastScan: ({ text: string } & ReturnType<typeof scanJsonSecrets>) | undefined;
+function jsonScan(text: string): ReturnType<typeof scanJsonSecrets> {
+  if (lastScan?.text !== text) {
+    if (lastScan === undefined) queueMicrotask(() => (lastScan = undefined));
+    lastScan = { text, ...scanJsonSecrets(text) };
   }
-  return regions;
+  return lastScan;
 }
 
-const KIND_SECRET_NEXT = /\s*,\s*"kind"\s*:\s*"Secret"/y;
+/** The inside of each JSON map of a Secret (`data`), or of any object (`stringData`: only Secrets have it). */
+function jsonMaps(text: string, data: boolean): Regions {
+  return jsonScan(text)
+    .maps.filter((m) => (m.field === 'data') === data && (!data || isSecretObject(m.owner)))
+    .map((m) => [m.start, m.end]);
+}
 
 /**
  * The end of a value: the line's end (a comment or a JSON line's comma aside), or the closing quote of
@@ -87,7 +81,7 @@ const YAML_BLOCK_LINE = String.raw`^[ \t]*(?!["']?[\w.-]+["']?:(?:[ \t]|\r?$))(?
 const YAML_DATA_ENTRY = String.raw`^[ \t]*(?:-[ \t]+)?["']?[\w.-]+["']?:[ \t]+(?<secret>"[A-Za-z0-9+/]+={0,2}"|'[A-Za-z0-9+/]+={0,2}'|[A-Za-z0-9+/]+={0,2}(?![\w+/=]))`;
 
 /** A JSON entry with a string value. */
-const JSON_ENTRY = String.raw`"[\w.-]+"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`;
+const JSON_ENTRY = String.raw`(["'])[\w.-]+\1\s*:\s*\1(?<secret>(?:(?!\1)[^\\\n]|\\.)+)\1`;
 
 /** Base64 as `data` holds it (`MWYyZDFlMmU2N2Rm`, `YWRtaW4=`): padded to a multiple of four. */
 const base64 = (v: string): boolean => v.length >= 4 && v.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(v);
@@ -142,50 +136,54 @@ export const KUBERNETES_RULES: readonly SecretRule[] = [
   },
   {
     id: 'kubernetes-secret',
-    title: `A Kubernetes Secret's data in JSON ("data": {"KEY": "base64", …}, "kind": "Secret")`,
-    keywords: ['"Secret"'],
+    title: `A Kubernetes Secret's data in JSON or a Python dict ("data": {"KEY": "base64", …} in an object of "kind": "Secret", before or after, or of a Secret's "type")`,
+    keywords: ['"Secret"', "'Secret'", '"Opaque"', "'Opaque'", 'kubernetes.io/', 'helm.sh/release'],
     exactKeywords: true,
     multiline: true,
-    within: (text) => jsonObjects(text, 'data', KIND_SECRET_NEXT),
+    within: (text) => jsonMaps(text, true),
     pattern: new RegExp(JSON_ENTRY, 'g'),
     accept: secretData,
   },
   {
     id: 'kubernetes-secret',
-    title: `A Kubernetes Secret's stringData in JSON ("stringData": {"KEY": "value", …})`,
-    keywords: ['"stringData"'],
+    title: `A Kubernetes Secret's stringData in JSON or a Python dict ("stringData": {"KEY": "value", …})`,
+    keywords: ['"stringData"', "'stringData'", "'string_data'"],
     exactKeywords: true,
     multiline: true,
-    within: (text) => jsonObjects(text, 'stringData'),
+    within: (text) => jsonMaps(text, false),
     pattern: new RegExp(JSON_ENTRY, 'g'),
     accept: given,
   },
 ];
 
-/** A block still open this close to the text's end may be followed by `"kind": "Secret"`. */
+/** A map closed this close to the text's end may still be followed by its object's `"kind"` or `"type"`. */
 const JSON_TAIL = 64;
 
 /**
  * Where the Secret's `data` or `stringData` block that holds `offset` starts (its key's line), or -1.
  * At the text's end, a block that may go on past it counts (a stream cut inside it, a JSON object
  * whose `"kind"` is still to come): a stream holds such a block back and never cuts one, since its
- * entries are found only with the block's key before them.
+ * entries are found only with the block's key before them. A JSON object whose `"kind": "Secret"`
+ * came first is held from its start while it is open: its maps count only with the kind before them.
  */
 export function secretBlockStart(text: string, offset: number): number {
-  if (!/[dD]ata"?\s*:/.test(text)) return -1;
+  const yaml = /[dD]ata:/.test(text);
+  const json = /[dD]ata["']\s*:|["']Secret["']/.test(text);
+  if (!yaml && !json) return -1;
   const atEnd = offset >= text.length;
   let start = -1;
   const found = (at: number): void => void (start = start === -1 ? at : Math.min(start, at));
-  for (const field of ['data', 'stringData']) {
-    for (const [s, e] of yamlBlocks(text, field))
-      if (s <= offset && (offset < e || (atEnd && e >= text.length))) found(text.lastIndexOf('\n', s - 2) + 1);
-    const open = new RegExp(String.raw`"${field}"\s*:\s*\{`, 'g');
-    // The first `}` after each key, found once for every key before it (`"data": {"data": {…` is linear).
-    let close = -2;
-    for (let m = open.exec(text); m !== null && m.index < offset; m = open.exec(text)) {
-      if (close !== -1 && close < m.index) close = text.indexOf('}', m.index);
-      if (close === -1 || offset <= close || (atEnd && text.length - close <= JSON_TAIL)) found(m.index);
-    }
+  if (yaml)
+    for (const field of ['data', 'stringData'])
+      for (const [s, e] of yamlBlocks(text, field))
+        if (s <= offset && (offset < e || (atEnd && e >= text.length))) found(text.lastIndexOf('\n', s - 2) + 1);
+  if (!json) return start;
+  const { maps, secrets } = jsonScan(text);
+  for (const o of secrets) if (o.start < offset && (o.end === -1 || offset <= o.end)) found(o.start);
+  for (const m of maps) {
+    if (m.key >= offset) continue;
+    const ownerOpen = m.owner.end === -1;
+    if (!m.closed || offset <= m.end || (atEnd && ownerOpen && text.length - m.end <= JSON_TAIL)) found(m.key);
   }
   return start;
 }
