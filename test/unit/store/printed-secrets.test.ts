@@ -42,6 +42,14 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'sudo -E env gh auth token',
     'npm ci && gh auth token',
     'cd app; echo "$STRIPE_KEY"',
+    'cat token.txt',
+    'cat ~/.github_token',
+    'cat /run/secrets/db_password',
+    'cat /var/run/secrets/kubernetes.io/serviceaccount/token',
+    'cat config/master.key',
+    'base64 -w0 openai-api-key.txt',
+    'Get-Content .\\secrets\\api_key.txt',
+    'tail -n1 ~/.pgpass',
   ];
   for (const c of printers) assert.ok(secretPrinter(c), c);
   const others = [
@@ -60,6 +68,16 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'terraform output -raw bucket_name',
     'curl -H "Authorization: Bearer $(gh auth token)" https://api.github.com/user',
     'gh auth status --show-token=false',
+    // Files named for secrets that hold more than one (the rules read their names), and look-alikes.
+    'cat /etc/passwd',
+    'cat secrets.yaml',
+    'cat .env',
+    'cat src/token.ts',
+    'cat tokenizer.txt',
+    'cat tokens.txt',
+    'head -n 5 token_counts.csv',
+    'cat pattern.txt',
+    'grep -c x token.txt',
   ];
   for (const c of others) assert.equal(secretPrinter(c), undefined, c);
 });

@@ -1,6 +1,6 @@
 // Commands whose output is a secret with nothing around it to recognise it by: `gh auth token`, `aws ecr
 // get-login-password`, `kubectl get secret db -o jsonpath='{.data.password}' | base64 -d`, `echo
-// $OPENAI_API_KEY`. The rules find secrets by their shape or the name in front of them; a bare password
+// $OPENAI_API_KEY`, `cat token.txt`. The rules find secrets by their shape or the name in front of them; a bare password
 // has neither. Where the command line is known (a terminal's command, the agent's run_command), the
 // output of such a command is redacted whole, line by line.
 
@@ -58,8 +58,37 @@ function printerOf(stage: string): string | undefined {
       if (SECRET_VARIABLE.test(m[1]!)) return `echo of $${m[1]!}`;
   const printenv = /^printenv\s+([A-Za-z_]\w*)\s*$/.exec(command);
   if (printenv && SECRET_VARIABLE.test(printenv[1]!)) return `printenv ${printenv[1]!}`;
+  const file = secretFileRead(command);
+  if (file) return `a read of ${file}`;
   const terraform = /^terraform\b.*?\soutput\s+(?:-\S+\s+)*-(?:raw|json)(?:\s+-\S+)*\s+([\w-]+)/.exec(command);
   if (terraform && SECRET_VARIABLE.test(terraform[1]!.replace(/-/g, '_'))) return `terraform output ${terraform[1]!}`;
+  return undefined;
+}
+
+/** Commands that print a file's bytes as they are, or encoded (`base64 token.txt`, `xxd master.key`). */
+const FILE_READER =
+  /^(?:cat|tac|head|tail|less|more|bat|batcat|strings|base64|xxd|od|hexdump|type|Get-Content|gc)\s+(.*)$/s;
+/** A word that names a secret in a file's name (`token`, not `tokenizer` or `tokens`, a word list). */
+const SECRET_FILE_WORD =
+  /(?:^|[^a-z])(?:token|secrets?|passwords?|passphrase|api[-_]?keys?|apikey|access[-_]?key|pat)(?:[^a-z]|$)/i;
+/** Extensions of files that hold only the secret; a YAML, JSON, env or code file is left to the rules. */
+const BARE_EXTENSIONS = new Set(['', 'txt', 'token', 'secret', 'pass', 'pwd', 'pw', 'key']);
+/** Files that are secrets whatever their content: Docker and Kubernetes mounts, Rails' key, .pgpass. */
+const SECRET_PATH = /(?:^|\/)(?:var\/)?run\/secrets\/|(?:^|\/)(?:master\.key|\.pgpass)$/;
+
+/** The secret file a reader prints (`cat ~/.github_token`, `type api_key.txt`), or undefined. */
+function secretFileRead(command: string): string | undefined {
+  const args = FILE_READER.exec(command)?.[1];
+  if (args === undefined) return undefined;
+  for (const word of args.split(/\s+/)) {
+    const written = word.replace(/^['"]|['"]$/g, '');
+    const file = written.replace(/\\/g, '/');
+    if (file === '' || file.startsWith('-') || /[<>]/.test(file)) continue;
+    const base = file.slice(file.lastIndexOf('/') + 1);
+    const dot = base.lastIndexOf('.');
+    const [stem, ext] = dot > 0 ? [base.slice(0, dot), base.slice(dot + 1).toLowerCase()] : [base, ''];
+    if (SECRET_PATH.test(file) || (BARE_EXTENSIONS.has(ext) && SECRET_FILE_WORD.test(stem))) return written;
+  }
   return undefined;
 }
 
