@@ -278,6 +278,9 @@ test('a line padded with blanks or a run of open objects is read in linear time 
   );
   const nested = `{"kind":"Secret",${'"data": {'.repeat(200_000)}`;
   assert.equal(await clean(nested), nested);
+  // A string that never closes, of escaped quotes (each was read again to the line's end: 62 s).
+  const unclosed = `"Secret": "${'\\"'.repeat(100_000)}`;
+  assert.equal(await clean(unclosed), unclosed);
   // Brackets that close nothing, or everything at once; a list of 20,000 Secrets.
   const brackets = `${'{"data": ['.repeat(100_000)}${']'.repeat(100_000)}${'}'.repeat(200_000)}`;
   assert.equal(await clean(brackets), brackets);

@@ -79,7 +79,7 @@ export function scanJsonSecrets(text: string): { maps: SecretMap[]; secrets: Jso
   // The last character that was not blank (a newline counts): an apostrophe starts a string only
   // where a value or key can (`{'data': …`), not in a word (`it's`).
   let prev = 10;
-  const nl = { at: -1 };
+  const lines: LineState = { nl: -1, open: [-1, -1] };
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 32 || c === 9 || c === 13) continue;
@@ -90,7 +90,7 @@ export function scanJsonSecrets(text: string): { maps: SecretMap[]; secrets: Jso
       continue;
     }
     if (c === 34 || (c === 39 && (prev === 10 || prev === 123 || prev === 91 || prev === 44 || prev === 58))) {
-      const j = stringEnd(text, i, nl);
+      const j = stringEnd(text, i, lines);
       if (j === -1) {
         prev = c;
         continue;
@@ -158,18 +158,29 @@ function nameAt(text: string, from: number, to: number): string {
   return OTHER;
 }
 
+/** The next newline, and for each quote (`"`, `'`) the end of a line known to hold no closing one. */
+interface LineState {
+  nl: number;
+  open: [number, number];
+}
+
 /**
  * The offset of the quote that closes the string opening at `i`, or -1 if its line ends first. Found
- * with `indexOf` (most of a JSON text is strings); `nl` keeps the next newline for the calls after.
+ * with `indexOf` (most of a JSON text is strings). Whether a quote is escaped does not depend on where
+ * the string started, so a line found to have no closing quote after one start has none after a later
+ * one: remembered, or `"\"\"\"…` without a close was read again from each quote (quadratic).
  */
-function stringEnd(text: string, i: number, nl: { at: number }): number {
+function stringEnd(text: string, i: number, lines: LineState): number {
   const q = text[i]!;
-  if (nl.at <= i) nl.at = text.indexOf('\n', i) >>> 0; // -1 becomes past any offset
-  for (let j = text.indexOf(q, i + 1); j !== -1 && j < nl.at; j = text.indexOf(q, j + 1)) {
+  const which = q === '"' ? 0 : 1;
+  if (lines.nl <= i) lines.nl = text.indexOf('\n', i) >>> 0; // -1 becomes past any offset
+  if (lines.open[which] === lines.nl) return -1;
+  for (let j = text.indexOf(q, i + 1); j !== -1 && j < lines.nl; j = text.indexOf(q, j + 1)) {
     let backslashes = 0;
     while (text.charCodeAt(j - 1 - backslashes) === 92) backslashes++;
     if (backslashes % 2 === 0) return j;
   }
+  lines.open[which] = lines.nl;
   return -1;
 }
 
