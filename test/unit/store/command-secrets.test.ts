@@ -36,6 +36,16 @@ test('passwords given to commands are redacted, the command and user stay', asyn
     [`ldapadd -x -D cn=admin -w Ld4p-pw -f a.ldif`, `ldapadd -x -D cn=admin -w [REDACTED:cli-password] -f a.ldif`],
     [`smbclient //fs/share -U bob%Smb-pw-3`, `smbclient //fs/share -U bob%[REDACTED:cli-password]`],
     [
+      `net use Z: \\\\fs\\share Nu-pw-4 /user:corp\\bob`,
+      `net use Z: \\\\fs\\share [REDACTED:cli-password] /user:corp\\bob`,
+    ],
+    [`net use \\\\fs\\share /user:bob "Nu pw 5"`, `net use \\\\fs\\share /user:bob "[REDACTED:cli-password]"`],
+    [`lftp -u bob,Lf-pw-6 sftp://files`, `lftp -u bob,[REDACTED:cli-password] sftp://files`],
+    [
+      `oc login -u dev -p Oc-pw-7 https://api.ocp:6443`,
+      `oc login -u dev -p [REDACTED:cli-password] https://api.ocp:6443`,
+    ],
+    [
       `mc alias set s3 https://s3.example.com AKIDEXAMPLE wJalr-secret-9`,
       `mc alias set s3 https://s3.example.com AKIDEXAMPLE [REDACTED:cli-password]`,
     ],
@@ -172,6 +182,15 @@ test('near misses stay: variables, prompts, files, other fields and numbers', as
     'python -m http.server 8080',
     'net user admin /active:yes',
     'net user admin *',
+    'net use',
+    'net use Z: \\\\fs\\share /persistent:yes',
+    'net use * \\\\fs\\share * /user:bob',
+    'net use Z: \\\\fs\\share %PW% /user:bob',
+    'lftp -u bob sftp://files',
+    'lftp -u bob,$LFTP_PW sftp://files',
+    'pass = True',
+    'pass = ${RCLONE_PASS}',
+    '    pass',
     'echo hello | sudo tee /etc/x',
     '$s = ConvertTo-SecureString $plain -AsPlainText -Force',
     'helm install app ./chart -n prod',
@@ -246,6 +265,9 @@ test('secrets passed to well-known calls by position, and variables that stay', 
     await clean("auth: { user: 'me', pass: 'Nm-pw-1' }"),
     "auth: { user: 'me', pass: '[REDACTED:code-secret]' }",
   );
+  // rclone's config: its `pass` is only obscured.
+  const rclone = '[nas]\ntype = sftp\nhost = nas.lan\nuser = bob\npass = 4Jd9kLmQz7XwP2vRs8TnYb3HcFg\n';
+  assert.equal(await clean(rclone), rclone.replace('4Jd9kLmQz7XwP2vRs8TnYb3HcFg', '[REDACTED:code-secret]'));
   for (const line of [
     "auth=('x', getpass())",
     'server.login(user, password)',

@@ -1,6 +1,7 @@
 // Secrets passed to well-known calls by position, where no key names them: `auth=('user', 'pw')`,
 // `HTTPBasicAuth('user', 'pw')`, `smtp.login('me', 'pw')`, `jwt.sign(payload, 'secret')`, and
-// nodemailer's `pass: '…'`. Only string literals count: a variable is where the secret is, not it.
+// nodemailer's `pass: '…'`, and a config line's `pass = …` (rclone). Only literals count: a variable is
+// where the secret is, not it.
 import { literalValue, QUOTED, type SecretRule } from './types';
 
 const STRING = String.raw`(?:${QUOTED})`;
@@ -34,6 +35,15 @@ export const CODE_CALL_RULES: readonly SecretRule[] = [
     keywords: ['pass:', 'pass":', "pass':", 'pass :'],
     // No quote inside the value: `'pass":', "pass'"` is a list of strings, not a password.
     pattern: new RegExp(String.raw`(?<![\w$-])pass["']?[ \t]*:[ \t]*(?<secret>"[^"'\n]+"|'[^"'\n]+')`, 'g'),
+    accept: literal,
+  },
+  {
+    // rclone's config (its `pass` is only obscured, with a key anyone can read), INI and TOML files.
+    // Python's `pass` is a statement and never takes `=`.
+    id: 'code-secret',
+    title: 'Passwords under a `pass` key at a line start (rclone config, INI, TOML: pass = …)',
+    keywords: ['pass'],
+    pattern: /^[ \t]*pass[ \t]*=[ \t]*(?<secret>"[^"\n]+"|'[^'\n]+'|[^\s"'#;]+)[ \t]*$/gm,
     accept: literal,
   },
 ];

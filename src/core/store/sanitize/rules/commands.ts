@@ -116,6 +116,24 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     accept: literal,
   },
   {
+    // `net use [DRIVE] \\server\share [PASSWORD] [/user:NAME]`, the password before or after the options.
+    id: 'cli-password',
+    title: 'Windows share passwords (net use [Z:] \\\\server\\share PASSWORD /user:NAME)',
+    keywords: ['net use'],
+    pattern: new RegExp(
+      String.raw`\bnet[ \t]+use(?:[ \t]+(?:[A-Za-z]:|\*))?[ \t]+\\\\\S+(?:[ \t]+/\S+)*[ \t]+(?![/*])(?<secret>${ARG})`,
+      'gi',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'lftp passwords (lftp -u USER,PASSWORD)',
+    keywords: ['lftp'],
+    pattern: new RegExp(String.raw`\blftp\b[^\n|;&]{0,1024}?[ \t]-u[ \t]+["']?[^\s,"']+,(?<secret>[^\s"']+)`, 'g'),
+    accept: literal,
+  },
+  {
     id: 'cli-password',
     title: 'PowerShell secure strings from plain text (ConvertTo-SecureString "…" -AsPlainText)',
     keywords: ['convertto-securestring'],

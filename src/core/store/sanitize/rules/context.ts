@@ -181,10 +181,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'cli-password',
     title:
-      'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker / podman / helm registry / az login -p)',
+      'Passwords on command lines (mysql/mariadb -p…, sshpass -p, redis-cli -a, docker / podman / helm registry / az / oc login -p)',
     keywords: ['mysql', 'mariadb', 'sshpass', 'redis-cli', 'login'],
     pattern:
-      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]{0,1024}?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]{0,1024}?[ \t]-a[ \t]+|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az)[ \t]+login\b[^\n|;&]{0,1024}?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
+      /\b(?:(?:mysql\w*|mariadb[\w-]*)\b[^\n|;&]{0,1024}?[ \t]-p|sshpass[ \t]+-p[ \t]*|redis-cli\b[^\n|;&]{0,1024}?[ \t]-a[ \t]+|(?:docker|podman|buildah|skopeo|nerdctl|oras|helm[ \t]+registry|az|oc)[ \t]+login\b[^\n|;&]{0,1024}?[ \t]-p[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"]+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {
