@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { looksLikeName, looksLikePattern } from '../../../src/core/store/sanitize/rules/types';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
 
@@ -209,4 +210,47 @@ test('lines that only look like it stay: code, references, prose, lists of setti
 test('overlapping finds become one marker, named by the first', () => {
   // code-secret stops at the comma, the line rule goes on to the end: one marker, not two.
   assert.equal(clean('  password: ab,cd)ef9'), '  password: [REDACTED:code-secret]');
+});
+
+test("a YAML block scalar under a secret's key is redacted line by line, in one piece and streamed; tags are not values", async () => {
+  const text = [
+    'auth:',
+    '  password: |',
+    '    Hunter2-blk',
+    '  client_secret: >-',
+    '    Zk8sP2qLmN4vX7rT',
+    '    continued-line',
+    '',
+    '  apiKey: !!binary |',
+    '    UGFzc3dvcmQxMjM=',
+    '  user: bob',
+    'token: !!str 0123456789',
+    'description: |',
+    '  the token and the password go here',
+    'secret_ref: |',
+    '  kept',
+    'api_key: |',
+    '  ${API_KEY}',
+    '',
+  ].join('\n');
+  const want = text
+    .replace('Hunter2-blk', '[REDACTED:code-secret]')
+    .replace('Zk8sP2qLmN4vX7rT', '[REDACTED:code-secret]')
+    .replace('continued-line', '[REDACTED:code-secret]')
+    .replace('UGFzc3dvcmQxMjM=', '[REDACTED:code-secret]')
+    .replace('0123456789', '[REDACTED:code-secret]');
+  assert.equal(clean(text), want);
+  // Cut anywhere, a block keeps its key: the stream holds it back until the block ends.
+  const long = `password: |\n${Array.from({ length: 30 }, (_, i) => `  line-${i}-Xq9`).join('\n')}\nnext: 1\n`;
+  for (const size of [5, 37, 200]) {
+    let out = '';
+    const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip', batchChars: 64 });
+    for (let i = 0; i < long.length; i += size) {
+      await s.push(long.slice(i, i + size));
+      await s.flush();
+    }
+    await s.end();
+    assert.ok(!/line-\d+-Xq9/.test(out), `${size}: ${out}`);
+    assert.ok(out.endsWith('next: 1\n'), out);
+  }
 });

@@ -2,7 +2,7 @@
 // compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
-import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, type SecretRule } from './types';
+import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, YAML_TAG, type SecretRule } from './types';
 import { trimTrailing } from '../../../trim';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
@@ -35,7 +35,7 @@ const ASSIGN_EQ_TIGHT = String.raw`(?::=|\?=|=)`;
 const ASSIGN_EQ_SPACED = String.raw`(?:[ \t]+(?::=|\?=|=)[ \t]*|(?::=|\?=|=)[ \t]+)`;
 
 /** A colon before a blank (YAML): its scalar is the whole rest of the line. */
-const ASSIGN_COLON = String.raw`[ \t]*:[ \t]+`;
+const ASSIGN_COLON = String.raw`[ \t]*:[ \t]+${YAML_TAG}`;
 
 /** The closing quote of the JSON string a decoded line was in: a quote before `, } ] :` or the line's end. */
 const STRING_END = String.raw`"[ \t]*(?:[,}\]:]|$)`;

@@ -11,6 +11,7 @@ import {
   QUOTED,
   SECRET_KEY_WORDS,
   unquote,
+  YAML_TAG,
   type SecretRule,
 } from './types';
 
@@ -75,7 +76,7 @@ const COOKIE_CHAR = String.raw`(?:[^\n"'\\]|\\(?![ntr"'\\/u]))`;
 const NETRC_VALUE = String.raw`(?:[^\s"'\\]|\\(?![ntr"'\\/u]))`;
 
 /** Between a key and its value: `=`, `=>`, `:=` (also after a key indexed in brackets: `environ["API_KEY"] = `), or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
-const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*`;
+const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*${YAML_TAG}`;
 
 /** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
 const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;

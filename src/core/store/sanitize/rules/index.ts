@@ -10,6 +10,7 @@ import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
+import { YAML_BLOCK_RULES } from './yaml-blocks';
 import type { SecretRule } from './types';
 
 export type { SecretRule } from './types';
@@ -21,6 +22,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...PLATFORM_RULES,
   ...CONTEXT_RULES,
   ...CONFIG_LINE_RULES,
+  ...YAML_BLOCK_RULES,
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
   ...CONFIG_FILE_RULES,

@@ -4,37 +4,12 @@
 // blocks are found line by line (`within`): a regex lookbehind over a block's lines is quadratic.
 import { isSecretObject, scanJsonSecrets } from './kubernetes-json';
 import { isPlaceholder, type SecretRule } from './types';
+import { SECRET_BLOCK_KEY, yamlBlocks, type Regions } from './yaml-blocks';
 
-type Regions = Array<[number, number]>;
-
-/**
- * The lines nested under each `field:` key of a YAML text (`data:`, `- data:` in kubectl's `items`):
- * from the line after the key to the first line indented no deeper than it.
- */
-function yamlBlocks(text: string, field: string): Regions {
-  const regions: Regions = [];
-  const key = new RegExp(String.raw`^( *)(-[ \t]+)?${field}:[ \t]*\r?$`, 'gm');
-  for (let m = key.exec(text); m !== null; m = key.exec(text)) {
-    const column = m[1]!.length + (m[2]?.length ?? 0);
-    const start = text.indexOf('\n', m.index) + 1;
-    if (start === 0) break;
-    let pos = start;
-    while (pos < text.length) {
-      const nl = text.indexOf('\n', pos);
-      const end = nl === -1 ? text.length : nl + 1;
-      let indent = 0;
-      while (text.charCodeAt(pos + indent) === 32) indent++;
-      // Blank lines and comments do not end a block, whatever their indentation.
-      const rest = text.slice(pos + indent, end).trim();
-      if (rest !== '' && !rest.startsWith('#') && indent <= column) break;
-      pos = end;
-    }
-    // An empty block at the text's end is one still to come (see `secretBlockStart`).
-    regions.push([start, pos]);
-    key.lastIndex = Math.max(key.lastIndex, pos);
-  }
-  return regions;
-}
+/** The key of a Secret's `data:` or `stringData:` block (`- data:` in kubectl's `items`). */
+const fieldKey = (field: string): RegExp => new RegExp(String.raw`^( *)(-[ \t]+)?${field}:[ \t]*\r?$`, 'gm');
+const DATA_KEY = fieldKey('data');
+const STRING_DATA_KEY = fieldKey('stringData');
 
 /**
  * The text's JSON maps, read once for the rules and the stream's hold-back that ask in one go (they
@@ -110,7 +85,7 @@ export const KUBERNETES_RULES: readonly SecretRule[] = [
     keywords: ['data:'],
     exactKeywords: true,
     multiline: true,
-    within: (text) => yamlBlocks(text, 'data'),
+    within: (text) => yamlBlocks(text, DATA_KEY),
     pattern: new RegExp(YAML_DATA_ENTRY, 'gm'),
     accept: secretData,
   },
@@ -120,7 +95,7 @@ export const KUBERNETES_RULES: readonly SecretRule[] = [
     keywords: ['stringData:'],
     exactKeywords: true,
     multiline: true,
-    within: (text) => yamlBlocks(text, 'stringData'),
+    within: (text) => yamlBlocks(text, STRING_DATA_KEY),
     pattern: new RegExp(YAML_ENTRY, 'gm'),
     accept: given,
   },
@@ -131,7 +106,7 @@ export const KUBERNETES_RULES: readonly SecretRule[] = [
     keywords: ['stringData:'],
     exactKeywords: true,
     multiline: true,
-    within: (text) => yamlBlocks(text, 'stringData'),
+    within: (text) => yamlBlocks(text, STRING_DATA_KEY),
     pattern: new RegExp(YAML_BLOCK_LINE, 'gm'),
   },
   {
@@ -167,15 +142,16 @@ const JSON_TAIL = 64;
  * came first is held from its start while it is open: its maps count only with the kind before them.
  */
 export function secretBlockStart(text: string, offset: number): number {
-  const yaml = /[dD]ata:/.test(text);
+  // `data:`, `stringData:`, or a block scalar's `|` or `>` (under a key named for a secret).
+  const yaml = /[dD]ata:|:[ \t]*(?:!!\w+[ \t]+)?[|>]/.test(text);
   const json = /[dD]ata["']\s*:|["']Secret["']/.test(text);
   if (!yaml && !json) return -1;
   const atEnd = offset >= text.length;
   let start = -1;
   const found = (at: number): void => void (start = start === -1 ? at : Math.min(start, at));
   if (yaml)
-    for (const field of ['data', 'stringData'])
-      for (const [s, e] of yamlBlocks(text, field))
+    for (const key of [DATA_KEY, STRING_DATA_KEY, SECRET_BLOCK_KEY])
+      for (const [s, e] of yamlBlocks(text, key))
         if (s <= offset && (offset < e || (atEnd && e >= text.length))) found(text.lastIndexOf('\n', s - 2) + 1);
   if (!json) return start;
   const { maps, secrets } = jsonScan(text);

@@ -37,6 +37,12 @@ export interface SecretRule {
   asWrittenOnly?: boolean;
 }
 
+/**
+ * YAML's tags that keep the value as written (`password: !!str 0123`, `!!binary <base64>`): not it, and
+ * never taken for it (`password: !!binary |` is a block, whose lines are the value).
+ */
+export const YAML_TAG = String.raw`(?:!!(?:str|binary)[ \t]+|(?!!!(?:str|binary)\b))`;
+
 /** Shannon entropy in bits per character. */
 export function entropy(s: string): number {
   if (s.length === 0) return 0;
