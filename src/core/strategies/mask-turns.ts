@@ -1,7 +1,7 @@
 // Shared by masking, hybrid and cache-aware: replace the observations of the first turns by placeholders.
 import type { Message, SplitTrajectory } from '../messages';
 import type { MessageCounter } from '../cost/message-tokens';
-import { countLines, maskMessage } from './placeholder';
+import { linesOf, maskMessage } from './placeholder';
 import type { MaskRecord } from './types';
 
 export interface Masked {
@@ -30,7 +30,7 @@ export function maskTurns(
       const placeholder = maskMessage(original);
       if (count(placeholder) >= count(original)) continue;
       messages[i] = placeholder;
-      const lines = countLines(original.content);
+      const lines = linesOf(original);
       masked.push(
         original.storedAt === undefined ? { index: i, lines } : { index: i, lines, storedAt: original.storedAt },
       );

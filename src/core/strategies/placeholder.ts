@@ -76,12 +76,20 @@ export function findPlaceholderPaths(text: string): { path: string; start: numbe
 // One placeholder object per original message, so repeated calls send the very same message
 // (cheap equality in the cache model, one tokenization).
 const placeholders = new WeakMap<Message, Message>();
+const lineCounts = new WeakMap<Message, number>();
+
+/** The lines of a message's content, counted once per message (every later call masks it again). */
+export function linesOf(m: Message): number {
+  let lines = lineCounts.get(m);
+  if (lines === undefined) lineCounts.set(m, (lines = countLines(m.content)));
+  return lines;
+}
 
 /** The observation with its content replaced; role, tool-call id, name and storedAt are kept. */
 export function maskMessage(m: Message): Message {
   let masked = placeholders.get(m);
   if (!masked) {
-    masked = { ...m, content: formatMaskPlaceholder(countLines(m.content), m.storedAt) };
+    masked = { ...m, content: formatMaskPlaceholder(linesOf(m), m.storedAt) };
     placeholders.set(m, masked);
   }
   return masked;

@@ -13,6 +13,7 @@ import {
   STRATEGY_NAMES,
 } from '../../../src/core/replay/replay';
 import { conversation, trajectoryOf, turnsArb, wordTokenizer } from '../strategies/helpers';
+import { assertQuick } from '../../support/linear-time';
 
 const tokenizer = wordTokenizer();
 const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
@@ -201,4 +202,29 @@ test('with the real o200k tokenizer the stand-in summary has exactly the request
   const r = await replayTrajectory(t, 'summary', { ...DEFAULT_REPLAY_OPTIONS, summaryTokens: 400 }, o200k);
   const c = r.calls.find((x) => x.summaryCall)!;
   assert.equal(c.summaryOutputTokens, 400);
+});
+
+test("a long run's masked observations have their lines counted once, not at every call (a loose bound on time)", async () => {
+  // 3,000 calls in one context: each call masks every earlier observation again. Their lines were
+  // counted again each time: masking alone took over 30 s here, about a second now.
+  const messages: Message[] = [
+    { role: 'system', content: 'You are a coding agent.' },
+    { role: 'user', content: 'Fix the bug.' },
+  ];
+  for (let i = 0; i < 3000; i++) {
+    messages.push({
+      role: 'assistant',
+      content: `step ${i}`,
+      toolCalls: [{ id: `c${i}`, name: 'bash', arguments: '{}' }],
+    });
+    messages.push({ role: 'tool', toolCallId: `c${i}`, name: 'bash', content: `line ${i}\n`.repeat(200) });
+  }
+  const t: Trajectory = { id: 'long', source: 'long', format: 'openai-chat', messages };
+  for (const strategy of ['masking', 'cache-aware'] as const) {
+    const started = performance.now();
+    const r = await replayTrajectory(t, strategy, DEFAULT_REPLAY_OPTIONS, tokenizer);
+    assertQuick(started);
+    assert.equal(r.calls.length, 3000);
+    assert.ok(r.calls.at(-1)!.maskedObservations > 2900, `${strategy}: ${r.calls.at(-1)!.maskedObservations}`);
+  }
 });
