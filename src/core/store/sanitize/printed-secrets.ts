@@ -1,8 +1,8 @@
 // Commands whose output is a secret with nothing around it to recognise it by: `gh auth token`, `aws ecr
 // get-login-password`, `kubectl get secret db -o jsonpath='{.data.password}' | base64 -d`, `echo
-// $OPENAI_API_KEY`, `cat token.txt`. The rules find secrets by their shape or the name in front of them; a bare password
-// has neither. Where the command line is known (a terminal's command, the agent's run_command), the
-// output of such a command is redacted whole, line by line.
+// $OPENAI_API_KEY`, `cat token.txt`. The rules find secrets by their shape or the name in front of
+// them; a bare password has neither. Where the command line is known (a terminal's command, the
+// agent's run_command), the output of such a command is redacted whole, line by line.
 
 export const PRINTED_SECRET = '[REDACTED:printed-secret]';
 
