@@ -207,6 +207,29 @@ test("a kind-first object of another kind, a ConfigMap list and a Secret's key n
   assert.equal(await clean(text), text);
 });
 
+test('a minified list of Secrets on a line longer than the stream holds is cut between entries, never inside one', async () => {
+  // Over 1 MiB on one line (curl from the API server): the stream cuts it, and a cut inside a string
+  // left the next piece reading its quotes the wrong way round (883 of these values were left).
+  const items = Array.from({ length: 12_000 }, (_, i) => ({
+    metadata: {
+      name: `s${i}`,
+      namespace: 'default',
+      uid: `6c1f0b1e-3c55-4a8e-9f4e-${String(i).padStart(12, '0')}`,
+      resourceVersion: String(1000 + i),
+    },
+    data: { pw: b64(`hunter-${i}-secretvalue`) },
+    type: 'Opaque',
+  }));
+  const text = JSON.stringify({ kind: 'SecretList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items });
+  let out = '';
+  const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip' });
+  for (let i = 0; i < text.length; i += 65_536) await s.push(text.slice(i, i + 65_536));
+  await s.end();
+  const left = items.filter((x) => out.includes(x.data.pw)).length;
+  assert.equal(left, 0, `${left} of ${items.length} values left`);
+  assert.equal((JSON.parse(out) as { items: unknown[] }).items.length, items.length);
+});
+
 test('other data: blocks stay: words, numbers, hashes and ids that only look like base64', async () => {
   const text = `data:
   name: frontend

@@ -4,6 +4,7 @@
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
+import { lastCommaOutsideStrings } from './rules/kubernetes-json';
 import { keyLinesBefore, PRIVATE_KEY_BLOCK, PRIVATE_KEY_CUT_SHORT } from './rules/private-keys';
 import {
   addCounts,
@@ -239,10 +240,7 @@ export class SanitizingStream {
       this.held = text.slice(keep);
       return text.slice(0, keep);
     }
-    let cut =
-      lineStart + cutOutside(findSecretSpans(text.slice(lineStart)), text.length - LONG_LINE_WINDOW - lineStart);
-    // A "secret" as long as the line itself: cut through it rather than hold the line forever.
-    if (cut <= lineStart) cut = text.length - LONG_LINE_WINDOW;
+    const cut = longLineCut(text, lineStart);
     this.held = text.slice(cut);
     return text.slice(0, cut);
   }
@@ -253,6 +251,24 @@ export class SanitizingStream {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.stats.linesOut++;
     await this.sink(text);
   }
+}
+
+/**
+ * Where to cut a line longer than `longLineChars` (minified JSON from curl), keeping the last
+ * `LONG_LINE_WINDOW` characters: where no secret straddles the cut, after a comma outside any JSON
+ * string (the next piece would read its quotes the wrong way round), and not inside a Secret's JSON map
+ * (its entries would go without their key). A "secret" as long as the line itself is cut through
+ * rather than held forever.
+ */
+function longLineCut(text: string, lineStart: number): number {
+  const spans = findSecretSpans(text.slice(lineStart));
+  const outside = (at: number): number => lineStart + cutOutside(spans, at - lineStart);
+  let cut = outside(text.length - LONG_LINE_WINDOW);
+  const comma = lastCommaOutsideStrings(text, lineStart, cut);
+  if (comma > lineStart && cut - comma <= LONG_LINE_WINDOW) cut = outside(comma);
+  const inside = secretBlockStart(text, cut);
+  if (inside > lineStart && inside < cut && cut - inside <= MAX_HELD_SECRET_BLOCK) cut = outside(inside);
+  return cut <= lineStart ? text.length - LONG_LINE_WINDOW : cut;
 }
 
 /**

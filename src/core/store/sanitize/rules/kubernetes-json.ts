@@ -104,7 +104,14 @@ export function scanJsonSecrets(text: string): { maps: SecretMap[]; secrets: Jso
         prev = 58;
         continue;
       }
-      if (!top.array && (top.key === 'kind' || top.key === 'type') && j - i - 1 <= MAX_NAME) {
+      // The root is a piece of a stream that may end one Secret and start the next: a Secret's kind or
+      // type seen there stays (`…"kind":"Secret"},{…}],"kind":"List"` is still that Secret's end).
+      if (
+        !top.array &&
+        (top.key === 'kind' || top.key === 'type') &&
+        j - i - 1 <= MAX_NAME &&
+        !(top === root && isSecretObject(root))
+      ) {
         const value = text.slice(i + 1, j);
         if (top.key === 'type') top.type = value;
         else {
@@ -194,4 +201,28 @@ function jsonInString(text: string, i: number): boolean {
     if (!blank(d) && d !== 123 && d !== 91) return d === 34;
   }
   return false;
+}
+
+/**
+ * Just after the last `,` in `[from, to)` that is outside a string, reading strings as the scan does
+ * from `from` (where no string is open), or -1. A long line cut inside a string would start the next
+ * piece with its quotes read the wrong way round, and its Secret's maps would not be found.
+ */
+export function lastCommaOutsideStrings(text: string, from: number, to: number): number {
+  const lines: LineState = { nl: -1, open: [-1, -1] };
+  let last = -1;
+  let prev = 10;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || c === 9 || c === 13) continue;
+    if (c === 34 || (c === 39 && (prev === 10 || prev === 123 || prev === 91 || prev === 44 || prev === 58))) {
+      const j = jsonInString(text, i) ? -1 : stringEnd(text, i, lines);
+      prev = c;
+      if (j !== -1) i = j;
+      continue;
+    }
+    prev = c;
+    if (c === 44) last = i + 1;
+  }
+  return last;
 }

@@ -158,8 +158,9 @@ export function secretBlockStart(text: string, offset: number): number {
   for (const o of secrets) if (o.start < offset && (o.end === -1 || offset <= o.end)) found(o.start);
   for (const m of maps) {
     if (m.key >= offset) continue;
-    const ownerOpen = m.owner.end === -1;
-    if (!m.closed || offset <= m.end || (atEnd && ownerOpen && text.length - m.end <= JSON_TAIL)) found(m.key);
+    // Just past a map whose object has no kind yet, its kind or type may be what follows.
+    const undecided = m.owner.kind === undefined && (m.owner.end === -1 || offset <= m.owner.end);
+    if (!m.closed || offset <= m.end || (undecided && offset - m.end <= JSON_TAIL)) found(m.key);
   }
   return start;
 }
