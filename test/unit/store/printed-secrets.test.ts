@@ -50,6 +50,16 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'base64 -w0 openai-api-key.txt',
     'Get-Content .\\secrets\\api_key.txt',
     'tail -n1 ~/.pgpass',
+    'echo $env:OPENAI_API_KEY',
+    'Write-Output $env:GITHUB_TOKEN',
+    '$env:ANTHROPIC_API_KEY',
+    'echo %OPENAI_API_KEY%',
+    'Get-Content env:OPENAI_API_KEY',
+    'aws configure get aws_secret_access_key --profile prod',
+    'secret-tool lookup service github',
+    'lpass show --password github',
+    'infisical secrets get DB_PASSWORD --plain',
+    'fly auth token',
   ];
   for (const c of printers) assert.ok(secretPrinter(c), c);
   const others = [
@@ -78,6 +88,12 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'head -n 5 token_counts.csv',
     'cat pattern.txt',
     'grep -c x token.txt',
+    'echo $env:PATH',
+    '$env:PATH',
+    'echo %PATH%',
+    'Write-Output hello',
+    'aws configure get region',
+    'lpass ls',
   ];
   for (const c of others) assert.equal(secretPrinter(c), undefined, c);
 });

@@ -43,6 +43,15 @@ const PRINTERS: readonly { what: string; pattern: RegExp }[] = [
   { what: 'kubectl create token', pattern: /^(?:kubectl|oc)\b.*?\screate\s+token\b/ },
   { what: 'a Doppler secret read', pattern: /^doppler\s+secrets\s+(?:get|download)\b/ },
   { what: 'a Heroku config or token read', pattern: /^heroku\s+(?:config:get|auth:token)\b/ },
+  {
+    what: 'an AWS secret key read from the configuration',
+    pattern: /^aws\b.*?\sconfigure\s+get\s+(?:\S+\.)?(?:aws_secret_access_key|aws_session_token)\b/,
+  },
+  { what: 'a desktop keyring read', pattern: /^(?:secret-tool\s+lookup|keyring\s+get)\b/ },
+  { what: 'a LastPass CLI read', pattern: /^lpass\s+show\b.*\s--(?:password|notes|field)\b/ },
+  { what: 'an Infisical secret read', pattern: /^infisical\s+secrets\s+get\b/ },
+  { what: 'a Bitwarden Secrets Manager read', pattern: /^bws\s+secret\s+get\b/ },
+  { what: 'a Fly.io token', pattern: /^(?:fly|flyctl)\s+(?:auth\s+token|tokens\s+create)\b/ },
 ];
 
 /** Leading words that run the command after them: `sudo`, `env`, `time`, `VAR=value`. */
@@ -51,11 +60,17 @@ const PREFIX = /^(?:(?:sudo|env|command|exec|time|nohup|noglob)(?:\s+-\S+)*\s+|[
 function printerOf(stage: string): string | undefined {
   const command = stage.trim().replace(PREFIX, '');
   for (const p of PRINTERS) if (p.pattern.test(command)) return p.what;
-  // `echo $GITHUB_TOKEN`, `printf '%s' "${DB_PASSWORD}"`, `printenv OPENAI_API_KEY`
-  const echo = /^(?:echo|printf)\b(.*)$/s.exec(command);
+  // `echo $GITHUB_TOKEN`, `printf '%s' "${DB_PASSWORD}"`, PowerShell's `Write-Output $env:API_KEY` (or the
+  // variable alone, which PowerShell prints), cmd's `echo %API_KEY%`, `printenv OPENAI_API_KEY`
+  const echo =
+    /^(?:(?:echo|printf|Write-Output|Write-Host)\b|\[Console\]::WriteLine\()(.*)$/is.exec(command) ??
+    /^(\$\{?env:[\w]+\}?)\s*$/i.exec(command);
   if (echo)
-    for (const m of echo[1]!.matchAll(/\$\{?([A-Za-z_]\w*)/g))
-      if (SECRET_VARIABLE.test(m[1]!)) return `echo of $${m[1]!}`;
+    for (const m of echo[1]!.matchAll(/\$\{?(?:env:)?([A-Za-z_]\w*)|%([A-Za-z_]\w*)%/gi)) {
+      const name = m[1] ?? m[2]!;
+      const written = m[2] ? `%${name}%` : /env:/i.test(m[0]) ? `$env:${name}` : `$${name}`;
+      if (SECRET_VARIABLE.test(name)) return `echo of ${written}`;
+    }
   const printenv = /^printenv\s+([A-Za-z_]\w*)\s*$/.exec(command);
   if (printenv && SECRET_VARIABLE.test(printenv[1]!)) return `printenv ${printenv[1]!}`;
   const file = secretFileRead(command);
