@@ -292,6 +292,45 @@ test('any values under any key names, in any layout, streamed in any pieces: non
   );
 });
 
+test('JSON Secrets among any other JSON, kind first, after or by type only, pretty or minified, streamed in any pieces: none is left (property)', async () => {
+  const secret = fc.record({
+    keys: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][\w.-]{0,15}$/), { minLength: 1, maxLength: 4 }),
+    values: fc.array(fc.stringMatching(/^[A-Za-z0-9!@#%^&*()_+=-]{6,30}$/), { minLength: 4, maxLength: 4 }),
+    order: fc.constantFrom('kind-first', 'kind-after', 'type-only'),
+  });
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.tuple(secret, fc.jsonValue({ maxDepth: 3 })), { minLength: 1, maxLength: 4 }),
+      fc.boolean(),
+      fc.integer({ min: 1, max: 300 }),
+      async (parts, pretty, size) => {
+        const values: string[] = [];
+        const items = parts.map(([s, around]) => {
+          const data = Object.fromEntries(s.keys.map((k, i) => [k, b64(`pw-${s.values[i]!}`)]));
+          values.push(...Object.values(data));
+          const metadata = { name: 'x', around };
+          const item =
+            s.order === 'kind-first'
+              ? { kind: 'Secret', apiVersion: 'v1', metadata, data, type: 'Opaque' }
+              : s.order === 'kind-after'
+                ? { apiVersion: 'v1', data, kind: 'Secret', metadata }
+                : { metadata, data, type: 'Opaque' };
+          return { around, item };
+        });
+        const text = `${JSON.stringify({ kind: 'SecretList', items }, null, pretty ? 2 : undefined)}\n`;
+        const whole = await clean(text);
+        const out = await streamed(text, size, 256);
+        for (const v of values) {
+          assert.ok(!whole.includes(`"${v}"`), `whole: ${v}\n${whole}`);
+          assert.ok(!out.includes(`"${v}"`), `streamed in ${size}: ${v}\n${out}`);
+        }
+        assert.doesNotThrow(() => JSON.parse(whole));
+      },
+    ),
+    { numRuns: 150 },
+  );
+});
+
 test('a line padded with blanks or a run of open objects is read in linear time (a loose bound: minutes before, under a second now)', async () => {
   const started = performance.now();
   const padded = `kind: Secret\nstringData:\n  key: a${' '.repeat(200_000)}b\n  other:${' x'.repeat(100_000)}\n`;

@@ -12,6 +12,8 @@ export interface JsonObject {
   end: number;
   kind?: string;
   type?: string;
+  /** Where the `kind` (or, without one, the `type`) that makes it a Secret was read. */
+  decidedAt?: number;
 }
 
 /** A `data` or `stringData` map holding only strings. */
@@ -118,6 +120,7 @@ export function scanJsonSecrets(text: string): { maps: SecretMap[]; secrets: Jso
           top.kind = value;
           if (value === 'Secret' && top !== root) secrets.push(top);
         }
+        if (isSecretObject(top)) top.decidedAt ??= i;
       }
       top.key = OTHER;
       i = j;
@@ -191,16 +194,18 @@ function stringEnd(text: string, i: number, lines: LineState): number {
   return -1;
 }
 
-/** `"{"` or `"[{"`, blanks between (not `"{\"`: that is a string as written, read as one). */
+/**
+ * An object opening right after a quote, with a key (`"{"kind": …`, `"[{"data": …`): JSON held in a
+ * string as the decoded view shows it. Not a string as written (`"{\"kind\"`), nor a string that is only
+ * a bracket (`"{"`, `["{", "}"]` in a language configuration).
+ */
+const JSON_IN_STRING = /"[\s[]*\{\s*"(?:[^"\\\n]|\\.)*"\s*:/y;
+
 function jsonInString(text: string, i: number): boolean {
-  let k = i + 1;
-  const first = text.charCodeAt(k);
-  if (first !== 123 && first !== 91) return false;
-  for (k++; k < text.length; k++) {
-    const d = text.charCodeAt(k);
-    if (!blank(d) && d !== 123 && d !== 91) return d === 34;
-  }
-  return false;
+  const next = text.charCodeAt(i + 1);
+  if (next !== 123 && next !== 91) return false;
+  JSON_IN_STRING.lastIndex = i;
+  return JSON_IN_STRING.test(text);
 }
 
 /**

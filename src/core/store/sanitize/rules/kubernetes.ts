@@ -158,9 +158,11 @@ export function secretBlockStart(text: string, offset: number): number {
   for (const o of secrets) if (o.start < offset && (o.end === -1 || offset <= o.end)) found(o.start);
   for (const m of maps) {
     if (m.key >= offset) continue;
-    // Just past a map whose object has no kind yet, its kind or type may be what follows.
+    // Just past a map whose object has no kind yet, its kind or type may be what follows; a map whose
+    // object is a Secret by a kind or type after the offset is one only with that text.
     const undecided = m.owner.kind === undefined && (m.owner.end === -1 || offset <= m.owner.end);
-    if (!m.closed || offset <= m.end || (undecided && offset - m.end <= JSON_TAIL)) found(m.key);
+    const decidedAfter = m.owner.decidedAt !== undefined && m.owner.decidedAt >= offset;
+    if (!m.closed || offset <= m.end || decidedAfter || (undecided && offset - m.end <= JSON_TAIL)) found(m.key);
   }
   return start;
 }
