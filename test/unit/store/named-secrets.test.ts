@@ -139,3 +139,27 @@ test('a pair split across the batches of a stream, or a flush between them, is s
     assert.equal(out, before + manifest.replace('streamedS3cret9', M), `cut at ${cut}`);
   }
 });
+
+test('a pair is never split by the lines held back: a name just before them, or a few lines above its value, is held too', async () => {
+  // Lines after it that name a secret keep the window held while the pair slides out of it.
+  const after = 'the token is set\nthe key is set\n\nnull\n\n\n[]\n{}\n""\nfalse\n';
+  const texts = [
+    `        - name: DB_PASSWORD\n          value: "kgx0AN!M3RYG#31"\n${after}`,
+    `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "FSRA0N!mMTph#60"\n}\n${after}`,
+  ];
+  for (const text of texts) {
+    const want = redactSecretsSync(text).text;
+    assert.notEqual(want, text);
+    for (const size of [1, 3, 10]) {
+      let out = '';
+      const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip', batchChars: 128 });
+      // A flush after every piece, as a terminal's timer may do while a command prints slowly.
+      for (let i = 0; i < text.length; i += size) {
+        await s.push(text.slice(i, i + size));
+        await s.flush();
+      }
+      await s.end();
+      assert.equal(out, want, `pieces of ${size}`);
+    }
+  }
+});

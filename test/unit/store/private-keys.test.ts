@@ -6,6 +6,7 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { sanitizeText, SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
 import { redactSecrets } from '../../../src/core/store/sanitize/secrets';
+import { assertQuick } from '../../support/linear-time';
 
 /** Real keys in each armour: PEM (PKCS#1, PKCS#8, SEC1, encrypted), and OpenSSH and PGP shaped ones. */
 function keys(): { name: string; text: string }[] {
@@ -181,4 +182,32 @@ test('code and data that only name a key block stay as they are', async () => {
     assert.equal((await redactSecrets(text)).text, text);
     assert.equal((await sanitizeText(text, { ansi: 'strip' })).text, text);
   }
+});
+
+test('an OpenVPN static key whole, cut short or only its end, in one piece or streamed in any pieces: no hex line of it stays', async () => {
+  const hex = Array.from({ length: 16 }, () => randomBytes(16).toString('hex'));
+  const key = `-----BEGIN OpenVPN Static key V1-----\n${hex.join('\n')}\n-----END OpenVPN Static key V1-----`;
+  const lines = key.split('\n');
+  const cases = [
+    `<tls-auth>\n${key}\n</tls-auth>\n$ echo done\ndone\n`,
+    `$ head -5 ta.key\n${lines.slice(0, 5).join('\n')}\n$ echo done\ndone\n`,
+    `$ tail -4 ta.key\n${lines.slice(-4).join('\n')}\n$ echo done\ndone\n`,
+  ];
+  for (const text of cases) {
+    const shown = text.split('\n').filter((l) => hex.includes(l));
+    for (const out of [
+      (await redactSecrets(text)).text,
+      ...(await Promise.all([1, 7, 61, 300].map((size) => streamedInPieces(text, size)))),
+    ]) {
+      for (const l of shown) assert.ok(!out.includes(l), `${l} stayed in\n${out}`);
+      assert.ok(out.endsWith('$ echo done\ndone\n'), out);
+    }
+  }
+  // A BEGIN named in code holds no key; a run of hex lines without END is no key's end, read once.
+  const code = 'const BEGIN = "-----BEGIN OpenVPN Static key V1-----";\n';
+  assert.equal((await redactSecrets(code)).text, code);
+  const started = performance.now();
+  const run = `openvpn static key\n${`${'ab'.repeat(16)}\n`.repeat(100_000)}`;
+  assert.equal((await redactSecrets(run)).text, run);
+  assertQuick(started);
 });

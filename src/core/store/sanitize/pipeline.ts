@@ -5,7 +5,14 @@ import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
 import { lastCommaOutsideStrings } from './rules/kubernetes-json';
-import { keyLinesBefore, PRIVATE_KEY_BLOCK, PRIVATE_KEY_CUT_SHORT } from './rules/private-keys';
+import {
+  keyLinesBefore,
+  OPENVPN_KEY_BEGIN,
+  OPENVPN_KEY_BLOCK,
+  OPENVPN_KEY_CUT_SHORT,
+  PRIVATE_KEY_BLOCK,
+  PRIVATE_KEY_CUT_SHORT,
+} from './rules/private-keys';
 import {
   addCounts,
   cutOutside,
@@ -231,6 +238,17 @@ export class SanitizingStream {
       }
       // Only when those lines name a secret: most output names none, and goes out whole.
       if (keep < lineStart && !NAMES_A_SECRET.test(text.slice(keep, lineStart))) keep = lineStart;
+      // Nor is a name cut from its value, given up to `lines` lines on (`variable "db_password" {`, two
+      // lines, `default = "…"`): a line naming a secret among the lines just before the cut is held too.
+      for (let moved = keep < lineStart; moved;) {
+        moved = false;
+        for (let i = 0, at = keep; i < lines && at > 0; i++) {
+          const prev = text.lastIndexOf('\n', at - 2) + 1;
+          if (text.length - prev > MAX_HELD_LINES_CHARS) break;
+          if (NAMES_A_SECRET.test(text.slice(prev, at))) [keep, moved] = [prev, true];
+          at = prev;
+        }
+      }
       // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
       // file), unless the stream is quiet after a whole line (a base64 blob is common output).
       if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
@@ -274,21 +292,28 @@ function longLineCut(text: string, lineStart: number): number {
 /**
  * Where a private key starts whose END may still come, or -1: the last BEGIN in `text`, unless a block
  * closes it. A block never spans another block's BEGIN, so an earlier one without its END never gets
- * it: it is cut short, and the rules redact it as such.
+ * it: it is cut short, and the rules redact it as such. PEM keys and OpenVPN's static keys alike.
  */
 function openKey(text: string): number {
-  if (!text.includes('PRIVATE KEY')) return -1;
+  const pem = openBlock(text, 'PRIVATE KEY', PRIVATE_KEY_BEGIN, PRIVATE_KEY_BLOCK);
+  const openvpn = openBlock(text, 'OpenVPN Static key', OPENVPN_KEY_BEGIN, OPENVPN_KEY_BLOCK);
+  return pem === -1 ? openvpn : openvpn === -1 ? pem : Math.min(pem, openvpn);
+}
+
+function openBlock(text: string, word: string, begin: RegExp, block: RegExp): number {
+  if (!text.includes(word)) return -1;
   let last = -1;
-  for (const m of text.matchAll(PRIVATE_KEY_BEGIN)) last = m.index;
+  for (const m of text.matchAll(begin)) last = m.index;
   if (last === -1) return -1;
-  PRIVATE_KEY_BLOCK.lastIndex = last;
-  return PRIVATE_KEY_BLOCK.test(text) ? -1 : last;
+  block.lastIndex = last;
+  return block.test(text) ? -1 : last;
 }
 
 /** Whether a whole line follows the key lines of the block cut short at `begin` (more cannot join them). */
 function keyLinesEndBefore(text: string, begin: number): boolean {
-  PRIVATE_KEY_CUT_SHORT.lastIndex = begin;
-  const m = PRIVATE_KEY_CUT_SHORT.exec(text);
+  const cutShort = text.startsWith('-----BEGIN OpenVPN', begin) ? OPENVPN_KEY_CUT_SHORT : PRIVATE_KEY_CUT_SHORT;
+  cutShort.lastIndex = begin;
+  const m = cutShort.exec(text);
   if (!m) return false;
   const eol = text.indexOf('\n', begin + m[0].length);
   return eol !== -1 && text.indexOf('\n', eol + 1) !== -1;

@@ -15,6 +15,20 @@ const END = String.raw`-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
  */
 export const PRIVATE_KEY_BLOCK = new RegExp(`${BEGIN}(?:(?!-----BEGIN )[\\s\\S])*?${END}`, 'y');
 
+/** An OpenVPN static key (`tls-auth`, `tls-crypt`): 16 lines of 32 hex digits between its BEGIN and END. */
+export const OPENVPN_KEY_BEGIN = /-----BEGIN OpenVPN Static key V\d-----/g;
+export const OPENVPN_KEY_BLOCK =
+  /-----BEGIN OpenVPN Static key V\d-----[\s\S]{0,8192}?-----END OpenVPN Static key V\d-----/y;
+/** Its BEGIN and the hex lines after it, where no END follows (`head -5 ta.key`, a stream cut short). */
+export const OPENVPN_KEY_CUT_SHORT =
+  /-----BEGIN OpenVPN Static key V\d-----(?:\r?\n[ \t]*[0-9a-fA-F]{1,32}[ \t]*(?=\r?\n|$))*/y;
+/**
+ * Its hex lines and END without the BEGIN (`tail -5 ta.key`), from the first hex line of a run (a line
+ * of 32 hex digits before it would start a longer match), at most 64 of them: linear in the text.
+ */
+const OPENVPN_KEY_TAIL =
+  /(?<![^\n])(?<![0-9a-fA-F]{32}[ \t]*\r?\n)(?:[ \t]*[0-9a-fA-F]{1,32}[ \t]*\r?\n){1,64}-----END OpenVPN Static key V\d-----/g;
+
 /**
  * A block cut short inside a JSON string (`head` of a key file in a tool's JSON result), or a list of
  * line strings as notebooks keep them: no END before the string closes, so up to its closing quote.
@@ -173,7 +187,22 @@ export const PRIVATE_KEY_RULES: readonly SecretRule[] = [
     id: 'private-key',
     title: 'OpenVPN static keys (tls-auth / tls-crypt key blocks)',
     keywords: ['openvpn static key'],
-    pattern: /-----BEGIN OpenVPN Static key V\d-----[\s\S]{0,8192}?-----END OpenVPN Static key V\d-----/g,
+    pattern: global(OPENVPN_KEY_BLOCK),
+    multiline: true,
+  },
+  {
+    id: 'private-key',
+    title: 'OpenVPN static keys cut short (head of ta.key): the BEGIN line and the hex lines after it',
+    keywords: ['openvpn static key'],
+    pattern: global(OPENVPN_KEY_CUT_SHORT),
+    multiline: true,
+    accept: (s) => s.includes('\n'),
+  },
+  {
+    id: 'private-key',
+    title: 'The end of an OpenVPN static key without its BEGIN (tail of ta.key): the hex lines and the END line',
+    keywords: ['openvpn static key'],
+    pattern: OPENVPN_KEY_TAIL,
     multiline: true,
   },
 ];
