@@ -239,16 +239,15 @@ export class SanitizingStream {
       // Only when those lines name a secret: most output names none, and goes out whole.
       if (keep < lineStart && !NAMES_A_SECRET.test(text.slice(keep, lineStart))) keep = lineStart;
       // Nor is a name cut from its value, given up to `lines` lines on (`variable "db_password" {`, two
-      // lines, `default = "…"`): a line naming a secret among the lines just before the cut is held too.
-      for (let moved = keep < lineStart; moved;) {
-        moved = false;
+      // lines, `default = "…"`): the earliest line naming a secret among the `lines` lines just before
+      // the cut is held too (one pass: at most twice `lines` lines are held).
+      if (keep < lineStart)
         for (let i = 0, at = keep; i < lines && at > 0; i++) {
           const prev = text.lastIndexOf('\n', at - 2) + 1;
           if (text.length - prev > MAX_HELD_LINES_CHARS) break;
-          if (NAMES_A_SECRET.test(text.slice(prev, at))) [keep, moved] = [prev, true];
+          if (NAMES_A_SECRET.test(text.slice(prev, at))) keep = prev;
           at = prev;
         }
-      }
       // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
       // file), unless the stream is quiet after a whole line (a base64 blob is common output).
       if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
