@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { looksLikeName, looksLikePattern } from '../../../src/core/store/sanitize/rules/types';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
-import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+import { streamInPieces } from './helpers';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
 
@@ -243,13 +243,7 @@ test("a YAML block scalar under a secret's key is redacted line by line, in one 
   // Cut anywhere, a block keeps its key: the stream holds it back until the block ends.
   const long = `password: |\n${Array.from({ length: 30 }, (_, i) => `  line-${i}-Xq9`).join('\n')}\nnext: 1\n`;
   for (const size of [5, 37, 200]) {
-    let out = '';
-    const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip', batchChars: 64 });
-    for (let i = 0; i < long.length; i += size) {
-      await s.push(long.slice(i, i + size));
-      await s.flush();
-    }
-    await s.end();
+    const out = await streamInPieces(long, size, { batchChars: 64 });
     assert.ok(!/line-\d+-Xq9/.test(out), `${size}: ${out}`);
     assert.ok(out.endsWith('next: 1\n'), out);
   }

@@ -1,8 +1,9 @@
-// Shared helpers for the store tests: temp folders and child processes running TypeScript.
+// Shared helpers for the store tests: temp folders, child processes running TypeScript, streamed text.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
 
 export async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cd-store-'));
@@ -27,4 +28,26 @@ export function startChild(script: string, args: string[]): Promise<ChildProcess
 export function exited(child: ChildProcess): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
+
+/**
+ * What a sink receives when `text` goes through a SanitizingStream in pieces of `size` characters,
+ * flushed after each piece (what a terminal capture's timer may do) unless `flush` is false.
+ */
+export async function streamInPieces(
+  text: string,
+  size: number,
+  options: { batchChars?: number; flush?: boolean } = {},
+): Promise<string> {
+  let out = '';
+  const s = new SanitizingStream(async (t) => void (out += t), {
+    ansi: 'strip',
+    ...(options.batchChars ? { batchChars: options.batchChars } : {}),
+  });
+  for (let i = 0; i < text.length; i += size) {
+    await s.push(text.slice(i, i + size));
+    if (options.flush !== false) await s.flush();
+  }
+  await s.end();
+  return out;
 }

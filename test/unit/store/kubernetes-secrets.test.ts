@@ -4,26 +4,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { assertQuick } from '../../support/linear-time';
 import fc from 'fast-check';
-import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
 import { redactSecrets } from '../../../src/core/store/sanitize/secrets';
+import { streamInPieces } from './helpers';
 
 const b64 = (s: string | Buffer): string => Buffer.from(s).toString('base64');
 const clean = async (text: string): Promise<string> => (await redactSecrets(text)).text;
 
 /** Redacted through the stream, in pieces of `size` characters with a (not quiet) flush after each. */
-async function streamed(text: string, size: number, batchChars?: number): Promise<string> {
-  let out = '';
-  const s = new SanitizingStream(async (t) => void (out += t), {
-    ansi: 'strip',
-    ...(batchChars ? { batchChars } : {}),
-  });
-  for (let i = 0; i < text.length; i += size) {
-    await s.push(text.slice(i, i + size));
-    await s.flush();
-  }
-  await s.end();
-  return out;
-}
+const streamed = (text: string, size: number, batchChars?: number): Promise<string> =>
+  streamInPieces(text, size, { batchChars });
 
 const DB_URL = b64('postgres://app:s3cr3t-Pw@db:5432/app');
 const CERT = b64(Buffer.alloc(900, 7));
@@ -221,10 +210,7 @@ test('a minified list of Secrets on a line longer than the stream holds is cut b
     type: 'Opaque',
   }));
   const text = JSON.stringify({ kind: 'SecretList', apiVersion: 'v1', metadata: { resourceVersion: '1' }, items });
-  let out = '';
-  const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip' });
-  for (let i = 0; i < text.length; i += 65_536) await s.push(text.slice(i, i + 65_536));
-  await s.end();
+  const out = await streamInPieces(text, 65_536, { flush: false });
   const left = items.filter((x) => out.includes(x.data.pw)).length;
   assert.equal(left, 0, `${left} of ${items.length} values left`);
   assert.equal((JSON.parse(out) as { items: unknown[] }).items.length, items.length);

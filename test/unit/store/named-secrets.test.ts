@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+import { streamInPieces } from './helpers';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
 const M = '[REDACTED:named-secret]';
@@ -151,14 +152,8 @@ test('a pair is never split by the lines held back: a name just before them, or 
     const want = redactSecretsSync(text).text;
     assert.notEqual(want, text);
     for (const size of [1, 3, 10]) {
-      let out = '';
-      const s = new SanitizingStream(async (t) => void (out += t), { ansi: 'strip', batchChars: 128 });
       // A flush after every piece, as a terminal's timer may do while a command prints slowly.
-      for (let i = 0; i < text.length; i += size) {
-        await s.push(text.slice(i, i + size));
-        await s.flush();
-      }
-      await s.end();
+      const out = await streamInPieces(text, size, { batchChars: 128 });
       assert.equal(out, want, `pieces of ${size}`);
     }
   }

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { redactSecrets } from '../../../src/core/store/sanitize/secrets';
-import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+import { streamInPieces } from './helpers';
 
 interface Entry {
   secret: string;
@@ -46,16 +46,7 @@ test('streamed in any pieces, a text keeps no secret that redacting it whole rem
           kind,
         );
         const whole = (await redactSecrets(text)).text;
-        let out = '';
-        const s = new SanitizingStream(async (t) => void (out += t), {
-          ansi: 'strip',
-          ...(batchChars ? { batchChars } : {}),
-        });
-        for (let i = 0; i < text.length; i += size) {
-          await s.push(text.slice(i, i + size));
-          if (flush) await s.flush();
-        }
-        await s.end();
+        const out = await streamInPieces(text, size, { batchChars, flush });
         for (const p of parts)
           if (typeof p !== 'string')
             assert.ok(
