@@ -35,8 +35,24 @@ export const CONTEXTS: Record<string, (e: CorpusEntry) => string | undefined> = 
   'json-after-newline': (e) => JSON.stringify({ path: '.env', content: `A=1\n${e.line}\nB=2` }),
   'json-after-tab': (e) => JSON.stringify({ path: 'notes.txt', content: `key\t${e.line}\tend` }),
   'json-after-quote': (e) => JSON.stringify({ path: 'say.txt', content: `he said "${e.line}" twice` }),
+  // A file's content as a tool's JSON or a Python repr holds it: its first line right after the quote.
+  'json-first-line': (e) => JSON.stringify({ path: 'config', content: `${e.line}\nB=2\n` }),
+  'python-first-line': (e) => `{'path': 'config', 'content': ${pythonRepr(`${e.line}\nB=2\n`)}}`,
   url: (e) => (e.standalone ? `see https://hooks.example.com/v1/${e.secret}/status?ok=1` : undefined),
 };
+
+/** A string as Python's repr() writes it: single quotes unless it holds one and no double quote. */
+export function pythonRepr(s: string): string {
+  const q = s.includes("'") && !s.includes('"') ? '"' : "'";
+  const body = s
+    .replace(/\\/g, '\\\\')
+    .replace(/\n/g, '\\n')
+    .replace(/\r/g, '\\r')
+    .replace(/\t/g, '\\t')
+    .replace(/\x1b/g, '\\x1b')
+    .replaceAll(q, `\\${q}`);
+  return `${q}${body}${q}`;
+}
 
 /** Every 12-character window of every needle (shorter needles whole): any of them on disk is a leak. */
 export function windowsOf(entries: readonly CorpusEntry[]): Map<string, string> {

@@ -6,6 +6,7 @@ import fc from 'fast-check';
 import { looksLikeName, looksLikePattern } from '../../../src/core/store/sanitize/rules/types';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 import { streamInPieces } from './helpers';
+import { pythonRepr } from '../../support/secret-corpus';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
 
@@ -111,6 +112,12 @@ test('a secret on the first line of a JSON string ends at its escaped line break
           const content = (JSON.parse(out) as { content: string }).content;
           assert.ok(!leaked(p, content), `${name}: ${out}`);
           assert.ok(content.endsWith(`-secret]${after}`), `${name}: ${out}`);
+          // The same JSON inside a log's JSON string (a tool call's arguments): as written, its closing
+          // `\"` and `\\n` read as escapes and the value ran to the line's end, breaking the JSON.
+          const nested = clean(JSON.stringify({ arguments: JSON.stringify({ content: line(p) + after, n: 1 }) }));
+          const args = JSON.parse((JSON.parse(nested) as { arguments: string }).arguments) as { content: string };
+          assert.ok(!leaked(p, args.content), `${name}: ${nested}`);
+          assert.ok(args.content.endsWith(`-secret]${after}`), `${name}: ${nested}`);
         },
       ),
       { numRuns: 60 },
@@ -125,6 +132,42 @@ test('a secret on the first line of a JSON string ends at its escaped line break
     clean(String.raw`["API_TOKEN=hunter2xyz9\nDB_HOST=localhost"]`),
     String.raw`["API_TOKEN=[REDACTED:env-secret]\nDB_HOST=localhost"]`,
   );
+});
+
+test("a file printed in a string: its first line starts a line for the rules anchored at one (JSON, Python's repr, JSON in JSON)", () => {
+  // Each file's first line is what a rule needs at a line's start: only the string's quote was before it.
+  const files: [string, string, string][] = [
+    ['YAML block scalar', 'password: |\n  Hunter2-blk9\n  second-Xq7\nuser: bob\n', 'Hunter2-blk9|second-Xq7'],
+    ['env list', '- name: DB_PASSWORD\n  value: Hunter2-env9\n- name: PORT\n  value: "5432"\n', 'Hunter2-env9'],
+    [
+      'Secret data',
+      `data:\n  DATABASE_URL: ${btoa('postgres://app:Hunter2-k8s9@db/app')}\n`,
+      btoa('postgres://app:Hunter2-k8s9@db/app'),
+    ],
+    ['netrc line', 'password Hunter2-netrc9\nlogin bob\n', 'Hunter2-netrc9'],
+    ['rclone', 'pass = Hunter2-rclone9\nuser = bob\n', 'Hunter2-rclone9'],
+  ];
+  for (const [name, file, secret] of files) {
+    const contexts: [string, string, (out: string) => string][] = [
+      ['JSON', JSON.stringify({ path: 'f', content: file }), (o) => (JSON.parse(o) as { content: string }).content],
+      ['Python repr', `{'path': 'f', 'content': ${pythonRepr(file)}}`, (o) => o],
+      [
+        'JSON in JSON',
+        JSON.stringify({ arguments: JSON.stringify({ content: file }) }),
+        (o) => (JSON.parse((JSON.parse(o) as { arguments: string }).arguments) as { content: string }).content,
+      ],
+    ];
+    for (const [where, text, content] of contexts) {
+      const out = clean(text);
+      assert.ok(!new RegExp(secret.replace(/[+/=]/g, '\\$&')).test(out), `${name} in ${where}: ${out}`);
+      const kept = content(out);
+      assert.ok(kept.includes('[REDACTED:'), `${name} in ${where}: ${out}`);
+      // Only the secret's lines changed: the keys and the other lines are kept.
+      const secrets = secret.split('|');
+      for (const line of file.split('\n').filter((l) => !secrets.some((x) => l.includes(x))))
+        assert.ok(kept.includes(line), `${name} in ${where}: ${line} in ${out}`);
+    }
+  }
 });
 
 test('lines that only look like it stay: code, references, prose, lists of settings', () => {
@@ -152,6 +195,8 @@ test('lines that only look like it stay: code, references, prose, lists of setti
     "        comment_token = line[pos:].rstrip('\\r\\n')",
     '        cls._test_support_token = support.ignore_deprecations_from(',
     "            credentials = '{0}:{1}'.format(user, passwd).encode()",
+    // A string's first line read alone (netrc.py writes a .netrc): a format field, not a password.
+    '            rep += f"\\tpassword {attrs[2]}\\n"',
     '    AttributeOID.CHALLENGE_PASSWORD: "challengePassword",',
     "        ResourceEndpoint.__init__(self, default_token='Bearer',",
     'HEX_PAT = "[0-9A-Fa-f]{1,4}"',

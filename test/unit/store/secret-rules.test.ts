@@ -7,13 +7,13 @@ import { assertQuick } from '../../support/linear-time';
 import fc from 'fast-check';
 import { clipRedacted, redactSecrets, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
-import { decodedView, SEQUENCE, SIMPLE } from '../../../src/core/store/sanitize/decoded-view';
+import { decodedView, eachStringView, SEQUENCE, SIMPLE } from '../../../src/core/store/sanitize/decoded-view';
 import { redactJsonText } from '../../../src/core/store/sanitize/json-values';
 import { redactJson } from '../../../src/core/store/store-writer';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
 import { generate } from '../../../scripts/gen-secret-corpus';
-import { CORPUS, CONTEXTS, leakedFormats, windowsOf } from '../../support/secret-corpus';
+import { CORPUS, CONTEXTS, leakedFormats, pythonRepr, windowsOf } from '../../support/secret-corpus';
 
 test('the committed corpus is exactly what the seeded generator writes (no hand-made secret)', () => {
   const committed = readFileSync(path.join(__dirname, '../../fixtures/secrets/corpus.json'), 'utf8');
@@ -154,6 +154,12 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     `password=a${','.repeat(n)}b`,
     `DB_PASSWORD: a${')'.repeat(n)}b`,
     `secret = Map<a${'?'.repeat(n)}b`,
+    // Strings read alone (a file printed in JSON): quotes that open, escape or nest without end.
+    '"password: |\\n'.repeat(n / 15),
+    `"${'\\"\\n'.repeat(n / 4)}`,
+    `{"a":"password: |\\n${'  x\\n'.repeat(n / 5)}"}`,
+    '"\\\\n\\"- name: DB_PASSWORD\\\\n  value: '.repeat(n / 40),
+    "'pass = a\\n".repeat(n / 12),
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);
@@ -238,6 +244,59 @@ test('the decoded view is what decoding one character at a time gives, offsets i
       assert.deepEqual([v.text, [...v.start], [...v.end]], [r.text, r.start, r.end], JSON.stringify(src));
     }),
     { numRuns: 3000 },
+  );
+});
+
+test("a JSON document's multi-line strings are read alone, also inside a string of another (property)", () => {
+  // Any JSON; the strings holding a line break are given decoded, each character mapped to its source.
+  // (No backslash in them: a string holding `"a\\nb"` holds a string, which is read alone too.)
+  const str = fc.array(fc.constantFrom('a', 'n', ' ', '\n', '\t', '"', 'é'), { maxLength: 12 }).map((a) => a.join(''));
+  const { value } = fc.letrec<{ value: unknown }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small' },
+      str,
+      fc.integer(),
+      fc.array(tie('value'), { maxLength: 4 }),
+      fc.dictionary(str, tie('value'), { maxKeys: 4 }),
+    ),
+  }));
+  let seen = 0;
+  fc.assert(
+    fc.property(value, fc.boolean(), (v, nest) => {
+      const inner = JSON.stringify(v);
+      const src = nest ? JSON.stringify({ arguments: inner }) : inner;
+      const want: string[] = [];
+      JSON.stringify(v, (_k, x: unknown) => (typeof x === 'string' && x.includes('\n') && want.push(x), x));
+      JSON.stringify(v, (k, x: unknown) => (k.includes('\n') && want.push(k), x));
+      const got: string[] = [];
+      eachStringView(src, false, (sv) => {
+        got.push(sv.text);
+        for (let i = 0; i < sv.text.length; i++) {
+          // A character comes from its own escape (or itself) in the source, read at the view's level.
+          const from = src.slice(sv.start[i]!, sv.end[i]!);
+          const once = from.startsWith('\\') ? (JSON.parse(`"${from}"`) as string) : from;
+          const plain = nest && once.startsWith('\\') ? (JSON.parse(`"${once}"`) as string) : once;
+          assert.equal(plain, sv.text[i], JSON.stringify({ src, i }));
+        }
+      });
+      assert.deepEqual(got.sort(), want.sort(), src);
+      seen += got.length;
+    }),
+    { numRuns: 2000 },
+  );
+  assert.ok(seen > 500, `${seen} strings read alone`);
+  // Python's repr quotes with either quote; an apostrophe in a word opens no string.
+  const pyStr = fc
+    .array(fc.constantFrom('a', '\n', '"', "'", '\\', 'é', "it's"), { maxLength: 8 })
+    .map((a) => a.join(''));
+  fc.assert(
+    fc.property(fc.array(pyStr, { maxLength: 5 }), (strings) => {
+      const src = `{'prose': "it's", 'items': [${strings.map(pythonRepr).join(', ')}]}`;
+      const got: string[] = [];
+      eachStringView(src, false, (sv) => got.push(sv.text));
+      assert.deepEqual(got.sort(), strings.filter((x) => x.includes('\n')).sort(), src);
+    }),
+    { numRuns: 1000 },
   );
 });
 

@@ -57,7 +57,7 @@ class Builder {
     this.n++;
   }
   view(): DecodedView {
-    return { text: this.parts.join(''), start: this.start.slice(0, this.n), end: this.end.slice(0, this.n) };
+    return { text: this.parts.join(''), start: this.start.subarray(0, this.n), end: this.end.subarray(0, this.n) };
   }
 }
 
@@ -116,4 +116,108 @@ export function decodedView(source: string): DecodedView | undefined {
   for (let pass = 0; pass < 2 && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
   if (v.text.includes('\x1b')) v = stripSequences(v);
   return v;
+}
+
+/** How deep strings are read inside strings: a file in JSON, and that JSON inside a JSON log's string. */
+const STRING_DEPTH = 2;
+/** What may come before a single-quoted string's opening quote, and after its closing one. */
+const OPENS_AFTER = /[\s,:=[({]/;
+const CLOSES_BEFORE = /[\s,:;\])}]/;
+/** The next quote of either kind, or a line's end. */
+const QUOTE_OR_BREAK = /["'\n]/g;
+/** The next character that ends or escapes a string of either quote. */
+const IN_STRING = { '"': /["\\\n]/g, "'": /['\\\n]/g } as const;
+
+/**
+ * Gives `use` the content of each quoted string on one line of `source` that holds a line break as the
+ * two characters `\n` (a file printed inside JSON or a Python repr), decoded, and of the strings inside
+ * that content. In such a view a file's first line starts a line: `{"content": "password: |\n  …"}`
+ * gives `password: |` as a line of its own, which rules anchored at a line's start need. With
+ * `firstLine`, only the content up to its first break (the other lines start lines in the decoded view
+ * already); only strings whose first line as written passes `take`. Linear: a string not closed on its
+ * line is given up at the line's end, not tried again from each quote inside it.
+ */
+export function eachStringView(
+  source: string,
+  firstLine: boolean,
+  use: (view: DecodedView) => void,
+  take: (head: string) => boolean = () => true,
+): void {
+  if (!source.includes('\\n')) return;
+  // `v` undefined: the source itself (offsets are made only for the strings taken).
+  const visit = (text: string, v: DecodedView | undefined, depth: number): void => {
+    // Strings of one quote are read left to right, a string's quotes of the other kind inside it.
+    // Once a quote opens a string that is not closed on its line, no later quote of that kind on the
+    // line can close one either (escapes read the same from there): the kind is done until the line ends.
+    const doneUntil = { '"': -1, "'": -1 };
+    for (let pos = 0; ;) {
+      QUOTE_OR_BREAK.lastIndex = pos;
+      const q = QUOTE_OR_BREAK.exec(text);
+      if (q === null) break;
+      const open = q.index;
+      pos = open + 1;
+      const quote = q[0];
+      if (quote === '\n' || open < doneUntil[quote as '"' | "'"]) continue;
+      // An apostrophe in a word (`it's`) opens no string: a repr's quote follows a blank or a bracket.
+      if (quote === "'" && open > 0 && !OPENS_AFTER.test(text[open - 1]!)) continue;
+      const s = readString(text, open, quote as '"' | "'");
+      if (s.close === -1) {
+        doneUntil[quote as '"' | "'"] = s.end;
+        continue;
+      }
+      // ...and one closing is followed by a blank, a bracket or a separator (`'a\nb', 'c'`).
+      if (quote === "'" && s.close + 1 < text.length && !CLOSES_BEFORE.test(text[s.close + 1]!)) continue;
+      pos = s.close + 1;
+      if (s.firstBreak !== -1 && take(text.slice(open + 1, s.firstBreak)))
+        use(decoded(text, v, open + 1, firstLine ? s.firstBreak : s.close));
+      // `\\n` inside: JSON in this string holds strings with line breaks (a JSON log's JSON).
+      if (s.nested && depth > 1) {
+        const inner = decoded(text, v, open + 1, s.close);
+        visit(inner.text, inner, depth - 1);
+      }
+    }
+  };
+  visit(source, undefined, STRING_DEPTH);
+}
+
+/**
+ * The string `quote` opens at `open`: its closing quote (-1 when its line ends first, `end` being that
+ * line's end), its first escaped line break and whether it holds an escaped `\\n` (JSON inside it).
+ */
+function readString(
+  text: string,
+  open: number,
+  quote: '"' | "'",
+): { close: number; end: number; firstBreak: number; nested: boolean } {
+  const stop = IN_STRING[quote];
+  let firstBreak = -1;
+  let nested = false;
+  for (let at = open + 1; ;) {
+    stop.lastIndex = at;
+    const m = stop.exec(text);
+    if (m === null || m[0] === '\n') return { close: -1, end: m === null ? text.length : m.index, firstBreak, nested };
+    if (m[0] !== '\\') return { close: m.index, end: m.index, firstBreak, nested };
+    const next = text[m.index + 1];
+    if (next === 'n' && firstBreak === -1) firstBreak = m.index;
+    else if (next === '\\' && text[m.index + 2] === 'n') nested = true;
+    at = m.index + 2;
+  }
+}
+
+/** Characters [from, to) of `text` decoded once, terminal sequences removed. */
+function decoded(text: string, v: DecodedView | undefined, from: number, to: number): DecodedView {
+  const out = decodeEscapes(sliceView(text, v, from, to));
+  return out.text.includes('\x1b') ? stripSequences(out) : out;
+}
+
+/** Characters [from, to) of `text` (of view `v`, or the source itself) as a view of their own. */
+function sliceView(text: string, v: DecodedView | undefined, from: number, to: number): DecodedView {
+  if (v) return { text: text.slice(from, to), start: v.start.subarray(from, to), end: v.end.subarray(from, to) };
+  const start = new Int32Array(to - from);
+  const end = new Int32Array(to - from);
+  for (let i = 0; i < start.length; i++) {
+    start[i] = from + i;
+    end[i] = from + i + 1;
+  }
+  return { text: text.slice(from, to), start, end };
 }

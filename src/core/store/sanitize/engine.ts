@@ -1,7 +1,7 @@
 // The rule engine: one keyword pass over the text picks the candidate lines and the rules they need;
 // only those rules run, only on those lines (as written and decoded, see decoded-view.ts). Text without
 // any keyword costs one table scan (keywords.ts).
-import { decodedView, type DecodedView } from './decoded-view';
+import { decodedView, eachStringView, type DecodedView } from './decoded-view';
 import { KeywordIndex, type Keyword } from './keywords';
 import { entropy, type SecretRule } from './rules/types';
 
@@ -21,6 +21,8 @@ const MAX_REREAD = 1024;
 
 interface Compiled extends SecretRule {
   order: number;
+  /** The pattern has a `^` that matches at a line's start (outside classes, not escaped). */
+  lineStart: boolean;
 }
 
 /** A run of whole lines copied from the text into the view. */
@@ -34,7 +36,9 @@ function compile(rule: SecretRule, order: number): Compiled {
   const flags = new Set(rule.pattern.flags);
   flags.add('g');
   flags.add('d');
-  return { ...rule, order, pattern: new RegExp(rule.pattern.source, [...flags].join('')) };
+  const caret = rule.pattern.source.replace(/\\.|\[(?:[^\]\\]|\\.)*\]/g, '').includes('^');
+  const lineStart = rule.pattern.multiline && caret;
+  return { ...rule, order, lineStart, pattern: new RegExp(rule.pattern.source, [...flags].join('')) };
 }
 
 /**
@@ -98,6 +102,7 @@ export class RedactionEngine {
     if (triggered.size > 0) {
       const lineRules: Compiled[] = [];
       let wholeDecoded: DecodedView | undefined | null = null;
+      const inStrings: Compiled[] = [];
       for (const order of triggered) {
         const rule = this.rules[order]!;
         if (!rule.multiline) {
@@ -110,13 +115,19 @@ export class RedactionEngine {
         if (rule.asWrittenOnly) continue;
         if (wholeDecoded === null) wholeDecoded = decodedView(whole);
         if (wholeDecoded) this.run(rule, wholeDecoded.text, wholeDecoded, (o) => o, spans);
+        if (rule.lineStart) inStrings.push(rule);
       }
+      // Rules anchored at a line's start also read each multi-line string alone: a file printed in JSON
+      // (`"content": "password: |\n  …"`) has its first line right after the quote.
+      if (inStrings.length > 0) this.runInStrings(whole ?? asciiView(text), false, inStrings, (o) => o, spans);
       const toOrig = (o: number): number => toOriginal(pieces, o);
       const decoded = lineRules.length > 0 ? decodedView(view) : undefined;
       for (const rule of lineRules) {
         this.run(rule, view, undefined, toOrig, spans);
         if (decoded) this.run(rule, decoded.text, decoded, toOrig, spans);
       }
+      const anchored = lineRules.filter((r) => r.lineStart);
+      if (anchored.length > 0) this.runInStrings(view, true, anchored, toOrig, spans);
     }
     if (this.everywhere.length > 0) {
       whole ??= asciiView(text);
@@ -127,6 +138,33 @@ export class RedactionEngine {
       }
     }
     return spans;
+  }
+
+  /**
+   * Runs `rules` on each multi-line string of `text` alone (see `eachStringView`): each rule on the
+   * strings whose first line holds one of its keywords, as the rules run on the lines that hold them.
+   * A match that only this finds starts on that first line (the others start lines in the decoded view).
+   */
+  private runInStrings(
+    text: string,
+    firstLine: boolean,
+    rules: readonly Compiled[],
+    toOrig: (o: number) => number,
+    out: Span[],
+  ): void {
+    const inHead = new Set<number>();
+    eachStringView(
+      text,
+      firstLine,
+      (sv) => {
+        for (const rule of rules) if (inHead.has(rule.order)) this.run(rule, sv.text, sv, toOrig, out);
+      },
+      (head) => {
+        inHead.clear();
+        this.index.scan(head, inHead, () => undefined);
+        return rules.some((r) => inHead.has(r.order));
+      },
+    );
   }
 
   private run(
@@ -157,6 +195,11 @@ export class RedactionEngine {
         re.lastIndex = Math.max(whole[0] + 1, from);
       };
       if (m[0].length === 0) re.lastIndex++;
+      // A string opened by an escaped quote is a string inside a string (JSON in a JSON log): as written,
+      // its closing `\"` and its line breaks (`\\n`) read as escapes inside the value, which then ran
+      // to the line's end and broke the JSON. The decoded view reads it at its own level.
+      const open = m.indices?.groups?.open;
+      if (!dv && open && text.charCodeAt(open[0] - 1) === 92) continue;
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
       const q = text[s];
       const quoted = e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q;
