@@ -168,6 +168,20 @@ test("the API server's order (kind first, metadata between) and its lists (items
   const out = await clean(log);
   assert.ok(!out.includes(DB_URL) && !out.includes(b64('hunter2')), out);
   assert.doesNotThrow(() => JSON.parse(out));
+  // A bare Secret (no annotation or label naming kubernetes.io) in a log, and in a log of that log: its
+  // `\"kind\": \"Secret\"` as written is found too.
+  const bare = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { DATABASE_URL: DB_URL } };
+  const listed = { items: [{ metadata: { name: 'db' }, data: { DATABASE_URL: DB_URL }, type: 'Opaque' }] };
+  const plain = { kind: 'Secret', stringData: { DB_URL: 'postgres://app:Hunter2x@db/app' } };
+  for (const doc of [bare, listed, plain])
+    for (const inner of [JSON.stringify(doc), JSON.stringify(doc, null, 2)]) {
+      const once = JSON.stringify({ type: 'tool_result', content: inner });
+      for (const text of [once, JSON.stringify({ log: once })]) {
+        const got = await clean(text);
+        assert.ok(!got.includes(DB_URL) && !got.includes('Hunter2x'), got);
+        assert.doesNotThrow(() => JSON.parse(got));
+      }
+    }
 });
 
 test("the Python client's dict (single quotes) and a Secret after prose with apostrophes go", async () => {

@@ -422,18 +422,29 @@ test('clipRedacted: redacts before it cuts, keeps whole markers, and reads past 
   assert.equal(leakedFormats(out, windowsOf([key])).size, 0, 'no line of the key body');
 });
 
-test('JSON redacted as written (a tool output that prints JSON) stays valid, also JSON inside JSON', async () => {
+test('JSON redacted as written stays valid and keeps no secret, also JSON inside JSON inside JSON', async () => {
+  // Three levels: a tool's JSON (`once`), a log's tool call holding it (`twice`), a log of that log (a
+  // tool output printing it: `thrice`). A corpus line that is JSON itself is a fourth level there.
   const broken: string[] = [];
   for (const e of CORPUS)
     for (const [name, make] of Object.entries(CONTEXTS)) {
       if (!name.startsWith('json')) continue;
       const once = make(e)!;
       const twice = JSON.stringify({ arguments: once });
-      try {
-        JSON.parse((await redactSecrets(once)).text);
-        JSON.parse(JSON.parse((await redactSecrets(twice)).text).arguments);
-      } catch {
-        broken.push(`${name}: ${e.format}`);
+      const thrice = JSON.stringify({ log: twice });
+      const texts = /^\s*[[{]/.test(e.line) ? [once, twice] : [once, twice, thrice];
+      for (const [level, text] of texts.entries()) {
+        const out = (await redactSecrets(text)).text;
+        try {
+          let doc = out;
+          for (let k = 0; k <= level; k++) {
+            const parsed = JSON.parse(doc) as Record<string, string>;
+            doc = k === level ? '' : (parsed.log ?? parsed.arguments)!;
+          }
+        } catch {
+          broken.push(`${name} ${level + 1}: ${e.format} broken`);
+        }
+        if (leakedFormats(out, windowsOf([e])).size > 0) broken.push(`${name} ${level + 1}: ${e.format} leaked`);
       }
     }
   assert.deepEqual(broken, []);

@@ -102,6 +102,9 @@ function stripSequences(v: DecodedView): DecodedView {
   return b.view();
 }
 
+/** Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log. */
+export const DECODE_PASSES = 3;
+
 /** The decoded view of `source`, or undefined when it has no escapes and no terminal sequences. */
 export function decodedView(source: string): DecodedView | undefined {
   const escaped = ESCAPE.test(source);
@@ -113,13 +116,13 @@ export function decodedView(source: string): DecodedView | undefined {
     end[i] = i + 1;
   }
   let v: DecodedView = { text: source, start, end };
-  for (let pass = 0; pass < 2 && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
+  for (let pass = 0; pass < DECODE_PASSES && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
   if (v.text.includes('\x1b')) v = stripSequences(v);
   return v;
 }
 
 /** How deep strings are read inside strings: a file in JSON, and that JSON inside a JSON log's string. */
-const STRING_DEPTH = 2;
+const STRING_DEPTH = DECODE_PASSES;
 /** What may come before a single-quoted string's opening quote, and after its closing one. */
 const OPENS_AFTER = /[\s,:=[({]/;
 const CLOSES_BEFORE = /[\s,:;\])}]/;

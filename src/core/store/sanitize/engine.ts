@@ -1,7 +1,7 @@
 // The rule engine: one keyword pass over the text picks the candidate lines and the rules they need;
 // only those rules run, only on those lines (as written and decoded, see decoded-view.ts). Text without
 // any keyword costs one table scan (keywords.ts).
-import { decodedView, eachStringView, type DecodedView } from './decoded-view';
+import { DECODE_PASSES, decodedView, eachStringView, type DecodedView } from './decoded-view';
 import { KeywordIndex, type Keyword } from './keywords';
 import { entropy, type SecretRule } from './rules/types';
 
@@ -51,6 +51,18 @@ export function asciiView(text: string): string {
   return /[^\x00-\x7f]/.test(text) ? text.replace(/[^\x00-\x7f]/g, '\x7f') : text;
 }
 
+/**
+ * A keyword as written at each level of JSON the decoded view reads (DECODE_PASSES): its quotes
+ * escaped once inside a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`).
+ */
+function escapedVariants(keyword: string): string[] {
+  if (!keyword.includes('"')) return [keyword];
+  const out = [keyword];
+  for (let level = 1, slashes = 1; level < DECODE_PASSES; level++, slashes = slashes * 2 + 1)
+    out.push(keyword.replaceAll('"', `${'\\'.repeat(slashes)}"`));
+  return out;
+}
+
 export class RedactionEngine {
   private readonly rules: Compiled[];
   private readonly index: KeywordIndex<number>;
@@ -62,7 +74,9 @@ export class RedactionEngine {
     this.everywhere = this.rules.filter((r) => r.keywords.length === 0);
     const keywords: Keyword<number>[] = [];
     for (const r of this.rules)
-      for (const text of r.keywords) keywords.push({ text, exact: r.exactKeywords === true, target: r.order });
+      for (const text of r.keywords)
+        for (const variant of escapedVariants(text))
+          keywords.push({ text: variant, exact: r.exactKeywords === true, target: r.order });
     this.index = new KeywordIndex(keywords);
   }
 

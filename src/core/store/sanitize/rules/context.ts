@@ -221,8 +221,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'docker-config-auth',
     title: 'Docker / Podman config.json credentials ("auth": base64 user:password, "identitytoken")',
-    // `auth\\"`: the key inside a JSON string (a tool call writing config.json).
-    keywords: ['"auth"', 'auth\\"', 'identitytoken', 'registrytoken'],
+    keywords: ['"auth"', 'identitytoken', 'registrytoken'],
     pattern: /"(?:auth|identitytoken|registrytoken)"[ \t]*:[ \t]*"(?<secret>[A-Za-z0-9+/=._-]{8,})"/gi,
     accept: (s) => !isPlaceholder(s) && (basicCredentials(s) || tokenLike(s)),
   },
