@@ -160,6 +160,9 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     `{"a":"password: |\\n${'  x\\n'.repeat(n / 5)}"}`,
     '"\\\\n\\"- name: DB_PASSWORD\\\\n  value: '.repeat(n / 40),
     "'pass = a\\n".repeat(n / 12),
+    // Lines behind tools' prefixes (grep's `path:12:`): long paths, and runs that never reach a number.
+    `${'p/'.repeat(100)}:1:password: |\n`.repeat(n / 215),
+    `${'a'.repeat(200)}-password: x\n`.repeat(n / 212),
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);

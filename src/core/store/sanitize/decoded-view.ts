@@ -126,6 +126,8 @@ const STRING_DEPTH = DECODE_PASSES;
 /** What may come before a single-quoted string's opening quote, and after its closing one. */
 const OPENS_AFTER = /[\s,:=[({]/;
 const CLOSES_BEFORE = /[\s,:;\])}]/;
+/** A line's number as `cat -n` or an agent's Read tool print it, as written in a string (`\t`, `→`). */
+const NUMBERED_LINE = /^[ \t]*\d{1,7}(?:\\t|\t|\x7f|\u2192)/;
 /** The next quote of either kind, or a line's end. */
 const QUOTE_OR_BREAK = /["'\n]/g;
 /** The next character that ends or escapes a string of either quote. */
@@ -146,7 +148,7 @@ export function eachStringView(
   use: (view: DecodedView) => void,
   take: (head: string) => boolean = () => true,
 ): void {
-  if (!source.includes('\\n')) return;
+  if (!source.includes('\\n') && !/\d(?:\\t|\t|\x7f|\u2192)/.test(source)) return;
   // `v` undefined: the source itself (offsets are made only for the strings taken).
   const visit = (text: string, v: DecodedView | undefined, depth: number): void => {
     // Strings of one quote are read left to right, a string's quotes of the other kind inside it.
@@ -171,8 +173,11 @@ export function eachStringView(
       // ...and one closing is followed by a blank, a bracket or a separator (`'a\nb', 'c'`).
       if (quote === "'" && s.close + 1 < text.length && !CLOSES_BEFORE.test(text[s.close + 1]!)) continue;
       pos = s.close + 1;
-      if (s.firstBreak !== -1 && take(text.slice(open + 1, s.firstBreak)))
-        use(decoded(text, v, open + 1, firstLine ? s.firstBreak : s.close));
+      // One line with its number before it is a file's line too (an agent's Read tool on a one-line file).
+      const lineEnd =
+        s.firstBreak !== -1 ? s.firstBreak : NUMBERED_LINE.test(text.slice(open + 1, open + 16)) ? s.close : -1;
+      if (lineEnd !== -1 && take(text.slice(open + 1, lineEnd)))
+        use(decoded(text, v, open + 1, firstLine ? lineEnd : s.close));
       // `\\n` inside: JSON in this string holds strings with line breaks (a JSON log's JSON).
       if (s.nested && depth > 1) {
         const inner = decoded(text, v, open + 1, s.close);

@@ -3,6 +3,7 @@
 // any keyword costs one table scan (keywords.ts).
 import { DECODE_PASSES, decodedView, eachStringView, type DecodedView } from './decoded-view';
 import { KeywordIndex, type Keyword } from './keywords';
+import { withoutPrefixes } from './line-prefixes';
 import { entropy, type SecretRule } from './rules/types';
 
 /** A range of the text to replace with `[REDACTED:<kind>]`; lower `priority` names overlapping ranges. */
@@ -116,7 +117,7 @@ export class RedactionEngine {
     if (triggered.size > 0) {
       const lineRules: Compiled[] = [];
       let wholeDecoded: DecodedView | undefined | null = null;
-      const inStrings: Compiled[] = [];
+      const spanning: Compiled[] = [];
       for (const order of triggered) {
         const rule = this.rules[order]!;
         if (!rule.multiline) {
@@ -129,19 +130,27 @@ export class RedactionEngine {
         if (rule.asWrittenOnly) continue;
         if (wholeDecoded === null) wholeDecoded = decodedView(whole);
         if (wholeDecoded) this.run(rule, wholeDecoded.text, wholeDecoded, (o) => o, spans);
-        if (rule.lineStart) inStrings.push(rule);
+        if (rule.lineStart || rule.fileLines) spanning.push(rule);
       }
-      // Rules anchored at a line's start also read each multi-line string alone: a file printed in JSON
-      // (`"content": "password: |\n  …"`) has its first line right after the quote.
-      if (inStrings.length > 0) this.runInStrings(whole ?? asciiView(text), false, inStrings, (o) => o, spans);
+      // The rules also read the text without tools' line prefixes (grep's `path:12:`, `cat -n`, a diff's
+      // `+`), and each multi-line string alone: a file printed in JSON (`"content": "password: |\n  …"`)
+      // has its first line right after the quote.
+      if (spanning.length > 0) {
+        whole ??= asciiView(text);
+        this.runWithoutPrefixes(spanning, whole, undefined, false, (o) => o, spans);
+        if (wholeDecoded) this.runWithoutPrefixes(spanning, wholeDecoded.text, wholeDecoded, false, (o) => o, spans);
+        this.runInStrings(whole, false, spanning, (o) => o, spans);
+      }
       const toOrig = (o: number): number => toOriginal(pieces, o);
       const decoded = lineRules.length > 0 ? decodedView(view) : undefined;
       for (const rule of lineRules) {
         this.run(rule, view, undefined, toOrig, spans);
         if (decoded) this.run(rule, decoded.text, decoded, toOrig, spans);
       }
-      const anchored = lineRules.filter((r) => r.lineStart);
-      if (anchored.length > 0) this.runInStrings(view, true, anchored, toOrig, spans);
+      // A line rule reads again only the lines that had a prefix.
+      this.runWithoutPrefixes(lineRules, view, undefined, true, toOrig, spans);
+      if (decoded) this.runWithoutPrefixes(lineRules, decoded.text, decoded, true, toOrig, spans);
+      if (lineRules.length > 0) this.runInStrings(view, true, lineRules, toOrig, spans);
     }
     if (this.everywhere.length > 0) {
       whole ??= asciiView(text);
@@ -156,8 +165,10 @@ export class RedactionEngine {
 
   /**
    * Runs `rules` on each multi-line string of `text` alone (see `eachStringView`): each rule on the
-   * strings whose first line holds one of its keywords, as the rules run on the lines that hold them.
-   * A match that only this finds starts on that first line (the others start lines in the decoded view).
+   * strings whose first line holds one of its keywords, as the rules run on the lines that hold them;
+   * those anchored at a line's start as it is, all without its lines' prefixes (`     1→` of an agent's
+   * Read tool). A match only this finds starts on that first line (the others start lines in the
+   * decoded view, read there with and without prefixes).
    */
   private runInStrings(
     text: string,
@@ -171,7 +182,9 @@ export class RedactionEngine {
       text,
       firstLine,
       (sv) => {
-        for (const rule of rules) if (inHead.has(rule.order)) this.run(rule, sv.text, sv, toOrig, out);
+        const hit = rules.filter((rule) => inHead.has(rule.order));
+        for (const rule of hit) if (rule.lineStart) this.run(rule, sv.text, sv, toOrig, out);
+        this.runWithoutPrefixes(hit, sv.text, sv, firstLine, toOrig, out);
       },
       (head) => {
         inHead.clear();
@@ -179,6 +192,23 @@ export class RedactionEngine {
         return rules.some((r) => inHead.has(r.order));
       },
     );
+  }
+
+  /** Runs `rules` on `text` (of view `v`) without its lines' output prefixes, if it has any. */
+  private runWithoutPrefixes(
+    rules: readonly Compiled[],
+    text: string,
+    v: DecodedView | undefined,
+    onlyPrefixed: boolean,
+    toOrig: (o: number) => number,
+    out: Span[],
+  ): void {
+    const p = rules.length > 0 ? withoutPrefixes(text, v, onlyPrefixed) : undefined;
+    if (!p) return;
+    // Only the lines that had a prefix are new to a line rule: it runs if they hold its keywords.
+    const hit = new Set<number>();
+    if (onlyPrefixed) this.index.scan(p.text, hit, () => undefined);
+    for (const rule of rules) if (!onlyPrefixed || hit.has(rule.order)) this.run(rule, p.text, p, toOrig, out);
   }
 
   private run(

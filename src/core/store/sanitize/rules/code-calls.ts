@@ -43,7 +43,8 @@ export const CODE_CALL_RULES: readonly SecretRule[] = [
     id: 'code-secret',
     title: 'Passwords under a `pass` key at a line start (rclone config, INI, TOML: pass = …)',
     keywords: ['pass'],
-    pattern: /^[ \t]*pass[ \t]*=[ \t]*(?<secret>"[^"\n]+"|'[^'\n]+'|[^\s"'#;]+)[ \t]*$/gm,
+    // The line ends, or the JSON string it was printed in (`…\npass = x"}`).
+    pattern: /^[ \t]*pass[ \t]*=[ \t]*(?<secret>"[^"\n]+"|'[^'\n]+'|[^\s"'#;]+)(?=[ \t]*(?:$|"[ \t]*[,}\]]))/gm,
     accept: literal,
   },
 ];

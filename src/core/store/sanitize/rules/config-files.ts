@@ -42,6 +42,7 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
     title: 'PostgreSQL password file lines with other ports, in a text that names .pgpass',
     keywords: ['.pgpass'],
     multiline: true,
+    fileLines: true,
     pattern: pgpass(String.raw`\d{1,5}`),
     accept: (s) => !isPlaceholder(s),
   },
@@ -80,6 +81,7 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
       'credentials</key>',
     ],
     multiline: true,
+    fileLines: true,
     pattern: new RegExp(
       String.raw`<key>${SECRET_NAME}</key>(?:\s|\\[nrt]){0,200}<string>(?<secret>[^<>\n]{1,512})</string>`,
       'gi',
@@ -92,6 +94,7 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
     title: 'PuTTY private keys (.ppk Private-Lines)',
     keywords: ['private-lines:'],
     multiline: true,
+    fileLines: true,
     pattern: new RegExp(
       String.raw`Private-Lines:[ \t]*\d+${PPK_BREAK}(?<secret>${PPK_LINE}(?:${PPK_BREAK}${PPK_LINE})*)`,
       'g',

@@ -35,6 +35,12 @@ export interface SecretRule {
   within?: (text: string) => ReadonlyArray<readonly [number, number]>;
   /** Searched only in the text as written, not also with its escapes decoded (see decoded-view.ts). */
   asWrittenOnly?: boolean;
+  /**
+   * A multi-line match that reads a file's consecutive lines (a key, then its value on the next line):
+   * also searched without tools' line prefixes (grep's `path:12:`, see line-prefixes.ts). Implied by a
+   * pattern anchored at a line's start (`^` with the `m` flag).
+   */
+  fileLines?: boolean;
 }
 
 /**
