@@ -38,8 +38,12 @@ export const CONTEXTS: Record<string, (e: CorpusEntry) => string | undefined> = 
   // A file's content as a tool's JSON or a Python repr holds it: its first line right after the quote.
   'json-first-line': (e) => JSON.stringify({ path: 'config', content: `${e.line}\nB=2\n` }),
   'python-first-line': (e) => `{'path': 'config', 'content': ${pythonRepr(`${e.line}\nB=2\n`)}}`,
+  // A page showing a config file: HTML-escaped (`&quot;`, `&lt;`), as `curl` of it prints.
+  'html-pre': (e) => `<pre>\n${e.line.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)}\n</pre>`,
   url: (e) => (e.standalone ? `see https://hooks.example.com/v1/${e.secret}/status?ok=1` : undefined),
 };
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 /** A string as Python's repr() writes it: single quotes unless it holds one and no double quote. */
 export function pythonRepr(s: string): string {

@@ -163,6 +163,9 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     // Lines behind tools' prefixes (grep's `path:12:`): long paths, and runs that never reach a number.
     `${'p/'.repeat(100)}:1:password: |\n`.repeat(n / 215),
     `${'a'.repeat(200)}-password: x\n`.repeat(n / 212),
+    // HTML entities and URL encoding, decoded: runs of them after a key.
+    `password%3D${'%25'.repeat(n / 3)}`,
+    `&quot;password&quot;: &quot;${'&amp;'.repeat(n / 5)}`,
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);
@@ -301,6 +304,23 @@ test("a JSON document's multi-line strings are read alone, also inside a string 
     }),
     { numRuns: 1000 },
   );
+});
+
+test('HTML entities and URL encoding are read as the text they stand for; the markup around stays', async () => {
+  const cases: [string, string][] = [
+    ['<div data-config="{&quot;password&quot;: &quot;Hunter2-html9&quot;}">', 'Hunter2-html9'],
+    ['&lt;password&gt;Hunter2-xml9&lt;/password&gt;', 'Hunter2-xml9'],
+    ['POST /login body=username%3Dbob%26password%3DHunter2-url9%26remember%3D1', 'Hunter2-url9'],
+    ['GET /share?text=DB_PASSWORD%3DHunter2-url8%0APORT%3D5432 HTTP/1.1', 'Hunter2-url8'],
+  ];
+  for (const [text, secret] of cases) {
+    const out = (await redactSecrets(text)).text;
+    assert.ok(!out.includes(secret) && out.includes('[REDACTED:'), out);
+    // Only the secret's own characters go: every entity or `%XX` outside it is kept whole.
+    const left = text.split(secret);
+    assert.ok(out.startsWith(left[0]!) && out.endsWith(left[1]!), out);
+  }
+  assert.equal((await redactSecrets('a%20b &amp; c &lt;token&gt; d')).text, 'a%20b &amp; c &lt;token&gt; d');
 });
 
 test('tool-call arguments: string values redacted as decoded text, secret-named keys whole', async () => {

@@ -102,13 +102,45 @@ function stripSequences(v: DecodedView): DecodedView {
   return b.view();
 }
 
+/** HTML's entities for the characters around a value, and URL encoding of ASCII (`%3D`, `%22`). */
+const MARKUP = /&(?:quot|apos|amp|lt|gt|#\d{1,3}|#x[0-9a-fA-F]{1,2});|%[0-7][0-9A-Fa-f]/;
+const MARKUP_ALL = /&(?:quot|apos|amp|lt|gt|#\d{1,3}|#x[0-9a-fA-F]{1,2});|%[0-7][0-9A-Fa-f]/g;
+const ENTITIES: Record<string, string> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
+
+/**
+ * Text from an HTML page or attribute (`{&quot;apiKey&quot;: …}`) or a URL (`password%3D…`) as it
+ * reads: each entity or `%XX` one character, mapped to the whole of it.
+ */
+function decodeMarkup(v: DecodedView): DecodedView {
+  const b = new Builder(v);
+  const t = v.text;
+  let run = 0;
+  MARKUP_ALL.lastIndex = 0;
+  for (let m = MARKUP_ALL.exec(t); m !== null; m = MARKUP_ALL.exec(t)) {
+    const e = m[0];
+    const code =
+      e[0] === '%'
+        ? parseInt(e.slice(1), 16)
+        : e[1] === '#'
+          ? parseInt(e[2] === 'x' ? e.slice(3, -1) : e.slice(2, -1), e[2] === 'x' ? 16 : 10)
+          : ENTITIES[e.slice(1, -1)]!.charCodeAt(0);
+    if (code > 0x7f) continue;
+    b.copy(run, m.index);
+    b.push(String.fromCharCode(code), m.index, m.index + e.length - 1);
+    run = m.index + e.length;
+  }
+  b.copy(run, t.length);
+  return b.view();
+}
+
 /** Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log. */
 export const DECODE_PASSES = 3;
 
-/** The decoded view of `source`, or undefined when it has no escapes and no terminal sequences. */
+/** The decoded view of `source`, or undefined when it has no escapes, entities or terminal sequences. */
 export function decodedView(source: string): DecodedView | undefined {
   const escaped = ESCAPE.test(source);
-  if (!escaped && !source.includes('\x1b')) return undefined;
+  const markup = MARKUP.test(source);
+  if (!escaped && !markup && !source.includes('\x1b')) return undefined;
   const start = new Int32Array(source.length);
   const end = new Int32Array(source.length);
   for (let i = 0; i < source.length; i++) {
@@ -116,6 +148,7 @@ export function decodedView(source: string): DecodedView | undefined {
     end[i] = i + 1;
   }
   let v: DecodedView = { text: source, start, end };
+  if (markup) v = decodeMarkup(v);
   for (let pass = 0; pass < DECODE_PASSES && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
   if (v.text.includes('\x1b')) v = stripSequences(v);
   return v;

@@ -53,16 +53,20 @@ export function asciiView(text: string): string {
 }
 
 /**
- * A keyword as written at each level of JSON the decoded view reads (DECODE_PASSES): its quotes
- * escaped once inside a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`).
+ * A keyword as written where the decoded view reads it (decoded-view.ts): its quotes escaped once inside
+ * a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`, DECODE_PASSES), as
+ * HTML entities (`&quot;auth&quot;`, `password&gt;`) and URL-encoded (`postgres%3A%2F%2F`).
  */
-function escapedVariants(keyword: string): string[] {
-  if (!keyword.includes('"')) return [keyword];
-  const out = [keyword];
-  for (let level = 1, slashes = 1; level < DECODE_PASSES; level++, slashes = slashes * 2 + 1)
-    out.push(keyword.replaceAll('"', `${'\\'.repeat(slashes)}"`));
-  return out;
+function keywordVariants(keyword: string): string[] {
+  const out = new Set([keyword]);
+  if (keyword.includes('"'))
+    for (let level = 1, slashes = 1; level < DECODE_PASSES; level++, slashes = slashes * 2 + 1)
+      out.add(keyword.replaceAll('"', `${'\\'.repeat(slashes)}"`));
+  out.add(keyword.replace(/[&<>"']/g, (c) => HTML_ENTITY[c]!));
+  out.add(encodeURIComponent(keyword));
+  return [...out];
 }
+const HTML_ENTITY: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 
 export class RedactionEngine {
   private readonly rules: Compiled[];
@@ -76,7 +80,7 @@ export class RedactionEngine {
     const keywords: Keyword<number>[] = [];
     for (const r of this.rules)
       for (const text of r.keywords)
-        for (const variant of escapedVariants(text))
+        for (const variant of keywordVariants(text))
           keywords.push({ text: variant, exact: r.exactKeywords === true, target: r.order });
     this.index = new KeywordIndex(keywords);
   }
