@@ -4,6 +4,7 @@
 import { AnsiStripper } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
+import { openCsvHeader } from './rules/csv-columns';
 import { lastCommaOutsideStrings } from './rules/kubernetes-json';
 import {
   keyLinesBefore,
@@ -86,6 +87,8 @@ export class SanitizingStream {
   private readonly batchChars: number;
   private readonly longLineChars: number;
   private readonly redact: (text: string) => Promise<RedactionResult>;
+  /** The header of a table with a secret column whose rows may go on in the next batch. */
+  private tableHeader = '';
   private sniff: Uint8Array[] | undefined = [];
   private sniffed = 0;
   private batch = '';
@@ -201,9 +204,13 @@ export class SanitizingStream {
     }
     // A key that never got its END is cut short: the rules redact its BEGIN line and key lines only.
     if (text !== '') {
-      const r = await this.redact(text);
+      // Rows of a table whose header named a secret column in an earlier batch are read below it.
+      const header = this.tableHeader;
+      const scanned = header === '' ? text : `${header}\n${text}`;
+      const r = await this.redact(scanned);
       addCounts(this.stats.redactions, r.counts);
-      text = r.text;
+      text = header === '' ? r.text : r.text.slice(r.text.indexOf('\n') + 1);
+      this.tableHeader = final ? '' : openCsvHeader(scanned);
     }
     await this.emit(text + unterminated);
   }

@@ -4,6 +4,7 @@ import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
 import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
+import { CSV_RULES } from './csv-columns';
 import { KUBERNETES_RULES } from './kubernetes';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
@@ -28,4 +29,5 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CONFIG_FILE_RULES,
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
+  ...CSV_RULES,
 ];
