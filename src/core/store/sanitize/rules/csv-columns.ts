@@ -35,16 +35,10 @@ function splitLine(text: string, from: number, to: number, sep: string): Array<[
     const start = i;
     if (text[i] === '"') {
       // A quoted field: to the quote not doubled.
-      for (i++; ; i++) {
-        const q = text.indexOf('"', i);
-        if (q === -1 || q >= to) return undefined;
-        if (text[q + 1] === '"') {
-          i = q + 1;
-          continue;
-        }
-        i = q + 1;
-        break;
-      }
+      let q = text.indexOf('"', i + 1);
+      while (q !== -1 && q < to && text[q + 1] === '"') q = text.indexOf('"', q + 2);
+      if (q === -1 || q >= to) return undefined;
+      i = q + 1;
       if (i < to && text[i] !== sep) return undefined;
     } else {
       const next = text.indexOf(sep, i);
@@ -138,13 +132,7 @@ const csvRule = (sep: string, name: string): SecretRule => ({
   multiline: true,
   within: (text) => blocksOf(text).flatMap((b) => (b.sep === sep ? b.fields : [])),
   // A field: quoted (doubled quotes inside), or up to the next separator.
-  pattern: new RegExp(
-    String.raw`(?<=^|${sep})(?<secret>"(?:[^"
-]|"")*"(?=${sep}|
-?$)|[^${sep}
-]+)`,
-    'gm',
-  ),
+  pattern: new RegExp(String.raw`(?<=^|${sep})(?<secret>"(?:[^"\n]|"")*"(?=${sep}|\r?$)|[^${sep}\n]+)`, 'gm'),
   accept: (v) => v.trim().length >= 3 && !isPlaceholder(v),
 });
 
