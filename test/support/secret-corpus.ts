@@ -40,6 +40,12 @@ export const CONTEXTS: Record<string, (e: CorpusEntry) => string | undefined> = 
   'python-first-line': (e) => `{'path': 'config', 'content': ${pythonRepr(`${e.line}\nB=2\n`)}}`,
   // A page showing a config file: HTML-escaped (`&quot;`, `&lt;`), as `curl` of it prints.
   'html-pre': (e) => `<pre>\n${e.line.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)}\n</pre>`,
+  // A file a logger or a CI job printed line by line (GitHub Actions' log, `kubectl logs --timestamps`).
+  'logged-lines': (e) =>
+    e.line
+      .split('\n')
+      .map((l, i) => `2026-11-22T02:33:0${i % 10}.1234567Z INFO  ${l}`)
+      .join('\n'),
   url: (e) => (e.standalone ? `see https://hooks.example.com/v1/${e.secret}/status?ok=1` : undefined),
 };
 

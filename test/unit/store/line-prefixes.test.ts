@@ -36,6 +36,14 @@ const SHOWN: [string, (lines: string[]) => string][] = [
   ['diff', (ls) => `--- a/app.yaml\n+++ b/app.yaml\n@@ -1,2 +1,${ls.length} @@\n${ls.map((l) => `+${l}`).join('\n')}`],
   ['compose logs', (ls) => ls.map((l) => `web-1  | ${l}`).join('\n')],
   ['kubectl --prefix', (ls) => ls.map((l) => `[pod/web-7d9/app] ${l}`).join('\n')],
+  ['GitHub Actions log', (ls) => ls.map((l, i) => `2026-11-22T02:33:0${i}.1234567Z ${l}`).join('\n')],
+  ['Python logger', (ls) => ls.map((l, i) => `2026-11-22 02:33:02,1${i}0 INFO ${l}`).join('\n')],
+  ['padded level', (ls) => ls.map((l) => `[12:00:01] WARN  ${l}`).join('\n')],
+  ['compose logs -t', (ls) => ls.map((l) => `web-1  | 2026-11-22T02:33:02.123456789Z ${l}`).join('\n')],
+  [
+    'CI log in a JSON tool result',
+    (ls) => JSON.stringify({ type: 'tool_result', content: ls.map((l) => `2026-11-22T02:33:02Z ${l}`).join('\n') }),
+  ],
   [
     'Read tool in a JSON log',
     (ls) =>
@@ -61,10 +69,17 @@ test('secrets of files shown with line prefixes are redacted, every other line k
   assert.deepEqual(failures, []);
 });
 
-test('timestamps, dates, tables and prose are no prefixes', () => {
+test("a logger's time and level go, the line's own indentation stays", () => {
+  const v = withoutPrefixes(
+    ['2026-11-22T02:33:02.123Z INFO  db:', '2026-11-22T02:33:02.124Z INFO      password: |', '[12:00:01] x'].join('\n'),
+  );
+  assert.equal(v?.text, ['db:', '    password: |', 'x'].join('\n'));
+});
+
+test('dates, times without seconds, tables and prose are no prefixes', () => {
   const text = [
-    '2026-11-22T02:33:02.123Z INFO worker-3 handled request 12 in 4 ms',
-    '2026-11-22 02:33:02,123 WARNING retrying',
+    '2026-11-22 worker-3 handled request 12 in 4 ms',
+    '[02:33] retrying',
     'password: the user password, at least 12 characters',
     '| password | what it is |',
     'Step 3: install',
@@ -74,7 +89,19 @@ test('timestamps, dates, tables and prose are no prefixes', () => {
 });
 
 test('the view without prefixes is the lines without them, each character mapped to its source (property)', () => {
-  const prefixes = ['src/a.ts:12:', 'src/a.ts-13-', '     7\t', '    12\u2192', '+', '-', 'web-1  | ', '42:', ''];
+  const prefixes = [
+    'src/a.ts:12:',
+    'src/a.ts-13-',
+    '2026-11-22T02:33:02.123Z INFO  ',
+    '[12:00:01] ',
+    '     7\t',
+    '    12\u2192',
+    '+',
+    '-',
+    'web-1  | ',
+    '42:',
+    '',
+  ];
   const line = fc.string({
     unit: fc.constantFrom('a', 'b', ' ', ':', '=', '1', '-', 'x'),
     minLength: 2,

@@ -3,7 +3,7 @@
 // any keyword costs one table scan (keywords.ts).
 import { DECODE_PASSES, decodedView, eachStringView, type DecodedView } from './decoded-view';
 import { KeywordIndex, type Keyword } from './keywords';
-import { withoutPrefixes } from './line-prefixes';
+import { stampedLines, withoutPrefixes } from './line-prefixes';
 import { entropy, type SecretRule } from './rules/types';
 
 /** A range of the text to replace with `[REDACTED:<kind>]`; lower `priority` names overlapping ranges. */
@@ -141,8 +141,14 @@ export class RedactionEngine {
       // has its first line right after the quote.
       if (spanning.length > 0) {
         whole ??= asciiView(text);
-        this.runWithoutPrefixes(spanning, whole, undefined, false, (o) => o, spans);
-        if (wholeDecoded) this.runWithoutPrefixes(spanning, wholeDecoded.text, wholeDecoded, false, (o) => o, spans);
+        // A logger's time goes only where it is before a line holding one of these rules' keywords (it
+        // is before most lines of a terminal: a view without it would be the whole text again).
+        const stamps = this.stampedKeywords(view, spanning);
+        this.runWithoutPrefixes(spanning, whole, undefined, false, (o) => o, spans, stamps);
+        if (wholeDecoded) {
+          const inStrings = stamps || this.stampedKeywords(wholeDecoded.text, spanning);
+          this.runWithoutPrefixes(spanning, wholeDecoded.text, wholeDecoded, false, (o) => o, spans, inStrings);
+        }
         this.runInStrings(whole, false, spanning, (o) => o, spans);
       }
       const toOrig = (o: number): number => toOriginal(pieces, o);
@@ -151,9 +157,13 @@ export class RedactionEngine {
         this.run(rule, view, undefined, toOrig, spans);
         if (decoded) this.run(rule, decoded.text, decoded, toOrig, spans);
       }
-      // A line rule reads again only the lines that had a prefix.
-      this.runWithoutPrefixes(lineRules, view, undefined, true, toOrig, spans);
-      if (decoded) this.runWithoutPrefixes(lineRules, decoded.text, decoded, true, toOrig, spans);
+      // A line rule reads again only the lines that had a prefix; a logger's time (most lines of a
+      // terminal) only for the rules reading a line from its start, the others find a secret after it.
+      for (const stamps of [false, true]) {
+        const rules = lineRules.filter((r) => r.lineStart === stamps);
+        this.runWithoutPrefixes(rules, view, undefined, true, toOrig, spans, stamps);
+        if (decoded) this.runWithoutPrefixes(rules, decoded.text, decoded, true, toOrig, spans, stamps);
+      }
       if (lineRules.length > 0) this.runInStrings(view, true, lineRules, toOrig, spans);
     }
     if (this.everywhere.length > 0) {
@@ -198,6 +208,14 @@ export class RedactionEngine {
     );
   }
 
+  /** Whether a line of `text` that starts with a logger's time holds a keyword of one of `rules`. */
+  private stampedKeywords(text: string, rules: readonly Compiled[]): boolean {
+    const lines = stampedLines(text);
+    const hit = new Set<number>();
+    if (lines.length > 0) this.index.scan(lines, hit, () => undefined);
+    return rules.some((r) => hit.has(r.order));
+  }
+
   /** Runs `rules` on `text` (of view `v`) without its lines' output prefixes, if it has any. */
   private runWithoutPrefixes(
     rules: readonly Compiled[],
@@ -206,8 +224,9 @@ export class RedactionEngine {
     onlyPrefixed: boolean,
     toOrig: (o: number) => number,
     out: Span[],
+    stamps = true,
   ): void {
-    const p = rules.length > 0 ? withoutPrefixes(text, v, onlyPrefixed) : undefined;
+    const p = rules.length > 0 ? withoutPrefixes(text, v, onlyPrefixed, stamps) : undefined;
     if (!p) return;
     // Only the lines that had a prefix are new to a line rule: it runs if they hold its keywords.
     const hit = new Set<number>();

@@ -10,34 +10,56 @@ const NUMBERED = String.raw`[ \t]*\d{1,7}(?:\t|\x7f|\u2192|:[ \t]?|\|[ \t]?)`;
  * grep's and rg's `path:12:` and context lines `path-12-` (a path of digits alone is a date's
  * `2026-11-`, checked below); `path:` of a file with a folder or an extension.
  */
-const GREP = String.raw`(?<path>[^\s:"'=]{1,200}?)(?::\d{1,7}:|-\d{1,7}-)|(?:[\w.@+-]+\/)+[\w.@+-]+:(?=\S)|[\w@+-]*\.\w{1,10}:(?=\S)`;
+const GREP = String.raw`([^\s:"'=]{1,200}?)(?::\d{1,7}:|-\d{1,7}-)|(?:[\w.@+-]+\/)+[\w.@+-]+:(?=\S)|[\w@+-]*\.\w{1,10}:(?=\S)`;
 /** A compose service's `web-1  | `, kubectl's `[pod/name/container] `. */
 const CONTAINER = String.raw`[\w.-]{1,60}[ \t]*\|[ \t]?|\[pod\/[^\]\s]{1,200}\][ \t]`;
 /** A unified diff's added or removed line. */
 const DIFF = '[+-]';
 /**
- * At most one of each, in the order tools stack them (`docker compose logs` of a numbered listing). Not
- * a log's timestamp: timestamped lines are most of a terminal's output and rarely show a file.
+ * A logger's time and level, as a file printed line by line by a logger or a CI job shows it:
+ * `2026-11-26T07:00:00.1234567Z ` (GitHub Actions, `kubectl logs --timestamps`), Python's
+ * `2026-11-26 07:00:00,123 WARNING `, `[12:00:01] INFO  `. Seconds are required (a date alone is prose);
+ * the level's padding to five characters goes with it, the line's own indentation stays.
  */
-const PREFIX = new RegExp(`(?:${CONTAINER})?(?:${NUMBERED}|${DIFF}|${GREP})?`, 'y');
+const STAMP = String.raw`\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t](?:\[?(?:(?:INFO|WARN) ?|WARNING|NOTICE|CRITICAL|TRACE|DEBUG|ERROR|FATAL)\]?:?[ \t])?`;
+/**
+ * At most one of each, in the order tools stack them (`docker compose logs -t` of a numbered listing).
+ */
+const PREFIX = new RegExp(`(?:${CONTAINER})?(?:${STAMP})?(?:${NUMBERED}|${DIFF}|${GREP})?`, 'y');
+const UNSTAMPED = new RegExp(`(?:${CONTAINER})?(?:${NUMBERED}|${DIFF}|${GREP})?`, 'y');
+const STAMPED_LINE = new RegExp(`^(?:${CONTAINER})?${STAMP}.*`, 'gm');
+
+/** The lines of `text` that start with a logger's time (after a container's name), one per line. */
+export function stampedLines(text: string): string {
+  return Array.from(text.matchAll(STAMPED_LINE), (m) => m[0]).join('\n');
+}
 
 /**
  * `text` (of view `v`, or the source itself) without the output prefixes at its lines' starts, each
  * character mapped to its source as in `v`; undefined when no line has one. With `onlyPrefixed`, only
- * the lines that had one (the others were read as they are). Linear: one bounded sticky match per line.
+ * the lines that had one (the others were read as they are); without `stamps`, a logger's time stays
+ * (for rules that read a line anywhere, not from its start). Linear: one bounded sticky match per line.
  */
-export function withoutPrefixes(text: string, v?: DecodedView, onlyPrefixed = false): DecodedView | undefined {
+export function withoutPrefixes(
+  text: string,
+  v?: DecodedView,
+  onlyPrefixed = false,
+  stamps = true,
+): DecodedView | undefined {
+  const re = stamps ? PREFIX : UNSTAMPED;
   const kept: number[] = [];
   let run = 0;
   let found = false;
   for (let line = 0; line < text.length;) {
-    PREFIX.lastIndex = line;
-    const m = PREFIX.exec(text);
+    re.lastIndex = line;
+    const m = re.exec(text);
     const nl = text.indexOf('\n', line);
+    const end = nl === -1 ? text.length : nl;
     const next = nl === -1 ? text.length : nl + 1;
     // A prefix that is the whole line leaves it as it was (`123` alone, a `-` under a heading).
-    const prefix = m !== null && m[0].length > 0 && !/^[\d-]*$/.test(m.groups?.path ?? 'x');
-    const cut = prefix && line + m[0].length < next - 1 ? line + m[0].length : -1;
+    // (Group 1 is grep's path: a numbered group, named ones cost an object per line.)
+    const prefix = m !== null && m[0].length > 0 && !/^[\d-]*$/.test(m[1] ?? 'x');
+    const cut = prefix && line + m[0].length < end ? line + m[0].length : -1;
     if (cut !== -1) {
       found = true;
       if (onlyPrefixed) kept.push(cut, next);
@@ -57,10 +79,15 @@ export function withoutPrefixes(text: string, v?: DecodedView, onlyPrefixed = fa
   for (let i = 0; i < kept.length; i += 2) {
     const [from, to] = [kept[i]!, kept[i + 1]!];
     parts.push(text.slice(from, to));
-    for (let j = from; j < to; j++, n++) {
-      start[n] = v ? v.start[j]! : j;
-      end[n] = v ? v.end[j]! : j + 1;
-    }
+    if (v) {
+      start.set(v.start.subarray(from, to), n);
+      end.set(v.end.subarray(from, to), n);
+      n += to - from;
+    } else
+      for (let j = from; j < to; j++, n++) {
+        start[n] = j;
+        end[n] = j + 1;
+      }
   }
   return { text: parts.join(''), start, end };
 }
