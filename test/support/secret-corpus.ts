@@ -40,6 +40,8 @@ export const CONTEXTS: Record<string, (e: CorpusEntry) => string | undefined> = 
   'python-first-line': (e) => `{'path': 'config', 'content': ${pythonRepr(`${e.line}\nB=2\n`)}}`,
   // A page showing a config file: HTML-escaped (`&quot;`, `&lt;`), as `curl` of it prints.
   'html-pre': (e) => `<pre>\n${e.line.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]!)}\n</pre>`,
+  // A cell of a CSV export (a database's JSON column, a note): its quotes doubled.
+  'csv-cell': (e) => `id,note,created\n7,"${e.line.replaceAll('"', '""')}",2026-11-22\n`,
   // A file a logger or a CI job printed line by line (GitHub Actions' log, `kubectl logs --timestamps`).
   'logged-lines': (e) =>
     e.line

@@ -66,6 +66,25 @@ test('a table printed in a JSON string, and streamed in pieces and small batches
     }
 });
 
+test('a cell with doubled quotes is read as the spreadsheet shows it: its secrets go, the row stays CSV', () => {
+  // A database's CSV export with a JSON column, and a multi-line note holding a config file.
+  const text = [
+    'id,settings,note',
+    '1,"{""db"": {""host"": ""db1"", ""password"": ""Xk9#mP2qLw!z""}}",ok',
+    '2,"{""apiKey"": ""AIzaSyD-EXAMPLE-k3y-9f8e7d6c5b4a3210zz""}","line one',
+    'export DB_PASSWORD=""W1nter-2026!x""',
+    'done"',
+    '3,"say ""hello"" twice",plain',
+  ].join('\n');
+  const out = clean(text);
+  for (const s of ['Xk9#mP2qLw!z', 'AIzaSyD-EXAMPLE', 'W1nter-2026!x']) assert.ok(!out.includes(s), out);
+  assert.ok(out.includes('""host"": ""db1""') && out.includes('3,"say ""hello"" twice",plain'), out);
+  // Every row still has its three fields: each doubled quote went whole or stayed.
+  const fields = (row: string): number => row.replace(/"(?:[^"]|"")*"/g, 'Q').split(',').length;
+  const rows = out.split(/\n(?=\d+,|id,)/);
+  assert.deepEqual(rows.map(fields), [3, 3, 3, 3], out);
+});
+
 test('a table is read in linear time: long rows, unclosed quotes, many columns', () => {
   const started = performance.now();
   const n = 200_000;
@@ -75,6 +94,10 @@ test('a table is read in linear time: long rows, unclosed quotes, many columns',
     header + `x,y,${'z'.repeat(n)}\n`.repeat(5),
     `${Array.from({ length: 2000 }, (_, i) => `c${i}`).join(',')},password\n${'v,'.repeat(2000)}pw-Xq9z\n`.repeat(20),
     header + 'x,y,z\n'.repeat(n / 6),
+    // Fields that open and never close, or close where no field ends, with doubled quotes between.
+    `,"${'""x'.repeat(n / 3)}`,
+    `,"a""b"c`.repeat(n / 8),
+    `,"${'"",'.repeat(n / 3)}`,
   ])
     assert.equal(typeof clean(text), 'string');
   assertQuick(started);

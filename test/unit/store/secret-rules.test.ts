@@ -7,7 +7,13 @@ import { assertQuick } from '../../support/linear-time';
 import fc from 'fast-check';
 import { clipRedacted, redactSecrets, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
 import { BUILTIN_RULES } from '../../../src/core/store/sanitize/rules/index';
-import { decodedView, eachStringView, SEQUENCE, SIMPLE } from '../../../src/core/store/sanitize/decoded-view';
+import {
+  DECODE_PASSES,
+  decodedView,
+  eachStringView,
+  SEQUENCE,
+  SIMPLE,
+} from '../../../src/core/store/sanitize/decoded-view';
 import { redactJsonText } from '../../../src/core/store/sanitize/json-values';
 import { redactJson } from '../../../src/core/store/store-writer';
 import { readFileSync } from 'node:fs';
@@ -215,12 +221,38 @@ test('the decoded view is what decoding one character at a time gives, offsets i
       start: Array.from({ length: src.length }, (_, i) => i),
       end: Array.from({ length: src.length }, (_, i) => i + 1),
     };
-    for (let k = 0; k < 2 && /\\(?:[ntrbf"'\\/]|u[0-9a-fA-F]{4})/.test(v.text); k++) v = pass(v, unescape);
+    for (let k = 0; k < DECODE_PASSES && /\\(?:[ntrbf"'\\/]|u[0-9a-fA-F]{4})/.test(v.text); k++) v = pass(v, unescape);
     if (v.text.includes('\x1b')) v = pass(v, strip);
+    // A CSV field's doubled quotes, when one is followed by what a field holds (a name, a brace).
+    if (/(?:^|[,;\t])"[^"]*""[^\s",;]/m.test(v.text)) {
+      const pairs = csvPairs(v.text);
+      v = pass(v, (_t, i) => (pairs.has(i) ? ['"', 2] : undefined));
+    }
     return v;
+  };
+  /** Where a CSV field has a doubled quote: a field opens at a line's start or after a separator. */
+  const csvPairs = (t: string): Set<number> => {
+    const pairs = new Set<number>();
+    const ends = ',;\t\r\n';
+    for (let i = 0; i < t.length; i++) {
+      if (t[i] !== '"' || (i > 0 && !ends.includes(t[i - 1]!))) continue;
+      const found: number[] = [];
+      let j = i + 1;
+      for (; j < t.length && !(t[j] === '"' && t[j + 1] !== '"'); j++) if (t[j] === '"') found.push(j++);
+      // Closed before a separator or the end, or still open at the end.
+      const field = j >= t.length - 1 || ends.includes(t[j + 1]!);
+      if (field) for (const p of found) pairs.add(p);
+      if (j >= t.length) break;
+      // A quote that closed no field is read again as the next one's opening.
+      i = field ? j : j - 1;
+    }
+    return pairs;
   };
   const alphabet = [
     'a',
+    ',',
+    ',"',
+    '""',
     'Z',
     '\\',
     'n',

@@ -133,6 +133,50 @@ function decodeMarkup(v: DecodedView): DecodedView {
   return b.view();
 }
 
+/** A CSV field quoted with a doubled quote in it that is not the field's end (`1,"{""password"": …`). */
+const CSV_DOUBLED = /(?:^|[,;\t])"[^"]*""[^\s",;]/m;
+/** What may end a CSV field: a separator or the line's end. */
+const CSV_FIELD_END = /[,;\t\r\n]/;
+
+/**
+ * CSV's quoted fields as a spreadsheet reads them: `1,"{""password"": ""…""}"` holds `{"password": "…"}`,
+ * each doubled quote one, mapped to both. A field opens with a quote at a line's start or after a
+ * separator, and is one if its closing quote comes before a separator or a line's end (it may hold line
+ * breaks), or if it is still open where the text ends (a batch, or the lines holding keywords, end
+ * inside it). Linear: a field that is none is not read again from inside it.
+ */
+function decodeCsvQuotes(v: DecodedView): DecodedView {
+  const b = new Builder(v);
+  const t = v.text;
+  const fieldEnd = (i: number): boolean => i >= t.length || CSV_FIELD_END.test(t[i]!);
+  let run = 0;
+  const pairs: number[] = [];
+  for (let i = t.indexOf('"'); i !== -1;) {
+    if (i > 0 && !fieldEnd(i - 1)) {
+      i = t.indexOf('"', i + 1);
+      continue;
+    }
+    pairs.length = 0;
+    let close = t.indexOf('"', i + 1);
+    while (close !== -1 && t[close + 1] === '"') {
+      pairs.push(close);
+      close = t.indexOf('"', close + 2);
+    }
+    const field = close === -1 || fieldEnd(close + 1);
+    if (field)
+      for (const p of pairs) {
+        b.copy(run, p);
+        b.push('"', p, p + 1);
+        run = p + 2;
+      }
+    if (close === -1) break;
+    // A quote that closes no field may open the next one (`,"a"b,"{""k"": …}"`).
+    i = !field && fieldEnd(close - 1) ? close : t.indexOf('"', close + 1);
+  }
+  b.copy(run, t.length);
+  return b.view();
+}
+
 /** Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log. */
 export const DECODE_PASSES = 3;
 
@@ -140,7 +184,7 @@ export const DECODE_PASSES = 3;
 export function decodedView(source: string): DecodedView | undefined {
   const escaped = ESCAPE.test(source);
   const markup = MARKUP.test(source);
-  if (!escaped && !markup && !source.includes('\x1b')) return undefined;
+  if (!escaped && !markup && !source.includes('\x1b') && !CSV_DOUBLED.test(source)) return undefined;
   const start = new Int32Array(source.length);
   const end = new Int32Array(source.length);
   for (let i = 0; i < source.length; i++) {
@@ -151,6 +195,7 @@ export function decodedView(source: string): DecodedView | undefined {
   if (markup) v = decodeMarkup(v);
   for (let pass = 0; pass < DECODE_PASSES && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
   if (v.text.includes('\x1b')) v = stripSequences(v);
+  if (CSV_DOUBLED.test(v.text)) v = decodeCsvQuotes(v);
   return v;
 }
 
