@@ -1,8 +1,9 @@
 // Text as a reader decodes it, with the way back to the source. Inside JSON or a quoted string a line
 // break before a token is the two characters `\n`: the `n` glues onto the token and no word boundary is
-// left. Rules therefore also run on this view, where escapes are decoded (twice, for JSON inside JSON)
-// and terminal sequences (also `\u001b[...m` ones) removed, and matches map back to source ranges that
-// cover whole escape sequences, so redacting them keeps JSON valid.
+// left. Rules therefore also run on this view, where escapes are decoded (up to three times, for JSON
+// inside JSON), HTML entities, `%XX` and a CSV cell's doubled quotes read as one, and terminal sequences
+// (also `\u001b[...m` ones) removed; matches map back to source ranges that cover whole escape
+// sequences, so redacting them keeps JSON valid.
 
 /** Decoded text; decoded character i came from source[start[i], end[i]). */
 export interface DecodedView {
