@@ -477,9 +477,10 @@ test('clipRedacted: redacts before it cuts, keeps whole markers, and reads past 
   assert.equal(leakedFormats(out, windowsOf([key])).size, 0, 'no line of the key body');
 });
 
-test('JSON redacted as written stays valid and keeps no secret, also JSON inside JSON inside JSON', async () => {
-  // Three levels: a tool's JSON (`once`), a log's tool call holding it (`twice`), a log of that log (a
-  // tool output printing it: `thrice`). A corpus line that is JSON itself is a fourth level there.
+test('JSON redacted as written stays valid and keeps no secret, also four levels of JSON deep', async () => {
+  // A tool's JSON (`once`), a log's tool call holding it (`twice`), a log of that log (a tool output
+  // printing it: `thrice`), and that in a session's history (`fourfold`: an agent reading another
+  // agent's log). A corpus line that is JSON itself is a level more there.
   const broken: string[] = [];
   for (const e of CORPUS)
     for (const [name, make] of Object.entries(CONTEXTS)) {
@@ -487,7 +488,8 @@ test('JSON redacted as written stays valid and keeps no secret, also JSON inside
       const once = make(e)!;
       const twice = JSON.stringify({ arguments: once });
       const thrice = JSON.stringify({ log: twice });
-      const texts = /^\s*[[{]/.test(e.line) ? [once, twice] : [once, twice, thrice];
+      const fourfold = JSON.stringify({ log: thrice });
+      const texts = /^\s*[[{]/.test(e.line) ? [once, twice, thrice] : [once, twice, thrice, fourfold];
       for (const [level, text] of texts.entries()) {
         const out = (await redactSecrets(text)).text;
         try {

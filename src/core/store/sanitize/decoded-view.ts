@@ -1,6 +1,6 @@
 // Text as a reader decodes it, with the way back to the source. Inside JSON or a quoted string a line
 // break before a token is the two characters `\n`: the `n` glues onto the token and no word boundary is
-// left. Rules therefore also run on this view, where escapes are decoded (up to three times, for JSON
+// left. Rules therefore also run on this view, where escapes are decoded (up to four times, for JSON
 // inside JSON), HTML entities, `%XX` and a CSV cell's doubled quotes read as one, and terminal sequences
 // (also `\u001b[...m` ones) removed; matches map back to source ranges that cover whole escape
 // sequences, so redacting them keeps JSON valid.
@@ -178,8 +178,11 @@ function decodeCsvQuotes(v: DecodedView): DecodedView {
   return b.view();
 }
 
-/** Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log. */
-export const DECODE_PASSES = 3;
+/**
+ * Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log, kept in a
+ * session's history (an agent reading another agent's log).
+ */
+export const DECODE_PASSES = 4;
 
 /** The decoded view of `source`, or undefined when it has no escapes, entities or terminal sequences. */
 export function decodedView(source: string): DecodedView | undefined {

@@ -54,8 +54,9 @@ export function asciiView(text: string): string {
 
 /**
  * A keyword as written where the decoded view reads it (decoded-view.ts): its quotes escaped once inside
- * a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`, DECODE_PASSES), as
- * HTML entities (`&quot;auth&quot;`, `password&gt;`) and URL-encoded (`postgres%3A%2F%2F`).
+ * a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`), and so on for each
+ * of the DECODE_PASSES levels, as HTML entities (`&quot;auth&quot;`, `password&gt;`) and URL-encoded
+ * (`postgres%3A%2F%2F`).
  */
 function keywordVariants(keyword: string): string[] {
   const out = new Set([keyword]);
