@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../support/cli';
 import { createTokenizer } from '../../src/core/tokens';
-import { loadTrajectories, loadTrajectoryFile } from '../../src/core/trajectories';
+import { IMPORTERS, loadTrajectories, loadTrajectoryFile } from '../../src/core/trajectories';
 import type { Message } from '../../src/core/messages';
 import type { Trajectory } from '../../src/core/trajectories';
 
@@ -50,6 +50,14 @@ function rawInputTokens(messages: Message[], count: (m: Message) => number): num
   });
   return total;
 }
+
+test("replay's help names every tool whose logs it reads", async () => {
+  const r = await runCli(['replay', '--help']);
+  assert.equal(r.code, 0);
+  const help = r.out.replace(/\s+/g, ' ');
+  for (const importer of IMPORTERS) assert.ok(help.includes(importer.name.split(' ')[0]!), importer.name);
+  assert.ok(help.includes('SDK V1'), 'OpenHands SDK (V1)');
+});
 
 test('raw input tokens equal the sum computed independently from the tokenizer', async () => {
   const file = join(fixtures, 'mini-swe-agent.traj.json');
