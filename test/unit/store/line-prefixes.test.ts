@@ -74,6 +74,17 @@ test("a logger's time and level go, the line's own indentation stays", () => {
     ['2026-11-22T02:33:02.123Z INFO  db:', '2026-11-22T02:33:02.124Z INFO      password: |', '[12:00:01] x'].join('\n'),
   );
   assert.equal(v?.text, ['db:', '    password: |', 'x'].join('\n'));
+  // A log's own lines stay as they were, also those that name a secret without giving one.
+  const log = [
+    '2026-11-22T02:33:02.123Z INFO worker-3 handled request 12 in 4 ms',
+    '2026-11-22 02:33:02,123 WARNING password: the user password, at least 12 characters',
+    '2026-11-22T02:33:02.125Z INFO  data:',
+    '2026-11-22T02:33:02.126Z INFO    token: required',
+    '[12:00:01] DEBUG env:',
+    '[12:00:01] DEBUG   - name: PASSWORD_MIN_LENGTH',
+    '[12:00:01] DEBUG     value: "12"',
+  ].join('\n');
+  assert.equal(clean(log), log);
 });
 
 test('dates, times without seconds, tables and prose are no prefixes', () => {
