@@ -50,9 +50,10 @@ export async function setup(workspace: string): Promise<() => Promise<void>> {
 
 export async function run({ page, workspace, screenshot }: E2eContext): Promise<void> {
   const panel = await openAgentPanel(page, '[data-testid="composer"]');
-  // The terminal panel shown (the fixture's build task may have opened it already).
+  // The terminal panel shown (the fixture's build task may have opened it already). Only the active
+  // terminal's wrapper is visible: with the task's terminal and a shell, the first may be the hidden one.
   await runCommand(page, 'Terminal: Focus Terminal');
-  await page.locator('.part.panel .terminal-wrapper').first().waitFor({ timeout: 30_000 });
+  await page.locator('.part.panel .terminal-wrapper').filter({ visible: true }).first().waitFor({ timeout: 30_000 });
   assert.ok(await page.locator('.pane-header', { hasText: 'Tools' }).first().isVisible(), 'the Tools view is open');
   // The conversation takes most of the height at first (the views' initialSize), Tools the rest.
   const agentBox = (await page.locator('iframe.webview').first().boundingBox())!;
