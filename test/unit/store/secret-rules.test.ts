@@ -121,12 +121,17 @@ test("a dependency's version under a package named for a secret stays (package.j
     '    "jwt-token": "npm:jsonwebtoken@9",',
     "gem 'jwt-token', '~> 2.7'",
     'auth-token = ">= 1.0, < 2"',
+    '    "gradle-token": "1.0.0-SNAPSHOT",',
+    '    "session-token": "^3.0.0-beta.2+5114f85",',
   ];
   for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
   const redacted: Array<[string, string]> = [
     ['password: 123456', 'password: [REDACTED:code-secret]'],
     ["password: 'v1.2.3-abcdefghijklmnopqrstuvwxyz0123'", "password: '[REDACTED:code-secret]'"],
     ["password: '^4.0.0a8f9c0d1e2'", "password: '[REDACTED:code-secret]'"],
+    // A number, then tags in mixed case: a password, not a prerelease (a CI run found these).
+    ['ENV ADMIN_TOKEN=4-DCJ.XVWG44', 'ENV ADMIN_TOKEN=[REDACTED:env-secret]'],
+    ['API_KEY ?= 2+bzA9kHP.jPpv4', 'API_KEY ?= [REDACTED:env-secret]'],
   ];
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });

@@ -132,12 +132,20 @@ const DOTTED_NAME = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)+$/;
 export const isDottedName = (v: string): boolean => DOTTED_NAME.test(v);
 
 /**
+ * A prerelease's or build's dot-separated tags as versions are tagged: numbers, lower-case words
+ * (`rc.1`, `beta2`, `next`), a commit (`5114f85`), Maven's `SNAPSHOT`, `M3`, `RC1`. Mixed case is a
+ * password's (`4-DCJ.XVWG44`, `2+bzA9kHP.jPpv4`), not a version's.
+ */
+const TAG = String.raw`(?:[0-9a-z-]+|SNAPSHOT|RELEASE|FINAL|Final|GA|(?:RC|CR|M|ALPHA|BETA)\d*)`;
+const TAGS = String.raw`(?=[0-9A-Za-z.-]{1,24}(?![0-9A-Za-z.-]))${TAG}(?:\.${TAG})*`;
+
+/**
  * A dependency's version as package manifests and lock files give it, under a package named for a
  * secret (`"@octokit/auth-token": "^4.0.0"`, `"oauth-token": "workspace:*"`): a range of versions, a
  * prerelease, or another package or workspace to use.
  */
 function versionSpec(v: string): boolean {
-  const version = String.raw`v?\d+(?:\.(?:\d+|[xX*])){0,3}(?:-[0-9A-Za-z.-]{1,24})?(?:\+[0-9A-Za-z.-]{1,24})?`;
+  const version = String.raw`v?\d+(?:\.(?:\d+|[xX*])){0,3}(?:-${TAGS})?(?:\+${TAGS})?`;
   // npm's `^ ~ >= <`, Ruby's `~>`, Python's `== != ~=`; ranges joined by blanks, `||`, ` - ` or commas.
   const comparator = String.raw`(?:(?:[~^]|~>|[<>]=?|==?|!=|~=) *)?${version}`;
   const range = new RegExp(String.raw`^${comparator}(?:(?: +| *(?:\|\||,) *| - )${comparator})*$`);
