@@ -69,6 +69,8 @@ const HELD_LINES = 8;
 const MAX_HELD_LINES_CHARS = 16 * 1024;
 /** A word that names a secret (the keywords of the rules that read a name and its value apart). */
 const NAMES_A_SECRET = /pass|pwd|secret|token|key|credential|cookie|auth|private/i;
+/** The line a PuTTY key's private lines follow (`Private-Lines: 14`), after any prefix a tool printed. */
+const PUTTY_PRIVATE_LINES = /Private-Lines:[ \t]*\d+[ \t\r]*\n$/;
 /** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */
 export const LONG_LINE_WINDOW = 16 * 1024;
 
@@ -258,6 +260,9 @@ export class SanitizingStream {
       // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
       // file), unless the stream is quiet after a whole line (a base64 blob is common output).
       if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
+      // PuTTY's key lines are found only after their `Private-Lines: N`: it is held with them.
+      const header = text.lastIndexOf('\n', keep - 2) + 1;
+      if (keep > 0 && PUTTY_PRIVATE_LINES.test(text.slice(header, keep))) keep = header;
       // Nor is a Secret's block cut by the lines held back.
       const block = keep < text.length ? secretBlockStart(text, keep) : -1;
       if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
