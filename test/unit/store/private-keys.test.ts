@@ -236,7 +236,8 @@ test('a PuTTY key streamed with lines naming secrets after it: the cut before he
       for (const batchChars of [64, 128, 4096])
         for (const flush of [false, true]) {
           const out = await streamInPieces(text, size, { batchChars, flush });
-          for (const l of priv) assert.ok(!out.includes(l), `k=${k} size=${size} batch=${batchChars} flush=${flush}\n${out}`);
+          for (const l of priv)
+            assert.ok(!out.includes(l), `k=${k} size=${size} batch=${batchChars} flush=${flush}\n${out}`);
         }
   }
 });
