@@ -292,6 +292,17 @@ test('any values under any key names, in any layout, streamed in any pieces: non
   );
 });
 
+test('strings that are only a bracket and a colon before a minified Secret are strings, not JSON held in one', async () => {
+  // A boosted property run found it: `"{",":"` read as an object opening inside a string with the key `,`.
+  for (const around of [{ a: ['{', ':'] }, { '': ['{', ', ', ':'] }, { a: ['{', ':'], b: 1 }])
+    for (const indent of [undefined, 2]) {
+      const item = { kind: 'Secret', metadata: { name: 'x', around }, data: { 'ca.crt': b64('pw-hunter2!') } };
+      const out = await clean(JSON.stringify({ kind: 'List', items: [item] }, null, indent));
+      assert.ok(!out.includes(b64('pw-hunter2!')), out);
+      assert.doesNotThrow(() => JSON.parse(out), out);
+    }
+});
+
 test('JSON Secrets among any other JSON, kind first, after or by type only, pretty or minified, streamed in any pieces: none is left (property)', async () => {
   const secret = fc.record({
     keys: fc.uniqueArray(fc.stringMatching(/^[A-Za-z_][\w.-]{0,15}$/), { minLength: 1, maxLength: 4 }),

@@ -197,9 +197,9 @@ function stringEnd(text: string, i: number, lines: LineState): number {
 /**
  * An object opening right after a quote, with a key (`"{"kind": …`, `"[{"data": …`): JSON held in a
  * string as the decoded view shows it. Not a string as written (`"{\"kind\"`), nor a string that is only
- * a bracket (`"{"`, `["{", "}"]` in a language configuration).
+ * a bracket (`"{"`, `["{", "}"]` in a language configuration, `["{", ":"]`: no key starts with `,`).
  */
-const JSON_IN_STRING = /"[\s[]*\{\s*"(?:[^"\\\n]|\\.)*"\s*:/y;
+const JSON_IN_STRING = /"[\s[]*\{\s*"(?!\s*[,\]}])(?:[^"\\\n]|\\.)*"\s*:/y;
 
 function jsonInString(text: string, i: number): boolean {
   const next = text.charCodeAt(i + 1);
