@@ -105,7 +105,7 @@ function stripSequences(v: DecodedView): DecodedView {
 
 /** HTML's entities for the characters around a value, and URL encoding of ASCII (`%3D`, `%22`). */
 const MARKUP = /&(?:quot|apos|amp|lt|gt|#\d{1,3}|#x[0-9a-fA-F]{1,2});|%[0-7][0-9A-Fa-f]/;
-const MARKUP_ALL = /&(?:quot|apos|amp|lt|gt|#\d{1,3}|#x[0-9a-fA-F]{1,2});|%[0-7][0-9A-Fa-f]/g;
+const MARKUP_ALL = new RegExp(MARKUP.source, 'g');
 const ENTITIES: Record<string, string> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
 
 /**

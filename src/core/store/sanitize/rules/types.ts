@@ -138,6 +138,10 @@ export const isDottedName = (v: string): boolean => DOTTED_NAME.test(v);
  */
 const TAG = String.raw`(?:[0-9a-z-]+|SNAPSHOT|RELEASE|FINAL|Final|GA|(?:RC|CR|M|ALPHA|BETA)\d*)`;
 const TAGS = String.raw`(?=[0-9A-Za-z.-]{1,24}(?![0-9A-Za-z.-]))${TAG}(?:\.${TAG})*`;
+const VERSION = String.raw`v?\d+(?:\.(?:\d+|[xX*])){0,3}(?:-${TAGS})?(?:\+${TAGS})?`;
+// npm's `^ ~ >= <`, Ruby's `~>`, Python's `== != ~=`; ranges joined by blanks, `||`, ` - ` or commas.
+const COMPARATOR = String.raw`(?:(?:[~^]|~>|[<>]=?|==?|!=|~=) *)?${VERSION}`;
+const VERSION_RANGE = new RegExp(String.raw`^${COMPARATOR}(?:(?: +| *(?:\|\||,) *| - )${COMPARATOR})*$`);
 
 /**
  * A dependency's version as package manifests and lock files give it, under a package named for a
@@ -145,12 +149,8 @@ const TAGS = String.raw`(?=[0-9A-Za-z.-]{1,24}(?![0-9A-Za-z.-]))${TAG}(?:\.${TAG
  * prerelease, or another package or workspace to use.
  */
 function versionSpec(v: string): boolean {
-  const version = String.raw`v?\d+(?:\.(?:\d+|[xX*])){0,3}(?:-${TAGS})?(?:\+${TAGS})?`;
-  // npm's `^ ~ >= <`, Ruby's `~>`, Python's `== != ~=`; ranges joined by blanks, `||`, ` - ` or commas.
-  const comparator = String.raw`(?:(?:[~^]|~>|[<>]=?|==?|!=|~=) *)?${version}`;
-  const range = new RegExp(String.raw`^${comparator}(?:(?: +| *(?:\|\||,) *| - )${comparator})*$`);
   // A bare number is a version only with a comparator (`>=10`); `123456` may be a PIN.
-  if (range.test(v) && /[.~^<>=]/.test(v)) return true;
+  if (VERSION_RANGE.test(v) && /[.~^<>=]/.test(v)) return true;
   return /^(?:workspace|catalog|npm|link|portal):[\w@/.*^~-]*$/.test(v);
 }
 
