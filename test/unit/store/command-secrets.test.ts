@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactSecrets } from '../../../src/core/store/sanitize/secrets';
+import { assertQuick } from '../../support/linear-time';
 
 const clean = async (s: string): Promise<string> => (await redactSecrets(s)).text;
 
@@ -282,4 +283,15 @@ test('a quoted secret with an escaped quote inside is redacted whole', async () 
   assert.equal(await clean('password = "ab\\"cd9Xyz12"'), 'password = "[REDACTED:code-secret]"');
   assert.equal(await clean("api_key = 'it\\'s-9Xyz12'"), "api_key = '[REDACTED:code-secret]'");
   assert.equal(await clean('DB_PASSWORD="ab\\"cd9Xyz12" # set'), 'DB_PASSWORD="[REDACTED:env-secret]" # set');
+});
+
+// Options were read two ways each (`--x` as `--x` or as `-` and `-x`): 28 of them after `bundle config`
+// took 16 s, each two more four times as long; a tool output could hold the extension host for hours.
+test('a command with many options is read in linear time', async () => {
+  const started = performance.now();
+  const commands = ['vault login', 'cargo login', 'rabbitmqctl', 'poetry config', 'composer config', 'bundle config'];
+  for (const command of [...commands, 'npm config set', 'aws configure set'])
+    for (const option of [' --x', ' --x=1', ' -x'])
+      assert.equal(typeof (await redactSecrets(`${command}${option.repeat(60)} |`)).text, 'string', command);
+  assertQuick(started);
 });

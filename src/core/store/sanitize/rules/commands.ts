@@ -39,7 +39,8 @@ const STDIN_KEYWORDS = [
 const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>()]*)`;
 
 /** Options before the arguments: `--profile dev`, `--global`, `-q`. */
-const OPTIONS = String.raw`(?:[ \t]+--?[\w-]+(?:=\S+)?)*`;
+// One way to read each option (`--x` is not also `-` and `-x`): two ways each made a line of them exponential.
+const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
 
 /** Where a command ends: the line, a pipe, a list, a redirection, a subshell's close. */
 const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)]|2>|\\n))`;
