@@ -1125,4 +1125,56 @@ export const FORMATS: Format[] = [
     const secret = [...body, '-----END PRIVATE KEY-----'].join('\n');
     return { secret, line: `$ tail -4 key.pem\n${secret}`, needles: body.filter((l) => l.length >= 16) };
   }),
+  // Appended last: the fixed seed gives every earlier entry the same values as before.
+  ctx('setx-two-words', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `setx OPENAI_API_KEY "${secret}"` };
+  }),
+  ctx('fish-set-gx', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `set -gx DB_PASSWORD '${secret}'` };
+  }),
+  ctx('powershell-set-item-env', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 20);
+    return { secret, line: `Set-Item -Path Env:\\GH_PAT -Value '${secret}'` };
+  }),
+  ctx('openssl-enc-k', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `openssl enc -aes-256-cbc -salt -k '${secret}' -in backup.tar -out backup.tar.enc` };
+  }),
+  ctx('openssl-passwd', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `openssl passwd -6 -salt ${r.str(ALNUM, 8)} '${secret}'` };
+  }),
+  ctx('fly-secrets-set', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 28);
+    return { secret, line: `fly secrets set LICENSE=${secret} --app shop` };
+  }),
+  ctx('ssm-secure-string', 'cli-password', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `aws ssm put-parameter --name /shop/db --type SecureString --value '${secret}' --overwrite`,
+    };
+  }),
+  ctx('dotnet-user-secrets', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `dotnet user-secrets set "Payments:ApiKey" "${secret}" --project src/Shop` };
+  }),
+  ctx('sqlplus-logon', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 14);
+    return { secret, line: `sqlplus -S app_owner/${secret}@//db.internal:1521/ORCLPDB1 @migrate.sql` };
+  }),
+  ctx('ssh-keygen-passphrase', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `ssh-keygen -t ed25519 -C deploy -N '${secret}' -f ~/.ssh/deploy_ed25519` };
+  }),
+  ctx('aws-configure-prompt', 'aws-secret-access-key', (r) => {
+    const secret = r.str(B64, 40);
+    return { secret, line: `AWS Secret Access Key [****************${r.str(ALNUM, 4)}]: ${secret}` };
+  }),
+  ctx('redis-prompt-auth', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `127.0.0.1:6379> AUTH default ${secret}` };
+  }),
 ];

@@ -285,13 +285,192 @@ test('a quoted secret with an escaped quote inside is redacted whole', async () 
   assert.equal(await clean('DB_PASSWORD="ab\\"cd9Xyz12" # set'), 'DB_PASSWORD="[REDACTED:env-secret]" # set');
 });
 
+test('secret-named variables set by a command as two words: setx, fish, csh, launchctl, PowerShell, Netlify', async () => {
+  const cases: [string, string][] = [
+    [`setx API_TOKEN "Sx-t0ken-1"`, `setx API_TOKEN "[REDACTED:env-secret]"`],
+    [`SETX DB_PASSWORD Sx-pw-2 /M`, `SETX DB_PASSWORD [REDACTED:env-secret] /M`],
+    [`set -gx OPENAI_API_KEY Fi-key-3`, `set -gx OPENAI_API_KEY [REDACTED:env-secret]`],
+    [`set --export --universal GH_PAT Fi-pat-4`, `set --export --universal GH_PAT [REDACTED:env-secret]`],
+    [`setenv DB_PASSWORD 'Cs-pw-5'`, `setenv DB_PASSWORD '[REDACTED:env-secret]'`],
+    [`launchctl setenv NPM_TOKEN Lc-t0k-6`, `launchctl setenv NPM_TOKEN [REDACTED:env-secret]`],
+    [
+      `Set-Item -Path Env:\\DB_PASSWORD -Value 'Ps-pw-7'`,
+      `Set-Item -Path Env:\\DB_PASSWORD -Value '[REDACTED:env-secret]'`,
+    ],
+    [`si env:API_KEY Ps-key-8`, `si env:API_KEY [REDACTED:env-secret]`],
+    [
+      `[Environment]::SetEnvironmentVariable("API_SECRET", "Ps-sec-9", "User")`,
+      `[Environment]::SetEnvironmentVariable("API_SECRET", "[REDACTED:env-secret]", "User")`,
+    ],
+    [`netlify env:set STRIPE_SECRET Nl-sec-1`, `netlify env:set STRIPE_SECRET [REDACTED:env-secret]`],
+    [`os.Setenv("SECRET_KEY_BASE", "Go-skb-2")`, `os.Setenv("SECRET_KEY_BASE", "[REDACTED:env-secret]")`],
+    [`os.Setenv("DB_PASSWORD_PROD", "Go-pw-3")`, `os.Setenv("DB_PASSWORD_PROD", "[REDACTED:env-secret]")`],
+    [`define( 'AUTH_SALT', 'Wp-salt-4' );`, `define( 'AUTH_SALT', '[REDACTED:env-secret]' );`],
+  ];
+  for (const [line, want] of cases) assert.equal(await clean(line), want, line);
+  // Other names, prose, variables, stand-ins, bash's `set -x` and fish's erase stay.
+  for (const line of [
+    'set -x',
+    'set -x API_KEY',
+    'set -e API_KEY',
+    'set -gx PATH $PATH ~/bin',
+    'set -gx API_TOKEN (cat ~/.tok)',
+    'Set API_KEY to your key in the settings.',
+    'You can set API_KEY in the settings.',
+    'setx API_TOKEN %OTHER%',
+    'setx API_KEY "<your-key>"',
+    'setenv DB_PASSWORD $pw',
+    'launchctl setenv JAVA_HOME /usr/lib/jvm',
+    'Set-Item -Path env:API_KEY -Value $key',
+    'Set-Item env:PATH C:\\bin',
+    'netlify env:set API_TOKEN',
+    'os.Setenv("PATH", "/usr/local/bin")',
+    'os.Setenv("KEYCLOAK_URL", "https://kc.local")',
+    'os.Setenv("TOKEN_URL", "https://id.example.com/token")',
+    'os.Setenv("DB_PASSWORD_FILE", "/run/secrets/db")',
+    'os.Setenv("API_KEY_ID", "ab12cd34")',
+    'os.Setenv("KEY_VAULT_NAME", "kv-prod-1")',
+  ])
+    assert.equal(await clean(line), line, line);
+});
+
+test("secrets given to openssl and to secret stores' own commands", async () => {
+  const cases: [string, string][] = [
+    [
+      `openssl enc -aes-256-cbc -k Os-pw-1 -in a -out b`,
+      `openssl enc -aes-256-cbc -k [REDACTED:cli-password] -in a -out b`,
+    ],
+    [
+      `openssl enc -aes-128-cbc -K 00112233445566778899aabbccddeeff -iv 01`,
+      `openssl enc -aes-128-cbc -K [REDACTED:cli-password] -iv 01`,
+    ],
+    [`openssl dgst -sha256 -hmac Hm-key-2 body.json`, `openssl dgst -sha256 -hmac [REDACTED:cli-password] body.json`],
+    [`openssl passwd -6 -salt abc Op-pw-3`, `openssl passwd -6 -salt abc [REDACTED:cli-password]`],
+    [`mkpasswd --method=sha-512 Mk-pw-4 > hash`, `mkpasswd --method=sha-512 [REDACTED:cli-password] > hash`],
+    [
+      `fly secrets set LICENSE=Fl-lic-5 DATABASE_URL='Fl-url-6'`,
+      `fly secrets set LICENSE=[REDACTED:cli-password] DATABASE_URL='[REDACTED:cli-password]'`,
+    ],
+    [
+      `supabase secrets set STRIPE=Sb-val-7 --env-file x`,
+      `supabase secrets set STRIPE=[REDACTED:cli-password] --env-file x`,
+    ],
+    [`doppler secrets set LICENSE Dp-val-8`, `doppler secrets set LICENSE [REDACTED:cli-password]`],
+    [
+      `aws ssm put-parameter --name /app/db --value Ss-val-9 --type SecureString`,
+      `aws ssm put-parameter --name /app/db --value [REDACTED:cli-password] --type SecureString`,
+    ],
+  ];
+  for (const [line, want] of cases) assert.equal(await clean(line), want, line);
+  for (const line of [
+    'curl -k https://example.com',
+    'openssl s_client -connect host:443 -servername host',
+    'openssl passwd -stdin < pw.txt',
+    'openssl passwd -in pw.txt',
+    'use openssl passwd to hash it',
+    'mkpasswd -s < pw',
+    'openssl enc -aes-256-cbc -k "$PASS" -in a',
+    'fly secrets set FOO=$FOO',
+    'fly secrets list',
+    'doppler secrets set API_KEY',
+    'aws ssm put-parameter --name /app/mode --value production --type String',
+  ])
+    assert.equal(await clean(line), line, line);
+});
+
+test('secrets of database, broker, Wi-Fi, SSH and cloud storage commands, and of prompts that echo them', async () => {
+  const cases: [string, string][] = [
+    [
+      `dotnet user-secrets set "Stripe:ApiKey" "Dn-us-1"`,
+      `dotnet user-secrets set "Stripe:ApiKey" "[REDACTED:cli-password]"`,
+    ],
+    [`sqlplus scott/Or-pw-2@orcl`, `sqlplus scott/[REDACTED:cli-password]@orcl`],
+    [`sqlplus -S system/"Or@pw 3"@//db:1521/XE`, `sqlplus -S system/"[REDACTED:cli-password]"@//db:1521/XE`],
+    [`expdp userid=system/Or-pw-4@db schemas=hr`, `expdp userid=system/[REDACTED:cli-password]@db schemas=hr`],
+    [`rman target sys/Or-pw-5@prod`, `rman target sys/[REDACTED:cli-password]@prod`],
+    [`SQL> conn scott/Or-pw-6`, `SQL> conn scott/[REDACTED:cli-password]`],
+    [`CONNECT sys/Or-pw-7 AS SYSDBA`, `CONNECT sys/[REDACTED:cli-password] AS SYSDBA`],
+    [
+      `ssh-keygen -p -P Sk-old-8 -N 'Sk new 9' -f ~/.ssh/id`,
+      `ssh-keygen -p -P [REDACTED:cli-password] -N '[REDACTED:cli-password]' -f ~/.ssh/id`,
+    ],
+    [
+      `mosquitto_pub -h broker -u dev -P Mq-pw-1 -t t -m hi`,
+      `mosquitto_pub -h broker -u dev -P [REDACTED:cli-password] -t t -m hi`,
+    ],
+    [`redis-cli -h cache AUTH default Rd-pw-2`, `redis-cli -h cache AUTH default [REDACTED:cli-password]`],
+    [`127.0.0.1:6379> AUTH Rd-pw-3`, `127.0.0.1:6379> AUTH [REDACTED:cli-password]`],
+    [`etcdctl --user root:Et-pw-4 get /`, `etcdctl --user root:[REDACTED:cli-password] get /`],
+    [
+      `nmcli device wifi connect Home password 'Wi-pw-5'`,
+      `nmcli device wifi connect Home password '[REDACTED:cli-password]'`,
+    ],
+    [`wpa_passphrase Home Wp-pw-6 > wpa.conf`, `wpa_passphrase Home [REDACTED:cli-password] > wpa.conf`],
+    [
+      `iwctl --passphrase Iw-pw-7 station wlan0 connect Home`,
+      `iwctl --passphrase [REDACTED:cli-password] station wlan0 connect Home`,
+    ],
+    [
+      `rclone config create s3r s3 provider AWS secret_access_key Rc-sk-8 pass=Rc-pw-9`,
+      `rclone config create s3r s3 provider AWS secret_access_key [REDACTED:cli-password] pass=[REDACTED:cli-password]`,
+    ],
+    [
+      `az storage blob list --account-name acct --account-key "Az+key/1=="`,
+      `az storage blob list --account-name acct --account-key "[REDACTED:cli-password]"`,
+    ],
+    [`curl -U bob:Px-pw-1 https://x`, `curl -U bob:[REDACTED:curl-user] https://x`],
+    [`curl --oauth2-bearer Oa-t0k-2 https://x`, `curl --oauth2-bearer [REDACTED:cli-password] https://x`],
+    [
+      `AWS Secret Access Key [None]: wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY`,
+      `AWS Secret Access Key [None]: [REDACTED:aws-secret-access-key]`,
+    ],
+  ];
+  for (const [line, want] of cases) assert.equal(await clean(line), want, line);
+  for (const line of [
+    'connect src/main',
+    'You can connect db/app to the service.',
+    'sqlplus / as sysdba',
+    'sqlplus /nolog @setup.sql',
+    'rman target /',
+    'ssh-keygen -t ed25519 -N "" -f key',
+    'ssh-keygen -P "$OLD" -N "$NEW" -f key',
+    'dotnet user-secrets list',
+    'dotnet user-secrets set "Key" "$VALUE"',
+    'rclone config create r s3 provider AWS env_auth true',
+    'nmcli connection up home',
+    'etcdctl --user root get /',
+    'redis-cli --user bob --askpass',
+    '127.0.0.1:6379> GET auth',
+    'curl -U bob https://x',
+    'AWS Secret Access Key [****************EKEY]:',
+    'mosquitto_pub -h b -P "$PW" -t t',
+    'gpg --passphrase-file pw.txt -c f',
+  ])
+    assert.equal(await clean(line), line, line);
+});
+
 // Options were read two ways each (`--x` as `--x` or as `-` and `-x`): 28 of them after `bundle config`
 // took 16 s, each two more four times as long; a tool output could hold the extension host for hours.
-test('a command with many options is read in linear time', async () => {
+test('a command with many options, or a long word after a logon or a secret store, is read in linear time', async () => {
   const started = performance.now();
   const commands = ['vault login', 'cargo login', 'rabbitmqctl', 'poetry config', 'composer config', 'bundle config'];
-  for (const command of [...commands, 'npm config set', 'aws configure set'])
+  const more = ['npm config set', 'aws configure set', 'dotnet user-secrets set', 'doppler secrets set'];
+  for (const command of [...commands, ...more])
     for (const option of [' --x', ' --x=1', ' -x'])
       assert.equal(typeof (await redactSecrets(`${command}${option.repeat(60)} |`)).text, 'string', command);
+  const n = 100_000;
+  for (const line of [
+    // A logon's password that never reaches `@` was tried at every shorter length, each time looking back
+    // for the prompt: quadratic, a minute for this one.
+    `conn a/${'b'.repeat(4 * n)}`,
+    `SQL> connect a/${'b'.repeat(4 * n)} x`,
+    `ssh-keygen ${'a'.repeat(1000)}${' -Nx'.repeat(n / 4)}`,
+    `fly secrets set ${'a'.repeat(1000)}${' a='.repeat(n / 3)}`,
+    `rclone config create${' key '.repeat(n / 5)}`,
+    `127.0.0.1:6379> AUTH${' a'.repeat(n / 2)}`,
+    `openssl passwd${' -salt'.repeat(n / 6)}`,
+    `setx ${'A_'.repeat(n / 2)}`,
+  ])
+    assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);
 });

@@ -5,7 +5,9 @@
 import { isPlaceholder, unquote, type SecretRule } from './types';
 
 /** One shell word: quoted, or a run up to whitespace, a quote or a shell operator. */
-const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"|;&<>()]+)`;
+const WORD_CHAR = String.raw`[^\s'"|;&<>()]`;
+const WORD = `${WORD_CHAR}+`;
+const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|${WORD})`;
 
 /**
  * The rest of a command up to what is looked for, within one command (not past a pipe, a list or the
@@ -42,8 +44,11 @@ const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>
 // One way to read each option (`--x` is not also `-` and `-x`): two ways each made a line of them exponential.
 const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
 
-/** Where a command ends: the line, a pipe, a list, a redirection, a subshell's close. */
-const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)]|2>|\\n))`;
+/**
+ * Where a command ends: the line, a pipe, a list, a redirection, a subshell's close, or the string that
+ * holds it (`sh -c "…"`, a JSON string, a CSV cell), also with its line break or quote escaped.
+ */
+const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)"\x60]|2>|\\[nrt"]))`;
 
 /** A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option. */
 const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]*)`;
@@ -54,6 +59,22 @@ const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secr
  */
 const literal = (s: string): boolean =>
   !isPlaceholder(s) && !/^\$/.test(unquote(s)) && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(unquote(s));
+
+/**
+ * `USER/PASSWORD` of an Oracle logon; a password holding `@` or `/` is quoted. The password is taken whole
+ * or not at all: tried at every shorter length, each looking back for SQL*Plus's prompt, a long one took
+ * minutes.
+ */
+const ORACLE_LOGON = String.raw`[A-Za-z][\w$#]*/(?<secret>"[^"\n]+"|[^\s@/"']+(?![^\s@/"']))`;
+
+/**
+ * A password given as a plain word where words may follow: quoted, ending the command, or holding a
+ * digit ("use openssl passwd to hash it" is prose).
+ */
+const PASSWORD_WORD = String.raw`'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|${WORD}${COMMAND_END}|(?=${WORD_CHAR}*\d)${WORD}`;
+
+/** Options of openssl passwd and mkpasswd that take a value (a salt, a file, a method): not the password. */
+const HASH_VALUE_OPTION = String.raw`(?:salt|in|S|m|R|P|-method|-salt|-rounds|-password-fd)`;
 
 export const COMMAND_RULES: readonly SecretRule[] = [
   {
@@ -160,6 +181,25 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     accept: literal,
   },
   {
+    // `-k` is a password only to openssl's ciphers (curl's `-k` is a switch); `-K` a raw key in hex.
+    id: 'cli-password',
+    title: 'OpenSSL passwords and keys given plainly (openssl enc -k PASSWORD, -K HEXKEY, dgst -hmac KEY)',
+    keywords: ['openssl'],
+    pattern: new RegExp(String.raw`\bopenssl\b${IN_COMMAND}[ \t](?:-[kK]|-hmac)[ \t]+(?!-)(?<secret>${ARG})`, 'g'),
+    accept: literal,
+  },
+  {
+    // The first word after the options is hashed.
+    id: 'cli-password',
+    title: 'Passwords hashed by command (openssl passwd [-6] [-salt S] PASSWORD, mkpasswd [-m METHOD] PASSWORD)',
+    keywords: ['passwd'],
+    pattern: new RegExp(
+      String.raw`\b(?:openssl[ \t]+passwd|mkpasswd)(?:[ \t]+(?:-${HASH_VALUE_OPTION}(?:=\S+|[ \t]+(?!-)${ARG})|-(?!${HASH_VALUE_OPTION}(?![\w-]))[\w-]+))*[ \t]+(?!-)(?<secret>${PASSWORD_WORD})`,
+      'gm',
+    ),
+    accept: literal,
+  },
+  {
     id: 'cli-password',
     title: 'htpasswd -b passwords (htpasswd -b[c] FILE USER PASSWORD, htpasswd -nb USER PASSWORD)',
     keywords: ['htpasswd'],
@@ -200,10 +240,10 @@ export const COMMAND_RULES: readonly SecretRule[] = [
   {
     id: 'cli-password',
     title:
-      'Passwords after -p / -P of database and upload clients (mongosh / mongodump -p, sqlcmd / bcp -P, twine -p, dotnet nuget -p)',
-    keywords: ['mongo', 'sqlcmd', 'bcp', 'twine', 'nuget'],
+      'Passwords after -p / -P of database, broker and upload clients (mongosh / mongodump -p, sqlcmd / bcp / mosquitto_pub -P, twine -p, dotnet nuget -p)',
+    keywords: ['mongo', 'sqlcmd', 'bcp', 'twine', 'nuget', 'mosquitto'],
     pattern: new RegExp(
-      String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]{0,1024}?[ \t]-p|(?:sqlcmd|bcp)\b[^\n|;&]{0,1024}?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
+      String.raw`\b(?:(?:mongo(?:sh|dump|restore|export|import|stat|top|files)?|twine|dotnet[ \t]+nuget)\b[^\n|;&]{0,1024}?[ \t]-p|(?:sqlcmd|bcp|mosquitto_(?:pub|sub|rr))\b[^\n|;&]{0,1024}?[ \t]-P)[ \t]+(?!-)(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,
@@ -301,6 +341,124 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     keywords: ['secret set', 'secretsmanager'],
     pattern: new RegExp(
       String.raw`\b(?:gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t](?:--body|-b)|aws[ \t]+secretsmanager\b[^\n|;&]{0,1024}?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t]--value)(?:=|[ \t]+)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    // Every value a secret store is given is a secret, whatever its name (`fly secrets set LICENSE=…`).
+    id: 'cli-password',
+    title: 'Values set in a secret store by NAME=VALUE (fly / flyctl / supabase / doppler secrets set)',
+    keywords: ['secrets set'],
+    pattern: new RegExp(
+      String.raw`[ \t]["']?[A-Za-z_][\w.-]*=(?<=\b(?:fly|flyctl|supabase|doppler)[ \t]+secrets[ \t]+set\b[^\n|;&]{0,1024})(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Values set in a secret store as two words (doppler secrets set NAME VALUE)',
+    keywords: ['secrets set'],
+    pattern: new RegExp(
+      String.raw`\bdoppler[ \t]+secrets[ \t]+set${OPTIONS}[ \t]+[A-Za-z_][\w.-]*[ \t]+(?!-)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'SecureString parameters put by command (aws ssm put-parameter --type SecureString --value …)',
+    keywords: ['securestring'],
+    pattern: new RegExp(
+      String.raw`\baws[ \t]+ssm[ \t]+put-parameter\b(?=[^\n|;&]{0,1024}SecureString)${IN_COMMAND}[ \t]--value(?:=|[ \t]+)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: '.NET user secrets set by command (dotnet user-secrets set KEY VALUE): every value, whatever its key',
+    keywords: ['user-secrets'],
+    pattern: new RegExp(
+      String.raw`\bdotnet[ \t]+user-secrets[ \t]+set${OPTIONS}[ \t]+${ARG}[ \t]+(?!-)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    // Secret keys of a remote made by command; `rclone config create NAME TYPE key value …` or `key=value`.
+    id: 'cli-password',
+    title: 'rclone remotes made by command (rclone config create|update NAME TYPE pass …, secret_access_key …)',
+    keywords: ['rclone'],
+    pattern: new RegExp(
+      String.raw`[ \t](?:pass|password|password2|secret_access_key|client_secret|token|key|account_key|sas_url|session_token|bearer_token|api_key|app_key|service_account_credentials)(?:=|[ \t]+)(?<=\brclone[ \t]+config[ \t]+(?:create|update)\b[^\n|;&]{0,1024})(?!-)(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'SSH key pass phrases given to ssh-keygen (-N NEW, -P OLD)',
+    keywords: ['ssh-keygen'],
+    pattern: new RegExp(String.raw`[ \t]-[NP](?<=\bssh-keygen\b[^\n|;&]{0,1024})[ \t]*(?<secret>${ARG})`, 'g'),
+    // `-N ""` is the usual empty pass phrase: nothing to hide.
+    accept: (s) => unquote(s) !== '' && literal(s),
+  },
+  {
+    // `sqlplus scott/tiger@orcl`, `expdp system/…@db`, and `CONNECT user/password` at SQL*Plus's prompt;
+    // `sqlplus / as sysdba` names no user.
+    id: 'cli-password',
+    title: "Oracle logons (sqlplus / sqlldr / expdp / impdp / rman / dgmgrl USER/PASSWORD[@DB], SQL*Plus's CONNECT)",
+    keywords: ['sqlplus', 'sqlldr', 'expdp', 'impdp', 'rman', 'dgmgrl', 'conn'],
+    pattern: new RegExp(
+      String.raw`\b(?:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl)(?:[ \t]+-[A-Za-z]+)*(?:[ \t]+(?:target|catalog|auxiliary))?(?:[ \t]+userid=|[ \t]+)["']?${ORACLE_LOGON}(?=@|[ \t]|$)`,
+      'gm',
+    ),
+    accept: literal,
+  },
+  {
+    // A line starting `connect a/b` may be prose ("connect src/main"): a database, `AS SYSDBA` or the
+    // prompt must say it is a logon.
+    id: 'cli-password',
+    title: "Oracle logons at SQL*Plus's prompt (CONNECT USER/PASSWORD@DB, conn sys/… as sysdba)",
+    keywords: ['conn'],
+    pattern: new RegExp(
+      String.raw`^(?:[ \t]*SQL>)?[ \t]*(?:CONN(?:ECT)?|conn(?:ect)?)[ \t]+${ORACLE_LOGON}(?=@|[ \t]+(?:AS|as)[ \t]+(?:SYS|sys)|(?<=^[ \t]*SQL>[^\n]*)[ \t]*$)`,
+      'gm',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'Wi-Fi pass phrases (nmcli … password PW, nmcli … wifi-sec.psk PW, wpa_passphrase SSID PW)',
+    keywords: ['nmcli', 'wpa_passphrase'],
+    pattern: new RegExp(
+      String.raw`\b(?:nmcli\b${IN_COMMAND}[ \t](?:password|wifi-sec\.psk|802-11-wireless-security\.psk)|wpa_passphrase[ \t]+${ARG})[ \t]+(?<secret>${ARG})`,
+      'g',
+    ),
+    accept: literal,
+  },
+  {
+    // `AUTH [USER] PASSWORD` given to redis-cli or typed at its prompt (`127.0.0.1:6379> AUTH …`, also
+    // quoted or after an escaped tab or line break in a JSON string). Which of two words is the password
+    // cannot be told where more text follows, so both go; the usual user, `default`, stays.
+    id: 'cli-password',
+    title:
+      'Redis AUTH passwords (redis-cli AUTH [USER] PASSWORD, HOST:PORT> AUTH …): a user other than default goes with it',
+    keywords: ['redis-cli', '> auth', '>auth'],
+    pattern: new RegExp(
+      String.raw`(?:\bredis-cli\b${IN_COMMAND}[ \t]|(?:^|[\s"'\x60]|\\[nt])[ \t]*[\w.-]*:\d+(?:\[\d+\])?>[ \t]*)(?:AUTH|auth)[ \t]+(?:default[ \t]+)?(?<secret>${ARG}(?:[ \t]+${ARG})?)`,
+      'gm',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
+    title: 'etcd passwords (etcdctl --user USER:PASSWORD)',
+    keywords: ['etcdctl'],
+    pattern: new RegExp(
+      String.raw`\betcdctl\b${IN_COMMAND}[ \t]--user(?:=|[ \t]+)["']?[^\s:"']+:(?<secret>[^\s"']+)`,
       'g',
     ),
     accept: literal,

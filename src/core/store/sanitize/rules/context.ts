@@ -46,6 +46,22 @@ function basicCredentials(b64: string): boolean {
   return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(text);
 }
 
+/** Parts after a secret word that make the name one of its settings, not the secret (`TOKEN_URL`, `KEY_ID`). */
+const SETTING_PART = String.raw`(?:FILE|PATH|URL|URI|DIR|ID|NAME|TYPE|HOST|PORT|USER|USERNAME|LENGTH|SIZE|TTL|LIFETIME|TIMEOUT|EXPIRY|EXPIRES|ENDPOINT|HEADER|PREFIX|FORMAT|ALGORITHM|LOCATION|ARN|REF|VAR|ENV)(?![A-Z0-9])`;
+
+/**
+ * An environment variable whose name says it holds a secret (`DB_PASSWORD`, `OPENAI_API_KEY`, `GH_PAT`,
+ * `SECRET_KEY_BASE`, `DB_PASSWORD_PROD`, WordPress's `AUTH_SALT`); the short words only as a whole part,
+ * so `PATH`, `KEYCLOAK_URL`, `TOKEN_URL` and `DB_PASSWORD_FILE` (Docker's path to the secret) are not.
+ */
+const SECRET_VAR = String.raw`(?:[A-Z0-9]+_)*(?:(?:[A-Z0-9]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|APIKEY|KEY)(?:_(?!${SETTING_PART})[A-Z0-9]+){0,2}|PASS|PWD|AUTH|PAT|SALT)(?![A-Za-z0-9_])`;
+
+/** Where a command starts: a line, a blank, a list, a pipe, a subshell, a quote or a backtick. */
+const COMMAND_START = String.raw`(?:^|[\s;&|(\x60"'])`;
+
+/** One shell word: quoted, or a run up to whitespace, a quote or a shell operator. */
+const SHELL_WORD = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|[^\s'"|;&<>()\x60]+)`;
+
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
 const BARE = String.raw`(?:[^\s"'\x60,;)}\]&|\\]|\\(?![ntr"'\\/u]))`;
 
@@ -192,9 +208,22 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     id: 'cli-password',
     title: 'Secret command-line options (--password=…, --token …, --api-key …, --client-secret …)',
     // `m`: the lines holding a keyword are searched as one text, so `^` must match at every line start.
-    keywords: ['password', 'passwd', '-pass', 'secret', 'token', 'api-key', 'apikey', 'access-key', 'auth-token'],
+    keywords: [
+      'password',
+      'passwd',
+      '-pass',
+      'secret',
+      'token',
+      'api-key',
+      'apikey',
+      'access-key',
+      'auth-token',
+      'account-key',
+      'master-key',
+      'oauth2-bearer',
+    ],
     pattern:
-      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
+      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
     accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
   },
   {
@@ -255,9 +284,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     id: 'curl-user',
-    title: 'curl -u / --user user:password',
+    title: 'curl -u / --user / -U / --proxy-user user:password',
     keywords: ['curl'],
-    pattern: /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-u|--user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
+    pattern:
+      /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-[uU]|--user|--proxy-user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {
@@ -283,6 +313,13 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     ],
     pattern:
       /(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|session[_-]?token)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Za-z0-9/+=]{40,})/gi,
+  },
+  {
+    // What `aws configure` shows and echoes: `AWS Secret Access Key [****************KEY]: <typed key>`.
+    id: 'aws-secret-access-key',
+    title: "AWS secret access keys typed at aws configure's prompt (AWS Secret Access Key [None]: …)",
+    keywords: ['secret access key'],
+    pattern: /AWS Secret Access Key[ \t]*\[[^\]\n]{0,64}\]:[ \t]*(?<secret>[A-Za-z0-9/+=]{40,})/gi,
   },
   {
     id: 'gcp-private-key-id',
@@ -329,14 +366,39 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     // `os.Setenv("API_KEY", "…")`, `monkeypatch.setenv(…)`, `os.environ.setdefault(…)`, `Deno.env.set(…)`,
-    // `define('DB_PASSWORD', '…')` (wp-config.php): a call that sets a name that says it holds a secret.
+    // `define('DB_PASSWORD', '…')` (wp-config.php), .NET's `Environment.SetEnvironmentVariable(…)`: a call
+    // that sets a name that says it holds a secret.
     id: 'env-secret',
     title:
-      "Secret-named environment variables and constants set by a call (setenv, Setenv, putenv, setdefault, env.set, PHP's define)",
+      "Secret-named environment variables and constants set by a call (setenv, Setenv, putenv, setdefault, env.set, SetEnvironmentVariable, PHP's define)",
     keywords: ['setenv', 'putenv', 'setdefault', 'env.set', 'define('],
     pattern: new RegExp(
-      String.raw`\b(?:[Ss]etenv|putenv|setdefault|env\.set|define)\([ \t]*["'][A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|KEY|CREDENTIALS?|AUTH|PAT)[A-Z0-9_]*["'][ \t]*,[ \t]*(?<secret>${QUOTED})`,
+      String.raw`\b(?:[Ss]etenv|putenv|setdefault|env\.set|SetEnvironmentVariable|define)\([ \t]*["']${SECRET_VAR}["'][ \t]*,[ \t]*(?<secret>${QUOTED})`,
       'g',
+    ),
+    accept: literalValue,
+  },
+  {
+    // Where the name and the value are two words: Windows' `setx`, fish's `set -gx`, csh's and launchctl's
+    // `setenv`, Netlify's `env:set`. An option must follow fish's `set` (`-x`, `--global`; not `-e`, which
+    // erases), so prose ("set API_KEY to …") is not read as one.
+    id: 'env-secret',
+    title:
+      "Secret-named environment variables set by a command (setx NAME VALUE, fish's set -gx, setenv, launchctl setenv, netlify env:set)",
+    keywords: ['setx', 'set -', 'setenv', 'env:set'],
+    pattern: new RegExp(
+      String.raw`${COMMAND_START}(?:setx|SETX|(?:launchctl[ \t]+)?setenv|set(?:[ \t]+(?:-[gUlxfpa]+|--(?:export|global|universal|local|append|prepend)))+|netlify[ \t]+env:set)[ \t]+["']?${SECRET_VAR}["']?[ \t]+(?!-)(?<secret>${SHELL_WORD})`,
+      'gm',
+    ),
+    accept: literalValue,
+  },
+  {
+    id: 'env-secret',
+    title: "Secret-named environment variables set by PowerShell's Set-Item / New-Item env:NAME VALUE",
+    keywords: ['env:'],
+    pattern: new RegExp(
+      String.raw`${COMMAND_START}(?:[Ss]et-[Ii]tem|[Nn]ew-[Ii]tem|[Ss]et-[Cc]ontent|si|ni)(?:[ \t]+-[Pp]ath)?[ \t]+["']?[Ee]nv:\\?${SECRET_VAR}["']?(?:[ \t]+-[Vv]alue)?[ \t]+(?!-)(?<secret>${SHELL_WORD})`,
+      'gm',
     ),
     accept: literalValue,
   },
