@@ -177,6 +177,12 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     // HTML entities and URL encoding, decoded: runs of them after a key.
     `password%3D${'%25'.repeat(n / 3)}`,
     `&quot;password&quot;: &quot;${'&amp;'.repeat(n / 5)}`,
+    // One long word after a secret word: a key may start at each of its capitals or after each `_`, and
+    // each start looked back over the whole word for `type ` (a minute for 400 KB of base64).
+    `token ${'xY9'.repeat(n / 3)}`,
+    `password${'A_'.repeat(n / 2)}KEY x`,
+    // Many options after `kubectl create secret`: each looked back to the line's start.
+    `kubectl create secret generic x${' --from-literal'.repeat(n / 15)}`,
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);

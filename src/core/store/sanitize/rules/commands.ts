@@ -50,8 +50,8 @@ const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
  */
 const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)"\x60]|2>|\\[nrt"]))`;
 
-/** A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option. */
-const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]*)`;
+/** A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option, 4 KB at most. */
+const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]{0,4096})`;
 
 /**
  * The secret itself, not a variable (`$PW`), a stand-in or a documentation name in capitals

@@ -79,8 +79,12 @@ const ATTRIBUTE_NOT_SET_FROM_NAME = String.raw`(?<!(?:\b(?:self|this|cls)\.|@)[\
  */
 const NOT_A_SENTENCE = String.raw`(?![A-Z][a-z]+[ \t]+[a-z]+[ \t]+\(?[a-z])`;
 
-/** Not a TypeScript type named for a secret (`type ProgressToken = z.infer<…>`): a type, not a value. */
-const NOT_A_TYPE_ALIAS = String.raw`(?<!\btype[ \t]+[\w$]*)`;
+/**
+ * Not a TypeScript type named for a secret (`type ProgressToken = z.infer<…>`): a type, not a value. The
+ * look back is bounded: it runs wherever a key may start, and unbounded it read a long word (400 KB of
+ * base64 after `token`) once per position, a minute for that one.
+ */
+const NOT_A_TYPE_ALIAS = String.raw`(?<!\btype[ \t]+[\w$]{0,64})`;
 
 /** Not the first operand of an expression (`Whitespace + group(…)`, `provider ? null : …`). */
 const NOT_AN_OPERAND = String.raw`(?![ \t]+(?:[-+*/%?]|&&|\|\||\?\?)[ \t]+[\w$(\['"])`;
