@@ -468,6 +468,8 @@ test('a command with many options, or a long word after a logon or a secret stor
     `fly secrets set ${'a'.repeat(1000)}${' a='.repeat(n / 3)}`,
     `rclone config create${' key '.repeat(n / 5)}`,
     `127.0.0.1:6379> AUTH${' a'.repeat(n / 2)}`,
+    // Each blank of a run could start Redis's prompt, and each read the run to its end.
+    `redis-cli: a${' '.repeat(4 * n)}b`,
     `openssl passwd${' -salt'.repeat(n / 6)}`,
     `setx ${'A_'.repeat(n / 2)}`,
   ])

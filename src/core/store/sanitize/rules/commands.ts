@@ -448,7 +448,7 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       'Redis AUTH passwords (redis-cli AUTH [USER] PASSWORD, HOST:PORT> AUTH …): a user other than default goes with it',
     keywords: ['redis-cli', '> auth', '>auth'],
     pattern: new RegExp(
-      String.raw`(?:\bredis-cli\b${IN_COMMAND}[ \t]|(?:^|[\s"'\x60]|\\[nt])[ \t]*[\w.-]*:\d+(?:\[\d+\])?>[ \t]*)(?:AUTH|auth)[ \t]+(?:default[ \t]+)?(?<secret>${ARG}(?:[ \t]+${ARG})?)`,
+      String.raw`(?:\bredis-cli\b${IN_COMMAND}[ \t]|(?:^[ \t]*|[\s"'\x60]|\\[nt])[\w.-]*:\d+(?:\[\d+\])?>[ \t]*)(?:AUTH|auth)[ \t]+(?:default[ \t]+)?(?<secret>${ARG}(?:[ \t]+${ARG})?)`,
       'gm',
     ),
     accept: literal,
