@@ -40,8 +40,10 @@ const STDIN_KEYWORDS = [
 /** A token as an argument: not an option, not `key=value`. */
 const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>()]*)`;
 
-/** Options before the arguments: `--profile dev`, `--global`, `-q`. */
-// One way to read each option (`--x` is not also `-` and `-x`): two ways each made a line of them exponential.
+/**
+ * Options before the arguments: `--profile dev`, `--global`, `-q`. Each is read one way (`--x` is not also
+ * `-` and `-x`): two ways each made a line of them exponential.
+ */
 const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
 
 /**
@@ -50,7 +52,10 @@ const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
  */
 const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)"\x60]|2>|\\[nrt"]))`;
 
-/** A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option, 4 KB at most. */
+/**
+ * A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option, and
+ * 4 KB at most (to the line's start, many options on one line were quadratic).
+ */
 const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]{0,4096})`;
 
 /**
