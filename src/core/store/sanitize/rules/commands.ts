@@ -1,19 +1,10 @@
 // Secrets handed to a command where no key names them: piped into its standard input, as a positional
 // argument (htpasswd, mc, vault login, package managers' `config`), behind an option only that tool
 // uses for a password (keytool -storepass, openssl pass:, ldapsearch -w, sqlcmd -P), or in an SQL
-// statement. Only the secret is redacted; the command stays readable.
-import { isPlaceholder, unquote, type SecretRule } from './types';
-
-/** One shell word: quoted, or a run up to whitespace, a quote or a shell operator. */
-const WORD_CHAR = String.raw`[^\s'"|;&<>()]`;
-const WORD = `${WORD_CHAR}+`;
-const ARG = String.raw`(?:'[^'\n]*'|"(?:[^"\\\n]|\\.)*"|${WORD})`;
-
-/**
- * The rest of a command up to what is looked for, within one command (not past a pipe, a list or the
- * line's end) and at most 1 KB of it: each search from a start stays short, so a long line stays linear.
- */
-const IN_COMMAND = String.raw`[^\n|;&]{0,1024}?`;
+// statement. Only the secret is redacted; the command stays readable. Secret stores' own commands are in
+// secret-stores.ts.
+import { ARG, COMMAND_END, IN_COMMAND, literal, OPTIONS, WORD, WORD_CHAR } from './shell-words';
+import { unquote, type SecretRule } from './types';
 
 /** Any command given `--password-stdin` (docker, podman, helm registry, oras, … login). */
 const STDIN_OPTION = String.raw`${IN_COMMAND}[ \t]--password-stdin\b`;
@@ -41,29 +32,10 @@ const STDIN_KEYWORDS = [
 const TOKEN_ARG = String.raw`(?:'[^'\n]*'|"[^"\n]*"|[^\s'"=|;&<>()-][^\s'"=|;&<>()]*)`;
 
 /**
- * Options before the arguments: `--profile dev`, `--global`, `-q`. Each is read one way (`--x` is not also
- * `-` and `-x`): two ways each made a line of them exponential.
- */
-const OPTIONS = String.raw`(?:[ \t]+-{1,2}\w[\w-]*(?:=\S+)?)*`;
-
-/**
- * Where a command ends: the line, a pipe, a list, a redirection, a subshell's close, or the string that
- * holds it (`sh -c "…"`, a JSON string, a CSV cell), also with its line break or quote escaped.
- */
-const COMMAND_END = String.raw`(?=[ \t]*(?:$|[|;&<>)"\x60]|2>|\\[nrt"]))`;
-
-/**
  * A `--from-literal` of `kubectl create secret` (or `oc`): the check looks back only from the option, and
  * 4 KB at most (to the line's start, many options on one line were quadratic).
  */
 const FROM_LITERAL = String.raw`--from-literal(?:=|[ \t]+)(?<=\bcreate[ \t]+secret\b[^\n|;&]{0,4096})`;
-
-/**
- * The secret itself, not a variable (`$PW`), a stand-in or a documentation name in capitals
- * (`ACCESS_KEY SECRET_KEY` in a usage line).
- */
-const literal = (s: string): boolean =>
-  !isPlaceholder(s) && !/^\$/.test(unquote(s)) && !/^[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+$/.test(unquote(s));
 
 /**
  * `USER/PASSWORD` of an Oracle logon; a password holding `@` or `/` is quoted. The password is taken whole
@@ -340,58 +312,6 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     accept: literal,
   },
   {
-    id: 'cli-password',
-    title:
-      'Values given to a secret store by option (gh secret set --body, aws secretsmanager --secret-string, az keyvault secret set --value)',
-    keywords: ['secret set', 'secretsmanager'],
-    pattern: new RegExp(
-      String.raw`\b(?:gh[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t](?:--body|-b)|aws[ \t]+secretsmanager\b[^\n|;&]{0,1024}?[ \t]--secret-string|az[ \t]+keyvault[ \t]+secret[ \t]+set\b[^\n|;&]{0,1024}?[ \t]--value)(?:=|[ \t]+)(?<secret>${ARG})`,
-      'g',
-    ),
-    accept: literal,
-  },
-  {
-    // Every value a secret store is given is a secret, whatever its name (`fly secrets set LICENSE=…`).
-    id: 'cli-password',
-    title: 'Values set in a secret store by NAME=VALUE (fly / flyctl / supabase / doppler secrets set)',
-    keywords: ['secrets set'],
-    pattern: new RegExp(
-      String.raw`[ \t]["']?[A-Za-z_][\w.-]*=(?<=\b(?:fly|flyctl|supabase|doppler)[ \t]+secrets[ \t]+set\b[^\n|;&]{0,1024})(?<secret>${ARG})`,
-      'g',
-    ),
-    accept: literal,
-  },
-  {
-    id: 'cli-password',
-    title: 'Values set in a secret store as two words (doppler secrets set NAME VALUE)',
-    keywords: ['secrets set'],
-    pattern: new RegExp(
-      String.raw`\bdoppler[ \t]+secrets[ \t]+set${OPTIONS}[ \t]+[A-Za-z_][\w.-]*[ \t]+(?!-)(?<secret>${ARG})`,
-      'g',
-    ),
-    accept: literal,
-  },
-  {
-    id: 'cli-password',
-    title: 'SecureString parameters put by command (aws ssm put-parameter --type SecureString --value …)',
-    keywords: ['securestring'],
-    pattern: new RegExp(
-      String.raw`\baws[ \t]+ssm[ \t]+put-parameter\b(?=[^\n|;&]{0,1024}SecureString)${IN_COMMAND}[ \t]--value(?:=|[ \t]+)(?<secret>${ARG})`,
-      'g',
-    ),
-    accept: literal,
-  },
-  {
-    id: 'cli-password',
-    title: '.NET user secrets set by command (dotnet user-secrets set KEY VALUE): every value, whatever its key',
-    keywords: ['user-secrets'],
-    pattern: new RegExp(
-      String.raw`\bdotnet[ \t]+user-secrets[ \t]+set${OPTIONS}[ \t]+${ARG}[ \t]+(?!-)(?<secret>${ARG})`,
-      'g',
-    ),
-    accept: literal,
-  },
-  {
     // Secret keys of a remote made by command; `rclone config create NAME TYPE key value …` or `key=value`.
     id: 'cli-password',
     title: 'rclone remotes made by command (rclone config create|update NAME TYPE pass …, secret_access_key …)',
@@ -466,14 +386,6 @@ export const COMMAND_RULES: readonly SecretRule[] = [
       String.raw`\betcdctl\b${IN_COMMAND}[ \t]--user(?:=|[ \t]+)["']?[^\s:"']+:(?<secret>[^\s"']+)`,
       'g',
     ),
-    accept: literal,
-  },
-  {
-    // A workflow step hides a value from its log this way, so the value is a secret by its author's word.
-    id: 'stdin-password',
-    title: 'Values masked in GitHub Actions (::add-mask::…)',
-    keywords: ['::add-mask::'],
-    pattern: /(?<![^\s"'\x60])::add-mask::(?<secret>[^\s"'\x60\\]+)/g,
     accept: literal,
   },
 ];

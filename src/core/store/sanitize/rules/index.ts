@@ -9,6 +9,7 @@ import { KUBERNETES_RULES } from './kubernetes';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
+import { SECRET_STORE_RULES } from './secret-stores';
 import { SERVICE_RULES } from './ai-and-services';
 import { TOKEN_RULES } from './tokens';
 import { YAML_BLOCK_RULES } from './yaml-blocks';
@@ -26,6 +27,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...YAML_BLOCK_RULES,
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
+  ...SECRET_STORE_RULES,
   ...CONFIG_FILE_RULES,
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
