@@ -306,6 +306,15 @@ test('secret-named variables set by a command as two words: setx, fish, csh, lau
     [`os.Setenv("SECRET_KEY_BASE", "Go-skb-2")`, `os.Setenv("SECRET_KEY_BASE", "[REDACTED:env-secret]")`],
     [`os.Setenv("DB_PASSWORD_PROD", "Go-pw-3")`, `os.Setenv("DB_PASSWORD_PROD", "[REDACTED:env-secret]")`],
     [`define( 'AUTH_SALT', 'Wp-salt-4' );`, `define( 'AUTH_SALT', '[REDACTED:env-secret]' );`],
+    // Names in any case: Windows' are not case-sensitive, fish's and Go's are written as users like.
+    [`setx OpenAI_Key Sx-key-5 /M`, `setx OpenAI_Key [REDACTED:env-secret] /M`],
+    [`setx db_password Sx-pw-6`, `setx db_password [REDACTED:env-secret]`],
+    [`set -gx openai_api_key Fi-key-7`, `set -gx openai_api_key [REDACTED:env-secret]`],
+    [
+      `[System.Environment]::SetEnvironmentVariable('GitHub_Token', 'Ps-tok-8', 'User')`,
+      `[System.Environment]::SetEnvironmentVariable('GitHub_Token', '[REDACTED:env-secret]', 'User')`,
+    ],
+    [`$env:DbPassword = 'Ps-pw-9'`, `$env:DbPassword = '[REDACTED:code-secret]'`],
   ];
   for (const [line, want] of cases) assert.equal(await clean(line), want, line);
   // Other names, prose, variables, stand-ins, bash's `set -x` and fish's erase stay.
@@ -328,6 +337,10 @@ test('secret-named variables set by a command as two words: setx, fish, csh, lau
     'os.Setenv("KEYCLOAK_URL", "https://kc.local")',
     'os.Setenv("TOKEN_URL", "https://id.example.com/token")',
     'os.Setenv("DB_PASSWORD_FILE", "/run/secrets/db")',
+    'setx Path "%Path%;C:\\tools"',
+    'setx keyboard_layout us',
+    'setx Tokenizer_Dir C:\\tok',
+    'os.Setenv("Token_Url", "https://id.example.com/token")',
     'os.Setenv("API_KEY_ID", "ab12cd34")',
     'os.Setenv("KEY_VAULT_NAME", "kv-prod-1")',
   ])

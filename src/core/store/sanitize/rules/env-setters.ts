@@ -11,6 +11,7 @@ const SETTING_PART = String.raw`(?:FILE|PATH|URL|URI|DIR|ID|NAME|TYPE|HOST|PORT|
  * An environment variable whose name says it holds a secret (`DB_PASSWORD`, `OPENAI_API_KEY`, `GH_PAT`,
  * `SECRET_KEY_BASE`, `DB_PASSWORD_PROD`, WordPress's `AUTH_SALT`); the short words only as a whole part,
  * so `PATH`, `KEYCLOAK_URL`, `TOKEN_URL` and `DB_PASSWORD_FILE` (Docker's path to the secret) are not.
+ * Read without case (the rules' `i` flag): Windows' names are not case-sensitive (`setx OpenAI_Key`).
  */
 const SECRET_VAR = String.raw`(?:[A-Z0-9]+_)*(?:(?:[A-Z0-9]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|APIKEY|KEY)(?:_(?!${SETTING_PART})[A-Z0-9]+){0,2}|PASS|PWD|AUTH|PAT|SALT)(?![A-Za-z0-9_])`;
 
@@ -28,7 +29,7 @@ export const ENV_SETTER_RULES: readonly SecretRule[] = [
     keywords: ['setenv', 'putenv', 'setdefault', 'env.set', 'define('],
     pattern: new RegExp(
       String.raw`\b(?:[Ss]etenv|putenv|setdefault|env\.set|SetEnvironmentVariable|define)\([ \t]*["']${SECRET_VAR}["'][ \t]*,[ \t]*(?<secret>${QUOTED})`,
-      'g',
+      'gi',
     ),
     accept: literalValue,
   },
@@ -42,7 +43,7 @@ export const ENV_SETTER_RULES: readonly SecretRule[] = [
     keywords: ['setx', 'set -', 'setenv', 'env:set'],
     pattern: new RegExp(
       String.raw`${COMMAND_START}(?:setx|SETX|(?:launchctl[ \t]+)?setenv|set(?:[ \t]+(?:-[gUlxfpa]+|--(?:export|global|universal|local|append|prepend)))+|netlify[ \t]+env:set)[ \t]+["']?${SECRET_VAR}["']?[ \t]+(?!-)(?<secret>${ARG})`,
-      'gm',
+      'gim',
     ),
     accept: literalValue,
   },
@@ -52,7 +53,7 @@ export const ENV_SETTER_RULES: readonly SecretRule[] = [
     keywords: ['env:'],
     pattern: new RegExp(
       String.raw`${COMMAND_START}(?:[Ss]et-[Ii]tem|[Nn]ew-[Ii]tem|[Ss]et-[Cc]ontent|si|ni)(?:[ \t]+-[Pp]ath)?[ \t]+["']?[Ee]nv:\\?${SECRET_VAR}["']?(?:[ \t]+-[Vv]alue)?[ \t]+(?!-)(?<secret>${ARG})`,
-      'gm',
+      'gim',
     ),
     accept: literalValue,
   },
