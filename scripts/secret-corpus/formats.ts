@@ -1177,4 +1177,20 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 24);
     return { secret, line: `127.0.0.1:6379> AUTH default ${secret}` };
   }),
+  ctx('smtp-auth-plain', 'sasl-plain', (r) => {
+    const secret = Buffer.from(`\0${r.str(LOWER_ALNUM, 8)}@example.com\0${password(r)}`).toString('base64');
+    return { secret, line: `send: 'AUTH PLAIN ${secret}\\r\\n'` };
+  }),
+  ctx('smtp-auth-login', 'sasl-login', (r) => {
+    const secret = Buffer.from(password(r)).toString('base64');
+    return { secret, line: `<~  334 UGFzc3dvcmQ6\n ~> ${secret}\n<~  235 2.7.0 Authentication successful` };
+  }),
+  ctx('imap-login', 'mail-password', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `> A002 LOGIN ${r.str(LOWER_ALNUM, 8)} ${secret}` };
+  }),
+  ctx('pop3-user-pass', 'mail-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `> USER ${r.str(LOWER_ALNUM, 8)}\n< +OK\n> PASS ${secret}\n< +OK Logged in.` };
+  }),
 ];

@@ -21,7 +21,7 @@ const DIFF = '[+-]';
  * `2026-11-26 07:00:00,123 WARNING `, `[12:00:01] INFO  `. Seconds are required (a date alone is prose);
  * the level's padding to five characters goes with it, the line's own indentation stays.
  */
-const STAMP = String.raw`\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t](?:\[?(?:(?:INFO|WARN) ?|WARNING|NOTICE|CRITICAL|TRACE|DEBUG|ERROR|FATAL)\]?:?[ \t])?`;
+export const STAMP = String.raw`\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]\d{1,9})?(?:Z|[+-]\d\d:?\d\d)?\]?[ \t](?:\[?(?:(?:INFO|WARN) ?|WARNING|NOTICE|CRITICAL|TRACE|DEBUG|ERROR|FATAL)\]?:?[ \t])?`;
 /**
  * At most one of each, in the order tools stack them (`docker compose logs -t` of a numbered listing).
  */

@@ -6,6 +6,7 @@ import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
 import { CSV_RULES } from './csv-columns';
 import { KUBERNETES_RULES } from './kubernetes';
+import { MAIL_SESSION_RULES } from './mail-sessions';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
@@ -28,6 +29,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
   ...SECRET_STORE_RULES,
+  ...MAIL_SESSION_RULES,
   ...CONFIG_FILE_RULES,
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
