@@ -60,6 +60,15 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'lpass show --password github',
     'infisical secrets get DB_PASSWORD --plain',
     'fly auth token',
+    // Run in a container, on a host or in a shell: printed all the same.
+    'docker exec -it -u root db printenv DB_PASSWORD',
+    'docker compose exec api printenv API_KEY',
+    'kubectl exec -n prod deploy/api -- printenv STRIPE_SECRET_KEY',
+    'kubectl exec pod -c app -- cat /var/run/secrets/kubernetes.io/serviceaccount/token',
+    "ssh deploy@host 'cat ~/.github_token'",
+    'podman exec db cat /run/secrets/pg_password',
+    "bash -lc 'gh auth token'",
+    'sh -c "vault kv get -field=password secret/db"',
   ];
   for (const c of printers) assert.ok(secretPrinter(c), c);
   const others = [
@@ -94,6 +103,11 @@ test('commands that print a secret are recognised, in lists and pipelines, after
     'Write-Output hello',
     'aws configure get region',
     'lpass ls',
+    'docker exec db psql -U app',
+    'docker exec -e TOKEN=x db ls',
+    'kubectl exec pod -- env',
+    'ssh -i token.txt host uptime',
+    "bash -c 'npm test'",
   ];
   for (const c of others) assert.equal(secretPrinter(c), undefined, c);
 });
@@ -128,7 +142,8 @@ test('the redactor marks every line with text once, whatever the pieces; blank l
 
 test('a long hostile command line is classified in linear time', () => {
   const started = performance.now();
-  for (const unit of ['aws ssm get-parameter ', 'kubectl get secret ', 'echo $A', 'sudo ', 'A=b ', 'vault read ', ' ;'])
+  const units = ['aws ssm get-parameter ', 'kubectl get secret ', 'echo $A', 'sudo ', 'A=b ', 'vault read ', ' ;'];
+  for (const unit of [...units, 'docker exec ', 'ssh a ', 'bash -c ', 'kubectl exec '])
     secretPrinter(unit.repeat((16 * 1024) / unit.length));
   assertQuick(started);
 });

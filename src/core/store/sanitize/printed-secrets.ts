@@ -57,9 +57,28 @@ const PRINTERS: readonly { what: string; pattern: RegExp }[] = [
 /** Leading words that run the command after them: `sudo`, `env`, `time`, `VAR=value`. */
 const PREFIX = /^(?:(?:sudo|env|command|exec|time|nohup|noglob)(?:\s+-\S+)*\s+|[A-Za-z_]\w*=\S*\s+)+/;
 
-function printerOf(stage: string): string | undefined {
+/**
+ * Commands that run the one after them elsewhere: in a container (`docker exec db`, `kubectl exec pod --`),
+ * on a host (`ssh host`), in a shell (`sh -c '…'`). What that one prints is printed all the same.
+ */
+const WRAPPER =
+  /^(?:(?:docker|podman|nerdctl)\s+(?:compose\s+|container\s+)?exec|(?:kubectl|oc)\s(?:[^\n]{0,512}?\s)?exec|ssh|(?:sh|bash|zsh|dash|pwsh|powershell)(?:\s+-\w+)*\s+-(?:[a-z]*c|Command))\s+(.*)$/is;
+/** Words of a wrapper's arguments tried as the start of the command it runs (its own options come first). */
+const MAX_WRAPPED_WORDS = 12;
+
+function printerOf(stage: string, depth = 0): string | undefined {
   const command = stage.trim().replace(PREFIX, '');
   for (const p of PRINTERS) if (p.pattern.test(command)) return p.what;
+  const wrapped = depth < 2 ? WRAPPER.exec(command)?.[1] : undefined;
+  if (wrapped !== undefined) {
+    // The command starts at one of the first words: `docker exec -it -u root db printenv DB_PASSWORD`.
+    const words = wrapped.split(/\s+/).slice(0, MAX_WRAPPED_WORDS);
+    for (let i = 0; i < words.length; i++) {
+      const rest = unquoted(words.slice(i).join(' '));
+      const what = rest === '' ? undefined : printerOf(rest, depth + 1);
+      if (what) return what;
+    }
+  }
   // `echo $GITHUB_TOKEN`, `printf '%s' "${DB_PASSWORD}"`, PowerShell's `Write-Output $env:API_KEY` (or the
   // variable alone, which PowerShell prints), cmd's `echo %API_KEY%`, `printenv OPENAI_API_KEY`
   const echo =
@@ -78,6 +97,13 @@ function printerOf(stage: string): string | undefined {
   const terraform = /^terraform\b.*?\soutput\s+(?:-\S+\s+)*-(?:raw|json)(?:\s+-\S+)*\s+([\w-]+)/.exec(command);
   if (terraform && SECRET_VARIABLE.test(terraform[1]!.replace(/-/g, '_'))) return `terraform output ${terraform[1]!}`;
   return undefined;
+}
+
+/** A command given as one quoted argument (`ssh host 'cat token.txt'`), without its quotes. */
+function unquoted(s: string): string {
+  const q = s[0];
+  if (q !== '"' && q !== "'") return s;
+  return s.endsWith(q) && s.length > 1 ? s.slice(1, -1) : s.slice(1);
 }
 
 /** Commands that print a file's bytes as they are, or encoded (`base64 token.txt`, `xxd master.key`). */
