@@ -1193,4 +1193,12 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `> USER ${r.str(LOWER_ALNUM, 8)}\n< +OK\n> PASS ${secret}\n< +OK Logged in.` };
   }),
+  ctx('pulumi-config-secret', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `pulumi config set --secret dbPassword ${secret}` };
+  }),
+  ctx('expect-send', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `expect "*assword:*"\nsend "${secret}\\r"\nexpect "$ "` };
+  }),
 ];

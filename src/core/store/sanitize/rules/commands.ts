@@ -191,7 +191,8 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     title: 'LDAP bind passwords (ldapsearch / ldapadd / ldapmodify -w …, ldappasswd -a / -s …)',
     keywords: ['ldap'],
     pattern: new RegExp(
-      String.raw`\b(?:ldap[a-z]*\b[^\n|;&]{0,1024}?[ \t]-w|ldappasswd\b[^\n|;&]{0,1024}?[ \t]-[as])[ \t]*(?<secret>${ARG})`,
+      // Each option looks back for its command (bounded), so `ldappasswd -w OLD -s NEW` loses both.
+      String.raw`[ \t]-(?:w(?<=\bldap[a-z]*\b[^\n|;&]{0,1024})|[as](?<=\bldappasswd\b[^\n|;&]{0,1024}))[ \t]*(?<secret>${ARG})`,
       'g',
     ),
     accept: literal,

@@ -212,7 +212,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'oauth2-bearer',
     ],
     pattern:
-      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
+      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?<!\bpulumi\b[^\n|;&]{0,1024}[ \t]--secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
     accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
   },
   {

@@ -1,4 +1,5 @@
 // Every built-in rule, in priority order: when two rules redact the same text, the earlier names it.
+import { ADMIN_COMMAND_RULES } from './admin-commands';
 import { CODE_CALL_RULES } from './code-calls';
 import { COMMAND_RULES } from './commands';
 import { CONFIG_FILE_RULES } from './config-files';
@@ -28,6 +29,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...YAML_BLOCK_RULES,
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
+  ...ADMIN_COMMAND_RULES,
   ...SECRET_STORE_RULES,
   ...MAIL_SESSION_RULES,
   ...CONFIG_FILE_RULES,

@@ -3,6 +3,11 @@
 import { ARG, IN_COMMAND, literal, OPTIONS } from './shell-words';
 import type { SecretRule } from './types';
 
+/** `pulumi config set`'s options before the key (`--secret` and `--path` alone, the others with a value). */
+const PULUMI_OPTIONS = String.raw`(?:[ \t]+(?:--secret|--plaintext|--path|(?:-s|--stack|-C|--cwd|--config-file)(?:=|[ \t]+)[^\s|;&]+))*`;
+/** A configuration key named for a secret (`dbPassword`, `app:apiKey`, `stripe.secretKey`). */
+const SECRET_KEY = String.raw`[\w.:/-]*?(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key)[\w.:/-]*`;
+
 export const SECRET_STORE_RULES: readonly SecretRule[] = [
   {
     id: 'cli-password',
@@ -53,6 +58,17 @@ export const SECRET_STORE_RULES: readonly SecretRule[] = [
     pattern: new RegExp(
       String.raw`\bdotnet[ \t]+user-secrets[ \t]+set${OPTIONS}[ \t]+${ARG}[ \t]+(?!-)(?<secret>${ARG})`,
       'g',
+    ),
+    accept: literal,
+  },
+  {
+    // `--secret` makes Pulumi encrypt the value: every value so set is one, whatever its key.
+    id: 'cli-password',
+    title: 'Values set by pulumi config set --secret KEY VALUE, or under a key named for a secret',
+    keywords: ['pulumi config'],
+    pattern: new RegExp(
+      String.raw`\bpulumi[ \t]+config[ \t]+set(?:(?=[^\n|;&]{0,1024}[ \t]--secret\b)|(?=${PULUMI_OPTIONS}[ \t]+${SECRET_KEY}[ \t]))${PULUMI_OPTIONS}[ \t]+(?!-)[^\s|;&]+[ \t]+(?!-)(?<secret>${ARG})`,
+      'gi',
     ),
     accept: literal,
   },
