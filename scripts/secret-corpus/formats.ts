@@ -1201,4 +1201,16 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `expect "*assword:*"\nsend "${secret}\\r"\nexpect "$ "` };
   }),
+  ctx('redis-requirepass', 'cli-password', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `requirepass ${secret}` };
+  }),
+  ctx('plink-pw', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `plink -batch -ssh -pw '${secret}' deploy@10.0.0.7 uptime` };
+  }),
+  ctx('mongo-create-user', 'code-secret', (r) => {
+    const secret = r.str(ALNUM, 20);
+    return { secret, line: `db.createUser({ user: "app", pwd: "${secret}", roles: ["readWrite"] })` };
+  }),
 ];

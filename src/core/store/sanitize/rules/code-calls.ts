@@ -13,10 +13,10 @@ export const CODE_CALL_RULES: readonly SecretRule[] = [
   {
     id: 'code-secret',
     title:
-      "Passwords passed with a user name (auth=('user', '…'), HTTPBasicAuth / DigestAuth / BasicAuth('user', '…'), .login('user', '…'))",
-    keywords: ['auth', 'login('],
+      "Passwords passed with a user name (auth=('user', '…'), HTTPBasicAuth / DigestAuth / BasicAuth('user', '…'), .login('user', '…'), MongoDB's db.auth / changeUserPassword)",
+    keywords: ['auth', 'login(', 'changeuserpassword('],
     pattern: new RegExp(
-      String.raw`(?:\bauth[ \t]*=(?:[ \t]*[([])?|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth)\(|\.login\()[ \t]*${STRING}[ \t]*,[ \t]*${SECRET_STRING}`,
+      String.raw`(?:\bauth[ \t]*=(?:[ \t]*[([])?|\b(?:HTTPBasicAuth|HTTPDigestAuth|HTTPProxyAuth|BasicAuth|DigestAuth)\(|\.login\(|\bdb\.auth\(|\.changeUserPassword\()[ \t]*${STRING}[ \t]*,[ \t]*${SECRET_STRING}`,
       'g',
     ),
     accept: literal,
@@ -36,6 +36,14 @@ export const CODE_CALL_RULES: readonly SecretRule[] = [
     // No quote inside the value: `'pass":', "pass'"` is a list of strings, not a password.
     pattern: new RegExp(String.raw`(?<![\w$-])pass["']?[ \t]*:[ \t]*(?<secret>"[^"'\n]+"|'[^"'\n]+')`, 'g'),
     accept: literal,
+  },
+  {
+    // MongoDB's createUser / updateUser and some APIs name the password `pwd`; a path is a directory's.
+    id: 'code-secret',
+    title: "Passwords under a `pwd` key with a string value (MongoDB: db.createUser({ user, pwd: '…' }))",
+    keywords: ['pwd:', 'pwd":', "pwd':", 'pwd :'],
+    pattern: new RegExp(String.raw`(?<![\w$-])pwd["']?[ \t]*:[ \t]*(?<secret>"[^"'\n]+"|'[^"'\n]+')`, 'g'),
+    accept: (s, quoted) => literal(s, quoted) && !/^(?:[~/.]|[A-Za-z]:[\\/]|%\w+%)/.test(s),
   },
   {
     // rclone's config (its `pass` is only obscured, with a key anyone can read), INI and TOML files.

@@ -201,6 +201,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'password',
       'passwd',
       '-pass',
+      '_pass',
       'secret',
       'token',
       'api-key',
@@ -212,8 +213,9 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'oauth2-bearer',
     ],
     pattern:
-      /(?:^|[ \t"'])--?(?:[a-z0-9]+-)*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?<!\bpulumi\b[^\n|;&]{0,1024}[ \t]--secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
-    accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\//.test(unquote(s)),
+      /(?:^|[ \t"'])--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?<!\bpulumi\b[^\n|;&]{0,1024}[ \t]--secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
+    // A path, or where the tool reads the secret from (apksigner's and openssl's `env:NAME`, `file:path`).
+    accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\/|^(?:env|file|fd):/.test(unquote(s)),
   },
   {
     id: 'netrc-password',

@@ -2,18 +2,17 @@
 // telnet, the debug output of Python's smtplib / imaplib / poplib, Ruby's Net::SMTP, PHPMailer, JavaMail): SMTP's AUTH PLAIN and AUTH LOGIN, IMAP's
 // LOGIN, POP3's and FTP's USER then PASS. The commands are only read where a client sent them: at a
 // line's start or a cell's, after a client's marker (`> `, ` ~> `, `C: `, `send: '`, `> b'`).
-import { STAMP } from '../line-prefixes';
+import { LINE_START } from './line-start';
 import { ARG } from './shell-words';
 import { isPlaceholder, type SecretRule } from './types';
 
 /**
  * What a client's line starts with: blanks and marks (`> `, ` -> `, ` ~> `, `<- "`, `*cmd* `), a speaker
  * (`C:`, `send:`, PHPMailer's `CLIENT -> SERVER:`), a time (imaplib's `  12:00.00 > `), a bytes
- * literal's quote (`b'`); at a line's start or after a tab, a quote or a `|` (a cell, a string or a list
- * that holds the session), after a logger's time there too (a line's own is taken off by the engine).
- * Bounded, so a line of marks stays linear.
+ * literal's quote (`b'`); where a line starts (see LINE_START: a cell or a string that holds the session
+ * too). Bounded, so a line of marks stays linear.
  */
-const CLIENT = String.raw`(?:^|(?<=[\t"'|]))(?:[ ]?${STAMP})?[^\w\n]{0,8}(?:(?:C:|send:|\*cmd\*|CLIENT -> SERVER:|\d\d:\d\d[.:]\d\d)[^\w\n]{0,8})?(?:b?['"])?`;
+const CLIENT = String.raw`${LINE_START}[^\w\n]{0,8}(?:(?:C:|send:|\*cmd\*|CLIENT -> SERVER:|\d\d:\d\d[.:]\d\d)[^\w\n]{0,8})?(?:b?['"])?`;
 
 /** Where a client's line ends: its `\r\n` as Python prints it, the closing quote, blanks. */
 const LINE_END = String.raw`(?:\\r\\n)?['"]?[ \t]*\r?$`;
