@@ -1,5 +1,6 @@
-// Passwords that database and service tools take by position or by their own short option, and the
-// answers an expect script sends to a password prompt. What no key names: only the command tells.
+// Passwords and tokens that database, service and developer tools take by position or by an option of
+// their own (or in their own configuration: redis.conf, Bundler's environment), and the answers an expect
+// script or pexpect sends to a password prompt. What no key names: only the command tells.
 import { LINE_START } from './line-start';
 import { ARG, COMMAND_END, literal } from './shell-words';
 import type { SecretRule } from './types';

@@ -35,8 +35,9 @@ export const ENV_SETTER_RULES: readonly SecretRule[] = [
   },
   {
     // Where the name and the value are two words: Windows' `setx`, fish's `set -gx`, csh's and launchctl's
-    // `setenv`, Netlify's `env:set`, WP-CLI's `wp config set` (a wp-config.php constant). An option must follow fish's `set` (`-x`, `--global`; not `-e`, which
-    // erases), so prose ("set API_KEY to …") is not read as one.
+    // `setenv`, Netlify's `env:set`, WP-CLI's `wp config set` (a wp-config.php constant). An option must
+    // follow fish's `set` (`-x`, `--global`; not `-e`, which erases), so prose ("set API_KEY to …") is not
+    // read as one.
     id: 'env-secret',
     title:
       "Secret-named environment variables set by a command (setx NAME VALUE, fish's set -gx, setenv, launchctl setenv, netlify env:set, wp config set)",
