@@ -3,7 +3,9 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
+import assert from 'node:assert/strict';
 import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 
 export async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
   const dir = await mkdtemp(path.join(tmpdir(), 'cd-store-'));
@@ -50,4 +52,15 @@ export async function streamInPieces(
   }
   await s.end();
   return out;
+}
+
+/**
+ * Asserts that `text` holds a secret and that streaming it in pieces of each of `sizes` (a flush after
+ * each, as a terminal's timer may do) redacts exactly what redacting it whole does: a batch's end between a
+ * secret's name or prompt and its value must not hide the pair.
+ */
+export async function assertStreamedAsWhole(text: string, sizes: readonly number[], batchChars: number): Promise<void> {
+  const want = redactSecretsSync(text).text;
+  assert.notEqual(want, text, 'the text holds a secret');
+  for (const size of sizes) assert.equal(await streamInPieces(text, size, { batchChars }), want, `pieces of ${size}`);
 }

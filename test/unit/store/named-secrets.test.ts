@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
-import { streamInPieces } from './helpers';
+import { assertStreamedAsWhole } from './helpers';
 
 const clean = (s: string): string => redactSecretsSync(s).text;
 const M = '[REDACTED:named-secret]';
@@ -148,13 +148,5 @@ test('a pair is never split by the lines held back: a name just before them, or 
     `        - name: DB_PASSWORD\n          value: "kgx0AN!M3RYG#31"\n${after}`,
     `variable "db_password" {\n  type      = string\n  sensitive = true\n  default   = "FSRA0N!mMTph#60"\n}\n${after}`,
   ];
-  for (const text of texts) {
-    const want = redactSecretsSync(text).text;
-    assert.notEqual(want, text);
-    for (const size of [1, 3, 10]) {
-      // A flush after every piece, as a terminal's timer may do while a command prints slowly.
-      const out = await streamInPieces(text, size, { batchChars: 128 });
-      assert.equal(out, want, `pieces of ${size}`);
-    }
-  }
+  for (const text of texts) await assertStreamedAsWhole(text, [1, 3, 10], 128);
 });

@@ -1,12 +1,12 @@
 // Values handed to a secret store by command (every value is a secret, whatever its name), and values a
 // workflow declares secret. Values read from standard input are in commands.ts.
 import { ARG, IN_COMMAND, literal, OPTIONS } from './shell-words';
-import type { SecretRule } from './types';
+import { SECRET_NAME_END, type SecretRule } from './types';
 
 /** `pulumi config set`'s options before the key (`--secret` and `--path` alone, the others with a value). */
 const PULUMI_OPTIONS = String.raw`(?:[ \t]+(?:--secret|--plaintext|--path|(?:-s|--stack|-C|--cwd|--config-file)(?:=|[ \t]+)[^\s|;&]+))*`;
 /** A configuration key named for a secret (`dbPassword`, `app:apiKey`, `stripe.secretKey`). */
-const SECRET_KEY = String.raw`[\w.:/-]*?(?:password|passwd|passphrase|secret|token|api[-_]?key|access[-_]?key|private[-_]?key)[\w.:/-]*`;
+const SECRET_KEY = String.raw`[\w.:/-]*?${SECRET_NAME_END}[\w.:/-]*`;
 
 export const SECRET_STORE_RULES: readonly SecretRule[] = [
   {
