@@ -1,6 +1,7 @@
 // Builds a trajectory's messages and model calls as an importer walks a log: a call sends every message
 // of the current context before its reply; compaction starts a new context; a condenser can forget
-// messages; a rejected reply (not kept in the log) is a call with no output.
+// messages or send a shorter copy in a message's place; a rejected reply (not kept in the log) is a
+// call with no output.
 import type { Message } from '../messages';
 import type { MessageRange, ModelCall, RecordedUsage } from './types';
 
@@ -9,8 +10,13 @@ export class TrajectoryBuilder {
   readonly calls: ModelCall[] = [];
   private start = 0;
   private readonly forgotten = new Set<number>();
-  /** `forgotten` in order, made when a call needs it: a call costs the forgotten messages, not all of them. */
-  private forgottenInOrder: number[] | undefined = [];
+  /** Message index -> index of the copy later calls send in its place. */
+  private readonly replaced = new Map<number, number>();
+  /**
+   * Where a context leaves the plain order (forgotten or replaced messages), sorted when a call needs it:
+   * a call costs these, not all the messages.
+   */
+  private breaks: number[] | undefined = [];
 
   /** Appends a message; returns its index. */
   push(m: Message): number {
@@ -26,11 +32,13 @@ export class TrajectoryBuilder {
   private context(end: number): MessageRange[] {
     const ranges: MessageRange[] = [];
     let from = this.start;
-    this.forgottenInOrder ??= [...this.forgotten].sort((a, b) => a - b);
-    for (const i of this.forgottenInOrder) {
+    this.breaks ??= [...new Set([...this.forgotten, ...this.replaced.keys()])].sort((a, b) => a - b);
+    for (const i of this.breaks) {
       if (i < this.start) continue;
       if (i >= end) break;
       if (i > from) ranges.push([from, i]);
+      const copy = this.forgotten.has(i) ? undefined : this.replaced.get(i);
+      if (copy !== undefined) ranges.push([copy, copy + 1]);
       from = i + 1;
     }
     if (end > from || ranges.length === 0) ranges.push([from, Math.max(from, end)]);
@@ -53,7 +61,8 @@ export class TrajectoryBuilder {
   reset(): void {
     this.start = this.messages.length;
     this.forgotten.clear();
-    this.forgottenInOrder = [];
+    this.replaced.clear();
+    this.breaks = [];
   }
 
   /** The indices of the messages a call would send now, in order. */
@@ -67,6 +76,17 @@ export class TrajectoryBuilder {
   forget(index: number): void {
     if (this.forgotten.has(index)) return;
     this.forgotten.add(index);
-    this.forgottenInOrder = undefined;
+    this.breaks = undefined;
+  }
+
+  /**
+   * Later calls send `copy` where they sent message `index` (a tool result the agent cleared). The copy is
+   * appended to `messages` but sent only in that place; earlier calls keep the original.
+   */
+  replace(index: number, copy: Message): void {
+    const at = this.push(copy);
+    this.forget(at);
+    this.replaced.set(index, at);
+    this.breaks = undefined;
   }
 }

@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTrajectoryFile, TrajectoryError, type Trajectory } from '../../../src/core/trajectories';
+import { contextOf, loadTrajectoryFile, TrajectoryError, type Trajectory } from '../../../src/core/trajectories';
+import { CLEARED_TOOL_RESULT } from '../../../src/core/trajectories/formats/claude-code';
 import { assertQuick } from '../../support/linear-time';
 import { callShape, fixture, shape } from './helpers';
 
@@ -194,4 +195,53 @@ test('Claude Code: one message id for 20,000 responses, and a sub-agent chain of
   assertQuick(started);
   assert.equal(main!.calls!.length, 1);
   assert.equal(sub!.calls!.length, 10_000, 'the whole chain is one sub-agent run');
+});
+
+/** A `microcompact_boundary` record naming the tool results Claude Code cleared. */
+const microcompact = (uuid: string, parent: string, ids: unknown[]): string =>
+  JSON.stringify({
+    type: 'system',
+    subtype: 'microcompact_boundary',
+    content: 'Context microcompacted',
+    uuid,
+    parentUuid: parent,
+    sessionId: 's',
+    microcompactMetadata: { trigger: 'auto', preTokens: 58000, tokensSaved: 20000, compactedToolIds: ids },
+  });
+
+const toolUse = (id: string) => [{ type: 'tool_use', id, name: 'Read', input: { file_path: `/w/${id}` } }];
+const toolResult = (id: string, text: string) => [{ type: 'tool_result', tool_use_id: id, content: text }];
+
+test('Claude Code microcompaction: calls after the boundary send the cleared tool results as the marker, earlier calls the whole text', async () => {
+  const t = await session('microcompact.jsonl', [
+    rec('u1', null, 'user', 'read both files'),
+    rec('a1', 'u1', 'assistant', toolUse('toolu_1'), 'm1'),
+    rec('r1', 'a1', 'user', toolResult('toolu_1', 'first file, long')),
+    rec('a2', 'r1', 'assistant', toolUse('toolu_2'), 'm2'),
+    rec('r2', 'a2', 'user', toolResult('toolu_2', 'second file, long')),
+    microcompact('b1', 'r2', ['toolu_1', 'toolu_unknown', 7]),
+    rec('a3', 'b1', 'assistant', [{ type: 'text', text: 'done' }], 'm3'),
+  ]);
+  const sent = (k: number) => contextOf(t, t.calls![k]!).map((m) => m.content);
+  assert.deepEqual(sent(1), ['read both files', '', 'first file, long']);
+  assert.deepEqual(sent(2), ['read both files', '', CLEARED_TOOL_RESULT, '', 'second file, long']);
+  const cleared = contextOf(t, t.calls![2]!)[2]!;
+  assert.equal(cleared.toolCallId, 'toolu_1', 'the marker answers the same tool call');
+  assert.equal(cleared.origin, 'environment');
+  assert.match(t.warnings!.join('\n'), /1 tool result cleared by microcompaction/);
+});
+
+test('Claude Code microcompaction on a branch the person rewound clears nothing on the branch kept', async () => {
+  const t = await session('microcompact-rewound.jsonl', [
+    rec('u1', null, 'user', 'read it'),
+    rec('a1', 'u1', 'assistant', toolUse('toolu_1'), 'm1'),
+    rec('r1', 'a1', 'user', toolResult('toolu_1', 'the file')),
+    rec('a2', 'r1', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
+    microcompact('b1', 'a2', ['toolu_1']),
+    rec('u3', 'r1', 'user', 'the edited question'),
+    rec('a3', 'u3', 'assistant', [{ type: 'text', text: 'final answer' }], 'm3'),
+  ]);
+  const last = contextOf(t, t.calls!.at(-1)!).map((m) => m.content);
+  assert.deepEqual(last, ['read it', '', 'the file', 'the edited question']);
+  assert.doesNotMatch(t.warnings!.join('\n'), /microcompaction/);
 });

@@ -67,10 +67,15 @@ export function activePath(records: JsonObject[]): { path: JsonObject[]; abandon
       for (const r of segment) path.push(r);
       continue;
     }
-    // Records without a place in the tree (boundaries, meta lines) keep their file position.
+    // Records without a place in the tree (boundaries, meta lines) keep their file position, unless
+    // written after a message of an abandoned branch (a microcompaction there cleared nothing here).
+    const onAbandoned = (r: JsonObject) => {
+      const parent = typeof r.parentUuid === 'string' ? byUuid.get(r.parentUuid) : undefined;
+      return parent !== undefined && isTurn(parent) && !keep.has(parent);
+    };
     for (const r of segment) {
-      if (keep.has(r) || !isTurn(r)) path.push(r);
-      else abandoned++;
+      if (keep.has(r) || (!isTurn(r) && !onAbandoned(r))) path.push(r);
+      else if (isTurn(r)) abandoned++;
     }
   }
   return { path, abandoned };

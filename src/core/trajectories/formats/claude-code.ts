@@ -75,6 +75,33 @@ function mergedOf(m: Message): Merged {
   return { lines: new Set(m.content.split('\n')), callIds: new Set((m.toolCalls ?? []).map((c) => c.id)) };
 }
 
+/** What Claude Code sends in place of a tool result its microcompaction cleared. */
+export const CLEARED_TOOL_RESULT = '[Old tool result content cleared]';
+
+/**
+ * A `microcompact_boundary`: the calls after it send the tool results it names as a one-line marker
+ * (the session file keeps them whole). Counting them whole overstated every later prompt.
+ */
+function clearToolResults(b: TrajectoryBuilder, r: JsonObject, notes: Notes): void {
+  const meta = isObject(r.microcompactMetadata) ? r.microcompactMetadata : undefined;
+  const listed = Array.isArray(meta?.compactedToolIds) ? meta.compactedToolIds : [];
+  const ids = new Set(listed.filter((id): id is string => typeof id === 'string'));
+  let cleared = 0;
+  for (const i of ids.size > 0 ? b.live() : []) {
+    const m = b.messages[i]!;
+    if (m.role !== 'tool' || m.toolCallId === undefined || !ids.has(m.toolCallId)) continue;
+    b.replace(i, { ...m, content: CLEARED_TOOL_RESULT });
+    cleared++;
+  }
+  if (cleared > 0)
+    notes.add(
+      'microcompact',
+      (n) =>
+        `${plural(n, 'tool result')} cleared by microcompaction: the calls after it count Claude Code's marker ${JSON.stringify(CLEARED_TOOL_RESULT)} in its place`,
+      cleared,
+    );
+}
+
 /** One run (the main conversation or one sub-agent) from its records, in order. */
 function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): ImportedRun {
   const b = new TrajectoryBuilder();
@@ -126,6 +153,8 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
             : undefined;
       for (const msg of userMessages(m.content, 'user record', notes, origin)) b.push(msg);
       sawTask = true;
+    } else if (r.type === 'system' && r.subtype === 'microcompact_boundary') {
+      clearToolResults(b, r, notes);
     } else if (!IGNORED.has(String(r.type))) {
       notes.add(
         `type:${String(r.type)}`,
