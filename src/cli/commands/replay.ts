@@ -16,9 +16,9 @@ const usage = `Usage: context-desk replay PATH... [options]
 Replays recorded agent logs (files or folders, searched recursively) with each context strategy and
 prints what every strategy would have sent and cost, next to what the provider recorded where the log
 kept it. Formats are detected by content: mini-swe-agent, SWE-agent, Claude Code, Codex CLI, Gemini CLI,
-OpenHands (V0 and SDK V1), Cline and Roo Code task histories, Aider chat history, OpenAI chat / Responses
-API, Anthropic Messages requests, and Context Desk's own history (see the README for where each tool
-writes its logs).
+Qwen Code, OpenHands (V0 and SDK V1), Cline and Roo Code task histories, Aider chat history, OpenAI chat /
+Responses API, Anthropic Messages requests, and Context Desk's own history (see the README for where each
+tool writes its logs).
 
 Options:
   --strategy all|NAME,...   strategies to replay (default all; raw is always included as the baseline):

@@ -15,6 +15,7 @@ import { miniSweAgent } from './formats/mini-swe-agent';
 import { openAiChat, openAiJsonl } from './formats/openai-chat';
 import { openHands } from './formats/openhands';
 import { isSdkConversationState, isSdkEvent, openHandsSdk } from './formats/openhands-sdk';
+import { qwenCode } from './formats/qwen-code';
 import { openAiResponses } from './formats/responses';
 import { sweAgent } from './formats/swe-agent';
 
@@ -26,6 +27,8 @@ export const IMPORTERS: readonly Importer[] = [
   contextDeskHistory,
   codex,
   geminiCli,
+  // Before Claude Code: Qwen Code's records carry the same keys around a different message.
+  qwenCode,
   claudeCode,
   clineHistory,
   anthropicRequest,

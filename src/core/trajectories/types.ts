@@ -13,6 +13,7 @@ export type TrajectoryFormat =
   | 'claude-code'
   | 'codex'
   | 'gemini-cli'
+  | 'qwen-code'
   | 'openhands'
   | 'openhands-sdk'
   | 'cline'

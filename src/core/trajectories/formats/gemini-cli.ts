@@ -24,7 +24,7 @@ export const isGeminiChatMetadata = (v: unknown): v is JsonObject =>
 const CLI_LINES = new Set(['info', 'error', 'warning']);
 
 /** Text of a `PartListUnion`: a string, one part or a list of parts. */
-function partsText(v: Json | undefined, notes: Notes): string {
+export function partsText(v: Json | undefined, notes: Notes): string {
   if (v === undefined || v === null) return '';
   if (typeof v === 'string') return v;
   const parts = Array.isArray(v) ? v : [v];
@@ -50,7 +50,7 @@ function partsText(v: Json | undefined, notes: Notes): string {
 }
 
 /** What a tool's `functionResponse` told the model: its output, its error, or the response as JSON. */
-function responseText(fr: JsonObject): string {
+export function responseText(fr: JsonObject): string {
   const r = isObject(fr.response) ? fr.response : undefined;
   if (typeof r?.output === 'string') return r.output;
   if (typeof r?.error === 'string') return r.error;
