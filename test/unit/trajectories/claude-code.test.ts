@@ -245,3 +245,64 @@ test('Claude Code microcompaction on a branch the person rewound clears nothing 
   assert.deepEqual(last, ['read it', '', 'the file', 'the edited question']);
   assert.doesNotMatch(t.warnings!.join('\n'), /microcompaction/);
 });
+
+/** An `attachment` record. */
+const attachment = (uuid: string, parent: string, a: object): string =>
+  JSON.stringify({ type: 'attachment', uuid, parentUuid: parent, sessionId: 's', attachment: a });
+
+test('Claude Code attachments: a message typed mid-turn is the person’s, file and memory contents are counted, other kinds said', async () => {
+  const t = await session('attachments.jsonl', [
+    rec('u1', null, 'user', 'refactor the parser'),
+    rec('a1', 'u1', 'assistant', toolUse('toolu_1'), 'm1'),
+    rec('r1', 'a1', 'user', toolResult('toolu_1', 'parser source')),
+    attachment('q1', 'r1', { type: 'queued_command', prompt: 'keep the public API unchanged', commandMode: 'prompt' }),
+    attachment('q2', 'q1', {
+      type: 'queued_command',
+      prompt: '<task-notification>build finished</task-notification>',
+      commandMode: 'task-notification',
+    }),
+    attachment('n1', 'q2', {
+      type: 'nested_memory',
+      path: '/w/src/CLAUDE.md',
+      content: { path: '/w/src/CLAUDE.md', content: 'Use tabs.' },
+    }),
+    attachment('e1', 'n1', { type: 'edited_text_file', filename: '/w/src/p.ts', snippet: '12\tconst x = 1;' }),
+    attachment('f1', 'e1', {
+      type: 'file',
+      filename: '/w/a.ts',
+      content: { type: 'text', file: { filePath: '/w/a.ts', content: 'export {}' } },
+    }),
+    attachment('d1', 'f1', { type: 'todo_reminder', content: [] }),
+    rec('a2', 'd1', 'assistant', [{ type: 'text', text: 'done' }], 'm2'),
+  ]);
+  const sent = contextOf(t, t.calls![1]!);
+  assert.deepEqual(
+    sent.slice(3).map((m) => [m.content, m.origin]),
+    [
+      ['keep the public API unchanged', 'person'],
+      ['<task-notification>build finished</task-notification>', 'environment'],
+      ['Use tabs.', 'environment'],
+      ['12\tconst x = 1;', 'environment'],
+      ['export {}', 'environment'],
+    ],
+  );
+  const warnings = t.warnings!.join('\n');
+  assert.match(warnings, /3 attachments \(files, edits, memory\) counted by content/);
+  assert.match(warnings, /1 attachment of kind "todo_reminder" not counted/);
+});
+
+test('Claude Code: an attachment written on a branch the person rewound is not sent on the branch kept', async () => {
+  const t = await session('attachment-rewound.jsonl', [
+    rec('u1', null, 'user', 'first question'),
+    rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'm1'),
+    rec('u2', 'a1', 'user', 'a question the person rewound'),
+    attachment('q1', 'u2', { type: 'queued_command', prompt: 'and make it fast' }),
+    rec('a2', 'q1', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
+    rec('u3', 'a1', 'user', 'the edited question'),
+    rec('a3', 'u3', 'assistant', [{ type: 'text', text: 'final answer' }], 'm3'),
+  ]);
+  assert.deepEqual(
+    contextOf(t, t.calls!.at(-1)!).map((m) => m.content),
+    ['first question', 'first answer', 'the edited question'],
+  );
+});
