@@ -306,3 +306,14 @@ test('Claude Code: an attachment written on a branch the person rewound is not s
     ['first question', 'first answer', 'the edited question'],
   );
 });
+
+test('Claude Code: a background task notice Claude Code stamped as such is the environment, not the person', async () => {
+  const notice = JSON.parse(rec('u2', 'a1', 'user', '<task-notification>tests passed</task-notification>')) as object;
+  const t = await session('notice.jsonl', [
+    rec('u1', null, 'user', 'run the tests in the background'),
+    rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'started' }], 'm1'),
+    JSON.stringify({ ...notice, origin: { kind: 'task-notification' } }),
+    rec('a2', 'u2', 'assistant', [{ type: 'text', text: 'they passed' }], 'm2'),
+  ]);
+  assert.deepEqual(shape(t), ['user/person', 'assistant/agent', 'user/environment', 'assistant/agent']);
+});

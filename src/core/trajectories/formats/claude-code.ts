@@ -212,9 +212,11 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
     } else if (r.type === 'user' && m) {
       const summary = isCompactionStart(r);
       // The sub-agent's task comes from the main agent; a person typed the main session's text.
+      // A background task's notice is stamped by Claude Code (`origin.kind`); it is not the person's.
+      const notice = isObject(r.origin) && r.origin.kind === 'task-notification';
       const origin = summary
         ? 'agent'
-        : r.isMeta === true
+        : r.isMeta === true || notice
           ? 'environment'
           : sidechain && !sawTask
             ? 'agent'
