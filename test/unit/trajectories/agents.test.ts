@@ -253,3 +253,41 @@ test('Aider /clear and /reset empty the chat history: later replies are sent wit
   );
   assert.match(t!.warnings!.join('\n'), /1 \/clear or \/reset: later calls do not send what came before/);
 });
+
+test("Codex: another agent's message is this agent's input; after a compaction the instructions are still sent; an encrypted summary is said", async () => {
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
+  const user = { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'review the parser' }] };
+  const reply = (text: string) =>
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const text = [
+    line('session_meta', { id: 's', base_instructions: { text: 'You are Codex.' } }),
+    line('response_item', user),
+    reply('asking the explorer'),
+    line('response_item', {
+      type: 'agent_message',
+      author: 'explorer',
+      recipient: 'main',
+      content: [{ type: 'input_text', text: 'the parser is in src/parse.rs' }],
+    }),
+    reply('found it'),
+    line('compacted', {
+      message: '',
+      replacement_history: [user, { type: 'compaction', encrypted_content: 'gAAAA...' }],
+    }),
+    reply('after the compaction'),
+  ].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
+  writeFileSync(join(dir, 'rollout.jsonl'), text + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, 'rollout.jsonl'));
+  const sent = (n: number) => contextOf(t!, t!.calls![n]!).map((m) => [m.content, m.origin]);
+  assert.deepEqual(sent(1).slice(-2), [
+    ['asking the explorer', 'agent'],
+    ['the parser is in src/parse.rs', 'agent'],
+  ]);
+  // The instructions go with every request: a compaction replaces the history, not them.
+  assert.deepEqual(sent(2), [
+    ['You are Codex.', 'agent'],
+    ['review the parser', 'person'],
+  ]);
+  assert.match(t!.warnings!.join('\n'), /1 compaction summary sent encrypted .*not counted/);
+});

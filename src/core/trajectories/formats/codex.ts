@@ -11,6 +11,7 @@ import { plural, noteBadLines } from '../notes';
 import type { Importer } from '../importer';
 import type { Input } from '../read/source';
 import type { RecordedUsage } from '../types';
+import { contentText } from '../content';
 import { usageFrom } from '../usage';
 import { inputMessage, itemKind, ResponseAssembler, responseOutputMessage } from './responses';
 
@@ -77,6 +78,7 @@ export const codex: Importer = {
     const b = new TrajectoryBuilder();
     const a = new ResponseAssembler();
     let waiting: number | undefined; // the last call with no usage recorded yet
+    let instructions: string | undefined; // the system instructions, sent with every request
     const flush = () => {
       if (!a.pending) return;
       waiting = b.call(b.push(a.take()));
@@ -84,7 +86,11 @@ export const codex: Importer = {
     const item = (v: JsonObject, where: string) => {
       const kind = itemKind(v);
       if (kind === 'output' || kind === 'reasoning') a.add(v, where, notes);
-      else if (kind === 'input') {
+      else if (v.type === 'agent_message') {
+        // A message from another agent of the same run (multi-agent Codex): sent as this agent's input.
+        flush();
+        b.push({ role: 'user', content: contentText(v.content, where, notes), origin: 'agent' });
+      } else if (kind === 'input') {
         flush();
         b.push(inputMessage(v, where, notes, v.role === 'user' ? userOrigin(v) : 'person'));
       } else
@@ -102,8 +108,10 @@ export const codex: Importer = {
         const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
         const text =
           typeof payload.instructions === 'string' ? payload.instructions : typeof base === 'string' ? base : undefined;
-        if (text) b.push({ role: 'system', content: text, origin: 'agent' });
-        else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
+        if (text) {
+          instructions = text;
+          b.push({ role: 'system', content: text, origin: 'agent' });
+        } else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
         const parent = forkedFrom(payload);
         if (parent !== undefined)
           notes.say(
@@ -128,6 +136,8 @@ export const codex: Importer = {
       } else if (r.type === 'compacted' && payload) {
         flush();
         b.reset();
+        // The instructions go with every request, outside the history a compaction replaces.
+        if (instructions !== undefined) b.push({ role: 'system', content: instructions, origin: 'agent' });
         const replacement = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
         if (replacement)
           replacement.forEach((v, j) => {
@@ -136,6 +146,12 @@ export const codex: Importer = {
             if (itemKind(v) === 'input')
               b.push(inputMessage(v, w, notes, v.role === 'user' ? userOrigin(v) : 'person'));
             else if (itemKind(v) === 'output') b.push(responseOutputMessage({ output: [v] }, w, notes));
+            else if (v.type === 'compaction' || v.type === 'compaction_summary')
+              notes.add(
+                'encrypted-compaction',
+                (n) =>
+                  `${plural(n, 'compaction summary', 'compaction summaries')} sent encrypted (the rollout does not say its size): not counted, compare with the recorded row`,
+              );
           });
         else {
           b.push({
@@ -150,6 +166,7 @@ export const codex: Importer = {
           );
         }
       } else if (i === 0 && typeof r.instructions === 'string' && r.instructions !== '') {
+        instructions = r.instructions;
         b.push({ role: 'system', content: r.instructions, origin: 'agent' }); // early rollouts' first line
       } else if (
         r.type === undefined ||
