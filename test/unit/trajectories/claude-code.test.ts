@@ -291,13 +291,14 @@ test('Claude Code attachments: a message typed mid-turn is the person’s, file 
   assert.match(warnings, /1 attachment of kind "todo_reminder" not counted/);
 });
 
-test('Claude Code: an attachment written on a branch the person rewound is not sent on the branch kept', async () => {
+test('Claude Code: attachments written on a branch the person rewound are not sent on the branch kept', async () => {
   const t = await session('attachment-rewound.jsonl', [
     rec('u1', null, 'user', 'first question'),
     rec('a1', 'u1', 'assistant', [{ type: 'text', text: 'first answer' }], 'm1'),
     rec('u2', 'a1', 'user', 'a question the person rewound'),
     attachment('q1', 'u2', { type: 'queued_command', prompt: 'and make it fast' }),
-    rec('a2', 'q1', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
+    attachment('q2', 'q1', { type: 'nested_memory', path: '/w/CLAUDE.md', content: 'Use tabs.' }),
+    rec('a2', 'q2', 'assistant', [{ type: 'text', text: 'abandoned answer' }], 'm2'),
     rec('u3', 'a1', 'user', 'the edited question'),
     rec('a3', 'u3', 'assistant', [{ type: 'text', text: 'final answer' }], 'm3'),
   ]);

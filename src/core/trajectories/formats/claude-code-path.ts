@@ -67,15 +67,18 @@ export function activePath(records: JsonObject[]): { path: JsonObject[]; abandon
       for (const r of segment) path.push(r);
       continue;
     }
-    // Records without a place in the tree (boundaries, meta lines) keep their file position, unless
-    // written after a message of an abandoned branch (a microcompaction there cleared nothing here).
-    const onAbandoned = (r: JsonObject) => {
-      const parent = typeof r.parentUuid === 'string' ? byUuid.get(r.parentUuid) : undefined;
-      return parent !== undefined && isTurn(parent) && !keep.has(parent);
-    };
+    // Records without a place in the tree (boundaries, attachments, meta lines) keep their file
+    // position, unless they hang below an abandoned message, directly or through other such records
+    // (an attachment or a microcompaction on a rewound branch was not sent on the one kept).
+    const left = new Set<JsonObject>();
     for (const r of segment) {
-      if (keep.has(r) || (!isTurn(r) && !onAbandoned(r))) path.push(r);
-      else if (isTurn(r)) abandoned++;
+      const parent = typeof r.parentUuid === 'string' ? byUuid.get(r.parentUuid) : undefined;
+      const gone = isTurn(r) ? !keep.has(r) : !keep.has(r) && parent !== undefined && left.has(parent);
+      if (!gone) path.push(r);
+      else {
+        left.add(r);
+        if (isTurn(r)) abandoned++;
+      }
     }
   }
   return { path, abandoned };
