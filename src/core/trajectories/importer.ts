@@ -16,6 +16,8 @@ export interface ImportedRun {
   ignoredRecords?: number;
   /** Warnings that belong to this run only (the file's notes are added to every run). */
   warnings?: string[];
+  /** Where each message of the file starts among `messages` (Cline: to apply what it recorded beside it). */
+  messageStarts?: number[];
 }
 
 export interface Importer {

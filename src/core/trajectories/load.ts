@@ -2,13 +2,15 @@
 // its reason (and the group it is counted in), and the rest load. Inside folders every regular file is
 // considered; files of types no log is written in are counted by type, not read.
 import { lstat, readdir, stat } from 'node:fs/promises';
-import { basename, extname, join, relative } from 'node:path';
+import { basename, dirname, extname, join, relative } from 'node:path';
 import { importInput } from './detect';
+import { clineHistory } from './formats/anthropic';
+import { applyDeletedRanges, CLINE_UI_MESSAGES, deletedRanges } from './formats/cline-truncation';
 import { fail, FormatError, TrajectoryError } from './errors';
 import type { ImportedRun } from './importer';
 import { Notes, plural } from './notes';
 import { EVENTS_DIR, isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
-import { readSource } from './read/source';
+import { readSource, type Input } from './read/source';
 import type { Trajectory } from './types';
 
 export interface Skipped {
@@ -105,9 +107,7 @@ export async function findLogs(paths: readonly string[]): Promise<{ files: Found
 /** Reads every trajectory in one file. Throws a TrajectoryError with the reason and its group. */
 export async function loadFile(found: Found): Promise<Trajectory[]> {
   try {
-    const { runs, notes } = found.conversation
-      ? await importConversation(found.file)
-      : importInput(await readSource(found.file));
+    const { runs, notes } = found.conversation ? await importConversation(found.file) : await importFile(found.file);
     const shared = notes.list();
     return runs.map((r, i) => {
       // The file's notes are said once, with its first run.
@@ -140,6 +140,32 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
     if (c !== undefined) throw new TrajectoryError(found.file, `cannot read: ${c}`, 'cannot read', { cause: e });
     throw e;
   }
+}
+
+async function importFile(file: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {
+  const imported = importInput(await readSource(file));
+  if (imported.importer === clineHistory) await readClineRanges(file, imported.runs, imported.notes);
+  return imported;
+}
+
+/**
+ * The ranges Cline left out of long histories, from the `ui_messages.json` beside a task's history (a
+ * Roo Code task's rows record none). Missing or unreadable, the history is replayed whole, said.
+ */
+async function readClineRanges(file: string, runs: ImportedRun[], notes: Notes): Promise<void> {
+  const beside = join(dirname(file), CLINE_UI_MESSAGES);
+  let ui: Input;
+  try {
+    ui = await readSource(beside);
+  } catch (e) {
+    const why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'none beside it' : 'the one beside it cannot be read';
+    notes.say(
+      `${CLINE_UI_MESSAGES} (${why}): if Cline left part of a long history out of later requests, replay sends it all`,
+    );
+    return;
+  }
+  const rows = ui.kind === 'document' ? deletedRanges(ui.value) : [];
+  for (const run of runs) applyDeletedRanges(run, rows, notes);
 }
 
 async function importConversation(dir: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {

@@ -104,11 +104,16 @@ function systemText(v: Json | undefined, notes: Notes): string | undefined {
   return undefined;
 }
 
-/** Reads Anthropic messages into the builder; Roo's condensed messages are forgotten after their summary. */
-function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): void {
+/**
+ * Reads Anthropic messages into the builder; Roo's condensed messages are forgotten after their summary.
+ * Returns where each message of the list starts among the builder's messages (one may become several).
+ */
+function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): number[] {
   const condensed = new Map<string, number[]>();
+  const starts: number[] = [];
   list.forEach((v, i) => {
     const where = `message ${i}`;
+    starts.push(b.messages.length);
     if (!isObject(v)) return;
     const from = b.messages.length;
     const summary = v.isSummary === true;
@@ -151,6 +156,7 @@ function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): void {
       );
     }
   });
+  return starts;
 }
 
 function isRequest(v: Json): v is JsonObject {
@@ -172,9 +178,9 @@ export const clineHistory: Importer = {
     hasAnthropicBlocks(input.value),
   read(input, notes) {
     const b = new TrajectoryBuilder();
-    readMessages(input.kind === 'document' && Array.isArray(input.value) ? input.value : [], b, notes);
+    const starts = readMessages(input.kind === 'document' && Array.isArray(input.value) ? input.value : [], b, notes);
     notes.say('the system prompt and tool definitions are not in the task history: raw counts are a lower bound');
-    return [{ format: 'cline', messages: b.messages, calls: b.calls }];
+    return [{ format: 'cline', messages: b.messages, calls: b.calls, messageStarts: starts }];
   },
 };
 
