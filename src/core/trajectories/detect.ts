@@ -75,6 +75,12 @@ function unrecognised(input: Input): never {
   }
   const v = input.value;
   if (isSdkEvent(v) || isSdkConversationState(v)) return sdkPart();
+  const first = Array.isArray(v) ? v[0] : undefined;
+  if (isObject(first) && typeof first.ts === 'number' && (first.type === 'say' || first.type === 'ask'))
+    return fail(
+      "Cline / Roo Code UI messages: read with the task's api_conversation_history.json beside them",
+      'Cline / Roo Code UI messages (read with the task history beside them)',
+    );
   const keys = isObject(v)
     ? Object.keys(v).slice(0, 6).join(', ')
     : Array.isArray(v)

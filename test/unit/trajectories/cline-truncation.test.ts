@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { contextOf, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
+import { contextOf, loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
 
 /** An 8-message Cline history: the task, then three tool exchanges and a last reply. */
 function history(): object[] {
@@ -92,4 +92,17 @@ test('Cline: a ui_messages.json that is not valid JSON is said, and the history 
   const [t] = await loadTrajectoryFile(join(dir, 'api_conversation_history.json'));
   assert.equal(t!.calls!.length, 4);
   assert.match(t!.warnings!.join('\n'), /ui_messages\.json \(the one beside it cannot be read\)/);
+});
+
+test('a Cline task folder: ui_messages.json is not reported as an unknown kind of JSON', async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'cd-cline-')), 'task-3');
+  mkdirSync(dir);
+  writeFileSync(join(dir, 'api_conversation_history.json'), JSON.stringify(history()));
+  writeFileSync(join(dir, 'ui_messages.json'), JSON.stringify([row('api_req_started', 0)]));
+  const { trajectories, skipped } = await loadTrajectories([dir]);
+  assert.equal(trajectories.length, 1);
+  assert.deepEqual(
+    skipped.map((s) => s.group),
+    ['Cline / Roo Code UI messages (read with the task history beside them)'],
+  );
 });
