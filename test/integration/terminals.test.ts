@@ -181,7 +181,15 @@ describe('Terminal capture', function () {
     await config().update('terminals.capture', false, vscode.ConfigurationTarget.Global);
     const terminal = await bash('before');
     opened.push(terminal);
-    const execution = terminal.shellIntegration!.executeCommand('sleep 2; echo too-early');
+    const execution = terminal.shellIntegration!.executeCommand('sleep 4; echo too-early');
+    const started = new Promise<void>((resolve) => {
+      const sub = vscode.window.onDidStartTerminalShellExecution((e) => {
+        if (e.execution === execution) {
+          sub.dispose();
+          resolve();
+        }
+      });
+    });
     const exit = new Promise<number | undefined>((resolve) => {
       const sub = vscode.window.onDidEndTerminalShellExecution((e) => {
         if (e.execution === execution) {
@@ -190,7 +198,8 @@ describe('Terminal capture', function () {
         }
       });
     });
-    await new Promise((r) => setTimeout(r, 300)); // the command is running before capture is on
+    // The command is running before capture is on (a fixed wait was not enough on a loaded machine).
+    await started;
     await config().update('terminals.capture', true, vscode.ConfigurationTarget.Global);
     a.terminals().adopt([terminal]); // what activation does with the terminals already open
     assert.equal(await exit, 0);
@@ -198,7 +207,7 @@ describe('Terminal capture', function () {
     await waitFor(() => /^␞ exit 0 · /m.test(fs.readFileSync(file, 'utf8')), 15_000, 'the recorded end');
     const log = await readTerminalLog(file);
     assert.match(log.notes.join(' '), /open before Context Desk started capturing/);
-    assert.equal(log.executions[0]?.command, 'sleep 2; echo too-early');
+    assert.equal(log.executions[0]?.command, 'sleep 4; echo too-early');
     assert.equal(log.executions[0]?.end?.exitCode, 0);
     assert.match(log.executions[0]?.notes.join(' ') ?? '', /already running/);
   });
