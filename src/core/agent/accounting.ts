@@ -54,9 +54,11 @@ export class CallAccountant {
   /** Bills a request before it is sent; `commit` makes it the previous request of the next bill. */
   bill(sent: readonly Message[], history: readonly Message[], tools: readonly ToolSpec[]): PreparedBill {
     const overhead = this.toolsCost(tools) + REPLY_PRIMING_TOKENS;
-    const b = billRequest(this.previous, sent, this.count, this.prices);
-    // Tool definitions come first in every provider's prompt: cached when unchanged since the last call.
-    const toolsCached = this.previous !== undefined && this.previousTools === this.toolsKey ? this.toolTokens : 0;
+    // Tool definitions come first in every provider's prompt: while they are unchanged since the last call
+    // they and the shared message prefix are cached; a change (an MCP server came up) ends the prefix there.
+    const toolsSame = this.previous !== undefined && this.previousTools === this.toolsKey;
+    const b = billRequest(toolsSame ? this.previous : undefined, sent, this.count, this.prices);
+    const toolsCached = toolsSame ? this.toolTokens : 0;
     const system = sumTokens(
       sent.filter((m) => m.role === 'system'),
       this.count,

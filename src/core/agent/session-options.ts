@@ -3,7 +3,7 @@ import type { BudgetLimits, BudgetOptions } from '../budget';
 import type { Message, Tokenizer } from '../messages';
 import type { Clock, Logger } from '../ports';
 import type { StrategyName, StrategyOptions } from '../strategies/types';
-import type { MoneyPrice } from '../cost/pricing';
+import type { MoneyPrice, Pricing } from '../cost/pricing';
 import type { CallPrices } from './accounting';
 import type { LongOutputPort } from './long-output';
 import type { ChatProvider } from './provider';
@@ -21,8 +21,11 @@ export interface AgentOptions {
   /** Default `cache-aware`. */
   strategy?: StrategyName;
   strategyOptions?: Partial<StrategyOptions>;
-  /** The model that writes checkpoints (summary, hybrid); defaults to the agent's own. */
-  summaryModel?: { provider: ChatProvider; model: string };
+  /**
+   * The model that writes checkpoints (summary, hybrid); defaults to the agent's own. Its calls are billed
+   * at its own `pricing` (another model's prices would misstate them); without it, in its own units, no money.
+   */
+  summaryModel?: { provider: ChatProvider; model: string; pricing?: Pricing };
   longOutput?: LongOutputPort;
   /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
   budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;

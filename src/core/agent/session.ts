@@ -15,7 +15,7 @@ import {
   type StrategyName,
   type StrategyOptions,
 } from '../strategies/types';
-import type { MoneyPrice } from '../cost/pricing';
+import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { CallAccountant, type CallPrices } from './accounting';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
@@ -113,7 +113,7 @@ export class AgentSession {
     return {
       cachedPrice: o?.cachedPrice ?? this.strategyOptions.cachedPrice,
       cacheWritePrice: o?.cacheWritePrice ?? this.strategyOptions.cacheWritePrice,
-      outputPrice: o?.outputPrice ?? 4,
+      outputPrice: o?.outputPrice ?? DEFAULT_OUTPUT_PRICE,
     };
   }
 
@@ -136,12 +136,14 @@ export class AgentSession {
         if (!d.allowed) throw new BudgetStop(`The budget refused a summary call (${d.reason})`);
       },
       afterCall: (input, output) => {
-        const cost = input + this.accountant.outputCost(output);
+        const { cost, costUsd } = this.summaryCost(input, output);
+        // Its output is asked of the budget with the next model call, like a model call's own output.
+        this.caller.pendingOutputTokens += output;
         const record: SummaryCallRecord = {
           inputTokens: input,
           outputTokens: output,
           cost,
-          ...(this.money ? { costUsd: cost * this.money.usdPerUnit } : {}),
+          ...(costUsd !== undefined ? { costUsd } : {}),
           at: this.clock.now(),
           budget: { spentTokens: (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens },
         };
@@ -152,6 +154,24 @@ export class AgentSession {
       },
     });
     return createStrategy(name, { tokenizer, summarizer }, options);
+  }
+
+  /**
+   * A summary call's cost in the session's units (the agent model's uncached input). A separate summary
+   * model is billed at its own prices, converted when both prices are known; when its price is unknown
+   * the call gets no money, so the session's total in US$ is not shown rather than wrong.
+   */
+  private summaryCost(input: number, output: number): { cost: number; costUsd?: number } {
+    const own = this.o.summaryModel;
+    if (!own || own.model === this.o.model) {
+      const cost = input + this.accountant.outputCost(output);
+      return { cost, ...(this.money ? { costUsd: cost * this.money.usdPerUnit } : {}) };
+    }
+    const p = own.pricing;
+    const units = input + output * (p?.outputPrice ?? DEFAULT_OUTPUT_PRICE);
+    if (!p?.money) return { cost: units };
+    const costUsd = units * p.money.usdPerUnit;
+    return { cost: this.money ? costUsd / this.money.usdPerUnit : units, costUsd };
   }
 
   private attemptContext(): AttemptContext {

@@ -14,7 +14,7 @@ import type { ContextStore } from '../../core/store/context-store';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { demoBuildTool } from '../../core/demo/demo-build-tool';
 import { DEMO_MASKING_WINDOW } from '../../core/demo/demo-script';
-import { sessionSettings, type SessionSettings, type Settings } from '../settings';
+import { pricingFor, sessionSettings, type SessionSettings, type Settings } from '../settings';
 import type { ApprovalBroker } from './approvals';
 import { createProvider, modelName, providerKind } from './providers';
 
@@ -89,7 +89,9 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
   const session = new AgentSession({
     provider,
     model,
-    ...(s['agent.summaryModel'] && !demo ? { summaryModel: { provider, model: s['agent.summaryModel'] } } : {}),
+    ...(s['agent.summaryModel'] && !demo
+      ? { summaryModel: { provider, model: s['agent.summaryModel'], pricing: pricingFor(s, s['agent.summaryModel']) } }
+      : {}),
     tools,
     tokenizer,
     systemPrompt: [systemPrompt(workspaceFolder, store, store.historyPaths(r.sessionId)), extras.prompt]

@@ -9,6 +9,7 @@ import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-regis
 import { ContextStore } from '../../../src/core/store/context-store';
 import { ToolOutputStore } from '../../../src/core/store/tool-outputs';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { resolvePricing } from '../../../src/core/cost/pricing';
 import { SUMMARIZER_SYSTEM_PROMPT } from '../../../src/core/strategies/checkpoint';
 import { createTokenizer } from '../../../src/core/tokens';
 import { startScriptedModelServer } from '../../support/scripted-model-server';
@@ -184,6 +185,45 @@ test('summaries come from the separate summary model with the checkpoint prompt'
     await h.close();
     await summary.close();
   }
+});
+
+test('a separate summary model is billed at its own price, its output is asked of the budget, and an unknown price gives no money', async () => {
+  const run = async (summaryModel: string, completionTokens: number) => {
+    const summary = await startScriptedModelServer([
+      { reply: { text: 'USER_CONTEXT: fix\nCOMPLETED: read' }, usage: { promptTokens: 5000, completionTokens } },
+    ]);
+    const pricing = resolvePricing({ model: summaryModel, provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
+    const { money, ...prices } = resolvePricing({ model: 'gpt-4.1', provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
+    const h = await harness([...readSteps(32), { reply: { text: 'Done.' } }], {
+      model: 'gpt-4.1',
+      strategy: 'summary',
+      prices,
+      money: money!,
+      budget: { session: { limit: 10_000_000, mode: 'hard' } },
+      summaryModel: { provider: new OpenAICompatibleProvider({ baseURL: summary.baseURL }), model: summaryModel, pricing },
+    });
+    try {
+      assert.equal(await h.agent.send('Go'), 'completed');
+      const s = h.agent.state();
+      const last = s.calls.at(-1)!;
+      // What the budget was asked beyond the model calls: the summary's prompt (counted) and its output.
+      const beyondCalls = last.budget!.spentTokens - s.calls.reduce((n, c) => n + c.tokensSent + c.outputTokens, 0);
+      return { rec: s.summaryCalls[0]!, beyondCalls };
+    } finally {
+      await h.close();
+      await summary.close();
+    }
+  };
+  const nano = await run('gpt-4.1-nano', 600);
+  const usd = (5000 * 0.1 + 600 * 0.4) / 1_000_000;
+  assert.ok(Math.abs(nano.rec.costUsd! - usd) < 1e-12, `${nano.rec.costUsd} vs ${usd}`);
+  // In the session's units (gpt-4.1's uncached input, $2 per million).
+  assert.ok(Math.abs(nano.rec.cost - usd / 2e-6) < 1e-6, String(nano.rec.cost));
+  const shorter = await run('gpt-4.1-nano', 10);
+  assert.equal(nano.beyondCalls - shorter.beyondCalls, 590);
+  const unknown = await run('some-local-model', 600);
+  assert.equal(unknown.rec.costUsd, undefined);
+  assert.equal(unknown.rec.cost, 5000 + 600 * 4);
 });
 
 test('onMessage sees every message added, in order, with its index and turn; a throwing hook does not stop the run', async () => {
