@@ -31,6 +31,8 @@ export const DEFAULT_PRICES: PriceTable = {
   'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
   'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
+  // The first snapshot kept its launch price and has no prompt caching.
+  'gpt-4o-2024-05-13': { input: 5, cachedInput: 5, output: 15 },
   'gpt-4o-mini': { input: 0.15, cachedInput: 0.075, output: 0.6 },
   'gpt-4.1': { input: 2, cachedInput: 0.5, output: 8 },
   'gpt-4.1-mini': { input: 0.4, cachedInput: 0.1, output: 1.6 },
@@ -80,13 +82,13 @@ export function mergePrices(
  * `claude-opus-4.1` are the same model). Only exact matches count: `gpt-4o-mini` never takes `gpt-4o`'s
  * price, since a wrong price is worse than none.
  */
-export function normalizeModelName(name: string): string {
+export function normalizeModelName(name: string, keepDate = false): string {
   let n = name.trim().toLowerCase();
   n = n.replace(/^(?:[a-z0-9_-]+\/)+/, ''); // openrouter-style `vendor/model`
   n = n.replace(/^(?:anthropic|openai)\./, '').replace(/-v\d+(?::\d+)?$/, ''); // Bedrock ids
   n = n.replace(/@.*$/, ''); // Vertex `model@date`
   n = n.replace(/\./g, '-');
-  n = n.replace(/-(?:latest|\d{8}|\d{4}-\d{2}-\d{2})$/, '');
+  if (!keepDate) n = n.replace(/-(?:latest|\d{8}|\d{4}-\d{2}-\d{2})$/, '');
   return n;
 }
 
@@ -106,9 +108,14 @@ export function findPrice(
 ): MatchedPrice | undefined {
   if (model.trim() === '') return undefined;
   const wanted = normalizeModelName(model);
-  // The user's own entries first, then the defaults; an exact key wins over a normalized one.
+  const dated = normalizeModelName(model, true);
+  // The user's own entries first, then the defaults; an exact key wins over a normalized one, and a
+  // snapshot's own entry (its date kept) over the model's.
   const keys = Object.keys(table).sort((a, b) => Number(userKeys.has(b)) - Number(userKeys.has(a)));
-  const key = keys.find((k) => k === model) ?? keys.find((k) => normalizeModelName(k) === wanted);
+  const key =
+    keys.find((k) => k === model) ??
+    keys.find((k) => normalizeModelName(k, true) === dated) ??
+    keys.find((k) => normalizeModelName(k) === wanted && normalizeModelName(k, true) === normalizeModelName(k));
   if (key === undefined) return undefined;
   return { key, price: table[key]!, source: userKeys.has(key) ? 'setting' : 'default' };
 }

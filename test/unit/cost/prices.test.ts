@@ -15,10 +15,12 @@ import {
   resolvePricing,
 } from '../../../src/core/cost/pricing';
 
-test('the default table has cached input cheaper than input for every model', () => {
+test('the default table has cached input cheaper than input for every model that caches', () => {
   assert.ok(Object.keys(DEFAULT_PRICES).length >= 5);
+  const uncached = new Set(['gpt-4o-2024-05-13']);
   for (const [model, p] of Object.entries(DEFAULT_PRICES)) {
-    assert.ok(p.cachedInput < p.input, model);
+    if (uncached.has(model)) assert.equal(p.cachedInput, p.input, model);
+    else assert.ok(p.cachedInput < p.input, model);
     assert.ok(p.output > p.input, model);
   }
 });
@@ -67,6 +69,12 @@ test('prices match by model name without vendor prefix, release date or dot/dash
   assert.equal(key('openai/gpt-4o-2024-08-06'), 'gpt-4o');
   assert.equal(key('GPT-4.1-mini'), 'gpt-4.1-mini');
   assert.equal(key('gpt-4o-mini'), 'gpt-4o-mini', 'the mini model has its own price');
+  // A snapshot with a price of its own takes it, and only that snapshot does.
+  assert.equal(key('gpt-4o-2024-05-13'), 'gpt-4o-2024-05-13');
+  assert.equal(key('openai/gpt-4o-2024-05-13'), 'gpt-4o-2024-05-13');
+  assert.equal(key('gpt-4o-2024-11-20'), 'gpt-4o');
+  assert.equal(key('gpt-4o'), 'gpt-4o');
+  assert.equal(findPrice('gpt-4o-2024-08-06', { 'gpt-4o-2024-05-13': t['gpt-4o-2024-05-13']! }), undefined);
   // Unknown models get no price at all, not a neighbour's: a wrong number is worse than units.
   assert.equal(key('gpt-4o-audio-preview'), undefined);
   assert.equal(key('llama3.1:8b'), undefined);
