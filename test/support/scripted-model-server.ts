@@ -20,8 +20,13 @@ export interface ReplyStep {
   usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
   /** Delay between streamed chunks (ms). */
   chunkDelayMs?: number;
-  /** Send each tool call whole in one chunk without `index` (as Ollama does) instead of split by index. */
-  wholeToolCalls?: boolean;
+  /**
+   * Send each tool call whole in one chunk instead of split by index: without `index` (older Ollama) or
+   * every call at `index: 0` (Ollama 0.20).
+   */
+  wholeToolCalls?: boolean | 'at-index-0';
+  /** Repeat the call's name in every chunk of its arguments (as some servers do). */
+  repeatNames?: boolean;
 }
 
 export type FaultStep =
@@ -154,13 +159,19 @@ async function reply(
   for (const [i, c] of calls.entries()) {
     const fn = { name: c.name, arguments: c.arguments };
     if (step.wholeToolCalls) {
-      // Ollama style: each call complete in one chunk, without `index`.
-      await delta({ id: c.id, type: 'function', function: fn });
+      // Ollama style: each call complete in one chunk.
+      await delta({
+        ...(step.wholeToolCalls === 'at-index-0' ? { index: 0 } : {}),
+        id: c.id,
+        type: 'function',
+        function: fn,
+      });
       continue;
     }
     const half = Math.ceil(c.arguments.length / 2);
     await delta({ index: i, id: c.id, type: 'function', function: { ...fn, arguments: c.arguments.slice(0, half) } });
-    await delta({ index: i, function: { arguments: c.arguments.slice(half) } });
+    const name = step.repeatNames ? { name: c.name } : {};
+    await delta({ index: i, function: { ...name, arguments: c.arguments.slice(half) } });
   }
   await send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   if (body.stream_options && (body.stream_options as { include_usage?: boolean }).include_usage)

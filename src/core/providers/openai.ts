@@ -78,7 +78,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
   }
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
-    const calls = new Map<number, { id: string; name: string; arguments: string }>();
+    // Calls in the order they began; `order` is the wire index (unindexed calls after the indexed ones).
+    const calls = new Map<number, { order: number; id: string; name: string; arguments: string }>();
+    const byIndex = new Map<number, number>();
     let lastKey = 0;
     let finish: string | undefined;
     // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
@@ -113,15 +115,23 @@ export class OpenAICompatibleProvider implements ChatProvider {
         if (!choice) continue;
         if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
         for (const d of choice.delta.tool_calls ?? []) {
-          // Some servers (Ollama) send each call whole and without `index`: a new id starts a new call.
-          const key: number =
-            typeof d.index === 'number' ? d.index : d.id || calls.size === 0 ? UNINDEXED + calls.size : lastKey;
+          // Some servers send each call whole, without `index` or (Ollama) all at index 0: a new id starts a
+          // new call, so parallel calls are never merged into one.
+          const wire = typeof d.index === 'number' ? d.index : undefined;
+          let key = wire !== undefined ? byIndex.get(wire) : d.id || calls.size === 0 ? undefined : lastKey;
+          const open = key === undefined ? undefined : calls.get(key);
+          if (key === undefined || (d.id && open?.id && d.id !== open.id)) {
+            key = calls.size;
+            calls.set(key, { order: wire ?? UNINDEXED, id: '', name: '', arguments: '' });
+            if (wire !== undefined) byIndex.set(wire, key);
+          }
           lastKey = key;
-          const c = calls.get(key) ?? { id: '', name: '', arguments: '' };
+          const c = calls.get(key)!;
           if (d.id) c.id = d.id;
-          if (d.function?.name) c.name += d.function.name;
+          // A name is sent once, or in pieces; some servers repeat it whole in every chunk.
+          const name = d.function?.name;
+          if (name && name !== c.name) c.name += name;
           if (d.function?.arguments) c.arguments += d.function.arguments;
-          calls.set(key, c);
         }
         if (choice.finish_reason) finish = choice.finish_reason;
       }
@@ -132,7 +142,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
     let n = 0;
-    for (const c of [...calls.entries()].sort((a, b) => a[0] - b[0]).map(([, v]) => v))
+    for (const c of [...calls.entries()].sort((a, b) => a[1].order - b[1].order || a[0] - b[0]).map(([, v]) => v))
       yield {
         type: 'tool-call',
         call: { id: c.id || `call_${Date.now().toString(36)}_${n++}`, name: c.name, arguments: c.arguments },

@@ -100,6 +100,52 @@ test('tool calls sent whole and without index (Ollama style) stay separate', asy
   );
 });
 
+test('parallel calls all sent at index 0 with their own ids (Ollama 0.20) stay separate, in order', async () => {
+  const { result } = await run([
+    {
+      reply: {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'hello.py' } },
+          { name: 'grep', arguments: { pattern: 'world' } },
+          { name: 'read_file', arguments: { path: 'b.py' } },
+        ],
+      },
+      wholeToolCalls: 'at-index-0',
+    },
+  ]);
+  const r = result as Awaited<ReturnType<typeof collectChat>>;
+  assert.deepEqual(
+    r.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+    [
+      ['call_0_0', 'read_file', '{"path":"hello.py"}'],
+      ['call_0_1', 'grep', '{"pattern":"world"}'],
+      ['call_0_2', 'read_file', '{"path":"b.py"}'],
+    ],
+  );
+});
+
+test('a name repeated in every chunk of a call is its name once', async () => {
+  const { result } = await run([
+    {
+      reply: {
+        toolCalls: [
+          { name: 'read_file', arguments: { path: 'hello.py' } },
+          { name: 'grep', arguments: { pattern: 'world' } },
+        ],
+      },
+      repeatNames: true,
+    },
+  ]);
+  const r = result as Awaited<ReturnType<typeof collectChat>>;
+  assert.deepEqual(
+    r.toolCalls.map((c) => [c.name, c.arguments]),
+    [
+      ['read_file', '{"path":"hello.py"}'],
+      ['grep', '{"pattern":"world"}'],
+    ],
+  );
+});
+
 const cases: [string, ScriptStep, Partial<ProviderError>][] = [
   ['429', { fault: 'rate-limit', retryAfter: 7 }, { kind: 'rate-limit', status: 429, retryAfterMs: 7000 }],
   ['500', { fault: 'server-error' }, { kind: 'server', status: 500 }],
