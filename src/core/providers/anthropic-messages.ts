@@ -36,13 +36,18 @@ function parseInput(args: string): Record<string, unknown> {
   return { _unparsed_arguments: args };
 }
 
+// The API refuses a text block with no visible character ("text content blocks must contain non-whitespace
+// text"): a bare newline another provider's model wrote before its tool calls would fail every request.
+const visible = (text: string): boolean => text.trim() !== '';
+
 function blocksOf(m: Message): ContentBlockParam[] {
   if (m.role === 'tool') {
-    if (m.toolCallId === undefined) return [{ type: 'text', text: m.content || '(empty output)' }];
-    return [{ type: 'tool_result', tool_use_id: m.toolCallId, content: m.content || '(empty output)' }];
+    const content = visible(m.content) ? m.content : '(empty output)';
+    if (m.toolCallId === undefined) return [{ type: 'text', text: content }];
+    return [{ type: 'tool_result', tool_use_id: m.toolCallId, content }];
   }
   const blocks: ContentBlockParam[] = [];
-  if (m.content !== '') blocks.push({ type: 'text', text: m.content });
+  if (visible(m.content)) blocks.push({ type: 'text', text: m.content });
   for (const c of m.toolCalls ?? [])
     blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
   if (blocks.length === 0) blocks.push({ type: 'text', text: '(empty)' });

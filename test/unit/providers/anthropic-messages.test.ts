@@ -59,6 +59,25 @@ test('malformed tool-call JSON is kept visible rather than dropped; empty messag
   assert.equal(tr.content, '(empty output)');
 });
 
+test('text with no visible character is never a text block (the API refuses one)', () => {
+  const parts = toAnthropicRequest([
+    task,
+    { role: 'assistant', content: '\n\n', toolCalls: [{ id: 'x', name: 'grep', arguments: '{}' }] },
+    { role: 'tool', content: ' \n', toolCallId: 'x' },
+    { role: 'assistant', content: ' ' },
+    { role: 'user', content: 'Go on.' },
+  ]);
+  const blocks = parts.messages.flatMap((m) => m.content as { type: string; text?: string; content?: string }[]);
+  for (const b of blocks) {
+    if (b.type === 'text') assert.notEqual(b.text!.trim(), '', JSON.stringify(b));
+    if (b.type === 'tool_result') assert.equal(b.content, '(empty output)');
+  }
+  assert.deepEqual(
+    (parts.messages[1]!.content as { type: string }[]).map((b) => b.type),
+    ['tool_use'],
+  );
+});
+
 test('first call: one breakpoint on the last message', () => {
   const msgs = [sys, task, ...turn(1)];
   const parts = toAnthropicRequest(msgs);
