@@ -91,6 +91,9 @@ export function createSlidingWindowStrategy(
           if (keep(start)) instructions += n;
           start++;
         }
+        // The last turn's results alone can be over the target (one big output, parallel calls): the loop then
+        // stops on a result, so the window opens at the call that asked for them.
+        while (start > Math.max(foldedUpTo, primerEnd) && history[start]!.role === 'tool') start--;
         let replaced = 0;
         for (let i = primerEnd; i < start; i++) if (!keep(i)) replaced += counter(history[i]!);
         // Fold only when the summary is smaller than what it replaces (never send more than raw).

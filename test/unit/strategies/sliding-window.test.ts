@@ -60,3 +60,54 @@ test('property: sliding-window stays under its budget and never sends more than 
     { numRuns: 60 },
   );
 });
+
+/** Every tool result answers a call of the nearest assistant message before it (providers reject others). */
+function unpairedResults(messages: readonly { role: string; toolCallId?: string; toolCalls?: { id: string }[] }[]) {
+  let open = new Set<string>();
+  const bad: string[] = [];
+  for (const m of messages) {
+    if (m.role === 'assistant') open = new Set((m.toolCalls ?? []).map((c) => c.id));
+    else if (m.role === 'tool' && !open.has(m.toolCallId!)) bad.push(m.toolCallId!);
+  }
+  return bad;
+}
+
+test('a last turn whose results alone are over the target is folded or kept with its call, never split', async () => {
+  const spec = [
+    ...Array.from({ length: 12 }, () => ({ action: 5, observations: [30], tool: true })),
+    { action: 5, observations: [400], tool: true },
+  ];
+  const history = conversation(spec);
+  const s = createSlidingWindowStrategy(
+    { tokenizer, summarizer: createStandInSummarizer(tokenizer, 30) },
+    { contextWindow: 1000, summaryTokens: 30 },
+  );
+  const r = await s.build(history);
+  assert.equal(r.summaries.length, 1);
+  assert.deepEqual(unpairedResults(r.messages), []);
+  assert.deepEqual(r.messages.slice(-2), history.slice(-2), 'the last call and its result are sent together');
+  const next = [
+    ...history,
+    { role: 'assistant' as const, content: 'think', toolCalls: [{ id: 'z', name: 'bash', arguments: '{}' }] },
+    { role: 'tool' as const, content: 'ok', toolCallId: 'z', name: 'bash' },
+  ];
+  assert.deepEqual(unpairedResults((await s.build(next)).messages), []);
+});
+
+test('property: with outputs of any size every result sent follows its call', async () => {
+  await fc.assert(
+    fc.asyncProperty(turnsArb(1, 60, 500), fc.integer({ min: 600, max: 3000 }), async (spec, budget) => {
+      const full = conversation(spec);
+      const s = createSlidingWindowStrategy(
+        { tokenizer, summarizer: createStandInSummarizer(tokenizer, 30) },
+        { contextWindow: budget, summaryTokens: 30 },
+      );
+      for (let i = 0; i < full.length; i++) {
+        if (full[i]!.role !== 'assistant') continue;
+        const r = await s.build(full.slice(0, i));
+        assert.deepEqual(unpairedResults(r.messages), []);
+      }
+    }),
+    { numRuns: 60 },
+  );
+});
