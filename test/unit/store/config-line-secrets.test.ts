@@ -176,6 +176,19 @@ test("a file printed in a string: its first line starts a line for the rules anc
   }
 });
 
+test('a dotted value with a part of mixed case and digits is a password or a token, not a member name', () => {
+  const secrets: [string, string][] = [
+    ['export VAULT_TOKEN=s.Qf1s5zigZ4hHkN8yyIkbBk12', 's.Qf1s5zigZ4hHkN8yyIkbBk12'],
+    ['password: Spring.Time42', 'Spring.Time42'],
+    ['{"password": "Company.Admin1"}', 'Company.Admin1'],
+    ['DB_PASSWORD="Winter.Is.Coming7"', 'Winter.Is.Coming7'],
+  ];
+  for (const [line, secret] of secrets) assert.ok(!clean(line).includes(secret), clean(line));
+  // Member names keep being names: words, snake_case, a version suffix without capitals.
+  for (const name of ['config.apiKey', 'process.env.API_TOKEN', 'settings.oauth2Token', 'v1.token'])
+    assert.equal(looksLikeName(name), true, name);
+});
+
 test('lines that only look like it stay: code, references, prose, lists of settings', () => {
   const lines = [
     'password = getPassword(user)',

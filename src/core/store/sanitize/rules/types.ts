@@ -93,12 +93,25 @@ export function looksLikeCode(value: string): boolean {
 const GENERIC_TYPE = /^(?:[A-Za-z_$][\w$.]*<[\w$.<>, |[\]]*>[;,]?|[A-Za-z_$][\w$]*\.[\w$.]*(?:<[\w$.]+)+)$/;
 
 /**
+ * A dotted value that is not a member access: a token with a random part (Vault's legacy
+ * `s.Qf1s5zigZ4hHkN8yyIkbBk12`: 16 or more characters, both cases, three or more digits), or a password
+ * of capitalised words ending in a number (`Winter.Is.Coming7`, `Company.Admin1`). `oauth2Token`,
+ * `Sha256` and `config.apiKey` stay names.
+ */
+function dottedSecret(value: string): boolean {
+  if (/^[A-Z][a-z]+(?:\.[A-Z][a-z]*)*\.[A-Z][a-z]*\d+$/.test(value)) return true;
+  return value
+    .split('.')
+    .some((p) => p.length >= 16 && /[A-Z]/.test(p) && /[a-z]/.test(p) && (p.match(/\d/g)?.length ?? 0) >= 3);
+}
+
+/**
  * A name, quoted or not: a member access (`config.apiKey`, `a::b`), or a word without digits that is
  * short, snake_case or camelCase (`pw`, `defaultPassword`, `'challengePassword'`, `'Bearer'`);
  * `correcthorse` and `URgeVVHReSqwqTqJ` are not.
  */
 export function looksLikeName(value: string): boolean {
-  if (/^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+[,;]?$/.test(value)) return true;
+  if (/^[A-Za-z_$][\w$]*(?:(?:\.|\?\.|::|->)[A-Za-z_$][\w$]*)+[,;]?$/.test(value)) return !dottedSecret(value);
   if (!/^[A-Za-z_$][\w$]*[,;]?$/.test(value) || /\d/.test(value)) return false;
   // camelCase is words: one lower-case letter alone between capitals (`URgeVVHReSq`) is random.
   return (
