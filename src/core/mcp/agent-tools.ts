@@ -3,10 +3,10 @@
 // the tool's input schema with ajv, then called). Results are plain text; the caller puts long ones
 // through the long-output store.
 import { promptName, stripControls } from './inert';
-import { renderToolJson } from './render';
+import { toolJsonValue } from './render';
+import { redactJson } from '../store/store-writer';
 import { compileInputSchema, formatSchemaErrors } from './schema';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
-import { readTextFile } from '../read-text';
 import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** What the user is asked before an MCP tool runs: the server, the tool, the validated arguments. */
@@ -139,7 +139,11 @@ function unknown(host: McpToolHost, server: string, tool: string): AgentToolResu
   };
 }
 
-/** `mcp_describe(server, tool)`: the stored per-tool JSON (read from its file when there is one). */
+/**
+ * `mcp_describe(server, tool)`: the per-tool JSON as the store holds it (every string redacted), made
+ * from the copy in memory. Never read back from the file: in a cloned repository the store's folder or
+ * the file itself can be a link the sync refused to write through, pointing anywhere on the machine.
+ */
 export async function mcpDescribe(
   host: McpToolHost,
   input: { server?: unknown; tool?: unknown },
@@ -148,15 +152,7 @@ export async function mcpDescribe(
     return { ok: false, text: 'mcp_describe needs "server" and "tool" strings.' };
   const entry = host.getTool(input.server, input.tool);
   if (!entry) return unknown(host, input.server, input.tool);
-  if (entry.file) {
-    try {
-      // Written from one message of the server (at most 10 MB), so never much more than that.
-      return { ok: true, text: await readTextFile(entry.file, 32 * 1024 * 1024) };
-    } catch {
-      // The file was removed or replaced under us: fall back to the copy in memory.
-    }
-  }
-  return { ok: true, text: renderToolJson(entry.tool, entry) };
+  return { ok: true, text: JSON.stringify(await redactJson(toolJsonValue(entry.tool, entry)), null, 2) + '\n' };
 }
 
 /** Parses the `arguments` the model gave: an object, a JSON string of one, or nothing. */

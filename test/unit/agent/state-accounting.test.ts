@@ -192,15 +192,29 @@ test('a separate summary model is billed at its own price, its output is asked o
     const summary = await startScriptedModelServer([
       { reply: { text: 'USER_CONTEXT: fix\nCOMPLETED: read' }, usage: { promptTokens: 5000, completionTokens } },
     ]);
-    const pricing = resolvePricing({ model: summaryModel, provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
-    const { money, ...prices } = resolvePricing({ model: 'gpt-4.1', provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
+    const pricing = resolvePricing({
+      model: summaryModel,
+      provider: 'openai',
+      cachedPrice: 0.1,
+      cacheWritePrice: null,
+    });
+    const { money, ...prices } = resolvePricing({
+      model: 'gpt-4.1',
+      provider: 'openai',
+      cachedPrice: 0.1,
+      cacheWritePrice: null,
+    });
     const h = await harness([...readSteps(32), { reply: { text: 'Done.' } }], {
       model: 'gpt-4.1',
       strategy: 'summary',
       prices,
       money: money!,
       budget: { session: { limit: 10_000_000, mode: 'hard' } },
-      summaryModel: { provider: new OpenAICompatibleProvider({ baseURL: summary.baseURL }), model: summaryModel, pricing },
+      summaryModel: {
+        provider: new OpenAICompatibleProvider({ baseURL: summary.baseURL }),
+        model: summaryModel,
+        pricing,
+      },
     });
     try {
       assert.equal(await h.agent.send('Go'), 'completed');

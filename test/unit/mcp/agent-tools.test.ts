@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { rm } from 'node:fs/promises';
+import { readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import {
   mcpCall,
@@ -38,9 +39,17 @@ test('static prompt, mcp_describe and mcp_call against live fixture servers', as
       const d = await mcpDescribe(m, { server: 'good', tool: 'echo' });
       assert.equal(d.ok, true);
       assert.equal(JSON.parse(d.text).description, 'Echoes its text.');
-      // The file is the source; if it is gone, the copy in memory answers.
-      await rm(m.getTool('good', 'echo')!.file);
-      assert.equal(JSON.parse((await mcpDescribe(m, { server: 'good', tool: 'echo' })).text).name, 'echo');
+      // What the file holds, made from the copy in memory: a link put in the file's place (a cloned
+      // repository's store) is never followed to another file.
+      const file = m.getTool('good', 'echo')!.file;
+      assert.equal(d.text, await readFile(file, 'utf8'));
+      const outside = path.join(out, 'outside.txt');
+      await writeFile(outside, 'machine example.com login alice password hunter2-canary\n');
+      await rm(file);
+      await symlink(outside, file);
+      const linked = await mcpDescribe(m, { server: 'good', tool: 'echo' });
+      assert.equal(linked.text, d.text);
+      assert.ok(!linked.text.includes('canary'));
 
       assert.match(
         (await mcpDescribe(m, { server: 'nope', tool: 'x' })).text,
