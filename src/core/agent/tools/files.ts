@@ -80,25 +80,44 @@ export function readFileTool(guard: PathGuard): AgentTool {
   };
 }
 
-/** The last `n` lines, reading backwards in chunks so a huge log costs only its end. */
+/** Bytes read of one line: enough for MAX_LINE_CHARS characters of any width, so a cut line says so. */
+const LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
+
+/**
+ * The last `n` lines. Reads backwards in chunks keeping only where lines end, then at most LINE_BYTES of
+ * each line: a huge log, or a file that is one line of hundreds of megabytes, costs time linear in what
+ * lies after the lines' starts and memory bounded by `n` (each line beyond MAX_LINE_CHARS is cut anyway).
+ */
 export async function lastLines(file: string, size: number, n: number): Promise<string[]> {
   const fh = await fsp.open(file, 'r');
   try {
-    const chunk = 64 * 1024;
+    const ends: number[] = []; // newline positions, from the last backwards
+    const part = Buffer.alloc(64 * 1024);
     let pos = size;
-    let buf = Buffer.alloc(0);
-    let newlines = 0;
-    while (pos > 0 && newlines <= n) {
-      const len = Math.min(chunk, pos);
+    while (pos > 0 && ends.length <= n) {
+      const len = Math.min(part.length, pos);
       pos -= len;
-      const part = Buffer.alloc(len);
       await fh.read(part, 0, len, pos);
-      for (const b of part) if (b === 10) newlines++;
-      buf = Buffer.concat([part, buf]);
+      for (let i = len - 1; i >= 0 && ends.length <= n; i--) if (part[i] === 10) ends.push(pos + i);
     }
-    const lines = splitLines(buf.toString('utf8'));
-    // Without reaching the start, the first line may be partial: drop it.
-    return (pos > 0 ? lines.slice(1) : lines).slice(-n);
+    // Past n newlines the line before the last one counted is not shown (it would be partial).
+    let start = ends.length > n ? ends.pop()! + 1 : 0;
+    // [from, to, ended by a newline]: a `\r` before that newline is the line ending's, not the line's.
+    const spans: [number, number, boolean][] = [];
+    for (const end of ends.reverse()) {
+      spans.push([start, end, true]);
+      start = end + 1;
+    }
+    if (start < size) spans.push([start, size, false]);
+    const lines: string[] = [];
+    for (const [from, to, ended] of spans.slice(-n)) {
+      const len = Math.min(to - from, LINE_BYTES);
+      const buf = Buffer.alloc(len);
+      await fh.read(buf, 0, len, from);
+      const text = buf.toString('utf8');
+      lines.push(ended && len === to - from && text.endsWith('\r') ? text.slice(0, -1) : text);
+    }
+    return lines;
   } finally {
     await fh.close();
   }

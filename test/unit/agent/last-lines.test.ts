@@ -1,0 +1,44 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import fc from 'fast-check';
+import { lastLines } from '../../../src/core/agent/tools';
+import { MAX_LINE_CHARS } from '../../../src/core/agent/tools/line-range';
+
+async function withFile<T>(content: string | Buffer, run: (file: string, size: number) => Promise<T>): Promise<T> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-tail-'));
+  try {
+    const file = path.join(dir, 'f.log');
+    await writeFile(file, content);
+    return await run(file, Buffer.byteLength(content));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('property: the last n lines are those of the whole text split into lines', async () => {
+  const piece = fc.constantFrom('a', 'é', '\n', '\r\n', '\r', ' ', '界');
+  await fc.assert(
+    fc.asyncProperty(fc.array(piece, { maxLength: 200 }), fc.integer({ min: 1, max: 12 }), async (pieces, n) => {
+      const text = pieces.join('');
+      const lines = text.split(/\r?\n/);
+      if (lines.at(-1) === '') lines.pop();
+      await withFile(text, async (file, size) => assert.deepEqual(await lastLines(file, size, n), lines.slice(-n)));
+    }),
+    { numRuns: 300 },
+  );
+});
+
+test('a file that is one line of many megabytes gives its start, cut, in bounded work', async () => {
+  const big = Buffer.alloc(64 * 1024 * 1024, 'x');
+  big[big.length - 1] = 10;
+  await withFile(Buffer.concat([Buffer.from('first\n'), big, Buffer.from('last\n')]), async (file, size) => {
+    const lines = await lastLines(file, size, 5);
+    assert.equal(lines.length, 3);
+    assert.equal(lines[0], 'first');
+    assert.ok(lines[1]!.length > MAX_LINE_CHARS && lines[1]!.length < MAX_LINE_CHARS * 5);
+    assert.equal(lines[2], 'last');
+  });
+});
