@@ -40,12 +40,6 @@ async function openText(
 
 const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !== null && 'ok' in x;
 
-function splitLines(text: string): string[] {
-  const lines = text.split(/\r?\n/);
-  if (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines;
-}
-
 export function readFileTool(guard: PathGuard): AgentTool {
   return {
     name: 'read_file',
