@@ -8,6 +8,8 @@ export interface CliIo {
    * stream): a command may let a child process write there directly.
    */
   stdoutFd?: number;
+  /** `stdout` is a terminal: text from files is shown without the escape sequences it would run. */
+  stdoutIsTTY?: boolean;
   stderr: NodeJS.WritableStream;
   /** Standard input (default `process.stdin`), for commands that filter it. */
   stdin?: NodeJS.ReadableStream;

@@ -67,6 +67,7 @@ if (require.main === module) {
   main(process.argv.slice(2), {
     stdout: process.stdout,
     stdoutFd: 1,
+    stdoutIsTTY: process.stdout.isTTY === true,
     stderr: process.stderr,
     signal: controller.signal,
   }).then(

@@ -14,7 +14,7 @@ export interface CliRun {
  */
 export async function runCli(
   argv: string[],
-  options: { signal?: AbortSignal; cwd?: string; stdin?: NodeJS.ReadableStream } = {},
+  options: { signal?: AbortSignal; cwd?: string; stdin?: NodeJS.ReadableStream; tty?: boolean } = {},
 ): Promise<CliRun> {
   const stdout = new PassThrough();
   const stderr = new PassThrough();
@@ -30,6 +30,7 @@ export async function runCli(
       stderr,
       signal: options.signal ?? new AbortController().signal,
       ...(options.stdin ? { stdin: options.stdin } : {}),
+      ...(options.tty ? { stdoutIsTTY: true } : {}),
     });
     return { code, out, err };
   } finally {

@@ -10,6 +10,7 @@ import {
   type GrepScope,
 } from '../../core/search/store-grep';
 import { RipgrepError } from '../../core/search/ripgrep';
+import { stripControls } from '../../core/terminal-controls';
 
 const usage = `Usage: context-desk grep PATTERN [options]
 
@@ -94,18 +95,21 @@ const command: Command = {
           await write(out);
         }
       } else {
-        // Plain lines are rg's own (files relative to the cwd). Straight from rg to the terminal or file
-        // when nothing has to be counted; through this process to a test's stream or for --max.
+        // Plain lines are rg's own (files relative to the cwd). Straight from rg to a file or pipe when
+        // nothing has to be counted; through this process to a test's stream or for --max, and to a
+        // terminal, which would run the escape sequences a file holds (a cloned repository's store:
+        // OSC 52 writes the clipboard): there they are stripped.
         const cwd = process.cwd();
+        const tty = io.stdoutIsTTY === true;
         const direct =
-          io.stdoutFd !== undefined && max === undefined
+          io.stdoutFd !== undefined && max === undefined && !tty
             ? await grepStoreToFd({ ...search, cwd, fd: io.stdoutFd })
             : undefined;
         if (direct !== undefined) found = direct ? 1 : 0;
         else
           for await (const lines of grepStorePrintedLines({ ...search, cwd })) {
             found += lines.count;
-            await write(lines.bytes);
+            await write(tty ? stripControls(lines.bytes.toString('utf8')) : lines.bytes);
           }
       }
     } catch (e) {

@@ -4,20 +4,10 @@
 
 import { fenced } from '../markdown-fence';
 import { clipRedacted } from '../store/sanitize/secrets';
+import { stripControls } from '../terminal-controls';
 import { trimTrailing } from '../trim';
 
-// CSI (ESC [ or 0x9b ... final), OSC / DCS / SOS / PM / APC strings up to BEL or ST (OSC 52 writes the
-// clipboard), and two-character ESC sequences.
-const ESCAPES =
-  /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]|(?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])[\s\S]*?(?:\x07|\x1b\\|\x9c|$)|\x1b[ -/]*[0-~]?/g;
-// Every other C0 / C1 control and DEL; bidirectional overrides and isolates ("Trojan Source").
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
-
-/** Removes terminal escape sequences and control characters. Newlines and tabs stay unless `oneLine`. */
-export function stripControls(text: string, oneLine = false): string {
-  const clean = text.replace(ESCAPES, '').replace(CONTROLS, '');
-  return oneLine ? clean.replace(/\s+/g, ' ').trim() : clean.replace(/\r\n?/g, '\n');
-}
+export { stripControls };
 
 /**
  * One line of Markdown that renders as the text: no heading or list (never at a line start: newlines

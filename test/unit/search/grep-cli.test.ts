@@ -90,6 +90,19 @@ test('context-desk grep prints file:line:text, defaults to ./.context-desk, exit
   assert.deepEqual([none.code, none.out], [1, '']);
 });
 
+test('on a terminal, escape sequences in a matched line (a store shipped by a cloned repository) are not passed on', async (t) => {
+  const store = await fixtureStore(t);
+  const ws = path.dirname(store.root);
+  const hostile = 'needle \x1b]0;PWNED\x07\x1b]52;c;ZWNobyBoaQ==\x07\x1b[2J\x9b31m visible\x07\n';
+  await fsp.writeFile(path.join(store.root, 'history', 'shipped.md'), hostile);
+  const tty = await runCli(['grep', 'needle'], { cwd: ws, tty: true });
+  assert.equal(tty.code, 0, tty.err);
+  assert.equal(tty.out, '.context-desk/history/shipped.md:1:needle  visible\n');
+  // To a file or a pipe the bytes are rg's, unchanged, as `rg` itself would write them.
+  const piped = await runCli(['grep', 'needle'], { cwd: ws });
+  assert.equal(piped.out, `.context-desk/history/shipped.md:1:${hostile}`);
+});
+
 test('context-desk grep --json, --fixed, --ignore-case, --max, --dir and a pattern starting with -', async (t) => {
   const store = await fixtureStore(t);
   const json = await runCli(['grep', 'FROBNICATE', '--ignore-case', '--json', '--dir', store.root, '--max', '2'], {
