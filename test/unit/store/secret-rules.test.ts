@@ -146,6 +146,23 @@ test('an account key longer than usual goes whole, not up to 88 characters', asy
 
 // Each of these took from 8 s to minutes when a rule's search was quadratic in the line's length (a
 // hostile file read by the agent could hold the extension host that long); linear, all take about a second.
+test('an AWS secret key beside its key id is redacted where no name says it is one (--output text / table, a CSV)', async () => {
+  const id = 'AKIA' + 'Q3ZB7N4TRW2YLX5M';
+  const secret = 'ixmG3iT6yHLzT/81NPyPhDIfl2OzzsyWe6mSacN4';
+  for (const line of [
+    `ACCESSKEY\t${id}\t2024-05-01T10:00:00Z\t${secret}\tActive\tbob`,
+    `||  SecretAccessKey|  ${secret}  ||`,
+    `bob,,${id},${secret}`,
+  ]) {
+    const r = await redactSecrets(line + '\n');
+    assert.ok(!r.text.includes(secret), r.text);
+    assert.ok(r.counts['aws-secret-access-key'], r.text);
+  }
+  // A commit hash beside a key id is one case of hex: it stays.
+  const hash = '3f786850e387550fdab836ed7e6dc881de23001b';
+  assert.ok((await redactSecrets(`${id} ${hash}\n`)).text.includes(hash));
+});
+
 test('long hostile lines are read in linear time (a loose bound: minutes before, under a second now)', async () => {
   const started = performance.now();
   const n = 400_000;

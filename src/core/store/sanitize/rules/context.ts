@@ -302,8 +302,21 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       'sessiontoken',
       'session_token',
     ],
+    // `|` too: the cell after the name in `--output table` (`|  SecretAccessKey|  wJalr…  |`).
     pattern:
-      /(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|session[_-]?token)["']?[ \t]*(?:[:=]|=>)[ \t]*["']?(?<secret>[A-Za-z0-9/+=]{40,})/gi,
+      /(?:secret[_-]?access[_-]?key|aws[_-]?secret(?:[_-]?key)?|session[_-]?token)["']?[ \t]*(?:[:=]|=>|\|)[ \t]*["']?(?<secret>[A-Za-z0-9/+=]{40,})/gi,
+  },
+  {
+    // Where no name says which field is the secret: `aws iam create-access-key --output text` (`ACCESSKEY
+    // AKIA…  2024-…  wJalr…  Active  bob`), a credentials CSV (`bob,,AKIA…,wJalr…`). The 40 characters
+    // of mixed case beside the key id are its secret (a commit hash is one case).
+    id: 'aws-secret-access-key',
+    title: 'AWS secret access key on the line of its access key id (--output text, credentials CSV)',
+    keywords: ['AKIA', 'ASIA'],
+    exactKeywords: true,
+    pattern:
+      /\b(?:AKIA|ASIA)[A-Z0-9]{16}\b[^\n]{0,200}?(?<![A-Za-z0-9/+=])(?<secret>[A-Za-z0-9/+]{40})(?![A-Za-z0-9/+=])/g,
+    accept: (s) => /[a-z]/.test(s) && /[A-Z]/.test(s),
   },
   {
     // What `aws configure` shows and echoes: `AWS Secret Access Key [****************KEY]: <typed key>`.
