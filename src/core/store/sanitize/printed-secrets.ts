@@ -16,7 +16,7 @@ const PRINTERS: readonly { what: string; pattern: RegExp }[] = [
   {
     what: 'an AWS command that prints a secret or a credential',
     pattern:
-      /^aws\b.*?\s(?:secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b.*\s--with-decryption|ecr(?:-public)?\s+get-login-password|codeartifact\s+get-authorization-token|sts\s+(?:get-session-token|assume-role\S*|get-federation-token))\b/,
+      /^aws\b.*?\s(?:secretsmanager\s+get-secret-value|ssm\s+get-parameters?(?:-by-path)?\b.*\s--with-decryption|ecr(?:-public)?\s+get-login-password|codeartifact\s+get-authorization-token|sts\s+(?:get-session-token|assume-role\S*|get-federation-token)|iam\s+create-access-key)\b/,
   },
   {
     what: 'a gcloud command that prints a token or a secret',
@@ -25,7 +25,9 @@ const PRINTERS: readonly { what: string; pattern: RegExp }[] = [
   },
   {
     what: 'an az command that prints a token or a secret',
-    pattern: /^az\b.*?\s(?:account\s+get-access-token|keyvault\s+secret\s+show|acr\s+login\b.*\s--expose-token)\b/,
+    // Key listings too: `"value": "<88 characters>"`, `"primaryMasterKey": …`, `"key1": …` (Azure OpenAI).
+    pattern:
+      /^az\b.*?\s(?:account\s+get-access-token|keyvault\s+secret\s+show|acr\s+login\b.*\s--expose-token|(?:storage\s+account|cosmosdb|cognitiveservices\s+account|redis|search\s+admin-key|eventhubs\s+namespace\s+authorization-rule|servicebus\s+namespace\s+authorization-rule)\s+keys?\s+list|search\s+admin-key\s+show)\b/,
   },
   {
     what: 'a Vault command that prints a secret or a token',
