@@ -59,6 +59,23 @@ test("replay's help names every tool whose logs it reads", async () => {
   assert.ok(help.includes('SDK V1'), 'OpenHands SDK (V1)');
 });
 
+test('--include-output prices output at --output-price, 4x input by default (as the extension does)', async () => {
+  const file = join(fixtures, 'mini-swe-agent.traj.json');
+  const run = async (...extra: string[]) => {
+    const r = await runCli(['replay', file, '--format', 'json', '--strategy', 'raw', ...extra]);
+    assert.equal(r.code, 0, r.err);
+    return (JSON.parse(r.out) as JsonReport).strategies.raw!;
+  };
+  const without = (await run()).cost;
+  const output = (await run('--include-output', '--output-price', '1')).cost - without;
+  assert.ok(output > 0);
+  assert.ok(Math.abs((await run('--include-output')).cost - (without + 4 * output)) < 1e-6);
+  assert.ok(Math.abs((await run('--include-output', '--output-price', '6')).cost - (without + 6 * output)) < 1e-6);
+  const alone = await runCli(['replay', file, '--output-price', '6']);
+  assert.equal(alone.code, 2);
+  assert.match(alone.err, /only --include-output adds/);
+});
+
 test('raw input tokens equal the sum computed independently from the tokenizer', async () => {
   const file = join(fixtures, 'mini-swe-agent.traj.json');
   const r = await runCli(['replay', file, '--format', 'json', '--strategy', 'raw']);

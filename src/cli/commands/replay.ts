@@ -31,6 +31,7 @@ Options:
   --context-window N        model context window in tokens (default 200000)
   --summary-tokens N        size of the summary stand-in in tokens (default 400)
   --include-output          add output tokens to the cost (excluded by default)
+  --output-price O          output price relative to uncached input, with --include-output (default 4)
   --format table|json|csv   output format (default table)
   --per-trajectory          also report every trajectory separately
   --plot FILE.svg           draw context tokens per model call for each strategy
@@ -88,14 +89,22 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       );
       return 1;
     }
-    const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput } = args.options;
+    const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput, outputPrice } = args.options;
     const report = buildReport(
       batch.runs,
       {
         tokenizer: args.tokenizer,
         exact: tokenizer.exact,
         skipped,
-        options: { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput },
+        options: {
+          window,
+          polling,
+          cachedPrice,
+          cacheWritePrice,
+          contextWindow,
+          includeOutput,
+          ...(includeOutput ? { outputPrice: outputPrice ?? 1 } : {}),
+        },
         perTrajectory: args.perTrajectory,
         warnings: batch.warnings,
         ignoredRecords: batch.ignoredRecords,

@@ -1,4 +1,5 @@
 // `context-desk replay` options: parsed with node's parseArgs, every bad value a UsageError that says why.
+import { DEFAULT_OUTPUT_PRICE } from '../../core/cost/pricing';
 import { parseArgs } from 'node:util';
 import { UsageError } from '../command';
 import { isTokenizerName, TOKENIZER_NAMES, type TokenizerName } from '../../core/tokens';
@@ -57,6 +58,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
         'context-window': { type: 'string' },
         'summary-tokens': { type: 'string' },
         'include-output': { type: 'boolean', default: false },
+        'output-price': { type: 'string' },
         format: { type: 'string', default: 'table' },
         'per-trajectory': { type: 'boolean', default: false },
         plot: { type: 'string' },
@@ -108,7 +110,11 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
     contextWindow: number('context-window', v['context-window'], d.contextWindow, int, 'an integer >= 1'),
     summaryTokens: number('summary-tokens', v['summary-tokens'], d.summaryTokens, int, 'an integer >= 1'),
     includeOutput: v['include-output'],
+    // Output is priced as the extension prices it when the model's price is unknown (4x input).
+    outputPrice: number('output-price', v['output-price'], DEFAULT_OUTPUT_PRICE, (n) => n >= 0, 'a number >= 0'),
   };
+  if (v['output-price'] !== undefined && !v['include-output'])
+    throw new UsageError('--output-price prices output tokens, which only --include-output adds to the cost');
   return {
     paths: parsed.positionals,
     strategies,

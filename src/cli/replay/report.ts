@@ -33,6 +33,8 @@ export interface ReplayReport {
     cacheWritePrice: number;
     contextWindow: number;
     includeOutput: boolean;
+    /** Output relative to uncached input, when output is included. */
+    outputPrice?: number;
   };
   strategies: Record<string, StrategyReport>;
   /** What the providers recorded in the logs, beside raw replay over the same calls (when any log recorded usage). */
@@ -207,7 +209,7 @@ export function formatTable(r: ReplayReport): string {
   const out = [
     `Tokenizer: ${r.tokenizer}${r.tokenizerExact ? '' : ' (ESTIMATE: chars/4, not a token count)'}  |  ${fmt(r.trajectories)} trajectories, ${fmt(r.calls)} model calls` +
       `  |  window ${o.window}, polling ${o.polling}, cached price ${o.cachedPrice}, cache write ${o.cacheWritePrice}` +
-      (o.includeOutput ? ', output included' : ''),
+      (o.includeOutput ? `, output included at ${o.outputPrice ?? 1}x input` : ''),
     '',
     grid(
       ['strategy', ...COLUMNS.map((c) => c[0])],
@@ -259,7 +261,7 @@ export function formatTable(r: ReplayReport): string {
   }
   out.push(
     '',
-    'Cost units: uncached-input-token equivalents (cached input at the cached price; output excluded unless --include-output).',
+    'Cost units: uncached-input-token equivalents (cached input at the cached price; output excluded unless --include-output, then at --output-price).',
   );
   if (Object.values(r.strategies).some((s) => s.summaryEstimated && s.summaryCalls > 0)) {
     out.push(
