@@ -76,14 +76,15 @@ async function main(): Promise<void> {
     times.push({ strategy, ms, llm: totals.summaryCalls > 0 });
   }
 
-  const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput } = DEFAULT_REPLAY_OPTIONS;
+  const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput, minCachedTokens } =
+    DEFAULT_REPLAY_OPTIONS;
   const report = buildReport(
     runs,
     {
       tokenizer: tokenizerName,
       exact: tokenizerName !== 'chars4',
       skipped,
-      options: { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput },
+      options: { window, polling, cachedPrice, cacheWritePrice, contextWindow, minCachedTokens, includeOutput },
       perTrajectory: false,
     },
     (r) => aggregate([r]),

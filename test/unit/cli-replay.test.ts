@@ -59,7 +59,7 @@ test("replay's help names every tool whose logs it reads", async () => {
   assert.ok(help.includes('SDK V1'), 'OpenHands SDK (V1)');
 });
 
-test('--include-output prices output at --output-price, 4x input by default (as the extension does)', async () => {
+test('--include-output prices output at --output-price (4x input by default, as the extension does); --min-cached-prefix', async () => {
   const file = join(fixtures, 'mini-swe-agent.traj.json');
   const run = async (...extra: string[]) => {
     const r = await runCli(['replay', file, '--format', 'json', '--strategy', 'raw', ...extra]);
@@ -71,6 +71,10 @@ test('--include-output prices output at --output-price, 4x input by default (as 
   assert.ok(output > 0);
   assert.ok(Math.abs((await run('--include-output')).cost - (without + 4 * output)) < 1e-6);
   assert.ok(Math.abs((await run('--include-output', '--output-price', '6')).cost - (without + 6 * output)) < 1e-6);
+  // The fixture's requests are under 1,024 tokens: nothing is cached unless any prefix may be.
+  assert.equal((await run()).cachedTokens, 0);
+  assert.ok((await run('--min-cached-prefix', '0')).cachedTokens > 0);
+  assert.equal((await runCli(['replay', file, '--min-cached-prefix', '1.5'])).code, 2);
   const alone = await runCli(['replay', file, '--output-price', '6']);
   assert.equal(alone.code, 2);
   assert.match(alone.err, /only --include-output adds/);

@@ -28,6 +28,9 @@ Options:
   --tokenizer NAME          o200k (default), cl100k, or chars4 (an estimate, labelled as such)
   --cached-price P          cached input price relative to uncached, 0..1 (default 0.1)
   --cache-write-price W     cache write price relative to uncached input, >= 1 (default 1.0; 1.25 = Anthropic)
+  --min-cached-prefix N     a shared prefix under N tokens is not cached (default 1024, as OpenAI,
+                            Anthropic's Sonnet and Gemini's Flash; 4096 for Claude Opus 4.5 / Haiku 4.5;
+                            0 counts any shared prefix as cached)
   --context-window N        model context window in tokens (default 200000)
   --summary-tokens N        size of the summary stand-in in tokens (default 400)
   --include-output          add output tokens to the cost (excluded by default)
@@ -89,7 +92,16 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       );
       return 1;
     }
-    const { window, polling, cachedPrice, cacheWritePrice, contextWindow, includeOutput, outputPrice } = args.options;
+    const {
+      window,
+      polling,
+      cachedPrice,
+      cacheWritePrice,
+      contextWindow,
+      includeOutput,
+      outputPrice,
+      minCachedTokens,
+    } = args.options;
     const report = buildReport(
       batch.runs,
       {
@@ -102,6 +114,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
           cachedPrice,
           cacheWritePrice,
           contextWindow,
+          minCachedTokens,
           includeOutput,
           ...(includeOutput ? { outputPrice: outputPrice ?? 1 } : {}),
         },

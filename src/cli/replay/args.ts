@@ -59,6 +59,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
         'summary-tokens': { type: 'string' },
         'include-output': { type: 'boolean', default: false },
         'output-price': { type: 'string' },
+        'min-cached-prefix': { type: 'string' },
         format: { type: 'string', default: 'table' },
         'per-trajectory': { type: 'boolean', default: false },
         plot: { type: 'string' },
@@ -110,6 +111,13 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
     contextWindow: number('context-window', v['context-window'], d.contextWindow, int, 'an integer >= 1'),
     summaryTokens: number('summary-tokens', v['summary-tokens'], d.summaryTokens, int, 'an integer >= 1'),
     includeOutput: v['include-output'],
+    minCachedTokens: number(
+      'min-cached-prefix',
+      v['min-cached-prefix'],
+      d.minCachedTokens,
+      (n) => Number.isInteger(n) && n >= 0,
+      'an integer >= 0',
+    ),
     // Output is priced as the extension prices it when the model's price is unknown (4x input).
     outputPrice: number('output-price', v['output-price'], DEFAULT_OUTPUT_PRICE, (n) => n >= 0, 'a number >= 0'),
   };

@@ -35,6 +35,8 @@ export interface ReplayReport {
     includeOutput: boolean;
     /** Output relative to uncached input, when output is included. */
     outputPrice?: number;
+    /** A shared prefix shorter than this was billed uncached. */
+    minCachedTokens: number;
   };
   strategies: Record<string, StrategyReport>;
   /** What the providers recorded in the logs, beside raw replay over the same calls (when any log recorded usage). */
@@ -208,7 +210,7 @@ export function formatTable(r: ReplayReport): string {
   const o = r.options;
   const out = [
     `Tokenizer: ${r.tokenizer}${r.tokenizerExact ? '' : ' (ESTIMATE: chars/4, not a token count)'}  |  ${fmt(r.trajectories)} trajectories, ${fmt(r.calls)} model calls` +
-      `  |  window ${o.window}, polling ${o.polling}, cached price ${o.cachedPrice}, cache write ${o.cacheWritePrice}` +
+      `  |  window ${o.window}, polling ${o.polling}, cached price ${o.cachedPrice} (prefixes from ${fmt(o.minCachedTokens)} tokens), cache write ${o.cacheWritePrice}` +
       (o.includeOutput ? `, output included at ${o.outputPrice ?? 1}x input` : ''),
     '',
     grid(

@@ -7,6 +7,11 @@ import { commonPrefixLength } from './prefix-cache';
 export interface CachePrices {
   cachedPrice: number;
   cacheWritePrice: number;
+  /**
+   * The shortest prefix a provider caches (OpenAI, Anthropic's Sonnet and Gemini's Flash: 1,024 tokens;
+   * some models more): a shorter shared prefix is billed whole. Default 0: any shared prefix is cached.
+   */
+  minCachedTokens?: number;
 }
 
 export interface CallBill {
@@ -26,9 +31,10 @@ export function billRequest(
   count: MessageCounter,
   prices: CachePrices,
 ): CallBill {
-  const cachedMessages = previous ? commonPrefixLength(previous, next) : 0;
+  let cachedMessages = previous ? commonPrefixLength(previous, next) : 0;
   let cachedTokens = 0;
   for (let i = 0; i < cachedMessages; i++) cachedTokens += count(next[i]!);
+  if (cachedTokens < (prices.minCachedTokens ?? 0)) [cachedMessages, cachedTokens] = [0, 0];
   const inputTokens = cachedTokens + sumTokens(next.slice(cachedMessages), count);
   const cacheWriteTokens = inputTokens - cachedTokens;
   return {

@@ -24,9 +24,18 @@ export interface ReplayOptions extends StrategyOptions {
   includeOutput: boolean;
   /** Output token price relative to uncached input; 1 when not given. */
   outputPrice?: number;
+  /** A shared prefix shorter than this is not cached (see CachePrices); 0 caches any. */
+  minCachedTokens: number;
 }
 
-export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = { ...DEFAULT_STRATEGY_OPTIONS, includeOutput: false };
+/** Providers cache no prompt prefix under 1,024 tokens (OpenAI, Anthropic's Sonnet, Gemini's Flash). */
+export const DEFAULT_MIN_CACHED_TOKENS = 1024;
+
+export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {
+  ...DEFAULT_STRATEGY_OPTIONS,
+  includeOutput: false,
+  minCachedTokens: DEFAULT_MIN_CACHED_TOKENS,
+};
 
 export interface CallRecord {
   /** 0-based model call. */
@@ -85,6 +94,8 @@ export async function replayTrajectory(
   const outputPrice = options.outputPrice ?? 1;
   if (!(outputPrice >= 0 && Number.isFinite(outputPrice)))
     throw new RangeError(`outputPrice must be >= 0 (got ${outputPrice})`);
+  if (!(Number.isInteger(options.minCachedTokens) && options.minCachedTokens >= 0))
+    throw new RangeError(`minCachedTokens must be an integer >= 0 (got ${options.minCachedTokens})`);
   const summarizer = createStandInSummarizer(tokenizer, options.summaryTokens);
   const s = createStrategy(strategy, { tokenizer, summarizer }, options);
   const count = messageCounter(tokenizer);

@@ -20,7 +20,7 @@ const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.count
 
 test('one call per assistant message, each sending the messages before it; raw caches the previous request', async () => {
   const t = trajectoryOf(conversation(Array.from({ length: 6 }, () => ({ action: 3, observations: [10] }))));
-  const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const r = await replayTrajectory(t, 'raw', { ...DEFAULT_REPLAY_OPTIONS, minCachedTokens: 0 }, tokenizer);
   const actions = t.messages.flatMap((m, i) => (m.role === 'assistant' ? [i] : []));
   assert.equal(r.calls.length, actions.length);
   r.calls.forEach((c, k) => {
@@ -31,6 +31,24 @@ test('one call per assistant message, each sending the messages before it; raw c
   });
   assert.equal(r.summaryEstimated, false);
   assert.deepEqual(r.notes, []);
+});
+
+test('a shared prefix under the minimum a provider caches (1,024 tokens by default) is billed whole', async () => {
+  const t = trajectoryOf(conversation(Array.from({ length: 12 }, () => ({ action: 20, observations: [150] }))));
+  assert.equal(DEFAULT_REPLAY_OPTIONS.minCachedTokens, 1024);
+  const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  let short = 0;
+  r.calls.forEach((c, k) => {
+    const shared = k === 0 ? 0 : r.calls[k - 1]!.contextTokens;
+    if (shared < 1024) short++;
+    assert.equal(c.cachedTokens, shared >= 1024 ? shared : 0, `call ${k}`);
+    assert.ok(Math.abs(c.cost - (c.cachedTokens * 0.1 + (c.contextTokens - c.cachedTokens))) < 1e-9);
+  });
+  assert.ok(short >= 2 && short < r.calls.length, `${short} of ${r.calls.length} calls under the minimum`);
+  await assert.rejects(
+    replayTrajectory(t, 'raw', { ...DEFAULT_REPLAY_OPTIONS, minCachedTokens: -1 }, tokenizer),
+    /minCachedTokens must be an integer >= 0/,
+  );
 });
 
 test('masking at cached price 0.1 sends fewer tokens than raw but costs more (the broken prefix)', async () => {
