@@ -13,7 +13,8 @@ test("exports' secret columns go, every other field stays (CSV, quoted fields, T
   const cases: [string, string][] = [
     [
       'User name,Password,Access key ID,Secret access key,Console login link\nalice,Xk9#mP2qLw!z,ASIAEXAMPLEEXAMPLE00,Qm7vT2xK9pL4nR8sW1yZ5bC3dF6gH0jN2kM4pQ7r,https://123456789012.signin.aws.amazon.com/console\n',
-      `User name,Password,Access key ID,Secret access key,Console login link\nalice,${M},[REDACTED:aws-access-key-id],${M},https://123456789012.signin.aws.amazon.com/console\n`,
+      // The secret key beside its key id is found as an AWS key before the column rule.
+      `User name,Password,Access key ID,Secret access key,Console login link\nalice,${M},[REDACTED:aws-access-key-id],[REDACTED:aws-secret-access-key],https://123456789012.signin.aws.amazon.com/console\n`,
     ],
     [
       'name,url,username,password,note\nGitHub,https://github.com/login,alice,Sup3r-Secret!,\nBank,https://bank.example,alice,"pa,ss""word9",main account\n',
