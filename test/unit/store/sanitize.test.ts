@@ -122,6 +122,31 @@ test('render mode: a person sees the overwritten tail of a longer line', async (
   assert.equal(text, '50%nloading 10%\n');
 });
 
+test('render mode: a secret whose start later text overwrote leaves nothing of itself on disk', async () => {
+  const token = 'ghp_' + 'gMCk7qLw2pZx9RtY4vNb8sKd3fHj6aUe1oWi';
+  const password = 'Xk95RG5OOySYxdZi';
+  const key = 'sk_live_' + '5Ufg2Nq8RwLx4TzYb7Pd1Kc9';
+  for (const [raw, gone] of [
+    [`${token}\r⠋\r\ndone\r\n`, token],
+    [`DB_PASSWORD=${password}\rdone\r\n`, password],
+    [`\x1b[32m${key}\x1b[0m\rok\n`, key],
+  ] as const) {
+    for (const cut of [1, 3, 7, raw.length]) {
+      const pieces: string[] = [];
+      for (let i = 0; i < raw.length; i += cut) pieces.push(raw.slice(i, i + cut));
+      let out = '';
+      const st = new SanitizingStream(async (t) => void (out += t), { ansi: 'render' });
+      for (const p of pieces) await st.push(p);
+      await st.end();
+      // Nothing of it is left but a few characters at most (the overwritten start is not shown anyway).
+      assert.ok(!out.includes(gone.slice(-8)), JSON.stringify(out));
+      assert.match(out, /\[REDACTED:/);
+    }
+  }
+  // CRLF line ends are not overwrites: ordinary output is rendered as before.
+  assert.equal((await sanitizeText('a line\r\nnext\r\n', { ansi: 'render' })).text, 'a line\nnext\n');
+});
+
 test('render mode honours cursor movement the way a terminal shows it', async () => {
   const { text } = await sanitizeText('step 1\r\nstep 2\r\n\x1b[2A\x1b[2Kstep 1 ok\r\n\x1b[1B\x1b[31mred\x1b[0m\r\n', {
     ansi: 'render',

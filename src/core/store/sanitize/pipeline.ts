@@ -23,6 +23,7 @@ import {
   type RedactionCounts,
   type RedactionResult,
 } from './secrets';
+import { OverwrittenSecrets } from './overwritten';
 import { TerminalRenderer, type TerminalRendererOptions } from './terminal-renderer';
 
 /** How terminal sequences are treated: rendered like a terminal shows them, or stripped. */
@@ -94,6 +95,8 @@ export class SanitizingStream {
   private readonly batchChars: number;
   private readonly longLineChars: number;
   private readonly redact: (text: string) => Promise<RedactionResult>;
+  /** Rendering only: secrets whose start a carriage return let later text cover. */
+  private readonly overwritten: OverwrittenSecrets | undefined;
   /** The header of a table with a secret column whose rows may go on in the next batch. */
   private tableHeader = '';
   private sniff: Uint8Array[] | undefined = [];
@@ -117,6 +120,7 @@ export class SanitizingStream {
     options: SanitizeOptions,
   ) {
     this.renderer = options.ansi === 'render' ? new TerminalRenderer(options.terminal) : new AnsiStripper();
+    this.overwritten = options.ansi === 'render' ? new OverwrittenSecrets() : undefined;
     this.batchChars = options.batchChars ?? 256 * 1024;
     this.longLineChars = Math.max(LONG_LINE_WINDOW * 2, options.longLineChars ?? 1 << 20);
     this.redact = options.redact ?? redactSecrets;
@@ -184,6 +188,7 @@ export class SanitizingStream {
     this.arrived = true;
     for (let i = decoded.indexOf('\uFFFD'); i !== -1; i = decoded.indexOf('\uFFFD', i + 1))
       this.stats.replacementChars++;
+    this.overwritten?.note(decoded);
     this.batch += await this.renderer.write(decoded);
     if (this.batch.length >= this.batchChars) await this.drain(false);
   }
@@ -210,6 +215,11 @@ export class SanitizingStream {
       if (text === '' && unterminated === '') return;
     }
     // A key that never got its END is cut short: the rules redact its BEGIN line and key lines only.
+    if (text !== '' && this.overwritten) {
+      const s = this.overwritten.scrub(text);
+      addCounts(this.stats.redactions, s.counts);
+      text = s.text;
+    }
     if (text !== '') {
       // Rows of a table whose header named a secret column in an earlier batch are read below it.
       const header = this.tableHeader;
