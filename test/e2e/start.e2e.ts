@@ -73,7 +73,13 @@ export async function run({ workspace }: E2eContext): Promise<void> {
   await page.goto(first.url);
   let panel = await openAgentPanel(page, '[data-testid="try-demo"]');
   await panel.locator('[data-testid="try-demo"]').click();
-  await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
+  await panel
+    .locator('[data-testid="status"]', { hasText: 'Running' })
+    .waitFor({ timeout: 30_000 })
+    .catch(async (e: unknown) => {
+      // Say what the panel showed instead (a refusal, a problem under the button).
+      throw new Error(`${String(e)}\nThe panel showed: ${await panel.locator('body').innerText()}`);
+    });
   const deadline = Date.now() + 15_000;
   while (!(
     existsSync(settingsFile) && /"contextDesk\.agent\.provider": "demo"/.test(readFileSync(settingsFile, 'utf8'))

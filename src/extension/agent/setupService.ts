@@ -72,5 +72,24 @@ export async function saveSetup(
   if (input.provider !== 'demo') await write('agent.model', input.model.trim());
   if (input.contextWindow !== undefined) await write('agent.contextWindow', input.contextWindow);
   await write('agent.provider', input.provider);
+  // What comes right after (Try the demo sends its first message) must find the new provider: wait,
+  // at most a few seconds, until reading the settings shows it.
+  await readsShow(() => settings()['agent.provider'] === input.provider);
   return { ok: true, setup: modelFields(settings()).setup };
+}
+
+/** Resolves once `check` holds after a configuration change (or at once, or after `ms` regardless). */
+function readsShow(check: () => boolean, ms = 5000): Promise<void> {
+  if (check()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve();
+    };
+    const listener = vscode.workspace.onDidChangeConfiguration(() => {
+      if (check()) done();
+    });
+    const timer = setTimeout(done, ms);
+  });
 }
