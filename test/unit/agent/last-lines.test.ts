@@ -31,8 +31,9 @@ test('property: the last n lines are those of the whole text split into lines', 
   );
 });
 
-test('a file that is one line of many megabytes gives its start, cut, in bounded work', async () => {
-  const big = Buffer.alloc(64 * 1024 * 1024, 'x');
+// (Its time is the bench's business; this asserts what is read of a line far longer than what is shown.)
+test('a file that is one line of megabytes gives its start, read only as far as it is shown, and the lines around it', async () => {
+  const big = Buffer.alloc(16 * 1024 * 1024, 'x');
   big[big.length - 1] = 10;
   await withFile(Buffer.concat([Buffer.from('first\n'), big, Buffer.from('last\n')]), async (file, size) => {
     const lines = await lastLines(file, size, 5);

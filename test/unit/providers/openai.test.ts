@@ -78,73 +78,31 @@ test('streams text and assembles split tool calls; reports usage with cached tok
   assert.equal(body.tools![0]!.function.name, 'grep');
 });
 
-test('tool calls sent whole and without index (Ollama style) stay separate', async () => {
-  const { result } = await run([
-    {
-      reply: {
-        toolCalls: [
-          { name: 'grep', arguments: { pattern: 'a' } },
-          { name: 'read_file', arguments: { path: 'b' } },
-        ],
-      },
-      wholeToolCalls: true,
-    },
-  ]);
-  const r = result as Awaited<ReturnType<typeof collectChat>>;
-  assert.deepEqual(
-    r.toolCalls.map((c) => [c.id, c.name, c.arguments]),
-    [
-      ['call_0_0', 'grep', '{"pattern":"a"}'],
-      ['call_0_1', 'read_file', '{"path":"b"}'],
-    ],
-  );
-});
-
-test('parallel calls all sent at index 0 with their own ids (Ollama 0.20) stay separate, in order', async () => {
-  const { result } = await run([
-    {
-      reply: {
-        toolCalls: [
-          { name: 'read_file', arguments: { path: 'hello.py' } },
-          { name: 'grep', arguments: { pattern: 'world' } },
-          { name: 'read_file', arguments: { path: 'b.py' } },
-        ],
-      },
-      wholeToolCalls: 'at-index-0',
-    },
-  ]);
-  const r = result as Awaited<ReturnType<typeof collectChat>>;
-  assert.deepEqual(
-    r.toolCalls.map((c) => [c.id, c.name, c.arguments]),
-    [
-      ['call_0_0', 'read_file', '{"path":"hello.py"}'],
-      ['call_0_1', 'grep', '{"pattern":"world"}'],
-      ['call_0_2', 'read_file', '{"path":"b.py"}'],
-    ],
-  );
-});
-
-test('a name repeated in every chunk of a call is its name once', async () => {
-  const { result } = await run([
-    {
-      reply: {
-        toolCalls: [
-          { name: 'read_file', arguments: { path: 'hello.py' } },
-          { name: 'grep', arguments: { pattern: 'world' } },
-        ],
-      },
-      repeatNames: true,
-    },
-  ]);
-  const r = result as Awaited<ReturnType<typeof collectChat>>;
-  assert.deepEqual(
-    r.toolCalls.map((c) => [c.name, c.arguments]),
-    [
-      ['read_file', '{"path":"hello.py"}'],
-      ['grep', '{"pattern":"world"}'],
-    ],
-  );
-});
+// Parallel calls as servers stream them: each call must come out whole, with its own id, in order.
+const threeCalls = [
+  { name: 'read_file', arguments: { path: 'hello.py' } },
+  { name: 'grep', arguments: { pattern: 'world' } },
+  { name: 'read_file', arguments: { path: 'b.py' } },
+];
+const streamShapes: [string, Partial<Extract<ScriptStep, { reply: unknown }>>][] = [
+  ['split by index (OpenAI)', {}],
+  ['sent whole without index (Ollama)', { wholeToolCalls: true }],
+  ['sent whole, all at index 0 with their own ids (Ollama 0.20)', { wholeToolCalls: 'at-index-0' }],
+  ['with the name repeated in every chunk', { repeatNames: true }],
+];
+for (const [shape, options] of streamShapes)
+  test(`parallel tool calls ${shape} stay separate, in order, named once`, async () => {
+    const { result } = await run([{ reply: { toolCalls: threeCalls }, ...options }]);
+    const r = result as Awaited<ReturnType<typeof collectChat>>;
+    assert.deepEqual(
+      r.toolCalls.map((c) => [c.id, c.name, c.arguments]),
+      [
+        ['call_0_0', 'read_file', '{"path":"hello.py"}'],
+        ['call_0_1', 'grep', '{"pattern":"world"}'],
+        ['call_0_2', 'read_file', '{"path":"b.py"}'],
+      ],
+    );
+  });
 
 const cases: [string, ScriptStep, Partial<ProviderError>][] = [
   ['429', { fault: 'rate-limit', retryAfter: 7 }, { kind: 'rate-limit', status: 429, retryAfterMs: 7000 }],
