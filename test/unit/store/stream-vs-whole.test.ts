@@ -58,3 +58,14 @@ test('streamed in any pieces, a text keeps no secret that redacting it whole rem
     { numRuns: 3000 },
   );
 });
+
+test('a line naming a secret sent just before its value is read with it, however many lines name secrets', async () => {
+  // So many lines name secrets that the stream cannot hold them all back: it sent the POP3 `USER` line
+  // and kept `PASS` (found by the property above, streamed a character at a time).
+  const pop3 = entries.find((e) => e.rule === 'mail-password' && e.line.includes('USER'))!.line;
+  const key = entries.find((e) => e.rule === 'aws-access-key-id')!.line;
+  const text = `${[pop3, key, '', key, '', '', key, key, key, pop3, key].join('\n')}\n`;
+  const password = /PASS (\S+)/.exec(pop3)![1]!;
+  assert.equal(occurrences((await redactSecrets(text)).text, password), 0);
+  assert.equal(occurrences(await streamInPieces(text, 1), password), 0);
+});

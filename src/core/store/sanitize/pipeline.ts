@@ -99,6 +99,8 @@ export class SanitizingStream {
   private readonly overwritten: OverwrittenSecrets | undefined;
   /** The header of a table with a secret column whose rows may go on in the next batch. */
   private tableHeader = '';
+  /** The last whole lines sent (before redaction), which the next batch is read below. */
+  private recent = '';
   private sniff: Uint8Array[] | undefined = [];
   private sniffed = 0;
   private batch = '';
@@ -221,13 +223,16 @@ export class SanitizingStream {
       text = s.text;
     }
     if (text !== '') {
-      // Rows of a table whose header named a secret column in an earlier batch are read below it.
+      // Read below what was sent just before (a name released with its value still held, when more
+      // lines name secrets than are held back) and below an open table's header (rows of a secret
+      // column in an earlier batch).
       const header = this.tableHeader;
-      const scanned = header === '' ? text : `${header}\n${text}`;
-      const r = await this.redact(scanned);
+      const above = header === '' || this.recent.includes(header) ? this.recent : `${header}\n${this.recent}`;
+      const r = await this.redactBelow(above, text);
       addCounts(this.stats.redactions, r.counts);
-      text = header === '' ? r.text : r.text.slice(r.text.indexOf('\n') + 1);
-      this.tableHeader = final ? '' : openCsvHeader(scanned);
+      this.tableHeader = final ? '' : openCsvHeader(above + text);
+      this.recent = final ? '' : lastLines(this.recent + text, HELD_LINES, MAX_HELD_LINES_CHARS);
+      text = r.text;
     }
     await this.emit(text + unterminated);
   }
@@ -289,6 +294,22 @@ export class SanitizingStream {
     return text.slice(0, cut);
   }
 
+  /**
+   * `text` redacted as it reads below `above` (already sent): what the rules find in `text` with
+   * `above` as its context. A secret straddling the two (never expected: whole lines go out) falls back
+   * to `text` alone.
+   */
+  private async redactBelow(above: string, text: string): Promise<RedactionResult> {
+    if (above === '') return this.redact(text);
+    const alone = await this.redact(above);
+    const both = await this.redact(above + text);
+    if (!both.text.startsWith(alone.text)) return this.redact(text);
+    const counts = { ...both.counts };
+    for (const [k, n] of Object.entries(alone.counts)) counts[k] = Math.max(0, (counts[k] ?? 0) - n);
+    for (const k of Object.keys(counts)) if (counts[k] === 0) delete counts[k];
+    return { text: both.text.slice(alone.text.length), counts };
+  }
+
   private async emit(text: string): Promise<void> {
     if (text === '') return;
     this.stats.charsOut += text.length;
@@ -313,6 +334,20 @@ function longLineCut(text: string, lineStart: number): number {
   const inside = secretBlockStart(text, cut);
   if (inside > lineStart && inside < cut && cut - inside <= MAX_HELD_SECRET_BLOCK) cut = outside(inside);
   return cut <= lineStart ? text.length - LONG_LINE_WINDOW : cut;
+}
+
+/**
+ * The last `n` lines of `text` (from a line's start; the last may be unfinished), at most `max`
+ * characters: else none.
+ */
+function lastLines(text: string, n: number, max: number): string {
+  let start = text.length;
+  for (let i = 0; i < n && start > 0; i++) {
+    const prev = text.lastIndexOf('\n', start - 2) + 1;
+    if (text.length - prev > max) break;
+    start = prev;
+  }
+  return start === text.length ? '' : text.slice(start);
 }
 
 /**
