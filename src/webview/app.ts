@@ -11,6 +11,7 @@ import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from
 import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
 import { statusText } from './lib/format';
+import { deepActiveElement } from './lib/focus';
 import {
   EMPTY_STATE,
   legacyDraft,
@@ -44,6 +45,8 @@ export class CdApp extends LitElement {
   declare chat: ChatSnapshot | undefined;
   declare view: PanelView;
   declare error: string | undefined;
+  /** An approval was showing before this update (its answer takes the focus away). */
+  private hadApproval = false;
   private host: HostConnection | undefined;
   private saved: SavedState = { ...EMPTY_STATE };
   /** The composer's text as the host last heard it. */
@@ -123,6 +126,18 @@ export class CdApp extends LitElement {
     this.save({ view });
   }
 
+  override willUpdate(): void {
+    this.hadApproval = this.chat?.approval !== undefined;
+  }
+
+  override updated(): void {
+    // An answered prompt takes the focus with it: give it back to the composer, not to the page.
+    if (!this.hadApproval || this.chat?.approval !== undefined || this.view !== 'chat') return;
+    const active = deepActiveElement(document);
+    if (active === null || active === document.body || active === this)
+      void this.updateComplete.then(() => this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus());
+  }
+
   private showChat(chat: ChatSnapshot): void {
     const first = this.chat === undefined;
     this.chat = chat;
@@ -175,16 +190,36 @@ export class CdApp extends LitElement {
       ${
         this.view === 'chat' || c.approval || this.error
           ? html`<footer class="dock">
-              <cd-approval .approval=${c.approval}></cd-approval>
-              ${this.error ? html`<p class="error" role="alert">${this.error}</p>` : nothing}
-              ${this.view === 'chat' ? this.chatDock(c) : nothing}
+              <div class="dock-scroll">
+                <cd-approval .approval=${c.approval}></cd-approval>
+                ${
+                  this.error
+                    ? html`<div class="error" role="alert" data-testid="panel-error">
+                        <span class="codicon codicon-error" aria-hidden="true"></span>
+                        <span class="text">${this.error}</span>
+                        <button
+                          type="button"
+                          class="dismiss"
+                          aria-label="Dismiss"
+                          title="Dismiss"
+                          @click=${() => (this.error = undefined)}
+                        >
+                          <span class="codicon codicon-close" aria-hidden="true"></span>
+                        </button>
+                      </div>`
+                    : nothing
+                }
+                ${this.view === 'chat' ? this.chatStatus(c) : nothing}
+              </div>
+              ${this.view === 'chat' ? this.composer(c) : nothing}
             </footer>`
           : nothing
       }
     `;
   }
 
-  private chatDock(c: ChatSnapshot): unknown {
+  /** What the dock shows above the composer while chatting: the status line and the meter. */
+  private chatStatus(c: ChatSnapshot): unknown {
     const running = c.status === 'running';
     const quiet = c.activity ?? (running || c.status !== 'idle' ? statusText(c.status) : undefined);
     return html`
@@ -206,16 +241,19 @@ export class CdApp extends LitElement {
             ></cd-meter>`
           : nothing
       }
-      <cd-composer
-        .draft=${this.draft}
-        ?running=${running}
-        ?ready=${c.setup.ready}
-        .strategy=${c.strategy}
-        .strategies=${c.strategies}
-        .model=${c.model}
-        .models=${c.models}
-      ></cd-composer>
     `;
+  }
+
+  private composer(c: ChatSnapshot): unknown {
+    return html`<cd-composer
+      .draft=${this.draft}
+      ?running=${c.status === 'running'}
+      ?ready=${c.setup.ready}
+      .strategy=${c.strategy}
+      .strategies=${c.strategies}
+      .model=${c.model}
+      .models=${c.models}
+    ></cd-composer>`;
   }
 
   static override styles = [
@@ -249,7 +287,17 @@ export class CdApp extends LitElement {
         border-top: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
         background: var(--vscode-sideBar-background, var(--vscode-editor-background));
         max-height: 70vh;
+        display: flex;
+        flex-direction: column;
+      }
+      /* The prompt, errors and the meter scroll; the composer below them always stays in view. */
+      .dock-scroll {
+        flex: 0 1 auto;
+        min-height: 0;
         overflow-y: auto;
+      }
+      cd-composer {
+        flex: none;
       }
       .status-line {
         display: flex;
@@ -271,8 +319,27 @@ export class CdApp extends LitElement {
         color: var(--vscode-descriptionForeground);
       }
       .error {
+        display: flex;
+        align-items: flex-start;
+        gap: 5px;
         color: var(--vscode-errorForeground);
         margin: 2px 0 4px;
+      }
+      .error .text {
+        flex: 1;
+        min-width: 0;
+        overflow-wrap: anywhere;
+      }
+      .dismiss {
+        flex: none;
+        padding: 0 2px;
+        border: none;
+        background: none;
+        color: var(--vscode-foreground);
+        cursor: pointer;
+      }
+      .dismiss:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
       }
     `,
   ];

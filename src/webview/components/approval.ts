@@ -8,6 +8,7 @@ import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
 import { deepActiveElement, isTyping } from '../lib/focus';
+import { revealInvisible } from '../lib/invisible';
 
 /** The kind as a short noun beside the host's title (which already asks the question). */
 const KIND = {
@@ -36,6 +37,16 @@ export class CdApproval extends LitElement {
   override render(): unknown {
     const a = this.approval;
     if (!a) return nothing;
+    // What runs is what is shown: characters that reorder or hide text are drawn as <U+…>.
+    let hidden = 0;
+    const shown = (text: string): string => {
+      const r = revealInvisible(text);
+      hidden += r.hidden;
+      return r.text;
+    };
+    const title = shown(a.title);
+    const mcp = a.mcp && { server: shown(a.mcp.server), tool: shown(a.mcp.tool), arguments: shown(a.mcp.arguments) };
+    const detail = mcp ? '' : shown(a.detail);
     return html`<div
       class="box"
       role="alertdialog"
@@ -50,20 +61,29 @@ export class CdApproval extends LitElement {
           ><span class="codicon ${KIND[a.kind]?.icon ?? 'codicon-question'}" aria-hidden="true"></span
           >${KIND[a.kind]?.label ?? 'Approval'}</span
         >
-        <span class="title" id="approval-title">${a.title}</span>
+        <span class="title" id="approval-title">${title}</span>
       </div>
       ${
-        a.mcp
+        mcp
           ? html`<dl class="mcp" data-testid="approval-mcp">
                 <dt>Server</dt>
-                <dd>${a.mcp.server}</dd>
+                <dd>${mcp.server}</dd>
                 <dt>Tool</dt>
                 <dd>
-                  ${a.mcp.tool}${a.mcp.readOnlyHint ? html` <span class="hint">(marked read-only by its server)</span>` : nothing}
+                  ${mcp.tool}${a.mcp?.readOnlyHint ? html` <span class="hint">(marked read-only by its server)</span>` : nothing}
                 </dd>
               </dl>
-              <pre id="approval-detail" aria-label="Arguments">${a.mcp.arguments}</pre>`
-          : html`<pre id="approval-detail">${a.detail}</pre>`
+              <pre id="approval-detail" aria-label="Arguments">${mcp.arguments}</pre>`
+          : html`<pre id="approval-detail">${detail}</pre>`
+      }
+      ${
+        hidden > 0
+          ? html`<div class="hidden-chars" role="note" data-testid="approval-hidden">
+              <span class="codicon codicon-warning" aria-hidden="true"></span>
+              ${hidden} invisible or text-reordering character${hidden === 1 ? '' : 's'} shown as &lt;U+…&gt;: what runs
+              may read differently from what it seems to say.
+            </div>`
+          : nothing
       }
       <div class="buttons">
         <vscode-button data-testid="approve" @click=${() => this.answer(true)}>Approve</vscode-button>
@@ -135,6 +155,15 @@ export class CdApproval extends LitElement {
         margin: 0;
         font-family: var(--vscode-editor-font-family);
         overflow-wrap: anywhere;
+      }
+      .hidden-chars {
+        display: flex;
+        gap: 4px;
+        margin: 0 0 6px;
+        color: var(--vscode-foreground);
+      }
+      .hidden-chars .codicon {
+        color: var(--vscode-notificationsWarningIcon-foreground);
       }
       .hint {
         font-family: var(--vscode-font-family);

@@ -43,9 +43,21 @@ export class CdComposer extends LitElement {
     this.ready = false;
   }
 
+  /** Send or Stop had the focus before this update (it may be swapped or disabled by it). */
+  private actionFocused = false;
+
   override willUpdate(changed: Map<string, unknown>): void {
-    // A refusal is about the moment it happened: a run starting or a model set up answers it.
-    if ((changed.has('running') && this.running) || (changed.has('ready') && this.ready)) this.refusal = undefined;
+    this.actionFocused = (this.renderRoot as ShadowRoot).activeElement?.classList.contains('action') ?? false;
+    // A refusal is about the moment it happened: a run starting or ending, or a model set up, answers it.
+    if (changed.has('running') || (changed.has('ready') && this.ready)) this.refusal = undefined;
+  }
+
+  override updated(): void {
+    // Send and Stop take each other's place, and Send is disabled once the box is empty: the focus goes
+    // to the message box rather than to the page.
+    if (!this.actionFocused) return;
+    const active = (this.renderRoot as ShadowRoot).activeElement as HTMLButtonElement | null;
+    if (!active?.classList.contains('action') || active.disabled) this.box?.focus();
   }
 
   override focus(): void {
@@ -63,7 +75,14 @@ export class CdComposer extends LitElement {
 
   private async send(): Promise<void> {
     const text = this.draft.trim();
-    if (!text || this.running || this.sending) return;
+    if (text && this.running) {
+      this.refusal = {
+        text: 'The agent is working: your message stays here until it stops (or Stop it).',
+        setup: false,
+      };
+      return;
+    }
+    if (!text || this.sending) return;
     this.sending = true;
     try {
       const r = await askHost(this, 'send', { text });
@@ -85,12 +104,18 @@ export class CdComposer extends LitElement {
     }
   }
 
+  /** A strategy the host refuses does not stay shown as chosen (the host's error says why). */
+  private pickStrategy(select: HTMLSelectElement): void {
+    askHost(this, 'setStrategy', { strategy: select.value }).catch(() => (select.value = this.strategy));
+  }
+
   private pickModel(e: Event): void {
     const select = e.target as HTMLSelectElement;
     if (select.value === SETUP_OPTION) {
       select.value = this.currentModel() ?? '';
       showView(this, 'setup');
-    } else if (select.value) requestHost(this, 'setModel', { model: select.value });
+    } else if (select.value)
+      askHost(this, 'setModel', { model: select.value }).catch(() => (select.value = this.currentModel() ?? ''));
   }
 
   /** The snapshot names the model as `provider/model`; the picker lists model names. */
@@ -123,6 +148,7 @@ export class CdComposer extends LitElement {
           aria-label="Message to the agent (Enter sends, Shift+Enter adds a line)"
           placeholder=${this.running ? 'The agent is working… (Stop to interrupt)' : 'Ask the agent… (Enter to send)'}
           rows="2"
+          dir="auto"
           .value=${this.draft}
           @input=${(e: Event) => {
             this.refusal = undefined;
@@ -136,7 +162,7 @@ export class CdComposer extends LitElement {
             title="Context strategy"
             data-testid="strategy-picker"
             ?disabled=${this.running}
-            @change=${(e: Event) => requestHost(this, 'setStrategy', { strategy: (e.target as HTMLSelectElement).value })}
+            @change=${(e: Event) => this.pickStrategy(e.target as HTMLSelectElement)}
           >
             ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
           </select>

@@ -84,11 +84,31 @@ export const messageStyles = css`
   }
   .user .text {
     white-space: pre-wrap;
-    word-break: break-word;
+    overflow-wrap: anywhere;
   }
   .markdown {
     line-height: 1.45;
-    word-break: break-word;
+    overflow-wrap: anywhere;
+  }
+  /* A picture never widens the panel (a model's data: image can be any size). */
+  .markdown img {
+    max-width: 100%;
+    height: auto;
+  }
+  /* Tables scroll on their own, cells keep whole words (else a narrow panel breaks them letter by letter). */
+  .markdown table {
+    display: block;
+    max-width: 100%;
+    overflow-x: auto;
+    border-collapse: collapse;
+    margin: 0.4em 0;
+  }
+  .markdown th,
+  .markdown td {
+    padding: 2px 6px;
+    border: 1px solid var(--vscode-panel-border, var(--vscode-widget-border, transparent));
+    overflow-wrap: normal;
+    vertical-align: top;
   }
   .markdown p {
     margin: 0.4em 0;
@@ -117,6 +137,8 @@ export const messageStyles = css`
   .code-block pre {
     margin: 4px 0;
     padding: 6px 8px;
+    /* Room for Copy on the first line. */
+    padding-top: 18px;
     overflow: auto;
     background: var(--vscode-textCodeBlock-background);
   }
@@ -150,5 +172,7 @@ export const messageStyles = css`
   }
   .notice .text {
     flex: 1;
+    min-width: 0;
+    overflow-wrap: anywhere;
   }
 `;

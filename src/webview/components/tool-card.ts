@@ -4,6 +4,7 @@ import { LitElement, css, html, nothing } from 'lit';
 import type { ChatToolCall } from '../../protocol/chat';
 import { formatDuration, prettyArguments } from '../lib/format';
 import { outputLabels } from '../lib/labels';
+import { revealInvisible } from '../lib/invisible';
 import { requestHost } from '../events';
 import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
@@ -60,7 +61,7 @@ export class CdToolCard extends LitElement {
         <div class="head">
           <span class="codicon ${toolIcon(c.tool)}" aria-hidden="true"></span>
           <span class="name">${c.tool}</span>
-          ${c.title ? html`<span class="title" data-testid="tool-title">${c.title}</span>` : nothing}
+          ${c.title ? html`<span class="title" data-testid="tool-title">${revealInvisible(c.title).text}</span>` : nothing}
           <span class="state" title=${c.state}>
             <span class="codicon ${STATE_ICON[c.state]}" aria-hidden="true"></span>${c.state}
           </span>
@@ -68,7 +69,7 @@ export class CdToolCard extends LitElement {
         </div>
         <details class="args">
           <summary>Arguments</summary>
-          <pre>${prettyArguments(c.arguments)}</pre>
+          <pre>${revealInvisible(prettyArguments(c.arguments)).text}</pre>
         </details>
         ${
           labels.masked
@@ -141,6 +142,8 @@ export class CdToolCard extends LitElement {
       .name {
         font-family: var(--vscode-editor-font-family);
         font-weight: 600;
+        min-width: 0;
+        overflow-wrap: anywhere;
       }
       .title {
         font-family: var(--vscode-editor-font-family);
