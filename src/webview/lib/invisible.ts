@@ -7,9 +7,33 @@
  * Not a tab, a newline, a carriage return before a newline, nor the variation selectors of emoji
  * (U+FE0E/F); the tag characters (U+E0000...) can carry invisible text.
  */
-// eslint-disable-next-line no-control-regex -- control characters are what this looks for
-const HIDDEN =
-  /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u206F\u3164\uFE00-\uFE0D\uFEFF\uFFA0\uFFF9-\uFFFB\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|\r(?!\n)/gu;
+const RANGES: [number, number][] = [
+  [0x00, 0x08],
+  [0x0b, 0x0c],
+  [0x0e, 0x1f],
+  [0x7f, 0x9f],
+  [0x061c, 0x061c],
+  [0x115f, 0x1160],
+  [0x17b4, 0x17b5],
+  [0x180e, 0x180e],
+  [0x200b, 0x200f],
+  [0x202a, 0x202e],
+  [0x2060, 0x2064],
+  [0x2066, 0x206f],
+  [0x3164, 0x3164],
+  [0xfe00, 0xfe0d],
+  [0xfeff, 0xfeff],
+  [0xffa0, 0xffa0],
+  [0xfff9, 0xfffb],
+  [0xe0000, 0xe007f],
+  [0xe0100, 0xe01ef],
+];
+const hex = (n: number): string => `\\u{${n.toString(16)}}`;
+// Built from the table: a literal class of combining marks reads as something else in an editor.
+const HIDDEN = new RegExp(
+  `[${RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]|\\r(?!\\n)`,
+  'gu',
+);
 
 export interface Revealed {
   text: string;
