@@ -3,7 +3,8 @@
 // server of the same name at another command or endpoint gets a new identity, so earlier choices do
 // not carry over to it. Values of env variables and headers are left out (tokens rotate; the program
 // stays the same), their names are in; consent to start a server takes env values too (`envValues`),
-// since `NODE_OPTIONS` or `PATH` change what runs.
+// since `NODE_OPTIONS` or `PATH` change what runs, and header values that read a variable
+// (`${env:GITHUB_TOKEN}`), since they decide which of the user's secrets the server receives.
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from './types';
 
@@ -26,7 +27,9 @@ export function serverIdentity(config: McpServerConfig, options: { envValues?: b
           type: config.type,
           source: config.source,
           url: config.url,
-          headers: Object.keys(config.headers ?? {}).sort(),
+          headers: Object.entries(config.headers ?? {})
+            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+            .map(([name, value]) => (options.envValues && value.includes('${') ? [name, value] : name)),
         };
   return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16);
 }

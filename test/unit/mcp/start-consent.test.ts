@@ -98,8 +98,18 @@ test('consent is kept per server as defined: another command under the same name
     'a rotated token is the same server',
   );
   assert.equal(consent.isAllowed({ ...http, url: 'https://b/mcp' }), false);
+  // A header that reads one of the user's variables decides which secret the server receives.
+  const reads = { ...http, headers: { Authorization: 'Bearer 1', 'X-Client': '${env:GITHUB_TOKEN}' } };
+  assert.equal(consent.isAllowed(reads), false, 'a header added');
+  await consent.allow([{ ...http, headers: { ...http.headers, 'X-Client': 'context-desk' } }]);
+  assert.equal(consent.isAllowed(reads), false, 'a header now reads ${env:…}');
+  await consent.allow([reads]);
+  assert.equal(
+    consent.isAllowed({ ...reads, headers: { ...reads.headers, 'X-Client': '${env:AWS_SECRET_ACCESS_KEY}' } }),
+    false,
+  );
   await consent.allow([server]);
-  assert.equal(await consent.reset(), 3);
+  assert.equal(await consent.reset(), 5);
   assert.equal(consent.isAllowed(server), false);
 });
 
@@ -114,7 +124,13 @@ test('the prompt names what each server runs, with secrets redacted and hidden c
       args: ['srv.js', '--token', token, 'safe\u202etxt.js'],
       env: { NODE_OPTIONS: '--require ./x.js' },
     },
-    { type: 'http', name: 'web', source: '/w/.vscode/mcp.json', url: 'https://mcp.example/x' },
+    {
+      type: 'http',
+      name: 'web',
+      source: '/w/.vscode/mcp.json',
+      url: 'https://mcp.example/x',
+      headers: { 'X-Client': '${env:GITHUB_TOKEN}' },
+    },
     ...['a', 'b', 'c'].map((name): McpServerConfig => ({
       type: 'stdio',
       name,
@@ -131,7 +147,10 @@ test('the prompt names what each server runs, with secrets redacted and hidden c
     /"fs\\u\{202e\}" \(\.mcp\.json\) runs node srv\.js --token \[REDACTED:[^\]]+\] safe\\u\{202e\}txt\.js/,
   );
   assert.match(text, /\(env: NODE_OPTIONS=--require \.\/x\.js\)/);
-  assert.match(text, /"web" \(\.vscode\/mcp\.json\) connects to https:\/\/mcp\.example\/x/);
+  assert.match(
+    text,
+    /"web" \(\.vscode\/mcp\.json\) connects to https:\/\/mcp\.example\/x \(headers: X-Client: \$\{env:GITHUB_TOKEN\}\)/,
+  );
   assert.match(text, /; and 2 more\./);
   assert.equal(whatStartingDoes({ ...servers[2]!, args: ['x'.repeat(500)] } as McpServerConfig).length, 201);
 });
