@@ -16,6 +16,9 @@ import {
 import { createTokenizer, isTokenizerName } from '../../core/tokens';
 import { terminalText } from '../../core/mcp/inert';
 import { ContextStore } from '../../core/store/context-store';
+import { definedInFolder, whatStartingDoes } from '../../core/mcp/start-description';
+import { visibleName, visibleText } from '../../core/agent/tools/mcp';
+import type { McpServerConfig } from '../../core/mcp/types';
 
 const usage = `Usage: context-desk mcp sync [--config FILE...] [--out DIR] [options]
        context-desk mcp tokens [--config FILE...] [--json] [options]
@@ -26,12 +29,16 @@ tokens  compares the static-prompt tokens of all full tool schemas with the name
         that Context Desk puts in the prompt instead (plus its mcp_describe and mcp_call tools).
 
 Without --config the workspace's .vscode/mcp.json, .cursor/mcp.json and .mcp.json are read
-(JSON with comments). \${input:ID} values come from the environment variable
+(JSON with comments). Servers those files define run programs a cloned repository chose: they
+are listed with what starting them does and not started unless --allow-workspace-servers is
+given (a file named with --config is your own choice, and starts). \${input:ID} values come from the environment variable
 CONTEXT_DESK_INPUT_<ID> (upper case, other characters as _).
 
 Options:
   --config FILE       a config file (repeatable); replaces the discovery
   --workspace DIR     the workspace folder (default: the current directory)
+  --allow-workspace-servers
+                      start the servers the workspace's own config files define
   --out DIR           output folder for sync (default: <workspace>/.context-desk)
   --json              tokens: print {"servers", "tools", "fullSchemaTokens", "indexTokens", "ratio"}
   --tokenizer NAME    tokens: o200k (default), cl100k, or chars4 (an estimate)
@@ -65,6 +72,7 @@ interface McpArgs {
   tokenizer: 'o200k' | 'cl100k' | 'chars4';
   timeoutMs: number;
   deadlineMs: number;
+  allowWorkspaceServers: boolean;
 }
 
 export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
@@ -81,6 +89,7 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
         tokenizer: { type: 'string' },
         timeout: { type: 'string' },
         deadline: { type: 'string' },
+        'allow-workspace-servers': { type: 'boolean' },
       },
     });
   } catch (e) {
@@ -111,11 +120,13 @@ export function parseMcpArgs(argv: string[], cwd = process.cwd()): McpArgs {
     tokenizer,
     timeoutMs,
     deadlineMs,
+    allowWorkspaceServers: values['allow-workspace-servers'] === true,
   };
 }
 
 /** One server's line; every server-controlled string is stripped of terminal control sequences. */
-function statusLine(s: McpServerState): string {
+function statusLine(s: McpServerState, refused: boolean): string {
+  if (refused) s = { ...s, fix: 'run again with --allow-workspace-servers, if you trust this definition' };
   const head = `${terminalText(s.name).padEnd(20)} ${s.status.padEnd(10)} ${String(s.tools.length).padStart(4)} tools`;
   const first = terminalText((s.message ?? '').split('\n')[0] ?? '');
   if (s.status === 'connected') return s.message ? `${head}  (${first})` : head;
@@ -124,9 +135,17 @@ function statusLine(s: McpServerState): string {
 
 async function run(argv: string[], io: CliIo): Promise<number> {
   const args = parseMcpArgs(argv);
+  // Found by discovery inside the workspace: a cloned repository's programs, not started unasked.
+  const refused = new Map<string, McpServerConfig>();
+  const mayStart = (config: McpServerConfig): boolean => {
+    if (args.allowWorkspaceServers || args.configs.length > 0 || !definedInFolder(config, args.workspace)) return true;
+    refused.set(config.name, config);
+    return false;
+  };
   const manager = new McpSyncManager({
     outDir: args.action === 'sync' ? args.out : undefined,
     allowStart: true,
+    mayStart,
     workspaceFolder: args.workspace,
     configFiles: args.configs,
     home: homedir(),
@@ -151,14 +170,27 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     const servers = await manager.syncAll();
     if (io.signal.aborted) return 130;
     for (const e of manager.configErrors) io.stderr.write(`context-desk mcp: ${terminalText(formatConfigError(e))}\n`);
+    if (refused.size > 0)
+      io.stderr.write(
+        `context-desk mcp: not started, defined by the workspace's own config files (start them only if you trust whoever wrote them: --allow-workspace-servers):\n${[
+          ...refused.values(),
+        ]
+          .map(
+            (c) =>
+              `  "${visibleName(c.name)}" (${visibleText(path.relative(args.workspace, c.source))}) ${whatStartingDoes(c)}\n`,
+          )
+          .join('')}`,
+      );
     const failed =
-      servers.some((s) => s.status === 'error' || s.status === 'needs-auth') || manager.configErrors.length > 0;
+      servers.some((s) => s.status === 'error' || s.status === 'needs-auth') ||
+      manager.configErrors.length > 0 ||
+      refused.size > 0;
     if (servers.length === 0)
       io.stderr.write(
         `context-desk mcp: no MCP servers configured (looked in ${args.configs.length > 0 ? args.configs.join(', ') : `${args.workspace}/.vscode/mcp.json, .cursor/mcp.json, .mcp.json`})\n`,
       );
     if (args.action === 'sync') {
-      for (const s of servers) io.stdout.write(statusLine(s) + '\n');
+      for (const s of servers) io.stdout.write(statusLine(s, refused.has(s.name)) + '\n');
       if (servers.length > 0 && manager.storeError) {
         io.stderr.write(`context-desk mcp: nothing was written: ${manager.storeError}\n`);
         return 1;

@@ -4,9 +4,9 @@
 // prompt that names what it runs. The choice is kept in workspace state (never in a file a repository
 // could ship) per server definition, so a `git pull` that points it at another program, or changes its
 // environment (`NODE_OPTIONS`, `PATH`), asks again. Light: activation's reset command uses it.
-import * as path from 'node:path';
 import type * as vscode from 'vscode';
 import { serverIdentity } from '../../core/mcp/identity';
+import { definedInFolder } from '../../core/mcp/start-description';
 import { mementoStrings } from '../mementoStrings';
 import type { McpServerConfig } from '../../core/mcp/types';
 
@@ -19,9 +19,7 @@ export function definedByWorkspace(
   workspaceSettingNames: ReadonlySet<string>,
 ): boolean {
   if (config.source === 'setting') return workspaceSettingNames.has(config.name);
-  if (!workspaceFolder) return false;
-  const rel = path.relative(workspaceFolder, config.source);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return definedInFolder(config, workspaceFolder);
 }
 
 /** Server names that the workspace's or a folder's value of `contextDesk.mcp.servers` defines. */

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { runCli } from '../../support/cli';
 import { inputEnvName, parseMcpArgs } from '../../../src/cli/commands/mcp';
@@ -18,7 +19,7 @@ test('mcp tokens --json prints exactly the five fields; the index is at most 0.2
         },
       }),
     );
-    const r = await runCli(['mcp', 'tokens', '--workspace', dir, '--json']);
+    const r = await runCli(['mcp', 'tokens', '--workspace', dir, '--json', '--allow-workspace-servers']);
     assert.equal(r.code, 0, r.err);
     const report = JSON.parse(r.out) as Record<string, number>;
     assert.deepEqual(Object.keys(report), ['servers', 'tools', 'fullSchemaTokens', 'indexTokens', 'ratio']);
@@ -28,6 +29,29 @@ test('mcp tokens --json prints exactly the five fields; the index is at most 0.2
     assert.equal(report.ratio, Math.round((report.indexTokens! / report.fullSchemaTokens!) * 10_000) / 10_000);
     assert.ok(report.ratio! <= 0.2, `ratio ${report.ratio}`);
     assert.deepEqual(await readdir(dir), ['.mcp.json'], 'tokens writes nothing');
+  });
+});
+
+test("a workspace's own servers are listed with what they run, and not started without --allow-workspace-servers", async () => {
+  await withTempDir(async (dir) => {
+    const marker = path.join(dir, 'ran');
+    const script = `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`;
+    await writeFile(
+      path.join(dir, '.mcp.json'),
+      JSON.stringify({ mcpServers: { helper: { command: 'node', args: ['-e', script] } } }),
+    );
+    for (const action of ['tokens', 'sync']) {
+      const r = await runCli(
+        ['mcp', action, '--workspace', dir, '--out', path.join(dir, 'out')].slice(0, action === 'sync' ? 6 : 4),
+      );
+      assert.equal(r.code, 1, r.err);
+      assert.match(r.err, /not started, defined by the workspace's own config files .*--allow-workspace-servers/);
+      assert.match(r.err, /"helper" \(\.mcp\.json\) runs node -e require/);
+    }
+    assert.equal(existsSync(marker), false, 'the program never ran');
+    // Named with --config, the file is the user's own choice.
+    await runCli(['mcp', 'tokens', '--config', path.join(dir, '.mcp.json'), '--timeout', '3000']);
+    assert.equal(existsSync(marker), true);
   });
 });
 

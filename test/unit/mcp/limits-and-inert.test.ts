@@ -167,7 +167,7 @@ test('mcp sync prints no terminal control sequence and leaves SERVER.md and INDE
       JSON.stringify({ mcpServers: { hostile: sdk('hostile-names'), brief: sdk('exit-after-list') } }),
     );
     const out = path.join(dir, 'out');
-    const r = await runCli(['mcp', 'sync', '--workspace', dir, '--out', out]);
+    const r = await runCli(['mcp', 'sync', '--workspace', dir, '--out', out, '--allow-workspace-servers']);
     assert.doesNotMatch(r.out + r.err, RAW_CONTROL, 'stdout and stderr are free of control characters');
     assert.match(r.out, /hostile\s+connected\s+6 tools/);
     // The server that exited right after its listing: files written after the CLI decided to stop agree.
@@ -183,7 +183,7 @@ test('mcp sync prints no terminal control sequence and leaves SERVER.md and INDE
 test('mcp sync refuses an --out that is the workspace or an existing folder that is not a store', async () => {
   await withTempDir(async (dir) => {
     await writeFile(path.join(dir, '.mcp.json'), JSON.stringify({ mcpServers: { s: sdk('ok') } }));
-    const r = await runCli(['mcp', 'sync', '--workspace', dir, '--out', dir]);
+    const r = await runCli(['mcp', 'sync', '--workspace', dir, '--out', dir, '--allow-workspace-servers']);
     assert.equal(r.code, 1);
     assert.match(r.err, /nothing was written: .*is the workspace folder or contains it/);
     assert.deepEqual(await readdir(dir), ['.mcp.json']);

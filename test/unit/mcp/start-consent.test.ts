@@ -7,7 +7,8 @@ import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import type { McpServerConfig } from '../../../src/core/mcp/types';
 import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
-import { consentPrompt, whatStartingDoes } from '../../../src/extension/mcp/consentPrompt';
+import { consentPrompt } from '../../../src/extension/mcp/consentPrompt';
+import { whatStartingDoes } from '../../../src/core/mcp/start-description';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
 import { memento } from '../../support/memento';
 
