@@ -1,9 +1,8 @@
 // What the History list shows of a past session, read from its history file: the first instruction (the
 // title), how many turns it had, and its calls and cost from the call records. The file is streamed line
-// by line, so a long session costs no more memory than its longest line; mask records (a repeated index)
-// are not counted twice.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+// by line, so a long session costs no more memory than its longest line (at most MAX_SUMMARY_LINE); mask
+// records (a repeated index) are not counted twice.
+import { cappedLines } from '../store/capped-lines';
 import { isCallLine, isMessageRecord } from '../store/history';
 import { callTotals, parseCallRecord, parseSummaryCallRecord } from './call-log';
 import type { CallRecord, SummaryCallRecord } from './session-state';
@@ -84,13 +83,17 @@ function addMessage(s: HistorySummary, r: unknown, seen: Set<number>): void {
     s.title = titleFrom(String(m.content ?? ''));
 }
 
+/**
+ * A line longer than this is not read for the list (its message is left out of the turns and the
+ * title): a repository can ship a history file of one huge line that packs small in git.
+ */
+export const MAX_SUMMARY_LINE = 8 * 1024 * 1024;
+
 /** Streams a history JSONL file; unreadable lines are skipped. A missing file summarizes as empty. */
 export async function summarizeHistoryFile(file: string): Promise<HistorySummary> {
   const acc = new Accumulator();
-  const input = createReadStream(file, { encoding: 'utf8' });
-  const lines = createInterface({ input, crlfDelay: Infinity });
   try {
-    for await (const line of lines) {
+    for await (const line of cappedLines(file, MAX_SUMMARY_LINE).lines) {
       if (line.trim() === '') continue;
       try {
         acc.add(JSON.parse(line));
@@ -100,9 +103,6 @@ export async function summarizeHistoryFile(file: string): Promise<HistorySummary
     }
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-  } finally {
-    lines.close();
-    input.destroy();
   }
   return acc.summary();
 }

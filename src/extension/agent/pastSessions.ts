@@ -25,20 +25,35 @@ export async function listPastSessions(
   isOwn: (id: string) => boolean = () => true,
 ): Promise<SessionSummary[]> {
   const entries = (await listSessions(store)).slice(0, LISTED);
-  return Promise.all(
-    entries.map(async (e) => {
-      const s = await summary(e.jsonl, `${e.bytes}:${e.modifiedMs}`).catch(() => ({ turns: 0 }) as HistorySummary);
-      const created = s.firstAt ? Date.parse(s.firstAt) : NaN;
-      return {
-        id: e.name,
-        title: s.title ?? `Session of ${new Date(e.modifiedMs).toLocaleString()}`,
-        createdAt: Number.isFinite(created) ? created : e.modifiedMs,
-        updatedAt: e.modifiedMs,
-        turns: s.turns,
-        ...(isOwn(e.name) ? {} : { foreign: true }),
-        ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
-        ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
-      };
-    }),
-  );
+  return mapFew(entries, READ_AT_ONCE, async (e) => {
+    const s = await summary(e.jsonl, `${e.bytes}:${e.modifiedMs}`).catch(() => ({ turns: 0 }) as HistorySummary);
+    const created = s.firstAt ? Date.parse(s.firstAt) : NaN;
+    return {
+      id: e.name,
+      title: s.title ?? `Session of ${new Date(e.modifiedMs).toLocaleString()}`,
+      createdAt: Number.isFinite(created) ? created : e.modifiedMs,
+      updatedAt: e.modifiedMs,
+      turns: s.turns,
+      ...(isOwn(e.name) ? {} : { foreign: true }),
+      ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
+      ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
+    };
+  });
+}
+
+/** Files summarized at once: each may hold a long line in memory. */
+const READ_AT_ONCE = 4;
+
+/** `items` mapped through `fn`, in order, with at most `n` calls pending at a time. */
+async function mapFew<T, R>(items: readonly T[], n: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
 }
