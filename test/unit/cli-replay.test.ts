@@ -7,8 +7,8 @@ import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
-  readFileSync,
   symlinkSync,
+  readFileSync,
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -484,7 +484,7 @@ test('--dump-contexts refuses a folder that is a link: nothing is written where 
   for (const named of [join(base, 'dumps'), join(base, 'dumps') + '/']) {
     const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', named]);
     assert.notEqual(r.code, 0);
-    assert.match(r.err, /is a link or not a folder: name the real folder/);
+    assert.match(r.err, /is a link; name the real path/);
     assert.deepEqual(readdirSync(outside), []);
   }
 });
@@ -498,4 +498,29 @@ test('a plot of 150,000 calls is drawn (its axes were found with a spread that o
   assert.match(svg, /^<svg /);
   assert.match(svg, />140001</, 'the x axis reaches the last calls');
   assert.match(svg, />2k</, 'the y axis reaches the largest context (1,600)');
+});
+
+test('--plot and --dump-contexts never write through a link in the folder the command runs in', async () => {
+  const ws = mkdtempSync(join(tmpdir(), 'cd-links-'));
+  const victim = mkdtempSync(join(tmpdir(), 'cd-victim-'));
+  writeFileSync(join(victim, '.profile'), 'mine');
+  symlinkSync(join(victim, '.profile'), join(ws, 'plot.svg'));
+  symlinkSync(join(victim, 'autostart.desktop'), join(ws, 'dangling.svg'));
+  symlinkSync(victim, join(ws, 'out'));
+  const log = join(fixtures, 'openai.jsonl');
+  for (const plot of ['plot.svg', 'dangling.svg', 'out/plot.svg']) {
+    const r = await runCli(['replay', log, '--strategy', 'raw', '--plot', plot], { cwd: ws });
+    assert.equal(r.code, 1, plot);
+    assert.match(r.err, /cannot write the plot to .*is a link; name the real path/);
+  }
+  const dump = await runCli(['replay', log, '--strategy', 'raw', '--dump-contexts', 'out/dump'], { cwd: ws });
+  assert.equal(dump.code, 2);
+  assert.match(dump.err, /--dump-contexts out\/dump: .*out is a link/);
+  assert.deepEqual(readdirSync(victim), ['.profile']);
+  assert.equal(readFileSync(join(victim, '.profile'), 'utf8'), 'mine');
+  // A real folder is fine, and a plot written there replaces nothing but itself.
+  const ok = await runCli(['replay', log, '--strategy', 'raw', '--plot', 'real.svg'], { cwd: ws });
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(readFileSync(join(ws, 'real.svg'), 'utf8'), /^<svg/);
+  assert.deepEqual(readdirSync(ws).sort(), ['dangling.svg', 'out', 'plot.svg', 'real.svg']);
 });

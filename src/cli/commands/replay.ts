@@ -1,6 +1,6 @@
 // `context-desk replay`: what each context strategy would have sent and cost on recorded agent logs.
-import { writeFile } from 'node:fs/promises';
-import type { Command, CliIo } from '../command';
+import { UsageError, type Command, type CliIo } from '../command';
+import { writeOutputFile } from '../output-path';
 import { createTokenizer } from '../../core/tokens';
 import { findLogs, printable, type Skipped } from '../../core/trajectories';
 import { aggregate } from '../../core/replay/replay';
@@ -128,11 +128,14 @@ async function run(argv: string[], io: CliIo): Promise<number> {
     if (dump) io.stderr.write(`context-desk replay: contexts written under ${printable(args.dumpContexts!, 200)}\n`);
     if (args.plot !== undefined) {
       try {
-        await writeFile(args.plot, renderPlot(batch.runs, args.tokenizer, tokenizer.exact));
+        await writeOutputFile('--plot', args.plot, renderPlot(batch.runs, args.tokenizer, tokenizer.exact));
         io.stderr.write(`context-desk replay: plot written to ${printable(args.plot, 200)}\n`);
       } catch (e) {
         // The numbers are still printed: a bad plot path must not lose a long replay.
-        const why = (e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e));
+        const why =
+          e instanceof UsageError
+            ? e.message
+            : ((e as NodeJS.ErrnoException).code ?? (e instanceof Error ? e.message : String(e)));
         io.stderr.write(`context-desk replay: cannot write the plot to ${printable(args.plot, 200)}: ${why}\n`);
         code = 1;
       }

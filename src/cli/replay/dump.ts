@@ -7,6 +7,7 @@ import { lstat, mkdir, open } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import type { Message } from '../../core/messages';
 import { UsageError } from '../command';
+import { refuseLinks } from '../output-path';
 import type { ReplayHooks, StrategyName } from '../../core/replay/replay';
 import { safeName } from '../../core/store/names';
 import { redactSecrets } from '../../core/store/sanitize/secrets';
@@ -39,6 +40,7 @@ export class ContextDump {
    * planted where the dump should go would send the files elsewhere): name the real folder instead.
    */
   private async checkRoot(): Promise<void> {
+    await refuseLinks('--dump-contexts', this.dir);
     // resolve() drops a trailing slash, which would make lstat follow the link.
     const dir = resolve(this.dir);
     await mkdir(dir, { recursive: true });
