@@ -31,6 +31,10 @@ before(async () => {
   await symlink(path.join(base, 'secret.txt'), path.join(ws, 'escape.txt'));
   await symlink(base, path.join(ws, 'up'));
   await symlink(path.join(ws, 'src', 'a.ts'), path.join(ws, 'inside-link.ts'));
+  // Links whose targets do not exist yet: a write creates the target.
+  await symlink(path.join(base, 'autostart.desktop'), path.join(ws, 'dangling.txt'));
+  await symlink(path.join(base, 'missing-dir'), path.join(ws, 'dangdir'));
+  await symlink(path.join(ws, 'src', 'new.ts'), path.join(ws, 'new-link.ts'));
 });
 after(() => rm(base, { recursive: true, force: true }));
 
@@ -80,9 +84,33 @@ test('paths outside the workspace and the store are refused: traversal, absolute
   assert.equal((await read.run({ path: 'inside-link.ts', limit: 1 }, ctx)).ok, true);
 });
 
+test('a link whose target is missing is judged by its target: a write through it cannot leave the workspace', async () => {
+  const guard = new PathGuard({ workspaceRoot: ws, storeRoot: store });
+  for (const p of ['dangling.txt', 'dangdir/x.txt', 'dangdir']) {
+    const w = await guard.resolve(p, 'write');
+    assert.equal(w.ok, false, p);
+    assert.match(!w.ok ? w.message : '', /leads outside through a symbolic link/, p);
+  }
+  const inside = await guard.resolve('new-link.ts', 'write');
+  assert.deepEqual(inside.ok && inside.absolute, path.join(await realpath(ws), 'src', 'new.ts'));
+});
+
 test('property: whatever path the model makes up, an accepted one lies inside a root', async () => {
   const guard = new PathGuard({ workspaceRoot: ws, storeRoot: store });
-  const segment = fc.constantFrom('..', '.', 'src', 'deep', 'up', 'escape.txt', 'store', 'ws', 'x', '');
+  const segment = fc.constantFrom(
+    '..',
+    '.',
+    'src',
+    'deep',
+    'up',
+    'escape.txt',
+    'dangling.txt',
+    'dangdir',
+    'store',
+    'ws',
+    'x',
+    '',
+  );
   await fc.assert(
     fc.asyncProperty(fc.array(segment, { maxLength: 6 }), fc.boolean(), async (parts, absolute) => {
       const p = (absolute ? base + '/' : '') + parts.join('/');
@@ -114,7 +142,17 @@ test('list_dir marks folders and links, and refuses outside paths', async () => 
   const out = await tools()('list_dir').run({}, ctx);
   assert.equal(out.ok, true);
   const lines = out.text.split('\n').slice(1);
-  assert.deepEqual(lines, ['src/', 'big.log', 'bin.dat', 'escape.txt@', 'inside-link.ts@', 'up@']);
+  assert.deepEqual(lines, [
+    'src/',
+    'big.log',
+    'bin.dat',
+    'dangdir@',
+    'dangling.txt@',
+    'escape.txt@',
+    'inside-link.ts@',
+    'new-link.ts@',
+    'up@',
+  ]);
   assert.match((await tools()('list_dir').run({ path: '..' }, ctx)).text, /^Refused/);
   assert.match((await tools()('list_dir').run({ path: 'src/a.ts' }, ctx)).text, /is a file; use read_file/);
 });

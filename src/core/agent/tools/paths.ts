@@ -24,8 +24,15 @@ function inside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** realpath of the path, or of its nearest existing ancestor joined with the rest (for new files). */
-async function realish(p: string): Promise<string> {
+/** Links followed by `realish` before giving up (the kernel's own limit is 40). */
+const MAX_LINKS = 40;
+
+/**
+ * realpath of the path, or of its nearest existing ancestor joined with the rest (for new files). A
+ * link whose target is missing is followed by hand: a write to it creates its target, so the target is
+ * what must lie inside a root.
+ */
+async function realish(p: string, links = 0): Promise<string> {
   let current = p;
   const rest: string[] = [];
   for (;;) {
@@ -34,6 +41,11 @@ async function realish(p: string): Promise<string> {
     } catch (e) {
       const parent = path.dirname(current);
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || parent === current) throw e;
+      const target = await fsp.readlink(current).catch(() => undefined);
+      if (target !== undefined) {
+        if (links >= MAX_LINKS) throw new Error('too many levels of symbolic links');
+        return realish(path.join(path.resolve(parent, target), ...rest), links + 1);
+      }
       rest.unshift(path.basename(current));
       current = parent;
     }
