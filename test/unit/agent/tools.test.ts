@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, rm, symlink, writeFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
@@ -155,6 +156,18 @@ test('list_dir marks folders and links, and refuses outside paths', async () => 
   ]);
   assert.match((await tools()('list_dir').run({ path: '..' }, ctx)).text, /^Refused/);
   assert.match((await tools()('list_dir').run({ path: 'src/a.ts' }, ctx)).text, /is a file; use read_file/);
+});
+
+test('grep refuses a FIFO it is named instead of waiting for a writer', async () => {
+  const fifo = path.join(ws, 'pipe.log');
+  execFileSync('mkfifo', [fifo]);
+  try {
+    const out = await tools()('grep').run({ pattern: 'x', path: 'pipe.log' }, ctx);
+    assert.equal(out.ok, false);
+    assert.match(out.text, /pipe\.log is not a regular file \(a FIFO \(named pipe\)\)/);
+  } finally {
+    await rm(fifo);
+  }
 });
 
 test('grep finds matches with real ripgrep, relative paths, limits and errors', async () => {

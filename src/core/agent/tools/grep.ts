@@ -1,5 +1,7 @@
 // grep over the workspace with ripgrep (src/core/search), behind a small port so hosts can swap it.
+import { stat } from 'node:fs/promises';
 import * as path from 'node:path';
+import { kindOf } from '../../read-text';
 import { locateRipgrep, NO_RIPGREP_MESSAGE } from '../../search/locate';
 import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../../search/ripgrep';
 import type { AgentTool, ToolOutput } from '../tool-registry';
@@ -43,6 +45,10 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
     async run(args, ctx): Promise<ToolOutput> {
       const r = await guard.resolve(args.path ?? '.');
       if (!r.ok) return { ok: false, text: r.message };
+      // ripgrep opens a FIFO it is named and waits for a writer (a folder's FIFOs it skips).
+      const st = await stat(r.absolute).catch(() => undefined);
+      if (st && !st.isFile() && !st.isDirectory())
+        return { ok: false, text: `${r.display} is not a regular file (${kindOf(st)}); it is not searched.` };
       const max = typeof args.max_results === 'number' ? args.max_results : 100;
       // A workspace search skips the store (its logs and history would echo every earlier search);
       // searching inside the store itself is explicit.

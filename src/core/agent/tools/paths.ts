@@ -43,7 +43,7 @@ async function realish(p: string, links = 0): Promise<string> {
       if ((e as NodeJS.ErrnoException).code !== 'ENOENT' || parent === current) throw e;
       const target = await fsp.readlink(current).catch(() => undefined);
       if (target !== undefined) {
-        if (links >= MAX_LINKS) throw new Error('too many levels of symbolic links');
+        if (links >= MAX_LINKS) throw new Error('too many levels of symbolic links', { cause: e });
         return realish(path.join(path.resolve(parent, target), ...rest), links + 1);
       }
       rest.unshift(path.basename(current));
