@@ -4,7 +4,7 @@
 // unsaved changes in is edited in the editor and never saved: the agent does not save the user's work.
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import type { EditRequest } from '../../core/agent/tools';
+import { runsCode, type EditRequest } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
 
@@ -74,8 +74,10 @@ async function askWithDiff(
   o: EditOptions,
 ): Promise<boolean> {
   const proposals = o.proposals;
+  const why = runsCode(request.display);
+  const title = `Apply this edit to ${request.display}?${why ? ` Careful: ${why}.` : ''}`;
   const detail = summary(request, first.planned, first.state);
-  if (!proposals) return o.approvals.ask('edit', `Apply this edit to ${request.display}?`, detail);
+  if (!proposals) return o.approvals.ask('edit', title, detail);
   const right = proposals.create(uri, first.planned.proposed);
   const left = first.state.exists ? uri : proposals.create(uri, '', 'empty');
   const follow = vscode.workspace.onDidChangeTextDocument((e) => {
@@ -88,11 +90,7 @@ async function askWithDiff(
       preview: true,
       preserveFocus: true,
     });
-    return await o.approvals.ask(
-      'edit',
-      `Apply this edit to ${request.display}?`,
-      `${detail}\n(The edit is shown in a diff editor.)`,
-    );
+    return await o.approvals.ask('edit', title, `${detail}\n(The edit is shown in a diff editor.)`);
   } finally {
     follow.dispose();
     const tabs = vscode.window.tabGroups.all.flatMap((g) =>

@@ -6,7 +6,13 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import fc from 'fast-check';
 import type { StoreOutputOptions, ToolContext } from '../../../src/core/agent/tool-registry';
-import { createWorkspaceTools, PathGuard, type CommandRequest, type EditRequest } from '../../../src/core/agent/tools';
+import {
+  createWorkspaceTools,
+  PathGuard,
+  runsCode,
+  type CommandRequest,
+  type EditRequest,
+} from '../../../src/core/agent/tools';
 
 let base: string;
 let ws: string;
@@ -94,6 +100,19 @@ test('a link whose target is missing is judged by its target: a write through it
   }
   const inside = await guard.resolve('new-link.ts', 'write');
   assert.deepEqual(inside.ok && inside.absolute, path.join(await realpath(ws), 'src', 'new.ts'));
+});
+
+test("git's own folder is not written (hooks run later, outside any approval); files that run code say so", async () => {
+  const guard = new PathGuard({ workspaceRoot: ws, storeRoot: store });
+  for (const p of ['.git/hooks/post-checkout', '.git/config', '.git']) {
+    const w = await guard.resolve(p, 'write');
+    assert.match(!w.ok ? w.message : 'accepted', /git's own folder/, p);
+  }
+  assert.equal((await guard.resolve('.git/config', 'read')).ok, true, 'reading stays possible');
+  assert.equal((await guard.resolve('.gitignore', 'write')).ok, true);
+  assert.match(runsCode('.vscode/tasks.json') ?? '', /programs/);
+  assert.match(runsCode('.envrc') ?? '', /direnv/);
+  assert.equal(runsCode('src/.vscode/tasks.json.bak'), undefined);
 });
 
 test('property: whatever path the model makes up, an accepted one lies inside a root', async () => {

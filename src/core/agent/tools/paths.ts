@@ -105,6 +105,10 @@ export class PathGuard {
     })();
     const realRoots = await this.realRoots;
     if (access === 'write' && inStore(real, realRoots.store)) return storeRefusal();
+    // git runs what its folder names (hooks, `core.fsmonitor`, aliases): an edit there runs code later,
+    // outside any approval of commands. The agent changes a repository through git commands instead.
+    if (access === 'write' && inside(path.join(realRoots.write[0]!, '.git'), real))
+      return refused("is in git's own folder (.git), where an edit can make git run a program; use git commands");
     if (!realRoots[access].some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
     const rel = path.relative(this.workspaceRoot, absolute);
     const display = inside(this.workspaceRoot, absolute) ? rel.split(path.sep).join('/') || '.' : absolute;
