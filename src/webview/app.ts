@@ -4,7 +4,7 @@
 // when asked for. Holds the chat snapshot from the host (replaced on `init`/`chatSnapshot`, patched by
 // `chatPatch`) and keeps the scroll position, meter toggle and view while the view is hidden; the draft
 // is kept by the host (VS Code writes the webview's state to disk as it is, and a draft may hold a key).
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import type { ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
 import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
@@ -45,8 +45,6 @@ export class CdApp extends LitElement {
   declare chat: ChatSnapshot | undefined;
   declare view: PanelView;
   declare error: string | undefined;
-  /** An approval was showing before this update (its answer takes the focus away). */
-  private hadApproval = false;
   private host: HostConnection | undefined;
   private saved: SavedState = { ...EMPTY_STATE };
   /** The composer's text as the host last heard it. */
@@ -126,16 +124,17 @@ export class CdApp extends LitElement {
     this.save({ view });
   }
 
-  override willUpdate(): void {
-    this.hadApproval = this.chat?.approval !== undefined;
-  }
-
-  override updated(): void {
+  override updated(changed: PropertyValues<this>): void {
     // An answered prompt takes the focus with it: give it back to the composer, not to the page.
-    if (!this.hadApproval || this.chat?.approval !== undefined || this.view !== 'chat') return;
-    const active = deepActiveElement(document);
-    if (active === null || active === document.body || active === this)
-      void this.updateComplete.then(() => this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus());
+    const before = changed.get('chat') as ChatSnapshot | undefined;
+    if (before?.approval === undefined || this.chat?.approval !== undefined || this.view !== 'chat') return;
+    // Once the prompt itself has gone (it updates after this element).
+    const prompt = this.renderRoot.querySelector<LitElement>('cd-approval');
+    void (prompt?.updateComplete ?? Promise.resolve(true)).then(() => {
+      const active = deepActiveElement(document);
+      if (active === null || active === document.body || active === this)
+        this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus();
+    });
   }
 
   private showChat(chat: ChatSnapshot): void {

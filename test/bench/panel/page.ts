@@ -12,10 +12,10 @@ export function panelBodyMarkup(): string {
   return body;
 }
 
-export function panelPage(): string {
+export function panelPage(size = { width: 420, height: 900 }): string {
   return `<!DOCTYPE html><html lang="en" style="--vscode-font-family:system-ui,sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-foreground:#ccc"><head><meta charset="UTF-8">
 <link rel="stylesheet" href="/dist/codicons/codicon.css" id="vscode-codicon-stylesheet">
-<link rel="stylesheet" href="/media/panel.css"><style>body{background:#181818;width:420px;height:900px}</style>
+<link rel="stylesheet" href="/media/panel.css"><style>body{background:#181818;width:${size.width}px;height:${size.height}px}</style>
 <script>
   window.__posted = [];
   const waiting = new Map();

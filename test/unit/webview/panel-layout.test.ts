@@ -1,0 +1,225 @@
+// The Agent panel in a real headless Chromium at sidebar widths: hostile or merely long model output
+// never widens it, an approval shows the characters that would make a command read differently from
+// what runs, the message box stays in view under a tall approval and the open meter, and the focus
+// comes back to the message box after Send or an answered approval. The page is the webview's own
+// markup and bundle (built here) with a stand-in for VS Code's webview API (test/bench/panel/page.ts).
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize } from 'node:path';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { launchBrowser } from '../../../scripts/lib/browser';
+import { panelPage } from '../../bench/panel/page';
+import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
+import type { ApprovalRequest, ChatSnapshot } from '../../../src/protocol/chat';
+
+const out = mkdtempSync(join(tmpdir(), 'cd-panel-layout-'));
+const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
+let server: Server;
+let base = '';
+let browser: Browser;
+
+before(async () => {
+  await build({
+    bundle: true,
+    logLevel: 'warning',
+    platform: 'browser',
+    format: 'esm',
+    target: 'es2022',
+    entryPoints: { webview: 'src/webview/main.ts' },
+    outdir: out,
+    loader: { '.css': 'text' },
+  });
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    const p = normalize(decodeURIComponent(url.pathname));
+    const file =
+      p === '/dist/webview.js'
+        ? join(out, 'webview.js')
+        : p.startsWith('/dist/codicons/')
+          ? join(codicons, p.slice('/dist/codicons/'.length))
+          : p.startsWith('/media/')
+            ? join(process.cwd(), p)
+            : undefined;
+    if (p === '/') {
+      const size = { width: Number(url.searchParams.get('w')), height: Number(url.searchParams.get('h')) };
+      return void res.writeHead(200, { 'content-type': 'text/html' }).end(panelPage(size));
+    }
+    if (!file) return void res.writeHead(404).end();
+    const type = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' }[extname(file)];
+    try {
+      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(readFileSync(file));
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const a = server.address();
+  base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+  rmSync(out, { recursive: true, force: true });
+});
+
+const LONG_URL = `https://api.example.com/v1/${'segment/'.repeat(30)}endpoint?query=${'x'.repeat(120)}`;
+const WIDE_IMAGE = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="40"><rect width="2000" height="40" fill="red"/></svg>').toString('base64')}`;
+
+function chat(approval?: ApprovalRequest): ChatSnapshot {
+  return {
+    sessionId: 's1',
+    status: 'idle',
+    strategy: 'masking',
+    strategies: ['masking', 'raw'],
+    model: 'openai-compatible/gpt-4.1-mini',
+    models: ['gpt-4.1-mini'],
+    setup: { provider: 'openai-compatible', ready: true, endpoint: 'http://127.0.0.1:11434/v1' },
+    items: [
+      { kind: 'user', id: 'u1', text: `Look at ${'/very/long/path'.repeat(20)}/file.ts`, at: 1 },
+      {
+        kind: 'assistant',
+        id: 'a1',
+        turn: 1,
+        streaming: false,
+        text: [
+          `See ${LONG_URL} and \`${'averyveryverylongidentifier'.repeat(6)}\`.`,
+          '',
+          '| Before | After | Notes about the incremental change |',
+          '| --- | --- | --- |',
+          '| 1200 | 800 | incremental builds skip unchanged packages entirely |',
+          '',
+          `![chart](${WIDE_IMAGE})`,
+          '',
+          '```',
+          `const x = "${'y'.repeat(300)}";`,
+          '```',
+        ].join('\n'),
+        tools: [
+          {
+            callId: 'c1',
+            tool: 'mcp__github__create_pull_request_review_comment_with_suggestion',
+            arguments: JSON.stringify({ body: 'z'.repeat(400) }),
+            state: 'ok',
+            durationMs: 120,
+            preview: 'q'.repeat(500),
+          },
+        ],
+      },
+      { kind: 'notice', id: 'n1', level: 'error', text: `The request to ${LONG_URL} failed: ECONNREFUSED` },
+    ],
+    meter: {
+      tokensInWindow: 41_230,
+      contextWindow: 128_000,
+      cachedTokens: 30_100,
+      rawHistoryTokens: 90_000,
+      costUnits: 512_000,
+      costUsd: 0.2048,
+      calls: 3,
+      maskedObservations: 1,
+      estimated: false,
+      budget: { state: 'warning', usedPercent: 85, limit: 600_000 },
+    },
+    series: [1, 2, 3].map((call) => ({ call, raw: call * 30_000, sent: call * 12_000, cached: call * 5_000 })),
+    pastSessions: [],
+    ...(approval ? { approval } : {}),
+  } as ChatSnapshot;
+}
+
+async function open(width: number, height: number, snapshot: ChatSnapshot): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width, height } });
+  await page.goto(`${base}?w=${width}&h=${height}`);
+  await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
+  const settings = { strategy: 'masking', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
+  await page.evaluate((m) => window.postMessage(m, '*'), {
+    type: 'init',
+    payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings, chat: snapshot },
+  });
+  await page.locator('cd-app [data-testid="composer"]').waitFor();
+  await page.waitForTimeout(200);
+  return page;
+}
+
+const patch = (page: Page, params: unknown[]): Promise<void> =>
+  page.evaluate((m) => window.postMessage(m, '*'), { type: 'notification', method: 'chatPatch', params });
+
+/** The element that has the focus, through shadow roots: its data-testid or tag name. */
+const focused = (page: Page): Promise<string> =>
+  page.evaluate(
+    `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a ? (a.dataset.testid || a.tagName.toLowerCase()) : 'none'; })()`,
+  ) as Promise<string>;
+
+test('long and hostile output stays inside a 250 and a 300 pixel panel', async () => {
+  for (const width of [250, 300]) {
+    const page = await open(width, 700, chat());
+    const widths = (await page.evaluate(`(() => {
+      const conv = document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot;
+      const s = conv.querySelector('.scroller');
+      const card = conv.querySelector('cd-tool-card').shadowRoot.querySelector('.card');
+      return { scroll: s.scrollWidth, client: s.clientWidth, page: document.documentElement.scrollWidth, card: card.scrollWidth, cardClient: card.clientWidth };
+    })()`)) as Record<string, number>;
+    assert.ok(
+      widths.scroll! <= widths.client! + 1,
+      `${width} px: the conversation scrolls sideways (${JSON.stringify(widths)})`,
+    );
+    assert.ok(widths.page! <= width, `${width} px: the page is wider than the panel (${JSON.stringify(widths)})`);
+    assert.ok(
+      widths.card! <= widths.cardClient! + 1,
+      `${width} px: the tool card overflows (${JSON.stringify(widths)})`,
+    );
+    await page.close();
+  }
+});
+
+test('an approval shows bidi overrides and hidden characters as <U+…>, with a warning', async () => {
+  const page = await open(
+    300,
+    700,
+    chat({
+      id: 'ap1',
+      kind: 'command',
+      title: 'Run this command?',
+      detail: 'echo "cleaning up" \u202E; ~/ fr- mr\u202C # only echoes',
+    }),
+  );
+  const text = (await page.locator('cd-app [data-testid="approval"]').innerText()).replace(/\s+/g, ' ');
+  assert.match(text, /echo "cleaning up" <U\+202E>; ~\/ fr- mr<U\+202C> # only echoes/);
+  assert.doesNotMatch(text, /[\u202A-\u202E\u2066-\u2069]/);
+  assert.match(
+    await page.locator('cd-app [data-testid="approval-hidden"]').innerText(),
+    /2 invisible or text-reordering characters/,
+  );
+  await page.close();
+});
+
+test('the message box stays in view under a tall approval and the open meter; focus comes back to it', async () => {
+  const detail = Array.from({ length: 60 }, (_, i) => `line ${i} of a long command`).join('\n');
+  const page = await open(300, 450, chat({ id: 'ap1', kind: 'command', title: 'Run this command?', detail }));
+  await page.locator('cd-app [data-testid="meter-toggle"]').click();
+  await page.waitForTimeout(200);
+  const box = await page.locator('cd-app [data-testid="composer"]').boundingBox();
+  assert.ok(box && box.y >= 0 && box.y + box.height <= 450, `the message box is out of view: ${JSON.stringify(box)}`);
+  // Approved with the mouse: the prompt goes, and the focus goes back to the message box.
+  await page.locator('cd-app [data-testid="approve"]').click();
+  await patch(page, [{ op: 'approval', approval: undefined }]);
+  await page.waitForTimeout(100);
+  assert.equal(await focused(page), 'composer');
+  // Sent with the Send button (the host takes it): the box is empty, Send disabled, the focus in the box.
+  await page.locator('cd-app [data-testid="composer"]').fill('next step');
+  await page.locator('cd-app [data-testid="send"]').click();
+  await page.waitForFunction("window.__posted.some((m) => m.method === 'send')");
+  await page.waitForTimeout(100);
+  assert.equal(await focused(page), 'composer');
+  // While the agent works, Enter keeps the message and says why.
+  await patch(page, [{ op: 'status', status: 'running' }]);
+  await page.locator('cd-app [data-testid="composer"]').fill('and then this');
+  await page.locator('cd-app [data-testid="composer"]').press('Enter');
+  assert.match(await page.locator('cd-app [data-testid="send-refused"]').innerText(), /agent is working/);
+  assert.equal(await page.locator('cd-app [data-testid="composer"]').inputValue(), 'and then this');
+  await page.close();
+});
