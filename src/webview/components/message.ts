@@ -30,7 +30,12 @@ export function renderItem(item: ChatItem, host: EventTarget): TemplateResult {
         <div class="text">${item.text}</div>
       </div>`;
     case 'assistant':
-      return html`<div class="item assistant" role="article" aria-label="Agent, turn ${item.turn}">
+      return html`<div
+        class="item assistant"
+        role="article"
+        aria-label="Agent, turn ${item.turn}"
+        aria-busy=${item.streaming ? 'true' : 'false'}
+      >
         <div class="who">
           <span class="codicon codicon-hubot" aria-hidden="true"></span>Agent
           <span class="turn">turn ${item.turn}</span>
@@ -112,6 +117,12 @@ export const messageStyles = css`
   }
   .markdown p {
     margin: 0.4em 0;
+  }
+  /* Each paragraph takes the direction of its own text (Arabic, Hebrew), code stays left to right. */
+  .user .text,
+  .markdown :is(p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th) {
+    unicode-bidi: plaintext;
+    text-align: start;
   }
   .markdown code {
     font-family: var(--vscode-editor-font-family);

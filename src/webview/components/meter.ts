@@ -52,6 +52,14 @@ export class CdMeter extends LitElement {
     const level = share > 0.9 ? 'high' : share > 0.7 ? 'mid' : 'low';
     const cost = costLabel(m);
     const b = m.budget;
+    // A budget that needs attention comes first on the line, where a narrow panel cannot cut it off.
+    const budgetFirst = b !== undefined && b.state !== 'ok';
+    const budget = b
+      ? html`<span class="budget ${b.state}" data-testid="meter-budget" title=${BUDGET_TEXT[b.state] ?? b.state}
+          >${budgetFirst ? html`<span class="codicon codicon-warning" aria-hidden="true"></span>` : nothing}budget
+          ${Math.round(b.usedPercent)}%</span
+        >`
+      : nothing;
     return html`<div class="meter" data-testid="meter">
       <button
         type="button"
@@ -77,7 +85,8 @@ export class CdMeter extends LitElement {
           >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
         >
         <span class="sep">·</span>
-        <span class="value" data-testid="meter-cost" title=${cost.title}>${cost.text}</span>
+        ${budgetFirst ? html`${budget}<span class="sep">·</span>` : nothing}
+        <span class="value shrink" data-testid="meter-cost" title=${cost.title}>${cost.text}</span>
         ${
           m.maskedObservations > 0
             ? html`<span class="sep">·</span
@@ -86,14 +95,7 @@ export class CdMeter extends LitElement {
                 >`
             : nothing
         }
-        ${
-          b
-            ? html`<span class="sep">·</span
-                ><span class="budget ${b.state}" data-testid="meter-budget" title=${BUDGET_TEXT[b.state] ?? b.state}
-                  >budget ${Math.round(b.usedPercent)}%</span
-                >`
-            : nothing
-        }
+        ${b && !budgetFirst ? html`<span class="sep">·</span>${budget}` : nothing}
       </button>
       ${this.open ? this.details(m) : nothing}
     </div>`;
@@ -241,11 +243,18 @@ export class CdMeter extends LitElement {
       .k {
         color: var(--vscode-descriptionForeground);
       }
-      .budget.warning,
-      .budget.backpressure,
-      .budget.awaiting-approval,
-      .budget.refused {
+      /* The words in the foreground colour (a warning colour is faint on a light theme), the icon in warning. */
+      .budget:not(.ok) {
+        display: inline-flex;
+        align-items: center;
+        gap: 2px;
+        color: var(--vscode-foreground);
+      }
+      .budget .codicon {
         color: var(--vscode-editorWarning-foreground);
+      }
+      .budget.exceeded .codicon {
+        color: var(--vscode-errorForeground);
       }
       .budget.exceeded {
         color: var(--vscode-errorForeground);

@@ -19,6 +19,10 @@ const marked = new Marked({
       const cls = language ? ` class="language-${escapeHtml(language)}"` : '';
       return `<div class="code-block"><pre><code${cls}>${escapeHtml(text)}</code></pre></div>\n`;
     },
+    // A task list's box as a character: model HTML cannot carry inputs, and a bare bullet hides done from open.
+    checkbox({ checked }: Tokens.Checkbox): string {
+      return checked ? '☑ ' : '☐ ';
+    },
   },
 });
 

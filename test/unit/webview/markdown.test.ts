@@ -130,3 +130,12 @@ test('links stay links but cannot run script', () => {
   assert.deepEqual(hrefs, ['https://example.com', null, null]);
   assert.equal(doc.querySelector('[onclick]'), null);
 });
+
+test('a task list keeps done and open apart (as characters: no input reaches the panel)', () => {
+  const doc = render('- [x] run the tests\n- [ ] update the lockfile');
+  assert.deepEqual(
+    [...doc.querySelectorAll('li')].map((li) => li.textContent?.trim()),
+    ['☑ run the tests', '☐ update the lockfile'],
+  );
+  assert.equal(doc.querySelector('input'), null);
+});

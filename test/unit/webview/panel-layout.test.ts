@@ -172,6 +172,13 @@ test('long and hostile output stays inside a 250 and a 300 pixel panel', async (
       widths.card! <= widths.cardClient! + 1,
       `${width} px: the tool card overflows (${JSON.stringify(widths)})`,
     );
+    // The budget at 85 % is the number that asks for action: never the one the meter line cuts off.
+    const line = (await page.locator('cd-app [data-testid="meter-toggle"]').boundingBox())!;
+    const budget = (await page.locator('cd-app [data-testid="meter-budget"]').boundingBox())!;
+    assert.ok(
+      budget.x >= line.x && budget.x + budget.width <= line.x + line.width,
+      `${width} px: the budget is cut off`,
+    );
     await page.close();
   }
 });
