@@ -150,7 +150,7 @@ export class ModelCaller {
         await this.refund(c, input); // never answered: not a call, not billed
         return error ? { type: 'failed', error } : STOPPED;
       }
-      this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input, error?.kind ?? 'aborted');
+      await this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input, error?.kind ?? 'aborted');
       return error ? { type: 'failed', error } : STOPPED;
     }
     if (!answered) onAnswer(); // an empty but successful answer
@@ -167,7 +167,7 @@ export class ModelCaller {
   }
 
   /** Bills a call that failed or was stopped after a server answered it. */
-  private failedCall(
+  private async failedCall(
     c: AttemptContext,
     a: AttemptInput,
     call: number,
@@ -178,7 +178,7 @@ export class ModelCaller {
     announce: (inputCost: number) => void,
     input: { tokens: number },
     error: string,
-  ): void {
+  ): Promise<void> {
     const usage = partial.usage;
     const reported = usage.inputTokens !== undefined || usage.outputTokens !== undefined;
     let billed: BilledInput = { inputCost: 0, by: 'none' };
@@ -189,7 +189,7 @@ export class ModelCaller {
     } else if (aborted && announced) {
       billed = { inputCost: bill.inputCost, by: 'estimate' };
       output = countOutput(c.accountant, partial);
-    } else void this.refund(c, input);
+    } else await this.refund(c, input); // before the record reads the budget: it must not count this call
     if (announced) c.state.cost += billed.inputCost - bill.inputCost;
     else announce(billed.inputCost);
     this.pendingOutputTokens += output;

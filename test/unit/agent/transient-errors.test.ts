@@ -225,3 +225,24 @@ test('a failure mid-answer is a counted call, billed by the usage the provider r
     await h.close();
   }
 });
+
+test("a failed call's record counts the budget after its refund: a resumed session starts where this one is", async () => {
+  const h = await harness([...readSteps(1), ...Array.from({ length: 4 }, () => ({ fault: 'server-error' as const }))], {
+    budget: { session: { limit: 1e9, mode: 'hard' } },
+  });
+  try {
+    assert.equal(await h.agent.send('Go'), 'error');
+    const state = h.agent.state();
+    assert.equal(state.calls.length, 5);
+    const failed = state.calls.slice(1);
+    assert.ok(failed.every((c) => c.billedBy === 'none'));
+    // Nothing was billed after the first call: every failed record shows what the budget holds now.
+    assert.deepEqual(
+      failed.map((c) => c.budget?.spentTokens),
+      failed.map(() => state.spentTokens),
+    );
+    assertBudgetMatchesBilledCalls(state);
+  } finally {
+    await h.close();
+  }
+});
