@@ -43,7 +43,7 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
       const boundary = p.mask ? publishedMaskedTurns(turns.length, p.mask.window, p.mask.polling) : 0;
       const view = maskTurns(history, split, 0, boundary, count);
       const summaries: SummaryRecord[] = [];
-      while (turns.length - summarized >= p.every + p.keep) {
+      while (options?.summarize !== false && turns.length - summarized >= p.every + p.keep) {
         const from = summarized;
         const to = from + p.every;
         // The summarizer sees the turns as the agent saw them (masked in hybrid).

@@ -71,7 +71,8 @@ export function createSlidingWindowStrategy(
       const primerEnd = primersEnd(history);
       let messages = assemble(history, origins, window);
       const summaries: SummaryRecord[] = [];
-      if (count(messages) >= COMPRESS_AT * window && history.length > primerEnd + 1) {
+      const summarize = buildOptions?.summarize !== false;
+      if (summarize && count(messages) >= COMPRESS_AT * window && history.length > primerEnd + 1) {
         const target = COMPRESS_TO * window;
         // The summary message: its text plus framing, with slack for tokens merging at the seam.
         const summarySize = options.summaryTokens + deps.tokenizer.countMessage(slidingSummaryMessage('')) + 2;

@@ -65,6 +65,11 @@ export interface BuildOptions {
    * check leaves room for them. 0 when unknown (replay of logs that did not keep their tools).
    */
   reservedTokens?: number;
+  /**
+   * False: call no summarizer, keep what earlier summaries folded (the summarizer just failed, and the
+   * model call must still go ahead). Default true.
+   */
+  summarize?: boolean;
 }
 
 /** The model's window less what the request carries beside the messages. */

@@ -103,3 +103,14 @@ test('property: with outputs of any size every result sent follows its call', as
     { numRuns: 60 },
   );
 });
+
+test('summarize: false (the summarizer just failed) sends the history as it is, past 75 % too', async () => {
+  const full = conversation(Array.from({ length: 40 }, () => ({ action: 5, observations: [20] })));
+  const s = slidingWindow(1000);
+  assert.ok(size(full) >= 0.75 * 1000);
+  const r = await s.build(full, { summarize: false });
+  assert.deepEqual(r.messages, full);
+  assert.deepEqual([r.summaries.length, r.summarizedTurns], [0, 0]);
+  // Asked again on a later call, it folds as it would have.
+  assert.equal((await s.build(full)).summaries.length, 1);
+});

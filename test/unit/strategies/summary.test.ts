@@ -141,3 +141,21 @@ test('property: summary and hybrid contexts stay bounded as turns grow', async (
     { numRuns: 30 },
   );
 });
+
+test('summarize: false (the summarizer just failed) folds nothing new and keeps the checkpoint it has', async () => {
+  const summarizer = recordingSummarizer();
+  const s = createSummaryStrategy({ tokenizer, summarizer }, { summaryTokens: 50 });
+  const full = conversation(turns(52));
+  const actionAt = (k: number) => full.findIndex((m) => m.content.startsWith(`act${k} `));
+  const unsummarized = await s.build(full.slice(0, actionAt(31)), { summarize: false });
+  assert.equal(summarizer.calls.length, 0);
+  assert.deepEqual(unsummarized.messages, full.slice(0, actionAt(31)));
+  assert.equal(unsummarized.summarizedTurns, 0);
+  // Asked again on a later call, it folds as it would have.
+  await s.build(full.slice(0, actionAt(32)));
+  assert.equal(summarizer.calls.length, 1);
+  const kept = await s.build(full, { summarize: false });
+  assert.equal(summarizer.calls.length, 1);
+  assert.equal(kept.messages[2]!.content, 'Checkpoint for the last 21 turns:\nsummary 1');
+  assert.equal(kept.summarizedTurns, 21);
+});
