@@ -344,3 +344,19 @@ test('a resumed conversation becomes user items and assistant items with their t
   });
   assert.equal(first.tools[1]!.state, 'cancelled', 'a call without a result');
 });
+
+test('a warning (a summary that failed while the run goes on) is shown as a notice until the next message', () => {
+  const message = 'Summarizing the earlier turns failed (server error). The agent goes on with them kept as they are.';
+  const { model, mirrored } = run([
+    { type: 'warning', turn: 32, message },
+    prepared(32),
+    { type: 'done', reason: 'completed', turns: 32 },
+  ]);
+  assert.deepEqual(mirrored, model.snapshot);
+  const notices = model.snapshot.items.filter((i) => i.kind === 'notice');
+  assert.equal(notices.length, 1);
+  assert.ok(notices[0]!.kind === 'notice' && notices[0]!.level === 'warning' && notices[0]!.text === message);
+  assert.equal(model.snapshot.status, 'completed');
+  model.userMessage('again', 2);
+  assert.ok(!model.snapshot.items.some((i) => i.kind === 'notice'), 'gone with the next message');
+});

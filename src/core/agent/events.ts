@@ -85,6 +85,8 @@ export type AgentEvent =
   | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number }
   | { type: 'budget'; event: BudgetEvent }
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
+  /** Something went wrong that the run works around (a failed summary: the call goes ahead without it). */
+  | { type: 'warning'; turn: number; message: string }
   | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number }
   | { type: 'stopped'; reason: 'aborted' | 'budget' | 'error'; turns: number; message: string };
 

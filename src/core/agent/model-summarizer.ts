@@ -1,10 +1,14 @@
 // The Summarizer port backed by a real model call ("summary model"): the checkpoint prompt of
-// src/core/strategies, temperature 0.2, no tools. The loop gives it the run's signal and a hook that asks
-// the budget before the call.
+// src/core/strategies, temperature 0.2, no tools. The loop gives it the run's signal, a hook that asks
+// the budget before each call and one that gives a failed call's spend back, and its retry policy:
+// a transient failure (5xx, 429, timeout) is retried as a model call would be.
 import type { Message, Tokenizer } from '../messages';
 import { buildSummaryPrompt } from '../strategies/checkpoint';
 import type { Summarizer } from '../strategies/types';
+import { isAbortError, ProviderError } from './errors';
 import { collectChat, type ChatProvider } from './provider';
+import { planRetry, type RetryCounts, type RetryPolicy } from './retry-policy';
+import type { AbortableSleep } from './sleep';
 
 export interface ModelSummarizerOptions {
   provider: ChatProvider;
@@ -14,18 +18,20 @@ export interface ModelSummarizerOptions {
   signal: () => AbortSignal;
   /** Called before each summary call with its prompt tokens; throws to refuse it. */
   beforeCall?: (promptTokens: number) => Promise<void>;
-  /** Called after each summary call with the tokens it used. */
+  /** Called when a call `beforeCall` allowed failed without an answer to bill: its spend is given back. */
+  afterFailure?: (promptTokens: number) => Promise<void>;
+  /** Called after each answered summary call with the tokens it used. */
   afterCall?: (inputTokens: number, outputTokens: number) => void;
+  /** Transient failures are retried with this policy (none without it). */
+  retry?: { policy: RetryPolicy; sleep: AbortableSleep };
 }
 
 export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
-  return {
-    estimated: false,
-    async summarize(messages: readonly Message[], previousCheckpoint: string | undefined): Promise<string> {
-      const prompt = buildSummaryPrompt(messages, previousCheckpoint, o.summaryTokens);
-      const promptTokens = prompt.reduce((n, m) => n + o.tokenizer.countMessage(m), 0);
-      await o.beforeCall?.(promptTokens);
-      const result = await collectChat(
+  const call = async (prompt: Message[], promptTokens: number): Promise<string> => {
+    await o.beforeCall?.(promptTokens);
+    let result;
+    try {
+      result = await collectChat(
         o.provider.chat({
           model: o.model,
           messages: prompt,
@@ -35,10 +41,37 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
           maxOutputTokens: o.summaryTokens * 2,
         }),
       );
-      const text = result.text.trim();
-      if (text === '') throw new Error('The summary model returned an empty summary; the turns were kept');
-      o.afterCall?.(result.usage.inputTokens ?? promptTokens, result.usage.outputTokens ?? o.tokenizer.count(text));
-      return text;
+    } catch (e) {
+      // No answer to bill (or none kept: a failed summary is never recorded), so the budget forgets it.
+      await o.afterFailure?.(promptTokens);
+      throw e;
+    }
+    const text = result.text.trim();
+    // A blank answer was still a call the provider billed.
+    o.afterCall?.(result.usage.inputTokens ?? promptTokens, result.usage.outputTokens ?? o.tokenizer.count(text));
+    if (text === '') throw new Error('The summary model returned an empty summary');
+    return text;
+  };
+
+  return {
+    estimated: false,
+    async summarize(messages: readonly Message[], previousCheckpoint: string | undefined): Promise<string> {
+      const prompt = buildSummaryPrompt(messages, previousCheckpoint, o.summaryTokens);
+      const promptTokens = prompt.reduce((n, m) => n + o.tokenizer.countMessage(m), 0);
+      const tried: RetryCounts = { transient: 0, unreachable: 0, overflow: 0 };
+      for (;;) {
+        try {
+          return await call(prompt, promptTokens);
+        } catch (e) {
+          const signal = o.signal();
+          if (!o.retry || signal.aborted || isAbortError(e) || !(e instanceof ProviderError)) throw e;
+          const plan = planRetry(e, tried, o.retry.policy);
+          // A filtered resend (context overflow) has nothing to filter here: only plain resends apply.
+          if (!plan || plan.filterNote !== undefined) throw e;
+          tried[plan.counts]++;
+          await o.retry.sleep(plan.delayMs, signal);
+        }
+      }
     },
   };
 }

@@ -37,6 +37,9 @@ import { runToolCalls } from './run-tools';
 
 export type { AgentOptions, LiveSettings } from './session-options';
 
+/** Contexts built without summarizing after a summary failed, before the summary model is asked again. */
+export const SUMMARY_REST_CALLS = 5;
+
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
   private readonly s: SessionState;
@@ -60,6 +63,8 @@ export class AgentSession {
   private money: MoneyPrice | undefined;
   /** The record of a call whose answer is about to be added: reported right after it. */
   private heldRecord: CallRecord | undefined;
+  /** Contexts still to build without summarizing, after a summary failed (a broken model rests). */
+  private summaryRest = 0;
 
   constructor(private readonly o: AgentOptions) {
     this.clock = o.clock ?? systemClock;
@@ -135,6 +140,8 @@ export class AgentSession {
         });
         if (!d.allowed) throw new BudgetStop(`The budget refused a summary call (${d.reason})`);
       },
+      afterFailure: (tokens) => this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }),
+      retry: { policy: this.policy, sleep: this.sleep },
       afterCall: (input, output) => {
         const { cost, costUsd } = this.summaryCost(input, output);
         // Its output is asked of the budget with the next model call, like a model call's own output.
@@ -354,14 +361,43 @@ export class AgentSession {
     }
   }
 
+  /**
+   * The strategy's view for this call. When summarizing fails (its retries used up; not a budget refusal
+   * or a Stop) the call goes ahead on the view without a new summary, with a warning, and the summary model
+   * rests for a few calls: a run never ends because a summary could not be written.
+   */
+  private async buildContext(turn: number, history: readonly Message[], signal: AbortSignal): Promise<ContextResult> {
+    // Tool definitions and reply priming travel with every request: the window leaves room for them.
+    const reservedTokens = this.accountant.reserved(this.o.tools.specs());
+    if (this.summaryRest > 0) {
+      this.summaryRest--;
+      return this.strategy.build(history, { reservedTokens, summarize: false });
+    }
+    try {
+      return await this.strategy.build(history, { reservedTokens });
+    } catch (e) {
+      if (e instanceof BudgetStop || signal.aborted || isAbortError(e)) throw e;
+      this.summaryRest = SUMMARY_REST_CALLS;
+      const why = e instanceof Error ? e.message : String(e);
+      this.log.warn(`Summarizing failed, the call goes ahead without a new summary: ${why}`);
+      this.emit({
+        type: 'warning',
+        turn,
+        message:
+          `Summarizing the earlier turns failed (${why}). The agent goes on with them kept as they are; ` +
+          `summarizing is tried again in ${SUMMARY_REST_CALLS} calls.`,
+      });
+      return this.strategy.build(history, { reservedTokens, summarize: false });
+    }
+  }
+
   /** Prepares this call's context with the strategy, then makes the call with its retries (retry-loop.ts). */
   private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
     const history = this.s.messages.slice();
     let view: ContextResult;
     try {
       await this.applySettings();
-      // Tool definitions and reply priming travel with every request: the window leaves room for them.
-      view = await this.strategy.build(history, { reservedTokens: this.accountant.reserved(this.o.tools.specs()) });
+      view = await this.buildContext(turn, history, signal);
     } catch (e) {
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
       if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };

@@ -140,6 +140,9 @@ export class ChatModel {
         // Shown once, when the run gives up (a retried error is the status line's business).
         this.lastError = e.error;
         return [];
+      case 'warning':
+        // The run goes on: the notice stays until the next message.
+        return this.notice('warning', e.message, { label: 'Show Log', action: 'showLog' }, true);
       case 'done':
         return this.patch([
           ...this.finishStreaming(),
