@@ -55,8 +55,12 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
 
   return {
     estimated: false,
-    async summarize(messages: readonly Message[], previousCheckpoint: string | undefined): Promise<string> {
-      const prompt = buildSummaryPrompt(messages, previousCheckpoint, o.summaryTokens);
+    async summarize(
+      messages: readonly Message[],
+      previousCheckpoint: string | undefined,
+      asked: readonly Message[] = [],
+    ): Promise<string> {
+      const prompt = buildSummaryPrompt(messages, previousCheckpoint, o.summaryTokens, asked);
       const promptTokens = prompt.reduce((n, m) => n + o.tokenizer.countMessage(m), 0);
       const tried: RetryCounts = { transient: 0, unreachable: 0, overflow: 0 };
       for (;;) {

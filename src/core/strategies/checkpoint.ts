@@ -1,6 +1,6 @@
 // Checkpoints (summary strategy) and the prompt a real summarizer LLM gets. The agent loop uses the
 // same prompt with a real model; replay only counts its tokens.
-import type { Message } from '../messages';
+import type { Message, Origin } from '../messages';
 import { summarisedInstructionsNote } from './instructions';
 
 export const CHECKPOINT_SECTIONS = ['USER_CONTEXT', 'COMPLETED', 'PENDING', 'CODE_STATE'] as const;
@@ -23,9 +23,10 @@ export function slidingSummaryMessage(summary: string, summarisedInstructions = 
 }
 
 export const SUMMARIZER_SYSTEM_PROMPT = [
-  'You maintain the working memory of a coding agent. You receive the previous checkpoint (or the task',
-  'when there is none) and the turns that happened since. Write an updated checkpoint that replaces the',
-  'previous one: the agent will see only the task, your checkpoint and its most recent turns.',
+  'You maintain the working memory of a coding agent. You receive what the user asked (the task and',
+  'any later instructions), the previous checkpoint (none at first) and the turns that happened since.',
+  'Write an updated checkpoint that replaces the previous one: the agent will see the task, your',
+  'checkpoint and its most recent turns.',
   '',
   'Write exactly these four sections, each a short list of facts, in the language of the conversation:',
   'USER_CONTEXT: what the user asked for, constraints, preferences, the acceptance criteria.',
@@ -44,18 +45,35 @@ function render(m: Message): string {
   return `<${who}>\n${m.content}${calls}\n</${who}>`;
 }
 
-/** The summarizer's request: instructions, the previous checkpoint, the turns to fold in. */
+/**
+ * The summarizer's request: instructions, what the user asked before the folded turns (`asked`: the task
+ * and earlier instructions, which the strategy keeps out of the turns), the previous checkpoint, the
+ * turns to fold in.
+ */
 export function buildSummaryPrompt(
   messages: readonly Message[],
   previousCheckpoint: string | undefined,
   budgetTokens: number,
+  asked: readonly Message[] = [],
 ): Message[] {
-  const previous = previousCheckpoint ?? '(none yet: this is the first checkpoint; the task is in the turns)';
+  const previous = previousCheckpoint ?? '(none yet: this is the first checkpoint)';
+  const task = asked.length > 0 ? asked.map(render).join('\n') : '(not given)';
   return [
     { role: 'system', content: `${SUMMARIZER_SYSTEM_PROMPT}\nToken budget: ${budgetTokens}.` },
     {
       role: 'user',
-      content: `PREVIOUS CHECKPOINT:\n${previous}\n\nTURNS SINCE:\n${messages.map(render).join('\n')}`,
+      content:
+        `WHAT THE USER ASKED:\n${task}\n\nPREVIOUS CHECKPOINT:\n${previous}\n\n` +
+        `TURNS SINCE:\n${messages.map(render).join('\n')}`,
     },
   ];
+}
+
+/** The person's messages before `end` (the task and instructions given so far), for the summarizer. */
+export function personMessagesBefore(
+  history: readonly Message[],
+  origins: readonly (Origin | undefined)[],
+  end: number,
+): Message[] {
+  return history.slice(0, end).filter((_, i) => origins[i] === 'person');
 }

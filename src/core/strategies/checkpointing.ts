@@ -2,7 +2,7 @@
 // a checkpoint conditioned on the previous one (SummarizeEveryNTurns with static checkpointing). A person's
 // instructions given during the folded turns stay verbatim just before the checkpoint.
 import { splitTurns, type Message } from '../messages';
-import { buildSummaryPrompt, checkpointMessage } from './checkpoint';
+import { buildSummaryPrompt, checkpointMessage, personMessagesBefore } from './checkpoint';
 import { fitInstructions, internedMessages } from './instructions';
 import { maskTurns, publishedMaskedTurns } from './mask-turns';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
@@ -48,8 +48,9 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
         const to = from + p.every;
         // The summarizer sees the turns as the agent saw them (masked in hybrid).
         const folded = view.messages.slice(turns[from]!.actionIndex, turns[to]!.actionIndex);
-        const prompt = buildSummaryPrompt(folded, checkpoint, p.summaryTokens);
-        const text = await deps.summarizer.summarize(folded, checkpoint);
+        const asked = personMessagesBefore(history, split.origins, turns[from]!.actionIndex);
+        const prompt = buildSummaryPrompt(folded, checkpoint, p.summaryTokens, asked);
+        const text = await deps.summarizer.summarize(folded, checkpoint, asked);
         checkpoint = text;
         checkpointMsg = checkpointMessage(p.every, text);
         summarized = to;

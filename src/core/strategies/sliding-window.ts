@@ -4,7 +4,7 @@
 import type { Message, Origin } from '../messages';
 import { inferOrigins, mustKeepVerbatim } from '../provenance';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
-import { buildSummaryPrompt, slidingSummaryMessage } from './checkpoint';
+import { buildSummaryPrompt, personMessagesBefore, slidingSummaryMessage } from './checkpoint';
 import { fitInstructions, internedMessages } from './instructions';
 import {
   usableWindow,
@@ -99,9 +99,11 @@ export function createSlidingWindowStrategy(
         for (let i = primerEnd; i < start; i++) if (!keep(i)) replaced += counter(history[i]!);
         // Fold only when the summary is smaller than what it replaces (never send more than raw).
         if (start > Math.max(foldedUpTo, primerEnd) && replaced > summarySize) {
-          const folded = history.slice(Math.max(foldedUpTo, primerEnd), start);
-          const prompt = buildSummaryPrompt(folded, summary, options.summaryTokens);
-          summary = await deps.summarizer.summarize(folded, summary);
+          const from = Math.max(foldedUpTo, primerEnd);
+          const folded = history.slice(from, start);
+          const asked = personMessagesBefore(history, origins, from);
+          const prompt = buildSummaryPrompt(folded, summary, options.summaryTokens, asked);
+          summary = await deps.summarizer.summarize(folded, summary, asked);
           summaries.push({
             fromTurn: assistantsBefore(history, Math.max(foldedUpTo, primerEnd)),
             toTurn: assistantsBefore(history, start),

@@ -21,7 +21,12 @@ export function isStrategyName(value: string): value is StrategyName {
 export interface Summarizer {
   /** True when the text is not a real summary (a size stand-in): totals then say "estimated". */
   readonly estimated: boolean;
-  summarize(messages: readonly Message[], previousCheckpoint: string | undefined): Promise<string>;
+  /** `asked`: the person's messages before `messages` (the task, earlier instructions), for context. */
+  summarize(
+    messages: readonly Message[],
+    previousCheckpoint: string | undefined,
+    asked?: readonly Message[],
+  ): Promise<string>;
 }
 
 /** One observation replaced by a placeholder. */

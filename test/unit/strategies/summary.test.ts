@@ -12,15 +12,19 @@ import { conversation, turnsArb, wordTokenizer } from './helpers';
 const tokenizer = wordTokenizer();
 
 /** Records what it was asked; answers with a numbered summary. */
-function recordingSummarizer(): Summarizer & {
-  calls: { messages: readonly Message[]; previous: string | undefined }[];
-} {
-  const calls: { messages: readonly Message[]; previous: string | undefined }[] = [];
+interface SummarizerCall {
+  messages: readonly Message[];
+  previous: string | undefined;
+  asked: readonly Message[] | undefined;
+}
+
+function recordingSummarizer(): Summarizer & { calls: SummarizerCall[] } {
+  const calls: SummarizerCall[] = [];
   return {
     estimated: false,
     calls,
-    summarize(messages, previous) {
-      calls.push({ messages, previous });
+    summarize(messages, previous, asked) {
+      calls.push({ messages, previous, asked });
       return Promise.resolve(`summary ${calls.length}`);
     },
   };
@@ -158,4 +162,24 @@ test('summarize: false (the summarizer just failed) folds nothing new and keeps 
   assert.equal(summarizer.calls.length, 1);
   assert.equal(kept.messages[2]!.content, 'Checkpoint for the last 21 turns:\nsummary 1');
   assert.equal(kept.summarizedTurns, 21);
+});
+
+test('the summarizer is given what the person asked before the folded turns: the task, then earlier instructions', async () => {
+  const summarizer = recordingSummarizer();
+  const s = createSummaryStrategy({ tokenizer, summarizer }, { summaryTokens: 50 });
+  const full = conversation(turns(52));
+  const followUp: Message = { role: 'user', content: 'also keep module7', origin: 'person' };
+  const at = (k: number) => full.findIndex((m) => m.content.startsWith(`act${k} `));
+  full.splice(at(5), 0, followUp); // given after turn 4: folded by the first checkpoint
+  await s.build(full.slice(0, at(31)));
+  await s.build(full);
+  assert.equal(summarizer.calls.length, 2);
+  assert.deepEqual(summarizer.calls[0]!.asked, [full[1]]);
+  assert.ok(summarizer.calls[0]!.messages.includes(followUp));
+  assert.deepEqual(summarizer.calls[1]!.asked, [full[1], followUp]);
+  const prompt = buildSummaryPrompt(summarizer.calls[1]!.messages, 'summary 1', 50, [full[1]!, followUp]);
+  assert.match(
+    prompt[1]!.content,
+    /^WHAT THE USER ASKED:\n<user>\ntask t0 [^]*also keep module7[^]*PREVIOUS CHECKPOINT:\nsummary 1/,
+  );
 });
