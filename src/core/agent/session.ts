@@ -329,10 +329,13 @@ export class AgentSession {
         this.emit({ type: 'done', reason: 'max-turns', turns: this.s.turns });
         return 'max-turns';
       }
-      const turn = ++this.s.turns;
+      // A turn counts once its answer is kept, as a resumed session counts them (its assistant messages):
+      // a call that failed leaves the number to the next try, so turn numbers match across a resume.
+      const turn = this.s.turns + 1;
       this.emit({ type: 'turn-started', turn, at: this.clock.now() });
       const outcome = await this.callModel(turn, signal);
       if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
+      this.s.turns = turn;
       const { text, toolCalls } = outcome.result;
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;

@@ -246,3 +246,31 @@ test("a failed call's record counts the budget after its refund: a resumed sessi
     await h.close();
   }
 });
+
+test('a call that failed is no turn: turns count answers, as a resumed session counts them', async () => {
+  const h = await harness(
+    [
+      ...readSteps(1),
+      ...Array.from({ length: 4 }, () => ({ fault: 'server-error' as const })),
+      ...readSteps(1),
+      { reply: { text: 'Done.' } },
+    ],
+    { retry: { maxRetries: 3 } },
+  );
+  try {
+    assert.equal(await h.agent.send('Go'), 'error');
+    assert.equal(h.agent.state().turns, 1);
+    const stopped = h.events.at(-1)!;
+    assert.ok(stopped.type === 'stopped' && stopped.turns === 1);
+    assert.equal(await h.agent.send('Try again'), 'completed');
+    const state = h.agent.state();
+    assert.equal(state.turns, state.messages.filter((m) => m.role === 'assistant').length);
+    // The failed attempts and the answer that finally came are the same turn 2.
+    assert.deepEqual(
+      state.calls.map((c) => c.turn),
+      [1, 2, 2, 2, 2, 2, 3],
+    );
+  } finally {
+    await h.close();
+  }
+});
