@@ -1213,4 +1213,24 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 20);
     return { secret, line: `db.createUser({ user: "app", pwd: "${secret}", roles: ["readWrite"] })` };
   }),
+  ctx('dockerfile-env-legacy', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `ENV DB_PASSWORD ${secret}` };
+  }),
+  ctx('json-escaped-url-password', 'url-password', (r) => {
+    const secret = r.str(ALNUM, 16);
+    return { secret, line: `{"remote":"https:\\/\\/deploy:${secret}@git.example.com\\/app.git"}` };
+  }),
+  ctx('xfreerdp-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `xfreerdp /v:10.0.0.5 /u:admin /p:${secret} /cert:ignore` };
+  }),
+  ctx('psexec-password', 'cli-password', (r) => {
+    const secret = password(r);
+    return { secret, line: `psexec \\\\fileserver -u CORP\\admin -p ${secret} cmd /c whoami` };
+  }),
+  ctx('sshpass-env', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `SSHPASS=${secret} sshpass -e ssh deploy@10.0.0.7 uptime` };
+  }),
 ];

@@ -55,14 +55,18 @@ export function asciiView(text: string): string {
 /**
  * A keyword as written where the decoded view reads it (decoded-view.ts): its quotes escaped once inside
  * a JSON string (`\"auth\"`), three times inside a string of that (`\\\"auth\\\"`), and so on for each
- * of the DECODE_PASSES levels, as HTML entities (`&quot;auth&quot;`, `password&gt;`) and URL-encoded
- * (`postgres%3A%2F%2F`).
+ * of the DECODE_PASSES levels, with JSON's escaped slashes (`:\/\/`), as HTML entities (`&quot;auth&quot;`,
+ * `password&gt;`) and URL-encoded (`postgres%3A%2F%2F`).
  */
 function keywordVariants(keyword: string): string[] {
   const out = new Set([keyword]);
-  if (keyword.includes('"'))
-    for (let level = 1, slashes = 1; level < DECODE_PASSES; level++, slashes = slashes * 2 + 1)
-      out.add(keyword.replaceAll('"', `${'\\'.repeat(slashes)}"`));
+  // JSON escapes quotes (1, 3, 7 backslashes deep), and may escape slashes (PHP's json_encode does:
+  // `https:\/\/`), again at each level or only once (JSON.stringify leaves `/` alone: 1, 2, 4).
+  for (let level = 1, slashes = 1; level <= DECODE_PASSES; level++, slashes = slashes * 2 + 1) {
+    if (keyword.includes('"') && level < DECODE_PASSES) out.add(keyword.replaceAll('"', `${'\\'.repeat(slashes)}"`));
+    if (keyword.includes('/'))
+      for (const n of [slashes, 2 ** (level - 1)]) out.add(keyword.replaceAll('/', `${'\\'.repeat(n)}/`));
+  }
   out.add(keyword.replace(/[&<>"']/g, (c) => HTML_ENTITY[c]!));
   out.add(encodeURIComponent(keyword));
   return [...out];

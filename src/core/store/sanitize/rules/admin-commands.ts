@@ -34,6 +34,16 @@ export const ADMIN_COMMAND_RULES: readonly SecretRule[] = [
   },
   {
     id: 'cli-password',
+    title: 'Remote desktop and Sysinternals passwords (xfreerdp / wlfreerdp /p:…, psexec / paexec -p …)',
+    keywords: ['freerdp', 'psexec', 'paexec'],
+    pattern: new RegExp(
+      String.raw`\b(?:[xw]l?freerdp3?\b[^\n|;&]{0,1024}?[ \t][/-]p:|(?:psexec|paexec)(?:64)?(?:\.exe)?\b[^\n|;&]{0,1024}?[ \t][-/]p[ \t]+)(?<secret>${ARG})`,
+      'gi',
+    ),
+    accept: literal,
+  },
+  {
+    id: 'cli-password',
     title: 'MinIO user passwords (mc admin user add ALIAS USER PASSWORD)',
     keywords: ['mc admin'],
     pattern: new RegExp(

@@ -6,7 +6,7 @@ import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, YAML_
 import { trimTrailing } from '../../../trim';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
-const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS))`;
+const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS)|SSHPASS)`;
 
 /** A secret word in the case styles keys are written in (`password`, `dbPassword`, `db.password`, `apiKey`). */
 const WORD = String.raw`(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?)(?:[_-]?[Bb]ase)?`;
@@ -152,6 +152,16 @@ function lineRules(key: string, base: Omit<SecretRule, 'pattern'>, formFields: b
 
 export const CONFIG_LINE_RULES: readonly SecretRule[] = [
   ...lineRules(ENV_KEY, ENV_LINE, false),
+  ...[String.raw`^[ \t]*`, String.raw`(?<=(?<open>["'\x60]))[ \t]*`].map((start, i) => ({
+    ...ENV_LINE,
+    title: "A Dockerfile's ENV in its older form, without `=` (ENV DB_PASSWORD value): the rest of the line",
+    pattern: new RegExp(`${start}ENV[ \\t]+(?<key>${ENV_KEY})[ \\t]+(?![=\\s])${rest(i === 1, false)}`, 'gm'),
+  })),
+  {
+    ...ENV_LINE,
+    title: "A Dockerfile's ENV in its older form after a tab (a line of a table or a log): one word",
+    pattern: new RegExp(`(?<=\\t)ENV[ \\t]+${ENV_KEY}[ \\t]+(?![=\\s])(?<secret>[^\\s"'\x60\\\\]{4,})(?=[\\s"'\\\\]|$)`, 'gm'),
+  },
   ...lineRules(DOTTED_KEY, CODE_LINE, false),
   ...lineRules(KEY, CODE_LINE, true),
   {

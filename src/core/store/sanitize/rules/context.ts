@@ -359,11 +359,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   {
     id: 'env-secret',
     title:
-      'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, …)',
+      'Environment-style assignments whose key names a secret (*_PASSWORD, *_SECRET, *_TOKEN, *_KEY, PGPASSWORD, SSHPASS, …)',
     keywords: ENV_WORDS,
     exactKeywords: true,
     pattern: new RegExp(
-      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>${QUOTED}|${BARE}+)`,
+      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:SSHPASS|PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>${QUOTED}|${BARE}+)`,
       'g',
     ),
     accept: literalValue,

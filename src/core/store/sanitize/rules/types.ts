@@ -215,4 +215,5 @@ export const SECRET_NAME_KEYWORDS: readonly string[] = [
   '_pass',
   '.pass',
   '-pass',
+  'sshpass',
 ];
