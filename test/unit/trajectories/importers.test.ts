@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTrajectoryFile } from '../../../src/core/trajectories';
+import { contextOf, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
 import { callShape, fixture, one, shape } from './helpers';
 
 test('mini-swe-agent 1.x: messages, usage and money per call, the unsent submission not in any call', async () => {
@@ -117,6 +117,75 @@ test('SWE-agent history-only extract gives the same messages; without history th
     t!.messages.slice(0, last.context[0]![1]).map((m) => m.role),
     full.messages.slice(0, full.calls!.at(-1)!.context[0]![1]).map((m) => m.role),
   );
+});
+
+// swe-agent-masked.traj: the first 7 steps of a real SWE-agent run whose history processor
+// (`last_n_observations`, n=5) shortened old observations in the prompts it sent (see the fixtures' README).
+type SweStep = { messages?: { content: string }[]; query?: { content: string }[] };
+const maskedDoc = () =>
+  JSON.parse(readFileSync(fixture('swe-agent-masked.traj'), 'utf8')) as {
+    trajectory: SweStep[];
+    history: { content: string }[];
+  };
+
+async function readDoc(doc: unknown): Promise<Trajectory> {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-swe-'));
+  writeFileSync(join(dir, 'run.traj'), JSON.stringify(doc));
+  const all = await loadTrajectoryFile(join(dir, 'run.traj'));
+  assert.equal(all.length, 1);
+  return all[0]!;
+}
+
+test('SWE-agent: each call sends the prompt its step recorded, not the unmasked history (per-step `messages`)', async () => {
+  const doc = maskedDoc();
+  const t = await one('swe-agent-masked.traj');
+  const calls = t.calls!;
+  assert.equal(calls.length, 7);
+  // Call k sent what step k-1 recorded after it; the first call sent the system prompt and the task.
+  assert.deepEqual(
+    contextOf(t, calls[0]!).map((m) => m.content),
+    doc.history.slice(0, 2).map((m) => m.content),
+  );
+  for (let k = 1; k < calls.length; k++)
+    assert.deepEqual(
+      contextOf(t, calls[k]!).map((m) => m.content),
+      doc.trajectory[k - 1]!.messages!.map((m) => m.content),
+      `call ${k}`,
+    );
+  assert.equal(contextOf(t, calls[6]!)[3]!.content, 'Old environment output: (7 lines omitted)');
+  assert.equal(contextOf(t, calls[6]!)[3]!.origin, 'environment');
+  assert.notEqual(doc.history[3]!.content, 'Old environment output: (7 lines omitted)', 'the history keeps it whole');
+  // Messages the history holds are shared, not repeated per call: one copy per shortened observation.
+  assert.equal(t.messages.length, doc.history.length + 1);
+  assert.match(
+    t.warnings!.join('\n'),
+    /raw is what each call sent as its step recorded it: .*`last_n_observations`.* in 1 call/,
+  );
+});
+
+test('SWE-agent 1.x `query`: the same prompts; without them a shortening history processor is said', async () => {
+  const t0 = await one('swe-agent-masked.traj');
+  const doc = maskedDoc();
+  const steps = doc.trajectory;
+  const withQuery = {
+    ...doc,
+    trajectory: steps.map((s, k) => {
+      const { messages: _, ...rest } = s;
+      return { ...rest, query: k === 0 ? doc.history.slice(0, 2) : steps[k - 1]!.messages };
+    }),
+  };
+  const q = await readDoc(withQuery);
+  assert.deepEqual(
+    q.calls!.map((c) => contextOf(q, c).map((m) => m.content)),
+    t0.calls!.map((c) => contextOf(t0, c).map((m) => m.content)),
+  );
+  const bare = await readDoc({ ...doc, trajectory: steps.map(({ messages: _, ...rest }) => rest) });
+  assert.match(
+    bare.warnings!.join('\n'),
+    /the steps do not record the prompts sent, so raw counts the full `history`, more than was sent: .*`last_n_observations`/,
+  );
+  const unnamed = await readDoc({ history: doc.history });
+  assert.match(unnamed.warnings!.join('\n'), /does not name SWE-agent's history processor/);
 });
 
 test('OpenAI chat JSON, bare array and JSONL read to the same messages; user is a person, tool the environment', async () => {

@@ -1,15 +1,23 @@
-// SWE-agent `*.traj` (1.x): `history` (the chat as sent) beside `trajectory`, one entry per step
-// ({action, observation, response, thought, query}). History-only extracts drop `trajectory`; files
-// without `history` are rebuilt from the last step's `query` (the whole prompt of that call). When
-// `history` stops short of the steps (the final `submit` step is often only in `trajectory`), the
+// SWE-agent `*.traj`: `history` (every message in full) beside `trajectory`, one entry per step
+// ({action, observation, response, thought, query}). What a call sent is not always the history: a
+// history processor (`last_n_observations`, the default configuration's, and others) replaces old
+// observations with a line such as "Old environment output: (5 lines omitted)" before each call, and
+// `history` keeps them whole. So where the steps record the prompt sent (`query` since 1.0, the prompt
+// of that step's call; `messages` in earlier files, the prompt after the step, which the next call
+// sent), each call sends exactly that prompt; messages equal to the history's in the same place are
+// the history's, others are copies sent only there. Where they do not and the file names a history
+// processor that shortens prompts (or names none), raw counts the full history and says so.
+// History-only extracts drop `trajectory`; files without `history` are read from the steps' prompts.
+// When `history` stops short of the steps (the final `submit` step is often only in `trajectory`), the
 // missing steps are added from `trajectory`. Observations arrive as `user` messages without function
 // calling and as `tool` messages with it; either way they are the environment's, and only the first
 // user message (the task) is the person's.
 import type { Message } from '../../messages';
+import type { MessageRange } from '../types';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
 import { asObject, isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes, noteUnknownRole } from '../notes';
+import { Notes, plural, noteUnknownRole } from '../notes';
 import type { Importer } from '../importer';
 import { chatMessage, chatRole, chatToolCalls } from './chat';
 
@@ -29,7 +37,15 @@ function isDemo(m: JsonObject): boolean {
   return m.is_demo === true || m.message_type === 'demonstration';
 }
 
-function readHistory(list: Json[], b: TrajectoryBuilder, notes: Notes, where: string): void {
+/** Who wrote a chat message of a SWE-agent history: the first non-demonstration user message is the task. */
+function originOf(m: JsonObject, role: Message['role'], sawTask: boolean): Message['origin'] {
+  if (role === 'tool') return 'environment';
+  if (role !== 'user' || isDemo(m)) return 'agent';
+  return sawTask ? 'environment' : 'person';
+}
+
+/** Reads a history; `at[j]` is the index of the message read from its entry `j` (none when dropped). */
+function readHistory(list: Json[], b: TrajectoryBuilder, notes: Notes, where: string, at: number[]): void {
   let sawTask = false;
   list.forEach((v, i) => {
     const m = asObject(v, `${where} ${i}`);
@@ -38,21 +54,133 @@ function readHistory(list: Json[], b: TrajectoryBuilder, notes: Notes, where: st
       noteUnknownRole(notes, m.role);
       return;
     }
-    const origin =
-      role === 'user'
-        ? isDemo(m)
-          ? 'agent'
-          : sawTask
-            ? 'environment'
-            : 'person'
-        : role === 'tool'
-          ? 'environment'
-          : 'agent';
+    const origin = originOf(m, role, sawTask);
     if (role === 'user' && !isDemo(m)) sawTask = true;
     const index = b.push(chatMessage(m, role, `${where} ${i}`, notes, origin));
+    at[i] = index;
     if (role === 'assistant' && !isDemo(m)) b.call(index);
   });
 }
+
+/**
+ * The prompt each call sent, where every step records one: `query` (SWE-agent 1.0 on) is the prompt of
+ * the step's own call; `messages` (earlier files) is the prompt after the step, which the next call sent
+ * (the first call's is the history before the first reply).
+ */
+function recordedPrompts(steps: JsonObject[] | undefined): (Json[] | undefined)[] | undefined {
+  if (!steps || steps.length === 0) return undefined;
+  if (steps.every((s) => Array.isArray(s.query))) return steps.map((s) => s.query as Json[]);
+  if (steps.every((s) => Array.isArray(s.messages)))
+    return [undefined, ...steps.slice(0, -1).map((s) => s.messages as Json[])];
+  return undefined;
+}
+
+function sameMessage(a: Message, b: Message): boolean {
+  return (
+    a.role === b.role &&
+    a.content === b.content &&
+    a.toolCallId === b.toolCallId &&
+    a.name === b.name &&
+    JSON.stringify(a.toolCalls) === JSON.stringify(b.toolCalls)
+  );
+}
+
+/** Consecutive indices as half-open ranges. */
+function rangesOf(indices: readonly number[]): MessageRange[] {
+  const out: [number, number][] = [];
+  for (const i of indices) {
+    const last = out[out.length - 1];
+    if (last && last[1] === i) last[1] = i + 1;
+    else out.push([i, i + 1]);
+  }
+  return out;
+}
+
+/**
+ * Makes each call send the prompt its step recorded. A prompt message equal to the history's in the same
+ * place is that message; another (an observation the history processor shortened) is a copy appended to
+ * the messages and sent only where prompts hold it (one copy per distinct recorded object: the reader
+ * shares identical prompt messages between steps). Returns how many calls sent something other than the
+ * history, or undefined when the prompts do not line up with the calls (each must hold the previous
+ * reply and not its own).
+ */
+function sendRecordedPrompts(
+  b: TrajectoryBuilder,
+  prompts: readonly (Json[] | undefined)[],
+  at: readonly number[],
+): number | undefined {
+  const scratch = new Notes(); // the history's messages already said what was read differently
+  const converted = new Map<JsonObject, Message>();
+  const copies = new Map<JsonObject, number>();
+  const contexts: (MessageRange[] | undefined)[] = [];
+  let differing = 0;
+  for (const [k, prompt] of prompts.entries()) {
+    const call = b.calls[k];
+    if (!prompt || !call || call.output === undefined) continue;
+    const indices: number[] = [];
+    let sawTask = false;
+    for (const [j, v] of prompt.entries()) {
+      const raw = asObject(v, `trajectory step ${k}: prompt message ${j}`);
+      const role = chatRole(raw);
+      if (role === undefined) continue;
+      let m = converted.get(raw);
+      if (!m) {
+        m = chatMessage(raw, role, `trajectory step ${k}: prompt message ${j}`, scratch, originOf(raw, role, sawTask));
+        converted.set(raw, m);
+      }
+      if (role === 'user' && !isDemo(raw)) sawTask = true;
+      const h = at[j];
+      if (h !== undefined && sameMessage(b.messages[h]!, m)) indices.push(h);
+      else {
+        let copy = copies.get(raw);
+        if (copy === undefined) {
+          copy = b.push(m);
+          copies.set(raw, copy);
+        }
+        indices.push(copy);
+      }
+    }
+    const previous = b.calls[k - 1]?.output;
+    if (indices.includes(call.output) || (previous !== undefined && !indices.includes(previous))) return undefined;
+    const context = rangesOf(indices);
+    if (JSON.stringify(context) !== JSON.stringify(call.context)) differing++;
+    contexts[k] = context;
+  }
+  contexts.forEach((context, k) => {
+    if (context) b.calls[k] = { ...b.calls[k]!, context };
+  });
+  return differing;
+}
+
+/** The history processors a file's `replay_config` names: [] for the default, undefined when it says nothing. */
+function historyProcessors(doc: JsonObject): string[] | undefined {
+  let config: Json | undefined = doc.replay_config;
+  if (typeof config === 'string') {
+    try {
+      config = JSON.parse(config) as Json;
+    } catch {
+      return undefined;
+    }
+  }
+  const agent = isObject(config) && isObject(config.agent) ? config.agent : undefined;
+  if (!agent) return undefined;
+  const list = Array.isArray(agent.history_processors)
+    ? agent.history_processors
+    : agent.history_processor !== undefined && agent.history_processor !== null
+      ? [agent.history_processor]
+      : [];
+  return list.map((p) => (typeof p === 'string' ? p : isObject(p) ? String(p.type ?? p.name ?? '?') : '?'));
+}
+
+/** History processors that send every message as the history keeps it (cache marks and tags only). */
+const KEEPS_HISTORY = new Set([
+  'default',
+  'DefaultHistoryProcessor',
+  'cache_control',
+  'CacheControlHistoryProcessor',
+  'tag_tool_call_observations',
+  'TagToolCallObservations',
+]);
 
 /** A step as an assistant message: its response (thought and action), with its tool calls if kept. */
 function stepAction(step: JsonObject, where: string): Message {
@@ -85,11 +213,13 @@ export const sweAgent: Importer = {
     const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
     const steps = Array.isArray(doc.trajectory) ? doc.trajectory.filter(isObject) : undefined;
     const b = new TrajectoryBuilder();
-    if (Array.isArray(doc.history)) readHistory(doc.history, b, notes, 'history message');
+    const at: number[] = [];
+    const prompts = recordedPrompts(steps);
+    if (Array.isArray(doc.history)) readHistory(doc.history, b, notes, 'history message', at);
     else {
       const last = steps?.[steps.length - 1];
       if (!last || !Array.isArray(last.query)) fail('neither a history nor trajectory steps with their prompt');
-      readHistory(last.query, b, notes, `trajectory step ${steps!.length - 1}: query`);
+      readHistory(last.query, b, notes, `trajectory step ${steps!.length - 1}: query`, at);
       b.call(b.push(stepAction(last, `trajectory step ${steps!.length - 1}`)));
     }
     // Steps the history stops short of: each was a call over everything before it.
@@ -106,6 +236,23 @@ export const sweAgent: Importer = {
         missing,
       );
     }
+    const processors = historyProcessors(doc);
+    const shortening = processors?.filter((p) => !KEEPS_HISTORY.has(p));
+    const named = shortening && shortening.length > 0 ? ` (\`${shortening.join('`, `')}\`)` : '';
+    const differing = prompts ? sendRecordedPrompts(b, prompts, at) : undefined;
+    if (differing !== undefined && differing > 0)
+      notes.say(
+        `raw is what each call sent as its step recorded it: SWE-agent's history processor${named} had shortened old observations in ${plural(differing, 'call')}, which \`history\` keeps whole`,
+      );
+    else if (differing === undefined && (shortening === undefined || shortening.length > 0))
+      notes.say(
+        (prompts
+          ? "the steps' recorded prompts do not line up with `history`, so "
+          : 'the steps do not record the prompts sent, so ') +
+          (shortening === undefined
+            ? "raw counts the full `history`: the file does not name SWE-agent's history processor, and its default configurations sent only the last 5 observations whole, so raw may be more than was sent"
+            : `raw counts the full \`history\`, more than was sent: SWE-agent's history processor${named} shortened old observations before each call`),
+      );
     const stats = isObject(doc.info) && isObject(doc.info.model_stats) ? doc.info.model_stats : undefined;
     const total = optionalNumber(stats?.instance_cost);
     return [

@@ -17,20 +17,30 @@ function slimResponse(r: JsonObject): JsonObject {
 
 /**
  * A pruner for one file: drops the copies inside each element of a log (a message, a step, an event,
- * a JSONL record) as it is parsed. SWE-agent keeps the prompt of every step in `query`; only the last
- * step's is kept (it is the whole chat when a file has no `history`).
+ * a JSONL record) as it is parsed. SWE-agent keeps the prompt of every step (`query`, or `messages` in
+ * earlier files): replay sends them (they can differ from `history`), so each prompt message equal to
+ * one already read becomes that same object, and the steps share their messages instead of repeating them.
  */
 export function createPruner(): (v: Json) => void {
-  let lastStep: JsonObject | undefined;
+  const seen = new Map<string, Json>();
+  const share = (list: Json[]) => {
+    for (const [i, m] of list.entries()) {
+      const key = JSON.stringify(m);
+      const first = seen.get(key);
+      if (first === undefined) seen.set(key, m);
+      else list[i] = first;
+    }
+  };
   return (v) => {
     if (!isObject(v)) return;
     // mini-swe-agent: `extra.response` repeats the message (and, for rejected replies, is all we have).
     if (isObject(v.extra) && isObject(v.extra.response)) v.extra.response = slimResponse(v.extra.response);
-    if (Array.isArray(v.query) && 'observation' in v && 'action' in v) {
+    if ((Array.isArray(v.query) || Array.isArray(v.messages)) && 'observation' in v && 'action' in v) {
       delete v.state;
-      delete v.messages;
-      if (lastStep) delete lastStep.query;
-      lastStep = v;
+      if (Array.isArray(v.query)) {
+        delete v.messages;
+        share(v.query);
+      } else if (Array.isArray(v.messages)) share(v.messages);
     }
     // OpenHands events: the raw model response beside the parsed action.
     if (isObject(v.tool_call_metadata) && isObject(v.tool_call_metadata.model_response))
