@@ -158,6 +158,42 @@ test('Aider chat history: one run per session with calls, commands are not messa
   assert.match(t.warnings!.join('\n'), /raw counts are a lower bound/);
 });
 
+test('Codex 0.3x-0.5x: `instructions` is AGENTS.md, sent once as its `<user_instructions>` item, never as the system prompt', async () => {
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2025-10-01T00:00:00Z', type, payload });
+  const user = (text: string) =>
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const reply = line('response_item', {
+    type: 'message',
+    role: 'assistant',
+    content: [{ type: 'output_text', text: 'Done.' }],
+  });
+  const agents = '<!-- /AGENTS.md -->\n\nKeep the build green.';
+  const read = async (meta: object, items: string[]) => {
+    const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
+    writeFileSync(join(dir, 'rollout.jsonl'), [line('session_meta', { id: 's', ...meta }), ...items].join('\n') + '\n');
+    const [t] = await loadTrajectoryFile(join(dir, 'rollout.jsonl'));
+    return { sent: contextOf(t!, t!.calls![0]!).map((m) => `${m.role}: ${m.content}`), warnings: t!.warnings ?? [] };
+  };
+  const asItem = [user(`<user_instructions>\n\n${agents}\n\n</user_instructions>`), user('find the bug'), reply];
+  const without = await read({ instructions: agents }, asItem);
+  assert.deepEqual(without.sent, [
+    `user: <user_instructions>\n\n${agents}\n\n</user_instructions>`,
+    'user: find the bug',
+  ]);
+  assert.match(without.warnings.join('\n'), /does not keep Codex's system instructions: raw counts are a lower bound/);
+  const withBase = await read({ instructions: agents, base_instructions: { text: 'You are Codex.' } }, asItem);
+  assert.equal(withBase.sent[0], 'system: You are Codex.');
+  assert.equal(withBase.sent.length, 3);
+  assert.ok(!withBase.warnings.some((w) => /lower bound/.test(w)));
+  // No `<user_instructions>` item: the instructions went with the system prompt, which the rollout lacks.
+  const early = await read({ instructions: agents }, [user('find the bug'), reply]);
+  assert.deepEqual(early.sent, [`system: ${agents}`, 'user: find the bug']);
+  assert.match(
+    early.warnings.join('\n'),
+    /only the AGENTS.md instructions sent with them\): raw counts are a lower bound/,
+  );
+});
+
 test('Codex rollback (thread_rolled_back): later calls no longer send the turns it removed', async () => {
   const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', type, payload });
   const user = (text: string) =>

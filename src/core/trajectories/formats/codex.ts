@@ -54,6 +54,14 @@ function startsTurn(m: Message): boolean {
   return !text.startsWith('<user_instructions>') && !text.startsWith('# AGENTS.md instructions');
 }
 
+/** A user item holding the user's instructions (AGENTS.md) as Codex sends them. */
+function isUserInstructions(item: JsonObject): boolean {
+  if (item.type !== 'message' || item.role !== 'user' || !Array.isArray(item.content)) return false;
+  const first = item.content[0];
+  const text = isObject(first) && typeof first.text === 'string' ? first.text.trimStart() : '';
+  return text.startsWith('<user_instructions>') || text.startsWith('# AGENTS.md instructions');
+}
+
 /** `thread_rolled_back`: the last `turns` user turns leave the context, from the first one's message on. */
 function rollBack(b: TrajectoryBuilder, turns: number): void {
   if (!(turns > 0)) return;
@@ -79,6 +87,27 @@ export const codex: Importer = {
     const a = new ResponseAssembler();
     let waiting: number | undefined; // the last call with no usage recorded yet
     let instructions: string | undefined; // the system instructions, sent with every request
+    // `instructions` (session_meta, and the first line of early rollouts) is the user's instructions
+    // (AGENTS.md), not the system prompt: Codex 0.3x on also sends them as a `<user_instructions>` user
+    // item, which the rollout keeps; earlier versions appended them to the system prompt. Only
+    // `base_instructions` is the system prompt itself.
+    const sentAsItem = records.some(
+      (r) => isObject(r) && isObject(r.payload) && r.type === 'response_item' && isUserInstructions(r.payload),
+    );
+    const system = (base: string | undefined, user: Json | undefined) => {
+      const extra = typeof user === 'string' && user !== '' && !sentAsItem ? user : undefined;
+      const text = base !== undefined && extra !== undefined ? `${base}\n\n${extra}` : (base ?? extra);
+      if (text !== undefined) {
+        instructions = text;
+        b.push({ role: 'system', content: text, origin: 'agent' });
+      }
+      if (base === undefined)
+        notes.say(
+          "the rollout does not keep Codex's system instructions" +
+            (extra !== undefined ? ' (only the AGENTS.md instructions sent with them)' : '') +
+            ': raw counts are a lower bound',
+        );
+    };
     const flush = () => {
       if (!a.pending) return;
       waiting = b.call(b.push(a.take()));
@@ -104,14 +133,8 @@ export const codex: Importer = {
       const where = `record ${i + 1}`;
       const payload = isObject(r.payload) ? r.payload : undefined;
       if (r.type === 'session_meta' && payload) {
-        // The system instructions sent with every request, when the rollout keeps them.
         const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
-        const text =
-          typeof payload.instructions === 'string' ? payload.instructions : typeof base === 'string' ? base : undefined;
-        if (text) {
-          instructions = text;
-          b.push({ role: 'system', content: text, origin: 'agent' });
-        } else notes.say("the rollout does not keep Codex's system instructions: raw counts are a lower bound");
+        system(typeof base === 'string' && base !== '' ? base : undefined, payload.instructions);
         const parent = forkedFrom(payload);
         if (parent !== undefined)
           notes.say(
@@ -166,8 +189,7 @@ export const codex: Importer = {
           );
         }
       } else if (i === 0 && typeof r.instructions === 'string' && r.instructions !== '') {
-        instructions = r.instructions;
-        b.push({ role: 'system', content: r.instructions, origin: 'agent' }); // early rollouts' first line
+        system(undefined, r.instructions); // early rollouts' first line
       } else if (
         r.type === undefined ||
         (typeof r.type === 'string' && !ROLLOUT_TYPES.has(r.type) && itemKind(r) !== undefined)
