@@ -124,6 +124,55 @@ test('Claude Code: messages on an abandoned branch (a rewind) are not replayed',
   assert.match(t.warnings!.join('\n'), /2 messages on abandoned branches/);
 });
 
+test('Claude Code with redacted ids (one placeholder for every record): each turn is its own call', async () => {
+  const answer = (uuid: string, parent: string, content: unknown, cacheRead: number) => {
+    const r = JSON.parse(rec(uuid, parent, 'assistant', content, '[REDACTED_MESSAGE_ID]', '[REDACTED_REQUESTID]')) as {
+      message: Record<string, unknown>;
+    };
+    r.message.usage = {
+      input_tokens: 6,
+      cache_creation_input_tokens: 40,
+      cache_read_input_tokens: cacheRead,
+      output_tokens: 9,
+    };
+    return JSON.stringify(r);
+  };
+  const text = (t: string) => [{ type: 'text', text: t }];
+  const t = await session('redacted.jsonl', [
+    rec('u1', null, 'user', 'first question'),
+    answer('a1', 'u1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a' } }], 3000),
+    rec('r1', 'a1', 'user', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file a' }]),
+    answer('a1b', 'r1', text('first answer'), 3000), // the same response, written after the tool result
+    rec('u2', 'a1b', 'user', 'second question'),
+    answer('a2', 'u2', text('second answer'), 3000), // same prompt size, but a person's prompt came between
+    rec('u3', 'a2', 'user', 'third question'),
+    answer('a3', 'u3', text('third answer'), 3400),
+  ]);
+  assert.equal(t.calls!.length, 3);
+  assert.deepEqual(
+    t.messages.filter((m) => m.role === 'user').map((m) => m.content),
+    ['first question', 'second question', 'third question'],
+  );
+  assert.deepEqual(
+    t.calls!.map((c) => t.messages[c.output!]!.content),
+    ['first answer', 'second answer', 'third answer'],
+  );
+  assert.deepEqual(
+    t.calls!.map((c) => c.responseId),
+    [undefined, undefined, undefined],
+    'a placeholder names no response: it must not match copies in other logs',
+  );
+  assert.match(t.warnings!.join('\n'), /3 calls with a redacted or shared message id/);
+  // Same placeholder, no person's prompt between, different prompt sizes: two requests.
+  const split = await session('sizes.jsonl', [
+    rec('u1', null, 'user', 'question'),
+    answer('a1', 'u1', [{ type: 'tool_use', id: 'toolu_1', name: 'Read', input: { file_path: 'a' } }], 3000),
+    rec('r1', 'a1', 'user', [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'file a' }]),
+    answer('a2', 'r1', text('answer'), 3100),
+  ]);
+  assert.equal(split.calls!.length, 2);
+});
+
 test('Claude Code behind a gateway that reuses one message id: each request is its own call', async () => {
   const text = (t: string) => [{ type: 'text', text: t }];
   const t = await session('gateway.jsonl', [

@@ -195,15 +195,19 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
       // the same message id still sends a request id of its own per request.
       const id =
         typeof m.id === 'string' ? (typeof r.requestId === 'string' ? `${m.id}:${r.requestId}` : m.id) : undefined;
+      // Sanitised files give every record the same placeholder ids: records are one response only when
+      // their prompt sizes agree too (one request has one prompt), and a person's prompt ends it.
+      const recorded = recordedOf(r, m);
       const seen = id !== undefined ? responses.get(id) : undefined;
-      if (seen) {
+      const before = seen ? b.calls[seen.call]!.recorded?.inputTokens : undefined;
+      const size = recorded?.inputTokens;
+      if (seen && (before === undefined || size === undefined || before === size)) {
         seen.merged ??= mergedOf(seen.message);
         merge(seen.message, message, seen.merged);
-        const u = recordedOf(r, m);
-        if (u) b.calls[seen.call]!.recorded = { ...b.calls[seen.call]!.recorded, ...u };
+        if (recorded) b.calls[seen.call]!.recorded = { ...b.calls[seen.call]!.recorded, ...recorded };
         continue;
       }
-      const call = b.call(b.push(message), recordedOf(r, m));
+      const call = b.call(b.push(message), recorded);
       if (id !== undefined) {
         responses.set(id, { message, call });
         // A continued or forked session copies these records, ids and all, into its new file.
@@ -223,6 +227,7 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
             : undefined;
       for (const msg of userMessages(m.content, 'user record', notes, origin)) b.push(msg);
       sawTask = true;
+      if (!toolResultsOnly(m.content)) responses.clear();
     } else if (r.type === 'system' && r.subtype === 'microcompact_boundary') {
       clearToolResults(b, r, notes);
     } else if (r.type === 'attachment' && isObject(r.attachment)) {
@@ -235,7 +240,29 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
       );
     }
   }
+  // An id several calls share (placeholders of a sanitised file) names none of them: it cannot find
+  // their copies in other logs either.
+  const uses = new Map<string, number>();
+  for (const c of b.calls) if (c.responseId !== undefined) uses.set(c.responseId, (uses.get(c.responseId) ?? 0) + 1);
+  let shared = 0;
+  for (const c of b.calls)
+    if (c.responseId !== undefined && (uses.get(c.responseId)! > 1 || /redacted/i.test(c.responseId))) {
+      delete c.responseId;
+      shared++;
+    }
+  if (shared > 0)
+    notes.add(
+      'shared-ids',
+      (n) =>
+        `${plural(n, 'call')} with a redacted or shared message id: told apart by prompt size and turn, and not matched with copies in other logs`,
+      shared,
+    );
   return { format: 'claude-code', messages: b.messages, calls: b.calls };
+}
+
+/** A user record that only returns tool results (the agent's turn goes on); anything else is a new prompt. */
+function toolResultsOnly(content: Json | undefined): boolean {
+  return Array.isArray(content) && content.length > 0 && content.every((c) => isObject(c) && c.type === 'tool_result');
 }
 
 /** Sidechain records grouped by the sub-agent run they belong to (the root of their parent chain). */
