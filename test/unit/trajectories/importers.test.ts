@@ -188,6 +188,39 @@ test('SWE-agent 1.x `query`: the same prompts; without them a shortening history
   assert.match(unnamed.warnings!.join('\n'), /does not name SWE-agent's history processor/);
 });
 
+test('SWE-agent RetryAgent: each attempt is its own run with its own cost; the chosen copy and the total are not', async () => {
+  const attempt = (cost: number, steps: number) => {
+    const doc = maskedDoc() as ReturnType<typeof maskedDoc> & { info: { model_stats: Record<string, number> } };
+    doc.trajectory = doc.trajectory.slice(0, steps);
+    doc.history = doc.history.slice(0, 2 + 2 * steps);
+    doc.info.model_stats = { instance_cost: cost, api_calls: steps };
+    return doc;
+  };
+  const attempts = [attempt(0.5, 4), attempt(0.7, 7)];
+  // As RetryAgent.get_trajectory_data(choose=True) writes it: the best attempt copied to the top level,
+  // its model_stats overwritten with the totals of all attempts.
+  const chosen = { ...attempt(0.7, 7), attempts };
+  chosen.info.model_stats = { instance_cost: 1.2, api_calls: 11 };
+  Object.assign(chosen.info, { best_attempt_idx: 1, rloop_model_stats: { instance_cost: 0.05 } });
+  for (const doc of [chosen, { attempts }]) {
+    const dir = mkdtempSync(join(tmpdir(), 'cd-swe-'));
+    writeFileSync(join(dir, 'retry.traj'), JSON.stringify(doc));
+    const runs = await loadTrajectoryFile(join(dir, 'retry.traj'));
+    assert.deepEqual(
+      runs.map((t) => [t.id, t.calls!.length, t.recordedCost]),
+      [
+        ['retry.traj#1', 4, 0.5],
+        ['retry.traj#2', 7, 0.7],
+      ],
+    );
+    assert.match(
+      runs[0]!.warnings!.join('\n'),
+      /a RetryAgent file: each of its 2 attempts is replayed as its own run.*reviewer or chooser.*not replayed/,
+    );
+    if (doc === chosen) assert.match(runs[0]!.warnings!.join('\n'), /#2 was chosen/);
+  }
+});
+
 test('OpenAI chat JSON, bare array and JSONL read to the same messages; user is a person, tool the environment', async () => {
   const obj = await one('openai-chat.json');
   const bare = await one('openai-bare.json');

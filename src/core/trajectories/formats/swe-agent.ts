@@ -11,18 +11,20 @@
 // When `history` stops short of the steps (the final `submit` step is often only in `trajectory`), the
 // missing steps are added from `trajectory`. Observations arrive as `user` messages without function
 // calling and as `tool` messages with it; either way they are the environment's, and only the first
-// user message (the task) is the person's.
+// user message (the task) is the person's. A RetryAgent file holds its runs in `attempts`: each is
+// replayed as a run of its own.
 import type { Message } from '../../messages';
 import type { MessageRange } from '../types';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
 import { asObject, isObject, optionalNumber, type Json, type JsonObject } from '../json';
 import { Notes, plural, noteUnknownRole } from '../notes';
-import type { Importer } from '../importer';
+import type { ImportedRun, Importer } from '../importer';
 import { chatMessage, chatRole, chatToolCalls } from './chat';
 
 function isSweAgent(doc: Json): doc is JsonObject {
   if (!isObject(doc)) return false;
+  if (isRetry(doc)) return true;
   if (Array.isArray(doc.history))
     return doc.history.length === 0 || (isObject(doc.history[0]) && typeof doc.history[0].role === 'string');
   return (
@@ -30,6 +32,15 @@ function isSweAgent(doc: Json): doc is JsonObject {
     !('messages' in doc) &&
     isObject(doc.trajectory[0]) &&
     'action' in doc.trajectory[0]
+  );
+}
+
+/** A RetryAgent file: `attempts`, each a whole run (and, when one was chosen, a copy of it beside them). */
+function isRetry(doc: JsonObject): boolean {
+  return (
+    Array.isArray(doc.attempts) &&
+    doc.attempts.length > 0 &&
+    doc.attempts.every((a) => isObject(a) && !isObject(a.attempts) && !Array.isArray(a.attempts) && isSweAgent(a))
   );
 }
 
@@ -211,57 +222,73 @@ export const sweAgent: Importer = {
   detect: (input) => input.kind === 'document' && isSweAgent(input.value),
   read(input, notes) {
     const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
-    const steps = Array.isArray(doc.trajectory) ? doc.trajectory.filter(isObject) : undefined;
-    const b = new TrajectoryBuilder();
-    const at: number[] = [];
-    const prompts = recordedPrompts(steps);
-    if (Array.isArray(doc.history)) readHistory(doc.history, b, notes, 'history message', at);
-    else {
-      const last = steps?.[steps.length - 1];
-      if (!last || !Array.isArray(last.query)) fail('neither a history nor trajectory steps with their prompt');
-      readHistory(last.query, b, notes, `trajectory step ${steps!.length - 1}: query`, at);
-      b.call(b.push(stepAction(last, `trajectory step ${steps!.length - 1}`)));
-    }
-    // Steps the history stops short of: each was a call over everything before it.
-    const missing = steps ? steps.length - b.calls.length : 0;
-    if (Array.isArray(doc.history) && steps && missing > 0) {
-      for (let k = steps.length - missing; k < steps.length; k++) {
-        const previous = steps[k - 1];
-        if (previous && b.last?.role === 'assistant') b.push(stepObservation(previous, b.last));
-        b.call(b.push(stepAction(steps[k]!, `trajectory step ${k}`)));
-      }
-      notes.add(
-        'swe-missing',
-        (n) => `${plural(n, 'step')} missing from \`history\` taken from \`trajectory\``,
-        missing,
-      );
-    }
-    const processors = historyProcessors(doc);
-    const shortening = processors?.filter((p) => !KEEPS_HISTORY.has(p));
-    const named = shortening && shortening.length > 0 ? ` (\`${shortening.join('`, `')}\`)` : '';
-    const differing = prompts ? sendRecordedPrompts(b, prompts, at) : undefined;
-    if (differing !== undefined && differing > 0)
-      notes.say(
-        `raw is what each call sent as its step recorded it: SWE-agent's history processor${named} had shortened old observations in ${plural(differing, 'call')}, which \`history\` keeps whole`,
-      );
-    else if (differing === undefined && (shortening === undefined || shortening.length > 0))
-      notes.say(
-        (prompts
-          ? "the steps' recorded prompts do not line up with `history`, so "
-          : 'the steps do not record the prompts sent, so ') +
-          (shortening === undefined
-            ? "raw counts the full `history`: the file does not name SWE-agent's history processor, and its default configurations sent only the last 5 observations whole, so raw may be more than was sent"
-            : `raw counts the full \`history\`, more than was sent: SWE-agent's history processor${named} shortened old observations before each call`),
-      );
-    const stats = isObject(doc.info) && isObject(doc.info.model_stats) ? doc.info.model_stats : undefined;
-    const total = optionalNumber(stats?.instance_cost);
-    return [
-      {
-        format: steps ? 'swe-agent' : 'swe-agent-history',
-        messages: b.messages,
-        calls: b.calls,
-        ...(total !== undefined ? { recordedCost: total } : {}),
-      },
-    ];
+    if (!isRetry(doc)) return [readRun(doc, notes)];
+    // RetryAgent (sweagent/agent/agents.py): the chosen attempt is copied to the top level, where
+    // `info.model_stats` then holds the totals of all attempts. Each attempt is replayed as its own run,
+    // with its own recorded cost; the copy is left out.
+    const attempts = (doc.attempts as Json[]).filter(isObject);
+    const info = isObject(doc.info) ? doc.info : undefined;
+    const best = optionalNumber(info?.best_attempt_idx);
+    notes.say(
+      `a RetryAgent file: each of its ${plural(attempts.length, 'attempt')} is replayed as its own run` +
+        (best !== undefined && Number.isInteger(best) && attempts[best] ? ` (#${best + 1} was chosen)` : '') +
+        '; the calls of its reviewer or chooser (`info.rloop_model_stats`) are not replayed',
+    );
+    return attempts.map((a, i) => {
+      const own = new Notes();
+      const run = readRun(a, own);
+      const warnings = own.list().map((w) => `attempt ${i + 1}: ${w}`);
+      return warnings.length > 0 ? { ...run, warnings } : run;
+    });
   },
 };
+
+/** One SWE-agent run: a whole `.traj`, a history-only extract, or one attempt of a RetryAgent file. */
+function readRun(doc: JsonObject, notes: Notes): ImportedRun {
+  const steps = Array.isArray(doc.trajectory) ? doc.trajectory.filter(isObject) : undefined;
+  const b = new TrajectoryBuilder();
+  const at: number[] = [];
+  const prompts = recordedPrompts(steps);
+  if (Array.isArray(doc.history)) readHistory(doc.history, b, notes, 'history message', at);
+  else {
+    const last = steps?.[steps.length - 1];
+    if (!last || !Array.isArray(last.query)) fail('neither a history nor trajectory steps with their prompt');
+    readHistory(last.query, b, notes, `trajectory step ${steps!.length - 1}: query`, at);
+    b.call(b.push(stepAction(last, `trajectory step ${steps!.length - 1}`)));
+  }
+  // Steps the history stops short of: each was a call over everything before it.
+  const missing = steps ? steps.length - b.calls.length : 0;
+  if (Array.isArray(doc.history) && steps && missing > 0) {
+    for (let k = steps.length - missing; k < steps.length; k++) {
+      const previous = steps[k - 1];
+      if (previous && b.last?.role === 'assistant') b.push(stepObservation(previous, b.last));
+      b.call(b.push(stepAction(steps[k]!, `trajectory step ${k}`)));
+    }
+    notes.add('swe-missing', (n) => `${plural(n, 'step')} missing from \`history\` taken from \`trajectory\``, missing);
+  }
+  const processors = historyProcessors(doc);
+  const shortening = processors?.filter((p) => !KEEPS_HISTORY.has(p));
+  const named = shortening && shortening.length > 0 ? ` (\`${shortening.join('`, `')}\`)` : '';
+  const differing = prompts ? sendRecordedPrompts(b, prompts, at) : undefined;
+  if (differing !== undefined && differing > 0)
+    notes.say(
+      `raw is what each call sent as its step recorded it: SWE-agent's history processor${named} had shortened old observations in ${plural(differing, 'call')}, which \`history\` keeps whole`,
+    );
+  else if (differing === undefined && (shortening === undefined || shortening.length > 0))
+    notes.say(
+      (prompts
+        ? "the steps' recorded prompts do not line up with `history`, so "
+        : 'the steps do not record the prompts sent, so ') +
+        (shortening === undefined
+          ? "raw counts the full `history`: the file does not name SWE-agent's history processor, and its default configurations sent only the last 5 observations whole, so raw may be more than was sent"
+          : `raw counts the full \`history\`, more than was sent: SWE-agent's history processor${named} shortened old observations before each call`),
+    );
+  const stats = isObject(doc.info) && isObject(doc.info.model_stats) ? doc.info.model_stats : undefined;
+  const total = optionalNumber(stats?.instance_cost);
+  return {
+    format: steps ? 'swe-agent' : 'swe-agent-history',
+    messages: b.messages,
+    calls: b.calls,
+    ...(total !== undefined ? { recordedCost: total } : {}),
+  };
+}

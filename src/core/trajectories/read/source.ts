@@ -36,7 +36,7 @@ function jsonError(e: unknown): FormatError {
 async function readDocument(first: string, rest: AsyncGenerator<string>): Promise<Input> {
   // `separator: ''` lets whitespace follow the document; a second value is reported below.
   const parser = new JSONParser({
-    paths: ['$.*', '$.*.*', '$'],
+    paths: ['$.*', '$.*.*', '$.attempts.*.trajectory.*', '$'],
     keepStack: true,
     separator: '',
     stringBufferSize: 1 << 16,
