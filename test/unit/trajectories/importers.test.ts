@@ -56,6 +56,20 @@ test('mini-swe-agent 2.x tool calling: tool messages, a rejected reply as a call
   assert.match(t.warnings!.join('\n'), /1 rejected reply/);
 });
 
+test('mini-swe-agent: a rejected reply whose response was kept as text (not serializable) is still a call', async () => {
+  const doc = JSON.parse(readFileSync(fixture('mini-swe-agent-2-toolcall.traj.json'), 'utf8')) as {
+    messages: { extra?: { response?: unknown } }[];
+  };
+  doc.messages[4]!.extra!.response = "ModelResponse(id='chatcmpl-1', choices=[...])";
+  const t = await readDoc(doc);
+  assert.deepEqual(callShape(t), [
+    [[[0, 2]], 2],
+    [[[0, 4]], null],
+    [[[0, 5]], 5],
+  ]);
+  assert.deepEqual(t.calls![1]!.recorded, { cost: 0.003 }, 'its cost is kept; the text holds no usage to read');
+});
+
 test('mini-swe-agent 2.x Responses API: role-less response objects are calls, function_call_output items observations', async () => {
   const t = await one('mini-swe-agent-2-responses.traj.json');
   assert.deepEqual(shape(t), ['system/agent', 'user/person', 'assistant/agent', 'tool/environment', 'assistant/agent']);

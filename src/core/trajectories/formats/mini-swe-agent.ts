@@ -52,7 +52,8 @@ export const miniSweAgent: Importer = {
       }
       // A rejected reply: the call happened, its output was not kept; the error report follows it.
       const extra = extraOf(v);
-      if (extra && isObject(extra.response) && v.role !== 'assistant' && v.object !== 'response') {
+      // `response` may be the text of one that could not be serialized: the call happened all the same.
+      if (extra && extra.response !== undefined && v.role !== 'assistant' && v.object !== 'response') {
         b.rejectedCall(recorded(v));
         rejected++;
       }

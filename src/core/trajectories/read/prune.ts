@@ -35,6 +35,7 @@ export function createPruner(): (v: Json) => void {
     if (!isObject(v)) return;
     // mini-swe-agent: `extra.response` repeats the message (and, for rejected replies, is all we have).
     if (isObject(v.extra) && isObject(v.extra.response)) v.extra.response = slimResponse(v.extra.response);
+    else if (isObject(v.extra) && typeof v.extra.response === 'string') v.extra.response = ''; // a repr: no usage in it
     if ((Array.isArray(v.query) || Array.isArray(v.messages)) && 'observation' in v && 'action' in v) {
       delete v.state;
       if (Array.isArray(v.query)) {
