@@ -185,7 +185,7 @@ export class HistoryWriter {
     const record: HistoryRecord = {
       v: 1,
       session: this.session,
-      index: this.index++,
+      index: this.index,
       at: new Date(this.clock.now()).toISOString(),
       message: sanitized,
     };
@@ -198,6 +198,7 @@ export class HistoryWriter {
         : extra.masked;
     if (Object.keys(redactions).length > 0) record.redactions = redactions;
     await this.jsonl.append(JSON.stringify(record) + '\n');
+    this.index++; // only once written: a failed append leaves no gap in the indices
     await this.markdown.append(renderMarkdown(record));
     return record;
   }

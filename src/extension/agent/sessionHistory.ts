@@ -47,11 +47,14 @@ export class SessionHistory {
   }
 
   private async write(messages: readonly Message[], upTo: number): Promise<void> {
-    for (const m of messages.slice(this.written, upTo)) {
+    // Counted one message at a time: after a failed append the next sync starts at that message, not
+    // over from the first of its batch (which would write the ones before it twice).
+    while (this.written < upTo) {
+      const m = messages[this.written]!;
       const r = await this.writer.append(m);
       if (m.role === 'tool' && m.toolCallId) this.indexOf.set(m.toolCallId, r.index);
+      this.written++;
     }
-    this.written = Math.max(this.written, upTo);
   }
 
   /**

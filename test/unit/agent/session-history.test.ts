@@ -88,6 +88,26 @@ test('a resumed session goes on appending and does not record a mask twice', asy
   assert.equal(c2?.index, 5, 'the mask record names the file index of the message it is about');
 });
 
+test('a failed append is retried alone: the file never repeats what it already holds', async (t) => {
+  const s = await store(t);
+  const writer = await HistoryWriter.open(s, 'chat-3');
+  const append = writer.append.bind(writer);
+  let appends = 0;
+  writer.append = (m, extra) => {
+    if (++appends === 3) return Promise.reject(new Error('ENOSPC: no space left on device'));
+    return append(m, extra);
+  };
+  const errors: string[] = [];
+  const history = SessionHistory.open(writer, 0, [], { ...silentLogger, error: (m) => errors.push(String(m)) });
+  await history.sync(conversation.slice(0, 3)); // the third (the assistant's call) fails once
+  await history.sync(conversation.slice(0, 5));
+  await history.sync(conversation);
+  await history.close();
+  assert.equal(errors.length, 1, 'the failure is logged');
+  const { records } = await loadSession(s, 'chat-3');
+  assert.deepEqual(messagesFromHistory(records), conversation, 'each message once, in order');
+});
+
 test('titles: the first line of the first instruction, shortened at a word, control and bidi characters gone', () => {
   assert.equal(titleFrom('\n\n  Fix the bug\nin the parser'), 'Fix the bug');
   assert.equal(titleFrom('evil\u202etxt.exe\u0007 name'), 'evil txt.exe name');

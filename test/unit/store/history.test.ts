@@ -12,7 +12,7 @@ import {
   MAX_RESUME_BYTES,
 } from '../../../src/core/store/history';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
-import type { Message } from '../../../src/core/messages';
+import type { Message, Tokenizer } from '../../../src/core/messages';
 import { tempDir } from './helpers';
 
 const tokenizer = createTokenizer('o200k');
@@ -133,6 +133,31 @@ test('a torn last line is reported; reopening continues the numbering on a fresh
   );
   assert.equal(r.badLines.length, 1);
   assert.equal(r.tornTail, undefined);
+});
+
+test('an append that fails before its line is written leaves no gap in the numbering', async (t) => {
+  const store = await setup(t);
+  let counts = 0;
+  const failingOnce: Tokenizer = {
+    name: tokenizer.name,
+    exact: true,
+    count: (text) => tokenizer.count(text),
+    countMessage: (m: Message) => {
+      if (++counts === 2) throw new RangeError('Maximum call stack size exceeded');
+      return tokenizer.countMessage(m);
+    },
+  };
+  const w = await HistoryWriter.open(store, 's4', { tokenizer: failingOnce });
+  await w.append({ role: 'user', content: 'one' });
+  await assert.rejects(w.append({ role: 'assistant', content: 'two' }), RangeError);
+  const retried = await w.append({ role: 'assistant', content: 'two' });
+  await w.close();
+  assert.equal(retried.index, 1);
+  const r = await loadSession(store, 's4');
+  assert.deepEqual(
+    r.records.filter(isMessageRecord).map((x) => x.index),
+    [0, 1],
+  );
 });
 
 test('listSessions lists sessions newest first; loadSession takes the id or the file name', async (t) => {
