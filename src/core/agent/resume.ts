@@ -14,8 +14,12 @@ export interface ResumeOptions {
   now: number;
 }
 
-/** What a tool call that never got its result (the run ended first) answers when the session resumes. */
-export const MISSING_RESULT = '(no result: the session ended before this tool call finished)';
+/**
+ * What a tool call without a recorded result answers when the session resumes. The run ended before the
+ * result was written, which can be after the tool ran (a command, an edit): the model must check, not redo.
+ */
+export const MISSING_RESULT =
+  "(result not recorded: the session ended before this tool call's result was saved; the tool may have run, so check its effects before running it again)";
 
 /**
  * Messages in record order (by index; a repeated index keeps the first record), with every tool call

@@ -18,7 +18,7 @@ import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
 import { modelFields, providerKind } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
-import { SessionHistory } from './sessionHistory';
+import { HistorySink, SessionHistory } from './sessionHistory';
 import { listPastSessions } from './pastSessions';
 import { WrittenSessions } from './writtenSessions';
 
@@ -307,7 +307,7 @@ export class ChatController implements vscode.Disposable {
     const restoring = this.carryOver;
     const settings = this.d.settings();
     const tokenizer = this.tokenizerFor(liveSettings(settings).tokenizer);
-    const sink: { history?: SessionHistory; session?: AgentSession } = {};
+    const sink = new HistorySink();
     const session = await buildSession(
       {
         secrets: this.d.secrets,
@@ -324,11 +324,12 @@ export class ChatController implements vscode.Disposable {
         workspaceFolder,
         sessionId,
         ...(restoring ? { restore: restoring } : {}),
-        // Each call's record follows its answer in this session's history file (not a later chat's).
-        onCall: (r) => void sink.history?.call(sink.session?.messages ?? [], r),
-        onSummaryCall: (r) => void sink.history?.summaryCall(r),
-        // A stored output's full size is in its preview's last line: the card shows it.
+        // Records and tool results go to this session's history file (not a later chat's).
+        onCall: sink.onCall,
+        onSummaryCall: sink.onSummaryCall,
         onMessage: (m) => {
+          sink.onMessage(m);
+          // A stored output's full size is in its preview's last line: the card shows it.
           const lines = m.role === 'tool' && m.storedAt && m.toolCallId ? outputLinesOf(m.content) : undefined;
           if (lines !== undefined) this.d.post(this.model.outputLines(m.toolCallId!, lines));
         },

@@ -120,6 +120,29 @@ export class SessionHistory {
   }
 }
 
+/**
+ * What a session reports, routed to its history file once both exist (the session is built first). A tool
+ * result is written as soon as it is in, not with the next answer: after a crash while the next call is
+ * under way, a resumed session still knows the tool ran and what it returned.
+ */
+export class HistorySink {
+  history?: SessionHistory;
+  session?: { readonly messages: readonly Message[] };
+
+  /** Each call's record follows its answer. */
+  readonly onCall = (record: CallRecord): void => void this.history?.call(this.messages(), record);
+
+  readonly onSummaryCall = (record: SummaryCallRecord): void => void this.history?.summaryCall(record);
+
+  readonly onMessage = (m: Message): void => {
+    if (m.role === 'tool') void this.history?.sync(this.messages());
+  };
+
+  private messages(): readonly Message[] {
+    return this.session?.messages ?? [];
+  }
+}
+
 /** The transcript's line for a call: what was sent and what it cost. */
 function callNote(r: CallRecord): string {
   const n = (v: number): string => v.toLocaleString('en-US');

@@ -44,6 +44,9 @@ test('a tool call the session never answered gets a note; a result without its c
     cut[1],
     { role: 'tool', origin: 'environment', toolCallId: 'c1', name: 'run_command', content: MISSING_RESULT },
   ]);
+  // The call may well have run (its result was just never written): the model must not assume it did not.
+  assert.match(MISSING_RESULT, /not recorded/);
+  assert.match(MISSING_RESULT, /may have run/);
 });
 
 test('the state continues the conversation: turns counted, accounting starts at zero', () => {

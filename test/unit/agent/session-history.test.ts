@@ -15,7 +15,8 @@ import {
 } from '../../../src/core/agent/history-summary';
 import { silentLogger } from '../../../src/core/ports';
 import type { Message } from '../../../src/core/messages';
-import { SessionHistory } from '../../../src/extension/agent/sessionHistory';
+import { HistorySink, SessionHistory } from '../../../src/extension/agent/sessionHistory';
+import { harness } from './helpers';
 import { listPastSessions } from '../../../src/extension/agent/pastSessions';
 import { WrittenSessions } from '../../../src/extension/agent/writtenSessions';
 import { tempDir } from '../store/helpers';
@@ -106,6 +107,35 @@ test('a failed append is retried alone: the file never repeats what it already h
   assert.equal(errors.length, 1, 'the failure is logged');
   const { records } = await loadSession(s, 'chat-3');
   assert.deepEqual(messagesFromHistory(records), conversation, 'each message once, in order');
+});
+
+test('a tool result is in the file while the next model call is still under way', async (t) => {
+  const s = await store(t);
+  const sink = new HistorySink();
+  const h = await harness(
+    [
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] } },
+      { fault: 'hang' }, // turn 2's answer never comes: a crash now must not lose turn 1's result
+    ],
+    { onCall: sink.onCall, onMessage: sink.onMessage },
+  );
+  t.after(() => h.close());
+  sink.session = h.agent;
+  sink.history = SessionHistory.open(await HistoryWriter.open(s, 'chat-4'), 0, [], silentLogger);
+  const stop = new AbortController();
+  const secondCall = new Promise<void>((resolve) =>
+    h.agent.on((e) => e.type === 'turn-started' && e.turn === 2 && resolve()),
+  );
+  const run = h.agent.send('Read a.ts.', stop.signal);
+  await secondCall;
+  await sink.history.flush();
+  const { records } = await loadSession(s, 'chat-4');
+  const result = messagesFromHistory(records).find((m) => m.role === 'tool');
+  assert.equal(result?.content, h.agent.messages.find((m) => m.role === 'tool')?.content);
+  assert.match(result?.content ?? '', /a\.ts:1:/, 'the real output, not a stand-in for a missing one');
+  stop.abort();
+  await run;
+  await sink.history.close();
 });
 
 test('titles: the first line of the first instruction, shortened at a word, control and bidi characters gone', () => {
