@@ -17,6 +17,7 @@ import {
 } from '../strategies/types';
 import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { CallAccountant, type CallPrices } from './accounting';
+import { uniqueCallIds } from './call-ids';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
@@ -336,7 +337,9 @@ export class AgentSession {
       const outcome = await this.callModel(turn, signal);
       if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
       this.s.turns = turn;
-      const { text, toolCalls } = outcome.result;
+      const text = outcome.result.text;
+      // Before the answer is kept, run or sent back: a result pairs with its call by id.
+      const toolCalls = uniqueCallIds(outcome.result.toolCalls, this.s.messages);
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
