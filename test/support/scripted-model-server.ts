@@ -27,6 +27,8 @@ export interface ReplyStep {
   wholeToolCalls?: boolean | 'at-index-0';
   /** Repeat the call's name in every chunk of its arguments (as some servers do). */
   repeatNames?: boolean;
+  /** Split each call in pieces without `index`, every piece repeating the call's id (as some servers do). */
+  unindexedPieces?: boolean;
 }
 
 export type FaultStep =
@@ -169,9 +171,11 @@ async function reply(
       continue;
     }
     const half = Math.ceil(c.arguments.length / 2);
-    await delta({ index: i, id: c.id, type: 'function', function: { ...fn, arguments: c.arguments.slice(0, half) } });
+    const at = step.unindexedPieces ? {} : { index: i };
+    await delta({ ...at, id: c.id, type: 'function', function: { ...fn, arguments: c.arguments.slice(0, half) } });
     const name = step.repeatNames ? { name: c.name } : {};
-    await delta({ index: i, function: { ...name, arguments: c.arguments.slice(half) } });
+    const id = step.unindexedPieces ? { id: c.id, type: 'function' } : {};
+    await delta({ ...at, ...id, function: { ...name, arguments: c.arguments.slice(half) } });
   }
   await send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   if (body.stream_options && (body.stream_options as { include_usage?: boolean }).include_usage)

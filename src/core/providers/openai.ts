@@ -116,9 +116,10 @@ export class OpenAICompatibleProvider implements ChatProvider {
         if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
         for (const d of choice.delta.tool_calls ?? []) {
           // Some servers send each call whole, without `index` or (Ollama) all at index 0: a new id starts a
-          // new call, so parallel calls are never merged into one.
+          // new call, so parallel calls are never merged into one. A chunk without `index` that repeats the
+          // open call's id (or has none) goes on with that call.
           const wire = typeof d.index === 'number' ? d.index : undefined;
-          let key = wire !== undefined ? byIndex.get(wire) : d.id || calls.size === 0 ? undefined : lastKey;
+          let key = wire !== undefined ? byIndex.get(wire) : calls.size === 0 ? undefined : lastKey;
           const open = key === undefined ? undefined : calls.get(key);
           if (key === undefined || (d.id && open?.id && d.id !== open.id)) {
             key = calls.size;

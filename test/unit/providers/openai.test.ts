@@ -89,6 +89,7 @@ const streamShapes: [string, Partial<Extract<ScriptStep, { reply: unknown }>>][]
   ['sent whole without index (Ollama)', { wholeToolCalls: true }],
   ['sent whole, all at index 0 with their own ids (Ollama 0.20)', { wholeToolCalls: 'at-index-0' }],
   ['with the name repeated in every chunk', { repeatNames: true }],
+  ['in pieces without index, each repeating the id', { unindexedPieces: true }],
 ];
 for (const [shape, options] of streamShapes)
   test(`parallel tool calls ${shape} stay separate, in order, named once`, async () => {
