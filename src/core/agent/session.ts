@@ -289,6 +289,11 @@ export class AgentSession {
     this.append({ role: 'user', content: userText, origin: 'person' });
     try {
       this.s.status = await this.work(signal);
+    } catch (e) {
+      // Anything the loop did not expect (a tokenizer out of stack on a huge message, say) ends the run
+      // like an error: never a status left at `running` and a rejected send.
+      this.log.error(e instanceof Error ? e : String(e));
+      this.s.status = this.stop('error', `The agent failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       this.running = false;
     }

@@ -67,29 +67,68 @@ export function acquireEncoding(name: EncodingName): EncodingLease {
  */
 export const MAX_RUN = 2000;
 
-// Each run is found from its start only (the lookbehinds), so the scan stays linear.
-const LONG_RUN = new RegExp(
-  String.raw`(?<!\s)\s{${MAX_RUN + 1},}|(?<![\p{L}\p{M}])[\p{L}\p{M}]{${MAX_RUN + 1},}|(?<![^\s\p{L}\p{M}\p{N}])[^\s\p{L}\p{M}\p{N}]{${MAX_RUN + 1},}`,
-  'gu',
-);
-
 const MAYBE_LONG_RUN = new RegExp(String.raw`(?<!\S)\S{${MAX_RUN + 1}}|(?<!\s)\s{${MAX_RUN + 1}}`);
 
-/** The text cut inside its runs longer than MAX_RUN, every MAX_RUN characters; whole when it has none. */
+/** What a character counts as for runs: blank, letter (or mark), sign, or none (digits: never a run). */
+const enum Kind {
+  None,
+  Blank,
+  Letter,
+  Sign,
+}
+const BLANK = /^\s$/u;
+const LETTER = /^[\p{L}\p{M}]$/u;
+const DIGIT = /^\p{N}$/u;
+
+function kindOf(char: string): Kind {
+  if (BLANK.test(char)) return Kind.Blank;
+  if (LETTER.test(char)) return Kind.Letter;
+  return DIGIT.test(char) ? Kind.None : Kind.Sign;
+}
+
+const ASCII_KINDS = Array.from({ length: 128 }, (_, c) => kindOf(String.fromCharCode(c)));
+
+/**
+ * The text cut inside its runs longer than MAX_RUN, every MAX_RUN characters; whole when it has none.
+ * A plain scan, not a regular expression: a regex over a run of a few MB of letters overflows the stack.
+ */
 export function splitLongRuns(text: string): string[] {
   // Most text has no run of even one kind of blank or non-blank that long: a quick test spares it the
   // slower scan by Unicode class.
   if (text.length <= MAX_RUN || !MAYBE_LONG_RUN.test(text)) return [text];
   const parts: string[] = [];
   let from = 0;
-  for (const m of text.matchAll(LONG_RUN)) {
-    for (let cut = m.index + MAX_RUN; cut < m.index + m[0].length; cut += MAX_RUN) {
+  const cutRun = (start: number, end: number): void => {
+    for (let cut = start + MAX_RUN; cut < end; cut += MAX_RUN) {
       // Not between the halves of a surrogate pair (a letter outside the BMP).
       const at = (text.charCodeAt(cut) & 0xfc00) === 0xdc00 ? cut + 1 : cut;
       parts.push(text.slice(from, at));
       from = at;
     }
+  };
+  // A run is long by its characters (a letter outside the BMP is one), and cut by UTF-16 offsets.
+  let runStart = 0;
+  let runChars = 0;
+  let runKind = Kind.None;
+  for (let i = 0; i < text.length;) {
+    const code = text.charCodeAt(i);
+    let width = 1;
+    let kind: Kind;
+    if (code < 128) kind = ASCII_KINDS[code]!;
+    else {
+      width = (code & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+      kind = kindOf(text.slice(i, i + width));
+    }
+    if (kind !== runKind) {
+      if (runKind !== Kind.None && runChars > MAX_RUN) cutRun(runStart, i);
+      runStart = i;
+      runChars = 0;
+      runKind = kind;
+    }
+    runChars++;
+    i += width;
   }
+  if (runKind !== Kind.None && runChars > MAX_RUN) cutRun(runStart, text.length);
   parts.push(text.slice(from));
   return parts;
 }

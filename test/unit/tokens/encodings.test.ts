@@ -121,6 +121,57 @@ test('a run of letters outside the BMP is never cut between the halves of a char
   for (const p of parts) assert.ok(!/^[\udc00-\udfff]|[\ud800-\udbff]$/.test(p));
 });
 
+/** The split as a regular expression gives it, on text small enough for one: the scan must agree. */
+function referenceSplit(text: string): string[] {
+  const run = new RegExp(
+    String.raw`(?<!\s)\s{${MAX_RUN + 1},}|(?<![\p{L}\p{M}])[\p{L}\p{M}]{${MAX_RUN + 1},}|(?<![^\s\p{L}\p{M}\p{N}])[^\s\p{L}\p{M}\p{N}]{${MAX_RUN + 1},}`,
+    'gu',
+  );
+  const parts: string[] = [];
+  let from = 0;
+  for (const m of text.matchAll(run))
+    for (let cut = m.index + MAX_RUN; cut < m.index + m[0].length; cut += MAX_RUN) {
+      const at = (text.charCodeAt(cut) & 0xfc00) === 0xdc00 ? cut + 1 : cut;
+      parts.push(text.slice(from, at));
+      from = at;
+    }
+  parts.push(text.slice(from));
+  return parts;
+}
+
+// The runs were found with a regular expression, which overflowed the stack on a run of letters of a few
+// MB (from about 4 MB on a deep stack): the session's first count of such a message threw.
+test('runs are cut where a regular expression would cut them, also in a run of many MB', () => {
+  const pieces = ['x', '\u00e9', '\u0301', '\u{20000}', ' ', '\n', '\u3000', '=', '\u{1F600}', '7', '\u0663', '\ud800'];
+  let seed = 7;
+  const random = (n: number): number => {
+    seed ^= seed << 13; // xorshift32: the same samples on every run
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) % n;
+  };
+  for (let sample = 0; sample < 40; sample++) {
+    let text = '';
+    while (text.length < 12_000) text += pieces[random(pieces.length)]!.repeat(1 + random(random(2) ? 3_000 : 5));
+    assert.deepEqual(
+      splitLongRuns(text).map((p) => p.length),
+      referenceSplit(text).map((p) => p.length),
+      `sample ${sample}`,
+    );
+  }
+  // Too long for the regular expression: the parts a short run shows, repeated.
+  const started = performance.now();
+  const size = 8 << 20;
+  const huge = `{"path": "${'x'.repeat(size)}`;
+  const parts = splitLongRuns(huge);
+  assertQuick(started);
+  assert.equal(parts.join(''), huge);
+  assert.equal(parts.length, Math.ceil(size / MAX_RUN));
+  assert.equal(parts[0], `{"path": "${'x'.repeat(MAX_RUN)}`);
+  assert.ok(parts.slice(1, -1).every((p) => p === parts[1] && p.length === MAX_RUN));
+  assert.equal(parts.at(-1)!.length, size % MAX_RUN);
+});
+
 test('text without such runs is counted whole (exact): code, prose, a minified line, a base64 blob', () => {
   const samples = [
     'const x = 1;\n'.repeat(2_000),
