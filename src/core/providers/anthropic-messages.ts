@@ -14,6 +14,7 @@ import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
 import { commonPrefixLength } from '../cost/prefix-cache';
 import { textNestedDeeperThan } from '../json-depth';
+import { EMPTY_OUTPUT, visible } from './visible-text';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 
@@ -36,13 +37,9 @@ function parseInput(args: string): Record<string, unknown> {
   return { _unparsed_arguments: args };
 }
 
-// The API refuses a text block with no visible character ("text content blocks must contain non-whitespace
-// text"): a bare newline another provider's model wrote before its tool calls would fail every request.
-const visible = (text: string): boolean => text.trim() !== '';
-
 function blocksOf(m: Message): ContentBlockParam[] {
   if (m.role === 'tool') {
-    const content = visible(m.content) ? m.content : '(empty output)';
+    const content = visible(m.content) ? m.content : EMPTY_OUTPUT;
     if (m.toolCallId === undefined) return [{ type: 'text', text: content }];
     return [{ type: 'tool_result', tool_use_id: m.toolCallId, content }];
   }

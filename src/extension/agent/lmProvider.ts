@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { Message } from '../../core/messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ToolSpec } from '../../core/agent/provider';
 import { ProviderError, type ProviderErrorKind } from '../../core/agent/errors';
+import { toLanguageModelTurns } from '../../core/providers/language-model-turns';
 
 /** Finds the chat model: by id, then by family; an empty selector takes the first one VS Code offers. */
 export type ModelLookup = (selector: string) => Promise<vscode.LanguageModelChat>;
@@ -23,58 +24,22 @@ export async function selectLanguageModel(selector: string): Promise<vscode.Lang
   });
 }
 
-/**
- * Our messages as VS Code chat messages. VS Code has no system role: the system prompt goes first as a
- * user message. Consecutive messages of one side are merged, so tool results that answer one action
- * travel together, right after it, as the providers behind `vscode.lm` require.
- */
+/** Our messages as VS Code chat messages (the turns are worked out in core: language-model-turns.ts). */
 export function toLanguageModelMessages(messages: readonly Message[]): vscode.LanguageModelChatMessage[] {
-  type Turn =
-    | { role: 'user'; parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolResultPart)[] }
-    | { role: 'assistant'; parts: (vscode.LanguageModelTextPart | vscode.LanguageModelToolCallPart)[] };
-  const out: Turn[] = [];
-  const add = (turn: Turn): void => {
-    const last = out[out.length - 1];
-    if (turn.parts.length === 0) return;
-    if (last?.role === 'user' && turn.role === 'user') last.parts.push(...turn.parts);
-    else if (last?.role === 'assistant' && turn.role === 'assistant') last.parts.push(...turn.parts);
-    else out.push(turn);
-  };
-  for (const m of messages) {
-    if (m.role === 'assistant') {
-      add({
-        role: 'assistant',
-        parts: [
-          ...(m.content ? [new vscode.LanguageModelTextPart(m.content)] : []),
-          ...(m.toolCalls ?? []).map(
-            (c) => new vscode.LanguageModelToolCallPart(c.id, c.name, parseArguments(c.arguments)),
+  const text = (p: { text: string }): vscode.LanguageModelTextPart => new vscode.LanguageModelTextPart(p.text);
+  return toLanguageModelTurns(messages).map((turn) =>
+    turn.role === 'assistant'
+      ? vscode.LanguageModelChatMessage.Assistant(
+          turn.parts.map((p) =>
+            p.kind === 'text' ? text(p) : new vscode.LanguageModelToolCallPart(p.id, p.name, p.input),
           ),
-        ],
-      });
-    } else if (m.role === 'tool' && m.toolCallId) {
-      const result = new vscode.LanguageModelToolResultPart(m.toolCallId, [
-        new vscode.LanguageModelTextPart(m.content),
-      ]);
-      add({ role: 'user', parts: [result] });
-    } else if (m.content) {
-      add({ role: 'user', parts: [new vscode.LanguageModelTextPart(m.content)] });
-    }
-  }
-  return out.map((t) =>
-    t.role === 'assistant'
-      ? vscode.LanguageModelChatMessage.Assistant(t.parts)
-      : vscode.LanguageModelChatMessage.User(t.parts),
+        )
+      : vscode.LanguageModelChatMessage.User(
+          turn.parts.map((p) =>
+            p.kind === 'text' ? text(p) : new vscode.LanguageModelToolResultPart(p.id, [text(p)]),
+          ),
+        ),
   );
-}
-
-/** Tool calls carry an object; a malformed one (the retry filter drops it later) becomes `{}`. */
-function parseArguments(text: string): object {
-  try {
-    const v: unknown = JSON.parse(text);
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : {};
-  } catch {
-    return {};
-  }
 }
 
 function toLanguageModelTools(tools: readonly ToolSpec[]): vscode.LanguageModelChatTool[] {
