@@ -2,7 +2,15 @@
 // compose list) owns the rest of the line, so a password holding `, ; ) } ] & | '`, where the
 // code-shaped rules stop, is redacted whole. So does `"KEY=value"` quoted whole (docker -e, a compose or
 // `docker inspect` list) up to its closing quote.
-import { literalValue, looksLikeCode, looksLikeName, SECRET_NAME_KEYWORDS, YAML_TAG, type SecretRule } from './types';
+import {
+  hasDigitAndLetter,
+  literalValue,
+  looksLikeCode,
+  looksLikeName,
+  SECRET_NAME_KEYWORDS,
+  YAML_TAG,
+  type SecretRule,
+} from './types';
 import { trimTrailing } from '../../../trim';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
@@ -159,8 +167,13 @@ export const CONFIG_LINE_RULES: readonly SecretRule[] = [
   })),
   {
     ...ENV_LINE,
-    title: "A Dockerfile's ENV in its older form after a tab (a line of a table or a log): one word",
-    pattern: new RegExp(`(?<=\\t)ENV[ \\t]+${ENV_KEY}[ \\t]+(?![=\\s])(?<secret>[^\\s"'\x60\\\\]{4,})(?=[\\s"'\\\\]|$)`, 'gm'),
+    title: "A Dockerfile's ENV in its older form inside a line (after a blank, a tab or a `|`): one word",
+    pattern: new RegExp(
+      `(?<=[\\s|;(])ENV[ \\t]+${ENV_KEY}[ \\t]+(?![=\\s])(?<secret>[^\\s"'\x60\\\\]{4,})(?=[\\s"'\\\\]|$)`,
+      'gm',
+    ),
+    // Inside a line it may be prose (`set the ENV API_KEY variable`): only a value with a digit and a letter.
+    accept: (v: string) => lineValue(v) && hasDigitAndLetter(v),
   },
   ...lineRules(DOTTED_KEY, CODE_LINE, false),
   ...lineRules(KEY, CODE_LINE, true),
