@@ -74,23 +74,31 @@ export class CdToolCard extends LitElement {
         ${
           labels.masked
             ? html`<div class="masked" data-testid="masked" title=${labels.maskedTitle ?? ''}>
-                <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
-                <span>${labels.masked}</span>
+                  <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
+                  <span>${labels.masked}</span>
+                  ${
+                    c.storedAt
+                      ? html`<button
+                          type="button"
+                          class="link"
+                          data-testid="open-masked"
+                          aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                          title=${c.storedAt}
+                          @click=${this.open}
+                        >
+                          open
+                        </button>`
+                      : nothing
+                  }
+                </div>
                 ${
-                  c.storedAt
-                    ? html`<button
-                        type="button"
-                        class="link"
-                        data-testid="open-masked"
-                        aria-label="Open the full output of ${c.tool} (${c.storedAt})"
-                        title=${c.storedAt}
-                        @click=${this.open}
-                      >
-                        open
-                      </button>`
+                  c.placeholder
+                    ? html`<details class="placeholder" data-testid="masked-placeholder">
+                        <summary>What the model sees now</summary>
+                        <pre>${revealInvisible(c.placeholder).text}</pre>
+                      </details>`
                     : nothing
-                }
-              </div>`
+                }`
             : nothing
         }
         ${

@@ -109,6 +109,17 @@ function chat(approval?: ApprovalRequest): ChatSnapshot {
             durationMs: 120,
             preview: 'q'.repeat(500),
           },
+          {
+            callId: 'c2',
+            tool: 'run_command',
+            arguments: JSON.stringify({ command: 'npm test' }),
+            state: 'ok',
+            preview: 'ok',
+            storedAt: '.context-desk/tool-outputs/s1/0002-run_command.txt',
+            masked: true,
+            maskedLines: 240,
+            placeholder: `[output of run_command masked: 240 lines in ${'.context-desk/tool-outputs/s1/'.repeat(4)}0002-run_command.txt]`,
+          },
         ],
       },
       { kind: 'notice', id: 'n1', level: 'error', text: `The request to ${LONG_URL} failed: ECONNREFUSED` },
@@ -171,6 +182,14 @@ test('long and hostile output stays inside a 250 and a 300 pixel panel', async (
     assert.ok(
       widths.card! <= widths.cardClient! + 1,
       `${width} px: the tool card overflows (${JSON.stringify(widths)})`,
+    );
+    // What the model sees of a masked output is reachable by keyboard, not only in a tooltip.
+    const disclosure = page.locator('cd-app [data-testid="masked-placeholder"] summary');
+    await disclosure.focus();
+    await disclosure.press('Enter');
+    assert.match(
+      await page.locator('cd-app [data-testid="masked-placeholder"]').innerText(),
+      /output of run_command masked: 240 lines/,
     );
     // The budget at 85 % is the number that asks for action: never the one the meter line cuts off.
     const line = (await page.locator('cd-app [data-testid="meter-toggle"]').boundingBox())!;
