@@ -15,6 +15,9 @@ import {
   wrap64,
 } from './random';
 
+/** Lowercase letters: the words of a passphrase. */
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
 export interface CorpusEntry {
   /** The format, e.g. `github-pat`. */
   format: string;
@@ -1228,6 +1231,14 @@ export const FORMATS: Format[] = [
   ctx('psexec-password', 'cli-password', (r) => {
     const secret = password(r);
     return { secret, line: `psexec \\\\fileserver -u CORP\\admin -p ${secret} cmd /c whoami` };
+  }),
+  ctx('dotenv-quoted-passphrase', 'env-secret', (r) => {
+    const secret = [6, 5, 7, 6].map((n) => r.str(LETTERS, n)).join(' ');
+    return { secret, line: `DB_PASSWORD="${secret}"` };
+  }),
+  ctx('code-passphrase', 'code-secret', (r) => {
+    const secret = [7, 6, 5].map((n) => r.str(LETTERS, n)).join(' ');
+    return { secret, line: `conn = connect(user="app", password="${secret}")` };
   }),
   ctx('sshpass-env', 'env-secret', (r) => {
     const secret = password(r);

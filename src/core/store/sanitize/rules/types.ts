@@ -177,9 +177,21 @@ export function literalValue(raw: string, quoted = false): boolean {
   if (looksLikePattern(v)) return false;
   // A version or an OID (`1.3.6.1.5.5.7.3.1`, `2.10.4`): numbers, not a secret.
   if (/^\d+(?:\.\d+)+$/.test(v) || versionSpec(v)) return false;
-  // "Enter your password", "(see the docs)": words, not a secret.
-  return !(/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) && v.trim().split(/\s+/).length >= 3);
+  // "Enter your password", "(see the docs)": words, not a secret. A passphrase of plain lowercase words
+  // ("correct horse battery staple") is one, unless a word of prose is among them.
+  const words = v.trim().split(/\s+/);
+  if (!/^[A-Za-z ,.'"!?:;()\x60-]+$/.test(v) || words.length < 3) return true;
+  return words.every((w) => /^[a-z]+$/.test(w)) && !words.some((w) => PROSE_WORDS.has(w));
 }
+
+/** Words that make a run of lowercase words read as prose (a label, a hint, a message), not a passphrase. */
+const PROSE_WORDS = new Set(
+  (
+    'a an the your my our their this that these those to of for from in on at by with without and or but ' +
+    'not no is are was were be been must should will can may please enter type here there see use set ' +
+    'if it its you we they when where how what which'
+  ).split(' '),
+);
 
 /** The secret words a setting's or element's name ends in (`<maxTokens>` does not: it is a number). */
 export const SECRET_NAME_END = String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
