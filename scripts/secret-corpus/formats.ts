@@ -1240,6 +1240,10 @@ export const FORMATS: Format[] = [
     const secret = [7, 6, 5].map((n) => r.str(LETTERS, n)).join(' ');
     return { secret, line: `conn = connect(user="app", password="${secret}")` };
   }),
+  ctx('shell-export-word', 'env-secret', (r) => {
+    const secret = r.str(LETTERS, 8);
+    return { secret, line: `export SMTP_PASS=${secret}` };
+  }),
   ctx('sshpass-env', 'env-secret', (r) => {
     const secret = password(r);
     return { secret, line: `SSHPASS=${secret} sshpass -e ssh deploy@10.0.0.7 uptime` };

@@ -4,6 +4,7 @@
 // `docker inspect` list) up to its closing quote.
 import {
   hasDigitAndLetter,
+  isPlaceholder,
   literalValue,
   looksLikeCode,
   looksLikeName,
@@ -174,6 +175,17 @@ export const CONFIG_LINE_RULES: readonly SecretRule[] = [
     ),
     // Inside a line it may be prose (`set the ENV API_KEY variable`): only a value with a digit and a letter.
     accept: (v: string) => lineValue(v) && hasDigitAndLetter(v),
+  },
+  {
+    ...ENV_LINE,
+    // A shell's `export` (or cmd's `set`) assigns the word as written: a name there is the password itself
+    // (`export DB_PASSWORD=hunter`), where `API_TOKEN=token` in code would read a variable.
+    title: 'A secret-named variable exported by a shell (export DB_PASSWORD=word): the word, even a plain one',
+    pattern: new RegExp(
+      String.raw`^[ \t]*(?:export|set)[ \t]+${ENV_KEY}=(?<secret>[^\s$%"'\x60\\]{3,})(?=[ \t]*(?:[ \t]#[^\n]*)?$)`,
+      'gm',
+    ),
+    accept: (v: string) => !isPlaceholder(v),
   },
   ...lineRules(DOTTED_KEY, CODE_LINE, false),
   ...lineRules(KEY, CODE_LINE, true),
