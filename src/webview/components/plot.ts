@@ -46,6 +46,8 @@ export class CdPlot extends LitElement {
       ticks: { stroke: grid, width: 1 },
       font: `10px ${this.color('--vscode-font-family', 'sans-serif')}`,
     };
+    // Axis titles in the ticks' size: a narrow sidebar has little room for them.
+    const small = { labelSize: 14, labelFont: axis.font, labelGap: 0 };
     this.chart = new uPlot(
       {
         width: Math.max(120, box.clientWidth),
@@ -53,8 +55,13 @@ export class CdPlot extends LitElement {
         cursor: { drag: { x: false, y: false } },
         scales: { x: { time: false } },
         axes: [
-          { ...axis, label: undefined, values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')) },
-          { ...axis, size: 44, values: (_u, vals) => vals.map((v) => formatTokens(v)) },
+          {
+            ...axis,
+            label: 'model call',
+            ...small,
+            values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')),
+          },
+          { ...axis, label: 'tokens', ...small, size: 40, values: (_u, vals) => vals.map((v) => formatTokens(v)) },
         ],
         series: [
           { label: 'Call' },
