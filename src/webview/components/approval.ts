@@ -37,7 +37,8 @@ export class CdApproval extends LitElement {
   override render(): unknown {
     const a = this.approval;
     if (!a) return nothing;
-    // What runs is what is shown: characters that reorder or hide text are drawn as <U+…>.
+    // What runs is what is shown: characters that reorder or hide text are drawn as \u{…} (the host does
+    // it too; the count includes its escapes, so the warning shows either way).
     let hidden = 0;
     const shown = (text: string): string => {
       const r = revealInvisible(text);
@@ -80,8 +81,8 @@ export class CdApproval extends LitElement {
         hidden > 0
           ? html`<div class="hidden-chars" role="note" data-testid="approval-hidden">
               <span class="codicon codicon-warning" aria-hidden="true"></span>
-              ${hidden} invisible or text-reordering character${hidden === 1 ? '' : 's'} shown as &lt;U+…&gt;: what runs
-              may read differently from what it seems to say.
+              ${hidden} invisible or text-reordering character${hidden === 1 ? '' : 's'} shown as \\u{…}: what runs may
+              read differently from what it seems to say.
             </div>`
           : nothing
       }

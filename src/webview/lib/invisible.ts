@@ -1,7 +1,8 @@
 // Characters that change how text is drawn without being seen: bidirectional embeddings, overrides and
 // isolates ("Trojan Source", CVE-2021-42574), direction marks, zero-width characters, and control
 // characters a browser does not draw. Where the user reads what will run (an approval, a call's
-// arguments) they are shown as `<U+202E>`, so the text on screen is the text that runs.
+// arguments) they are shown as `\u{202e}`, as the host already writes them in approvals
+// (core/agent/tools/mcp.ts `visibleText`), so the text on screen is the text that runs.
 
 /**
  * Not a tab, a newline, a carriage return before a newline, nor the variation selectors of emoji
@@ -37,15 +38,13 @@ const HIDDEN = new RegExp(
 
 export interface Revealed {
   text: string;
-  /** How many characters were made visible. */
+  /** How many characters are shown as `\u{…}` (made visible here or by the host before). */
   hidden: number;
 }
 
+const SHOWN = /\\u\{[0-9a-f]{1,6}\}/g;
+
 export function revealInvisible(text: string): Revealed {
-  let hidden = 0;
-  const out = text.replace(HIDDEN, (c) => {
-    hidden++;
-    return `<U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}>`;
-  });
-  return { text: out, hidden };
+  const out = text.replace(HIDDEN, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  return { text: out, hidden: out.match(SHOWN)?.length ?? 0 };
 }

@@ -6,12 +6,14 @@ import { revealInvisible } from '../../../src/webview/lib/invisible';
 
 test('a Trojan Source command shows its bidi overrides, and a tag character its hidden letter', () => {
   const r = revealInvisible('echo "cleaning up" \u202E; ~/ fr- mr\u202C # only echoes\u{E0041}');
-  assert.equal(r.text, 'echo "cleaning up" <U+202E>; ~/ fr- mr<U+202C> # only echoes<U+E0041>');
+  assert.equal(r.text, 'echo "cleaning up" \\u{202e}; ~/ fr- mr\\u{202c} # only echoes\\u{e0041}');
   assert.equal(r.hidden, 3);
 });
 
 test('zero-width, escape and a lone carriage return are shown; CRLF, tabs and emoji are not', () => {
   const r = revealInvisible('rm a\u200B.txt\x1b[2K\rdone\r\n\tok ❤️ 👨‍👩‍👧');
-  assert.equal(r.text, 'rm a<U+200B>.txt<U+001B>[2K<U+000D>done\r\n\tok ❤️ 👨<U+200D>👩<U+200D>👧');
+  assert.equal(r.text, 'rm a\\u{200b}.txt\\u{1b}[2K\\u{d}done\r\n\tok ❤️ 👨\\u{200d}👩\\u{200d}👧');
   assert.equal(revealInvisible('plain text\n').hidden, 0);
+  // What the host already made visible (approvals) counts, so the panel's warning shows for it too.
+  assert.equal(revealInvisible('echo \\u{202e} x').hidden, 1);
 });

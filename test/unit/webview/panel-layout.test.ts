@@ -202,7 +202,7 @@ test('long and hostile output stays inside a 250 and a 300 pixel panel', async (
   }
 });
 
-test('an approval shows bidi overrides and hidden characters as <U+…>, with a warning', async () => {
+test('an approval shows bidi overrides and hidden characters as \\u{…}, with a warning', async () => {
   const page = await open(
     300,
     700,
@@ -214,7 +214,7 @@ test('an approval shows bidi overrides and hidden characters as <U+…>, with a 
     }),
   );
   const text = (await page.locator('cd-app [data-testid="approval"]').innerText()).replace(/\s+/g, ' ');
-  assert.match(text, /echo "cleaning up" <U\+202E>; ~\/ fr- mr<U\+202C> # only echoes/);
+  assert.match(text, /echo "cleaning up" \\u\{202e\}; ~\/ fr- mr\\u\{202c\} # only echoes/);
   assert.doesNotMatch(text, /[\u202A-\u202E\u2066-\u2069]/);
   assert.match(
     await page.locator('cd-app [data-testid="approval-hidden"]').innerText(),
