@@ -1,6 +1,6 @@
 // Exact token counts and cost of each call: messages through the tokenizer (cached per message object),
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
-import { billRequest } from '../cost/cost-model';
+import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import { inputUnits, type RelativePrices } from '../cost/pricing';
 import type { Message, Tokenizer } from '../messages';
@@ -35,10 +35,16 @@ export class CallAccountant {
   private toolsKey = '';
   private toolTokens = 0;
 
+  /**
+   * `minCachedTokens`: the shortest prefix the provider caches (replay's default); a shorter shared prefix,
+   * tool definitions included, is billed whole.
+   */
   constructor(
     private readonly tokenizer: Tokenizer,
     private readonly prices: CallPrices,
+    private readonly minCachedTokens = DEFAULT_MIN_CACHED_TOKENS,
   ) {
+    checkMinCachedTokens(minCachedTokens);
     this.count = messageCounter(tokenizer);
   }
 
@@ -56,15 +62,19 @@ export class CallAccountant {
     const overhead = this.toolsCost(tools) + REPLY_PRIMING_TOKENS;
     // Tool definitions come first in every provider's prompt: while they are unchanged since the last call
     // they and the shared message prefix are cached; a change (an MCP server came up) ends the prefix there.
+    // The minimum a provider caches applies to that whole prefix, so the messages' share is billed without one.
     const toolsSame = this.previous !== undefined && this.previousTools === this.toolsKey;
-    const b = billRequest(toolsSame ? this.previous : undefined, sent, this.count, this.prices);
+    const b = billRequest(toolsSame ? this.previous : undefined, sent, this.count, {
+      ...this.prices,
+      minCachedTokens: 0,
+    });
     const toolsCached = toolsSame ? this.toolTokens : 0;
     const system = sumTokens(
       sent.filter((m) => m.role === 'system'),
       this.count,
     );
     const tokensSent = b.inputTokens + overhead;
-    const cachedTokens = b.cachedTokens + toolsCached;
+    const cachedTokens = cachedPrefixTokens(b.cachedTokens + toolsCached, this.minCachedTokens);
     return {
       tokensSent,
       parts: { system, tools: this.toolTokens, messages: b.inputTokens - system, priming: REPLY_PRIMING_TOKENS },
@@ -91,7 +101,7 @@ export class CallAccountant {
 
   /** A new accountant (another tokenizer or prices) that goes on from this one's previous request. */
   carriedTo(tokenizer: Tokenizer, prices: CallPrices): CallAccountant {
-    const next = new CallAccountant(tokenizer, prices);
+    const next = new CallAccountant(tokenizer, prices, this.minCachedTokens);
     next.previous = this.previous;
     next.previousTools = this.previousTools;
     return next;

@@ -33,6 +33,11 @@ export interface AgentOptions {
   agentId?: string;
   /** Relative prices; default: the strategy's cache prices and output at 4x input. */
   prices?: Partial<CallPrices>;
+  /**
+   * The shortest prompt prefix the provider caches: where it reports no usage, a shorter prefix shared
+   * with the previous call is estimated uncached. Default 1,024 tokens, as replay's `--min-cached-prefix`.
+   */
+  minCachedTokens?: number;
   /** US$ per cost unit when the model's price is known (records and the meter then carry money). */
   money?: MoneyPrice;
   retry?: Partial<RetryPolicy>;

@@ -76,7 +76,7 @@ export class AgentSession {
     this.strategyName = o.strategy ?? 'cache-aware';
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
     this.money = o.money;
-    this.accountant = new CallAccountant(o.tokenizer, this.prices());
+    this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens);
     const restored = o.restore ? parseSessionState(o.restore) : undefined;
     // A continued conversation runs under the host's system prompt of now, never one read back with it:
     // a history file (one a repository ships, say) could carry instructions the panel never shows.

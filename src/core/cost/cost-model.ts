@@ -4,12 +4,32 @@ import type { Message } from '../messages';
 import { sumTokens, type MessageCounter } from './message-tokens';
 import { commonPrefixLength } from './prefix-cache';
 
+/**
+ * The shortest prompt prefix providers cache (OpenAI; Anthropic's Sonnet and Opus; Gemini's Flash: 1,024
+ * tokens; some models more). The default of replay and of the live estimate alike.
+ */
+export const DEFAULT_MIN_CACHED_TOKENS = 1024;
+
+/**
+ * Tokens of a prefix shared with the previous request that the provider serves from its cache: all of
+ * them, or none when they are fewer than `minCachedTokens` (a shorter prefix is billed whole). The one
+ * rule replay and the live estimate bill by.
+ */
+export function cachedPrefixTokens(sharedTokens: number, minCachedTokens: number): number {
+  return sharedTokens >= minCachedTokens ? sharedTokens : 0;
+}
+
+/** Throws a RangeError unless `n` is a valid minimum cached prefix (an integer >= 0). */
+export function checkMinCachedTokens(n: number): void {
+  if (!(Number.isInteger(n) && n >= 0)) throw new RangeError(`minCachedTokens must be an integer >= 0 (got ${n})`);
+}
+
 export interface CachePrices {
   cachedPrice: number;
   cacheWritePrice: number;
   /**
-   * The shortest prefix a provider caches (OpenAI, Anthropic's Sonnet and Gemini's Flash: 1,024 tokens;
-   * some models more): a shorter shared prefix is billed whole. Default 0: any shared prefix is cached.
+   * The shortest prefix a provider caches (see DEFAULT_MIN_CACHED_TOKENS): a shorter shared prefix is
+   * billed whole. Default 0: any shared prefix is cached.
    */
   minCachedTokens?: number;
 }
@@ -32,9 +52,10 @@ export function billRequest(
   prices: CachePrices,
 ): CallBill {
   let cachedMessages = previous ? commonPrefixLength(previous, next) : 0;
-  let cachedTokens = 0;
-  for (let i = 0; i < cachedMessages; i++) cachedTokens += count(next[i]!);
-  if (cachedTokens < (prices.minCachedTokens ?? 0)) [cachedMessages, cachedTokens] = [0, 0];
+  let shared = 0;
+  for (let i = 0; i < cachedMessages; i++) shared += count(next[i]!);
+  const cachedTokens = cachedPrefixTokens(shared, prices.minCachedTokens ?? 0);
+  if (cachedTokens < shared) cachedMessages = 0;
   const inputTokens = cachedTokens + sumTokens(next.slice(cachedMessages), count);
   const cacheWriteTokens = inputTokens - cachedTokens;
   return {

@@ -4,7 +4,7 @@
 // from the recording (replay does not re-run it).
 import type { Message, Tokenizer } from '../messages';
 import { callsOf, contextOf, type RecordedUsage, type Trajectory } from '../trajectories/types';
-import { billOutput, billRequest } from '../cost/cost-model';
+import { billOutput, billRequest, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { messageCounter } from '../cost/message-tokens';
 import { createStrategy } from '../strategies/registry';
 import { createStandInSummarizer } from '../strategies/stand-in-summarizer';
@@ -28,8 +28,7 @@ export interface ReplayOptions extends StrategyOptions {
   minCachedTokens: number;
 }
 
-/** Providers cache no prompt prefix under 1,024 tokens (OpenAI, Anthropic's Sonnet, Gemini's Flash). */
-export const DEFAULT_MIN_CACHED_TOKENS = 1024;
+export { DEFAULT_MIN_CACHED_TOKENS };
 
 export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {
   ...DEFAULT_STRATEGY_OPTIONS,
@@ -94,8 +93,7 @@ export async function replayTrajectory(
   const outputPrice = options.outputPrice ?? 1;
   if (!(outputPrice >= 0 && Number.isFinite(outputPrice)))
     throw new RangeError(`outputPrice must be >= 0 (got ${outputPrice})`);
-  if (!(Number.isInteger(options.minCachedTokens) && options.minCachedTokens >= 0))
-    throw new RangeError(`minCachedTokens must be an integer >= 0 (got ${options.minCachedTokens})`);
+  checkMinCachedTokens(options.minCachedTokens);
   const summarizer = createStandInSummarizer(tokenizer, options.summaryTokens);
   const s = createStrategy(strategy, { tokenizer, summarizer }, options);
   const count = messageCounter(tokenizer);

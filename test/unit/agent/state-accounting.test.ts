@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { test } from 'node:test';
 import { AgentSession } from '../../../src/core/agent/session';
+import type { ChatProvider, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
 import { parseSessionState } from '../../../src/core/agent/session-state';
 import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
 import { ContextStore } from '../../../src/core/store/context-store';
@@ -54,7 +55,8 @@ test('the long-output port stores each result; masked observations name the file
 
 test('accounting: exact tokens, the cached prefix grows, provider-reported usage is kept, cost adds up', async () => {
   const steps = readSteps(5).map((s, i) => ({ ...s, usage: { promptTokens: 1000 + i, cachedTokens: 512 } }));
-  const h = await harness([...steps, { reply: { text: 'Done.' } }], { strategy: 'raw' });
+  // Any shared prefix is estimated cached here (the minimum providers cache has its own test below).
+  const h = await harness([...steps, { reply: { text: 'Done.' } }], { strategy: 'raw', minCachedTokens: 0 });
   try {
     await h.agent.send('Go');
     const { calls, cost } = h.agent.state();
@@ -306,4 +308,70 @@ test('with the real store: long outputs spill into tool-outputs/ and masked plac
     await h.close();
     await rm(ws, { recursive: true, force: true });
   }
+});
+
+/** A provider that reads a file `reads` times, then answers; it reports `usage` (none by default). */
+function fakeProvider(reads: number, usage?: ProviderUsage): ChatProvider {
+  let n = 0;
+  return {
+    id: 'fake',
+    async *chat(): AsyncIterable<ChatStreamEvent> {
+      await Promise.resolve();
+      const k = n++;
+      if (k < reads) {
+        yield { type: 'text-delta', text: `Reading file ${k}.` };
+        yield { type: 'tool-call', call: { id: `c${k}`, name: 'read_file', arguments: `{"path":"f${k}.ts"}` } };
+      } else yield { type: 'text-delta', text: 'Done.' };
+      if (usage) yield { type: 'usage', usage };
+      yield { type: 'finish', reason: k < reads ? 'tool_calls' : 'stop' };
+    },
+  };
+}
+
+test('without reported usage, a short chat is estimated uncached until the shared prefix reaches 1,024 tokens (records, meter, cost)', async () => {
+  const agent = new AgentSession({
+    provider: fakeProvider(5),
+    model: 'fake',
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent.',
+    strategy: 'raw',
+    prices: { cachedPrice: 0.1, cacheWritePrice: 1.25, outputPrice: 4 },
+  });
+  const prepared: number[] = [];
+  agent.on((e) => void (e.type === 'context-prepared' && prepared.push(e.cachedTokens)));
+  await agent.send('Go');
+  const { calls, cost } = agent.state();
+  assert.equal(calls.length, 6);
+  let short = 0;
+  for (const [i, c] of calls.entries()) {
+    const shared = i === 0 ? 0 : calls[i - 1]!.tokensSent - 3; // the previous prompt, less its reply priming
+    if (i > 0 && shared < 1024) short++;
+    assert.equal(c.billedBy, 'estimate');
+    assert.ok(c.cachedTokens === 0 || c.cachedTokens >= 1024, `call ${i}: ${c.cachedTokens}`);
+    assert.equal(c.cachedTokens === 0, shared < 1024, `call ${i}: ${c.cachedTokens} cached of ${shared} shared`);
+    assert.equal(c.cacheWriteTokens, c.tokensSent - c.cachedTokens);
+    assert.ok(
+      Math.abs(c.cost - (c.cachedTokens * 0.1 + (c.tokensSent - c.cachedTokens) * 1.25 + c.outputTokens * 4)) < 1e-9,
+    );
+    assert.equal(prepared[i], c.cachedTokens, 'the meter shows what the record keeps');
+  }
+  assert.ok(short >= 1 && short < calls.length - 1, `${short} calls under the minimum`);
+  assert.ok(Math.abs(calls.reduce((n, c) => n + c.cost, 0) - cost) < 1e-6);
+
+  // What a provider reports still wins: billed by its 900 cached tokens, the estimate kept beside them.
+  const reported = new AgentSession({
+    provider: fakeProvider(1, { inputTokens: 2000, cachedTokens: 900, outputTokens: 10 }),
+    model: 'fake',
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent.',
+    strategy: 'raw',
+    prices: { cachedPrice: 0.1, cacheWritePrice: 1.25, outputPrice: 4 },
+  });
+  await reported.send('Go');
+  const second = reported.state().calls[1]!;
+  assert.equal(second.cachedTokens, 0, 'the estimate: a short shared prefix');
+  assert.equal(second.billedBy, 'provider');
+  assert.ok(Math.abs(second.cost - (900 * 0.1 + 1100 * 1.25 + 10 * 4)) < 1e-9);
 });
