@@ -1,7 +1,7 @@
 // Exact token counts and cost of each call: messages through the tokenizer (cached per message object),
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
 import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
-import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
+import { answerTokens, messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import { inputUnits, type RelativePrices } from '../cost/pricing';
 import type { Message, Tokenizer } from '../messages';
 import type { ProviderUsage, ToolSpec } from './provider';
@@ -125,6 +125,6 @@ export class CallAccountant {
 
   /** Output tokens of an answer when the provider did not report them. */
   countOutput(message: Message): number {
-    return this.tokenizer.countMessage(message);
+    return answerTokens(message, (m) => this.tokenizer.countMessage(m));
   }
 }

@@ -20,3 +20,11 @@ export function sumTokens(messages: readonly Message[], count: MessageCounter): 
   for (const m of messages) total += count(m);
   return total;
 }
+
+/**
+ * Output tokens of an answer the provider did not size: its text and tool calls, without the framing every
+ * message carries (the provider bills what the model wrote). One count for replay and the live estimate.
+ */
+export function answerTokens(answer: Message, count: (m: Message) => number): number {
+  return Math.max(0, count(answer) - count({ role: 'assistant', content: '' }));
+}

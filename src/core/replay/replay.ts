@@ -5,7 +5,7 @@
 import type { Message, Tokenizer } from '../messages';
 import { callsOf, contextOf, type RecordedUsage, type Trajectory } from '../trajectories/types';
 import { billOutput, billRequest, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
-import { messageCounter } from '../cost/message-tokens';
+import { answerTokens, messageCounter } from '../cost/message-tokens';
 import { createStrategy } from '../strategies/registry';
 import { createStandInSummarizer } from '../strategies/stand-in-summarizer';
 import {
@@ -110,8 +110,7 @@ export async function replayTrajectory(
     if (built.summaries.some((r) => r.estimated)) summaryEstimated = true;
     const action = call.output !== undefined ? t.messages[call.output] : undefined;
     const recordedOutput = call.recorded?.outputTokens;
-    const outputTokens =
-      recordedOutput ?? (action ? Math.max(0, count(action) - count({ role: 'assistant', content: '' })) : 0);
+    const outputTokens = recordedOutput ?? (action ? answerTokens(action, count) : 0);
     calls.push({
       call: k,
       inputTokens: bill.inputTokens + summaryInputTokens,

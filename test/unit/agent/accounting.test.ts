@@ -5,6 +5,7 @@ import type { ToolSpec } from '../../../src/core/agent/provider';
 import type { Message } from '../../../src/core/messages';
 import { DEFAULT_REPLAY_OPTIONS, replayTrajectory } from '../../../src/core/replay/replay';
 import { createTokenizer } from '../../../src/core/tokens';
+import type { Trajectory } from '../../../src/core/trajectories';
 import { conversation, trajectoryOf, wordTokenizer } from '../strategies/helpers';
 
 const prices = { cachedPrice: 0.1, cacheWritePrice: 1.25, outputPrice: 5 };
@@ -86,4 +87,27 @@ test('the live estimate and replay bill the same contexts alike, the minimum cac
     assert.ok(Math.abs(bill.inputCost - (c.cost + REPLY_PRIMING_TOKENS * cacheWritePrice)) < 1e-9, `call ${k}`);
   });
   assert.ok(short >= 2 && short < r.calls.length - 1, `${short} calls with a shared prefix under the minimum`);
+});
+
+test('an answer the provider did not size counts as replay counts it: its text and tool calls, not the message framing', async () => {
+  const tokenizer = createTokenizer('o200k');
+  const answer: Message = {
+    role: 'assistant',
+    content: 'Reading the build script.',
+    toolCalls: [{ id: 'c1', name: 'read_file', arguments: '{"path":"build.ts"}' }],
+  };
+  const t: Trajectory = {
+    id: 'one',
+    source: 'one.json',
+    format: 'openai-chat',
+    messages: [{ role: 'user', content: 'Fix the build.' }, answer],
+  };
+  const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+  const live = new CallAccountant(tokenizer, prices);
+  assert.equal(r.calls[0]!.outputRecorded, false);
+  assert.equal(live.countOutput(answer), r.calls[0]!.outputTokens);
+  assert.equal(
+    live.countOutput(answer),
+    tokenizer.countMessage(answer) - tokenizer.countMessage({ role: 'assistant', content: '' }),
+  );
 });
