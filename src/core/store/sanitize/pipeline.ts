@@ -95,7 +95,7 @@ export class SanitizingStream {
   private readonly batchChars: number;
   private readonly longLineChars: number;
   private readonly redact: (text: string) => Promise<RedactionResult>;
-  /** Rendering only: secrets whose start a carriage return let later text cover. */
+  /** Rendering only: secrets whose start later text covered after a movement of the cursor back (CR, BS, CSI G / D, a restore). */
   private readonly overwritten: OverwrittenSecrets | undefined;
   /** The header of a table with a secret column whose rows may go on in the next batch. */
   private tableHeader = '';
