@@ -81,7 +81,7 @@ export class CdMeter extends LitElement {
           aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
           ><span class="fill" style="width:${(share * 100).toFixed(1)}%"></span
         ></span>
-        <span class="value" data-testid="meter-tokens"
+        <span class="value" data-testid="meter-tokens" title="Tokens in the context sent / the model's context window"
           >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
         >
         <span class="sep">·</span>

@@ -8,11 +8,13 @@ import fc from 'fast-check';
 import type { StoreOutputOptions, ToolContext } from '../../../src/core/agent/tool-registry';
 import {
   createWorkspaceTools,
+  lastLines,
   PathGuard,
   runsCode,
   type CommandRequest,
   type EditRequest,
 } from '../../../src/core/agent/tools';
+import { readLineRange } from '../../../src/core/agent/tools/line-range';
 
 let base: string;
 let ws: string;
@@ -184,6 +186,26 @@ test('grep refuses a FIFO it is named instead of waiting for a writer', async ()
     const out = await tools()('grep').run({ pattern: 'x', path: 'pipe.log' }, ctx);
     assert.equal(out.ok, false);
     assert.match(out.text, /pipe\.log is not a regular file \(a FIFO \(named pipe\)\)/);
+  } finally {
+    await rm(fifo);
+  }
+});
+
+test('a path that became a FIFO after it was checked is not waited on (no writer ever comes)', async () => {
+  // The readers open by name after the checks; a local process may swap the file in between.
+  const fifo = path.join(ws, 'swapped.log');
+  execFileSync('mkfifo', [fifo]);
+  try {
+    const within = <T>(p: Promise<T>): Promise<unknown> =>
+      Promise.race([
+        p.then(
+          () => 'read',
+          () => 'failed',
+        ),
+        new Promise((r) => setTimeout(() => r('waited'), 2000)),
+      ]);
+    assert.notEqual(await within(lastLines(fifo, 100, 5)), 'waited');
+    assert.notEqual(await within(readLineRange(fifo, { limit: 10 })), 'waited');
   } finally {
     await rm(fifo);
   }

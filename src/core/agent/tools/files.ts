@@ -1,5 +1,5 @@
 // read_file, tail and list_dir: plain file access inside the workspace and the store.
-import { promises as fsp } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
@@ -7,6 +7,8 @@ import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, re
 import { secretSafeCut } from '../../store/sanitize/secrets';
 
 const MAX_DIR_ENTRIES = 500;
+/** Opens never wait: a path swapped for a FIFO between the check and the open fails instead. */
+const READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
 const clipLine = (s: string): string =>
   s.length > MAX_LINE_CHARS ? `${s.slice(0, secretSafeCut(s, MAX_LINE_CHARS))}… (line cut)` : s;
@@ -27,8 +29,10 @@ async function openText(
   }
   if (st.isDirectory()) return fail(`${r.display} is a directory; use list_dir.`);
   if (!st.isFile()) return fail(`${r.display} is not a regular file.`);
-  const fh = await fsp.open(r.absolute, 'r');
+  // Non-blocking, and checked again once open: the path may have become a FIFO since the stat above.
+  const fh = await fsp.open(r.absolute, READ);
   try {
+    if (!(await fh.stat()).isFile()) return fail(`${r.display} is not a regular file.`);
     const head = Buffer.alloc(Math.min(8192, st.size));
     await fh.read(head, 0, head.length, 0);
     if (head.includes(0)) return fail(`${r.display} is a binary file (${st.size} bytes); it cannot be shown as text.`);
@@ -83,7 +87,7 @@ const LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
  * lies after the lines' starts and memory bounded by `n` (each line beyond MAX_LINE_CHARS is cut anyway).
  */
 export async function lastLines(file: string, size: number, n: number): Promise<string[]> {
-  const fh = await fsp.open(file, 'r');
+  const fh = await fsp.open(file, READ);
   try {
     const ends: number[] = []; // newline positions, from the last backwards
     const part = Buffer.alloc(64 * 1024);

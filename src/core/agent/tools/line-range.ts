@@ -1,6 +1,6 @@
 // Reads a range of lines from a text file of any size without holding the file in memory: the agent's
 // read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
-import { createReadStream, promises as fsp } from 'node:fs';
+import { constants, promises as fsp } from 'node:fs';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 
 /** At most this many lines per read. */
@@ -70,7 +70,9 @@ export async function readLineRange(
     line++;
   };
 
-  const stream = createReadStream(file, { highWaterMark: options.chunkBytes ?? 256 * 1024 });
+  // Non-blocking: a file swapped for a FIFO after it was checked fails instead of waiting for a writer.
+  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const stream = fh.createReadStream({ highWaterMark: options.chunkBytes ?? 256 * 1024 });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
