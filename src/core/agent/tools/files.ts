@@ -7,8 +7,6 @@ import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, re
 import { secretSafeCut } from '../../store/sanitize/secrets';
 
 const MAX_DIR_ENTRIES = 500;
-/** Opens never wait: a path swapped for a FIFO between the check and the open fails instead. */
-const READ = constants.O_RDONLY | constants.O_NONBLOCK;
 
 const clipLine = (s: string): string =>
   s.length > MAX_LINE_CHARS ? `${s.slice(0, secretSafeCut(s, MAX_LINE_CHARS))}… (line cut)` : s;
@@ -30,7 +28,7 @@ async function openText(
   if (st.isDirectory()) return fail(`${r.display} is a directory; use list_dir.`);
   if (!st.isFile()) return fail(`${r.display} is not a regular file.`);
   // Non-blocking, and checked again once open: the path may have become a FIFO since the stat above.
-  const fh = await fsp.open(r.absolute, READ);
+  const fh = await fsp.open(r.absolute, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     if (!(await fh.stat()).isFile()) return fail(`${r.display} is not a regular file.`);
     const head = Buffer.alloc(Math.min(8192, st.size));
@@ -87,7 +85,8 @@ const LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
  * lies after the lines' starts and memory bounded by `n` (each line beyond MAX_LINE_CHARS is cut anyway).
  */
 export async function lastLines(file: string, size: number, n: number): Promise<string[]> {
-  const fh = await fsp.open(file, READ);
+  // Never waits: a path swapped for a FIFO after it was checked fails instead.
+  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     const ends: number[] = []; // newline positions, from the last backwards
     const part = Buffer.alloc(64 * 1024);
