@@ -328,9 +328,10 @@ function fakeProvider(reads: number, usage?: ProviderUsage): ChatProvider {
   };
 }
 
-test('without reported usage, a short chat is estimated uncached until the shared prefix reaches 1,024 tokens (records, meter, cost)', async () => {
-  const agent = new AgentSession({
-    provider: fakeProvider(5),
+/** A raw-strategy session with an echo tool and explicit prices, on `provider`. */
+const rawSession = (provider: ChatProvider): AgentSession =>
+  new AgentSession({
+    provider,
     model: 'fake',
     tools: new ToolRegistry([echoTool]),
     tokenizer: createTokenizer('o200k'),
@@ -338,6 +339,9 @@ test('without reported usage, a short chat is estimated uncached until the share
     strategy: 'raw',
     prices: { cachedPrice: 0.1, cacheWritePrice: 1.25, outputPrice: 4 },
   });
+
+test('without reported usage, a short chat is estimated uncached until the shared prefix reaches 1,024 tokens (records, meter, cost)', async () => {
+  const agent = rawSession(fakeProvider(5));
   const prepared: number[] = [];
   agent.on((e) => void (e.type === 'context-prepared' && prepared.push(e.cachedTokens)));
   await agent.send('Go');
@@ -360,15 +364,7 @@ test('without reported usage, a short chat is estimated uncached until the share
   assert.ok(Math.abs(calls.reduce((n, c) => n + c.cost, 0) - cost) < 1e-6);
 
   // What a provider reports still wins: billed by its 900 cached tokens, the estimate kept beside them.
-  const reported = new AgentSession({
-    provider: fakeProvider(1, { inputTokens: 2000, cachedTokens: 900, outputTokens: 10 }),
-    model: 'fake',
-    tools: new ToolRegistry([echoTool]),
-    tokenizer: createTokenizer('o200k'),
-    systemPrompt: 'You are a coding agent.',
-    strategy: 'raw',
-    prices: { cachedPrice: 0.1, cacheWritePrice: 1.25, outputPrice: 4 },
-  });
+  const reported = rawSession(fakeProvider(1, { inputTokens: 2000, cachedTokens: 900, outputTokens: 10 }));
   await reported.send('Go');
   const second = reported.state().calls[1]!;
   assert.equal(second.cachedTokens, 0, 'the estimate: a short shared prefix');

@@ -152,7 +152,9 @@ async function open(width: number, height: number, snapshot: ChatSnapshot): Prom
     payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings, chat: snapshot },
   });
   await page.locator('cd-app [data-testid="composer"]').waitFor();
-  await page.waitForTimeout(200);
+  // The view follows the newest item: it is laid out once the last one (the error notice) is in the DOM.
+  await page.locator('cd-app .item.notice').waitFor();
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page;
 }
 
@@ -160,10 +162,13 @@ const patch = (page: Page, params: unknown[]): Promise<void> =>
   page.evaluate((m) => window.postMessage(m, '*'), { type: 'notification', method: 'chatPatch', params });
 
 /** The element that has the focus, through shadow roots: its data-testid or tag name. */
-const focused = (page: Page): Promise<string> =>
-  page.evaluate(
-    `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a ? (a.dataset.testid || a.tagName.toLowerCase()) : 'none'; })()`,
-  ) as Promise<string>;
+const FOCUSED = `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a ? (a.dataset.testid || a.tagName.toLowerCase()) : 'none'; })()`;
+
+/** Where the focus is once it settles on the message box, or (after 2 s) wherever it is. */
+async function focusAfter(page: Page): Promise<string> {
+  await page.waitForFunction(`${FOCUSED} === 'composer'`, null, { timeout: 2000 }).catch(() => undefined);
+  return page.evaluate(FOCUSED) as Promise<string>;
+}
 
 test('long and hostile output stays inside a 250 and a 300 pixel panel', async () => {
   for (const width of [250, 300]) {
@@ -227,20 +232,19 @@ test('the message box stays in view under a tall approval and the open meter; fo
   const detail = Array.from({ length: 60 }, (_, i) => `line ${i} of a long command`).join('\n');
   const page = await open(300, 450, chat({ id: 'ap1', kind: 'command', title: 'Run this command?', detail }));
   await page.locator('cd-app [data-testid="meter-toggle"]').click();
-  await page.waitForTimeout(200);
+  await page.locator('cd-app [data-testid="meter-details"]').waitFor();
   const box = await page.locator('cd-app [data-testid="composer"]').boundingBox();
   assert.ok(box && box.y >= 0 && box.y + box.height <= 450, `the message box is out of view: ${JSON.stringify(box)}`);
   // Approved with the mouse: the prompt goes, and the focus goes back to the message box.
   await page.locator('cd-app [data-testid="approve"]').click();
   await patch(page, [{ op: 'approval', approval: undefined }]);
-  await page.waitForTimeout(100);
-  assert.equal(await focused(page), 'composer');
+  assert.equal(await focusAfter(page), 'composer');
   // Sent with the Send button (the host takes it): the box is empty, Send disabled, the focus in the box.
   await page.locator('cd-app [data-testid="composer"]').fill('next step');
   await page.locator('cd-app [data-testid="send"]').click();
   await page.waitForFunction("window.__posted.some((m) => m.method === 'send')");
-  await page.waitForTimeout(100);
-  assert.equal(await focused(page), 'composer');
+  await page.locator('cd-app [data-testid="send"][disabled]').waitFor();
+  assert.equal(await focusAfter(page), 'composer');
   // While the agent works, Enter keeps the message and says why.
   await patch(page, [{ op: 'status', status: 'running' }]);
   await page.locator('cd-app [data-testid="composer"]').fill('and then this');
