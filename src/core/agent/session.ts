@@ -18,6 +18,7 @@ import {
 import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { CallAccountant, type CallPrices } from './accounting';
 import { uniqueCallIds } from './call-ids';
+import { SUMMARY_REST_CALLS, SummaryRest } from './summary-rest';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
@@ -37,9 +38,6 @@ import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 
 export type { AgentOptions, LiveSettings } from './session-options';
-
-/** Contexts built without summarizing after a summary failed, before the summary model is asked again. */
-export const SUMMARY_REST_CALLS = 5;
 
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
@@ -64,8 +62,8 @@ export class AgentSession {
   private money: MoneyPrice | undefined;
   /** The record of a call whose answer is about to be added: reported right after it. */
   private heldRecord: CallRecord | undefined;
-  /** Contexts still to build without summarizing, after a summary failed (a broken model rests). */
-  private summaryRest = 0;
+  /** After a failed summary, contexts are built without summarizing for a few calls. */
+  private readonly summaryRest = new SummaryRest();
 
   constructor(private readonly o: AgentOptions) {
     this.clock = o.clock ?? systemClock;
@@ -372,24 +370,11 @@ export class AgentSession {
     }
   }
 
-  /**
-   * The strategy's view for this call. When summarizing fails (its retries used up; not a budget refusal
-   * or a Stop) the call goes ahead on the view without a new summary, with a warning, and the summary model
-   * rests for a few calls: a run never ends because a summary could not be written.
-   */
-  private async buildContext(turn: number, history: readonly Message[], signal: AbortSignal): Promise<ContextResult> {
+  /** The strategy's view for this call; a failed summary warns and the call goes ahead (summary-rest.ts). */
+  private buildContext(turn: number, history: readonly Message[], signal: AbortSignal): Promise<ContextResult> {
     // Tool definitions and reply priming travel with every request: the window leaves room for them.
     const reservedTokens = this.accountant.reserved(this.o.tools.specs());
-    if (this.summaryRest > 0) {
-      this.summaryRest--;
-      return this.strategy.build(history, { reservedTokens, summarize: false });
-    }
-    try {
-      return await this.strategy.build(history, { reservedTokens });
-    } catch (e) {
-      if (e instanceof BudgetStop || signal.aborted || isAbortError(e)) throw e;
-      this.summaryRest = SUMMARY_REST_CALLS;
-      const why = e instanceof Error ? e.message : String(e);
+    return this.summaryRest.build(this.strategy, history, { reservedTokens }, signal, (why) => {
       this.log.warn(`Summarizing failed, the call goes ahead without a new summary: ${why}`);
       this.emit({
         type: 'warning',
@@ -398,8 +383,7 @@ export class AgentSession {
           `Summarizing the earlier turns failed (${why}). The agent goes on with them kept as they are; ` +
           `summarizing is tried again in ${SUMMARY_REST_CALLS} calls.`,
       });
-      return this.strategy.build(history, { reservedTokens, summarize: false });
-    }
+    });
   }
 
   /** Prepares this call's context with the strategy, then makes the call with its retries (retry-loop.ts). */
