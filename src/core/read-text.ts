@@ -6,7 +6,7 @@ import { constants, promises as fsp, type Stats } from 'node:fs';
 export class ReadRefusedError extends Error {
   constructor(
     readonly file: string,
-    readonly reason: 'not-a-file' | 'too-large',
+    readonly reason: 'not-a-file' | 'too-large' | 'moved',
     message: string,
   ) {
     super(message);
@@ -31,6 +31,37 @@ export async function openForReading(file: string): Promise<{ fh: fsp.FileHandle
   const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
   try {
     return { fh, st: await fh.stat() };
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The open file's path as the kernel has it (Linux); undefined where /proc cannot say. */
+async function pathOfHandle(fh: fsp.FileHandle): Promise<string | undefined> {
+  if (process.platform !== 'linux') return undefined;
+  return fsp.readlink(`/proc/self/fd/${fh.fd}`).catch(() => undefined);
+}
+
+/**
+ * Opens `real` (a path already resolved and checked, with no links in it) for reading, as the file
+ * that was checked: a folder on the way swapped for a link between the check and the open would
+ * otherwise carry the open outside. On Linux the kernel names the opened file; elsewhere the path must
+ * still resolve to itself and name the same inode. Throws ReadRefusedError when it is not that regular file.
+ */
+export async function openChecked(real: string): Promise<{ fh: fsp.FileHandle; st: Stats }> {
+  const { fh, st } = await openForReading(real);
+  try {
+    if (!st.isFile())
+      throw new ReadRefusedError(real, 'not-a-file', `${real} is not a regular file (${kindOf(st)}); it is not read`);
+    const opened = await pathOfHandle(fh);
+    const same =
+      opened !== undefined
+        ? opened === real
+        : (await fsp.realpath(real)) === real &&
+          (await fsp.stat(real).then((now) => now.dev === st.dev && now.ino === st.ino));
+    if (!same) throw new ReadRefusedError(real, 'moved', `${real} changed while it was opened; it is not read`);
+    return { fh, st };
   } catch (e) {
     await fh.close().catch(() => undefined);
     throw e;

@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { ReadRefusedError, readTextFile } from '../../src/core/read-text';
+import { openChecked, ReadRefusedError, readTextFile } from '../../src/core/read-text';
 import { loadMcpConfig } from '../../src/core/mcp/config';
 
 async function withDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
@@ -67,4 +67,22 @@ test("a cloned repository's .vscode/mcp.json linked to /dev/zero is a config err
     config.errors.map((e) => e.message),
     [`${path.join(ws, '.vscode', 'mcp.json')} is not a regular file (a character device); it is not read`],
   );
+});
+
+test('openChecked opens the checked path itself and refuses one that now leads elsewhere or is no file', async (t) => {
+  const dir = await withDir(t);
+  const file = path.join(dir, 'a.txt');
+  await writeFile(file, 'text\n');
+  const { fh, st } = await openChecked(file);
+  assert.equal(st.size, 5);
+  await fh.close();
+  // A path that goes through a link (a folder swapped for one after the check) is not the checked file.
+  await symlink(dir, path.join(dir, 'via'));
+  await assert.rejects(openChecked(path.join(dir, 'via', 'a.txt')), (e: unknown) => {
+    assert.ok(e instanceof ReadRefusedError);
+    assert.equal(e.reason, 'moved');
+    return true;
+  });
+  execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+  await assert.rejects(openChecked(path.join(dir, 'pipe')), { reason: 'not-a-file' });
 });

@@ -1,13 +1,13 @@
 // What the language-model tools answer (loaded with the features bundle, like the store they read).
 // Refusals (a path outside the store, a missing file, a bad pattern) come back as text the calling
 // model can read and act on.
-import { open } from 'node:fs/promises';
 import type { ContextStore } from '../../core/store/context-store';
 import { StoreReferenceError } from '../../core/store/errors';
 import { grepStore, type GrepScope } from '../../core/search/store-grep';
 import type { LocateOptions } from '../../core/search/locate';
 import { formatLineRange, readLineRange } from '../../core/agent/tools/line-range';
 import { recentExecutions } from '../../core/store/terminal-log-reader';
+import { openChecked } from '../../core/read-text';
 import type { TerminalState } from './terminalCapture';
 
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
@@ -32,19 +32,27 @@ export async function readStored(
     if (e instanceof StoreReferenceError) return e.message;
     throw e;
   }
-  const fh = await open(resolved.absolute, 'r');
+  // Opened once, without waiting, as the file resolved (not a FIFO or a link swapped in since), and read
+  // through that handle only.
+  let fh;
+  try {
+    ({ fh } = await openChecked(resolved.absolute));
+  } catch (e) {
+    return `Refused to open '${input.path}': ${message(e)}`;
+  }
+  let range;
   try {
     const head = Buffer.alloc(8192);
     const { bytesRead } = await fh.read(head, 0, head.length, 0);
     if (head.subarray(0, bytesRead).includes(0))
       return `${resolved.display} is a binary file; it cannot be read as text.`;
+    range = await readLineRange(fh, {
+      ...(typeof input.offset === 'number' ? { offset: input.offset } : {}),
+      ...(typeof input.limit === 'number' ? { limit: input.limit } : {}),
+    });
   } finally {
     await fh.close();
   }
-  const range = await readLineRange(resolved.absolute, {
-    ...(typeof input.offset === 'number' ? { offset: input.offset } : {}),
-    ...(typeof input.limit === 'number' ? { limit: input.limit } : {}),
-  });
   return formatLineRange(resolved.display, range);
 }
 

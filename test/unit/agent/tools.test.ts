@@ -10,7 +10,9 @@ import {
   createWorkspaceTools,
   lastLines,
   PathGuard,
+  readFileTool,
   runsCode,
+  tailTool,
   type CommandRequest,
   type EditRequest,
 } from '../../../src/core/agent/tools';
@@ -208,6 +210,41 @@ test('a path that became a FIFO after it was checked is not waited on (no writer
     assert.notEqual(await within(readLineRange(fifo, { limit: 10 })), 'waited');
   } finally {
     await rm(fifo);
+  }
+});
+
+test('read_file and tail read the file that was checked, not one a folder swapped for a link leads to', async () => {
+  // The race a local process could win: `ws/swap` turns into a link to a folder outside between the
+  // guard's check and the open. The readers open once, confirm what they opened, and read that handle.
+  const outside = path.join(base, 'outside-swap');
+  await mkdir(outside, { recursive: true });
+  await writeFile(path.join(outside, 'notes.txt'), 'TOP SECRET outside\n');
+  const swapDir = path.join(ws, 'swap');
+  await mkdir(swapDir, { recursive: true });
+  await writeFile(path.join(swapDir, 'notes.txt'), 'inside\n');
+  class SwappingGuard extends PathGuard {
+    override async resolve(...args: Parameters<PathGuard['resolve']>) {
+      const r = await super.resolve(...args);
+      await rm(swapDir, { recursive: true, force: true });
+      await symlink(outside, swapDir);
+      return r;
+    }
+  }
+  try {
+    for (const tool of [readFileTool, tailTool]) {
+      await rm(swapDir, { recursive: true, force: true });
+      await mkdir(swapDir);
+      await writeFile(path.join(swapDir, 'notes.txt'), 'inside\n');
+      const out = await tool(new SwappingGuard({ workspaceRoot: ws, storeRoot: store })).run(
+        { path: 'swap/notes.txt' },
+        ctx,
+      );
+      assert.equal(out.ok, false, out.text);
+      assert.doesNotMatch(out.text, /TOP SECRET/);
+      assert.match(out.text, /swap\/notes\.txt changed while it was opened/);
+    }
+  } finally {
+    await rm(swapDir, { recursive: true, force: true });
   }
 });
 

@@ -5,6 +5,7 @@ import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange } from './line-range';
 import { secretSafeCut } from '../../store/sanitize/secrets';
+import { openChecked, ReadRefusedError } from '../../read-text';
 
 const MAX_DIR_ENTRIES = 500;
 
@@ -12,11 +13,15 @@ const clipLine = (s: string): string =>
   s.length > MAX_LINE_CHARS ? `${s.slice(0, secretSafeCut(s, MAX_LINE_CHARS))}… (line cut)` : s;
 const fail = (text: string): ToolOutput => ({ ok: false, text });
 
+interface OpenText {
+  /** Open on the file that was checked; the caller closes it. */
+  fh: fsp.FileHandle;
+  display: string;
+  size: number;
+}
+
 /** Opens a regular, non-binary file or explains why not. */
-async function openText(
-  guard: PathGuard,
-  input: unknown,
-): Promise<{ file: string; display: string; size: number } | ToolOutput> {
+async function openText(guard: PathGuard, input: unknown): Promise<OpenText | ToolOutput> {
   const r = await guard.resolve(input);
   if (!r.ok) return fail(r.message);
   let st;
@@ -27,17 +32,25 @@ async function openText(
   }
   if (st.isDirectory()) return fail(`${r.display} is a directory; use list_dir.`);
   if (!st.isFile()) return fail(`${r.display} is not a regular file.`);
-  // Non-blocking, and checked again once open: the path may have become a FIFO since the stat above.
-  const fh = await fsp.open(r.absolute, constants.O_RDONLY | constants.O_NONBLOCK);
+  // Opened once, without waiting, as the very file checked (a FIFO or a link swapped in since is refused),
+  // and read through that handle only.
+  let opened;
   try {
-    if (!(await fh.stat()).isFile()) return fail(`${r.display} is not a regular file.`);
-    const head = Buffer.alloc(Math.min(8192, st.size));
-    await fh.read(head, 0, head.length, 0);
-    if (head.includes(0)) return fail(`${r.display} is a binary file (${st.size} bytes); it cannot be shown as text.`);
-  } finally {
-    await fh.close();
+    opened = await openChecked(r.absolute);
+  } catch (e) {
+    if (e instanceof ReadRefusedError)
+      return fail(`${r.display} ${e.reason === 'moved' ? 'changed while it was opened' : 'is not a regular file'}.`);
+    return fail(`No such file: ${r.display}`);
   }
-  return { file: r.absolute, display: r.display, size: st.size };
+  const { fh } = opened;
+  const size = opened.st.size;
+  const head = Buffer.alloc(Math.min(8192, size));
+  await fh.read(head, 0, head.length, 0);
+  if (head.includes(0)) {
+    await fh.close();
+    return fail(`${r.display} is a binary file (${size} bytes); it cannot be shown as text.`);
+  }
+  return { fh, display: r.display, size };
 }
 
 const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !== null && 'ok' in x;
@@ -65,13 +78,17 @@ export function readFileTool(guard: PathGuard): AgentTool {
     async run(args): Promise<ToolOutput> {
       const opened = await openText(guard, args.path);
       if (isOutput(opened)) return opened;
-      // Any size: only the range is read into memory.
-      const range = await readLineRange(opened.file, {
-        ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
-        ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
-      });
-      const text = formatLineRange(opened.display, range);
-      return { ok: range.lines.length > 0 || range.total === 0, text };
+      try {
+        // Any size: only the range is read into memory.
+        const range = await readLineRange(opened.fh, {
+          ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
+          ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+        });
+        const text = formatLineRange(opened.display, range);
+        return { ok: range.lines.length > 0 || range.total === 0, text };
+      } finally {
+        await opened.fh.close();
+      }
     },
   };
 }
@@ -84,9 +101,9 @@ const LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
  * each line: a huge log, or a file that is one line of hundreds of megabytes, costs time linear in what
  * lies after the lines' starts and memory bounded by `n` (each line beyond MAX_LINE_CHARS is cut anyway).
  */
-export async function lastLines(file: string, size: number, n: number): Promise<string[]> {
+export async function lastLines(file: string | fsp.FileHandle, size: number, n: number): Promise<string[]> {
   // Never waits: a path swapped for a FIFO after it was checked fails instead.
-  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
+  const fh = typeof file === 'string' ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
   try {
     const ends: number[] = []; // newline positions, from the last backwards
     const part = Buffer.alloc(64 * 1024);
@@ -116,7 +133,7 @@ export async function lastLines(file: string, size: number, n: number): Promise<
     }
     return lines;
   } finally {
-    await fh.close();
+    if (fh !== file) await fh.close();
   }
 }
 
@@ -137,7 +154,7 @@ export function tailTool(guard: PathGuard): AgentTool {
       const opened = await openText(guard, args.path);
       if (isOutput(opened)) return opened;
       const n = typeof args.lines === 'number' ? args.lines : 50;
-      const lines = await lastLines(opened.file, opened.size, n);
+      const lines = await lastLines(opened.fh, opened.size, n).finally(() => opened.fh.close());
       if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
       return { ok: true, text: `Last ${lines.length} lines of ${opened.display}:\n${lines.map(clipLine).join('\n')}` };
     },

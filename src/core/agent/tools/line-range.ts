@@ -26,15 +26,18 @@ export interface LineRange {
 
 const NEWLINE = 0x0a;
 
-/** Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars`; CRLF and LF both end a line. */
+/**
+ * Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars`; CRLF and LF both end a line.
+ * `file` is a path or a handle the caller opened (and closes).
+ */
 export async function readLineRange(
-  file: string,
+  file: string | fsp.FileHandle,
   options: { offset?: number; limit?: number; maxLineChars?: number; maxCountBytes?: number; chunkBytes?: number } = {},
 ): Promise<LineRange> {
   const offset = Math.max(1, Math.floor(options.offset ?? 1));
   const limit = Math.min(MAX_READ_LINES, Math.max(1, Math.floor(options.limit ?? DEFAULT_READ_LINES)));
   const maxChars = options.maxLineChars ?? MAX_LINE_CHARS;
-  const size = (await fsp.stat(file)).size;
+  const size = (typeof file === 'string' ? await fsp.stat(file) : await file.stat()).size;
   const countAll = size <= (options.maxCountBytes ?? MAX_COUNT_BYTES);
   const last = offset + limit - 1;
   const lines: string[] = [];
@@ -71,8 +74,9 @@ export async function readLineRange(
   };
 
   // Non-blocking: a file swapped for a FIFO after it was checked fails instead of waiting for a writer.
-  const fh = await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK);
-  const stream = fh.createReadStream({ highWaterMark: options.chunkBytes ?? 256 * 1024 });
+  const own = typeof file === 'string';
+  const fh = own ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
+  const stream = fh.createReadStream({ highWaterMark: options.chunkBytes ?? 256 * 1024, start: 0, autoClose: own });
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       let start = 0;
