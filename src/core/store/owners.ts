@@ -44,20 +44,35 @@ export function selfIdentity(): ProcessIdentity {
   return self;
 }
 
+/** How often a writer refreshes its lock records' modification time. */
+export const LOCK_REFRESH_MS = 10 * 60_000;
 /**
- * Whether the process is (still) running. A record from another host cannot be checked and counts as
- * alive: its file is never deleted from here. A pid that is running but started at another time is a
- * reused pid: the writer is gone.
+ * A record that cannot be checked against a running process (another host's, or one without a start
+ * time) is taken for alive only while refreshed this recently: a crashed writer on a shared drive, or a
+ * record a cloned repository ships, pins no file for ever.
  */
-export function isAlive(owner: Pick<ProcessIdentity, 'pid' | 'start'> & { host?: string }): boolean {
-  if (owner.host !== undefined && owner.host !== selfIdentity().host) return true;
+export const LOCK_STALE_MS = 6 * LOCK_REFRESH_MS;
+
+/**
+ * Whether the process is (still) running. A record from another host cannot be checked: it counts as
+ * alive while it was refreshed within LOCK_STALE_MS (`refreshedAgoMs`; unknown counts as stale). A pid
+ * that is running but started at another time is a reused pid: the writer is gone.
+ */
+export function isAlive(
+  owner: Pick<ProcessIdentity, 'pid' | 'start'> & { host?: string },
+  refreshedAgoMs?: number,
+): boolean {
+  const fresh = refreshedAgoMs !== undefined && refreshedAgoMs < LOCK_STALE_MS;
+  if (owner.host !== undefined && owner.host !== selfIdentity().host) return fresh;
   if (!Number.isInteger(owner.pid) || owner.pid <= 0) return false;
   try {
     process.kill(owner.pid, 0);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  if (owner.start === '0') return true;
+  // Without a start time any running process with that pid (pid 1 always runs) would do: a lock record
+  // must also be fresh; a temp file's name (no record to refresh) keeps the old rule.
+  if (owner.start === '0') return refreshedAgoMs === undefined ? owner.host === undefined : fresh;
   const now = startTimeOf(owner.pid);
   return now === '0' || now === owner.start;
 }
@@ -72,17 +87,23 @@ function parseLock(text: string): LockRecord | undefined {
   }
 }
 
-/** Every lock record under the store (symlinks and unreadable entries are skipped), with its file name. */
-export async function readLocks(root: string): Promise<{ name: string; record?: LockRecord }[]> {
+/** Every lock record under the store (symlinks and unreadable entries are skipped), with its file name and age. */
+export async function readLocks(
+  root: string,
+  now = Date.now(),
+): Promise<{ name: string; record?: LockRecord; ageMs?: number }[]> {
   const dir = path.join(root, LOCKS_DIR);
   const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-  const out: { name: string; record?: LockRecord }[] = [];
+  const out: { name: string; record?: LockRecord; ageMs?: number }[] = [];
   for (const e of entries) {
     if (!e.isFile() || !e.name.endsWith('.lock')) continue;
+    const file = path.join(dir, e.name);
     // A record is one short line; anything long is not one of ours.
-    const text = await readTextFile(path.join(dir, e.name), 64 * 1024).catch(() => '');
+    const text = await readTextFile(file, 64 * 1024).catch(() => '');
     const record = parseLock(text);
-    out.push(record ? { name: e.name, record } : { name: e.name });
+    const st = await fsp.lstat(file).catch(() => undefined);
+    const ageMs = st ? Math.max(0, now - st.mtimeMs) : undefined;
+    out.push({ name: e.name, ...(record ? { record } : {}), ...(ageMs === undefined ? {} : { ageMs }) });
   }
   return out;
 }
@@ -90,8 +111,8 @@ export async function readLocks(root: string): Promise<{ name: string; record?: 
 /** Absolute paths of store files that a live process has open for writing. */
 export async function filesInUse(root: string): Promise<Set<string>> {
   const inUse = new Set<string>();
-  for (const { record } of await readLocks(root))
-    if (record && isAlive(record)) inUse.add(path.resolve(root, ...record.file.split('/')));
+  for (const { record, ageMs } of await readLocks(root))
+    if (record && isAlive(record, ageMs)) inUse.add(path.resolve(root, ...record.file.split('/')));
   return inUse;
 }
 

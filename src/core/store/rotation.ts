@@ -98,8 +98,8 @@ const TEMP_GRACE_MS = 60_000;
 export async function cleanLeftovers(writer: StoreWriter, folders: readonly string[]): Promise<string[]> {
   const deleted: string[] = [];
   const locks = await readLocks(writer.root);
-  for (const { name, record } of locks)
-    if (!record || !isAlive(record)) {
+  for (const { name, record, ageMs } of locks)
+    if (!record || !isAlive(record, ageMs)) {
       const p = path.join(writer.root, LOCKS_DIR, name);
       if (await writer.remove(p).catch(() => false)) deleted.push(p);
     }

@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { readTextFile } from '../read-text';
 import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors';
-import { LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
+import { LOCK_REFRESH_MS, LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
 import { setOwn } from './sanitize/json-values';
 import { redactSecrets } from './sanitize/secrets';
 import { SanitizingStream, sanitizeText, type SanitizeOptions, type SanitizeStats } from './sanitize/pipeline';
@@ -333,6 +333,10 @@ export class StoreWriter {
     return kept;
   }
 
+  /** Lock records of this writer's open files. */
+  private readonly held = new Set<string>();
+  private heartbeat: ReturnType<typeof setInterval> | undefined;
+
   /** Registers `file` as open for writing by this process; the returned function releases it. */
   async lock(file: string): Promise<() => Promise<void>> {
     const me = selfIdentity();
@@ -343,12 +347,30 @@ export class StoreWriter {
     };
     const lockFile = path.join(this.root, LOCKS_DIR, `${me.pid}-${randomBytes(6).toString('hex')}.lock`);
     await this.writeFile(lockFile, JSON.stringify(record) + '\n', { exclusive: true });
+    this.held.add(lockFile);
+    this.heartbeat ??= setInterval(() => void this.refreshLocks(), LOCK_REFRESH_MS).unref();
     let released = false;
     return async () => {
       if (released) return;
       released = true;
+      this.held.delete(lockFile);
+      if (this.held.size === 0) {
+        clearInterval(this.heartbeat);
+        this.heartbeat = undefined;
+      }
       await this.remove(lockFile).catch(() => undefined);
     };
+  }
+
+  /**
+   * Marks this writer's lock records as fresh (their modification time), so that a writer whose process
+   * cannot be checked from where the record is read (another host on a shared drive) keeps its files.
+   */
+  async refreshLocks(now = new Date()): Promise<void> {
+    for (const lockFile of this.held) {
+      const target = await this.prepare(lockFile, 'write', false).catch(() => undefined);
+      if (target) await fsp.lutimes(target, now, now).catch(() => undefined);
+    }
   }
 }
 

@@ -3,10 +3,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
+import { hostname } from 'node:os';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { StoreFolderError } from '../../../src/core/store/errors';
 import { STORE_MARKER } from '../../../src/core/store/ownership';
+import { isAlive, LOCK_STALE_MS, LOCKS_DIR, readLocks } from '../../../src/core/store/owners';
 import { exited, startChild, tempDir } from './helpers';
 
 async function refusedWith(p: Promise<unknown>, pattern: RegExp): Promise<void> {
@@ -132,6 +134,52 @@ test('a file another process has open is never rotated; once that process is gon
   }
   // The holder died without releasing: its lock record is stale and no longer protects the file.
   assert.deepEqual((await store.enforceCaps('history')).history!.deleted, [held]);
+});
+
+test('a record that cannot be checked (another host, no start time) pins its file only while refreshed', async (t) => {
+  // A cloned repository can ship `.locks/` records; a writer on another host can crash. Neither may keep
+  // a file from rotation for ever (which made rotation delete every other file instead).
+  const ws = await tempDir(t);
+  const root = path.join(ws, '.context-desk');
+  const store = await ContextStore.open({ root, workspaceRoot: ws, caps: { history: 100 } });
+  const pinned = ['far', 'pid1'].map((id) => store.historyPaths(id).jsonl);
+  const mine = store.historyPaths('mine').jsonl;
+  const older = new Date(Date.now() - 600_000);
+  for (const f of [...pinned, mine]) {
+    await fsp.writeFile(f, 'x'.repeat(500));
+    await fsp.utimes(f, older, older);
+  }
+  const records = [
+    { v: 1, pid: 4242, start: '77', host: 'elsewhere.example', file: 'history/far.jsonl' },
+    { v: 1, pid: 1, start: '0', host: hostname(), file: 'history/pid1.jsonl' },
+  ];
+  const lockFiles = records.map((_, i) => path.join(root, LOCKS_DIR, `shipped-${i}.lock`));
+  for (const [i, r] of records.entries()) await fsp.writeFile(lockFiles[i]!, JSON.stringify(r) + '\n');
+  // Fresh: both count as alive, and the unpinned file is what goes.
+  assert.deepEqual((await store.enforceCaps('history')).history!.deleted, [mine]);
+  // Not refreshed for longer than LOCK_STALE_MS: no longer a writer; the files rotate and cleanup takes the records.
+  const stale = new Date(Date.now() - LOCK_STALE_MS - 60_000);
+  for (const f of lockFiles) await fsp.utimes(f, stale, stale);
+  assert.deepEqual((await store.enforceCaps('history')).history!.deleted.sort(), [...pinned].sort());
+  const { cleanLeftovers } = await import('../../../src/core/store/rotation');
+  assert.deepEqual((await cleanLeftovers(store.writer, [])).sort(), [...lockFiles].sort());
+});
+
+test("a writer refreshes its own lock records, so another host sees them as alive while they're held", async (t) => {
+  const ws = await tempDir(t);
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const file = store.historyPaths('s').jsonl;
+  const handle = await store.writer.openAppend(file);
+  const [lock] = await readLocks(store.root);
+  const lockPath = path.join(store.root, LOCKS_DIR, lock!.name);
+  const stale = new Date(Date.now() - LOCK_STALE_MS - 60_000);
+  await fsp.utimes(lockPath, stale, stale);
+  await store.writer.refreshLocks();
+  const [after] = await readLocks(store.root);
+  assert.ok(after!.ageMs! < LOCK_STALE_MS, `refreshed (${after!.ageMs} ms old)`);
+  assert.ok(isAlive({ ...after!.record!, host: 'other-host' }, after!.ageMs), 'alive as another host sees it');
+  await handle.close();
+  assert.deepEqual(await readLocks(store.root), [], 'released with the file');
 });
 
 test('crash leftovers whose writer is gone are cleaned on open and never count toward the caps', async (t) => {
