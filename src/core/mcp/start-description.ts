@@ -1,28 +1,71 @@
-// What starting an MCP server does, in one line a person can judge before allowing it: the program,
-// its arguments and environment, or the URL and headers; secrets redacted and invisible or
-// direction-changing characters shown as \u{…}, so what is read is what runs. Shared by the
-// extension's start prompt and the CLI.
+// What starting an MCP server does, for a person to judge before allowing it: the program and its
+// arguments, or the URL, and then everything else that decides what runs or what the server receives
+// (env entries, headers, the user's environment variables it reads). Only the program line or the URL
+// is ever cut, saying how much was left out; the rest is shown whole, so a long URL cannot push a header
+// that sends `${env:AWS_SECRET_ACCESS_KEY}` out of sight. Secrets redacted and invisible or
+// direction-changing characters shown as \u{…}, so what is read is what runs. Shared by the extension's
+// start prompt and the CLI.
 import * as path from 'node:path';
 import { visibleText } from '../agent/tools/mcp';
 import { redactSecretsSync } from '../store/sanitize/secrets';
 import type { McpServerConfig } from './types';
 
-const MAX_LINE = 200;
+/** How much of the program line or the URL a one-line description shows. */
+export const MAX_MAIN = 200;
 
-export function whatStartingDoes(c: McpServerConfig): string {
-  const env = Object.entries(c.type === 'stdio' ? (c.env ?? {}) : {}).map(([k, v]) => `${k}=${v}`);
-  const what =
-    c.type === 'stdio'
-      ? `runs ${[c.command, ...c.args].join(' ')}${env.length ? ` (env: ${env.join(', ')})` : ''}`
-      : `connects to ${c.url}${headers(c.headers)}`;
-  const line = visibleText(redactSecretsSync(what).text.replace(/\s+/g, ' '));
-  return line.length > MAX_LINE ? `${line.slice(0, MAX_LINE)}…` : line;
+export interface StartDescription {
+  /** `runs <command and arguments>` or `connects to <url>`, cut after the limit (saying how much more there is). */
+  main: string;
+  /** Whether `main` was cut. */
+  cut: boolean;
+  /** The rest, each whole: `env: …`, `headers: …`, the user's environment variables the server gets. */
+  details: string[];
 }
 
-/** Headers as sent: a value such as `${env:GITHUB_TOKEN}` hands that secret of the user's to the server. */
-function headers(h: Record<string, string> | undefined): string {
-  const all = Object.entries(h ?? {}).map(([k, v]) => `${k}: ${v}`);
-  return all.length ? ` (headers: ${all.join(', ')})` : '';
+export function describeStart(c: McpServerConfig, maxMain = MAX_MAIN): StartDescription {
+  const details: string[] = [];
+  let main: string;
+  if (c.type === 'stdio') {
+    main = shown(`runs ${[c.command, ...c.args].join(' ')}`);
+    const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${v}`);
+    if (env.length) details.push(shown(`env: ${env.join(', ')}`));
+  } else {
+    main = shown(`connects to ${c.url}`);
+    // Headers as sent: a value such as `${env:GITHUB_TOKEN}` hands that secret of the user's to the server.
+    const headers = Object.entries(c.headers ?? {}).map(([k, v]) => `${k}: ${v}`);
+    if (headers.length) details.push(shown(`headers: ${headers.join(', ')}`));
+  }
+  const variables = userVariables(c);
+  if (variables.length)
+    details.push(
+      shown(
+        `${c.type === 'stdio' ? 'gives the program' : 'sends the server'} your environment variables: ${variables.join(', ')}`,
+      ),
+    );
+  const cut = main.length > maxMain;
+  if (cut) main = `${main.slice(0, maxMain)}… (${main.length - maxMain} more characters not shown)`;
+  return { main, cut, details };
+}
+
+/** The description on one line: the program or URL (cut), then each detail in parentheses (whole). */
+export function whatStartingDoes(c: McpServerConfig): string {
+  const d = describeStart(c);
+  return [d.main, ...d.details.map((x) => `(${x})`)].join(' ');
+}
+
+function shown(text: string): string {
+  return visibleText(redactSecretsSync(text).text.replace(/\s+/g, ' '));
+}
+
+/** The names of the user's environment variables (`${env:NAME}`) the config reads, anywhere in it. */
+function userVariables(c: McpServerConfig): string[] {
+  const texts =
+    c.type === 'stdio'
+      ? [c.command, ...c.args, ...Object.values(c.env ?? {}), c.cwd ?? '', c.envFile ?? '']
+      : [c.url, ...Object.values(c.headers ?? {})];
+  const names = new Set<string>();
+  for (const t of texts) for (const m of t.matchAll(/\$\{env:([^}]*)\}/g)) names.add(m[1]!);
+  return [...names];
 }
 
 /** Whether a server's config file lies inside `folder` (came with the workspace, e.g. a cloned `.mcp.json`). */

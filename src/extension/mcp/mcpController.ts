@@ -13,7 +13,7 @@ import type { Logger } from '../../core/ports';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpServerConfig } from '../../core/mcp/types';
 import { visibleName } from '../../core/agent/tools/mcp';
-import { consentPrompt } from './consentPrompt';
+import { askToStart, type ConsentUi } from './consentPrompt';
 import { consentKey, definedByWorkspace, type McpStartConsent } from './startConsent';
 
 export interface McpControllerOptions {
@@ -184,12 +184,12 @@ export class McpController implements vscode.Disposable {
     const fresh = [...this.waiting].filter(([key]) => !this.asked.has(key));
     if (fresh.length === 0) return;
     for (const [key] of fresh) this.asked.add(key);
-    const message = consentPrompt(
+    void askToStart(
       fresh.map(([, c]) => c),
       (p) => vscode.workspace.asRelativePath(p),
-    );
-    void vscode.window.showWarningMessage(message, 'Start', 'Not Now').then((choice) => {
-      if (choice === 'Start') void this.startWaitingServers();
+      consentUi,
+    ).then((start) => {
+      if (start) void this.startWaitingServers();
     });
   }
 
@@ -231,6 +231,12 @@ function vscodeTools(): VscodeToolInfo[] {
     .filter((t) => !isInternalVscodeTool(t.name))
     .map((t) => ({ name: t.name, description: t.description, inputSchema: t.inputSchema }));
 }
+
+/** The start prompt: a notification, and a modal dialog for the review that lists every server. */
+const consentUi: ConsentUi = {
+  notify: (message, items) => vscode.window.showWarningMessage(message, ...items),
+  confirm: (message, detail, item) => vscode.window.showWarningMessage(message, { modal: true, detail }, item),
+};
 
 function toVscode(d: { dispose(): void }): vscode.Disposable {
   return new vscode.Disposable(() => d.dispose());

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import type { McpServerConfig } from '../../../src/core/mcp/types';
 import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
-import { consentPrompt } from '../../../src/extension/mcp/consentPrompt';
+import { askToStart, consentPrompt, type ConsentUi } from '../../../src/extension/mcp/consentPrompt';
 import { whatStartingDoes } from '../../../src/core/mcp/start-description';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
 import { memento } from '../../support/memento';
@@ -140,7 +140,9 @@ test('the prompt names what each server runs, with secrets redacted and hidden c
       args: [],
     })),
   ];
-  const text = consentPrompt(servers, (p) => p.replace('/w/', ''));
+  const prompt = consentPrompt(servers, (p) => p.replace('/w/', ''));
+  assert.equal(prompt.inline, true, 'short enough for the notification');
+  const text = prompt.message;
   assert.doesNotMatch(text, new RegExp(token));
   assert.doesNotMatch(text, /\u202e/);
   assert.match(
@@ -152,6 +154,90 @@ test('the prompt names what each server runs, with secrets redacted and hidden c
     text,
     /"web" \(\.vscode\/mcp\.json\) connects to https:\/\/mcp\.example\/x \(headers: X-Client: \$\{env:GITHUB_TOKEN\}\)/,
   );
-  assert.match(text, /; and 2 more\./);
-  assert.equal(whatStartingDoes({ ...servers[2]!, args: ['x'.repeat(500)] } as McpServerConfig).length, 201);
+  for (const name of ['a', 'b', 'c']) assert.match(text, new RegExp(`"${name}" \\(\\.mcp\\.json\\) runs ${name}[;.]`));
+  assert.equal(
+    whatStartingDoes({ ...servers[2]!, args: ['x'.repeat(500)] } as McpServerConfig),
+    `runs a ${'x'.repeat(193)}… (307 more characters not shown)`,
+  );
+});
+
+test("a long URL or long arguments never push the headers, env or the user's variables out of the prompt", () => {
+  const url = `https://mcp.example/v1/streamable?${Array.from({ length: 30 }, (_, i) => `opt${i}=value${i}`).join('&')}`;
+  const http: McpServerConfig = {
+    type: 'http',
+    name: 'docs',
+    source: '/w/.mcp.json',
+    url,
+    headers: { 'X-Trace': '${env:AWS_SECRET_ACCESS_KEY}' },
+  };
+  const line = whatStartingDoes(http);
+  assert.match(line, /\(headers: X-Trace: \$\{env:AWS_SECRET_ACCESS_KEY\}\)/);
+  assert.match(line, /your environment variables: AWS_SECRET_ACCESS_KEY/);
+  assert.match(
+    line,
+    /connects to https:\/\/mcp\.example\/v1\/streamable\?opt0=value0&.*… \(\d+ more characters not shown\)/,
+  );
+  const stdio: McpServerConfig = {
+    type: 'stdio',
+    name: 'filesystem',
+    source: '/w/.mcp.json',
+    command: 'npx',
+    args: ['-y', 'server-filesystem', ...Array.from({ length: 8 }, (_, i) => `/home/user/projects/acme/pkg${i}`)],
+    env: { NODE_OPTIONS: '--require ./scripts/.cache/telemetry.js', TOKEN: '${env:GITHUB_TOKEN}' },
+  };
+  for (const text of [whatStartingDoes(stdio), consentPrompt([stdio], (p) => p.replace('/w/', '')).review.detail]) {
+    assert.match(text, /env: NODE_OPTIONS=--require \.\/scripts\/\.cache\/telemetry\.js, TOKEN=\$\{env:GITHUB_TOKEN\}/);
+    assert.match(text, /your environment variables: GITHUB_TOKEN/);
+  }
+  // A variable read anywhere (the URL, an argument) is named: its value goes to the server.
+  assert.match(
+    whatStartingDoes({ ...http, headers: {}, url: 'https://x.example/?k=${env:NPM_TOKEN}' }),
+    /NPM_TOKEN\)$/,
+  );
+  assert.match(whatStartingDoes({ ...stdio, env: {}, args: ['--key=${env:OPENAI_API_KEY}'] }), /OPENAI_API_KEY\)$/);
+});
+
+test('what does not fit in a notification is reviewed in a dialog that lists every server whole; only there is Start', async () => {
+  const servers = Array.from({ length: 6 }, (_, i): McpServerConfig => ({
+    type: 'stdio',
+    name: `s${i}`,
+    source: '/w/.mcp.json',
+    command: 'node',
+    args: [`/opt/servers/server-${i}/dist/index.js`, '--root', '/home/user/projects/acme-monorepo'],
+    env: { NODE_OPTIONS: `--require ./hook${i}.js` },
+  }));
+  const asked: { message: string; items?: string[]; detail?: string }[] = [];
+  const ui = (answers: (string | undefined)[]): ConsentUi => ({
+    notify: async (message, items) => {
+      asked.push({ message, items });
+      return answers.shift();
+    },
+    confirm: async (message, detail, item) => {
+      asked.push({ message, detail, items: [item] });
+      return answers.shift();
+    },
+  });
+  const relative = (p: string): string => p.replace('/w/', '');
+  const prompt = consentPrompt(servers, relative);
+  assert.equal(prompt.inline, false);
+  assert.ok(prompt.message.length <= 1000);
+  for (const s of servers) {
+    assert.match(prompt.message, new RegExp(`"${s.name}"`));
+    assert.match(
+      prompt.review.detail,
+      new RegExp(`"${s.name}" \\(\\.mcp\\.json\\)\\n  runs node /opt/servers/${s.name.replace('s', 'server-')}/`),
+    );
+    assert.match(prompt.review.detail, new RegExp(`env: NODE_OPTIONS=--require \\./hook${s.name.slice(1)}\\.js`));
+  }
+  assert.equal(await askToStart(servers, relative, ui(['Start'])), false, 'no Start in the notification');
+  assert.deepEqual(asked.pop()?.items, ['Review…', 'Not Now']);
+  assert.equal(await askToStart(servers, relative, ui(['Review…', undefined])), false, 'the dialog was cancelled');
+  assert.equal(await askToStart(servers, relative, ui(['Review…', 'Start'])), true);
+  assert.equal(asked.pop()?.detail, prompt.review.detail);
+  // One server whose arguments are cut in the notification is reviewed too, its arguments shown further.
+  const long = { ...servers[0]!, args: ['a'.repeat(300), '--require', './evil.js'] };
+  const one = consentPrompt([long], relative);
+  assert.equal(one.inline, false);
+  assert.match(one.review.detail, /a{300} --require \.\/evil\.js/);
+  assert.equal(await askToStart([servers[0]!], relative, ui(['Start'])), true, 'short: Start in the notification');
 });
