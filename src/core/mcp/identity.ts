@@ -3,15 +3,14 @@
 // server of the same name at another command or endpoint gets a new identity, so earlier choices do
 // not carry over to it. Values of env variables and headers are left out (tokens rotate; the program
 // stays the same), their names are in; consent to start a server takes env values too (`envValues`),
-// since `NODE_OPTIONS` or `PATH` change what runs, and header values that read a variable
-// (`${env:GITHUB_TOKEN}`), since they decide which of the user's secrets the server receives.
+// those its env file sets included, since `NODE_OPTIONS` or `PATH` change what runs, and header values
+// that read a variable (`${env:GITHUB_TOKEN}`), since they decide which of the user's secrets the
+// server receives.
 import { createHash } from 'node:crypto';
 import type { McpServerConfig } from './types';
 
 export function serverIdentity(config: McpServerConfig, options: { envValues?: boolean } = {}): string {
-  const env = Object.entries(config.type === 'stdio' ? (config.env ?? {}) : {}).sort(([a], [b]) =>
-    a < b ? -1 : a > b ? 1 : 0,
-  );
+  const env = sorted(Object.entries(config.type === 'stdio' ? (config.env ?? {}) : {}));
   const shape =
     config.type === 'stdio'
       ? {
@@ -22,14 +21,22 @@ export function serverIdentity(config: McpServerConfig, options: { envValues?: b
           cwd: config.cwd ?? null,
           envFile: config.envFile ?? null,
           env: options.envValues ? env : env.map(([name]) => name),
+          // What the env file sets (as the sync read it), for consent: `NODE_OPTIONS` there changes what runs.
+          ...(options.envValues && config.envFileContent
+            ? { envFileContent: [config.envFileContent.file, sorted(Object.entries(config.envFileContent.vars))] }
+            : {}),
         }
       : {
           type: config.type,
           source: config.source,
           url: config.url,
-          headers: Object.entries(config.headers ?? {})
-            .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-            .map(([name, value]) => (options.envValues && value.includes('${') ? [name, value] : name)),
+          headers: sorted(Object.entries(config.headers ?? {})).map(([name, value]) =>
+            options.envValues && value.includes('${') ? [name, value] : name,
+          ),
         };
   return createHash('sha256').update(JSON.stringify(shape)).digest('hex').slice(0, 16);
+}
+
+function sorted(entries: [string, string][]): [string, string][] {
+  return entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }

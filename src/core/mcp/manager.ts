@@ -22,7 +22,7 @@ import {
   type McpSyncManagerOptions,
 } from './manager-options';
 import { toCallResult } from './call-result';
-import { redact, resolveServerConfig, VariableError } from './variables';
+import { redact, resolveServerConfig, VariableError, withEnvFile } from './variables';
 import { writeIndex, writeServerFolder } from './writer';
 import type { McpCallResult, McpConfigError, McpInputDeclaration, McpServerState, VscodeToolInfo } from './types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
@@ -213,9 +213,20 @@ export class McpSyncManager {
       }
     }
     for (const name of [...this.states.keys()]) if (!names.includes(name)) this.states.delete(name);
-    const jobs = servers.map(async (config) => {
-      const base = initialState(config, folders.get(config.name)!);
-      const why = notStartedBecause(config, this.options);
+    const jobs = servers.map(async (declared) => {
+      const base = initialState(declared, folders.get(declared.name)!);
+      let config = declared;
+      let why = notStartedBecause(config, { allowStart: this.options.allowStart });
+      if (!why) {
+        // The envFile is read once, before consent: what the prompt shows is what the server gets.
+        try {
+          config = await withEnvFile(config, this.variableContext());
+        } catch (e) {
+          if (!(e instanceof VariableError)) throw e;
+          return this.publish(unresolvedState(base, config, e, this.clock.now()));
+        }
+        why = notStartedBecause(config, this.options);
+      }
       if (why) {
         await this.closeLive(this.live.get(config.name) ?? { key: '', config, secrets: [], attempts: 0 });
         this.live.delete(config.name);

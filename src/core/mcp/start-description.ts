@@ -1,14 +1,14 @@
 // What starting an MCP server does, for a person to judge before allowing it: the program and its
 // arguments, or the URL, and then everything else that decides what runs or what the server receives
-// (env entries, headers, the user's environment variables it reads). Only the program line or the URL
-// is ever cut, saying how much was left out; the rest is shown whole, so a long URL cannot push a header
-// that sends `${env:AWS_SECRET_ACCESS_KEY}` out of sight. Secrets redacted and invisible or
-// direction-changing characters shown as \u{…}, so what is read is what runs. Shared by the extension's
-// start prompt and the CLI.
+// (its folder, env entries, the variables its env file sets, headers, the user's environment variables
+// it reads). Only the program line or the URL is ever cut, saying how much was left out; the rest is
+// shown whole, so a long URL cannot push a header that sends `${env:AWS_SECRET_ACCESS_KEY}` out of
+// sight. Secrets redacted and invisible or direction-changing characters shown as \u{…}, so what is
+// read is what runs. Shared by the extension's start prompt and the CLI.
 import * as path from 'node:path';
 import { visibleText } from '../agent/tools/mcp';
 import { redactSecretsSync } from '../store/sanitize/secrets';
-import type { McpServerConfig } from './types';
+import type { McpServerConfig, StdioServerConfig } from './types';
 
 /** How much of the program line or the URL a one-line description shows. */
 export const MAX_MAIN = 200;
@@ -27,8 +27,10 @@ export function describeStart(c: McpServerConfig, maxMain = MAX_MAIN): StartDesc
   let main: string;
   if (c.type === 'stdio') {
     main = shown(`runs ${[c.command, ...c.args].join(' ')}`);
+    if (c.cwd !== undefined) details.push(shown(`in folder ${c.cwd}`));
     const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${v}`);
     if (env.length) details.push(shown(`env: ${env.join(', ')}`));
+    if (c.envFile !== undefined) details.push(shown(`env file ${c.envFile}${envFileSets(c)}`));
   } else {
     main = shown(`connects to ${c.url}`);
     // Headers as sent: a value such as `${env:GITHUB_TOKEN}` hands that secret of the user's to the server.
@@ -51,6 +53,13 @@ export function describeStart(c: McpServerConfig, maxMain = MAX_MAIN): StartDesc
 export function whatStartingDoes(c: McpServerConfig): string {
   const d = describeStart(c);
   return [d.main, ...d.details.map((x) => `(${x})`)].join(' ');
+}
+
+/** What the env file sets, as the sync read it (every variable, as `env` entries are shown). */
+function envFileSets(c: StdioServerConfig): string {
+  if (!c.envFileContent) return ' (not read yet)';
+  const vars = Object.entries(c.envFileContent.vars).map(([k, v]) => `${k}=${v}`);
+  return vars.length ? `: ${vars.join(', ')}` : ' (sets no variables)';
 }
 
 function shown(text: string): string {

@@ -20,6 +20,18 @@ export interface StdioServerConfig extends ServerConfigBase {
   /** A dotenv file whose variables are added under `env` (entries in `env` win). */
   envFile?: string;
   cwd?: string;
+  /**
+   * The envFile as the sync read it before deciding whether the server may start (never in a config
+   * file): the prompt shows these variables, consent is given to them, and the server gets them, not
+   * whatever the file holds a moment later.
+   */
+  envFileContent?: EnvFileContent;
+}
+
+/** An env file read: its resolved path and the variables it sets. */
+export interface EnvFileContent {
+  file: string;
+  vars: Record<string, string>;
 }
 
 export interface HttpServerConfig extends ServerConfigBase {

@@ -2,7 +2,7 @@
 // come through a port: the extension prompts once and keeps them in SecretStorage, the CLI reads them
 // from the environment. Every resolved env/header/input value is collected as a secret for redaction.
 import * as path from 'node:path';
-import type { McpInputDeclaration, McpServerConfig } from './types';
+import type { EnvFileContent, McpInputDeclaration, McpServerConfig, StdioServerConfig } from './types';
 import { ReadRefusedError, readTextFile } from '../read-text';
 
 /** Returns the value of an input, or undefined when the user gave none (the server then fails with a clear error). */
@@ -117,25 +117,46 @@ export async function resolveServerConfig(
     }
     return { config: out, secrets: unique(secrets.concat(plain)) };
   }
-  const out: McpServerConfig = { ...config, command: await r(config.command), args: [] };
+  const out: StdioServerConfig = { ...config, command: await r(config.command), args: [] };
   for (const a of config.args) out.args.push(await r(a));
   if (config.cwd !== undefined) out.cwd = await r(config.cwd);
   const env: Record<string, string> = {};
-  if (config.envFile !== undefined) {
-    const file = path.resolve(ctx.workspaceFolder ?? '.', await r(config.envFile));
-    let text: string;
-    try {
-      // An env file holds a few variables; 1 MB is far past any.
-      text = await readTextFile(file, 1024 * 1024);
-    } catch (e) {
-      throw new VariableError(e instanceof ReadRefusedError ? `envFile: ${e.message}` : `cannot read envFile ${file}`);
-    }
-    Object.assign(env, parseDotenv(text));
-  }
+  if (config.envFile !== undefined)
+    Object.assign(env, (config.envFileContent ?? (await readEnvFile(config.envFile, ctx))).vars);
+  delete out.envFileContent;
   for (const [k, v] of Object.entries(config.env ?? {})) env[k] = await rSecret(v);
   for (const v of Object.values(env)) if (v) secrets.push(v);
   if (config.envFile !== undefined || config.env !== undefined) out.env = env;
   return { config: out, secrets: unique(secrets.concat(plain)) };
+}
+
+/** An env file holds a few variables, every one of them shown in the start prompt; 64 KB is far past any. */
+export const MAX_ENV_FILE_BYTES = 64 * 1024;
+
+/**
+ * Reads a server's envFile (relative to the workspace folder). Its path may use every variable but
+ * `${input:…}`: the file is read before the server may start, to show what it sets, and asking for an
+ * input then would ask on behalf of a server not allowed yet. Throws VariableError with a clear message.
+ */
+export async function readEnvFile(envFile: string, ctx: VariableContext): Promise<EnvFileContent> {
+  if (/\$\{input:/.test(envFile))
+    throw new VariableError('envFile: its path cannot use ${input:…} (the file is read before the server starts)');
+  const file = path.resolve(ctx.workspaceFolder ?? '.', await resolveString(envFile, ctx, new Map(), []));
+  let text: string;
+  try {
+    text = await readTextFile(file, MAX_ENV_FILE_BYTES);
+  } catch (e) {
+    if (e instanceof ReadRefusedError) throw new VariableError(`envFile: ${e.message}`);
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new VariableError(`cannot read envFile ${file}${code === 'ENOENT' ? ': there is no such file' : ''}`);
+  }
+  return { file, vars: parseDotenv(text) };
+}
+
+/** The config with its envFile read (`envFileContent`), as the start prompt shows it and consent holds it. */
+export async function withEnvFile(config: McpServerConfig, ctx: VariableContext): Promise<McpServerConfig> {
+  if (config.type !== 'stdio' || config.envFile === undefined || config.envFileContent) return config;
+  return { ...config, envFileContent: await readEnvFile(config.envFile, ctx) };
 }
 
 function unique(values: string[]): string[] {

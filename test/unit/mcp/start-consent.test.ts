@@ -2,11 +2,16 @@
 // (never spawned) when asked not to start them, and the consent is kept per server identity.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import type { McpServerConfig } from '../../../src/core/mcp/types';
-import { definedByWorkspace, McpStartConsent, workspaceValueNames } from '../../../src/extension/mcp/startConsent';
+import {
+  consentKey,
+  definedByWorkspace,
+  McpStartConsent,
+  workspaceValueNames,
+} from '../../../src/extension/mcp/startConsent';
 import { askToStart, consentPrompt, type ConsentUi } from '../../../src/extension/mcp/consentPrompt';
 import { whatStartingDoes } from '../../../src/core/mcp/start-description';
 import { FIXTURES, nodeCommand, withTempDir } from './helpers';
@@ -240,4 +245,94 @@ test('what does not fit in a notification is reviewed in a dialog that lists eve
   assert.equal(one.inline, false);
   assert.match(one.review.detail, /a{300} --require \.\/evil\.js/);
   assert.equal(await askToStart([servers[0]!], relative, ui(['Start'])), true, 'short: Start in the notification');
+});
+
+test("a server's folder and env file are in the prompt with what the file sets; consent holds the file's content", async () => {
+  await withTempDir(async (ws) => {
+    const envFile = path.join(ws, '.env.mcp');
+    await writeFile(envFile, 'LOG_LEVEL=info\nNODE_OPTIONS=--require ./tools/hook.js\n');
+    const server = {
+      command: 'node',
+      args: ['srv.js'],
+      cwd: '${workspaceFolder}',
+      envFile: '${workspaceFolder}/.env.mcp',
+    };
+    await writeFile(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: { everything: server } }));
+    const asked: McpServerConfig[] = [];
+    const sync = async (): Promise<McpServerConfig> => {
+      const m = new McpSyncManager({
+        outDir: path.join(ws, 'out'),
+        allowStart: true,
+        workspaceFolder: ws,
+        mayStart: (config) => {
+          asked.push(config);
+          return false;
+        },
+      });
+      try {
+        const [state] = await m.syncAll();
+        assert.equal(state!.status, 'disabled', state!.message);
+        return asked.pop()!;
+      } finally {
+        await m.dispose();
+      }
+    };
+    const first = await sync();
+    const line = whatStartingDoes(first);
+    assert.match(line, /\(in folder \$\{workspaceFolder\}\)/);
+    assert.match(
+      line,
+      /\(env file \$\{workspaceFolder\}\/\.env\.mcp: LOG_LEVEL=info, NODE_OPTIONS=--require \.\/tools\/hook\.js\)/,
+    );
+    const consent = new McpStartConsent(memento());
+    await consent.allow([first]);
+    assert.equal(consent.isAllowed(await sync()), true, 'the same file: still allowed');
+    // Only the env file changes (a pull): the server is asked about again.
+    await writeFile(envFile, 'LOG_LEVEL=info\nNODE_OPTIONS=--require ./tools/hook2.js\n');
+    const second = await sync();
+    assert.notEqual(consentKey(second), consentKey(first));
+    assert.equal(consent.isAllowed(second), false);
+    assert.match(whatStartingDoes(second), /hook2\.js/);
+  });
+});
+
+test('a missing, refused or huge env file is an error that says so, before anyone is asked', async () => {
+  await withTempDir(async (ws) => {
+    const cases: [string, RegExp][] = [
+      ['missing.env', /cannot read envFile .*missing\.env: there is no such file/],
+      ['folder.env', /envFile: .*folder\.env is not a regular file \(a folder\)/],
+      ['huge.env', /envFile: .*huge\.env is larger than 64 KB/],
+      ['${input:which}.env', /envFile: its path cannot use \$\{input:…\}/],
+    ];
+    await writeFile(path.join(ws, 'huge.env'), `A=${'x'.repeat(70 * 1024)}\n`);
+    await mkdir(path.join(ws, 'folder.env'));
+    const servers = Object.fromEntries(cases.map(([file], i) => [`s${i}`, { command: 'node', envFile: file }]));
+    await writeFile(path.join(ws, '.mcp.json'), JSON.stringify({ mcpServers: servers }));
+    const asked: string[] = [];
+    const inputs: string[] = [];
+    const m = new McpSyncManager({
+      outDir: path.join(ws, 'out'),
+      allowStart: true,
+      workspaceFolder: ws,
+      resolveInput: async (input) => {
+        inputs.push(input.id);
+        return 'x';
+      },
+      mayStart: (config) => {
+        asked.push(config.name);
+        return false;
+      },
+    });
+    try {
+      const states = await m.syncAll();
+      cases.forEach(([, message], i) => {
+        assert.equal(states[i]!.status, 'error');
+        assert.match(states[i]!.message!, message);
+      });
+      assert.deepEqual(asked, [], 'nothing to start: nobody is asked');
+      assert.deepEqual(inputs, [], 'no input is asked for on behalf of a server not allowed');
+    } finally {
+      await m.dispose();
+    }
+  });
 });

@@ -82,6 +82,29 @@ test('envFile is loaded under env; env wins', async () => {
   }
 });
 
+test('the server gets the env file as it was read for consent, not what the file holds later', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-mcp-var-'));
+  try {
+    await writeFile(path.join(dir, '.env'), 'NODE_OPTIONS=--require ./later.js\n');
+    const r = await resolveServerConfig(
+      {
+        name: 'a',
+        source: 'c',
+        type: 'stdio',
+        command: 'x',
+        args: [],
+        envFile: '.env',
+        envFileContent: { file: path.join(dir, '.env'), vars: { NODE_OPTIONS: '--max-old-space-size=512' } },
+      },
+      { workspaceFolder: dir, env: {}, inputs: [] },
+    );
+    assert.deepEqual(r.config.type === 'stdio' && r.config.env, { NODE_OPTIONS: '--max-old-space-size=512' });
+    assert.equal('envFileContent' in r.config, false, 'not passed on to the connection');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('dotenv and redact', () => {
   assert.deepEqual(parseDotenv("X='a b'\nbad line\nY=\n"), { X: 'a b', Y: '' });
   assert.equal(
