@@ -169,9 +169,16 @@ export class McpController implements vscode.Disposable {
     return [...this.waiting.values()];
   }
 
-  /** What Start in the prompt does: allows every waiting server (as defined now) and syncs again. */
-  async startWaitingServers(): Promise<McpServerState[]> {
-    const configs = this.waitingForConsent;
+  /**
+   * Allows every server waiting now, as defined now, and syncs again: what Start does in a prompt that
+   * names them all (the tests use it). The prompt itself allows only what it showed (`startServers`).
+   */
+  startWaitingServers(): Promise<McpServerState[]> {
+    return this.startServers(this.waitingForConsent);
+  }
+
+  /** Allows exactly these definitions (a server since redefined is not among them) and syncs again. */
+  async startServers(configs: readonly McpServerConfig[]): Promise<McpServerState[]> {
     await this.options.startConsent.allow(configs);
     this.options.logger.info(
       `MCP: allowed to start ${configs.map((c) => `"${visibleName(c.name)}" (${c.source})`).join(', ')}.`,
@@ -179,17 +186,18 @@ export class McpController implements vscode.Disposable {
     return this.refresh();
   }
 
-  /** One prompt for the servers waiting that were not asked about yet; never awaited by the sync. */
+  /**
+   * One prompt for the servers waiting that were not asked about yet; never awaited by the sync. Its
+   * Start allows exactly the definitions it showed: not a server answered Not Now earlier, nor one
+   * redefined (another branch checked out) while the prompt was open.
+   */
   private askToStart(): void {
     const fresh = [...this.waiting].filter(([key]) => !this.asked.has(key));
     if (fresh.length === 0) return;
     for (const [key] of fresh) this.asked.add(key);
-    void askToStart(
-      fresh.map(([, c]) => c),
-      (p) => vscode.workspace.asRelativePath(p),
-      consentUi,
-    ).then((start) => {
-      if (start) void this.startWaitingServers();
+    const shown = fresh.map(([, c]) => c);
+    void askToStart(shown, (p) => vscode.workspace.asRelativePath(p), consentUi).then((start) => {
+      if (start) void this.startServers(shown);
     });
   }
 
