@@ -24,19 +24,19 @@ export interface ConsentPrompt {
   review: { message: string; detail: string };
 }
 
-const trust = (n: number): string =>
-  `Start ${n === 1 ? 'it' : 'them'} only if you trust whoever wrote this configuration.`;
-
 export function consentPrompt(configs: readonly McpServerConfig[], relative: (file: string) => string): ConsentPrompt {
   const where = (c: McpServerConfig): string => `"${visibleName(c.name)}" (${visibleText(relative(c.source))})`;
-  const n = configs.length;
-  const full = `Context Desk: this workspace defines MCP servers that have not been allowed to start: ${configs
+  const one = configs.length === 1;
+  const waiting = one ? 'an MCP server that has' : `${configs.length} MCP servers that have`;
+  const trust = `Start ${one ? 'it' : 'them'} only if you trust whoever wrote this configuration.`;
+  const full = `Context Desk: this workspace defines ${waiting} not been allowed to start: ${configs
     .map((c) => `${where(c)} ${whatStartingDoes(c)}`)
-    .join('; ')}. ${trust(n)}`;
+    .join('; ')}. ${trust}`;
   const inline = full.length <= NOTIFICATION_MAX && configs.every((c) => !describeStart(c).cut);
+  const names = configs.map((c) => `"${visibleName(c.name)}"`).join(', ');
   const message = inline
     ? full
-    : `Context Desk: this workspace defines ${n === 1 ? 'an MCP server' : `${n} MCP servers`} that ${n === 1 ? 'has' : 'have'} not been allowed to start: ${configs.map((c) => `"${visibleName(c.name)}"`).join(', ')}. Review what ${n === 1 ? 'it runs' : 'they run'} before starting ${n === 1 ? 'it' : 'them'}.`;
+    : `Context Desk: this workspace defines ${waiting} not been allowed to start: ${names}. Review what ${one ? 'it runs' : 'they run'} before starting ${one ? 'it' : 'them'}.`;
   const detail = configs
     .map((c) => {
       const d = describeStart(c, REVIEW_MAIN);
@@ -47,7 +47,7 @@ export function consentPrompt(configs: readonly McpServerConfig[], relative: (fi
     message,
     inline,
     review: {
-      message: `Start ${n === 1 ? 'this MCP server' : `these ${n} MCP servers`}, defined by this workspace? ${trust(n)}`,
+      message: `Start ${one ? 'this MCP server' : `these ${configs.length} MCP servers`}, defined by this workspace? ${trust}`,
       detail,
     },
   };
