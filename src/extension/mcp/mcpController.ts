@@ -14,6 +14,7 @@ import type { ContextStore } from '../../core/store/context-store';
 import type { McpServerConfig } from '../../core/mcp/types';
 import { visibleName } from '../../core/agent/tools/mcp';
 import { askToStart, type ConsentUi } from './consentPrompt';
+import { StartPrompts } from './startPrompts';
 import { consentKey, definedByWorkspace, type McpStartConsent } from './startConsent';
 
 export interface McpControllerOptions {
@@ -44,8 +45,11 @@ export class McpController implements vscode.Disposable {
   private waiting = new Map<string, McpServerConfig>();
   /** The same, filled by the sync in flight (it replaces `waiting` when it ends). */
   private syncWaiting = new Map<string, McpServerConfig>();
-  /** Those already asked about in this window (asked again after an explicit refresh). */
-  private readonly asked = new Set<string>();
+  /** The start prompts: each waiting definition asked about once (again after an explicit refresh). */
+  private readonly prompts = new StartPrompts(
+    (shown) => askToStart(shown, (p) => vscode.workspace.asRelativePath(p), consentUi),
+    (shown) => this.startServers(shown),
+  );
 
   constructor(
     private readonly secrets: vscode.SecretStorage,
@@ -91,7 +95,7 @@ export class McpController implements vscode.Disposable {
    */
   refresh(options: { askAgain?: boolean } = {}): Promise<McpServerState[]> {
     this.started = true;
-    if (options.askAgain) this.asked.clear();
+    if (options.askAgain) this.prompts.forget();
     const inFlight = this.syncing;
     if (inFlight)
       return (this.next ??= inFlight
@@ -114,7 +118,7 @@ export class McpController implements vscode.Disposable {
           `MCP sync: ${states.map((s) => `${s.name}=${s.status}(${s.tools.length})`).join(', ') || 'no servers'}`,
         );
         this.waiting = this.syncWaiting;
-        this.askToStart();
+        this.prompts.offer(this.waiting);
         return states;
       } finally {
         this.syncing = undefined;
@@ -184,21 +188,6 @@ export class McpController implements vscode.Disposable {
       `MCP: allowed to start ${configs.map((c) => `"${visibleName(c.name)}" (${c.source})`).join(', ')}.`,
     );
     return this.refresh();
-  }
-
-  /**
-   * One prompt for the servers waiting that were not asked about yet; never awaited by the sync. Its
-   * Start allows exactly the definitions it showed: not a server answered Not Now earlier, nor one
-   * redefined (another branch checked out) while the prompt was open.
-   */
-  private askToStart(): void {
-    const fresh = [...this.waiting].filter(([key]) => !this.asked.has(key));
-    if (fresh.length === 0) return;
-    for (const [key] of fresh) this.asked.add(key);
-    const shown = fresh.map(([, c]) => c);
-    void askToStart(shown, (p) => vscode.workspace.asRelativePath(p), consentUi).then((start) => {
-      if (start) void this.startServers(shown);
-    });
   }
 
   private inputQueue: Promise<unknown> = Promise.resolve();
