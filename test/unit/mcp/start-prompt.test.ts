@@ -25,7 +25,7 @@ function harness() {
   let allowed: Promise<unknown> = Promise.resolve();
   const prompts = new StartPrompts(
     (configs) => {
-      shown.push(configs.map((c) => `${c.name} ${c.args?.join(' ')}`));
+      shown.push(configs.map((c) => `${c.name} ${c.type === 'stdio' ? c.args?.join(' ') : c.url}`));
       return new Promise<boolean>((resolve) => answers.push(resolve));
     },
     (configs) => (allowed = consent.allow(configs)),
