@@ -1,6 +1,7 @@
 // The contract every format module meets: a cheap look at the content says whether the file is this
 // format; reading it gives one or more runs (a file may hold several: sub-agents, eval instances).
 import type { Message } from '../messages';
+import type { JsonObject } from './json';
 import type { Notes } from './notes';
 import type { Input } from './read/source';
 import type { ModelCall, RecordedSummaries, TrajectoryFormat } from './types';
@@ -18,6 +19,11 @@ export interface ImportedRun {
   warnings?: string[];
   /** Where each message of the file starts among `messages` (Cline: to apply what it recorded beside it). */
   messageStarts?: number[];
+  /**
+   * Claude Code: the records of a compaction call whose prompt was a main conversation this file does
+   * not hold. Its calls are not to be replayed as they are: the loader joins it with its session or drops it.
+   */
+  compactionOf?: JsonObject[];
 }
 
 export interface Importer {

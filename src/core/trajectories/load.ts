@@ -6,6 +6,8 @@ import { basename, dirname, extname, join, relative } from 'node:path';
 import { importInput } from './detect';
 import { clineHistory } from './formats/anthropic';
 import { applyDeletedRanges, CLINE_UI_MESSAGES, deletedRanges } from './formats/cline-truncation';
+import { compactionRun } from './formats/claude-code-compaction';
+import { isObject, type JsonObject } from './json';
 import { fail, FormatError, TrajectoryError } from './errors';
 import type { ImportedRun } from './importer';
 import { Notes, plural } from './notes';
@@ -145,7 +147,48 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
 async function importFile(file: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {
   const imported = importInput(await readSource(file));
   if (imported.importer === clineHistory) await readClineRanges(file, imported.runs, imported.notes);
+  if (imported.runs.some((r) => r.compactionOf))
+    return { runs: await joinCompactions(file, imported.runs, imported.notes), notes: imported.notes };
   return imported;
+}
+
+/**
+ * Claude Code compaction calls kept apart from their session (`<session>/subagents/agent-acompact-*.jsonl`)
+ * are joined with the main conversation of `<session>.jsonl`; without it they are not replayed, said:
+ * their own records are a few thousand tokens of a prompt that was the whole conversation.
+ */
+async function joinCompactions(file: string, runs: ImportedRun[], notes: Notes): Promise<ImportedRun[]> {
+  const session = basename(dirname(file)) === 'subagents' ? `${dirname(dirname(file))}.jsonl` : undefined;
+  let main: JsonObject[] | undefined;
+  if (session !== undefined) {
+    const input = await readSource(session).catch(() => undefined);
+    if (input?.kind === 'lines') main = input.records.filter(isObject);
+  }
+  const out: ImportedRun[] = [];
+  let dropped = 0;
+  for (const run of runs) {
+    if (!run.compactionOf) {
+      out.push(run);
+      continue;
+    }
+    const joined = main && compactionRun(main, run.compactionOf);
+    if (joined && joined.calls.length > 0) {
+      out.push(joined);
+      notes.say(
+        `a compaction call: its prompt was the main conversation up to the compaction, read from ${basename(session!)}, then its own records`,
+      );
+    } else dropped++;
+  }
+  // Refused rather than counted from its own records: that would be a few thousand of the ~170K tokens sent.
+  const where = session === undefined ? '<session>.jsonl' : basename(session);
+  const why = `its prompt was the main conversation, and ${where} ${main ? 'does not hold it' : 'is not beside its folder'}: replay the project folder`;
+  if (out.length === 0)
+    fail(
+      `a Claude Code compaction call (${why})`,
+      'Claude Code compaction call without its session (replay the project folder)',
+    );
+  if (dropped > 0) notes.say(`${plural(dropped, 'compaction call')} not replayed (${why})`);
+  return out;
 }
 
 /**

@@ -7,19 +7,37 @@ import { isObject, type JsonObject } from '../json';
 
 export const CONTINUATION = 'This session is being continued from a previous conversation';
 
+/** The prompt Claude Code sends to have the conversation so far summarised (its compaction call). */
+export const COMPACTION_PROMPT = 'Your task is to create a detailed summary of the conversation so far';
+
+/** The text a user record starts with: its string content, or its first block's text. */
+function firstText(r: JsonObject): string {
+  const m = isObject(r.message) ? r.message : undefined;
+  return typeof m?.content === 'string'
+    ? m.content
+    : Array.isArray(m?.content) && isObject(m.content[0]) && typeof m.content[0].text === 'string'
+      ? m.content[0].text
+      : '';
+}
+
 /** A record that starts a new context: the compaction boundary, or the summary that opens it. */
 export function isCompactionStart(r: JsonObject): boolean {
   if (r.type === 'system' && r.subtype === 'compact_boundary') return true;
   if (r.type !== 'user') return false;
   if (r.isCompactSummary === true) return true;
-  const m = isObject(r.message) ? r.message : undefined;
-  const text =
-    typeof m?.content === 'string'
-      ? m.content
-      : Array.isArray(m?.content) && isObject(m.content[0]) && typeof m.content[0].text === 'string'
-        ? m.content[0].text
-        : '';
-  return r.parentUuid === null && text.startsWith(CONTINUATION);
+  return r.parentUuid === null && firstText(r).startsWith(CONTINUATION);
+}
+
+/**
+ * The records of the call that wrote a compaction summary (Claude Code 2.1 keeps it as a sub-agent,
+ * `subagents/agent-acompact-<id>.jsonl`): its id says so, or its prompt asks for the summary.
+ */
+export function isCompactionAgent(records: readonly JsonObject[]): boolean {
+  return records.some(
+    (r) =>
+      (typeof r.agentId === 'string' && r.agentId.startsWith('acompact-')) ||
+      (r.type === 'user' && r.isMeta !== true && firstText(r).startsWith(COMPACTION_PROMPT)),
+  );
 }
 
 const isTurn = (r: JsonObject) => r.type === 'user' || r.type === 'assistant';

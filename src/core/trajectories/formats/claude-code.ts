@@ -14,7 +14,8 @@ import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
 import { usageFrom } from '../usage';
 import { assistantMessage, userMessages } from './anthropic';
-import { activePath, isCompactionStart } from './claude-code-path';
+import { activePath, isCompactionAgent, isCompactionStart } from './claude-code-path';
+import { compactionRun, continuesElsewhere } from './claude-code-compaction';
 
 const IGNORED = new Set([
   'summary',
@@ -171,7 +172,7 @@ function readAttachment(b: TrajectoryBuilder, a: JsonObject, notes: Notes): void
 }
 
 /** One run (the main conversation or one sub-agent) from its records, in order. */
-function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): ImportedRun {
+export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): ImportedRun {
   const b = new TrajectoryBuilder();
   const responses = new Map<string, { message: Message; call: number; merged?: Merged }>();
   let sawTask = false;
@@ -327,7 +328,16 @@ export const claudeCode: Importer = {
       runs.push(readRun(path, notes, false));
     }
     const side = records.filter((r) => r.isSidechain === true);
-    for (const group of sidechainRuns(side)) runs.push(readRun(activePath(group).path, notes, true));
+    for (const group of sidechainRuns(side)) {
+      if (isCompactionAgent(group) && continuesElsewhere(group)) {
+        // Its prompt was the main conversation: joined with it here, or by the loader from the session
+        // file beside its folder; never counted from its own few records.
+        const joined = compactionRun(main, group);
+        runs.push(joined ?? { ...readRun(activePath(group).path, notes, true), compactionOf: group });
+        continue;
+      }
+      runs.push(readRun(activePath(group).path, notes, true));
+    }
     const compactions = records.filter((r) => r.type === 'system' && r.subtype === 'compact_boundary').length;
     if (compactions > 0) notes.say(`${plural(compactions, 'compaction')}: each starts a new context from its summary`);
     return runs;
