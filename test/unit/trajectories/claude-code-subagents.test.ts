@@ -3,7 +3,7 @@
 // written for these tests and trimmed public files (test/fixtures/trajectories/README.md).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextOf, loadTrajectories, loadTrajectoryFile, TrajectoryError } from '../../../src/core/trajectories';
@@ -57,4 +57,33 @@ test('Claude Code compaction call without its session beside it: refused, not co
     assert.equal(e.group, 'Claude Code compaction call without its session (replay the project folder)');
     return true;
   });
+});
+
+const explore = join(project, '8463c716-a2ea-4c14-9efa-87158ebd9f20', 'subagents', 'agent-a7be2f0.jsonl');
+
+test('Claude Code 2.1 (stop_reason null on every record): prompt figures kept, the message_start output snapshot dropped', async () => {
+  const [t] = await loadTrajectoryFile(explore);
+  assert.deepEqual(
+    t!.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 17_877, cachedTokens: 15_511, cacheWriteTokens: 2363 },
+      { inputTokens: 20_906, cachedTokens: 17_874, cacheWriteTokens: 3025 },
+    ],
+    'no output figure: replay counts the reply text instead of the 3 and 4 tokens recorded',
+  );
+  // A record that ends the response (it has a stop reason) holds the final output count: that one is used.
+  const lines = readFileSync(explore, 'utf8').trimEnd().split('\n');
+  // The second response's last record on the path replay keeps (a later one hangs on a side branch).
+  const last = lines.findIndex((l) => l.includes('"uuid":"da003159-'));
+  const r = JSON.parse(lines[last]!) as { message: { stop_reason: string; usage: { output_tokens: number } } };
+  r.message.stop_reason = 'tool_use';
+  r.message.usage.output_tokens = 187;
+  lines[last] = JSON.stringify(r);
+  const dir = mkdtempSync(join(tmpdir(), 'cd-stop-'));
+  writeFileSync(join(dir, 'agent-a7be2f0.jsonl'), lines.join('\n') + '\n');
+  const [ended] = await loadTrajectoryFile(join(dir, 'agent-a7be2f0.jsonl'));
+  assert.deepEqual(
+    ended!.calls!.map((c) => c.recorded?.outputTokens),
+    [undefined, 187],
+  );
 });

@@ -42,8 +42,15 @@ function recordsOf(input: Input): JsonObject[] {
   return list.filter(isObject);
 }
 
+/**
+ * The usage one record holds. Claude Code writes a record per content block as the response streams,
+ * and 2.1 writes every one with `stop_reason: null` and the usage of `message_start`: input and cache
+ * figures final, output a snapshot of 1 to 10 tokens. Output is taken only from a record that has a
+ * stop reason (the end of the response); without one the call's output is counted from its text.
+ */
 function recordedOf(r: JsonObject, m: JsonObject) {
   const u = usageFrom(m.usage) ?? {};
+  if (typeof m.stop_reason !== 'string' || m.stop_reason === '') delete u.outputTokens;
   const cost = optionalNumber(r.costUSD);
   if (cost !== undefined) u.cost = cost;
   return Object.keys(u).length > 0 ? u : undefined;
