@@ -265,6 +265,28 @@ test('a Codex fork or sub-agent rollout says that it starts with a copy of its p
   assert.doesNotMatch(await warned('plain.jsonl'), /fork/);
 });
 
+test('Aider reflections (a malformed edit, lint errors): each is a call of its own, sent the error Aider showed', async () => {
+  const t = await one('aider-reflections.chat.history.md');
+  // One call per `> Tokens:` line: the request, two reflections, the person's thanks.
+  assert.equal(t.calls!.length, 4);
+  assert.deepEqual(shape(t), [
+    'user/person',
+    'assistant/agent',
+    'user/environment',
+    'assistant/agent',
+    'user/environment',
+    'assistant/agent',
+    'user/person',
+    'assistant/agent',
+  ]);
+  const sent = t.calls!.map((c) => contextOf(t, c).length);
+  assert.deepEqual(sent, [1, 3, 5, 7]);
+  assert.match(t.messages[2]!.content, /No filename provided before ``` in file listing/);
+  assert.match(t.messages[4]!.content, /E999 SyntaxError: '\(' was never closed/);
+  assert.ok(!t.messages.some((m) => m.content.includes('Tokens:')));
+  assert.match(t.warnings!.join('\n'), /2 reflections \(Aider called the model again/);
+});
+
 test('Aider /clear and /reset empty the chat history: later replies are sent without what came before', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'cd-aider-'));
   const text = [

@@ -3,6 +3,9 @@
 // output) on `> ` lines, and the model's replies are the plain text in between. Each session is a run;
 // each reply is one call over the session's exchanges so far. The file holds what was shown, not the
 // prompt: Aider's system prompt, repo map and the files added to the chat were sent but are not in it.
+// Every call ends with a `> Tokens: N sent, M received.` line. When an edit fails to apply, lints or
+// tests with errors, Aider calls the model again with the error it showed (a reflection) and no new
+// `####` line: a reply after a `Tokens` line is a call of its own, sent the `>` text shown in between.
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
@@ -12,6 +15,8 @@ const SESSION = /^# aider chat started at /;
 const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
 /** `/clear` empties the chat history; `/reset` also drops the files. */
 const CLEARING_COMMANDS = new Set(['clear', 'reset']);
+/** Aider's report after each model call (`> Tokens: 1.2k sent, 161 received. Cost: ...`). */
+const TOKENS = /^> ?Tokens: \S+ sent, \S+ received/;
 
 function isAider(text: string): boolean {
   return text.split('\n', 50).some((l) => SESSION.test(l));
@@ -32,6 +37,10 @@ export const aider: Importer = {
     let b: TrajectoryBuilder | undefined;
     let user: string[] = [];
     let reply: string[] = [];
+    /** The `>` lines shown since the last call's `Tokens` report: sent back if the model is called again. */
+    let reflected: string[] | undefined;
+    /** The reply being read answers a reflection (its input may be empty). */
+    let again = false;
     const flushUser = () => {
       let t = user.join('\n').trim();
       user = [];
@@ -48,8 +57,20 @@ export const aider: Importer = {
     const flushReply = () => {
       const t = reply.join('\n').trim();
       reply = [];
-      if (t !== '' && b && b.last?.role === 'user')
+      if (t !== '' && b && (b.last?.role === 'user' || again))
         b.call(b.push({ role: 'assistant', content: t, origin: 'agent' } satisfies Message));
+      again = false;
+    };
+    const reflect = () => {
+      const t = (reflected ?? []).join('\n').trim();
+      reflected = undefined;
+      again = true;
+      if (t !== '' && b) b.push({ role: 'user', content: t, origin: 'environment' });
+      notes.add(
+        'aider-reflection',
+        (n) =>
+          `${plural(n, 'reflection')} (Aider called the model again with the error it showed): each is a call of its own, sent the text shown before it`,
+      );
     };
     const endSession = () => {
       flushUser();
@@ -60,16 +81,26 @@ export const aider: Importer = {
       if (SESSION.test(line)) {
         endSession();
         b = new TrajectoryBuilder();
+        reflected = undefined;
         continue;
       }
       const u = userLine(line);
       if (u !== undefined) {
         flushReply();
+        reflected = undefined;
         user.push(u);
         continue;
       }
       if (user.length > 0) flushUser();
-      if (line.startsWith('>')) continue; // Aider's own output: shown to the person, not sent as such
+      if (line.startsWith('>')) {
+        // Aider's own output: shown to the person, not sent as such (unless it is reflected).
+        if (TOKENS.test(line)) {
+          flushReply();
+          reflected = [];
+        } else reflected?.push(line.replace(/^> ?/, '').replace(/ {2}$/, ''));
+        continue;
+      }
+      if (reflected && line.trim() !== '') reflect();
       reply.push(line);
     }
     endSession();
