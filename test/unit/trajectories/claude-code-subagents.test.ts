@@ -87,3 +87,12 @@ test('Claude Code 2.1 (stop_reason null on every record): prompt figures kept, t
     [undefined, 187],
   );
 });
+
+test('Claude Code main session replayed alone: its sub-agent and compaction call kept elsewhere are said, and the lower bound', async () => {
+  const [t, more] = await loadTrajectoryFile(join(project, `${SESSION}.jsonl`));
+  assert.equal(more, undefined, 'the sub-agent is not in this file');
+  const said = t!.warnings!.join('\n');
+  assert.match(said, /1 sub-agent ran in a file of its own \(<session>\/subagents\/agent-<id>\.jsonl\)/);
+  assert.match(said, /the call that wrote each summary is kept in <session>\/subagents\/agent-acompact-\*\.jsonl/);
+  assert.match(said, /system prompt, tool definitions and most hook output are not in .*raw counts are a lower bound/);
+});

@@ -304,6 +304,32 @@ function sidechainRuns(records: JsonObject[]): JsonObject[][] {
   return [...groups.values()];
 }
 
+/** Claude Code 2.1 and later keep sub-agents and compaction calls in files of their own. */
+function keepsCallsApart(records: JsonObject[]): boolean {
+  return records.some((r) => {
+    const v = typeof r.version === 'string' ? /^(\d+)\.(\d+)\./.exec(r.version) : null;
+    return v !== null && (Number(v[1]) > 2 || (Number(v[1]) === 2 && Number(v[2]) >= 1));
+  });
+}
+
+/**
+ * Sub-agents this file only mirrors (`progress` records of kind `agent_progress`): their calls are in
+ * `<session>/subagents/agent-<id>.jsonl`, replayed only with the folder. Said, not silently left out.
+ */
+function noteSubagentsElsewhere(records: JsonObject[], side: JsonObject[], notes: Notes): void {
+  const here = new Set(side.map((r) => r.agentId).filter((id) => typeof id === 'string'));
+  const elsewhere = new Set<string>();
+  for (const r of records) {
+    const data = r.type === 'progress' && isObject(r.data) ? r.data : undefined;
+    if (data?.type === 'agent_progress' && typeof data.agentId === 'string' && !here.has(data.agentId))
+      elsewhere.add(data.agentId);
+  }
+  if (elsewhere.size > 0)
+    notes.say(
+      `${plural(elsewhere.size, 'sub-agent')} ran in ${elsewhere.size === 1 ? 'a file' : 'files'} of ${elsewhere.size === 1 ? 'its' : 'their'} own (<session>/subagents/agent-<id>.jsonl), not in this one: replay the project folder to count ${elsewhere.size === 1 ? 'it' : 'them'}`,
+    );
+}
+
 export const claudeCode: Importer = {
   name: 'Claude Code',
   detect: (input) =>
@@ -346,7 +372,18 @@ export const claudeCode: Importer = {
       runs.push(readRun(activePath(group).path, notes, true));
     }
     const compactions = records.filter((r) => r.type === 'system' && r.subtype === 'compact_boundary').length;
-    if (compactions > 0) notes.say(`${plural(compactions, 'compaction')}: each starts a new context from its summary`);
+    if (compactions > 0)
+      notes.say(
+        `${plural(compactions, 'compaction')}: each starts a new context from its summary` +
+          (keepsCallsApart(records) &&
+          !side.some((r) => typeof r.agentId === 'string' && r.agentId.startsWith('acompact-'))
+            ? `; the call that wrote each summary is kept in <session>/subagents/agent-acompact-*.jsonl: replay the project folder to count it`
+            : ''),
+      );
+    noteSubagentsElsewhere(records, side, notes);
+    notes.say(
+      "the system prompt, tool definitions and most hook output are not in Claude Code's session file: raw counts are a lower bound",
+    );
     return runs;
   },
 };
