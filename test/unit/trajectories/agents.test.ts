@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextOf, loadTrajectoryFile } from '../../../src/core/trajectories';
@@ -120,6 +120,30 @@ test('OpenHands eval output.jsonl: each line is a run read from its `history`, w
   const saved = await one('openhands-trajectory.json');
   assert.deepEqual(t!.messages, saved.messages);
   assert.equal(t!.recordedCost, 0.031);
+});
+
+test('OpenHands V0: tools of the system action and a missing system action are said; $0 beside billed tokens is no cost', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-oh-'));
+  const run = JSON.parse(readFileSync(fixture('openhands-output.jsonl'), 'utf8').split('\n')[0]!) as {
+    history: { action?: string; args?: Record<string, unknown> }[];
+    metrics: { accumulated_cost: number };
+  };
+  const system = run.history.find((e) => e.action === 'system')!;
+  system.args = { ...system.args, tools: [{ type: 'function' }, { type: 'function' }, { type: 'function' }] };
+  run.metrics.accumulated_cost = 0.0;
+  writeFileSync(join(dir, 'output.jsonl'), JSON.stringify(run) + '\n');
+  const [t] = await loadTrajectoryFile(join(dir, 'output.jsonl'));
+  assert.equal(t!.recordedCost, undefined, 'a price LiteLLM did not know, not a free run');
+  assert.match(t!.warnings!.join('\n'), /3 tool definitions sent with the system prompt not counted/);
+  assert.match(
+    t!.warnings!.join('\n'),
+    /1 run recorded a cost of \$0 beside non-zero tokens: read as no cost recorded/,
+  );
+  // An older trajectory that has no system action.
+  const events = JSON.parse(readFileSync(fixture('openhands-trajectory.json'), 'utf8')) as { action?: string }[];
+  writeFileSync(join(dir, 'old.json'), JSON.stringify(events.filter((e) => e.action !== 'system')));
+  const [old] = await loadTrajectoryFile(join(dir, 'old.json'));
+  assert.match(old!.warnings!.join('\n'), /no system action: the system prompt and tool definitions .* lower bound/);
 });
 
 test("Cline task history: tool_use arguments kept, tool_result blocks observations, harness text the environment's", async () => {

@@ -54,9 +54,17 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
     const response = meta && isObject(meta.model_response) ? meta.model_response : undefined;
     const kind = typeof v.action === 'string' ? v.action : String(v.observation);
     if (typeof v.action === 'string') {
-      if (kind === 'system')
+      if (kind === 'system') {
         b.push({ role: 'system', content: typeof args.content === 'string' ? args.content : '', origin: 'agent' });
-      else if (kind === 'condensation') {
+        const tools = Array.isArray(args.tools) ? args.tools.length : 0;
+        if (tools > 0)
+          notes.add(
+            'system-tools',
+            (n) =>
+              `${plural(n, 'tool definition')} sent with the system prompt not counted (replay counts messages): raw counts are a lower bound`,
+            tools,
+          );
+      } else if (kind === 'condensation') {
         for (const id of rangeIds(args)) for (const k of byEvent.get(id) ?? []) b.forget(k);
         if (typeof args.summary === 'string' && args.summary !== '')
           b.push({ role: 'user', content: args.summary, origin: 'agent' });
@@ -119,13 +127,25 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
       byEvent.set(v.id, ids);
     }
   });
+  if (b.calls.length > 0 && !b.messages.some((m) => m.role === 'system'))
+    notes.say(
+      'no system action: the system prompt and tool definitions OpenHands sent are not in the log (older versions did not record them), so raw counts are a lower bound',
+    );
   return { messages: b.messages, calls: b.calls };
 }
 
 function runOf(v: JsonObject, notes: Notes): ImportedRun {
   const run = readEvents(v.history as Json[], notes);
   const metrics = isObject(v.metrics) ? v.metrics : undefined;
-  const cost = optionalNumber(metrics?.accumulated_cost);
+  let cost = optionalNumber(metrics?.accumulated_cost);
+  // $0 beside billed tokens is a price LiteLLM did not know (a local or unlisted model), not a free run.
+  if (cost === 0 && run.calls.some((c) => (c.recorded?.inputTokens ?? 0) + (c.recorded?.outputTokens ?? 0) > 0)) {
+    cost = undefined;
+    notes.add(
+      'zero-cost',
+      (n) => `${plural(n, 'run')} recorded a cost of $0 beside non-zero tokens: read as no cost recorded`,
+    );
+  }
   return { format: 'openhands', ...run, ...(cost !== undefined ? { recordedCost: cost } : {}) };
 }
 
