@@ -27,6 +27,8 @@ export interface AgentOptions {
    */
   summaryModel?: { provider: ChatProvider; model: string; pricing?: Pricing };
   longOutput?: LongOutputPort;
+  /** The line naming the session's history file, carried after a checkpoint (see `historyPointer` in the store). */
+  historyPointer?: string;
   /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
   budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;
   taskId?: string;

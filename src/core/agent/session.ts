@@ -14,6 +14,7 @@ import {
   type ContextStrategy,
   type StrategyName,
   type StrategyOptions,
+  type WindowOverflow,
 } from '../strategies/types';
 import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { CallAccountant, type CallPrices } from './accounting';
@@ -159,7 +160,8 @@ export class AgentSession {
         this.emit({ type: 'summary-call', record, costSoFar: this.s.cost });
       },
     });
-    return createStrategy(name, { tokenizer, summarizer }, options);
+    const pointer = o.historyPointer ? { historyPointer: o.historyPointer } : {};
+    return createStrategy(name, { tokenizer, summarizer, ...pointer }, options);
   }
 
   /**
@@ -398,6 +400,8 @@ export class AgentSession {
       if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
       return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
     }
+    // Sending would only earn the provider's refusal (billed by some) or a silent cut.
+    if (view.overWindow) return { ok: false, reason: 'error', message: overWindowMessage(view.overWindow) };
     return callWithRetries(
       {
         caller: this.caller,
@@ -416,6 +420,17 @@ export class AgentSession {
       { turn, view, history, signal },
     );
   }
+}
+
+/** Why a call was not sent: even the strategy's smallest context is over the window. */
+export function overWindowMessage(o: WindowOverflow): string {
+  return (
+    `The context does not fit the model's window: even with the older turns masked or summarized it needs ` +
+    `${o.tokens.toLocaleString('en-US')} tokens, and the window leaves ${o.window.toLocaleString('en-US')} ` +
+    '(the context window setting less the tool definitions). Your messages and the latest turn are kept ' +
+    'whole, so they alone are too large: raise the context window if the model allows more, pick a strategy ' +
+    'that summarizes (hybrid, summary), or start a new chat.'
+  );
 }
 
 /** Budget limits compared by value (mode and limit per level). */

@@ -8,9 +8,8 @@
 // than the last M turns. With no cache (cachedPrice = 1, writes at 1) breaking is free and this is
 // plain masking; with a free cache it never masks unless the context window forces it.
 import { splitTurns, type Message, type SplitTrajectory } from '../messages';
-import { messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
-import { maskMessage } from './placeholder';
-import { maskTurns } from './mask-turns';
+import { messageCounter, sumTokens } from '../cost/message-tokens';
+import { maskTurns, maskingSavings } from './mask-turns';
 import {
   usableWindow,
   type BuildOptions,
@@ -36,21 +35,6 @@ function firstObservation(split: SplitTrajectory, from: number, to: number): num
     if (first !== undefined) return first;
   }
   return undefined;
-}
-
-function maskingSavings(
-  history: readonly Message[],
-  split: SplitTrajectory,
-  from: number,
-  to: number,
-  count: MessageCounter,
-): number {
-  let saved = 0;
-  for (let t = from; t < to; t++) {
-    for (const i of split.turns[t]!.observationIndices)
-      saved += Math.max(0, count(history[i]!) - count(maskMessage(history[i]!)));
-  }
-  return saved;
 }
 
 export function createCacheAwareStrategy(
@@ -87,13 +71,21 @@ export function createCacheAwareStrategy(
       let view = maskTurns(history, split, 0, boundary, count);
       // The call must fit the window: move now, past the last M turns if need be (never the last turn).
       const window = usableWindow(options.contextWindow, buildOptions);
-      while (sumTokens(view.messages, count) > window && boundary < turns - 1) {
+      let size = sumTokens(view.messages, count);
+      while (size > window && boundary < turns - 1) {
         boundary = Math.max(boundary + 1, Math.min(turns - 1, turns - options.window));
         regret = 0;
         view = maskTurns(history, split, 0, boundary, count);
+        size = sumTokens(view.messages, count);
       }
       previousLength = history.length;
-      return Promise.resolve({ messages: view.messages, masked: view.masked, summaries: [], summarizedTurns: 0 });
+      return Promise.resolve({
+        messages: view.messages,
+        masked: view.masked,
+        summaries: [],
+        summarizedTurns: 0,
+        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
+      });
     },
   };
 }

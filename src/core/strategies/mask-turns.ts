@@ -47,3 +47,39 @@ export function publishedMaskedTurns(turns: number, window: number, polling: num
   const observations = turns + 1;
   return Math.max(0, Math.floor(observations / polling) * polling - window - 1);
 }
+
+/** Tokens masking the observations of turns [from, to) saves (an observation no longer than its placeholder stays). */
+export function maskingSavings(
+  history: readonly Message[],
+  split: SplitTrajectory,
+  from: number,
+  to: number,
+  count: MessageCounter,
+): number {
+  let saved = 0;
+  for (let t = Math.max(0, from); t < Math.min(to, split.turns.length); t++) {
+    for (const i of split.turns[t]!.observationIndices)
+      saved += Math.max(0, count(history[i]!) - count(maskMessage(history[i]!)));
+  }
+  return saved;
+}
+
+/**
+ * The first boundary from `from` on at which a context of `size` tokens (with `from` turns masked) fits
+ * `limit`, masking one more turn at a time; never the last turn, whose outputs the model has not answered.
+ */
+export function boundaryToFit(
+  history: readonly Message[],
+  split: SplitTrajectory,
+  from: number,
+  size: number,
+  limit: number,
+  count: MessageCounter,
+): number {
+  let boundary = from;
+  while (size > limit && boundary < split.turns.length - 1) {
+    size -= maskingSavings(history, split, boundary, boundary + 1, count);
+    boundary++;
+  }
+  return boundary;
+}

@@ -1,22 +1,45 @@
 // `masking` (LastNObservations, M = 10): observations older than the last M turns become
 // `Old environment output: (N lines omitted)`; `polling` k moves the boundary only every k turns.
+// When the context would not fit the window, older turns are masked too (never the latest).
 import { splitTurns, type Message } from '../messages';
-import { maskTurns, publishedMaskedTurns } from './mask-turns';
-import { messageCounter } from '../cost/message-tokens';
-import type { ContextResult, ContextStrategy, StrategyDeps, StrategyOptions } from './types';
+import { boundaryToFit, maskTurns, publishedMaskedTurns } from './mask-turns';
+import { messageCounter, sumTokens } from '../cost/message-tokens';
+import {
+  DEFAULT_STRATEGY_OPTIONS,
+  usableWindow,
+  type BuildOptions,
+  type ContextResult,
+  type ContextStrategy,
+  type StrategyDeps,
+  type StrategyOptions,
+} from './types';
 
 export function createMaskingStrategy(
   deps: Pick<StrategyDeps, 'tokenizer'>,
-  options: Pick<StrategyOptions, 'window' | 'polling'>,
+  options: Pick<StrategyOptions, 'window' | 'polling'> & Partial<Pick<StrategyOptions, 'contextWindow'>>,
 ): ContextStrategy {
   const count = messageCounter(deps.tokenizer);
+  const contextWindow = options.contextWindow ?? DEFAULT_STRATEGY_OPTIONS.contextWindow;
   return {
     name: 'masking',
-    build(history: readonly Message[]): Promise<ContextResult> {
+    build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
-      const boundary = publishedMaskedTurns(split.turns.length, options.window, options.polling);
-      const { messages, masked } = maskTurns(history, split, 0, boundary, count);
-      return Promise.resolve({ messages, masked, summaries: [], summarizedTurns: 0 });
+      const window = usableWindow(contextWindow, buildOptions);
+      let boundary = publishedMaskedTurns(split.turns.length, options.window, options.polling);
+      let view = maskTurns(history, split, 0, boundary, count);
+      let size = sumTokens(view.messages, count);
+      if (size > window) {
+        boundary = boundaryToFit(history, split, boundary, size, window, count);
+        view = maskTurns(history, split, 0, boundary, count);
+        size = sumTokens(view.messages, count);
+      }
+      return Promise.resolve({
+        messages: view.messages,
+        masked: view.masked,
+        summaries: [],
+        summarizedTurns: 0,
+        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
+      });
     },
   };
 }

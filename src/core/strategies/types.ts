@@ -58,6 +58,18 @@ export interface ContextResult {
   summaries: SummaryRecord[];
   /** How many turns are currently folded into a checkpoint or summary. */
   summarizedTurns: number;
+  /**
+   * Set when even the strategy's smallest context (everything older than the latest turn masked or
+   * summarized, the person's messages kept) is over the usable window: the agent says so instead of sending.
+   */
+  overWindow?: WindowOverflow;
+}
+
+export interface WindowOverflow {
+  /** Tokens of the smallest context the strategy could build. */
+  tokens: number;
+  /** The usable window (the context window less what the request carries beside the messages). */
+  window: number;
 }
 
 export interface BuildOptions {
@@ -116,6 +128,8 @@ export const DEFAULT_STRATEGY_OPTIONS: StrategyOptions = {
 export interface StrategyDeps {
   tokenizer: Tokenizer;
   summarizer: Summarizer;
+  /** A line naming the session's history file, carried after a checkpoint (summary, hybrid). */
+  historyPointer?: string;
 }
 
 /** Throws a clear error for options no strategy can work with. */

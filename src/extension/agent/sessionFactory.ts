@@ -11,6 +11,7 @@ import type { Logger } from '../../core/ports';
 import { mcpAgentTools } from '../../core/agent/tools/mcp';
 import type { McpApprovalPort, McpToolHost } from '../../core/mcp';
 import type { ContextStore } from '../../core/store/context-store';
+import { historyPointer } from '../../core/store/history';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { demoBuildTool } from '../../core/demo/demo-build-tool';
 import { DEMO_MASKING_WINDOW } from '../../core/demo/demo-script';
@@ -102,6 +103,7 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     prices,
     ...(money ? { money } : {}),
     longOutput: new ToolOutputStore(store, tokenizer),
+    historyPointer: historyPointer(store, r.sessionId),
     // The approval port always: a budget in approval mode may be set while the session lives.
     budget: { ...live.budget, approval: d.approvals },
     maxTurns: s['agent.maxTurns'],
