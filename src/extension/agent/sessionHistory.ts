@@ -123,7 +123,9 @@ export class SessionHistory {
 /**
  * What a session reports, routed to its history file once both exist (the session is built first). A tool
  * result is written as soon as it is in, not with the next answer: after a crash while the next call is
- * under way, a resumed session still knows the tool ran and what it returned.
+ * under way, a resumed session still knows the tool ran and what it returned. A person's message too, as
+ * soon as it is accepted: a crash during the first call of its run must not lose it. (An answer waits for
+ * its call's record, which follows it.)
  */
 export class HistorySink {
   history?: SessionHistory;
@@ -135,7 +137,7 @@ export class HistorySink {
   readonly onSummaryCall = (record: SummaryCallRecord): void => void this.history?.summaryCall(record);
 
   readonly onMessage = (m: Message): void => {
-    if (m.role === 'tool') void this.history?.sync(this.messages());
+    if (m.role === 'tool' || m.origin === 'person') void this.history?.sync(this.messages());
   };
 
   private messages(): readonly Message[] {

@@ -138,6 +138,28 @@ test('a tool result is in the file while the next model call is still under way'
   await sink.history.close();
 });
 
+test("a person's message is in the file as soon as it is accepted, while the run's first call is still under way", async (t) => {
+  const s = await store(t);
+  const sink = new HistorySink();
+  const h = await harness([{ fault: 'hang' }], { onCall: sink.onCall, onMessage: sink.onMessage });
+  t.after(() => h.close());
+  sink.session = h.agent;
+  sink.history = SessionHistory.open(await HistoryWriter.open(s, 'chat-5'), 0, [], silentLogger);
+  const stop = new AbortController();
+  const firstCall = new Promise<void>((resolve) => h.agent.on((e) => e.type === 'turn-started' && resolve()));
+  const run = h.agent.send('Fix the parser.', stop.signal);
+  await firstCall; // VS Code closing now must not lose the request
+  await sink.history.flush();
+  const { records } = await loadSession(s, 'chat-5');
+  assert.deepEqual(
+    messagesFromHistory(records).map((m) => m.content),
+    ['You are a coding agent.', 'Fix the parser.'],
+  );
+  stop.abort();
+  await run;
+  await sink.history.close();
+});
+
 test('titles: the first line of the first instruction, shortened at a word, control and bidi characters gone', () => {
   assert.equal(titleFrom('\n\n  Fix the bug\nin the parser'), 'Fix the bug');
   assert.equal(titleFrom('evil\u202etxt.exe\u0007 name'), 'evil txt.exe name');
