@@ -83,3 +83,34 @@ export function boundaryToFit(
   }
   return boundary;
 }
+
+/**
+ * Tokens of the view that masks turns [0, boundary), from sums kept across calls: between calls the
+ * history only grows, so each message and each closed turn's savings is added once (a long replay builds
+ * thousands of views). A history that is not the previous one grown starts the sums afresh.
+ */
+export function maskedViewSizer(
+  count: MessageCounter,
+): (history: readonly Message[], split: SplitTrajectory, boundary: number) => number {
+  let counted = 0;
+  let raw = 0;
+  let lastCounted: Message | undefined;
+  const savings: number[] = [];
+  return (history, split, boundary) => {
+    if (counted > history.length || (counted > 0 && history[counted - 1] !== lastCounted)) {
+      counted = 0;
+      raw = 0;
+      savings.length = 0;
+    }
+    for (; counted < history.length; counted++) raw += count(history[counted]!);
+    lastCounted = history[counted - 1];
+    let saved = 0;
+    for (let t = 0; t < Math.min(boundary, split.turns.length); t++) {
+      // Only closed turns are kept: the last one may still get outputs.
+      const s = savings[t] ?? maskingSavings(history, split, t, t + 1, count);
+      if (t < split.turns.length - 1) savings[t] = s;
+      saved += s;
+    }
+    return raw - saved;
+  };
+}

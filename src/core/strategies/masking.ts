@@ -2,8 +2,8 @@
 // `Old environment output: (N lines omitted)`; `polling` k moves the boundary only every k turns.
 // When the context would not fit the window, older turns are masked too (never the latest).
 import { splitTurns, type Message } from '../messages';
-import { boundaryToFit, maskTurns, publishedMaskedTurns } from './mask-turns';
-import { messageCounter, sumTokens } from '../cost/message-tokens';
+import { boundaryToFit, maskedViewSizer, maskTurns, publishedMaskedTurns } from './mask-turns';
+import { messageCounter } from '../cost/message-tokens';
 import {
   DEFAULT_STRATEGY_OPTIONS,
   usableWindow,
@@ -20,19 +20,19 @@ export function createMaskingStrategy(
 ): ContextStrategy {
   const count = messageCounter(deps.tokenizer);
   const contextWindow = options.contextWindow ?? DEFAULT_STRATEGY_OPTIONS.contextWindow;
+  const sizeOf = maskedViewSizer(count);
   return {
     name: 'masking',
     build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
       const window = usableWindow(contextWindow, buildOptions);
       let boundary = publishedMaskedTurns(split.turns.length, options.window, options.polling);
-      let view = maskTurns(history, split, 0, boundary, count);
-      let size = sumTokens(view.messages, count);
+      let size = sizeOf(history, split, boundary);
       if (size > window) {
         boundary = boundaryToFit(history, split, boundary, size, window, count);
-        view = maskTurns(history, split, 0, boundary, count);
-        size = sumTokens(view.messages, count);
+        size = sizeOf(history, split, boundary);
       }
+      const view = maskTurns(history, split, 0, boundary, count);
       return Promise.resolve({
         messages: view.messages,
         masked: view.masked,
