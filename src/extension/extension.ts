@@ -74,10 +74,9 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       storeRoot: contextFolder,
       openStore: () => storeAccess().open(),
       // Restricted Mode: the agent reads and searches, but runs no command and makes no edit.
-      hostPorts: (workspaceRoot, approvals) =>
+      hostPorts: (_workspaceRoot, approvals) =>
         features().guardHostPorts(
           features().hostPorts({
-            workspaceRoot,
             approvals,
             approve: () => settings()['agent.approveCommands'],
             proposals,

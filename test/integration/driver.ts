@@ -52,8 +52,16 @@ export class AgentDriver {
     assert.equal(reason, '', reason);
   }
 
-  async approval(kind: ApprovalRequest['kind']): Promise<ApprovalRequest> {
-    await waitFor(() => this.a.chat().snapshot.approval !== undefined, 20_000, `a ${kind} approval`);
+  /** The pending approval (one other than `after`, the one just answered, when given). */
+  async approval(kind: ApprovalRequest['kind'], after?: ApprovalRequest): Promise<ApprovalRequest> {
+    await waitFor(
+      () => {
+        const pending = this.a.chat().snapshot.approval;
+        return pending !== undefined && pending.id !== after?.id;
+      },
+      20_000,
+      `a ${kind} approval`,
+    );
     const request = this.a.chat().snapshot.approval!;
     assert.equal(request.kind, kind);
     return request;

@@ -1,8 +1,10 @@
 // Edits and commands that respect the user, in a real VS Code: the diff editor while approval is
 // pending, edits computed when approved (refused if their target changed), unsaved user work never
-// saved, commands that ignore Ctrl-C killed after a grace period, and New Chat during a run.
+// saved, commands that run in the folder their approval names, commands that ignore Ctrl-C killed
+// after a grace period, and New Chat during a run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../src/extension/extension';
@@ -12,6 +14,13 @@ import { api, waitFor, workspaceRoot } from './helpers';
 const edit = (file: string, oldText: string, newText: string) => ({
   reply: { toolCalls: [{ name: 'edit_file', arguments: { path: file, old_text: oldText, new_text: newText } }] },
 });
+
+const command = (text: string, cwd?: string) => ({
+  reply: { toolCalls: [{ name: 'run_command', arguments: { command: text, ...(cwd ? { cwd } : {}) } }] },
+});
+
+/** A line of `text` that is exactly `line` (a terminal may end lines with \r). */
+const lineOf = (line: string): RegExp => new RegExp(`^${line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\r?$`, 'm');
 
 function proposedTabs(): vscode.TabInputTextDiff[] {
   return vscode.window.tabGroups.all
@@ -124,6 +133,35 @@ describe('Edits and commands that respect the user', function () {
     await d.send('capitalise a and b');
     assert.equal(await d.finished(), 'completed');
     assert.equal(fs.readFileSync(file('se-crlf.txt'), 'utf8'), 'A\r\nB\r\nc\r\n');
+  });
+
+  it('runs each command in the folder its approval names, wherever an earlier command left the terminal', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'se-outside-'));
+    fs.writeFileSync(path.join(outside, 'precious.txt'), 'keep');
+    fs.mkdirSync(file('se-sub'), { recursive: true });
+    const moved = `cd '${outside}' && echo moved`;
+    await d.script([command(moved), command('pwd; ls'), command('pwd', 'se-sub'), { reply: { text: 'done' } }]);
+    await d.send('move away, then look around');
+    const first = await d.approval('command');
+    assert.equal(first.detail, `${moved}\n(in ${workspaceRoot()})`);
+    d.answer(first, true);
+    // The reused terminal's shell is in `outside` now; the next command is approved for the workspace.
+    const second = await d.approval('command', first);
+    assert.equal(
+      second.detail,
+      `pwd; ls\n(in ${workspaceRoot()})`,
+      'the approval shows the command as the model wrote it',
+    );
+    d.answer(second, true);
+    const third = await d.approval('command', second);
+    assert.equal(third.detail, `pwd\n(in ${file('se-sub')})`);
+    d.answer(third, true);
+    assert.equal(await d.finished(), 'completed');
+    const ran = d.toolResults(2).at(-1) ?? '';
+    assert.match(ran, lineOf(workspaceRoot()), 'it ran in the workspace');
+    assert.doesNotMatch(ran, /precious\.txt/);
+    assert.match(d.toolResults(3).at(-1) ?? '', lineOf(file('se-sub')));
+    fs.rmSync(outside, { recursive: true, force: true });
   });
 
   it('a command that ignores Ctrl-C is killed after the grace period; the run goes on', async () => {

@@ -2,9 +2,11 @@
 // terminal logs like the user's own. Output streams into the store as it comes (memory holds only
 // the preview); Stop or the timeout sends Ctrl-C, and a command still running after a grace period
 // has its terminal closed, which ends every process in it: the run never waits on a command that
-// ignores Ctrl-C.
+// ignores Ctrl-C. The terminal is reused, so each command first changes to its own folder (inFolder.ts):
+// it runs where its approval said, wherever an earlier command or the user left the shell.
 import * as vscode from 'vscode';
 import type { ToolContext, ToolOutput } from '../../core/agent/tool-registry';
+import { inFolder, shellSyntax } from './inFolder';
 
 export const AGENT_TERMINAL_NAME = 'Context Desk Agent';
 /** After Ctrl-C a command has this long to end before its terminal is closed. */
@@ -14,16 +16,17 @@ const FALLBACK_TAIL_CHARS = 256 * 1024;
 
 export interface CommandRun {
   command: string;
-  cwd: string | undefined;
+  /** The absolute folder the command runs in (what its approval named). */
+  cwd: string;
   timeoutMs: number;
   killGraceMs?: number;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function agentTerminal(cwd: string | undefined): Promise<vscode.Terminal> {
+async function agentTerminal(cwd: string): Promise<vscode.Terminal> {
   const existing = vscode.window.terminals.find((t) => t.name === AGENT_TERMINAL_NAME && t.exitStatus === undefined);
-  const terminal = existing ?? vscode.window.createTerminal({ name: AGENT_TERMINAL_NAME, ...(cwd ? { cwd } : {}) });
+  const terminal = existing ?? vscode.window.createTerminal({ name: AGENT_TERMINAL_NAME, cwd });
   terminal.show(true);
   if (terminal.shellIntegration) return terminal;
   await new Promise<void>((resolve) => {
@@ -81,7 +84,9 @@ export async function runInTerminal(run: CommandRun, ctx: ToolContext): Promise<
       text: 'The agent terminal has no shell integration, so its output cannot be read. Enable terminal.integrated.shellIntegration.enabled and use bash, zsh, fish or PowerShell.',
     };
   }
-  const execution = integration.executeCommand(run.command);
+  // The shell the terminal runs now (VS Code's guess), else the default one it was opened with.
+  const syntax = shellSyntax(terminal.state.shell ?? vscode.env.shell);
+  const execution = integration.executeCommand(inFolder(run.command, run.cwd, syntax));
   let exitCode: number | undefined;
   const subscriptions: vscode.Disposable[] = [];
   const finished = new Promise<'ended' | 'closed'>((resolve) => {

@@ -10,7 +10,6 @@ import { applyEdit } from './hostEdits';
 import type { ProposedEdits } from './proposedEdits';
 
 export interface HostPortOptions {
-  workspaceRoot: string;
   approvals: ApprovalBroker;
   approve: () => boolean;
   /** The virtual documents the diff editor shows proposals from (registered at activation). */
@@ -30,12 +29,11 @@ export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: Co
         ) {
           return { ok: false, text: 'The user declined to run this command.' };
         }
-        const line =
-          request.cwd === o.workspaceRoot ? request.command : `cd ${shellQuote(request.cwd)} && ${request.command}`;
+        // runInTerminal runs it in request.cwd, whatever folder the reused terminal is in.
         return runInTerminal(
           {
-            command: line,
-            cwd: o.workspaceRoot,
+            command: request.command,
+            cwd: request.cwd,
             timeoutMs: request.timeoutMs,
             ...(o.killGraceMs !== undefined ? { killGraceMs: o.killGraceMs } : {}),
           },
@@ -52,8 +50,4 @@ export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: Co
         }),
     },
   };
-}
-
-function shellQuote(s: string): string {
-  return `'${s.replace(/'/g, `'\\''`)}'`;
 }
