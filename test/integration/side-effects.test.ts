@@ -1,6 +1,6 @@
 // Edits and commands that respect the user, in a real VS Code: the diff editor while approval is
 // pending, edits computed when approved (refused if their target changed), unsaved user work never
-// saved, commands that run in the folder their approval names, commands that ignore Ctrl-C killed
+// saved, an edit through a link named with where it leads, commands that run in the folder their approval names, commands that ignore Ctrl-C killed
 // after a grace period, and New Chat during a run.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -85,6 +85,31 @@ describe('Edits and commands that respect the user', function () {
     assert.equal(fs.readFileSync(file('se-clean.txt'), 'utf8'), 'zero\nalpha\nBETA\ngamma\n');
     assert.equal(doc.isDirty, false, 'only the agent edit was in the buffer, and it was saved');
     assert.equal(proposedTabs().length, 0, 'the diff editor closes with the answer');
+  });
+
+  it('an edit through a committed link names where it leads, and warns when that file runs programs', async () => {
+    const tasks = fs.readFileSync(file('.vscode/tasks.json'), 'utf8');
+    fs.mkdirSync(file('se-docs'), { recursive: true });
+    fs.symlinkSync('../.vscode/tasks.json', file('se-docs/build-matrix.json'));
+    const overwrite = { name: 'edit_file', arguments: { path: 'se-docs/build-matrix.json', new_text: '{}\n' } };
+    await d.script([{ reply: { toolCalls: [overwrite] } }, { reply: { text: 'ok' } }]);
+    await d.send('update the build matrix');
+    const request = await d.approval('edit');
+    const name = 'se-docs/build-matrix.json → .vscode/tasks.json';
+    assert.equal(
+      request.title,
+      `Apply this edit to ${name}? Careful: VS Code reads it: it can name programs that run in this workspace.`,
+    );
+    assert.match(request.detail, new RegExp(`^overwrite ${name} \\(`));
+    await waitFor(() => proposedTabs().length === 1, 10_000, 'the diff editor');
+    const tab = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .find((t) => t.input instanceof vscode.TabInputTextDiff && t.input.modified.scheme === 'context-desk-proposed');
+    assert.equal(tab?.label, `${name} ↔ proposed edit`);
+    d.answer(request, false);
+    assert.equal(await d.finished(), 'completed');
+    assert.equal(fs.readFileSync(file('.vscode/tasks.json'), 'utf8'), tasks, 'declined: nothing written');
+    fs.rmSync(file('se-docs'), { recursive: true });
   });
 
   it('refuses an edit whose target text changed while it waited, and says so', async () => {

@@ -2,9 +2,11 @@
 // follows the document if the user types meanwhile; the edit itself is computed against the document
 // as it is when the user approves, and refused if its target changed. A document the user had
 // unsaved changes in is edited in the editor and never saved: the agent does not save the user's work.
+// A file reached through a link is named both ways (`docs/x.json → .vscode/tasks.json`), here and in
+// what the model is told, and warned about if either path runs programs.
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import { runsCode, type EditRequest } from '../../core/agent/tools';
+import { editedFile, type EditRequest } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
 
@@ -41,29 +43,31 @@ function docState(doc: vscode.TextDocument): DocumentState {
 
 /** Where the edit goes in `s` and the text it makes. Pure: run again at approval time. */
 function plan(request: EditRequest, s: DocumentState): Planned {
+  const { name } = editedFile(request);
   const eol = (t: string): string => (s.crlf ? t.replace(/\r?\n/g, '\r\n') : t);
   const insert = eol(request.newText);
   if (request.oldText === undefined) {
     const kind = s.exists ? 'overwrite' : 'create';
     return { ok: true, kind, at: 0, length: s.text.length, insert, proposed: insert };
   }
-  if (!s.exists) return { ok: false, text: `${request.display} does not exist; leave out old_text to create it.` };
+  if (!s.exists) return { ok: false, text: `${name} does not exist; leave out old_text to create it.` };
   const old = eol(request.oldText);
   const at = s.text.indexOf(old);
-  if (at === -1) return { ok: false, text: `old_text was not found in ${request.display}.` };
+  if (at === -1) return { ok: false, text: `old_text was not found in ${name}.` };
   if (s.text.indexOf(old, at + 1) !== -1)
-    return { ok: false, text: `old_text occurs more than once in ${request.display}; include more context.` };
+    return { ok: false, text: `old_text occurs more than once in ${name}; include more context.` };
   const proposed = s.text.slice(0, at) + insert + s.text.slice(at + old.length);
   return { ok: true, kind: 'replace', at, length: old.length, insert, proposed };
 }
 
 function summary(request: EditRequest, p: Extract<Planned, { ok: true }>, s: DocumentState): string {
+  const { name } = editedFile(request);
   const lines = (t: string): number => t.split('\n').length;
-  if (p.kind !== 'replace') return `${p.kind} ${request.display} (${lines(request.newText)} lines)`;
+  if (p.kind !== 'replace') return `${p.kind} ${name} (${lines(request.newText)} lines)`;
   const line = s.text.slice(0, p.at).split('\n').length;
   const minus = (request.oldText ?? '').split('\n').join('\n- ');
   const plus = request.newText.split('\n').join('\n+ ');
-  return `${request.display}:${line}\n- ${minus}\n+ ${plus}`;
+  return `${name}:${line}\n- ${minus}\n+ ${plus}`;
 }
 
 /** Shows the proposal in a diff editor until the user answers; it follows the user's typing. */
@@ -74,8 +78,8 @@ async function askWithDiff(
   o: EditOptions,
 ): Promise<boolean> {
   const proposals = o.proposals;
-  const why = runsCode(request.display);
-  const title = `Apply this edit to ${request.display}?${why ? ` Careful: ${why}.` : ''}`;
+  const { name, runsCode: why } = editedFile(request);
+  const title = `Apply this edit to ${name}?${why ? ` Careful: ${why}.` : ''}`;
   const detail = summary(request, first.planned, first.state);
   if (!proposals) return o.approvals.ask('edit', title, detail);
   const right = proposals.create(uri, first.planned.proposed);
@@ -86,7 +90,7 @@ async function askWithDiff(
     proposals.update(right, again.ok ? again.proposed : e.document.getText());
   });
   try {
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${request.display} ↔ proposed edit`, {
+    await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ proposed edit`, {
       preview: true,
       preserveFocus: true,
     });
@@ -105,6 +109,7 @@ async function askWithDiff(
 }
 
 export async function applyEdit(request: EditRequest, o: EditOptions): Promise<ToolOutput> {
+  const { name } = editedFile(request);
   const uri = vscode.Uri.file(request.absolute);
   const before = await stateOf(uri);
   const planned = plan(request, before.state);
@@ -114,7 +119,7 @@ export async function applyEdit(request: EditRequest, o: EditOptions): Promise<T
 
   // The document as it is now: the user may have typed, saved or deleted while deciding.
   const now = await stateOf(uri);
-  const changed = `${request.display} changed while the edit waited for approval`;
+  const changed = `${name} changed while the edit waited for approval`;
   if (planned.kind === 'create' && now.state.exists)
     return { ok: false, text: `${changed} (it exists now); nothing was applied. Read it, then edit it.` };
   if (planned.kind === 'overwrite' && now.state.text !== before.state.text)
@@ -125,25 +130,24 @@ export async function applyEdit(request: EditRequest, o: EditOptions): Promise<T
   const edit = new vscode.WorkspaceEdit();
   if (again.kind === 'create') {
     edit.createFile(uri, { contents: new TextEncoder().encode(request.newText) });
-    if (!(await vscode.workspace.applyEdit(edit)))
-      return { ok: false, text: `VS Code could not create ${request.display}.` };
-    return { ok: true, text: `Created ${request.display}.` };
+    if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, text: `VS Code could not create ${name}.` };
+    return { ok: true, text: `Created ${name}.` };
   }
   const doc = now.doc!;
   const userUnsaved = doc.isDirty;
   const versionBefore = doc.version;
   edit.replace(uri, new vscode.Range(doc.positionAt(again.at), doc.positionAt(again.at + again.length)), again.insert);
   if (!(await vscode.workspace.applyEdit(edit)))
-    return { ok: false, text: `VS Code could not apply the edit to ${request.display} (it changed at that moment?).` };
+    return { ok: false, text: `VS Code could not apply the edit to ${name} (it changed at that moment?).` };
   if (userUnsaved)
     return {
       ok: true,
-      text: `Edited ${request.display} in the editor but did not save it: the file had unsaved changes of the user, which the agent never saves. Until the user saves, the file on disk (what read_file and commands see) does not have this edit.`,
+      text: `Edited ${name} in the editor but did not save it: the file had unsaved changes of the user, which the agent never saves. Until the user saves, the file on disk (what read_file and commands see) does not have this edit.`,
     };
   // Saved only if nothing but this edit is in the buffer (one change since it was clean).
-  if (doc.version === versionBefore + 1 && (await doc.save())) return { ok: true, text: `Edited ${request.display}.` };
+  if (doc.version === versionBefore + 1 && (await doc.save())) return { ok: true, text: `Edited ${name}.` };
   return {
     ok: true,
-    text: `Edited ${request.display} in the editor; it was not saved (the user changed it at the same moment).`,
+    text: `Edited ${name} in the editor; it was not saved (the user changed it at the same moment).`,
   };
 }

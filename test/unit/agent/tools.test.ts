@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import type { StoreOutputOptions, ToolContext } from '../../../src/core/agent/tool-registry';
 import {
   createWorkspaceTools,
+  editedFile,
   lastLines,
   PathGuard,
   readFileTool,
@@ -117,6 +118,47 @@ test("git's own folder is not written (hooks run later, outside any approval); f
   assert.match(runsCode('.vscode/tasks.json') ?? '', /programs/);
   assert.match(runsCode('.envrc') ?? '', /direnv/);
   assert.equal(runsCode('src/.vscode/tasks.json.bak'), undefined);
+});
+
+test('an edit through a committed link names where it leads, and is judged there for running programs', async (tc) => {
+  tc.after(async () => {
+    for (const p of ['docs', '.vscode', '.husky', 'hooks', 'env.sh'])
+      await rm(path.join(ws, p), { recursive: true, force: true });
+  });
+  await mkdir(path.join(ws, 'docs'), { recursive: true });
+  await mkdir(path.join(ws, '.vscode'), { recursive: true });
+  await mkdir(path.join(ws, '.husky'), { recursive: true });
+  await writeFile(path.join(ws, '.vscode', 'tasks.json'), '{}\n');
+  await symlink('../.vscode/tasks.json', path.join(ws, 'docs', 'build-matrix.json'));
+  await symlink('.husky', path.join(ws, 'hooks'));
+  await symlink('.envrc', path.join(ws, 'env.sh')); // dangling: a write creates .envrc
+  const edits: EditRequest[] = [];
+  const t = tools({ edit: { edit: (r) => (edits.push(r), Promise.resolve({ ok: true, text: 'edited' })) } });
+  for (const p of ['docs/build-matrix.json', 'hooks/pre-commit', 'env.sh'])
+    await t('edit_file').run({ path: p, new_text: 'x' }, ctx);
+  const real = await realpath(ws);
+  assert.deepEqual(
+    edits.map((e) => [e.display, e.target, e.absolute]),
+    [
+      ['docs/build-matrix.json', '.vscode/tasks.json', path.join(real, '.vscode', 'tasks.json')],
+      ['hooks/pre-commit', '.husky/pre-commit', path.join(real, '.husky', 'pre-commit')],
+      ['env.sh', '.envrc', path.join(real, '.envrc')],
+    ],
+  );
+  const named = edits.map(editedFile);
+  assert.deepEqual(
+    named.map((n) => n.name),
+    ['docs/build-matrix.json → .vscode/tasks.json', 'hooks/pre-commit → .husky/pre-commit', 'env.sh → .envrc'],
+  );
+  assert.match(named[0]!.runsCode ?? '', /VS Code reads it/);
+  assert.match(named[1]!.runsCode ?? '', /git hook/);
+  assert.match(named[2]!.runsCode ?? '', /direnv/);
+  // A file that is what it says is named once; one written as a program file warns however it resolves.
+  assert.deepEqual(editedFile({ display: 'src/a.ts' }), { name: 'src/a.ts' });
+  assert.match(editedFile({ display: '.envrc', target: 'notes/env.txt' }).runsCode ?? '', /direnv/);
+  assert.match(editedFile({ display: '.GitHub/Workflows/ci.yml' }).runsCode ?? '', /CI runs it/, 'any case');
+  const plain = await new PathGuard({ workspaceRoot: ws, storeRoot: store }).resolve('src/a.ts', 'write');
+  assert.equal(plain.ok && plain.target, undefined, 'no target when the path is the file');
 });
 
 test('property: whatever path the model makes up, an accepted one lies inside a root', async () => {

@@ -38,8 +38,10 @@ async function addedMarkers(request: EditRequest): Promise<string[]> {
 export interface EditRequest {
   /** Absolute, checked path. */
   absolute: string;
-  /** Workspace-relative, for the preview and the approval prompt. */
+  /** Workspace-relative, as the model wrote it, for the preview and the approval prompt. */
   display: string;
+  /** Where a link in `display` leads, when that is another file (workspace-relative): shown too. */
+  target?: string;
   /** Exact text to replace (must occur once); absent to create the file or replace it whole. */
   oldText?: string;
   newText: string;
@@ -81,6 +83,7 @@ export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
       const request: EditRequest = {
         absolute: r.absolute,
         display: r.display,
+        ...(r.target !== undefined ? { target: r.target } : {}),
         newText: String(args.new_text),
         ...(typeof args.old_text === 'string' ? { oldText: args.old_text } : {}),
       };

@@ -9,7 +9,7 @@ import { PathGuard } from './paths';
 export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from './paths';
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
-export { runsCode } from './runs-code';
+export { editedFile, runsCode } from './runs-code';
 export * from './host-ports';
 
 export interface WorkspaceToolOptions {

@@ -17,7 +17,20 @@ export interface PathRoots {
 /** `write` covers edits and a command's working folder; `read` also allows the read-only roots. */
 export type PathAccess = 'read' | 'write';
 
-export type ResolvedPath = { ok: true; absolute: string; display: string } | { ok: false; message: string };
+export type ResolvedPath =
+  | {
+      ok: true;
+      /** The real path (links resolved): what is read or written. */
+      absolute: string;
+      /** The path as written, workspace-relative with `/` when inside the workspace. */
+      display: string;
+      /**
+       * Where a link leads, when that is another file than `display` names: the real path, relative to
+       * the real workspace root (absolute when outside it). An approval names both.
+       */
+      target?: string;
+    }
+  | { ok: false; message: string };
 
 function inside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
@@ -110,8 +123,10 @@ export class PathGuard {
     if (access === 'write' && inside(path.join(realRoots.write[0]!, '.git'), real))
       return refused("is in git's own folder (.git), where an edit can make git run a program; use git commands");
     if (!realRoots[access].some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
-    const rel = path.relative(this.workspaceRoot, absolute);
-    const display = inside(this.workspaceRoot, absolute) ? rel.split(path.sep).join('/') || '.' : absolute;
-    return { ok: true, absolute: real, display };
+    const shown = (root: string, p: string): string =>
+      inside(root, p) ? path.relative(root, p).split(path.sep).join('/') || '.' : p;
+    const display = shown(this.workspaceRoot, absolute);
+    const target = shown(realRoots.write[0]!, real);
+    return { ok: true, absolute: real, display, ...(target !== display ? { target } : {}) };
   }
 }

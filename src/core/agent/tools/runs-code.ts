@@ -1,15 +1,27 @@
 // Files in a workspace that make tools run programs when they are next opened, built or entered: an
-// edit to them is approved knowing that (the approval says so).
+// edit to them is approved knowing that (the approval says so). A file is judged by the path the model
+// wrote and by where a link there leads (a committed `docs/x.json -> ../.vscode/tasks.json`), and
+// regardless of case (on macOS and Windows `.ENVRC` is `.envrc`).
 
 const FILES: [RegExp, string][] = [
   [/^\.vscode\/(settings|tasks|launch)\.json$/i, 'VS Code reads it: it can name programs that run in this workspace'],
-  [/^\.envrc$/, 'direnv runs it when a shell enters the folder'],
-  [/^\.husky\//, 'a git hook (husky): git runs it'],
-  [/^\.devcontainer\//, 'the dev container is built from it'],
-  [/^\.github\/workflows\//, 'CI runs it with the repository secrets'],
+  [/^\.envrc$/i, 'direnv runs it when a shell enters the folder'],
+  [/^\.husky\//i, 'a git hook (husky): git runs it'],
+  [/^\.devcontainer\//i, 'the dev container is built from it'],
+  [/^\.github\/workflows\//i, 'CI runs it with the repository secrets'],
 ];
 
 /** Why an edit to `display` (a workspace-relative path with `/`) can make a program run, or undefined. */
 export function runsCode(display: string): string | undefined {
   return FILES.find(([re]) => re.test(display))?.[1];
+}
+
+/**
+ * How an edit's file is named to the user, and why it can make a program run (judged on the path as
+ * written and on where a link leads): `docs/build-matrix.json → .vscode/tasks.json` when they differ.
+ */
+export function editedFile(request: { display: string; target?: string }): { name: string; runsCode?: string } {
+  const name = request.target === undefined ? request.display : `${request.display} → ${request.target}`;
+  const why = runsCode(request.display) ?? (request.target === undefined ? undefined : runsCode(request.target));
+  return why === undefined ? { name } : { name, runsCode: why };
 }
