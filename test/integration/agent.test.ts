@@ -1,6 +1,7 @@
 // The agent panel's loop in a real VS Code, driven by a scripted OpenAI-compatible server on loopback.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../support/scripted-model-server';
@@ -252,6 +253,27 @@ describe('Agent loop in the panel', function () {
     );
     await waitFor(() => roles().length >= 5, 5_000, 'the new messages in the same history file');
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
+  });
+
+  it('Open Transcript refuses a transcript that is a link (a repository can ship one) and says why', async () => {
+    const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'transcript-outside-'));
+    const credentials = path.join(outside, 'credentials');
+    fs.writeFileSync(credentials, '[default]\n');
+    await a.chat().refreshPastSessions(); // opens the store, which makes its folders
+    const link = path.join(a.contextFolder(), 'history', 'shipped.md');
+    fs.symlinkSync(credentials, link);
+    try {
+      assert.equal(await a.chat().openTranscript('shipped'), false);
+      assert.ok(
+        !vscode.workspace.textDocuments.some((d) => [link, credentials].includes(d.uri.fsPath)),
+        'nothing was opened',
+      );
+      assert.ok(a.chat().snapshot.items.some((i) => i.kind === 'notice' && /shipped\.md is a link/.test(i.text)));
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      fs.rmSync(link);
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('a malformed tool call is retried with retry filtering', async () => {

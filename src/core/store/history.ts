@@ -286,6 +286,27 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
   return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));
 }
 
+/**
+ * The readable transcript of a session (`history/<session>.md`), to open in an editor. It may have come
+ * with a cloned repository, and an editor follows a link to whatever it names (`~/.aws/credentials`):
+ * a link, something that is not a regular file, a file reached through a linked folder outside the
+ * store, and a missing transcript are refused, each with a message that says so.
+ */
+export async function transcriptFile(store: ContextStore, session: string): Promise<string> {
+  const file = store.historyPaths(safeName(session)).markdown;
+  const shown = store.displayPath(file);
+  const st = await fsp.lstat(file).catch(() => undefined);
+  if (!st) throw new Error(`${shown} does not exist: this session has no transcript (yet).`);
+  if (st.isSymbolicLink())
+    throw new Error(`${shown} is a link; a transcript is only opened from a file of the store, not followed.`);
+  if (!st.isFile()) throw new Error(`${shown} is not a regular file; it is not opened.`);
+  const [real, realRoot] = await Promise.all([fsp.realpath(file), fsp.realpath(store.root)]);
+  const rel = path.relative(realRoot, real);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    throw new Error(`${shown} leads outside the Context Desk folder through a link; it is not opened.`);
+  return file;
+}
+
 /** A session file larger than this is not read whole to resume it (replay and grep still read it). */
 export const MAX_RESUME_BYTES = MAX_JSONL_BYTES;
 

@@ -47,7 +47,7 @@ export type {
 export { terminalIndexPath } from './terminal-log-format';
 export { parseTerminalLog, readTerminalLog, recentExecutions } from './terminal-log-reader';
 export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
-export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown } from './history';
+export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown, transcriptFile } from './history';
 export { isCallLine, isMessageRecord } from './history';
 export type {
   HistoryAppendExtra,

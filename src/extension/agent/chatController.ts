@@ -6,7 +6,7 @@ import type { AgentSession } from '../../core/agent/session';
 import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
-import { HistoryWriter } from '../../core/store/history';
+import { HistoryWriter, transcriptFile } from '../../core/store/history';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
@@ -247,10 +247,19 @@ export class ChatController implements vscode.Disposable {
     }
   }
 
-  /** Opens the readable transcript of the session in the panel (or of `id`). */
+  /**
+   * Opens the readable transcript of the session in the panel (or of `id`). One that came with a
+   * repository may be a link: it is refused (the panel says why), never followed into an editor.
+   */
   async openTranscript(id: string = this.model.snapshot.sessionId): Promise<boolean> {
     const store = await this.openStore();
-    const file = store.historyPaths(id).markdown;
+    let file: string;
+    try {
+      file = await transcriptFile(store, id);
+    } catch (e) {
+      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
+      return false;
+    }
     await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
     return true;
   }

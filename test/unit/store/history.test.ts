@@ -10,6 +10,7 @@ import {
   listSessions,
   loadSession,
   MAX_RESUME_BYTES,
+  transcriptFile,
 } from '../../../src/core/store/history';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
 import type { Message, Tokenizer } from '../../../src/core/messages';
@@ -207,5 +208,38 @@ test('a session file that is a link, not a file, or too large is refused with a 
   await assert.rejects(
     loadSession(store, 'big'),
     /MB, over the 256 MB a session can be resumed from; read it with grep/,
+  );
+});
+
+test('a transcript is opened only from a file of the store: a link (to ~/.aws/credentials, say) is refused', async (t) => {
+  const store = await setup(t);
+  const credentials = path.join(path.dirname(store.root), 'credentials');
+  await fsp.writeFile(credentials, '[default]\naws_secret_access_key = not-a-real-key\n');
+  const own = store.historyPaths('own').markdown;
+  await fsp.writeFile(own, '# Session own\n');
+  assert.equal(await transcriptFile(store, 'own'), own);
+  await fsp.symlink(credentials, store.historyPaths('shipped').markdown);
+  await assert.rejects(
+    transcriptFile(store, 'shipped'),
+    /^Error: \.context-desk\/history\/shipped\.md is a link; a transcript is only opened from a file of the store/,
+  );
+  await fsp.mkdir(store.historyPaths('folder').markdown);
+  await assert.rejects(transcriptFile(store, 'folder'), /history\/folder\.md is not a regular file/);
+  await assert.rejects(
+    transcriptFile(store, 'none'),
+    /history\/none\.md does not exist: this session has no transcript/,
+  );
+});
+
+test('a transcript in a history folder that a link takes out of the store is refused too', async (t) => {
+  const store = await setup(t);
+  const elsewhere = path.join(path.dirname(store.root), 'elsewhere');
+  await fsp.mkdir(elsewhere);
+  await fsp.writeFile(path.join(elsewhere, 's.md'), 'not a transcript\n');
+  await fsp.rm(store.folder('history'), { recursive: true });
+  await fsp.symlink(elsewhere, store.folder('history'));
+  await assert.rejects(
+    transcriptFile(store, 's'),
+    /history\/s\.md leads outside the Context Desk folder through a link/,
   );
 });
