@@ -6,7 +6,7 @@
 // it runs where its approval said, wherever an earlier command or the user left the shell.
 import * as vscode from 'vscode';
 import type { ToolContext, ToolOutput } from '../../core/agent/tool-registry';
-import { inFolder, shellSyntax } from './inFolder';
+import { inFolder, shellSyntax } from '../../core/agent/tools/in-folder';
 
 export const AGENT_TERMINAL_NAME = 'Context Desk Agent';
 /** After Ctrl-C a command has this long to end before its terminal is closed. */

@@ -1,7 +1,7 @@
 // The command line the agent terminal runs: the model's command, preceded by a change to the folder
 // its approval named. The agent terminal is reused (so what a command sets up stays for the next), and
 // its shell is wherever the last command, or the user, left it: without the change, a command approved
-// "in <workspace>" would run in that other folder. Pure (no vscode import) so it is tested on real shells.
+// "in <workspace>" would run in that other folder. Tested on real shells.
 
 /** How a shell is told to change folder and stop if it cannot. */
 export type ShellSyntax = 'posix' | 'fish' | 'powershell' | 'cmd';
