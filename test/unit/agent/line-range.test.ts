@@ -88,3 +88,41 @@ test('a long line is never cut through a secret: the stored copy could not redac
   assert.ok(r.lines[0]!.endsWith('"t":"… (line cut)'), r.lines[0]!.slice(-40));
   assert.ok(!r.lines[0]!.includes(token.slice(0, 12)));
 });
+
+// A key file's body: 26 lines of 64 base64 characters (random, so nothing else could be taken for them).
+function keyBody(seed: number): string[] {
+  const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+  let x = seed >>> 0;
+  const next = (): string => abc[(x = (Math.imul(x, 1103515245) + 12345) >>> 0) >>> 26]!;
+  return Array.from({ length: 26 }, () => Array.from({ length: 64 }, next).join(''));
+}
+
+test('a page of a key file that holds only body lines is redacted: the file is followed from its BEGIN', async (t) => {
+  const file = path.join(await dir(t), 'deploy_key.pem');
+  const body = keyBody(7);
+  await writeFile(file, ['-----BEGIN PRIVATE KEY-----', ...body, '-----END PRIVATE KEY-----', 'after', ''].join('\n'));
+  for (const chunkBytes of [7, 64, 256 * 1024]) {
+    const page = await readLineRange(file, { offset: 11, limit: 10, chunkBytes });
+    assert.deepEqual(page.lines, Array(10).fill('[REDACTED:private-key]'));
+    const end = await readLineRange(file, { offset: 27, limit: 10, chunkBytes });
+    assert.deepEqual(end.lines, ['[REDACTED:private-key]', '-----END PRIVATE KEY-----', 'after']);
+  }
+  const first = await readLineRange(file, { limit: 2 });
+  assert.deepEqual(first.lines, ['-----BEGIN PRIVATE KEY-----', '[REDACTED:private-key]']);
+});
+
+test('base64 that is no key stays readable: a certificate, a BEGIN named in code, lines after a key block', async (t) => {
+  const d = await dir(t);
+  const body = keyBody(11);
+  const cert = ['-----BEGIN CERTIFICATE-----', ...body, '-----END CERTIFICATE-----'];
+  await writeFile(path.join(d, 'cert.pem'), cert.join('\n'));
+  assert.deepEqual((await readLineRange(path.join(d, 'cert.pem'), { offset: 11, limit: 3 })).lines, body.slice(9, 12));
+  // A string constant in code: the lines after it are code, not a key.
+  const code = ['START = b"-----BEGIN OPENSSH PRIVATE KEY-----"', 'blob = (', `  "${body[0]}"`, ')'];
+  await writeFile(path.join(d, 'code.py'), code.join('\n'));
+  assert.deepEqual((await readLineRange(path.join(d, 'code.py'))).lines, code);
+  // A BEGIN alone whose next line is not base64 (a heredoc that only names it) starts no block.
+  const doc = ['-----BEGIN RSA PRIVATE KEY-----', 'is how a key starts; then', body[1]!];
+  await writeFile(path.join(d, 'doc.md'), doc.join('\n'));
+  assert.deepEqual((await readLineRange(path.join(d, 'doc.md'))).lines, doc);
+});

@@ -26,9 +26,24 @@ export interface LineRange {
 
 const NEWLINE = 0x0a;
 
+/** A body line of a private key block read alone (a later page of a key file), as the range shows it. */
+export const KEY_LINE_MARKER = '[REDACTED:private-key]';
+// Bytes of each line looked at to follow private key blocks (a PEM line holds 64 base64 characters).
+const HEAD_BYTES = 200;
+const DASHES = Buffer.from('-----');
+// A key's BEGIN or END alone on its line (a PEM file, a heredoc, a YAML block); a BEGIN inside a string
+// in code (`START = "-----BEGIN RSA PRIVATE KEY-----"`) starts nothing.
+const KEY_BEGIN_LINE = /^\s*-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----\s*$/;
+const KEY_END_LINE = /^\s*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
+// What a key's body holds: base64 lines, encrypted PEM's headers (`Proc-Type: …`), a blank line.
+const KEY_BODY_LINE = /^\s*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:.*)?\s*$/;
+
 /**
  * Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars`; CRLF and LF both end a line.
- * `file` is a path or a handle the caller opened (and closes).
+ * `file` is a path or a handle the caller opened (and closes). A private key's body lines become
+ * KEY_LINE_MARKER: the file is followed from its start, so a page that holds only key lines (lines 11-20
+ * of a key file, without its BEGIN and END) is known as a key's all the same; redaction of the page
+ * alone cannot tell them from any base64.
  */
 export async function readLineRange(
   file: string | fsp.FileHandle,
@@ -48,9 +63,18 @@ export async function readLineRange(
   let line = 1; // number of the line being read
   let pendingBytes = false; // the current line has at least one byte
   let more = false;
+  // The start of the current line, and whether it lies inside a private key block.
+  let head: Buffer[] = [];
+  let headBytes = 0;
+  let inKey = false;
 
   const keep = (chunk: Buffer): void => {
     pendingBytes ||= chunk.length > 0;
+    if (headBytes < HEAD_BYTES && chunk.length > 0) {
+      const part = chunk.subarray(0, HEAD_BYTES - headBytes);
+      head.push(part);
+      headBytes += part.length;
+    }
     if (line < offset || line > last) return;
     const room = maxChars * 4 - kept;
     if (room <= 0) return void (cut ||= chunk.length > 0);
@@ -59,13 +83,26 @@ export async function readLineRange(
     parts.push(Buffer.from(part));
     kept += part.length;
   };
+  // Whether the line just read is a key's body line, following the blocks from the file's start.
+  const keyLine = (): boolean => {
+    const start = head.length === 1 ? head[0]! : Buffer.concat(head);
+    if (!inKey && !start.includes(DASHES)) return false;
+    const text = start.toString('latin1');
+    if (KEY_BEGIN_LINE.test(text)) inKey = true;
+    else if (inKey && (KEY_END_LINE.test(text) || !KEY_BODY_LINE.test(text))) inKey = false;
+    else return inKey;
+    return false;
+  };
   const finishLine = (newline: boolean): void => {
+    const isKey = keyLine();
     if (line >= offset && line <= last) {
       let text = Buffer.concat(parts).toString('utf8');
       if (newline) text = text.replace(/\r$/, '');
       if (cut || text.length > maxChars) text = `${text.slice(0, secretSafeCut(text, maxChars))}… (line cut)`;
-      lines.push(text);
+      lines.push(isKey && text.trim() !== '' ? KEY_LINE_MARKER : text);
     }
+    head = [];
+    headBytes = 0;
     parts = [];
     kept = 0;
     cut = false;
