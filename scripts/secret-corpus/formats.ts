@@ -58,6 +58,19 @@ function pem(rng: Rng, label: string, bytes: number): { secret: string; line: st
   return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
 }
 
+/** A private key's DER (`prefix` in hex, then random bytes) in base64: in PEM lines, or on one line. */
+function derKey(
+  rng: Rng,
+  prefix: string,
+  bytes: number,
+  lines: boolean,
+): { secret: string; line: string; needles: string[] } {
+  const der = Buffer.concat([Buffer.from(prefix, 'hex'), rng.bytes(bytes)]);
+  const body = lines ? wrap64(der) : [der.toString('base64')];
+  const secret = body.join('\n');
+  return { secret, line: secret, needles: body.filter((l) => l.length >= 16) };
+}
+
 const password = (rng: Rng): string => `${rng.str(ALNUM, 6)}!${rng.str(ALNUM, 5)}#${rng.int(90) + 10}`;
 
 export const FORMATS: Format[] = [
@@ -1247,5 +1260,17 @@ export const FORMATS: Format[] = [
   ctx('sshpass-env', 'env-secret', (r) => {
     const secret = password(r);
     return { secret, line: `SSHPASS=${secret} sshpass -e ssh deploy@10.0.0.7 uptime` };
+  }),
+  // A key's body without its BEGIN and END lines (`sed -n '2,27p' key.pem`), or its DER in base64 on one
+  // line (`openssl pkey -outform DER | base64 -w0`): known by the DER's first bytes.
+  ctx('rsa-key-body-headerless', 'private-key', (r) => derKey(r, '308204a40201000282010100', 1180, true)),
+  ctx('pkcs8-key-der-base64', 'private-key', (r) =>
+    derKey(r, '308204bd020100300d06092a864886f70d0101010500048204a7', 1190, false),
+  ),
+  ctx('ec-key-body-headerless', 'private-key', (r) => derKey(r, '30770201010420', 112, true)),
+  ctx('ed25519-key-der-base64', 'private-key', (r) => derKey(r, '302e020100300506032b657004220420', 32, false)),
+  ctx('openssh-key-body-headerless', 'private-key', (r) => {
+    const body = wrap64(Buffer.concat([Buffer.from('openssh-key-v1\0'), r.bytes(400)])).map((l) => l.slice(0, 70));
+    return { secret: body.join('\n'), line: body.join('\n'), needles: body.filter((l) => l.length >= 16) };
   }),
 ];

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import { findFiles } from '../../scripts/lib/files';
-import { B64, HEX, LOWER_ALNUM, Rng } from '../../scripts/secret-corpus/random';
+import { B64, HEX, LOWER_ALNUM, Rng, wrap64 } from '../../scripts/secret-corpus/random';
 
 export interface BenignSample {
   source: string;
@@ -78,6 +78,20 @@ function generated(rng: Rng): BenignSample[] {
         ...lines(200, () => `background: url(data:image/svg+xml;base64,${rng.bytes(200).toString('base64')});`),
         ...lines(200, () => `"icon": "${rng.str(B64, 120)}==",`),
       ],
+    },
+    {
+      // Public: a certificate's or a public key's body without its armour stays readable.
+      source: 'certificate and public key bodies without BEGIN lines',
+      lines: lines(
+        100,
+        (i) =>
+          [
+            '308203773082025fa003020102', // a certificate
+            '30820122300d06092a864886f70d01010105000382010f003082010a0282010100', // a public key (SPKI)
+            '3082010a0282010100', // an RSA public key (PKCS#1)
+            '3059301306072a8648ce3d020106082a8648ce3d03010703420004', // an EC public key
+          ][i % 4]!,
+      ).flatMap((prefix) => wrap64(Buffer.concat([Buffer.from(prefix, 'hex'), rng.bytes(600)]))),
     },
     {
       source: 'build, test and server logs',

@@ -241,3 +241,46 @@ test('a PuTTY key streamed with lines naming secrets after it: the cut before he
         }
   }
 });
+
+test("a key's body without its BEGIN and END (sed -n '2,27p', grep -v -- -----, its DER in base64) is redacted from its first characters", async () => {
+  const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const ec = generateKeyPairSync('ec', { namedCurve: 'P-384' });
+  const ed = generateKeyPairSync('ed25519');
+  const der = [
+    ['rsa pkcs1', rsa.privateKey.export({ type: 'pkcs1', format: 'der' })],
+    ['rsa pkcs8', rsa.privateKey.export({ type: 'pkcs8', format: 'der' })],
+    [
+      'rsa pkcs8 encrypted',
+      rsa.privateKey.export({ type: 'pkcs8', format: 'der', cipher: 'aes-256-cbc', passphrase: 'pw' }),
+    ],
+    ['ec sec1', ec.privateKey.export({ type: 'sec1', format: 'der' })],
+    ['ec pkcs8', ec.privateKey.export({ type: 'pkcs8', format: 'der' })],
+    ['ed25519', ed.privateKey.export({ type: 'pkcs8', format: 'der' })],
+    ['openssh', Buffer.concat([Buffer.from('openssh-key-v1\0none\0'), randomBytes(900)])],
+  ] as const;
+  const failures: string[] = [];
+  for (const [name, bytes] of der) {
+    const b64 = bytes.toString('base64');
+    const lines = b64.match(/.{1,64}/g)!;
+    const middle = (l: string): string => l.slice(l.length / 2 - 8, l.length / 2 + 8);
+    const shown: [string, string][] = [
+      ['body lines', `$ sed -n '2,99p' key.pem\n${lines.join('\n')}\n$ ls\nREADME.md\n`],
+      ['one line', `$ openssl pkey -outform DER | base64 -w0\n${b64}\n`],
+      ['grep -n', lines.map((l, i) => `${i + 2}:${l}`).join('\n') + '\ndone\n'],
+    ];
+    for (const [how, text] of shown)
+      for (const out of [(await redactSecrets(text)).text, await streamInPieces(text, 97)]) {
+        const kept = lines.filter((l) => l.length >= 16 && out.includes(middle(l)));
+        if (kept.length > 0) failures.push(`${name}, ${how}: ${kept.length} of ${lines.length} lines kept`);
+        if (!out.includes('[REDACTED:private-key]')) failures.push(`${name}, ${how}: no marker`);
+        if (text.includes('README.md') && !out.includes('$ ls\nREADME.md'))
+          failures.push(`${name}, ${how}: output after lost`);
+      }
+  }
+  assert.deepEqual(failures, []);
+  // Public: a public key's body stays readable.
+  for (const type of ['spki', 'pkcs1'] as const) {
+    const pub = `${rsa.publicKey.export({ type, format: 'der' }).toString('base64')}\n`;
+    assert.equal((await redactSecrets(pub)).text, pub);
+  }
+});

@@ -94,6 +94,26 @@ export const PRIVATE_KEY_TAIL_SHORT = new RegExp(
   'y',
 );
 
+/**
+ * The base64 of a private key's DER, as its body's first line starts (`sed -n '2,27p' key.pem`, `grep -v
+ * -- ----- key.pem`, `openssl pkey -outform DER | base64`): PKCS#1 RSA and DSA (`MIIEpAIBAAKCAQEA`:
+ * a sequence, version 0, a long integer), PKCS#8 (`MIIEvQIBADANBgkqhkiG9w0BAQEFAASC`, `MIGHAgEAMBMG`),
+ * encrypted PKCS#8 (PBES2's OID), SEC1 EC (`MHcCAQEE`, `MIGkAgEBBD`), Ed25519 and X25519 (`MC4CAQAwBQYDK2Vw`),
+ * OpenSSH's (`openssh-key-v1`). Certificates (`MIIDdzCCAl+g`) and public keys (`MIIBIjANBgkq`,
+ * `MIIBCgKCAQEA`) start otherwise and stay readable.
+ */
+const DER_KEY_START = String.raw`(?<![A-Za-z0-9+/])(?:MII[A-Za-z0-9+/]{2}[AQgw]IBA(?:AK[BC]|DA[A-Za-z]|DCC)|MI[GH][A-Za-z0-9+/]AgE(?:AMB|BB[DE])|MII[A-Za-z0-9+/]{5}BgkqhkiG9w0BBQ0w|MHcCAQEE|M[A-Za-z0-9+/]{2}CAQ[AE]wBQYDK2V|b3BlbnNzaC1rZXktdjE)`;
+
+// A padded last line ends the key whatever follows it (`…YJQ=\tend` in a note): the run from the DER's
+// start says it is a key's.
+const PADDED_LAST = String.raw`${LEAD}[A-Za-z0-9+/]{4,63}={1,2}(?![A-Za-z0-9+/=])`;
+
+/** A key's DER in base64 without its BEGIN: the run from its first characters, and the key lines after it. */
+export const PRIVATE_KEY_DER = new RegExp(
+  String.raw`${DER_KEY_START}[A-Za-z0-9+/]{16,}={0,2}(?:[^\n]*\n${LEAD}${RUN})*(?:[^\n]*\n(?:${PADDED_LAST}|${LAST})){0,2}`,
+  'g',
+);
+
 /** A line that may be a key's (tested with its line break). */
 const KEY_LINE = new RegExp(String.raw`(?:${LEAD}${RUN}|${SHORT_LINE})`, 'y');
 
@@ -181,6 +201,25 @@ export const PRIVATE_KEY_RULES: readonly SecretRule[] = [
     title: 'The last line or two of a private key block and its END line (tail -2 of a key file)',
     keywords: ['private key'],
     pattern: global(PRIVATE_KEY_TAIL_SHORT),
+    multiline: true,
+  },
+  {
+    id: 'private-key',
+    title:
+      'Private key bodies without their BEGIN line (lines of a key file, DER in base64): from their first characters',
+    keywords: [
+      'IBAAK',
+      'IBADA',
+      'IBADCC',
+      'AgEAMB',
+      'AgEBB',
+      'BgkqhkiG9w0BBQ0w',
+      'MHcCAQEE',
+      'wBQYDK2V',
+      'b3BlbnNzaC1rZXktdjE',
+    ],
+    exactKeywords: true,
+    pattern: PRIVATE_KEY_DER,
     multiline: true,
   },
   {
