@@ -118,6 +118,68 @@ test('commands that print a secret are recognised, in lists and pipelines, after
   for (const c of others) assert.equal(secretPrinter(c), undefined, c);
 });
 
+test('a secret picked out by its name anywhere in a pipeline makes a printer; searching and listing do not', () => {
+  const printers = [
+    "kubectl get secret db -o json | jq -r '.data.password' | base64 -d",
+    "kubectl get secret db -o yaml | grep password | awk '{print $2}' | base64 --decode",
+    'kubectl get secret db -o yaml | grep tls.crt | cut -d: -f2 | base64 -d',
+    'jq -r .db.password config/secrets.json',
+    "jq -r '.data | .password' secret.json",
+    'jq -r \'.data["db-password"]\' secret.json',
+    'cat creds.json | jq .access_token',
+    "yq '.spring.datasource.password' application.yml",
+    'yq e .auth.apiKey config.yaml',
+    'grep DB_PASSWORD .env | cut -d= -f2',
+    "cat .env | grep SECRET | cut -d '=' -f 2-",
+    'printenv | grep -i pass | cut -d= -f2',
+    "grep -oP '(?<=API_TOKEN=).*' .env",
+    "awk -F= '/DB_PASSWORD/{print $2}' .env",
+    "sed -n 's/^GITHUB_TOKEN=//p' .env",
+    'node -e "console.log(process.env.DB_PASSWORD)"',
+    'node -p \'process.env["STRIPE_SECRET_KEY"]\'',
+    'python3 -c \'import os; print(os.environ["API_TOKEN"])\'',
+    'python -c "import os; print(os.getenv(\'DB_PASS\'))"',
+    'ruby -e \'puts ENV["GITHUB_TOKEN"]\'',
+    "python -c \"import keyring; print(keyring.get_password('svc','bob'))\"",
+    'sops -d --extract \'["db"]["password"]\' secrets.enc.yaml',
+    'gpg -d token.gpg',
+    'gpg --decrypt ~/.secrets/api_key.txt.asc',
+    'age -d -i key.txt secret.age',
+    'terraform output db_password',
+    'pulumi config get dbPassword',
+    'pulumi config get app:apiToken --stack prod',
+    'pulumi stack output dbPassword --show-secrets',
+    'kubectl view-secret db password',
+    'cat deploy/.htpasswd',
+  ];
+  for (const c of printers) assert.ok(secretPrinter(c), c);
+  const others = [
+    'grep -r password src/',
+    'grep -rn token src | head -20',
+    'grep -rl password src | xargs sed -i s/a/b/',
+    'grep -rn password src | cut -d: -f1 | sort -u',
+    "grep -rn secret . | awk -F: '{print $1}'",
+    'grep -c token log.txt',
+    'printenv | grep -i pass',
+    "jq '.scripts.test' package.json",
+    "jq -r '.token_type, .expires_in' resp.json",
+    'jq \'.[] | select(.name == "password")\' list.json',
+    "jq -r '.[].key' pairs.json",
+    "yq '.spec.template.spec.containers[0].env' deploy.yaml",
+    'node -e "console.log(process.env.PATH)"',
+    'python3 -c \'import os; print(os.environ["HOME"])\'',
+    'sops -d secrets.enc.yaml',
+    'gpg -d backup.tar.gpg | tar x',
+    'terraform output bucket_name',
+    'terraform output',
+    'pulumi config get aws:region',
+    'pulumi stack output url',
+    'kubectl get secret db -o yaml',
+    'base64 -d image.b64 > out.png',
+  ];
+  for (const c of others) assert.equal(secretPrinter(c), undefined, c);
+});
+
 test('the redactor marks every line with text once, whatever the pieces; blank lines and line count stay', () => {
   fc.assert(
     fc.property(

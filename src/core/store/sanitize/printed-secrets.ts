@@ -96,7 +96,8 @@ function printerOf(stage: string, depth = 0): string | undefined {
   if (printenv && SECRET_VARIABLE.test(printenv[1]!)) return `printenv ${printenv[1]!}`;
   const file = secretFileRead(command);
   if (file) return `a read of ${file}`;
-  const terraform = /^terraform\b.*?\soutput\s+(?:-\S+\s+)*-(?:raw|json)(?:\s+-\S+)*\s+([\w-]+)/.exec(command);
+  // With or without -raw: without it the value is printed in quotes, a sensitive one all the same.
+  const terraform = /^terraform\b.*?\soutput\s+(?:-\S+\s+)*([\w-]+)/.exec(command);
   if (terraform && SECRET_VARIABLE.test(terraform[1]!.replace(/-/g, '_'))) return `terraform output ${terraform[1]!}`;
   return undefined;
 }
@@ -116,8 +117,8 @@ const SECRET_FILE_WORD =
   /(?:^|[^a-z])(?:token|secrets?|passwords?|passphrase|api[-_]?keys?|apikey|access[-_]?key|pat)(?:[^a-z]|$)/i;
 /** Extensions of files that hold only the secret; a YAML, JSON, env or code file is left to the rules. */
 const BARE_EXTENSIONS = new Set(['', 'txt', 'token', 'secret', 'pass', 'pwd', 'pw', 'key']);
-/** Files that are secrets whatever their content: Docker and Kubernetes mounts, Rails' key, .pgpass. */
-const SECRET_PATH = /(?:^|\/)(?:var\/)?run\/secrets\/|(?:^|\/)(?:master\.key|\.pgpass)$/;
+/** Files that are secrets whatever their content: Docker and Kubernetes mounts, Rails' key, .pgpass, .htpasswd. */
+const SECRET_PATH = /(?:^|\/)(?:var\/)?run\/secrets\/|(?:^|\/)(?:master\.key|\.pgpass|\.htpasswd)$/;
 
 /** The secret file a reader prints (`cat ~/.github_token`, `type api_key.txt`), or undefined. */
 function secretFileRead(command: string): string | undefined {
@@ -149,6 +150,158 @@ export function secretPrinter(commandLine: string): string | undefined {
     const first = segment.split('|')[0] ?? '';
     const what = printerOf(first);
     if (what) return what;
+  }
+  for (const stages of pipelines(commandLine)) {
+    const what = extractorIn(stages.map((st) => st.trim().replace(PREFIX, '')));
+    if (what) return what;
+  }
+  return undefined;
+}
+
+/**
+ * The pipelines of a command line and their commands, split at `;`, `&&`, `||`, line breaks and `|`
+ * outside quotes: `jq -r '.data | .password'` and `python -c 'import os; print(…)'` stay whole.
+ */
+function pipelines(line: string): string[][] {
+  const all: string[][] = [];
+  let stages: string[] = [];
+  let quote = '';
+  let from = 0;
+  const cut = (i: number, skip: number, endsPipeline: boolean): void => {
+    stages.push(line.slice(from, i));
+    from = i + skip;
+    if (endsPipeline) {
+      all.push(stages);
+      stages = [];
+    }
+  };
+  for (let i = 0; i < line.length; i++) {
+    const c = line[i]!;
+    const two = line.slice(i, i + 2);
+    if (quote) {
+      if (c === quote) quote = '';
+      else if (c === '\\' && quote === '"') i++;
+    } else if (c === "'" || c === '"') quote = c;
+    else if (c === '\\') i++;
+    else if (two === '&&' || two === '||') cut(i++, 2, true);
+    else if (c === ';' || c === '\n') cut(i, 1, true);
+    else if (c === '|') cut(i, 1, false);
+  }
+  cut(line.length, 0, true);
+  return all;
+}
+
+/** A key named for a secret as the last step of a path (`.data.password`, `dbPassword`, `["api-key"]`). */
+const SECRET_KEY_NAME =
+  /(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|secret[_-]?key|credentials?)$|(?:^|[_-])(?:pwd|pass)$/i;
+
+/** The names a jq/yq filter or a sops path ends its paths with: `.a.b`, `."b-c"`, `["b"]`, `['b']`. */
+function lastPathNames(expr: string): string[] {
+  const names: string[] = [];
+  const step = /\.([A-Za-z_$][\w$-]*)|\.?"([^"\n]+)"|\[\s*(?:"([^"\n]+)"|'([^'\n]+)')\s*\]/g;
+  for (const m of expr.matchAll(step)) {
+    // A quoted string is a step only after a `.` or inside brackets (`select(.type == "token")` is a literal).
+    if (m[2] !== undefined && !m[0].startsWith('.')) continue;
+    const next = expr[m.index + m[0].length];
+    if (next !== '.' && next !== '[') names.push(m[1] ?? m[2] ?? m[3] ?? m[4]!);
+  }
+  return names;
+}
+
+/** A command's words after its name, quotes removed (enough to read filters and options). */
+const argsOf = (command: string): string[] =>
+  (command.match(/'[^']*'|"(?:[^"\\]|\\.)*"|\S+/g) ?? []).slice(1).map((w) => w.replace(/^(['"])([\s\S]*)\1$/, '$2'));
+
+// A secret-named variable read in code given on the command line: Node's `process.env.X`, Python's
+// `os.environ["X"]` and `os.getenv("X")`, Ruby's `ENV["X"]`, Perl's `$ENV{X}`, PHP's `getenv('X')`, Deno's.
+const ENV_READ =
+  /process\.env(?:\.([A-Za-z_]\w*)|\[\s*['"]([A-Za-z_]\w*)['"])|os\.environ(?:\.get\(|\[)\s*['"]([A-Za-z_]\w*)['"]|(?:os\.getenv|getenv|Deno\.env\.get|ENV\.fetch)\(\s*['"]([A-Za-z_]\w*)['"]|ENV\[\s*['"]([A-Za-z_]\w*)['"]|\$ENV\{\s*['"]?([A-Za-z_]\w*)|Bun\.env\.([A-Za-z_]\w*)/g;
+const INTERPRETER = /^(?:node|nodejs|deno|bun|python[\d.]*|py|ruby|perl|php|pwsh|powershell)\b/;
+/** A grep pattern naming a secret (`DB_PASSWORD`, `-i pass`, `SECRET`). */
+const SECRET_PATTERN =
+  /password|passwd|passphrase|pass\b|pwd|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credential/i;
+/** A stage that keeps a line's value and drops its name: `cut -d= -f2`, `awk '{print $2}'`, `sed 's/.*=//'`, a decode. */
+const VALUE_CUTTER =
+  /^(?:cut\b(?=.*(?:\s-f\s*|--fields=)(?!1(?:\s|$))\S)|[gnm]?awk\b(?=.*\$(?:[2-9]|NF))|sed\b|base64\b.*\s(?:-d|-D|--decode)\b)/;
+/** A file whose name says it holds a secret once decrypted (`token.gpg`, `secret.age`, `db_password.asc`). */
+const SECRET_FILE_NAME =
+  /(?:^|[^a-z])(?:token|secrets?|passwords?|passphrase|api[-_]?keys?|apikey|credentials?|pat)(?:[^a-z]|$)/i;
+
+/**
+ * A stage of a pipeline that prints a bare secret picked out by its name, anywhere in the pipeline
+ * (`kubectl get secret db -o json | jq -r '.data.password' | base64 -d`), or undefined. A search alone
+ * (`grep -r password src/`) prints whole lines, which the rules read; only with a stage that cuts the
+ * value from its name (`grep DB_PASSWORD .env | cut -d= -f2`) is the output bare.
+ */
+function extractorIn(stages: readonly string[]): string | undefined {
+  for (let i = 0; i < stages.length; i++) {
+    const stage = stages[i]!;
+    const args = argsOf(stage);
+    // jq/yq with a filter ending in a secret's name: `jq -r .db.password`, `yq '.spring.datasource.password'`.
+    if (/^(?:jq|gojq|jaq|yq)\b/.test(stage)) {
+      const name = args
+        .filter((a) => !a.startsWith('-'))
+        .flatMap(lastPathNames)
+        .find((n) => SECRET_KEY_NAME.test(n));
+      if (name) return `a ${stage.split(/\s/)[0]} read of ${name}`;
+    }
+    // sops picking one value: `sops -d --extract '["db"]["password"]' secrets.enc.yaml`.
+    const extract = /\s--extract(?:=|\s+)(?:'([^']*)'|"([^"]*)"|(\S+))/.exec(stage);
+    if (/^sops\b/.test(stage) && extract) {
+      const name = lastPathNames(extract[1] ?? extract[2] ?? extract[3]!).find((n) => SECRET_KEY_NAME.test(n));
+      if (name) return `a sops read of ${name}`;
+    }
+    // Decrypting a file named for a secret: `gpg -d token.gpg`, `age -d -i key.txt secret.age`.
+    if (/^(?:gpg2?|age|rage)\b.*\s(?:-d|--decrypt)\b/.test(stage)) {
+      const file = args
+        .filter((a) => /\.(?:gpg|pgp|asc|age)$/i.test(a))
+        .find((a) => SECRET_FILE_NAME.test(a.replace(/^.*[\\/]/, '')));
+      if (file) return `a decryption of ${file}`;
+    }
+    if (/^pulumi\b.*?\sconfig\s+get\s+(?:-\S+\s+)*(\S+)/.test(stage)) {
+      const name = /\sconfig\s+get\s+(?:-\S+\s+)*(\S+)/.exec(stage)![1]!.replace(/^.*:/, '');
+      if (SECRET_KEY_NAME.test(name)) return `pulumi config get ${name}`;
+    }
+    if (/^pulumi\b.*?\sstack\s+output\b.*\s--show-secrets\b/.test(stage)) return 'pulumi stack output --show-secrets';
+    if (/^(?:kubectl|oc)\b.*?\sview-secret\b/.test(stage)) return 'kubectl view-secret';
+    // A Secret's value decoded further down: `kubectl get secret db -o yaml | grep password | … | base64 -d`.
+    if (
+      i > 0 &&
+      /^base64\b.*\s(?:-d|-D|--decode)\b/.test(stage) &&
+      /^(?:kubectl|oc)\b.*?\sget\s+secrets?\b/.test(stages[0]!)
+    )
+      return 'a Secret decoded from kubectl';
+    // Code given on the command line that reads a secret-named variable: `node -e "console.log(process.env.DB_PASSWORD)"`.
+    if (INTERPRETER.test(stage)) {
+      for (const m of stage.matchAll(ENV_READ)) {
+        const name = m.slice(1).find((g) => g !== undefined)!;
+        if (SECRET_KEY_NAME.test(name) || /(?:_key|_pass)$/i.test(name)) return `code printing ${name}`;
+      }
+      if (/\bkeyring\.get_password\(/.test(stage)) return 'a keyring read';
+    }
+    // A search for a secret's name whose lines lose the name further down: `grep DB_PASSWORD .env | cut -d= -f2`.
+    if (
+      /^(?:grep|egrep|rg|ag|findstr|Select-String)\b/.test(stage) &&
+      !/\s(?:-[a-zA-Z]*[lLc][a-zA-Z]*|--files-with(?:out)?-match(?:es)?|--count)\b/.test(stage)
+    ) {
+      const pattern = args.find((a) => !a.startsWith('-'));
+      const onlyMatch = /\s(?:-[a-zA-Z]*o[a-zA-Z]*|--only-matching)\b/.test(stage);
+      if (
+        pattern &&
+        SECRET_PATTERN.test(pattern) &&
+        (onlyMatch || stages.slice(i + 1).some((st) => VALUE_CUTTER.test(st)))
+      )
+        return `a search for ${pattern} cut to its value`;
+    }
+    // awk or sed picking a secret's value by its name: `awk -F= '/DB_PASSWORD/{print $2}' .env`, `sed -n 's/^TOKEN=//p'`.
+    if (
+      /^[gnm]?awk\b/.test(stage) &&
+      /\$(?:[2-9]|NF)\b/.test(stage) &&
+      args.some((a) => !a.startsWith('-') && SECRET_PATTERN.test(a) && /print/.test(a))
+    )
+      return 'awk printing a secret';
+    if (/^sed\b/.test(stage) && args.some((a) => /^s(.).*\1.*\1[gp]*$/.test(a) && SECRET_PATTERN.test(a)))
+      return 'sed printing a secret';
   }
   return undefined;
 }
