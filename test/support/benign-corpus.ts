@@ -94,6 +94,24 @@ function generated(rng: Rng): BenignSample[] {
       ).flatMap((prefix) => wrap64(Buffer.concat([Buffer.from(prefix, 'hex'), rng.bytes(600)]))),
     },
     {
+      // Annotations name types (`secretKey: Uint8Array;`), constants hold routes: no secret in either.
+      source: 'TypeScript declarations naming secrets by type',
+      lines: [
+        '  secretKey: Uint8Array;',
+        '  privateKey: Uint8Array',
+        'export function sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array;',
+        'export function hmac(secret: Uint8Array, data: Uint8Array): Uint8Array {',
+        '    constructor(message: string, parserState: Array<string>, token: CSSToken);',
+        '    credential: Credential;',
+        '    idToken: IdTokenEntity;',
+        '  private token: OAuth2Token;',
+        '  credentials: AWSCredentials;',
+        '  password: SHA256Hash;',
+        '    password: PBKDF2Params;',
+        'export declare const SIGNIN_TOKEN = "/oauth2/v2.0/token";',
+      ],
+    },
+    {
       source: 'build, test and server logs',
       lines: lines(
         6000,

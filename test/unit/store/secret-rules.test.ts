@@ -383,6 +383,31 @@ test('HTML entities and URL encoding are read as the text they stand for; the ma
   assert.equal((await redactSecrets('a%20b &amp; c &lt;token&gt; d')).text, 'a%20b &amp; c &lt;token&gt; d');
 });
 
+test('TypeScript annotations naming a type and constants holding a route stay; passwords shaped alike do not', async () => {
+  const kept = [
+    '  secretKey: Uint8Array;',
+    '  privateKey: Uint8Array',
+    'export function sign(message: Uint8Array, secretKey: Uint8Array): Uint8Array;',
+    'export function hmac(secret: Uint8Array, data: Uint8Array): Uint8Array {',
+    '    constructor(message: string, parserState: Array<string>, token: CSSToken);',
+    '    credential: Credential;',
+    '    idToken: IdTokenEntity;',
+    '  private token: OAuth2Token;',
+    '  credentials: AWSCredentials;',
+    '  password: SHA256Hash;',
+    '  token: JWTPayload;',
+    '    password: PBKDF2Params;',
+    'export declare const SIGNIN_TOKEN = "/oauth2/v2.0/token";',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+  const redacted: Array<[string, string]> = [
+    ['password: Xk95RG5OOySYxdZi', 'password: [REDACTED:code-secret]'],
+    ['password: Summer2024', 'password: [REDACTED:code-secret]'],
+    ['token: Xk95RG5OOySYxdZiToken', 'token: [REDACTED:code-secret]'],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+});
+
 test('tool-call arguments: string values redacted as decoded text, secret-named keys whole', async () => {
   const counts: Record<string, number> = {};
   const clean = async (s: string): Promise<string> => (await redactSecrets(s)).text;

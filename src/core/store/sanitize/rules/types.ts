@@ -87,7 +87,24 @@ export function isPlaceholder(value: string): boolean {
 /** An unquoted value that reads as code: a call, an index, a generic type, a member access, a bare identifier. */
 export function looksLikeCode(value: string): boolean {
   // A generic type too: `z.ZodOptional<z.ZodString>;`, `Promise<string>`, `z.ZodOptional<z.ZodUnion<readonly`.
-  return /[()[\]{}]/.test(value) || GENERIC_TYPE.test(value) || looksLikeName(value);
+  return /[()[\]{}]/.test(value) || GENERIC_TYPE.test(value) || looksLikeName(value) || looksLikeTypeName(value);
+}
+
+// The words a type's name ends in (`Uint8Array`, `JWTPayload`, `OAuth2Token`, `SHA256Hash`, `PBKDF2Params`).
+const TYPE_END =
+  /(?:Array|Buffer|View|Token|Hash|Params|Element|Entity|Credentials?|Payload|Key|Pair|String|Type|Options|Config|Info|Data|Result|Response|Request|Provider|Client|Map|Set|List|Record|Promise|Object|Handle|Store|Secret|Password)$/;
+
+/**
+ * A type in a TypeScript annotation (`secretKey: Uint8Array;`, `token: CSSToken`): capitalised words
+ * and acronyms ending in a word types end in, digits only inside (`Uint8`, `SHA256`). A random
+ * password has a lone lower-case letter between capitals (`Xk95RG5OOy`) or ends in digits.
+ */
+export function looksLikeTypeName(value: string): boolean {
+  const v = value.replace(/(?:\[\])?[;,]?$/, '');
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(v) || !TYPE_END.test(v)) return false;
+  // Words: an acronym (`JWT`, `SHA`), a capitalised word (`Payload`, `Id`), a number.
+  const words = v.match(/[A-Z]+(?![a-z])|[A-Z][a-z]+|\d+|[a-z]+/g) ?? [];
+  return words.join('') === v && words.every((w) => !/^[A-Z][a-z]$/.test(w) || /^(?:Id|Io|Ui|Db|Os)$/.test(w));
 }
 
 const GENERIC_TYPE = /^(?:[A-Za-z_$][\w$.]*<[\w$.<>, |[\]]*>[;,]?|[A-Za-z_$][\w$]*\.[\w$.]*(?:<[\w$.]+)+)$/;
@@ -177,6 +194,8 @@ export function literalValue(raw: string, quoted = false): boolean {
   if (looksLikePattern(v)) return false;
   // A version or an OID (`1.3.6.1.5.5.7.3.1`, `2.10.4`): numbers, not a secret.
   if (/^\d+(?:\.\d+)+$/.test(v) || versionSpec(v)) return false;
+  // A path (`SIGNIN_TOKEN = "/oauth2/v2.0/token"`): a route or a file, not a secret.
+  if (/^\/[\w.-]+(?:\/[\w.-]*)+$/.test(v)) return false;
   // "Enter your password", "(see the docs)": words, not a secret. A passphrase of plain lowercase words
   // ("correct horse battery staple") is one, unless a word of prose is among them.
   const words = v.trim().split(/\s+/);
