@@ -1273,4 +1273,27 @@ export const FORMATS: Format[] = [
     const body = wrap64(Buffer.concat([Buffer.from('openssh-key-v1\0'), r.bytes(400)])).map((l) => l.slice(0, 70));
     return { secret: body.join('\n'), line: body.join('\n'), needles: body.filter((l) => l.length >= 16) };
   }),
+  ctx('url-password-with-slash', 'url-password', (r) => {
+    const secret = `${r.str(ALNUM, 4)}/${r.str(ALNUM, 14)}`;
+    return { secret, line: `DATABASE_URL=postgres://app:${secret}@db:5432/app` };
+  }),
+  ctx('azure-devops-pat-url-user', 'url-password', (r) => {
+    const secret = r.str('abcdefghijklmnopqrstuvwxyz234567', 52);
+    return { secret, line: `origin\thttps://${secret}@dev.azure.com/org/proj/_git/repo (fetch)` };
+  }),
+  ctx('azure-devops-pat-basic', 'basic-auth', (r) => {
+    const secret = Buffer.from(`:${r.str('abcdefghijklmnopqrstuvwxyz234567', 52)}`).toString('base64');
+    return {
+      secret,
+      line: `git -c http.extraHeader="Authorization: Basic ${secret}" clone https://dev.azure.com/o/p/_git/r`,
+    };
+  }),
+  ctx('curl-user-attached', 'curl-user', (r) => {
+    const secret = password(r);
+    return { secret, line: `curl -u${r.str(LOWER_ALNUM, 6)}:${secret} https://api.example.com/v1/items` };
+  }),
+  ctx('curl-user-empty-name', 'curl-user', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return { secret, line: `curl -u :${secret} https://api.example.com/v1/items` };
+  }),
 ];

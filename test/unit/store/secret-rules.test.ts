@@ -408,6 +408,40 @@ test('TypeScript annotations naming a type and constants holding a route stay; p
   for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
 });
 
+test('URL passwords with a slash, tokens as a URL user, Basic with an empty user, curl -ubob:pw and -u :pw are redacted', async () => {
+  const pw = 'Xk95RG5OOySYxdZi';
+  const pat = 'a7x2q4m9k3z5w6r8t2y4u6i8o2p4l6k8j2h4g6f8d2s4a6z8x2c4';
+  const b64 = Buffer.from(`:${pw}`).toString('base64');
+  const redacted: Array<[string, string]> = [
+    [`postgres://app:ab/${pw}@db:5432/x`, 'postgres://app:[REDACTED:url-password]@db:5432/x'],
+    [`redis://default:${pw}/x@redis:6379`, 'redis://default:[REDACTED:url-password]@redis:6379'],
+    [
+      `origin\thttps://${pat}@dev.azure.com/org/p/_git/r (fetch)`,
+      'origin\thttps://[REDACTED:url-password]@dev.azure.com/org/p/_git/r (fetch)',
+    ],
+    [`Authorization: Basic ${b64}`, 'Authorization: Basic [REDACTED:basic-auth]'],
+    [`curl -ubob:${pw} https://api.example.com`, 'curl -ubob:[REDACTED:curl-user] https://api.example.com'],
+    [`curl -u :${pw} https://api.example.com`, 'curl -u :[REDACTED:curl-user] https://api.example.com'],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+  const kept = [
+    'npm i https://registry.example.com:443/@scope/pkg',
+    'http://localhost:3000/users/@alice',
+    'git clone ssh://git@github.com/o/r.git',
+    'curl --user-agent "a:b" https://x',
+    'WARNING! Using --password via the CLI is insecure. Use --password-stdin.',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+  const args = JSON.stringify({ secret_name: 'NPM_TOKEN', secret_value: pw, token_value: pw });
+  const out = await redactJsonText(
+    args,
+    async (s) => (await redactSecrets(s)).text,
+    () => undefined,
+  );
+  assert.ok(!out.includes(pw), out);
+  assert.ok(out.includes('"secret_name":"NPM_TOKEN"'), out);
+});
+
 test('tool-call arguments: string values redacted as decoded text, secret-named keys whole', async () => {
   const counts: Record<string, number> = {};
   const clean = async (s: string): Promise<string> => (await redactSecrets(s)).text;

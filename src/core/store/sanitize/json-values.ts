@@ -6,9 +6,9 @@
 import { textNestedDeeperThan } from '../../json-depth';
 import { isPlaceholder } from './rules/types';
 
-/** Keys whose string value is a secret whatever it looks like. */
+/** Keys whose string value is a secret whatever it looks like (`secret_value` too: gh's secret set). */
 const SECRET_KEY =
-  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)$/i;
+  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)(?:[_-]?value)?$/i;
 
 export const SECRET_FIELD = 'secret-field';
 

@@ -41,10 +41,10 @@ const ENV_WORDS = [
 /** Secret words as they appear in code and config keys. Bare `pass`/`key`/`auth` are too common ("PASS", "monkey"). */
 const CODE_WORDS = [...SECRET_KEY_WORDS, 'preshared', 'pre_shared', 'pre-shared', 'psk'];
 
-/** Base64 that decodes to `user:password` (what Basic authorization carries). */
+/** Base64 that decodes to `user:password` (what Basic authorization carries), or `:token` (Azure DevOps' PAT). */
 function basicCredentials(b64: string): boolean {
   const text = Buffer.from(b64, 'base64').toString('latin1');
-  return /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(text);
+  return /^(?:[\x20-\x7e]+:[\x20-\x7e]*|:[\x20-\x7e]{8,})$/.test(text);
 }
 
 /** An unquoted value: up to whitespace, quotes, separators, shell operators or an escape like `\n`. */
@@ -104,8 +104,20 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     id: 'url-password',
     title: 'Password in a URL (scheme://user:password@host)',
     keywords: ['://'],
-    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/[^\s:/@'"<>]{0,256}:(?<secret>[^\s/'"<>]{1,256})@(?=[\w[])/g,
-    accept: (s) => !isPlaceholder(s),
+    // A password may hold `/` when an `@host` follows before any blank (only userinfo is followed by `@`):
+    // `postgres://app:ab/Xk95@db`. A port and a path before an `@` (`https://host:443/@scope/pkg`) is none.
+    pattern:
+      /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/[^\s:/@'"<>]{0,256}:(?<secret>[^\s/'"<>]{1,256}(?=@[\w[])|[^\s'"<>@]{1,256}(?=@[\w[]))@/g,
+    accept: (s) => !isPlaceholder(s) && !/^\d{1,5}\//.test(s),
+  },
+  {
+    // A token as the user with no password (Azure DevOps, GitHub: `https://<PAT>@dev.azure.com/…`): long
+    // and random, unlike a user name (`git@`, `deploy@`).
+    id: 'url-password',
+    title: 'Token as the user of a URL (scheme://token@host)',
+    keywords: ['://'],
+    pattern: /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/(?<secret>[A-Za-z0-9_~-]{20,256})@(?=[\w[])/g,
+    accept: (s) => !isPlaceholder(s) && hasDigitAndLetter(s) && entropy(s) >= 3.5,
   },
   {
     id: 'url-secret-param',
@@ -215,7 +227,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     pattern:
       /(?:^|[ \t"'])--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|passphrase|secret|token|api-key|apikey|access-key|secret-key|auth-token|client-secret|account-key|master-key|oauth2-bearer)(?<!\bpulumi\b[^\n|;&]{0,1024}[ \t]--secret)(?:=|[ \t]+)(?<secret>'[^'\n]*'|"[^"\n]*"|[^\s'"-][^\s'"]*)/gim,
     // A path, or where the tool reads the secret from (apksigner's and openssl's `env:NAME`, `file:path`).
-    accept: (s) => !isPlaceholder(s) && !/^\/|^\.{0,2}\/|^(?:env|file|fd):/.test(unquote(s)),
+    // A word of prose names the option (Docker's `Using --password via the CLI is insecure`).
+    accept: (s) =>
+      !isPlaceholder(s) &&
+      !/^\/|^\.{0,2}\/|^(?:env|file|fd):/.test(unquote(s)) &&
+      !/^(?:via|is|are|was|on|in|for|with|from|and|or|to|the|instead|flag|option)$/.test(s),
   },
   {
     id: 'netrc-password',
@@ -278,7 +294,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'curl -u / --user / -U / --proxy-user user:password',
     keywords: ['curl'],
     pattern:
-      /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-[uU]|--user|--proxy-user)(?:[ \t]+|=)["']?[^:\s"']+:(?<secret>[^\s"']+)/g,
+      /\bcurl\b(?:(?!curl\b)[^\n]){0,4096}?[ \t](?:-[uU](?:[ \t]+|(?=[^\s-]))|(?:--user|--proxy-user)(?:[ \t]+|=))["']?[^:\s"']*:(?<secret>[^\s"']+)/g,
     accept: (s) => !isPlaceholder(s),
   },
   {
