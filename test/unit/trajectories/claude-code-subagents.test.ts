@@ -73,7 +73,7 @@ test('Claude Code 2.1 (stop_reason null on every record): prompt figures kept, t
   );
   // A record that ends the response (it has a stop reason) holds the final output count: that one is used.
   const lines = readFileSync(explore, 'utf8').trimEnd().split('\n');
-  // The second response's last record on the path replay keeps (a later one hangs on a side branch).
+  // A record of the second response (its last one hangs on a side branch below hook progress records).
   const last = lines.findIndex((l) => l.includes('"uuid":"da003159-'));
   const r = JSON.parse(lines[last]!) as { message: { stop_reason: string; usage: { output_tokens: number } } };
   r.message.stop_reason = 'tool_use';
@@ -86,6 +86,32 @@ test('Claude Code 2.1 (stop_reason null on every record): prompt figures kept, t
     ended!.calls!.map((c) => c.recorded?.outputTokens),
     [undefined, 187],
   );
+});
+
+test('Claude Code 2.1 parallel tool calls: the calls and results written on side branches are replayed, not abandoned', async () => {
+  // Each tool_use record of a response and each tool result names the record written before it in its own
+  // chain: here the second of three results hangs beside the path, and the second response's second call
+  // and its result hang below four PreToolUse hook progress records.
+  const [t] = await loadTrajectoryFile(explore);
+  const calls = t!.messages.map((m) => (m.toolCalls ?? []).map((c) => c.id.slice(-6)));
+  const results = t!.messages.filter((m) => m.role === 'tool').map((m) => m.toolCallId!.slice(-6));
+  assert.deepEqual(
+    calls.filter((c) => c.length > 0),
+    [
+      ['hvjWMi', '1dvvR8', 'HgjdmZ'],
+      ['afNuA5', '8M8H3T'],
+    ],
+  );
+  assert.deepEqual(results, ['hvjWMi', '1dvvR8', 'HgjdmZ', '8M8H3T', 'afNuA5']);
+  assert.equal(t!.calls!.length, 2, 'records of one response are still one call');
+  // The second call was sent with all three results of the first.
+  const sent = contextOf(t!, t!.calls![1]!);
+  assert.deepEqual(
+    sent.filter((m) => m.role === 'tool').map((m) => m.toolCallId!.slice(-6)),
+    ['hvjWMi', '1dvvR8', 'HgjdmZ'],
+  );
+  assert.match(sent.find((m) => m.toolCallId?.endsWith('1dvvR8'))!.content, /SessionRegistry/);
+  assert.doesNotMatch(t!.warnings!.join('\n'), /abandoned/);
 });
 
 test('Claude Code main session replayed alone: its sub-agent and compaction call kept elsewhere are said, and the lower bound', async () => {

@@ -124,6 +124,79 @@ test('Claude Code: messages on an abandoned branch (a rewind) are not replayed',
   assert.match(t.warnings!.join('\n'), /2 messages on abandoned branches/);
 });
 
+/** A hook `progress` record (Claude Code 2.1 writes them into the parent chain around tool calls). */
+const progress = (uuid: string, parent: string): string =>
+  JSON.stringify({
+    type: 'progress',
+    uuid,
+    parentUuid: parent,
+    sessionId: 's',
+    data: { type: 'hook_progress', hookEvent: 'PreToolUse' },
+  });
+
+test('Claude Code: parallel tool calls on side branches are replayed; a rewind and a retried response beside them are not', async () => {
+  const call = (id: string) => [{ type: 'tool_use', id, name: 'Read', input: { file_path: id } }];
+  const result = (id: string) => [{ type: 'tool_result', tool_use_id: id, content: `contents of ${id}` }];
+  const text = (t: string) => [{ type: 'text', text: t }];
+  const t = await session('parallel.jsonl', [
+    rec('u1', null, 'user', 'first question'),
+    rec('a1', 'u1', 'assistant', call('t1'), 'm1', 'q1'),
+    progress('p1', 'a1'),
+    progress('p2', 'p1'),
+    rec('a1b', 'p2', 'assistant', call('t2'), 'm1', 'q1'), // the same response, below hook progress
+    rec('r2', 'a1b', 'user', result('t2')),
+    rec('r1', 'a1', 'user', result('t1')),
+    rec('ax', 'r1', 'assistant', text('a reply cut off, then retried'), 'm9', 'q9'),
+    rec('a2', 'r1', 'assistant', text('first answer'), 'm2', 'q2'),
+    rec('u2', 'a2', 'user', 'a question the person rewound'),
+    rec('a3', 'u2', 'assistant', call('t3'), 'm3', 'q3'),
+    rec('a3b', 'a3', 'assistant', call('t4'), 'm3', 'q3'),
+    rec('r3', 'a3', 'user', result('t3')),
+    rec('r4', 'a3b', 'user', result('t4')),
+    rec('u3', 'a2', 'user', 'the edited question'),
+    rec('a4', 'u3', 'assistant', text('final answer'), 'm4', 'q4'),
+  ]);
+  assert.deepEqual(
+    t.messages.map((m) => m.toolCallId ?? `${m.content}${(m.toolCalls ?? []).map((c) => c.id).join(',')}`),
+    ['first question', 't1,t2', 't2', 't1', 'first answer', 'the edited question', 'final answer'],
+  );
+  assert.equal(t.calls!.length, 3);
+  // The rewound question, its response's two calls and their results, and the reply that was retried.
+  assert.match(t.warnings!.join('\n'), /6 messages on abandoned branches/);
+});
+
+test('Claude Code with placeholder ids: a parallel call joins its response; a rewound reply (same ids) and a reply to another prompt do not', async () => {
+  // Only records below the same response's kept records join it; a rewind starts below a person's prompt.
+  // Placeholder ids tell responses apart only by their prompt sizes (one request has one prompt).
+  const reply = (uuid: string, parent: string, content: unknown, cacheRead = 900) => {
+    const r = JSON.parse(rec(uuid, parent, 'assistant', content, '[REDACTED]', '[REDACTED]')) as {
+      message: Record<string, unknown>;
+    };
+    r.message.usage = { input_tokens: 5, cache_read_input_tokens: cacheRead, output_tokens: 2 };
+    return JSON.stringify(r);
+  };
+  const call = (id: string) => [{ type: 'tool_use', id, name: 'Read', input: { file_path: id } }];
+  const result = (id: string) => [{ type: 'tool_result', tool_use_id: id, content: `contents of ${id}` }];
+  const t = await session('placeholder-rewind.jsonl', [
+    rec('u1', null, 'user', 'question'),
+    reply('a1', 'u1', call('t1')),
+    progress('p1', 'a1'),
+    reply('a1b', 'p1', call('t2')),
+    rec('r2', 'a1b', 'user', result('t2')),
+    rec('r1', 'a1', 'user', result('t1')),
+    reply('ax', 'r1', [{ type: 'text', text: 'a reply to a longer prompt, left' }], 950),
+    rec('u2', 'r1', 'user', 'a question the person rewound'),
+    reply('a2', 'u2', [{ type: 'text', text: 'abandoned answer' }]),
+    rec('u3', 'r1', 'user', 'the edited question'),
+    reply('a3', 'u3', [{ type: 'text', text: 'final answer' }]),
+  ]);
+  assert.deepEqual(
+    t.messages.map((m) => m.toolCallId ?? `${m.content}${(m.toolCalls ?? []).map((c) => c.id).join(',')}`),
+    ['question', 't1,t2', 't2', 't1', 'the edited question', 'final answer'],
+  );
+  assert.match(t.warnings!.join('\n'), /3 messages on abandoned branches/);
+});
+
 test('Claude Code with redacted ids (one placeholder for every record): each turn is its own call', async () => {
   const answer = (uuid: string, parent: string, content: unknown, cacheRead: number) => {
     const r = JSON.parse(rec(uuid, parent, 'assistant', content, '[REDACTED_MESSAGE_ID]', '[REDACTED_REQUESTID]')) as {

@@ -2,8 +2,10 @@
 // every record names its parent (`parentUuid`); rewinding or editing a message starts a new branch in the
 // same file, and compaction starts a new root (a `compact_boundary` record, then the summary). Within
 // each compacted segment the conversation is the path from the segment's last message back to its
-// start; records on other branches were abandoned and are not replayed.
+// start, with the records of the same responses Claude Code 2.1 writes beside it (parallel tool calls,
+// claude-code-parallel.ts); records on other branches were abandoned and are not replayed.
 import { isObject, type JsonObject } from '../json';
+import { rejoinParallelRecords } from './claude-code-parallel';
 
 export const CONTINUATION = 'This session is being continued from a previous conversation';
 
@@ -85,6 +87,7 @@ export function activePath(records: JsonObject[]): { path: JsonObject[]; abandon
       for (const r of segment) path.push(r);
       continue;
     }
+    rejoinParallelRecords(segment, keep, byUuid);
     // Records without a place in the tree (boundaries, attachments, meta lines) keep their file
     // position, unless they hang below an abandoned message, directly or through other such records
     // (an attachment or a microcompaction on a rewound branch was not sent on the one kept).
