@@ -125,6 +125,17 @@ export function connectionError(e: unknown, fallback: string): ProviderError {
   );
 }
 
+/**
+ * A stream that closed before its end marker (a proxy's timeout, a dropped connection): the answer is
+ * cut, so it is a transient network failure (retried), never a complete answer.
+ */
+export function streamEndedEarly(missing: string): ProviderError {
+  return new ProviderError({
+    kind: 'network',
+    message: `The stream ended early: the connection closed before the answer was complete (no ${missing})`,
+  });
+}
+
 const OVERFLOW_RE =
   /context[ _-]?length|maximum context|context window|too many tokens|prompt is too long|exceeds? the (?:model'?s? )?(?:max|context)/i;
 

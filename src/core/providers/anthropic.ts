@@ -3,7 +3,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '../messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
-import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter, streamEndedEarly } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
 import { trimTrailing } from '../trim';
 
@@ -70,6 +70,7 @@ export class AnthropicProvider implements ChatProvider {
     const tools = new Map<number, { id: string; name: string; json: string }>();
     const usage: ProviderUsage = {};
     let finish: string | undefined;
+    let stopped = false;
     const local = new AbortController();
     const onAbort = (): void => local.abort();
     if (request.signal.aborted) local.abort();
@@ -109,7 +110,7 @@ export class AnthropicProvider implements ChatProvider {
           usage.outputTokens = event.usage.output_tokens;
           yield { type: 'usage', usage: { outputTokens: usage.outputTokens } };
           if (event.delta.stop_reason) finish = event.delta.stop_reason;
-        }
+        } else if (event.type === 'message_stop') stopped = true;
       }
     } catch (e) {
       throw classifyAnthropicError(e, request.signal, this.url);
@@ -117,6 +118,7 @@ export class AnthropicProvider implements ChatProvider {
       request.signal.removeEventListener('abort', onAbort);
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    if (!stopped) throw streamEndedEarly('message_stop').at(this.url);
     for (const [, t] of [...tools.entries()].sort((a, b) => a[0] - b[0]))
       yield { type: 'tool-call', call: { id: t.id, name: t.name, arguments: t.json === '' ? '{}' : t.json } };
     if (finish) yield { type: 'finish', reason: finish };

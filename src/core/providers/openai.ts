@@ -2,8 +2,9 @@
 // LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
 import OpenAI from 'openai';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
-import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter, streamEndedEarly } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
+import { endWatchingFetch, watchingEnd, type EndWatch } from './sse-end';
 import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
@@ -72,6 +73,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
       apiKey: options.apiKey || 'not-needed',
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0, // the loop retries, with events the user sees
+      fetch: endWatchingFetch(),
       ...(options.headers ? { defaultHeaders: options.headers } : {}),
     });
     this.url = `${trimTrailing(this.client.baseURL, '/')}/chat/completions`;
@@ -83,23 +85,26 @@ export class OpenAICompatibleProvider implements ChatProvider {
     const byIndex = new Map<number, number>();
     let lastKey = 0;
     let finish: string | undefined;
+    const end: EndWatch = { sawDone: false };
     // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
     const local = new AbortController();
     const onAbort = (): void => local.abort();
     if (request.signal.aborted) local.abort();
     else request.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const stream = await this.client.chat.completions.create(
-        {
-          model: request.model,
-          messages: toOpenAIMessages(request.messages),
-          ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
-          stream: true,
-          stream_options: { include_usage: true },
-        },
-        { signal: local.signal },
+      const stream = await watchingEnd(end, () =>
+        this.client.chat.completions.create(
+          {
+            model: request.model,
+            messages: toOpenAIMessages(request.messages),
+            ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
+            ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+            stream: true,
+            stream_options: { include_usage: true },
+          },
+          { signal: local.signal },
+        ),
       );
       for await (const chunk of stream) {
         if (chunk.usage) {
@@ -142,6 +147,8 @@ export class OpenAICompatibleProvider implements ChatProvider {
       request.signal.removeEventListener('abort', onAbort);
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    // Either marks a complete answer: some servers send a finish_reason and no [DONE], a few the reverse.
+    if (finish === undefined && !end.sawDone) throw streamEndedEarly('finish_reason or [DONE]').at(this.url);
     let n = 0;
     for (const c of [...calls.entries()].sort((a, b) => a[1].order - b[1].order || a[0] - b[0]).map(([, v]) => v))
       yield {

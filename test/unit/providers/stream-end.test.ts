@@ -1,0 +1,145 @@
+// A stream that closes before its end marker (a proxy's timeout, a dropped connection) is a cut answer:
+// a transient network error, never a complete reply. OpenAI-compatible servers end with a finish_reason
+// or `data: [DONE]` (either will do: some local servers send only one); Anthropic with `message_stop`.
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { test } from 'node:test';
+import { ProviderError } from '../../../src/core/agent/errors';
+import { collectChat, type ChatProvider, type ChatResult } from '../../../src/core/agent/provider';
+import { AnthropicProvider } from '../../../src/core/providers/anthropic';
+import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+
+/** Serves each request the next body, written in `pieces` writes (so markers may be split). */
+async function serve(bodies: string[], pieces = 1): Promise<{ url: string; close(): Promise<void> }> {
+  let n = 0;
+  const s = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      const body = bodies[n++] ?? '';
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const size = Math.ceil(body.length / pieces);
+      for (let i = 0; i < body.length; i += size) res.write(body.slice(i, i + size));
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  return {
+    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    close: () => new Promise((r) => (s.closeAllConnections(), s.close(() => r()))),
+  };
+}
+
+async function chat(provider: ChatProvider): Promise<ChatResult | ProviderError> {
+  const request = {
+    model: 'm',
+    messages: [{ role: 'user' as const, content: 'hi' }],
+    tools: [],
+    signal: new AbortController().signal,
+  };
+  return collectChat(provider.chat(request)).catch((e: unknown) => {
+    if (e instanceof ProviderError) return e;
+    throw e;
+  });
+}
+
+const base = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm' };
+const oa = (delta: object, finish: string | null = null): string =>
+  `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+const oaUsage = `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })}\n\n`;
+const DONE = 'data: [DONE]\n\n';
+const toolChunk = oa({
+  tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
+});
+
+async function openai(body: string, pieces = 1): Promise<ChatResult | ProviderError> {
+  const s = await serve([body], pieces);
+  try {
+    return await chat(new OpenAICompatibleProvider({ baseURL: s.url, timeoutMs: 5000 }));
+  } finally {
+    await s.close();
+  }
+}
+
+test('OpenAI-compatible: a stream cut after text and a whole tool call is a network error, not an answer', async () => {
+  const r = await openai(oa({ role: 'assistant', content: 'I will read two files.' }) + toolChunk);
+  assert.ok(r instanceof ProviderError, 'the cut answer is refused');
+  assert.equal(r.kind, 'network');
+  assert.equal(r.unreachable, undefined, 'a server answered: retried as transient');
+  assert.match(r.message, /stream ended early/);
+  assert.match(r.url ?? '', /\/chat\/completions$/);
+});
+
+test('OpenAI-compatible: a finish_reason without [DONE], or [DONE] without a finish_reason, is a proper end', async () => {
+  const finishOnly = await openai(oa({ content: 'Hello' }) + oa({}, 'stop') + oaUsage);
+  assert.ok(!(finishOnly instanceof Error), String(finishOnly));
+  assert.equal(finishOnly.text, 'Hello');
+  assert.equal(finishOnly.finishReason, 'stop');
+  // [DONE] split over writes, after a usage chunk: the marker is still seen.
+  for (const pieces of [1, 7, 40]) {
+    const doneOnly = await openai(oa({ content: 'Hello' }) + toolChunk + oaUsage + DONE, pieces);
+    assert.ok(!(doneOnly instanceof Error), `${pieces} pieces: ${String(doneOnly)}`);
+    assert.deepEqual(
+      doneOnly.toolCalls.map((c) => c.arguments),
+      ['{"path":"a"}'],
+    );
+  }
+});
+
+test('OpenAI-compatible: "[DONE]" inside the text is not the end marker', async () => {
+  const r = await openai(oa({ content: 'data: [DONE]\n\nnot yet' }) + oa({ content: ' more' }));
+  assert.ok(r instanceof ProviderError && r.kind === 'network', String(r));
+});
+
+const an = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+const anStart = an('message_start', {
+  message: {
+    id: 'msg',
+    type: 'message',
+    role: 'assistant',
+    model: 'm',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage: { input_tokens: 10, output_tokens: 1 },
+  },
+});
+const anText =
+  an('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }) +
+  an('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'I will read.' } }) +
+  an('content_block_stop', { index: 0 });
+const anTool =
+  an('content_block_start', { index: 1, content_block: { type: 'tool_use', id: 't1', name: 'read_file', input: {} } }) +
+  an('content_block_delta', { index: 1, delta: { type: 'input_json_delta', partial_json: '{"path":"a"}' } }) +
+  an('content_block_stop', { index: 1 });
+const anEnd =
+  an('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }) +
+  an('message_stop', {});
+
+async function anthropic(body: string): Promise<ChatResult | ProviderError> {
+  const s = await serve([body]);
+  try {
+    return await chat(new AnthropicProvider({ apiKey: 'k', baseURL: s.url, timeoutMs: 5000 }));
+  } finally {
+    await s.close();
+  }
+}
+
+test('Anthropic: a stream cut before message_stop is a network error, not an answer', async () => {
+  for (const cut of [
+    anStart + anText + anTool,
+    anStart +
+      anText +
+      anTool +
+      an('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }),
+  ]) {
+    const r = await anthropic(cut);
+    assert.ok(r instanceof ProviderError, 'the cut answer is refused');
+    assert.equal(r.kind, 'network');
+    assert.match(r.message, /stream ended early/);
+  }
+  const whole = await anthropic(anStart + anText + anTool + anEnd);
+  assert.ok(!(whole instanceof Error), String(whole));
+  assert.equal(whole.toolCalls.length, 1);
+  assert.equal(whole.finishReason, 'tool_use');
+});
