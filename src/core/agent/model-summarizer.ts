@@ -9,6 +9,10 @@ import { isAbortError, ProviderError } from './errors';
 import { collectChat, type ChatProvider } from './provider';
 import { planRetry, type RetryCounts, type RetryPolicy } from './retry-policy';
 import type { AbortableSleep } from './sleep';
+import { replyEnd } from './stop-reason';
+
+/** Ends a summary the output limit cut. */
+export const CUT_SUMMARY_MARK = '[This summary was cut at its length limit here; what followed is missing.]';
 
 export interface ModelSummarizerOptions {
   provider: ChatProvider;
@@ -22,6 +26,8 @@ export interface ModelSummarizerOptions {
   afterFailure?: (promptTokens: number) => Promise<void>;
   /** Called after each answered summary call with the tokens it used. */
   afterCall?: (inputTokens: number, outputTokens: number) => void;
+  /** Called when a summary was cut at its output limit (it is kept, marked as cut). */
+  onCut?: () => void;
   /** Transient failures are retried with this policy (none without it). */
   retry?: { policy: RetryPolicy; sleep: AbortableSleep };
 }
@@ -50,7 +56,11 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
     // A blank answer was still a call the provider billed.
     o.afterCall?.(result.usage.inputTokens ?? promptTokens, result.usage.outputTokens ?? o.tokenizer.count(text));
     if (text === '') throw new Error('The summary model returned an empty summary');
-    return text;
+    // Most of a summary is worth more than none (and a resend could be cut again): kept, but marked, so
+    // the model does not take its end for the whole story.
+    if (replyEnd(result.finishReason) !== 'output-limit') return text;
+    o.onCut?.();
+    return `${text}\n${CUT_SUMMARY_MARK}`;
   };
 
   return {

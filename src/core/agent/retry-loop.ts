@@ -7,6 +7,7 @@ import type { ModelCaller } from './model-call';
 import type { ChatResult } from './provider';
 import { invalidToolCallNote, planRetry, type RetryCounts, type RetryPolicy } from './retry-policy';
 import type { CallRecord } from './session-state';
+import { replyEnd } from './stop-reason';
 import type { AbortableSleep } from './sleep';
 import type { ToolRegistry } from './tool-registry';
 
@@ -96,7 +97,14 @@ function badCalls(tools: ToolRegistry, result: ChatResult): { kind: string; name
   });
 }
 
-/** True when an answer is taken as it is (no invalid tool call, or no retries left for one). */
+/**
+ * True when an answer is taken as it is: no invalid tool call, no retries left for one, or a reply cut at
+ * the output limit (the same request would be cut again: the session tells the model to write less).
+ */
 function keeps(d: RetryLoopDeps, result: ChatResult, invalid: number): boolean {
-  return badCalls(d.tools, result).length === 0 || invalid >= d.policy.maxInvalidToolCallRetries;
+  return (
+    replyEnd(result.finishReason) === 'output-limit' ||
+    badCalls(d.tools, result).length === 0 ||
+    invalid >= d.policy.maxInvalidToolCallRetries
+  );
 }

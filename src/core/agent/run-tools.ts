@@ -5,6 +5,7 @@ import type { Message, ToolCall } from '../messages';
 import type { Clock } from '../ports';
 import type { AgentEvent, ToolCallStatus } from './events';
 import type { LongOutputPort } from './long-output';
+import { CUT_CALL_TEXT } from './stop-reason';
 import type { CheckedCall, StoreOutputOptions, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
 
 export interface RunToolsContext {
@@ -15,6 +16,8 @@ export interface RunToolsContext {
   signal: AbortSignal;
   clock: Clock;
   emit(event: AgentEvent): void;
+  /** The call the output limit cut mid-way (stop-reason.ts): answered with a note, never run. */
+  cutCallId?: string;
 }
 
 export const CANCELLED_TEXT = 'Cancelled: the user stopped the agent before this tool finished.';
@@ -26,7 +29,8 @@ async function runOne(
   ctx: RunToolsContext,
 ): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
   if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
-  if (!checked.ok) return { out: { ok: false, text: checked.message }, status: 'invalid' };
+  if (!checked.ok)
+    return { out: { ok: false, text: call.id === ctx.cutCallId ? CUT_CALL_TEXT : checked.message }, status: 'invalid' };
   try {
     const meta = { session: ctx.session, turn: ctx.turn, tool: call.name };
     const stream = ctx.longOutput.storeStream?.bind(ctx.longOutput);

@@ -3,7 +3,7 @@
 // the model answers without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
 import { TokenBudget, type BudgetLimits } from '../budget';
-import type { Message, Tokenizer } from '../messages';
+import type { Message, Tokenizer, ToolCall } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { AgentOptions, LiveSettings } from './session-options';
 import { createStrategy } from '../strategies/registry';
@@ -37,8 +37,12 @@ import {
 } from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
+import { cutCall, replyEnd, replyEndWarning } from './stop-reason';
 
 export type { AgentOptions, LiveSettings } from './session-options';
+
+/** Replies cut mid tool call in a row after which the run stops. */
+const MAX_CUT_REPLIES = 3;
 
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
@@ -142,6 +146,13 @@ export class AgentSession {
       },
       afterFailure: (tokens) => this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }),
       retry: { policy: this.policy, sleep: this.sleep },
+      onCut: () => {
+        const message =
+          'The summary of earlier turns was cut at its length limit. It is kept, marked as cut: ' +
+          'the model may miss some of what it covered.';
+        this.log.warn(message);
+        this.emit({ type: 'warning', turn: this.s.turns + 1, message });
+      },
       afterCall: (input, output) => {
         const { cost, costUsd } = this.summaryCost(input, output);
         // Its output is asked of the budget with the next model call, like a model call's own output.
@@ -329,6 +340,7 @@ export class AgentSession {
 
   private async work(signal: AbortSignal): Promise<SessionState['status']> {
     const maxTurns = this.o.maxTurns ?? 100;
+    let cutInARow = 0; // replies the output limit cut mid tool call, one after the other
     for (let calls = 0; ; calls++) {
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
       if (calls >= maxTurns) {
@@ -345,6 +357,7 @@ export class AgentSession {
       const text = outcome.result.text;
       // Before the answer is kept, run or sent back: a result pairs with its call by id.
       const toolCalls = uniqueCallIds(outcome.result.toolCalls, this.s.messages);
+      const cut = this.warnReplyEnd(turn, outcome.result.finishReason, toolCalls);
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
@@ -363,13 +376,38 @@ export class AgentSession {
         signal,
         clock: this.clock,
         emit: (e) => this.emit(e),
+        ...(cut ? { cutCallId: cut.id } : {}),
       });
       const results = ran.map((m): Message => ({ ...m, origin: 'environment' }));
       for (const m of results) this.append(m);
       // Count new text on arrival, so assembling the next call only looks tokens up.
       for (const m of results) this.accountant.count(m);
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
+      // Each cut reply costs a full output: a model that keeps writing too much is stopped, not paid on.
+      cutInARow = cut ? cutInARow + 1 : 0;
+      if (cutInARow >= MAX_CUT_REPLIES)
+        return this.stop(
+          'error',
+          `The model's replies were cut at the output limit ${MAX_CUT_REPLIES} times in a row while it wrote a ` +
+            'tool call. Allow it more output tokens, or ask for smaller steps.',
+        );
     }
+  }
+
+  /**
+   * Warns when a reply did not end normally: cut at the output limit (then returns the tool call the limit
+   * left half written, answered with a note instead of run) or refused.
+   */
+  private warnReplyEnd(turn: number, reason: string | undefined, calls: readonly ToolCall[]): ToolCall | undefined {
+    const end = replyEnd(reason);
+    if (end === 'complete' || reason === undefined) return undefined;
+    const cut = end === 'output-limit' ? cutCall(calls, this.o.tools) : undefined;
+    const message = replyEndWarning(end, reason, cut !== undefined);
+    if (message) {
+      this.log.warn(message);
+      this.emit({ type: 'warning', turn, message });
+    }
+    return cut;
   }
 
   /** The strategy's view for this call; a failed summary warns and the call goes ahead (summary-rest.ts). */

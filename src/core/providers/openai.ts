@@ -85,6 +85,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     const byIndex = new Map<number, number>();
     let lastKey = 0;
     let finish: string | undefined;
+    let refused = false;
     const end: EndWatch = { sawDone: false };
     // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
     const local = new AbortController();
@@ -119,6 +120,11 @@ export class OpenAICompatibleProvider implements ChatProvider {
         const choice = chunk.choices[0];
         if (!choice) continue;
         if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
+        // A refusal comes as its own text: it is the answer the user sees, reported as a `refusal` end.
+        if (choice.delta.refusal) {
+          refused = true;
+          yield { type: 'text-delta', text: choice.delta.refusal };
+        }
         for (const d of choice.delta.tool_calls ?? []) {
           // Some servers send each call whole, without `index` or (Ollama) all at index 0: a new id starts a
           // new call, so parallel calls are never merged into one. A chunk without `index` that repeats the
@@ -155,6 +161,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
         type: 'tool-call',
         call: { id: c.id || `call_${Date.now().toString(36)}_${n++}`, name: c.name, arguments: c.arguments },
       };
-    if (finish) yield { type: 'finish', reason: finish };
+    if (refused) yield { type: 'finish', reason: 'refusal' };
+    else if (finish) yield { type: 'finish', reason: finish };
   }
 }

@@ -2,52 +2,13 @@
 // a transient network error, never a complete reply. OpenAI-compatible servers end with a finish_reason
 // or `data: [DONE]` (either will do: some local servers send only one); Anthropic with `message_stop`.
 import assert from 'node:assert/strict';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { ProviderError } from '../../../src/core/agent/errors';
-import { collectChat, type ChatProvider, type ChatResult } from '../../../src/core/agent/provider';
+import type { ChatResult } from '../../../src/core/agent/provider';
 import { AnthropicProvider } from '../../../src/core/providers/anthropic';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { DONE, chat, oa, oaUsage, serve } from './raw-sse';
 
-/** Serves each request the next body, written in `pieces` writes (so markers may be split). */
-async function serve(bodies: string[], pieces = 1): Promise<{ url: string; close(): Promise<void> }> {
-  let n = 0;
-  const s = http.createServer((req, res) => {
-    req.resume();
-    req.on('end', () => {
-      const body = bodies[n++] ?? '';
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const size = Math.ceil(body.length / pieces);
-      for (let i = 0; i < body.length; i += size) res.write(body.slice(i, i + size));
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  return {
-    url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
-    close: () => new Promise((r) => (s.closeAllConnections(), s.close(() => r()))),
-  };
-}
-
-async function chat(provider: ChatProvider): Promise<ChatResult | ProviderError> {
-  const request = {
-    model: 'm',
-    messages: [{ role: 'user' as const, content: 'hi' }],
-    tools: [],
-    signal: new AbortController().signal,
-  };
-  return collectChat(provider.chat(request)).catch((e: unknown) => {
-    if (e instanceof ProviderError) return e;
-    throw e;
-  });
-}
-
-const base = { id: 'x', object: 'chat.completion.chunk', created: 1, model: 'm' };
-const oa = (delta: object, finish: string | null = null): string =>
-  `data: ${JSON.stringify({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-const oaUsage = `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })}\n\n`;
-const DONE = 'data: [DONE]\n\n';
 const toolChunk = oa({
   tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
 });

@@ -1,0 +1,49 @@
+// How a reply ended, from the provider's stop reason. A reply cut at the output limit is not a complete
+// answer (its text ends mid-way, its last tool call may be half written), and a refusal is no answer.
+import type { ToolCall } from '../messages';
+import type { ToolRegistry } from './tool-registry';
+
+export type ReplyEnd = 'complete' | 'output-limit' | 'refused';
+
+/** OpenAI's `length`, Anthropic's `max_tokens` (and its window running out mid-reply). */
+const OUTPUT_LIMIT = new Set(['length', 'max_tokens', 'model_context_window_exceeded']);
+/** A refusal (OpenAI's `refusal` text is reported as this reason, Anthropic's own), or a provider's filter. */
+const REFUSED = new Set(['refusal', 'content_filter']);
+
+export function replyEnd(reason: string | undefined): ReplyEnd {
+  if (reason === undefined) return 'complete';
+  if (OUTPUT_LIMIT.has(reason)) return 'output-limit';
+  return REFUSED.has(reason) ? 'refused' : 'complete';
+}
+
+/**
+ * The call of a reply cut at the output limit that the limit left incomplete: the last one (the one being
+ * written), when its arguments do not parse or fall short of its schema. Earlier calls were finished.
+ */
+export function cutCall(calls: readonly ToolCall[], tools: ToolRegistry): ToolCall | undefined {
+  const last = calls.at(-1);
+  if (!last) return undefined;
+  const checked = tools.check(last);
+  return !checked.ok && (checked.kind === 'malformed-json' || checked.kind === 'invalid-arguments') ? last : undefined;
+}
+
+/** What a call cut by the output limit gets as its result: it was not run, and how to do better. */
+export const CUT_CALL_TEXT =
+  'Not run: your reply reached the output limit while you were writing this call, so its arguments are ' +
+  'incomplete. Send it again in smaller pieces: for a large file, write a first part and add the rest ' +
+  'with further calls; keep each reply short.';
+
+/** The warning the user sees for a reply that did not end normally (none for a complete one). */
+export function replyEndWarning(end: ReplyEnd, reason: string, callCut: boolean): string | undefined {
+  if (end === 'output-limit')
+    return callCut
+      ? `The answer was cut at the output limit (${reason}) while the model wrote a tool call: that call was ` +
+          'not run, and the model is told to write smaller pieces.'
+      : `The answer was cut at the output limit (${reason}): it ends mid-way. Ask the model to continue, ` +
+          'or allow it more output tokens.';
+  if (end === 'refused')
+    return reason === 'content_filter'
+      ? "The provider's content filter stopped the answer (content_filter)."
+      : `The model refused this request (${reason}).`;
+  return undefined;
+}

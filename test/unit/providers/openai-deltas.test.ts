@@ -1,0 +1,31 @@
+// What an OpenAI-compatible stream's deltas become: a refusal is text (with a `refusal` end), not lost.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { ChatResult } from '../../../src/core/agent/provider';
+import type { ProviderError } from '../../../src/core/agent/errors';
+import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
+import { DONE, chat, oa, oaUsage, serve } from './raw-sse';
+
+async function openai(body: string): Promise<ChatResult> {
+  const s = await serve([body]);
+  try {
+    const r: ChatResult | ProviderError = await chat(new OpenAICompatibleProvider({ baseURL: s.url, timeoutMs: 5000 }));
+    if (r instanceof Error) throw r;
+    return r;
+  } finally {
+    await s.close();
+  }
+}
+
+test('a refusal is the answer text, reported as a refusal', async () => {
+  const r = await openai(
+    oa({ role: 'assistant', content: null, refusal: '' }) +
+      oa({ refusal: "I'm sorry, I can't help " }) +
+      oa({ refusal: 'with that request.' }) +
+      oa({}, 'stop') +
+      oaUsage +
+      DONE,
+  );
+  assert.equal(r.text, "I'm sorry, I can't help with that request.");
+  assert.equal(r.finishReason, 'refusal');
+});
