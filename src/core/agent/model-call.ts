@@ -3,8 +3,9 @@
 // A call counts (call number, record, `context-prepared` for the meter) once a server answered it: a
 // stream event arrived or an HTTP status came back. What was never answered (connection refused, DNS,
 // a timeout before any answer) is neither counted nor billed, and its budget spend is given back. A call
-// that failed after an answer is billed only by the usage the provider reported; a call the user stopped
-// while the server was answering is billed by our own count (the provider did the work).
+// that failed after an answer is billed only when the provider reported usage (its output, when it has
+// not reported that yet, by our count of what streamed); a call the user stopped while the server was
+// answering is billed by our own count (the provider did the work).
 import type { TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
@@ -185,7 +186,8 @@ export class ModelCaller {
     let output = 0;
     if (reported) {
       billed = { inputCost: c.accountant.usageInputCost(usage), by: 'provider' };
-      output = usage.outputTokens ?? 0;
+      // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
+      output = usage.outputTokens ?? countOutput(c.accountant, partial);
     } else if (aborted && announced) {
       billed = { inputCost: bill.inputCost, by: 'estimate' };
       output = countOutput(c.accountant, partial);

@@ -1,0 +1,47 @@
+// A call that reported its input and then failed or was stopped mid-answer (Anthropic reports output only
+// at the end) is billed for the output it streamed, counted by us, not for none.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { ProviderError } from '../../../src/core/agent/errors';
+import type { ChatProvider, ChatStreamEvent } from '../../../src/core/agent/provider';
+import { AgentSession } from '../../../src/core/agent/session';
+import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import { createTokenizer } from '../../../src/core/tokens';
+
+const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
+
+/** Reports its input, streams `words`, then fails (or waits for Stop). */
+function cutProvider(mode: 'error' | 'stop', streamed: () => void): ChatProvider {
+  return {
+    id: 'cut',
+    async *chat(request): AsyncIterable<ChatStreamEvent> {
+      yield { type: 'usage', usage: { inputTokens: 5000, cachedTokens: 0, cacheWriteTokens: 0 } };
+      yield { type: 'text-delta', text: words };
+      streamed();
+      if (mode === 'error') throw new ProviderError({ kind: 'server', message: 'Overloaded mid-stream' });
+      await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+      throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    },
+  };
+}
+
+for (const mode of ['error', 'stop'] as const)
+  test(`a call ${mode === 'error' ? 'failing' : 'stopped'} after its input was reported bills the output it streamed`, async () => {
+    const ac = new AbortController();
+    const tokenizer = createTokenizer('o200k');
+    const agent = new AgentSession({
+      provider: cutProvider(mode, () => setTimeout(() => ac.abort(), 10)),
+      model: 'm',
+      tools: new ToolRegistry([]),
+      tokenizer,
+      systemPrompt: 'You are a coding agent.',
+      sleep: () => Promise.resolve(),
+      retry: { maxRetries: 0 },
+    });
+    const status = await agent.send('Write an essay', mode === 'stop' ? ac.signal : undefined);
+    assert.equal(status, mode === 'error' ? 'error' : 'aborted');
+    const record = agent.state().calls.at(-1)!;
+    assert.equal(record.billedBy, 'provider');
+    assert.ok(record.outputTokens >= tokenizer.count(words), `output ${record.outputTokens}`);
+    assert.ok(record.outputTokens < tokenizer.count(words) + 20, `output ${record.outputTokens}`);
+  });
