@@ -86,6 +86,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     let lastKey = 0;
     let finish: string | undefined;
     let refused = false;
+    let choiceIndex: number | undefined;
     const end: EndWatch = { sawDone: false };
     // A per-call signal: the SDK leaves a listener on the signal it gets, and a session's signal lives long.
     const local = new AbortController();
@@ -117,7 +118,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
           if (typeof cached === 'number') usage.cachedTokens = cached;
           yield { type: 'usage', usage };
         }
-        const choice = chunk.choices[0];
+        // One answer: the first choice seen (a server that ignores n=1 must not mix a second one into it).
+        choiceIndex ??= chunk.choices[0]?.index;
+        const choice = chunk.choices.find((c) => (c.index ?? 0) === (choiceIndex ?? 0));
         if (!choice) continue;
         if (choice.delta.content) yield { type: 'text-delta', text: choice.delta.content };
         // A refusal comes as its own text: it is the answer the user sees, reported as a `refusal` end.
@@ -143,7 +146,10 @@ export class OpenAICompatibleProvider implements ChatProvider {
           // A name is sent once, or in pieces; some servers repeat it whole in every chunk.
           const name = d.function?.name;
           if (name && name !== c.name) c.name += name;
-          if (d.function?.arguments) c.arguments += d.function.arguments;
+          // Some servers send the arguments as the JSON object itself rather than its text.
+          const args: unknown = d.function?.arguments;
+          if (typeof args === 'string') c.arguments += args;
+          else if (args !== undefined && args !== null) c.arguments += JSON.stringify(args);
         }
         if (choice.finish_reason) finish = choice.finish_reason;
       }
