@@ -2,6 +2,24 @@
 import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/resources/chat/completions';
 import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
+import { textNestedDeeperThan } from '../json-depth';
+
+/**
+ * A call's arguments as the text of one JSON object. The model's own broken JSON (a call kept after its
+ * retries ran out, or cut at the output limit) is wrapped, as the Anthropic format does, so that servers
+ * that parse the arguments of earlier calls (vLLM's chat templates) do not refuse every later request.
+ */
+export function argumentsText(args: string): string {
+  if (args.trim() === '') return '{}'; // no arguments, as the tool registry reads it
+  if (!textNestedDeeperThan(args))
+    try {
+      const v: unknown = JSON.parse(args);
+      if (typeof v === 'object' && v !== null && !Array.isArray(v)) return args; // as written: the prefix cache
+    } catch {
+      // wrapped below
+    }
+  return JSON.stringify({ _unparsed_arguments: args });
+}
 
 export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMessageParam[] {
   return messages.map((m): ChatCompletionMessageParam => {
@@ -18,7 +36,7 @@ export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMe
             tool_calls: m.toolCalls.map((c) => ({
               id: c.id,
               type: 'function' as const,
-              function: { name: c.name, arguments: c.arguments },
+              function: { name: c.name, arguments: argumentsText(c.arguments) },
             })),
           };
         return { role: 'assistant', content: m.content };
