@@ -23,13 +23,18 @@ export function describeRunError(
     auth: `The provider${at} refused the API key (${detail}). Enter a valid key in the setup form.`,
     'rate-limit': `The provider${at} is rate limiting (${detail}). Wait a moment and send again.`,
     'context-overflow': `The request did not fit the model's context window (${detail}). Try the masking or hybrid strategy, or a model with a larger window.`,
-    network: `Could not reach the model endpoint${at} (${detail}). Start the server, or correct the base URL in the setup form.`,
+    network: error.unreachable
+      ? `Could not reach the model endpoint${at} (${detail}). Start the server, or correct the base URL in the setup form.`
+      : // A server answered, then the connection broke (a reset, a stream cut before its end).
+        `The connection to the model endpoint${at} broke off (${detail}). It may be temporary: send again.`,
     timeout: `The model${at} did not answer in time (${detail}). Send again, or check the server.`,
     server: `The provider${at} failed (${detail}). It may be temporary: send again.`,
     'bad-request': `The provider${at} rejected the request (${detail}). Check the model name in the setup form.`,
     aborted: 'Stopped.',
   };
-  const action = error.kind === 'auth' || error.kind === 'network' || error.kind === 'bad-request' ? SETUP : LOG;
+  const setup =
+    error.kind === 'auth' || (error.kind === 'network' && error.unreachable) || error.kind === 'bad-request';
+  const action = setup ? SETUP : LOG;
   return { text: text[error.kind] ?? detail, action };
 }
 

@@ -94,12 +94,25 @@ test("the Full output line reads back only as a preview's last line", () => {
 });
 
 test('run errors name the URL and the fix; retries read as one line', () => {
-  const refused = describeRunError({ kind: 'network', message: 'connect ECONNREFUSED' }, 'http://127.0.0.1:11434/v1');
+  const refused = describeRunError(
+    { kind: 'network', message: 'connect ECONNREFUSED', unreachable: true },
+    'http://127.0.0.1:11434/v1',
+  );
   assert.match(
     refused.text,
     /^Could not reach the model endpoint at http:\/\/127\.0\.0\.1:11434\/v1 \(connect ECONNREFUSED\)\. Start the server, or correct the base URL/,
   );
   assert.equal(refused.action.action, 'configure');
+  // A server answered, then the connection broke: not a setup problem.
+  const cut = describeRunError(
+    { kind: 'network', message: 'The stream ended early', url: 'http://127.0.0.1:11434/v1/chat/completions' },
+    undefined,
+  );
+  assert.match(
+    cut.text,
+    /^The connection to the model endpoint at http:\S+ broke off \(The stream ended early\)\. It may be temporary/,
+  );
+  assert.equal(cut.action.action, 'showLog');
   assert.equal(describeRunError({ kind: 'rate-limit', message: '429' }, undefined).action.action, 'showLog');
   assert.equal(retryActivity(1, 'network', 0, false), 'Retrying (attempt 2): the endpoint could not be reached…');
   assert.equal(
