@@ -136,7 +136,7 @@ test('an error retried until the run gives up shows once, names the URL and the 
     }),
   );
   let mirrored = applyChatPatches(model.snapshot, model.userMessage('go', 1));
-  const refused = { kind: 'network' as const, message: 'connect ECONNREFUSED 127.0.0.1:9' };
+  const refused = { kind: 'network' as const, message: 'connect ECONNREFUSED 127.0.0.1:9', unreachable: true };
   for (let attempt = 1; attempt <= 3; attempt++) {
     mirrored = applyChatPatches(mirrored, model.event({ type: 'error', turn: 1, error: refused }));
     if (attempt < 3)
