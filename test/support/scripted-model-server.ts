@@ -18,6 +18,8 @@ export interface ReplyStep {
   reply: { text?: string; toolCalls?: ScriptToolCall[] };
   /** Usage to report; default: prompt chars/4 and completion chars/4. */
   usage?: { promptTokens?: number; completionTokens?: number; cachedTokens?: number };
+  /** A usage object sent as it is (a server's own field names), instead of the one `usage` builds. */
+  rawUsage?: Record<string, unknown>;
   /** Delay between streamed chunks (ms). */
   chunkDelayMs?: number;
   /**
@@ -114,13 +116,14 @@ async function reply(
     name: c.name,
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
   }));
-  const usage = {
+  const built = {
     prompt_tokens: step.usage?.promptTokens ?? Math.ceil(promptChars(body) / 4),
     completion_tokens: step.usage?.completionTokens ?? Math.ceil((text.length + JSON.stringify(calls).length) / 4),
     ...(step.usage?.cachedTokens !== undefined
       ? { prompt_tokens_details: { cached_tokens: step.usage.cachedTokens } }
       : {}),
   };
+  const usage = step.rawUsage ?? { ...built, total_tokens: built.prompt_tokens + built.completion_tokens };
   const finish = calls.length > 0 ? 'tool_calls' : 'stop';
   const id = `chatcmpl-${n}`;
   const base = { id, object: 'chat.completion.chunk', created: 0, model: body.model ?? 'scripted' };
@@ -142,7 +145,7 @@ async function reply(
       ...base,
       object: 'chat.completion',
       choices: [{ index: 0, message, finish_reason: finish }],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+      usage,
     });
     return;
   }
@@ -179,11 +182,7 @@ async function reply(
   }
   await send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: finish }] });
   if (body.stream_options && (body.stream_options as { include_usage?: boolean }).include_usage)
-    await send({
-      ...base,
-      choices: [],
-      usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
-    });
+    await send({ ...base, choices: [], usage });
   if (!closed()) res.end('data: [DONE]\n\n');
 }
 

@@ -1,10 +1,11 @@
 // OpenAI-compatible chat completions with the `openai` SDK: OpenAI, Ollama (the default base URL), vLLM,
 // LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
 import OpenAI from 'openai';
-import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
+import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../agent/provider';
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter, streamEndedEarly } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 import { endWatchingFetch, watchingEnd, type EndWatch } from './sse-end';
+import { usageFromOpenAI } from './openai-usage';
 import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
@@ -109,15 +110,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
         ),
       );
       for await (const chunk of stream) {
-        if (chunk.usage) {
-          const usage: ProviderUsage = {
-            inputTokens: chunk.usage.prompt_tokens,
-            outputTokens: chunk.usage.completion_tokens,
-          };
-          const cached = chunk.usage.prompt_tokens_details?.cached_tokens;
-          if (typeof cached === 'number') usage.cachedTokens = cached;
-          yield { type: 'usage', usage };
-        }
+        if (chunk.usage) yield { type: 'usage', usage: usageFromOpenAI(chunk.usage) };
         // One answer: the first choice seen (a server that ignores n=1 must not mix a second one into it).
         choiceIndex ??= chunk.choices[0]?.index;
         const choice = chunk.choices.find((c) => (c.index ?? 0) === (choiceIndex ?? 0));
