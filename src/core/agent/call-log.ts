@@ -11,7 +11,13 @@ const count = (v: unknown): v is number => typeof v === 'number' && Number.isFin
 function prices(v: unknown): CallRecord['prices'] {
   const o = v as Record<string, unknown> | undefined;
   if (!o || !count(o.cachedPrice) || !count(o.cacheWritePrice) || !count(o.outputPrice)) return undefined;
-  return { cachedPrice: o.cachedPrice, cacheWritePrice: o.cacheWritePrice, outputPrice: o.outputPrice };
+  if (o.reportedWritePrice !== undefined && !count(o.reportedWritePrice)) return undefined;
+  return {
+    cachedPrice: o.cachedPrice,
+    cacheWritePrice: o.cacheWritePrice,
+    ...(o.reportedWritePrice !== undefined ? { reportedWritePrice: o.reportedWritePrice } : {}),
+    outputPrice: o.outputPrice,
+  };
 }
 
 /** A model call's record, checked; undefined when a figure it is billed by is missing or not a count. */

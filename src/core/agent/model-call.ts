@@ -234,6 +234,7 @@ export class ModelCaller {
       prices: {
         cachedPrice: prices.cachedPrice,
         cacheWritePrice: prices.cacheWritePrice,
+        ...(prices.reportedWritePrice !== undefined ? { reportedWritePrice: prices.reportedWritePrice } : {}),
         outputPrice: prices.outputPrice,
       },
       ...(c.money ? { costUsd: record.cost * c.money.usdPerUnit, money: c.money } : {}),

@@ -122,6 +122,7 @@ export class AgentSession {
     return {
       cachedPrice: o?.cachedPrice ?? this.strategyOptions.cachedPrice,
       cacheWritePrice: o?.cacheWritePrice ?? this.strategyOptions.cacheWritePrice,
+      ...(o?.reportedWritePrice !== undefined ? { reportedWritePrice: o.reportedWritePrice } : {}),
       outputPrice: o?.outputPrice ?? DEFAULT_OUTPUT_PRICE,
     };
   }

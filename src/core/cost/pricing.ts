@@ -6,8 +6,16 @@ import { findPrice, mergePrices, PRICES_AS_OF, relativePrices, type PriceTable }
 export interface RelativePrices {
   /** Cached input relative to uncached input. */
   cachedPrice: number;
-  /** Cache write relative to uncached input (1 when the provider charges no premium). */
+  /**
+   * Cache write relative to uncached input: what every uncached token costs when the provider does not say
+   * how many it wrote (our estimate bills them all so). 1 where no premium is charged or nothing is written.
+   */
   cacheWritePrice: number;
+  /**
+   * Tokens the provider reports as written, when that differs from `cacheWritePrice`: Claude behind an
+   * OpenAI-compatible proxy writes nothing unless the proxy adds breakpoints itself, and then says so.
+   */
+  reportedWritePrice?: number;
   /** Output relative to uncached input. */
   outputPrice: number;
 }
@@ -33,7 +41,11 @@ export const DEFAULT_OUTPUT_PRICE = 4;
 
 export interface PricingInput {
   model: string;
-  /** `anthropic` gets the 1.25 cache-write default (5-minute writes). */
+  /**
+   * `anthropic` gets the model's cache-write price (1.25 by default, 5-minute writes): that provider marks
+   * the prompt for caching, so its uncached part is written. Other providers send no breakpoints: their
+   * uncached input is billed at 1 and only writes they report at the model's write price.
+   */
   provider: string;
   /** `contextDesk.prices`: per model { input, cachedInput, cacheWrite?, output } in US$ per million tokens. */
   userPrices?: Readonly<Record<string, unknown>>;
@@ -63,9 +75,14 @@ export function resolvePricing(i: PricingInput): Pricing {
     };
   }
   const rel = relativePrices(match.price);
+  const writes = i.provider === 'anthropic';
+  const cacheWritePrice = i.cacheWritePrice ?? (writes ? rel.cacheWritePrice : 1);
   return {
     cachedPrice: rel.cachedPrice,
-    cacheWritePrice: i.cacheWritePrice ?? rel.cacheWritePrice,
+    cacheWritePrice,
+    ...(rel.cacheWritePrice !== cacheWritePrice && i.cacheWritePrice === null
+      ? { reportedWritePrice: rel.cacheWritePrice }
+      : {}),
     outputPrice: rel.outputPrice,
     money: {
       usdPerUnit: match.price.input / 1_000_000,
@@ -80,15 +97,24 @@ export function resolvePricing(i: PricingInput): Pricing {
 export interface BilledInput {
   input: number;
   cached: number;
-  /** Reported separately by Anthropic; absent: every uncached token is billed as a cache write. */
+  /**
+   * Reported by Anthropic (and proxies that pass it on); absent: every uncached token is billed at
+   * `cacheWritePrice` (1 where the provider writes nothing).
+   */
   cacheWrite?: number;
 }
 
-/** Input cost in units: cached at `cachedPrice`, writes at `cacheWritePrice`, the rest at 1. */
-export function inputUnits(b: BilledInput, p: Pick<RelativePrices, 'cachedPrice' | 'cacheWritePrice'>): number {
+/**
+ * Input cost in units: cached at `cachedPrice`, reported writes at `reportedWritePrice` (else
+ * `cacheWritePrice`), the rest at 1; without a write count the uncached part at `cacheWritePrice`.
+ */
+export function inputUnits(
+  b: BilledInput,
+  p: Pick<RelativePrices, 'cachedPrice' | 'cacheWritePrice' | 'reportedWritePrice'>,
+): number {
   const input = Math.max(0, b.input);
   const cached = Math.min(input, Math.max(0, b.cached));
   if (b.cacheWrite === undefined) return cached * p.cachedPrice + (input - cached) * p.cacheWritePrice;
   const written = Math.min(input - cached, Math.max(0, b.cacheWrite));
-  return cached * p.cachedPrice + written * p.cacheWritePrice + (input - cached - written);
+  return cached * p.cachedPrice + written * (p.reportedWritePrice ?? p.cacheWritePrice) + (input - cached - written);
 }

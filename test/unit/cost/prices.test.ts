@@ -131,6 +131,17 @@ test('pricing: a known model gives money and its relative prices; an unknown one
     cacheWritePrice: 1.5,
   });
   assert.equal(set.cacheWritePrice, 1.5, 'the setting wins over the table');
+  // Claude through an OpenAI-compatible endpoint: no breakpoints are sent, so its uncached input is not
+  // written (1x); a write the endpoint reports is billed at the model's price.
+  const proxied = resolvePricing({
+    model: 'anthropic/claude-sonnet-4.5',
+    provider: 'openai-compatible',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  assert.equal(proxied.cacheWritePrice, 1);
+  assert.ok(Math.abs(proxied.reportedWritePrice! - 1.25) < 1e-12);
+  assert.equal(known.reportedWritePrice, undefined, 'the anthropic provider writes what is uncached');
   assert.throws(
     () =>
       resolvePricing({
@@ -150,6 +161,18 @@ test('input cost with the cache-write price: our estimate and both providers’ 
   assert.equal(inputUnits({ input: 1000, cached: 600 }, p), 600 * 0.1 + 400 * 1.25);
   // Anthropic reports writes apart: the rest of the uncached input is billed at 1.
   assert.equal(inputUnits({ input: 1000, cached: 600, cacheWrite: 300 }, p), 600 * 0.1 + 300 * 1.25 + 100);
+  // Writes reported where the estimate expects none are billed at their own price.
+  assert.equal(
+    inputUnits(
+      { input: 1000, cached: 600, cacheWrite: 300 },
+      { cachedPrice: 0.1, cacheWritePrice: 1, reportedWritePrice: 1.25 },
+    ),
+    600 * 0.1 + 300 * 1.25 + 100,
+  );
+  assert.equal(
+    inputUnits({ input: 1000, cached: 600 }, { cachedPrice: 0.1, cacheWritePrice: 1, reportedWritePrice: 1.25 }),
+    600 * 0.1 + 400,
+  );
   // Figures that do not add up are clamped, never negative.
   assert.equal(inputUnits({ input: 100, cached: 500, cacheWrite: 50 }, p), 100 * 0.1);
   assert.equal(defaultCacheWritePrice('anthropic'), 1.25);

@@ -1,0 +1,87 @@
+// A call's cost from the usage an OpenAI-compatible server reports, against the providers' published
+// rules (US$ per million tokens).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { resolvePricing } from '../../../src/core/cost/pricing';
+import type { CallRecord } from '../../../src/core/agent/session-state';
+import { recomputedCost } from '../../../src/core/agent/call-log';
+import { harness } from './helpers';
+
+async function billOne(
+  model: string,
+  usage: Record<string, unknown>,
+  userPrices: Record<string, unknown> = {},
+): Promise<{ record: CallRecord; estimate: { inputCost: number; tokensSent: number; cachedTokens: number } }> {
+  const { money, ...prices } = resolvePricing({
+    model,
+    provider: 'openai-compatible',
+    userPrices,
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const h = await harness([{ reply: { text: 'Done.' }, rawUsage: usage }], {
+    model,
+    prices,
+    strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
+    ...(money ? { money } : {}),
+  });
+  try {
+    assert.equal(await h.agent.send('hello'), 'completed');
+    const record = h.agent.state().calls[0]!;
+    const prepared = h.events.find((e) => e.type === 'context-prepared');
+    assert.ok(prepared?.type === 'context-prepared');
+    // The record can be billed again from its own figures to the same cost.
+    assert.ok(Math.abs(recomputedCost(record) - record.cost) < 1e-9, `${recomputedCost(record)} vs ${record.cost}`);
+    return { record, estimate: prepared };
+  } finally {
+    await h.close();
+  }
+}
+
+const near = (actual: number | undefined, expected: number, what: string): void =>
+  assert.ok(actual !== undefined && Math.abs(actual - expected) < 1e-12, `${what}: ${actual} vs ${expected}`);
+
+test('Claude through an OpenAI-compatible endpoint: nothing is written to the cache unless the server says so', async () => {
+  // The endpoint sends no cache_control, so Anthropic bills the uncached prompt at 1x ($3), not as writes.
+  const unreported = await billOne('anthropic/claude-sonnet-4.5', {
+    prompt_tokens: 20000,
+    completion_tokens: 100,
+    total_tokens: 20100,
+    prompt_tokens_details: { cached_tokens: 0 },
+  });
+  near(unreported.record.costUsd, (20000 * 3 + 100 * 15) / 1e6, 'no write count');
+  // Our own estimate before the answer: the first call has nothing cached, and nothing is written either.
+  near(unreported.estimate.inputCost, unreported.estimate.tokensSent, 'estimate');
+  const openRouter = await billOne('anthropic/claude-sonnet-4.5', {
+    prompt_tokens: 20000,
+    completion_tokens: 100,
+    total_tokens: 20100,
+    prompt_tokens_details: { cached_tokens: 0, cache_write_tokens: 0 },
+  });
+  near(openRouter.record.costUsd, (20000 * 3 + 100 * 15) / 1e6, 'OpenRouter, 0 written');
+  // A proxy that adds breakpoints itself reports its writes: those are billed at the write price ($3.75).
+  const written = await billOne('anthropic/claude-sonnet-4.5', {
+    prompt_tokens: 20000,
+    completion_tokens: 100,
+    total_tokens: 20100,
+    cache_read_input_tokens: 15000,
+    cache_creation_input_tokens: 4000,
+  });
+  near(written.record.costUsd, (15000 * 0.3 + 4000 * 3.75 + 1000 * 3 + 100 * 15) / 1e6, 'LiteLLM, writes reported');
+});
+
+test('DeepSeek: the cache hits it reports in its own field are billed at the cached price', async () => {
+  const { record } = await billOne(
+    'deepseek-chat',
+    {
+      prompt_tokens: 20000,
+      completion_tokens: 100,
+      total_tokens: 20100,
+      prompt_cache_hit_tokens: 18000,
+      prompt_cache_miss_tokens: 2000,
+    },
+    { 'deepseek-chat': { input: 0.28, cachedInput: 0.028, output: 0.42 } },
+  );
+  assert.equal(record.billedBy, 'provider');
+  near(record.costUsd, (2000 * 0.28 + 18000 * 0.028 + 100 * 0.42) / 1e6, 'DeepSeek');
+});
