@@ -2,7 +2,7 @@
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
 import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { answerTokens, messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
-import { inputUnits, type RelativePrices } from '../cost/pricing';
+import { inputUnits, type BilledInput, type RelativePrices } from '../cost/pricing';
 import type { Message, Tokenizer } from '../messages';
 import type { ProviderUsage, ToolSpec } from './provider';
 
@@ -107,16 +107,13 @@ export class CallAccountant {
     return next;
   }
 
-  /** Input cost from what the provider reported (a failed call is billed only that way). */
-  usageInputCost(usage: ProviderUsage): number {
-    return inputUnits(
-      {
-        input: usage.inputTokens ?? 0,
-        cached: usage.cachedTokens ?? 0,
-        ...(usage.cacheWriteTokens !== undefined ? { cacheWrite: usage.cacheWriteTokens } : {}),
-      },
-      this.prices,
-    );
+  /**
+   * Input cost from what the provider reported (a failed call is billed only that way), and whether its
+   * cached part had to be estimated (see reportedInput).
+   */
+  reportedInputCost(usage: ProviderUsage, estimate: CachedShare): { inputCost: number; by: 'provider' | 'estimate' } {
+    const { input, estimated } = reportedInput(usage, estimate);
+    return { inputCost: inputUnits(input, this.prices), by: estimated ? 'estimate' : 'provider' };
   }
 
   outputCost(outputTokens: number): number {
@@ -127,4 +124,26 @@ export class CallAccountant {
   countOutput(message: Message): number {
     return answerTokens(message, (m) => this.tokenizer.countMessage(m));
   }
+}
+
+/** Our own count of a request: its size and the part we expect the provider's cache to serve. */
+export interface CachedShare {
+  tokensSent: number;
+  cachedTokens: number;
+}
+
+/**
+ * The input tokens a provider's usage bills. A server that reports no cached figure at all (some
+ * OpenAI-compatible ones) may still have served the prompt's prefix from its cache, and billing it all
+ * uncached would overstate the call several times over. So when our own count expected a cached prefix,
+ * the reported prompt is split by that count's cached share and the result is an estimate (`estimated`;
+ * the record keeps the cached figure absent). One rule for the live call and a record billed again.
+ */
+export function reportedInput(usage: ProviderUsage, estimate: CachedShare): { input: BilledInput; estimated: boolean } {
+  const total = usage.inputTokens ?? 0;
+  const cacheWrite = usage.cacheWriteTokens !== undefined ? { cacheWrite: usage.cacheWriteTokens } : {};
+  if (usage.cachedTokens !== undefined || estimate.cachedTokens <= 0 || estimate.tokensSent <= 0)
+    return { input: { input: total, cached: usage.cachedTokens ?? 0, ...cacheWrite }, estimated: false };
+  const share = Math.min(1, estimate.cachedTokens / estimate.tokensSent);
+  return { input: { input: total, cached: Math.round(total * share), ...cacheWrite }, estimated: true };
 }

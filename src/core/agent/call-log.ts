@@ -2,7 +2,8 @@
 // may come from anywhere (a cloned repository, a damaged disk): a record is taken only when every number
 // it is billed by is a finite number >= 0, else it is counted as skipped. One reader for resume, the
 // History list and replay, so they agree on what a file says.
-import { inputUnits } from '../cost/pricing';
+import { inputUnits, type BilledInput } from '../cost/pricing';
+import { reportedInput } from './accounting';
 import { isCallLine } from '../store/history';
 import type { CallRecord, SummaryCallRecord } from './session-state';
 
@@ -88,18 +89,15 @@ export function callLogFrom(lines: Iterable<unknown>): CallLog {
 }
 
 /**
- * A call's input tokens as billed: the provider's figures when it reported them, else our own count
- * (everything not cached written to the cache), none for a call that was not billed.
+ * A call's input tokens as billed: the provider's figures when it reported them (the cached part from our
+ * count's share when it reported none: see reportedInput), else our own count (everything not cached
+ * written to the cache), none for a call that was not billed.
  */
-export function billedInputOf(r: CallRecord): { input: number; cached: number; cacheWrite?: number } {
+export function billedInputOf(r: CallRecord): BilledInput {
   if (r.billedBy === 'none') return { input: 0, cached: 0 };
   const u = r.usage;
-  if (r.billedBy === 'provider' && u)
-    return {
-      input: u.inputTokens ?? 0,
-      cached: u.cachedTokens ?? 0,
-      ...(u.cacheWriteTokens !== undefined ? { cacheWrite: u.cacheWriteTokens } : {}),
-    };
+  if (r.billedBy === 'provider' && u) return reportedInput(u, { tokensSent: 0, cachedTokens: 0 }).input;
+  if (r.billedBy === 'estimate' && u?.inputTokens !== undefined) return reportedInput(u, r).input;
   return { input: r.tokensSent, cached: r.cachedTokens };
 }
 

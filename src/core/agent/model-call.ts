@@ -160,7 +160,7 @@ export class ModelCaller {
     // What the provider reported wins over our count: it is what it bills.
     const billed: BilledInput =
       partial.usage.inputTokens !== undefined
-        ? { inputCost: c.accountant.usageInputCost(partial.usage), by: 'provider' }
+        ? c.accountant.reportedInputCost(partial.usage, bill)
         : { inputCost: bill.inputCost, by: 'estimate' };
     c.state.cost += billed.inputCost - bill.inputCost;
     this.record(c, a, call, bill, billed, output, partial);
@@ -185,7 +185,7 @@ export class ModelCaller {
     let billed: BilledInput = { inputCost: 0, by: 'none' };
     let output = 0;
     if (reported) {
-      billed = { inputCost: c.accountant.usageInputCost(usage), by: 'provider' };
+      billed = c.accountant.reportedInputCost(usage, bill);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);
     } else if (aborted && announced) {

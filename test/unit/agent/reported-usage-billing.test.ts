@@ -85,3 +85,42 @@ test('DeepSeek: the cache hits it reports in its own field are billed at the cac
   assert.equal(record.billedBy, 'provider');
   near(record.costUsd, (2000 * 0.28 + 18000 * 0.028 + 100 * 0.42) / 1e6, 'DeepSeek');
 });
+
+test('a server that reports no cached figure: the prompt is split by our own cached share, and the call says it is an estimate', async () => {
+  const { money, ...prices } = resolvePricing({
+    model: 'gpt-5',
+    provider: 'openai-compatible',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const usage = (prompt: number) => ({ prompt_tokens: prompt, completion_tokens: 10, total_tokens: prompt + 10 });
+  const h = await harness(
+    [
+      { reply: { toolCalls: [{ name: 'read_file', arguments: { path: 'a.ts' } }] }, rawUsage: usage(3000) },
+      { reply: { text: 'Done.' }, rawUsage: usage(3600) },
+    ],
+    {
+      model: 'gpt-5',
+      // A prompt long enough that the second call's shared prefix is over the 1,024 tokens providers cache.
+      systemPrompt: `You are a coding agent. ${'Keep answers short and exact. '.repeat(300)}`,
+      prices,
+      strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
+      money: money!,
+    },
+  );
+  try {
+    assert.equal(await h.agent.send('hello'), 'completed');
+    const [first, second] = h.agent.state().calls;
+    // Nothing was expected in the cache on the first call: the provider's figures, 0 cached.
+    assert.equal(first!.billedBy, 'provider');
+    near(first!.cost, 3000 + 10 * 8, 'first call');
+    assert.ok(second!.cachedTokens >= 1024, String(second!.cachedTokens));
+    assert.equal(second!.billedBy, 'estimate');
+    assert.equal(second!.usage?.cachedTokens, undefined, 'the record does not claim a figure nobody reported');
+    const cached = Math.round((3600 * second!.cachedTokens) / second!.tokensSent);
+    near(second!.cost, cached * 0.1 + (3600 - cached) + 10 * 8, 'second call');
+    near(recomputedCost(second!), second!.cost, 'billed again from the record');
+  } finally {
+    await h.close();
+  }
+});
