@@ -49,6 +49,8 @@ export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefine
   if (o.costUsd !== undefined && !count(o.costUsd)) return undefined;
   return {
     inputTokens: o.inputTokens,
+    ...(count(o.cachedTokens) ? { cachedTokens: o.cachedTokens } : {}),
+    ...(count(o.cacheWriteTokens) ? { cacheWriteTokens: o.cacheWriteTokens } : {}),
     outputTokens: o.outputTokens,
     cost: o.cost,
     ...(o.costUsd !== undefined ? { costUsd: o.costUsd as number } : {}),

@@ -6,13 +6,15 @@ import type { Message, Tokenizer } from '../messages';
 import { buildSummaryPrompt } from '../strategies/checkpoint';
 import type { Summarizer } from '../strategies/types';
 import { isAbortError, ProviderError } from './errors';
-import { collectChat, type ChatProvider } from './provider';
+import { collectChat, type ChatProvider, type ProviderUsage } from './provider';
 import { planRetry, type RetryCounts, type RetryPolicy } from './retry-policy';
 import type { AbortableSleep } from './sleep';
 import { replyEnd } from './stop-reason';
 
 /** Ends a summary the output limit cut. */
 export const CUT_SUMMARY_MARK = '[This summary was cut at its length limit here; what followed is missing.]';
+
+export type SummaryUsage = ProviderUsage & { inputTokens: number; outputTokens: number };
 
 export interface ModelSummarizerOptions {
   provider: ChatProvider;
@@ -24,8 +26,11 @@ export interface ModelSummarizerOptions {
   beforeCall?: (promptTokens: number) => Promise<void>;
   /** Called when a call `beforeCall` allowed failed without an answer to bill: its spend is given back. */
   afterFailure?: (promptTokens: number) => Promise<void>;
-  /** Called after each answered summary call with the tokens it used. */
-  afterCall?: (inputTokens: number, outputTokens: number) => void;
+  /**
+   * Called after each answered summary call with what it used: the provider's usage (cache reads and
+   * writes included, when reported), input and output filled in with our own counts when it reported none.
+   */
+  afterCall?: (usage: SummaryUsage) => void;
   /** Called when a summary was cut at its output limit (it is kept, marked as cut). */
   onCut?: () => void;
   /** Transient failures are retried with this policy (none without it). */
@@ -54,7 +59,11 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
     }
     const text = result.text.trim();
     // A blank answer was still a call the provider billed.
-    o.afterCall?.(result.usage.inputTokens ?? promptTokens, result.usage.outputTokens ?? o.tokenizer.count(text));
+    o.afterCall?.({
+      ...result.usage,
+      inputTokens: result.usage.inputTokens ?? promptTokens,
+      outputTokens: result.usage.outputTokens ?? o.tokenizer.count(text),
+    });
     if (text === '') throw new Error('The summary model returned an empty summary');
     // Most of a summary is worth more than none (and a resend could be cut again): kept, but marked, so
     // the model does not take its end for the whole story.

@@ -64,6 +64,9 @@ export interface CallRecord {
 /** A summarizer call (summary and hybrid strategies), billed beside the model calls. */
 export interface SummaryCallRecord {
   inputTokens: number;
+  /** Of the input, read from and written to the provider's cache, when it reported them. */
+  cachedTokens?: number;
+  cacheWriteTokens?: number;
   outputTokens: number;
   cost: number;
   costUsd?: number;

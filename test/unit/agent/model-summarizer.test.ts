@@ -2,7 +2,7 @@
 // server) with the checkpoint prompt; an empty answer is refused and the strategy keeps its turns.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createModelSummarizer } from '../../../src/core/agent/model-summarizer';
+import { createModelSummarizer, type SummaryUsage } from '../../../src/core/agent/model-summarizer';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { SUMMARIZER_SYSTEM_PROMPT } from '../../../src/core/strategies/checkpoint';
 import { createSummaryStrategy } from '../../../src/core/strategies/summary';
@@ -13,11 +13,11 @@ async function withSummarizer(
   steps: ScriptStep[],
   use: (
     s: ReturnType<typeof createModelSummarizer>,
-    calls: { before: number[]; after: [number, number][] },
+    calls: { before: number[]; after: [number, number][]; usage: SummaryUsage[] },
   ) => Promise<void>,
 ) {
   const server = await startScriptedModelServer(steps);
-  const calls = { before: [] as number[], after: [] as [number, number][] };
+  const calls = { before: [] as number[], after: [] as [number, number][], usage: [] as SummaryUsage[] };
   const summarizer = createModelSummarizer({
     provider: new OpenAICompatibleProvider({ baseURL: server.baseURL }),
     model: 'small',
@@ -28,7 +28,10 @@ async function withSummarizer(
       calls.before.push(tokens);
       return Promise.resolve();
     },
-    afterCall: (input, output) => calls.after.push([input, output]),
+    afterCall: (usage) => {
+      calls.after.push([usage.inputTokens, usage.outputTokens]);
+      calls.usage.push(usage);
+    },
   });
   try {
     await use(summarizer, calls);
@@ -76,5 +79,24 @@ test('an empty answer is refused and the strategy keeps its state', async () => 
     const r = await s.build(history);
     assert.deepEqual([r.summaries[0]!.fromTurn, r.summaries[0]!.toTurn], [0, 21]);
     assert.equal(r.messages[2]!.content, 'Checkpoint for the last 21 turns:\nfine');
+  });
+});
+
+test('the cache reads and writes the provider reported reach afterCall with the call', async () => {
+  const step: ScriptStep = {
+    reply: { text: 'USER_CONTEXT: fix\nCOMPLETED: -' },
+    rawUsage: {
+      prompt_tokens: 20000,
+      completion_tokens: 300,
+      total_tokens: 20300,
+      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: 19990,
+    },
+  };
+  await withSummarizer([step], async (summarizer, calls) => {
+    await summarizer.summarize([{ role: 'user', content: 'ran pytest' }], undefined);
+    assert.deepEqual(calls.usage, [
+      { inputTokens: 20000, outputTokens: 300, cachedTokens: 0, cacheWriteTokens: 19990 },
+    ]);
   });
 });

@@ -1,0 +1,109 @@
+// Summary calls are billed by the rule of a model call: the cache reads and writes the provider reported.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AgentSession } from '../../../src/core/agent/session';
+import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
+import { resolvePricing } from '../../../src/core/cost/pricing';
+import { createTokenizer } from '../../../src/core/tokens';
+import { echoTool } from './helpers';
+
+/** Reports usage the way the Anthropic provider does; the summarizer's call is the one without tools. */
+function anthropicLike(summaryUsage: ProviderUsage): ChatProvider {
+  let calls = 0;
+  return {
+    id: 'anthropic',
+    async *chat(r: ChatRequest): AsyncIterable<ChatStreamEvent> {
+      await Promise.resolve();
+      if (r.tools.length === 0) {
+        yield { type: 'usage', usage: { ...summaryUsage } };
+        yield { type: 'text-delta', text: 'USER_CONTEXT: fix\nCOMPLETED: read files' };
+        return;
+      }
+      calls++;
+      yield {
+        type: 'usage',
+        usage: { inputTokens: 5000, cachedTokens: 4000, cacheWriteTokens: 1000, outputTokens: 20 },
+      };
+      if (calls < 40)
+        yield {
+          type: 'tool-call',
+          call: { id: `t${calls}`, name: 'read_file', arguments: JSON.stringify({ path: `f${calls}.py` }) },
+        };
+      else yield { type: 'text-delta', text: 'done' };
+    },
+  };
+}
+
+test('a summary call is billed by the cache writes the provider reported (Sonnet 4.5, US$)', async () => {
+  const { money, ...prices } = resolvePricing({
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const agent = new AgentSession({
+    provider: anthropicLike({ inputTokens: 20000, cachedTokens: 0, cacheWriteTokens: 19990, outputTokens: 300 }),
+    model: 'claude-sonnet-4-5',
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'sys',
+    strategy: 'summary',
+    prices,
+    money: money!,
+    maxTurns: 100,
+    strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
+    sleep: () => Promise.resolve(),
+  });
+  assert.equal(await agent.send('fix the bug'), 'completed');
+  const s = agent.state();
+  const summary = s.summaryCalls[0];
+  assert.ok(summary, 'a summary call happened');
+  // Anthropic: 10 uncached at $3, 19,990 written at $3.75, 300 output at $15 per million.
+  const usd = (10 * 3 + 19990 * 3.75 + 300 * 15) / 1e6;
+  assert.ok(Math.abs(summary.costUsd! - usd) < 1e-12, `${summary.costUsd} vs ${usd}`);
+  assert.equal(summary.cacheWriteTokens, 19990);
+  assert.equal(summary.cachedTokens, 0);
+  const total = s.calls.reduce((n, c) => n + c.cost, 0) + s.summaryCalls.reduce((n, c) => n + c.cost, 0);
+  assert.ok(Math.abs(total - s.cost) < 1e-6, 'the session total includes it');
+});
+
+test('a separate summary model: its reported cache reads at its own cached price', async () => {
+  const pricing = resolvePricing({
+    model: 'claude-haiku-4-5',
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const { money, ...prices } = resolvePricing({
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const provider = anthropicLike({
+    inputTokens: 20000,
+    cachedTokens: 15000,
+    cacheWriteTokens: 4990,
+    outputTokens: 300,
+  });
+  const agent = new AgentSession({
+    provider,
+    model: 'claude-sonnet-4-5',
+    summaryModel: { provider, model: 'claude-haiku-4-5', pricing },
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'sys',
+    strategy: 'summary',
+    prices,
+    money: money!,
+    maxTurns: 100,
+    strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
+    sleep: () => Promise.resolve(),
+  });
+  assert.equal(await agent.send('fix the bug'), 'completed');
+  const summary = agent.state().summaryCalls[0]!;
+  // Haiku 4.5: $1 input, $0.10 cached, $1.25 written, $5 output per million.
+  const usd = (10 * 1 + 15000 * 0.1 + 4990 * 1.25 + 300 * 5) / 1e6;
+  assert.ok(Math.abs(summary.costUsd! - usd) < 1e-12, `${summary.costUsd} vs ${usd}`);
+});
