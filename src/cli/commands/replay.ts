@@ -27,7 +27,8 @@ Options:
   --polling K               advance the mask boundary only every K turns (default 1)
   --tokenizer NAME          o200k (default), cl100k, or chars4 (an estimate, labelled as such)
   --cached-price P          cached input price relative to uncached, 0..1 (default 0.1)
-  --cache-write-price W     cache write price relative to uncached input, >= 1 (default 1.0; 1.25 = Anthropic)
+  --cache-write-price W     cache write price relative to uncached input, >= 1 (default 1.0; 1.25 = Anthropic);
+                            summarizer prompts are billed at it whole (they share no cached prefix)
   --min-cached-prefix N     a shared prefix under N tokens is not cached (default 1024, as OpenAI,
                             Anthropic's Sonnet and Gemini's Flash; 4096 for Claude Opus 4.5 / Haiku 4.5;
                             0 counts any shared prefix as cached)

@@ -48,7 +48,7 @@ export interface CallRecord {
   /** Output tokens of the call: recorded by the trajectory, else counted from the assistant message. */
   outputTokens: number;
   outputRecorded: boolean;
-  /** Billed units: the call, its summarizer calls, and output when included. */
+  /** Billed units: the call, its summarizer calls (input at the cache-write price), and output when included. */
   cost: number;
   maskedObservations: number;
   summaryCall: boolean;
@@ -106,6 +106,10 @@ export async function replayTrajectory(
     previous = built.messages;
     await hooks.onContext?.(k, built.messages);
     const summaryInputTokens = built.summaries.reduce((n, r) => n + r.inputTokens, 0);
+    // A summarizer prompt shares no cached prefix with the agent's prompts, nor (past its short system
+    // prompt, under any provider's minimum) with the previous one: it is billed like an agent call with
+    // nothing cached, all of it written to the cache (the Anthropic provider marks it for caching).
+    const summaryInputCost = summaryInputTokens * options.cacheWritePrice;
     const summaryOutputTokens = built.summaries.reduce((n, r) => n + r.outputTokens, 0);
     if (built.summaries.some((r) => r.estimated)) summaryEstimated = true;
     const action = call.output !== undefined ? t.messages[call.output] : undefined;
@@ -119,10 +123,9 @@ export async function replayTrajectory(
       cacheWriteTokens: bill.cacheWriteTokens,
       outputTokens,
       outputRecorded: recordedOutput !== undefined,
-      // Summarizer calls share no prefix with the agent's prompt: billed uncached.
       cost:
         bill.cost +
-        summaryInputTokens +
+        summaryInputCost +
         billOutput(outputTokens, options.includeOutput, outputPrice) +
         billOutput(summaryOutputTokens, options.includeOutput, outputPrice),
       maskedObservations: built.masked.length,
@@ -136,7 +139,7 @@ export async function replayTrajectory(
   const notes = strategy === 'retry-filter' ? [RETRY_FILTER_NOTE] : [];
   if (summaryEstimated)
     notes.push(
-      `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates.`,
+      `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates. Each summarizer prompt is billed as written to the cache whole (cache-write price ${options.cacheWritePrice}): it shares no cached prefix.`,
     );
   return {
     trajectoryId: t.id,

@@ -74,6 +74,11 @@ test('summaries come from the labelled stand-in: counted as calls, billed, flagg
   assert.ok(c.summaryInputTokens > 0);
   assert.equal(c.inputTokens, c.contextTokens + c.summaryInputTokens);
   assert.ok(c.cost >= c.summaryInputTokens);
+  // The summarizer prompt is billed like an agent call with nothing cached: written whole at the write price.
+  const anthropic = { ...DEFAULT_REPLAY_OPTIONS, summaryTokens: 40, cacheWritePrice: 1.25 };
+  const written = (await replayTrajectory(t, 'summary', anthropic, tokenizer)).calls.find((x) => x.summaryCall)!;
+  const agentCall = written.cachedTokens * anthropic.cachedPrice + written.cacheWriteTokens * 1.25;
+  assert.ok(Math.abs(written.cost - (agentCall + written.summaryInputTokens * 1.25)) < 1e-9);
   assert.equal(r.summaryEstimated, true);
   assert.match(r.notes.join('\n'), /stand-in/);
   const totals = aggregate([r]);
