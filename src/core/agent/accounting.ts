@@ -142,7 +142,8 @@ export interface CachedShare {
 export function reportedInput(usage: ProviderUsage, estimate: CachedShare): { input: BilledInput; estimated: boolean } {
   const total = usage.inputTokens ?? 0;
   const cacheWrite = usage.cacheWriteTokens !== undefined ? { cacheWrite: usage.cacheWriteTokens } : {};
-  if (usage.cachedTokens !== undefined || estimate.cachedTokens <= 0 || estimate.tokensSent <= 0)
+  const known = usage.cachedTokens !== undefined || usage.inputTokens === undefined;
+  if (known || estimate.cachedTokens <= 0 || estimate.tokensSent <= 0)
     return { input: { input: total, cached: usage.cachedTokens ?? 0, ...cacheWrite }, estimated: false };
   const share = Math.min(1, estimate.cachedTokens / estimate.tokensSent);
   return { input: { input: total, cached: Math.round(total * share), ...cacheWrite }, estimated: true };

@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import { resolvePricing } from '../../../src/core/cost/pricing';
 import type { CallRecord } from '../../../src/core/agent/session-state';
 import { recomputedCost } from '../../../src/core/agent/call-log';
+import { reportedInput } from '../../../src/core/agent/accounting';
 import { harness } from './helpers';
 
 async function billOne(
@@ -123,4 +124,18 @@ test('a server that reports no cached figure: the prompt is split by our own cac
   } finally {
     await h.close();
   }
+});
+
+test('the cached share is estimated only for a prompt size the provider reported', () => {
+  const ours = { tokensSent: 4000, cachedTokens: 3000 };
+  assert.deepEqual(reportedInput({ inputTokens: 2000 }, ours), {
+    input: { input: 2000, cached: 1500 },
+    estimated: true,
+  });
+  assert.deepEqual(reportedInput({ inputTokens: 2000, cachedTokens: 0 }, ours), {
+    input: { input: 2000, cached: 0 },
+    estimated: false,
+  });
+  // Only output reported (a call that failed mid-stream): no input figure to split.
+  assert.deepEqual(reportedInput({ outputTokens: 5 }, ours), { input: { input: 0, cached: 0 }, estimated: false });
 });
