@@ -360,3 +360,109 @@ test('a warning (a summary that failed while the run goes on) is shown as a noti
   model.userMessage('again', 2);
   assert.ok(!model.snapshot.items.some((i) => i.kind === 'notice'), 'gone with the next message');
 });
+
+test('budget: the line follows every call, from the count after its spend, live and after a resume', async () => {
+  const { AgentSession } = await import('../../src/core/agent/session');
+  const { ToolRegistry } = await import('../../src/core/agent/tool-registry');
+  const { createTokenizer } = await import('../../src/core/tokens');
+  const { SESSION_STATE_VERSION } = await import('../../src/core/agent/session-state');
+  const body = 'def f(x):\n    return x * 2\n'.repeat(200);
+  const tools = new ToolRegistry([
+    {
+      name: 'read_file',
+      description: 'Reads a file',
+      inputSchema: { type: 'object', properties: { path: { type: 'string' } }, required: ['path'] },
+      run: (a) => Promise.resolve({ ok: true, text: `${String(a.path)}\n${body}` }),
+    },
+  ]);
+  let n = 0;
+  const provider = {
+    id: 'fake',
+    async *chat() {
+      n++;
+      yield { type: 'usage' as const, usage: { outputTokens: 20 } };
+      if (n < 7)
+        yield {
+          type: 'tool-call' as const,
+          call: { id: `t${n}`, name: 'read_file', arguments: `{"path":"f${n}.py"}` },
+        };
+      else yield { type: 'text-delta' as const, text: 'done' };
+    },
+  };
+  // A session resumed at 30,000 of a 60,000-token soft budget: the meter starts at 50%.
+  const earlier = { ...record(1, 120), budget: { spentTokens: 30000, limit: 60000, mode: 'soft' } };
+  const restore = {
+    version: SESSION_STATE_VERSION as typeof SESSION_STATE_VERSION,
+    id: 's',
+    createdAt: 1,
+    provider: 'fake',
+    model: 'm',
+    strategy: 'raw' as const,
+    messages: [
+      { role: 'system' as const, content: 'sys' },
+      { role: 'user' as const, content: 'earlier' },
+      { role: 'assistant' as const, content: 'ok' },
+    ],
+    turns: 1,
+    calls: [earlier],
+    summaryCalls: [],
+    cost: 120,
+    spentTokens: 30000,
+    status: 'idle' as const,
+  };
+  const agent = new AgentSession({
+    provider,
+    model: 'm',
+    tools,
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'sys',
+    strategy: 'raw',
+    budget: { session: { limit: 60000, mode: 'soft' } },
+    sleep: () => Promise.resolve(),
+    restore,
+  });
+  const snap = emptyChat('s', 'raw', 128000, false);
+  snap.meter = { ...snap.meter, budget: { state: 'ok', usedPercent: 50, limit: 60000 } };
+  const model = new ChatModel(snap);
+  const seen: { spent: number; shown: string }[] = [];
+  agent.on((e) => {
+    model.event(e);
+    if (e.type !== 'call-finished') return;
+    const b = model.snapshot.meter.budget;
+    seen.push({ spent: e.record.budget!.spentTokens, shown: `${b?.usedPercent}% ${b?.state}` });
+  });
+  await agent.send('go on');
+  assert.ok(seen.length >= 5, JSON.stringify(seen));
+  for (const { spent, shown } of seen) {
+    const state = spent > 60000 ? 'exceeded' : spent >= 48000 ? 'warning' : 'ok';
+    assert.equal(shown, `${Math.round((spent / 60000) * 100)}% ${state}`, `spent ${spent}`);
+  }
+  assert.ok(seen.some((s) => s.spent > 60000) && seen.some((s) => s.spent < 48000), JSON.stringify(seen));
+});
+
+test('budget: slowing down shows the use after the spend it delays, and over the limit wins', () => {
+  const base = { level: 'session' as const, at: 1, used: 52670, limit: 60000 };
+  const slow = budgetState({ ...base, type: 'backpressure', ratio: 0.9, delayMs: 750 }, undefined);
+  assert.deepEqual(slow, { state: 'backpressure', usedPercent: 90, limit: 60000 });
+  const over = budgetState({ ...base, type: 'backpressure', ratio: 63865 / 60000, delayMs: 1500 }, undefined);
+  assert.deepEqual(over, { state: 'exceeded', usedPercent: 106, limit: 60000 });
+});
+
+test('budget: a summary call moves the line too, against the limit it shows', () => {
+  const model = new ChatModel(emptyChat('s', 'summary', 1000, false));
+  model.event({
+    type: 'call-finished',
+    turn: 1,
+    call: 1,
+    outputTokens: 3,
+    record: { ...record(1, 10), budget: { spentTokens: 500, limit: 1000, mode: 'soft' } },
+    costSoFar: 10,
+  });
+  assert.deepEqual(model.snapshot.meter.budget, { state: 'ok', usedPercent: 50, limit: 1000 });
+  model.event({
+    type: 'summary-call',
+    record: { inputTokens: 300, outputTokens: 50, cost: 400, budget: { spentTokens: 850 } },
+    costSoFar: 410,
+  });
+  assert.deepEqual(model.snapshot.meter.budget, { state: 'warning', usedPercent: 85, limit: 1000 });
+});

@@ -4,7 +4,7 @@ import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
 import type { CallRecord } from '../../core/agent/session-state';
 import type { MoneyPrice } from '../../core/cost/pricing';
-import { NO_TOTALS, priceOf, reportedOf } from './meter';
+import { NO_TOTALS, budgetOfRecord, priceOf, reportedOf } from './meter';
 import { countLines, outputLinesOf } from './chatItems';
 import type { ProviderErrorInfo } from '../../core/agent/errors';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
@@ -115,13 +115,18 @@ export class ChatModel {
         this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
         return this.patch([
           { op: 'upsertItem', item: { ...item, streaming: false } },
-          { op: 'meter', meter: this.withCost(this.afterCall(e.record), e.costSoFar) },
+          {
+            op: 'meter',
+            meter: this.withBudget(this.withCost(this.afterCall(e.record), e.costSoFar), e.record.budget),
+          },
           { op: 'activity', text: undefined },
         ]);
       }
       case 'summary-call':
         this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
-        return this.patch([{ op: 'meter', meter: this.withCost({ ...this.s.meter }, e.costSoFar) }]);
+        return this.patch([
+          { op: 'meter', meter: this.withBudget(this.withCost({ ...this.s.meter }, e.costSoFar), e.record.budget) },
+        ]);
       case 'retry': {
         // What the failed attempt streamed is not part of the answer: the retry streams it again.
         const item = this.s.items.find((i) => i.id === this.assistant(e.turn).id);
@@ -194,6 +199,17 @@ export class ChatModel {
       },
       ...(reported ? { reported } : {}),
     };
+  }
+
+  /**
+   * The budget line after a call, from what the session budget counted once it was spent (its output
+   * included): budget events come only at marks (warning, slowing down, over), so between them the line
+   * would stay where the last one left it. A summary call's record carries no limit: the line's own.
+   */
+  private withBudget(meter: ContextMeter, b: { spentTokens: number; limit?: number } | undefined): ContextMeter {
+    const limit = b?.limit ?? meter.budget?.limit;
+    if (!b || limit === undefined) return meter;
+    return { ...meter, budget: budgetOfRecord({ spentTokens: b.spentTokens, limit }) };
   }
 
   /**
@@ -286,15 +302,18 @@ type BudgetMeter = NonNullable<ContextMeter['budget']>;
  */
 export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): BudgetMeter {
   const limit = e.limit;
-  const usedPercent = limit > 0 ? Math.round((e.used / limit) * 100) : (previous?.usedPercent ?? 0);
-  const byUse: BudgetMeter['state'] = e.used > limit ? 'exceeded' : e.used >= 0.8 * limit ? 'warning' : 'ok';
+  // Slowing down is decided on the use after the spend it delays (its ratio); `used` is from before it.
+  const used = e.type === 'backpressure' && limit > 0 ? e.ratio * limit : e.used;
+  const usedPercent = limit > 0 ? Math.round((used / limit) * 100) : (previous?.usedPercent ?? 0);
+  const byUse: BudgetMeter['state'] = used > limit ? 'exceeded' : used >= 0.8 * limit ? 'warning' : 'ok';
   let state: BudgetMeter['state'];
   switch (e.type) {
     case 'warning':
       state = 'warning';
       break;
     case 'backpressure':
-      state = 'backpressure';
+      // Over the limit says more than slowing down (a soft budget goes on past it).
+      state = byUse === 'exceeded' ? 'exceeded' : 'backpressure';
       break;
     case 'approval-requested':
       state = 'awaiting-approval';

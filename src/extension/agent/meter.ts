@@ -67,7 +67,8 @@ export function reportedOf(r: CallRecord): ContextMeter['reported'] {
   };
 }
 
-function budgetOfRecord(b: NonNullable<CallRecord['budget']>): NonNullable<ContextMeter['budget']> {
+/** The meter's budget line from what a record says the session budget had counted after the call. */
+export function budgetOfRecord(b: NonNullable<CallRecord['budget']>): NonNullable<ContextMeter['budget']> {
   const limit = b.limit ?? 0;
   const used = b.spentTokens;
   return {
