@@ -2,6 +2,7 @@
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
 import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { answerTokens, messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
+import { pricesAt, type LongContextPrices } from '../cost/long-context';
 import { inputUnits, type BilledInput, type RelativePrices } from '../cost/pricing';
 import type { Message, Tokenizer } from '../messages';
 import type { ProviderUsage, ToolSpec } from './provider';
@@ -9,7 +10,11 @@ import type { ProviderUsage, ToolSpec } from './provider';
 /** Tokens that prime the assistant's reply, once per request (OpenAI's chat format). */
 export const REPLY_PRIMING_TOKENS = 3;
 
-export type CallPrices = RelativePrices;
+/**
+ * Relative prices, the model's long-context tier (which one bills a call depends on its prompt's size)
+ * and the shortest prefix its provider caches (absent: DEFAULT_MIN_CACHED_TOKENS).
+ */
+export type CallPrices = RelativePrices & { longContext?: LongContextPrices; minCachedTokens?: number };
 
 /** Tokens of what is sent, by part (they add up to `tokensSent`). */
 export interface SentParts {
@@ -35,16 +40,20 @@ export class CallAccountant {
   private toolsKey = '';
   private toolTokens = 0;
 
+  /** The shortest prefix the provider caches: a shorter shared prefix, tool definitions included, is billed whole. */
+  private readonly minCachedTokens: number;
+
   /**
-   * `minCachedTokens`: the shortest prefix the provider caches (replay's default); a shorter shared prefix,
-   * tool definitions included, is billed whole.
+   * `minCachedTokens`: overrides the model's shortest cached prefix (its price entry's, else replay's
+   * default, DEFAULT_MIN_CACHED_TOKENS).
    */
   constructor(
     private readonly tokenizer: Tokenizer,
     private readonly prices: CallPrices,
-    private readonly minCachedTokens = DEFAULT_MIN_CACHED_TOKENS,
+    private readonly minCachedOverride?: number,
   ) {
-    checkMinCachedTokens(minCachedTokens);
+    this.minCachedTokens = minCachedOverride ?? prices.minCachedTokens ?? DEFAULT_MIN_CACHED_TOKENS;
+    checkMinCachedTokens(this.minCachedTokens);
     this.count = messageCounter(tokenizer);
   }
 
@@ -81,7 +90,7 @@ export class CallAccountant {
       rawHistoryTokens: sumTokens(history, this.count) + overhead,
       cachedTokens,
       // Everything not served from the cache is written to it (the same rule replay bills a record by).
-      inputCost: inputUnits({ input: tokensSent, cached: cachedTokens }, this.prices),
+      inputCost: inputUnits({ input: tokensSent, cached: cachedTokens }, this.pricesFor(tokensSent)),
     };
   }
 
@@ -101,10 +110,15 @@ export class CallAccountant {
 
   /** A new accountant (another tokenizer or prices) that goes on from this one's previous request. */
   carriedTo(tokenizer: Tokenizer, prices: CallPrices): CallAccountant {
-    const next = new CallAccountant(tokenizer, prices, this.minCachedTokens);
+    const next = new CallAccountant(tokenizer, prices, this.minCachedOverride);
     next.previous = this.previous;
     next.previousTools = this.previousTools;
     return next;
+  }
+
+  /** The prices a call with a prompt of `promptTokens` is billed at (a long-context tier over its threshold). */
+  pricesFor(promptTokens: number): RelativePrices {
+    return pricesAt(this.prices, promptTokens);
   }
 
   /**
@@ -113,11 +127,12 @@ export class CallAccountant {
    */
   reportedInputCost(usage: ProviderUsage, estimate: CachedShare): { inputCost: number; by: 'provider' | 'estimate' } {
     const { input, estimated } = reportedInput(usage, estimate);
-    return { inputCost: inputUnits(input, this.prices), by: estimated ? 'estimate' : 'provider' };
+    return { inputCost: inputUnits(input, this.pricesFor(input.input)), by: estimated ? 'estimate' : 'provider' };
   }
 
-  outputCost(outputTokens: number): number {
-    return outputTokens * this.prices.outputPrice;
+  /** Output cost of a call whose prompt had `promptTokens` (its size picks the tier). */
+  outputCost(outputTokens: number, promptTokens = 0): number {
+    return outputTokens * this.pricesFor(promptTokens).outputPrice;
   }
 
   /** Output tokens of an answer when the provider did not report them. */

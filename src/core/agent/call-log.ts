@@ -18,6 +18,8 @@ function prices(v: unknown): CallRecord['prices'] {
     cacheWritePrice: o.cacheWritePrice,
     ...(o.reportedWritePrice !== undefined ? { reportedWritePrice: o.reportedWritePrice } : {}),
     outputPrice: o.outputPrice,
+    // A long-context call's uncached input price (absent: 1).
+    ...(count(o.inputPrice) ? { inputPrice: o.inputPrice } : {}),
   };
 }
 

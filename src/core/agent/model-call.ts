@@ -212,7 +212,9 @@ export class ModelCaller {
     result: ChatResult | undefined,
     error?: string,
   ): void {
-    const outputCost = c.accountant.outputCost(output);
+    // The prompt's size picks the prices (a long-context tier): the provider's figure when it gave one.
+    const prompt = result?.usage.inputTokens ?? bill.tokensSent;
+    const outputCost = c.accountant.outputCost(output, prompt);
     const record = callRecord(
       { turn: a.turn, call, retry: a.retry, at: c.clock.now() },
       bill,
@@ -225,7 +227,7 @@ export class ModelCaller {
     const newly = masked.filter((m) => !this.maskedBefore.has(key(m)));
     this.maskedBefore = new Set(masked.map(key));
     const budget = c.budget.usage()[0];
-    const prices = c.accountant.relativePrices;
+    const prices = c.accountant.pricesFor(prompt);
     Object.assign(record, {
       strategy: c.strategy,
       params: c.params,
@@ -236,6 +238,7 @@ export class ModelCaller {
         cacheWritePrice: prices.cacheWritePrice,
         ...(prices.reportedWritePrice !== undefined ? { reportedWritePrice: prices.reportedWritePrice } : {}),
         outputPrice: prices.outputPrice,
+        ...(prices.inputPrice !== undefined ? { inputPrice: prices.inputPrice } : {}),
       },
       ...(c.money ? { costUsd: record.cost * c.money.usdPerUnit, money: c.money } : {}),
       masked: {

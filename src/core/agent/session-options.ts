@@ -37,7 +37,8 @@ export interface AgentOptions {
   prices?: Partial<CallPrices>;
   /**
    * The shortest prompt prefix the provider caches: where it reports no usage, a shorter prefix shared
-   * with the previous call is estimated uncached. Default 1,024 tokens, as replay's `--min-cached-prefix`.
+   * with the previous call is estimated uncached. Default: the model's (`prices.minCachedTokens`, from its
+   * price entry), else 1,024 tokens, as replay's `--min-cached-prefix`.
    */
   minCachedTokens?: number;
   /** US$ per cost unit when the model's price is known (records and the meter then carry money). */

@@ -46,8 +46,14 @@ export interface CallRecord {
   usage?: ReportedUsage;
   /** What the cost was computed from: the provider's usage, our own count, or nothing (not billed). */
   billedBy?: 'provider' | 'estimate' | 'none';
-  /** The relative prices the cost used (`reportedWritePrice`: see RelativePrices). */
-  prices?: { cachedPrice: number; cacheWritePrice: number; reportedWritePrice?: number; outputPrice: number };
+  /** The relative prices the cost used (`reportedWritePrice`, `inputPrice`: see RelativePrices). */
+  prices?: {
+    cachedPrice: number;
+    cacheWritePrice: number;
+    reportedWritePrice?: number;
+    outputPrice: number;
+    inputPrice?: number;
+  };
   /** The cost in US$, when the model's price was known, and the price entry it came from. */
   costUsd?: number;
   money?: { usdPerUnit: number; model: string; source: 'default' | 'setting'; asOf?: string };

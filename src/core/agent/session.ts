@@ -124,6 +124,8 @@ export class AgentSession {
       cacheWritePrice: o?.cacheWritePrice ?? this.strategyOptions.cacheWritePrice,
       ...(o?.reportedWritePrice !== undefined ? { reportedWritePrice: o.reportedWritePrice } : {}),
       outputPrice: o?.outputPrice ?? DEFAULT_OUTPUT_PRICE,
+      ...(o?.longContext ? { longContext: o.longContext } : {}),
+      ...(o?.minCachedTokens !== undefined ? { minCachedTokens: o.minCachedTokens } : {}),
     };
   }
 

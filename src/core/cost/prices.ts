@@ -9,6 +9,21 @@ export interface ModelPrice {
   /** Cache write, where the provider charges a premium (Anthropic 5-minute writes); else = input. */
   cacheWrite?: number;
   output: number;
+  /** Long-context pricing: a request whose prompt is over `above` tokens is billed whole at these prices. */
+  longContext?: LongContextPrice;
+  /** The shortest prompt prefix the provider caches for this model (absent: DEFAULT_MIN_CACHED_TOKENS). */
+  minCachedTokens?: number;
+}
+
+/**
+ * A long-context tier (Anthropic's Sonnet 4 / 4.5 with the 1M window): over `above` prompt tokens (cache
+ * reads and writes included) every token of the request costs the tier's price, and cache reads and
+ * writes cost the same multiples of the tier's input price as of the standard one.
+ */
+export interface LongContextPrice {
+  above: number;
+  input: number;
+  output: number;
 }
 
 export type PriceTable = Readonly<Record<string, ModelPrice>>;
@@ -17,19 +32,24 @@ export type PriceTable = Readonly<Record<string, ModelPrice>>;
 export const PRICES_AS_OF = '2026-11-24';
 
 /**
- * As published (Anthropic: platform.claude.com/docs/en/about-claude/pricing, 5-minute cache writes,
- * prompts up to 200k tokens; OpenAI: openai.com/api/pricing, standard tier). Check your provider:
- * `contextDesk.prices` overrides any entry and adds models.
+ * As published (Anthropic: platform.claude.com/docs/en/about-claude/pricing, 5-minute cache writes, the
+ * shortest cached prefix from its prompt-caching page (4,096 tokens for Opus 4.5 / 4.6 and Haiku 4.5,
+ * 2,048 for Haiku 3.5, 1,024 for the others), and
+ * long-context pricing for Sonnet 4 / 4.5 over 200k prompt tokens; Opus 4.6 has none since its 1M window
+ * became general; OpenAI: openai.com/api/pricing, standard tier). Check your provider: `contextDesk.prices`
+ * overrides any entry and adds models.
  */
+const SONNET_4_LONG: LongContextPrice = { above: 200_000, input: 6, output: 22.5 };
+
 export const DEFAULT_PRICES: PriceTable = {
-  'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 },
-  'claude-opus-4-6': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25 },
+  'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 },
+  'claude-opus-4-6': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 },
   'claude-opus-4-1': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
   'claude-opus-4': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },
-  'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
-  'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15 },
-  'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5 },
-  'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4 },
+  'claude-sonnet-4-5': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, longContext: SONNET_4_LONG },
+  'claude-sonnet-4': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, longContext: SONNET_4_LONG },
+  'claude-haiku-4-5': { input: 1, cachedInput: 0.1, cacheWrite: 1.25, output: 5, minCachedTokens: 4096 },
+  'claude-3-5-haiku': { input: 0.8, cachedInput: 0.08, cacheWrite: 1, output: 4, minCachedTokens: 2048 },
   'gpt-4o': { input: 2.5, cachedInput: 1.25, output: 10 },
   // The first snapshot kept its launch price and has no prompt caching.
   'gpt-4o-2024-05-13': { input: 5, cachedInput: 5, output: 15 },
@@ -63,7 +83,26 @@ function check(model: string, p: unknown): ModelPrice {
     output: o.output as number,
   };
   if (o.cacheWrite !== undefined) out.cacheWrite = o.cacheWrite as number;
+  if (o.longContext !== undefined) out.longContext = checkLongContext(o.longContext, fail);
+  if (o.minCachedTokens !== undefined) {
+    const n = o.minCachedTokens;
+    if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+      fail(`has minCachedTokens = ${JSON.stringify(n)}; expected an integer >= 0 (tokens)`);
+    out.minCachedTokens = n as number;
+  }
   return out;
+}
+
+function checkLongContext(v: unknown, fail: (why: string) => never): LongContextPrice {
+  const o = (typeof v === 'object' && v !== null ? v : {}) as Record<string, unknown>;
+  if (typeof o.above !== 'number' || !Number.isInteger(o.above) || o.above < 0)
+    fail(`has longContext.above = ${JSON.stringify(o.above)}; expected an integer >= 0 (prompt tokens)`);
+  for (const key of ['input', 'output'] as const) {
+    const n = o[key];
+    if (typeof n !== 'number' || !Number.isFinite(n) || n <= 0)
+      fail(`has longContext.${key} = ${JSON.stringify(n)}; expected a number above 0 (US$ per million tokens)`);
+  }
+  return { above: o.above as number, input: o.input as number, output: o.output as number };
 }
 
 /** The defaults with the user's entries merged over them (a plain object, e.g. from settings). */

@@ -1,6 +1,7 @@
 // The prices one session bills with: relative prices (cost units) for the strategies and the meter alike,
 // and US$ per unit when the model's price is known. One rule for input billed from our own count and from
 // what a provider reported, so a recorded call can be billed again from its figures alone.
+import { longContextOf, type LongContextPrices } from './long-context';
 import { findPrice, mergePrices, PRICES_AS_OF, relativePrices, type PriceTable } from './prices';
 
 export interface RelativePrices {
@@ -18,6 +19,8 @@ export interface RelativePrices {
   reportedWritePrice?: number;
   /** Output relative to uncached input. */
   outputPrice: number;
+  /** Uncached input relative to the unit: 1 unless a long-context tier prices it (see `pricesAt`). */
+  inputPrice?: number;
 }
 
 /** Where money comes from: the price entry used (per million tokens). */
@@ -34,6 +37,10 @@ export interface MoneyPrice {
 export interface Pricing extends RelativePrices {
   /** Absent when the model's price is not known: costs are shown in labelled units. */
   money?: MoneyPrice;
+  /** The model's long-context tier, when its price has one (see `pricesAt`). */
+  longContext?: LongContextPrices;
+  /** The shortest prefix the provider caches for the model, when its price entry says. */
+  minCachedTokens?: number;
 }
 
 /** Relative output price assumed when the model's price is unknown. */
@@ -84,6 +91,8 @@ export function resolvePricing(i: PricingInput): Pricing {
       ? { reportedWritePrice: rel.cacheWritePrice }
       : {}),
     outputPrice: rel.outputPrice,
+    ...(match.price.longContext ? { longContext: longContextOf(match.price) } : {}),
+    ...(match.price.minCachedTokens !== undefined ? { minCachedTokens: match.price.minCachedTokens } : {}),
     money: {
       usdPerUnit: match.price.input / 1_000_000,
       model: match.key,
@@ -106,15 +115,19 @@ export interface BilledInput {
 
 /**
  * Input cost in units: cached at `cachedPrice`, reported writes at `reportedWritePrice` (else
- * `cacheWritePrice`), the rest at 1; without a write count the uncached part at `cacheWritePrice`.
+ * `cacheWritePrice`), the rest at `inputPrice` (1); without a write count the uncached part at `cacheWritePrice`.
  */
 export function inputUnits(
   b: BilledInput,
-  p: Pick<RelativePrices, 'cachedPrice' | 'cacheWritePrice' | 'reportedWritePrice'>,
+  p: Pick<RelativePrices, 'cachedPrice' | 'cacheWritePrice' | 'reportedWritePrice' | 'inputPrice'>,
 ): number {
   const input = Math.max(0, b.input);
   const cached = Math.min(input, Math.max(0, b.cached));
   if (b.cacheWrite === undefined) return cached * p.cachedPrice + (input - cached) * p.cacheWritePrice;
   const written = Math.min(input - cached, Math.max(0, b.cacheWrite));
-  return cached * p.cachedPrice + written * (p.reportedWritePrice ?? p.cacheWritePrice) + (input - cached - written);
+  return (
+    cached * p.cachedPrice +
+    written * (p.reportedWritePrice ?? p.cacheWritePrice) +
+    (input - cached - written) * (p.inputPrice ?? 1)
+  );
 }

@@ -1,0 +1,81 @@
+// The shortest prefix a provider caches is the model's (Opus 4.5 / 4.6 and Haiku 4.5: 4,096 tokens).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { AgentSession } from '../../../src/core/agent/session';
+import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import type { ChatProvider, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
+import type { AgentEvent } from '../../../src/core/agent/events';
+import { mergePrices } from '../../../src/core/cost/prices';
+import { resolvePricing } from '../../../src/core/cost/pricing';
+import { createTokenizer } from '../../../src/core/tokens';
+
+/** Two calls of a conversation whose first ~1,800 tokens are shared; `usage` is what the provider reports. */
+async function twoCalls(
+  model: string,
+  usage: ProviderUsage | undefined,
+  minCachedTokens?: number,
+): Promise<AgentEvent[]> {
+  const { money, ...prices } = resolvePricing({
+    model,
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  let n = 0;
+  const provider = {
+    id: 'anthropic',
+    async *chat(): AsyncIterable<ChatStreamEvent> {
+      n++;
+      if (usage) yield { type: 'usage', usage };
+      yield { type: 'text-delta', text: `answer ${n}` };
+    },
+  } as ChatProvider;
+  const agent = new AgentSession({
+    provider,
+    model,
+    tools: new ToolRegistry([]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent. '.repeat(300),
+    strategy: 'raw',
+    prices,
+    ...(money ? { money } : {}),
+    ...(minCachedTokens !== undefined ? { minCachedTokens } : {}),
+    sleep: () => Promise.resolve(),
+  });
+  const events: AgentEvent[] = [];
+  agent.on((e) => events.push(e));
+  await agent.send('Fix the build.');
+  await agent.send('Go on.');
+  return events;
+}
+
+const prepared = (events: AgentEvent[]) =>
+  events.filter((e): e is Extract<AgentEvent, { type: 'context-prepared' }> => e.type === 'context-prepared');
+
+test('the live estimate caches no prefix under the model’s minimum: 4,096 tokens for Opus 4.5, 1,024 for Sonnet 4.5', async () => {
+  const opus = prepared(await twoCalls('claude-opus-4-5', undefined));
+  const shared = prepared(await twoCalls('claude-sonnet-4-5', undefined))[1]!.cachedTokens;
+  assert.ok(shared > 1024 && shared < 4096, `the shared prefix is ${shared} tokens`);
+  assert.equal(opus[1]!.cachedTokens, 0, 'under 4,096 tokens: Opus 4.5 caches none of it');
+  assert.equal(opus[1]!.inputCost, opus[1]!.tokensSent * 1.25, 'all of it written');
+  // The option still overrides the model's minimum (replay's --min-cached-prefix does the same).
+  assert.equal(prepared(await twoCalls('claude-opus-4-5', undefined, 1024))[1]!.cachedTokens, shared);
+  for (const model of ['claude-haiku-4-5', 'claude-opus-4-6'])
+    assert.equal(prepared(await twoCalls(model, undefined))[1]!.cachedTokens, 0, model);
+  assert.equal(
+    resolvePricing({ model: 'claude-3-5-haiku', provider: 'anthropic', cachedPrice: 0.1, cacheWritePrice: null })
+      .minCachedTokens,
+    2048,
+  );
+});
+
+test('a price setting may say the model’s shortest cached prefix; a bad one is refused', () => {
+  assert.equal(
+    mergePrices({ m: { input: 1, cachedInput: 0.1, output: 4, minCachedTokens: 2048 } }).m!.minCachedTokens,
+    2048,
+  );
+  assert.throws(
+    () => mergePrices({ m: { input: 1, cachedInput: 0.1, output: 4, minCachedTokens: 1.5 } }),
+    /"m" has minCachedTokens = 1.5/,
+  );
+});
