@@ -70,8 +70,7 @@ export function callRecord(
     tokensSent: bill.tokensSent,
     parts: bill.parts,
     rawHistoryTokens: bill.rawHistoryTokens,
-    cachedTokens: bill.cachedTokens,
-    cacheWriteTokens: bill.tokensSent - bill.cachedTokens,
+    ...cacheFigures(bill, billed.by === 'provider' ? usage : undefined),
     outputTokens: output.tokens,
     cost: billed.inputCost + output.cost,
     billedBy: billed.by,
@@ -88,4 +87,18 @@ export function callFinished(r: CallRecord, costSoFar: number): AgentEvent {
     record: r,
     costSoFar,
   };
+}
+
+/**
+ * The call's cache reads and writes: the provider's when it billed the call (what it served from its
+ * cache; a figure it left out is none), else our estimate (the shared prefix; the rest written).
+ */
+function cacheFigures(
+  bill: PreparedBill,
+  usage: ProviderUsage | undefined,
+): Pick<CallRecord, 'cachedTokens' | 'cacheWriteTokens'> {
+  if (usage?.inputTokens === undefined)
+    return { cachedTokens: bill.cachedTokens, cacheWriteTokens: bill.tokensSent - bill.cachedTokens };
+  const cached = Math.min(usage.cachedTokens ?? 0, usage.inputTokens);
+  return { cachedTokens: cached, cacheWriteTokens: usage.cacheWriteTokens ?? usage.inputTokens - cached };
 }

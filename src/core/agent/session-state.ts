@@ -26,7 +26,10 @@ export interface CallRecord {
   /** Tokens sent (system + tools + messages + reply priming), by our tokenizer. */
   tokensSent: number;
   rawHistoryTokens: number;
-  /** Estimated: the prefix shared with the previous request (our cached-prefix model). */
+  /**
+   * Cache reads: the provider's figure when its usage billed the call, else estimated (the prefix shared
+   * with the previous request, by our cached-prefix model).
+   */
   cachedTokens: number;
   /** Output tokens billed: the provider's count when reported, else ours. */
   outputTokens: number;
@@ -40,7 +43,10 @@ export interface CallRecord {
   model?: string;
   /** `tokensSent` by part. */
   parts?: { system: number; tools: number; messages: number; priming: number };
-  /** Estimated: `tokensSent - cachedTokens` (everything not cached is written to the cache). */
+  /**
+   * Cache writes: the provider's figure when its usage billed the call (when it reports none, everything
+   * it did not read from the cache), else estimated as `tokensSent - cachedTokens`.
+   */
   cacheWriteTokens?: number;
   /** As the provider reported it; absent when it reported nothing (vscode.lm, a failure before usage). */
   usage?: ReportedUsage;

@@ -189,6 +189,8 @@ export class ChatModel {
     const reported = reportedOf(r);
     return {
       ...rest,
+      // The provider's cache figure once it reported the call (the record keeps it), not our estimate.
+      cachedTokens: r.cachedTokens,
       totals: {
         tokensSent: t.tokensSent + r.tokensSent,
         cachedTokens: t.cachedTokens + r.cachedTokens,

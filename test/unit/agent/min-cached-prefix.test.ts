@@ -1,4 +1,5 @@
-// The shortest prefix a provider caches is the model's (Opus 4.5 / 4.6 and Haiku 4.5: 4,096 tokens).
+// The shortest prefix a provider caches is the model's (Opus 4.5 / 4.6 and Haiku 4.5: 4,096 tokens), and
+// once the provider reports a call's usage its cache figures are the ones the record and the meter show.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AgentSession } from '../../../src/core/agent/session';
@@ -8,6 +9,7 @@ import type { AgentEvent } from '../../../src/core/agent/events';
 import { mergePrices } from '../../../src/core/cost/prices';
 import { resolvePricing } from '../../../src/core/cost/pricing';
 import { createTokenizer } from '../../../src/core/tokens';
+import { ChatModel, emptyChat } from '../../../src/extension/agent/chatModel';
 
 /** Two calls of a conversation whose first ~1,800 tokens are shared; `usage` is what the provider reports. */
 async function twoCalls(
@@ -51,6 +53,10 @@ async function twoCalls(
 
 const prepared = (events: AgentEvent[]) =>
   events.filter((e): e is Extract<AgentEvent, { type: 'context-prepared' }> => e.type === 'context-prepared');
+const records = (events: AgentEvent[]) =>
+  events
+    .filter((e): e is Extract<AgentEvent, { type: 'call-finished' }> => e.type === 'call-finished')
+    .map((e) => e.record);
 
 test('the live estimate caches no prefix under the model’s minimum: 4,096 tokens for Opus 4.5, 1,024 for Sonnet 4.5', async () => {
   const opus = prepared(await twoCalls('claude-opus-4-5', undefined));
@@ -67,6 +73,34 @@ test('the live estimate caches no prefix under the model’s minimum: 4,096 toke
       .minCachedTokens,
     2048,
   );
+});
+
+test('once the provider reports the call, the record and the meter show its cache figures, not the estimate', async () => {
+  // Sonnet: our estimate says the ~1,800 shared tokens are cached; the provider says it read and wrote none.
+  const events = await twoCalls('claude-sonnet-4-5', {
+    inputTokens: 2700,
+    cachedTokens: 0,
+    cacheWriteTokens: 0,
+    outputTokens: 5,
+  });
+  assert.ok(prepared(events)[1]!.cachedTokens > 1024, 'the estimate before the answer');
+  const r = records(events)[1]!;
+  assert.equal(r.cachedTokens, 0);
+  assert.equal(r.cacheWriteTokens, 0);
+  const model = new ChatModel(emptyChat('s', 'raw', 200_000, false));
+  for (const e of events) model.event(e);
+  assert.equal(model.snapshot.meter.cachedTokens, 0, 'the meter’s Cached figure');
+  assert.equal(model.snapshot.meter.totals?.cachedTokens, 0);
+  // Reads it did report are the figures; writes it left out are what it did not read.
+  const read = records(
+    await twoCalls('claude-sonnet-4-5', { inputTokens: 2700, cachedTokens: 1500, outputTokens: 5 }),
+  )[1]!;
+  assert.equal(read.cachedTokens, 1500);
+  assert.equal(read.cacheWriteTokens, 1200);
+  // No usage: our estimate stays.
+  const estimated = records(await twoCalls('claude-sonnet-4-5', undefined))[1]!;
+  assert.ok(estimated.cachedTokens > 1024);
+  assert.equal(estimated.cacheWriteTokens, estimated.tokensSent - estimated.cachedTokens);
 });
 
 test('a price setting may say the model’s shortest cached prefix; a bad one is refused', () => {

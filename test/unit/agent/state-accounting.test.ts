@@ -61,12 +61,21 @@ test('accounting: exact tokens, the cached prefix grows, provider-reported usage
     await h.agent.send('Go');
     const { calls, cost } = h.agent.state();
     assert.equal(calls.length, 6);
-    assert.equal(calls[0]!.cachedTokens, 0);
+    // The estimate (what the meter shows before the answer) grows with the shared prefix...
+    const estimated = h.events.flatMap((e) => (e.type === 'context-prepared' ? [e.cachedTokens] : []));
+    assert.equal(estimated[0], 0);
     for (let i = 1; i < calls.length; i++) {
-      assert.ok(calls[i]!.cachedTokens > calls[i - 1]!.cachedTokens);
-      assert.ok(calls[i]!.cachedTokens < calls[i]!.tokensSent);
+      assert.ok(estimated[i]! > estimated[i - 1]!);
+      assert.ok(estimated[i]! < calls[i]!.tokensSent);
       assert.equal(calls[i]!.tokensSent, calls[i]!.rawHistoryTokens, 'raw sends the whole history');
     }
+    // ...and once the provider reported a call, its record keeps the provider's figures.
+    for (const c of calls) {
+      assert.equal(c.billedBy, 'provider');
+      const read = c.usage!.cachedTokens ?? 0; // the last answer's usage says nothing was read
+      assert.deepEqual([c.cachedTokens, c.cacheWriteTokens], [read, c.usage!.inputTokens! - read]);
+    }
+    assert.equal(calls[2]!.cachedTokens, 512);
     assert.equal(calls[2]!.usage?.inputTokens, 1002);
     assert.equal(calls[2]!.usage?.cachedTokens, 512);
     assert.equal(calls[2]!.billedBy, 'provider');
@@ -363,11 +372,15 @@ test('without reported usage, a short chat is estimated uncached until the share
   assert.ok(short >= 1 && short < calls.length - 1, `${short} calls under the minimum`);
   assert.ok(Math.abs(calls.reduce((n, c) => n + c.cost, 0) - cost) < 1e-6);
 
-  // What a provider reports still wins: billed by its 900 cached tokens, the estimate kept beside them.
+  // What a provider reports wins: billed by its 900 cached tokens, which the record keeps (the estimate,
+  // a short shared prefix cached none, was only the meter's figure until the answer came).
   const reported = rawSession(fakeProvider(1, { inputTokens: 2000, cachedTokens: 900, outputTokens: 10 }));
+  const estimates: number[] = [];
+  reported.on((e) => void (e.type === 'context-prepared' && estimates.push(e.cachedTokens)));
   await reported.send('Go');
   const second = reported.state().calls[1]!;
-  assert.equal(second.cachedTokens, 0, 'the estimate: a short shared prefix');
+  assert.equal(estimates[1], 0, 'the estimate: a short shared prefix');
+  assert.equal(second.cachedTokens, 900, "the provider's figure");
   assert.equal(second.billedBy, 'provider');
   assert.ok(Math.abs(second.cost - (900 * 0.1 + 1100 * 1.25 + 10 * 4)) < 1e-9);
 });
