@@ -28,6 +28,9 @@ export class ContextStatusBar implements vscode.Disposable {
       [
         `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
         `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
+        m.reported
+          ? `Provider reported: ${m.reported.inputTokens.toLocaleString()} prompt tokens${m.reported.cachedTokens !== undefined ? ` (${m.reported.cachedTokens.toLocaleString()} cached)` : ''}`
+          : '',
         `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
         m.costUsd !== undefined
           ? `Cost so far: $${m.costUsd.toFixed(4)} (${Math.round(m.costUnits).toLocaleString()} units)`

@@ -17,6 +17,7 @@ import {
   type WindowOverflow,
 } from '../strategies/types';
 import { DEFAULT_OUTPUT_PRICE, inputUnits, type MoneyPrice } from '../cost/pricing';
+import { countsExactly } from '../tokens/model-family';
 import { CallAccountant, reportedInput, type CallPrices } from './accounting';
 import { uniqueCallIds } from './call-ids';
 import { SUMMARY_REST_CALLS, SummaryRest } from './summary-rest';
@@ -221,7 +222,8 @@ export class AgentSession {
       },
       tokenizer: this.tokenizer.name,
       ...(this.money ? { money: this.money } : {}),
-      exact: this.tokenizer.exact,
+      // o200k / cl100k count OpenAI's models exactly; any other model's tokens they only estimate.
+      exact: this.tokenizer.exact && countsExactly(this.tokenizer.name, o.model),
       clock: this.clock,
       emit: (e) => this.emit(e),
       ...(o.taskId !== undefined ? { taskId: o.taskId } : {}),

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../core/agent/session';
-import { createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
+import { countsExactly, createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
 import { HistoryWriter, transcriptFile } from '../../core/store/history';
@@ -16,7 +16,7 @@ import { askAboutForeignSession, readPastSession, resumedView, type PastSession 
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
-import { modelFields, providerKind } from './providers';
+import { modelFields, modelName, providerKind } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { HistorySink, SessionHistory } from './sessionHistory';
 import { listPastSessions } from './pastSessions';
@@ -377,7 +377,7 @@ export class ChatController implements vscode.Disposable {
       `chat-${Date.now().toString(36)}`,
       s.strategy,
       s['agent.contextWindow'],
-      s.tokenizer === 'chars4',
+      !countsExactly(liveSettings(s).tokenizer, modelName(s)),
       setup,
     );
     const kind = providerKind(s['agent.provider']);

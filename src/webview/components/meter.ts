@@ -146,7 +146,7 @@ export class CdMeter extends LitElement {
               )
             : nothing
         }
-        ${est ? stat('Counts', 'estimated (characters / 4)') : nothing}
+        ${est ? stat('Counts', 'estimated', '', 'Not the model’s own tokenizer (characters / 4, or another family’s, as o200k for Claude): the provider’s count is the one it bills') : nothing}
       </div>
       <cd-plot .series=${this.series}></cd-plot>
     </div>`;

@@ -74,7 +74,8 @@ test('a budget lowered mid-run stops it at the next call; the spend so far count
 });
 
 test('a tokenizer changed mid-run counts the next call with it; the estimate is labelled', async () => {
-  const h = await harness([...readSteps(2), { reply: { text: 'Done.' } }]);
+  // o200k counts a GPT-4o model exactly (another family's tokens it only estimates).
+  const h = await harness([...readSteps(2), { reply: { text: 'Done.' } }], { model: 'gpt-4o' });
   try {
     h.agent.on((e) => {
       if (e.type === 'call-finished' && e.call === 1) h.agent.reconfigure({ tokenizer: createTokenizer('chars4') });
