@@ -49,6 +49,11 @@ export function createCacheAwareStrategy(
 
   return {
     name: 'cache-aware',
+    snapshot: () => ({ strategy: 'cache-aware', boundary, regret, previousLength }),
+    restore(state) {
+      if (state.strategy !== 'cache-aware') return;
+      ({ boundary, regret, previousLength } = state);
+    },
     build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
       const turns = split.turns.length;

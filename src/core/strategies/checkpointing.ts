@@ -10,18 +10,18 @@ import { foldedPointers, storedOutputsOf } from './folded-pointers';
 import { fitInstructions, internedMessages } from './instructions';
 import { boundaryToFit, maskTurns, publishedMaskedTurns, type Masked } from './mask-turns';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
+import type { CheckpointState } from './strategy-state';
 import {
   usableWindow,
   type BuildOptions,
   type ContextResult,
   type ContextStrategy,
   type StrategyDeps,
-  type StrategyName,
   type SummaryRecord,
 } from './types';
 
 export interface CheckpointParams {
-  name: StrategyName;
+  name: CheckpointState['strategy'];
   /** Turns folded per checkpoint. */
   every: number;
   /** Most recent turns never summarized. */
@@ -60,6 +60,13 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
 
   return {
     name: p.name,
+    snapshot: () =>
+      checkpoint === undefined ? undefined : { strategy: p.name, summarizedTurns: summarized, checkpoint },
+    restore(state) {
+      if (state.strategy !== p.name) return;
+      summarized = state.summarizedTurns;
+      checkpoint = state.checkpoint;
+    },
     async build(history: readonly Message[], options?: BuildOptions): Promise<ContextResult> {
       const split = splitTurns(history);
       const turns = split.turns;

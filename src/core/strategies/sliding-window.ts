@@ -64,6 +64,11 @@ export function createSlidingWindowStrategy(
 
   return {
     name: 'sliding-window',
+    snapshot: () => (summary === undefined ? undefined : { strategy: 'sliding-window', foldedUpTo, summary }),
+    restore(state) {
+      if (state.strategy !== 'sliding-window') return;
+      ({ foldedUpTo, summary } = state);
+    },
     async build(history: readonly Message[], buildOptions?: BuildOptions): Promise<ContextResult> {
       const window = usableWindow(options.contextWindow, buildOptions);
       const origins = inferOrigins(history);

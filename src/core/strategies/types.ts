@@ -1,5 +1,6 @@
 // The strategy port: what the model sees before every call. Replay and the agent loop both use it.
 import type { Message, Tokenizer } from '../messages';
+import type { StrategyState } from './strategy-state';
 
 export type StrategyName = 'raw' | 'masking' | 'summary' | 'hybrid' | 'retry-filter' | 'sliding-window' | 'cache-aware';
 
@@ -99,6 +100,10 @@ export interface ContextStrategy {
   readonly name: StrategyName;
   /** `history`: every message before the model call, the same conversation growing call by call. */
   build(history: readonly Message[], options?: BuildOptions): Promise<ContextResult>;
+  /** What it keeps between calls, as plain JSON (undefined: nothing yet, or a strategy that keeps nothing). */
+  snapshot?(): StrategyState | undefined;
+  /** Goes on from a snapshot of the same strategy, checked against the conversation (`parseStrategyState`). */
+  restore?(state: StrategyState): void;
 }
 
 export interface StrategyOptions {
