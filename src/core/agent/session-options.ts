@@ -2,6 +2,7 @@
 import type { BudgetLimits, BudgetOptions } from '../budget';
 import type { Message, Tokenizer } from '../messages';
 import type { Clock, Logger } from '../ports';
+import type { StrategyState } from '../strategies/strategy-state';
 import type { StrategyName, StrategyOptions } from '../strategies/types';
 import type { MoneyPrice, Pricing } from '../cost/pricing';
 import type { CallPrices } from './accounting';
@@ -60,14 +61,22 @@ export interface AgentOptions {
   onCall?: (record: CallRecord) => void;
   /** Called with every summarizer call's record. */
   onSummaryCall?: (record: SummaryCallRecord) => void;
-  /** Restores a session saved with `state` (the strategy's own state starts afresh). */
+  /**
+   * Called when the strategy's own state changed (a new checkpoint, a moved mask boundary), after the
+   * context was built: a history file keeps the last one so a resumed session goes on from it.
+   */
+  onStrategyState?: (state: StrategyState) => void;
+  /**
+   * Restores a session saved with `state`; its strategy state is taken up when it is the same strategy
+   * (another strategy starts afresh).
+   */
   restore?: SessionState;
 }
 
 /**
  * Settings a live session takes up from its next model call on, keeping the conversation: a new strategy
- * (or new strategy options or tokenizer) starts its own state afresh, as a switch does; tokens spent so
- * far count against new budget limits.
+ * starts its own state afresh, as a switch does (the same one with new options or tokenizer goes on from
+ * its checkpoint and mask boundary); tokens spent so far count against new budget limits.
  */
 export interface LiveSettings {
   strategy?: StrategyName;

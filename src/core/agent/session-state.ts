@@ -1,6 +1,7 @@
 // The session as plain JSON: the panel restores it after a reload and history files store it.
 import type { Message } from '../messages';
 import { withOrigins } from '../provenance';
+import { parseStrategyState, type StrategyState } from '../strategies/strategy-state';
 import { isStrategyName, type StrategyName } from '../strategies/types';
 
 export const SESSION_STATE_VERSION = 1;
@@ -107,6 +108,11 @@ export interface SessionState {
   cost: number;
   /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */
   spentTokens?: number;
+  /**
+   * What the strategy keeps between calls (its checkpoint, its mask boundary): a continued session goes on
+   * from it when it runs the same strategy. Absent in states saved before it existed: the strategy starts afresh.
+   */
+  strategyState?: StrategyState;
   status: 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
 }
 
@@ -135,8 +141,12 @@ function checkMessage(m: unknown, i: number): void {
   }
 }
 
-/** Checks parsed JSON (e.g. a history file) and returns it typed; throws a clear TypeError otherwise. */
-export function parseSessionState(value: unknown): SessionState {
+/**
+ * Checks parsed JSON (e.g. a history file) and returns it typed; throws a clear TypeError otherwise. A
+ * strategy state that does not fit the conversation is left out (the strategy starts afresh) and
+ * `onIgnored` says why: the conversation itself is still good to go on with.
+ */
+export function parseSessionState(value: unknown, onIgnored?: (why: string) => void): SessionState {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) fail('not an object');
   const o = value as Record<string, unknown>;
   if (o.version !== SESSION_STATE_VERSION)
@@ -160,5 +170,14 @@ export function parseSessionState(value: unknown): SessionState {
   const state = structuredClone(o) as unknown as SessionState;
   // A session's own history is a chat whose tool results are `tool` messages: its user messages are a person's.
   state.messages = withOrigins(state.messages, 'chat');
+  if (o.strategyState !== undefined) {
+    delete state.strategyState;
+    try {
+      const context = { messages: state.messages, summaryCalls: state.summaryCalls.length };
+      state.strategyState = parseStrategyState(o.strategyState, context);
+    } catch (e) {
+      onIgnored?.(`The saved strategy state was ignored (${(e as Error).message}); the strategy starts afresh.`);
+    }
+  }
   return state;
 }

@@ -70,6 +70,10 @@ export class AgentSession {
   private heldRecord: CallRecord | undefined;
   /** After a failed summary, contexts are built without summarizing for a few calls. */
   private readonly summaryRest = new SummaryRest();
+  /** The strategy state last reported to `onStrategyState` (JSON), so an unchanged one is not written again. */
+  private savedStrategyState: string | undefined;
+  /** Why a restored strategy state was not taken up: told on the first run. */
+  private ignoredState: string | undefined;
 
   constructor(private readonly o: AgentOptions) {
     this.clock = o.clock ?? systemClock;
@@ -81,10 +85,15 @@ export class AgentSession {
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
     this.money = o.money;
     this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens);
-    const restored = o.restore ? parseSessionState(o.restore) : undefined;
+    const restored = o.restore ? parseSessionState(o.restore, (why) => (this.ignoredState = why)) : undefined;
     // A continued conversation runs under the host's system prompt of now, never one read back with it:
     // a history file (one a repository ships, say) could carry instructions the panel never shows.
-    if (restored) restored.messages = underSystemPrompt(restored.messages, o.systemPrompt);
+    if (restored) {
+      const saved = restored.messages.length;
+      restored.messages = underSystemPrompt(restored.messages, o.systemPrompt);
+      // The strategy's state counts the messages as saved: with one more or less it would point amiss.
+      if (restored.messages.length !== saved) delete restored.strategyState;
+    }
     this.budget = new TokenBudget({
       // Backpressure waits end early on Stop (the loop then sees the aborted signal).
       sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
@@ -98,6 +107,11 @@ export class AgentSession {
     });
     this.budgetLimits = limitsKey(o.budget ?? {});
     this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
+    // The same strategy goes on with its checkpoint and mask boundary (no new summary, the same prefix).
+    if (restored?.strategyState?.strategy === this.strategyName) this.strategy.restore?.(restored.strategyState);
+    if (restored) delete restored.strategyState; // from now on the strategy holds it (see `state`)
+    this.savedStrategyState = JSON.stringify(this.strategy.snapshot?.());
+    if (this.ignoredState) this.log.warn(this.ignoredState);
     this.caller = new ModelCaller(() => this.attemptContext());
     this.s = restored ?? {
       version: SESSION_STATE_VERSION,
@@ -259,7 +273,9 @@ export class AgentSession {
       JSON.stringify(options) === JSON.stringify(this.strategyOptions);
     if (!same) {
       // Built first: options no strategy accepts leave the current one in place (and end this run).
+      const carried = name === this.strategyName ? this.strategy.snapshot?.() : undefined;
       this.strategy = this.makeStrategy(name, options, tokenizer);
+      if (carried) this.strategy.restore?.(carried);
       this.strategyName = name;
       this.strategyOptions = options;
       this.tokenizer = tokenizer;
@@ -281,7 +297,8 @@ export class AgentSession {
   /** A serialisable copy of the session, with the tokens its budgets counted so far. */
   state(): SessionState {
     const spentTokens = (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens;
-    return { ...structuredClone(this.s), spentTokens };
+    const strategyState = this.strategy.snapshot?.();
+    return { ...structuredClone(this.s), spentTokens, ...(strategyState ? { strategyState } : {}) };
   }
 
   get id(): string {
@@ -311,6 +328,8 @@ export class AgentSession {
     this.signal = signal;
     this.s.status = 'running';
     this.append({ role: 'user', content: userText, origin: 'person' });
+    if (this.ignoredState) this.emit({ type: 'warning', turn: this.s.turns + 1, message: this.ignoredState });
+    this.ignoredState = undefined;
     try {
       this.s.status = await this.work(signal);
     } catch (e) {
@@ -340,6 +359,15 @@ export class AgentSession {
     } catch (e) {
       this.log.error(e instanceof Error ? e : String(e));
     }
+  }
+
+  /** Tells `onStrategyState` when the strategy's state changed (a history file keeps it for a resume). */
+  private reportStrategyState(): void {
+    const state = this.strategy.snapshot?.();
+    const json = JSON.stringify(state);
+    if (!state || json === this.savedStrategyState) return;
+    this.savedStrategyState = json;
+    this.report(() => this.o.onStrategyState?.(structuredClone(state)));
   }
 
   private reportCall(record: CallRecord): void {
@@ -446,6 +474,7 @@ export class AgentSession {
     try {
       await this.applySettings();
       view = await this.buildContext(turn, history, signal);
+      this.reportStrategyState();
     } catch (e) {
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
       if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
