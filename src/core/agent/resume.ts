@@ -1,7 +1,7 @@
 // A past session, read back from its history file, as a state the loop can continue. The history keeps
 // every message (sanitized) and every call's record: cost, calls and the budget's count go on from them.
 import type { Message } from '../messages';
-import { isMessageRecord, type HistoryLine, type HistoryRecord, type MaskedInfo } from '../store/history';
+import { isMessageRecord, isStateLine, type HistoryLine, type HistoryRecord, type MaskedInfo } from '../store/history';
 import type { StrategyName } from '../strategies/types';
 import { callLogFrom, callTotals } from './call-log';
 import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
@@ -12,6 +12,8 @@ export interface ResumeOptions {
   model: string;
   strategy: StrategyName;
   now: number;
+  /** Told why the file's strategy state was not taken up (the strategy then starts afresh). */
+  onIgnored?: (why: string) => void;
 }
 
 /**
@@ -66,22 +68,28 @@ export function sessionStateFromHistory(records: readonly HistoryLine[], o: Resu
   if (!messages.some((m) => m.role === 'user'))
     throw new Error(`Session ${o.id} has no messages to continue in its history file`);
   const log = callLogFrom(records);
-  return parseSessionState({
-    version: SESSION_STATE_VERSION,
-    id: o.id,
-    createdAt: o.now,
-    provider: o.provider,
-    model: o.model,
-    strategy: o.strategy,
-    messages,
-    turns: messages.filter((m) => m.role === 'assistant').length,
-    calls: log.calls,
-    summaryCalls: log.summaryCalls,
-    cost: callTotals(log).costUnits,
-    // The budget goes on from what it had counted at the file's last record.
-    spentTokens: log.spentTokens ?? 0,
-    status: 'idle',
-  });
+  // The strategy goes on from the last state the file kept (checked against the conversation on parsing).
+  const strategyState = records.findLast(isStateLine)?.state;
+  return parseSessionState(
+    {
+      version: SESSION_STATE_VERSION,
+      id: o.id,
+      createdAt: o.now,
+      provider: o.provider,
+      model: o.model,
+      strategy: o.strategy,
+      messages,
+      turns: messages.filter((m) => m.role === 'assistant').length,
+      calls: log.calls,
+      summaryCalls: log.summaryCalls,
+      cost: callTotals(log).costUnits,
+      // The budget goes on from what it had counted at the file's last record.
+      spentTokens: log.spentTokens ?? 0,
+      ...(strategyState !== undefined ? { strategyState } : {}),
+      status: 'idle',
+    },
+    o.onIgnored,
+  );
 }
 
 /**

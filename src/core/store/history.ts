@@ -59,7 +59,19 @@ export interface HistoryCallLine<T = Record<string, unknown>> {
   call: T;
 }
 
-export type HistoryLine = HistoryRecord | HistoryCallLine;
+/**
+ * The strategy's own state (`kind: 'strategy'`: its checkpoint, its mask boundary) when it changed: a
+ * resumed session goes on from the last one. Its text is sanitized like a message's.
+ */
+export interface HistoryStateLine {
+  v: 1;
+  session: string;
+  kind: 'strategy';
+  at: string;
+  state: Record<string, unknown>;
+}
+
+export type HistoryLine = HistoryRecord | HistoryCallLine | HistoryStateLine;
 
 /** A message record (the first record of an index is the message; a repeated index is a mask record). */
 export function isMessageRecord(r: unknown): r is HistoryRecord {
@@ -85,6 +97,13 @@ export function isCallLine(r: unknown): r is HistoryCallLine {
     typeof o.call === 'object' &&
     o.call !== null &&
     !Array.isArray(o.call)
+  );
+}
+
+export function isStateLine(r: unknown): r is HistoryStateLine {
+  const o = r as Partial<HistoryStateLine>;
+  return (
+    typeof o === 'object' && o !== null && o.kind === 'strategy' && typeof o.state === 'object' && o.state !== null
   );
 }
 
@@ -239,6 +258,21 @@ export class HistoryWriter {
     };
     await this.jsonl.append(JSON.stringify(line) + '\n');
     if (note) await this.markdown.append(`<sub>${note}</sub>\n\n`);
+  }
+
+  /** Appends the strategy's state (its texts sanitized, as a message's are); the transcript is not touched. */
+  async appendState(state: object): Promise<void> {
+    const sanitized: Record<string, unknown> = {};
+    const redactions: RedactionCounts = {};
+    for (const [k, v] of Object.entries(state)) sanitized[k] = typeof v === 'string' ? await clean(v, redactions) : v;
+    const line: HistoryStateLine = {
+      v: 1,
+      session: this.session,
+      kind: 'strategy',
+      at: new Date(this.clock.now()).toISOString(),
+      state: sanitized,
+    };
+    await this.jsonl.append(JSON.stringify(line) + '\n');
   }
 
   async close(): Promise<void> {

@@ -164,7 +164,8 @@ export class ChatController implements vscode.Disposable {
 
   /**
    * The next message builds a new session (new strategy, model or provider) that continues this
-   * conversation: its messages and accounting carry over, the strategy's own state starts afresh.
+   * conversation: its messages and accounting carry over, and so does the strategy's own state (its
+   * checkpoint, its mask boundary) when the strategy stays the same; another strategy starts afresh.
    */
   private rebuildSession(): void {
     if (this.session) this.carryOver = this.session.state();
@@ -336,6 +337,7 @@ export class ChatController implements vscode.Disposable {
         // Records and tool results go to this session's history file (not a later chat's).
         onCall: sink.onCall,
         onSummaryCall: sink.onSummaryCall,
+        onStrategyState: sink.onStrategyState,
         onMessage: (m) => {
           sink.onMessage(m);
           // A stored output's full size is in its preview's last line: the card shows it.

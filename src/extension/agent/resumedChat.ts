@@ -17,26 +17,30 @@ import { providerKind } from './providers';
 export interface PastSession {
   state: SessionState;
   loaded: Awaited<ReturnType<typeof loadSession>>;
+  /** Why the file's strategy state was not taken up (the strategy starts afresh). */
+  ignored?: string;
 }
 
 /** Reads session `id` from the store; throws with a message for the user when the file cannot be used. */
 export async function readPastSession(store: ContextStore, id: string, s: Settings): Promise<PastSession> {
   const loaded = await loadSession(store, id);
+  let ignored: string | undefined;
   const state = sessionStateFromHistory(loaded.records, {
     id,
     provider: providerKind(s['agent.provider']),
     model: s['agent.model'],
     strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
     now: Date.now(),
+    onIgnored: (why) => (ignored = why),
   });
-  return { state, loaded };
+  return { state, loaded, ...(ignored ? { ignored } : {}) };
 }
 
 /** The panel's snapshot for a resumed session (on top of a fresh chat's `base`) and the notice to show. */
 export function resumedView(
   base: ChatSnapshot,
   id: string,
-  { state, loaded }: PastSession,
+  { state, loaded, ignored }: PastSession,
   shownPath: string,
 ): { snapshot: ChatSnapshot; notice: string } {
   const { records, badLines, tornTail } = loaded;
@@ -60,7 +64,7 @@ export function resumedView(
       : 'The file has no call records (written before they were kept): the meter counts from here.';
   return {
     snapshot: { ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) },
-    notice: `Resumed from ${shownPath} (${state.messages.length} messages). ${counted}${skipped}`,
+    notice: `Resumed from ${shownPath} (${state.messages.length} messages). ${counted}${skipped}${ignored ? ` ${ignored}` : ''}`,
   };
 }
 

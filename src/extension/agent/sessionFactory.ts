@@ -11,6 +11,7 @@ import type { Logger } from '../../core/ports';
 import { mcpAgentTools } from '../../core/agent/tools/mcp';
 import type { McpApprovalPort, McpToolHost } from '../../core/mcp';
 import type { ContextStore } from '../../core/store/context-store';
+import type { StrategyState } from '../../core/strategies/strategy-state';
 import { historyPointer } from '../../core/store/history';
 import { ToolOutputStore } from '../../core/store/tool-outputs';
 import { demoBuildTool } from '../../core/demo/demo-build-tool';
@@ -60,6 +61,7 @@ export interface BuildRequest {
   onMessage: (m: Message) => void;
   onCall: (r: CallRecord) => void;
   onSummaryCall: (r: SummaryCallRecord) => void;
+  onStrategyState: (state: StrategyState) => void;
 }
 
 export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Promise<AgentSession> {
@@ -111,6 +113,7 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     onMessage: r.onMessage,
     onCall: r.onCall,
     onSummaryCall: r.onSummaryCall,
+    onStrategyState: r.onStrategyState,
     ...(r.restore ? { restore: r.restore } : {}),
   });
   return session;

@@ -4,6 +4,7 @@
 import type { MaskedObservation } from '../../core/agent/events';
 import type { CallRecord, SummaryCallRecord } from '../../core/agent/session-state';
 import type { Message } from '../../core/messages';
+import type { StrategyState } from '../../core/strategies/strategy-state';
 import type { Logger } from '../../core/ports';
 import { HistoryWriter, isMessageRecord, type HistoryLine } from '../../core/store/history';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
@@ -81,6 +82,12 @@ export class SessionHistory {
     );
   }
 
+  /** Records the strategy's state (a resumed session goes on from the last one). */
+  strategyState(state: StrategyState): Promise<void> {
+    const copy = structuredClone(state);
+    return this.enqueue(() => this.writer.appendState(copy));
+  }
+
   /** Records newly masked observations (each once). */
   masked(observations: readonly MaskedObservation[]): Promise<void> {
     const fresh = observations.filter((o) => o.toolCallId && !this.maskRecorded.has(o.toolCallId));
@@ -135,6 +142,8 @@ export class HistorySink {
   readonly onCall = (record: CallRecord): void => void this.history?.call(this.messages(), record);
 
   readonly onSummaryCall = (record: SummaryCallRecord): void => void this.history?.summaryCall(record);
+
+  readonly onStrategyState = (state: StrategyState): void => void this.history?.strategyState(state);
 
   readonly onMessage = (m: Message): void => {
     if (m.role === 'tool' || m.origin === 'person') void this.history?.sync(this.messages());

@@ -1,7 +1,8 @@
 // Context Desk's own history (`.context-desk/history/<session>.jsonl`, see store/history.ts): one
 // `{v: 1, session, index, at, message, ...}` record per message (a repeated index is a mask record, not a
 // message), and one `{v: 1, session, kind: 'call', call}` record per model call, written after the answer
-// it produced (`answered`) or on its own for a call whose answer was not kept. Each call's recorded usage
+// it produced (`answered`) or on its own for a call whose answer was not kept (`kind: 'strategy'` lines, the
+// live strategy's state, are skipped: replay builds its own). Each call's recorded usage
 // is what the provider reported plus the agent's own count and cost, recomputed from the record.
 // Records of other kinds are counted and skipped, never a reason to fail.
 import { parseCallRecord, parseSummaryCallRecord, recomputedCost } from '../../agent/call-log';
@@ -77,6 +78,8 @@ export const contextDeskHistory: Importer = {
     let summaries: RecordedSummaries | undefined;
     let summaryUsd: number | undefined = 0;
     for (const r of records) {
+      // The live strategy's own state (for a resume): replay builds its own.
+      if (isObject(r) && isRecord(r) && r.kind === 'strategy') continue;
       if (isObject(r) && isRecord(r) && isCallKind(r)) {
         if (r.kind === 'summary-call') {
           const sc = parseSummaryCallRecord(r.call);
