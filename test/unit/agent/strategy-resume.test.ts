@@ -103,6 +103,20 @@ test('summary: a session continued from its state makes no new summary call and 
   assert.deepEqual(resumed.slice(0, last.length), last);
 });
 
+test('sliding-window: a session continued from its state keeps its summary (no new summary call)', async () => {
+  const { model, summarizer, opts } = setup({ strategy: 'sliding-window', strategyOptions: { contextWindow: 6000 } });
+  model.reads = 10;
+  const first = new AgentSession(opts);
+  assert.equal(await first.send('Read the files one by one.'), 'completed');
+  const before = summarizer.calls;
+  assert.ok(before >= 1, 'the window made it summarize');
+  const last = model.requests.at(-1)!;
+  const next = new AgentSession({ ...opts, restore: saved(first.state()) });
+  assert.equal(await next.send('Anything left?'), 'completed');
+  assert.equal(summarizer.calls, before, 'no new summary call');
+  assert.deepEqual(model.requests.at(-1)!.slice(0, last.length), last);
+});
+
 test('cache-aware: a session continued from its state keeps its mask boundary (the prefix stays as sent)', async () => {
   const { model, opts } = setup({ strategy: 'cache-aware', strategyOptions: { window: 3 } });
   model.reads = 8;
@@ -116,6 +130,24 @@ test('cache-aware: a session continued from its state keeps its mask boundary (t
   assert.equal(await next.send('Anything left?'), 'completed');
   const resumed = model.requests.at(-1)!;
   assert.deepEqual(resumed.slice(0, last.length), last, 'nothing sent before is rewritten');
+});
+
+test('the same strategy with new options mid-run keeps its checkpoint (no second summary)', async () => {
+  const { model, summarizer, opts } = setup({ strategy: 'summary' });
+  model.reads = 34;
+  const agent = new AgentSession(opts);
+  let changed = false;
+  agent.on((e) => {
+    // Once the checkpoint is made: a new context window rebuilds the strategy.
+    if (e.type === 'summary-call' && !changed) {
+      changed = true;
+      agent.reconfigure({ strategyOptions: { contextWindow: 150_000 } });
+    }
+  });
+  assert.equal(await agent.send('Read the files one by one.'), 'completed');
+  assert.ok(changed);
+  assert.equal(summarizer.calls, 1);
+  assert.match(checkpointOf(model.requests.at(-1)!) ?? '', /summary #1/);
 });
 
 test('another strategy starts afresh; a state saved before strategy states existed loads as before', async () => {
