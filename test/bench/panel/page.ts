@@ -12,17 +12,24 @@ export function panelBodyMarkup(): string {
   return body;
 }
 
-export function panelPage(size = { width: 420, height: 900 }): string {
-  return `<!DOCTYPE html><html lang="en" style="--vscode-font-family:system-ui,sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-foreground:#ccc"><head><meta charset="UTF-8">
+const PLAIN = {
+  vars: '--vscode-font-family:system-ui,sans-serif;--vscode-font-size:13px;--vscode-editor-font-family:monospace;--vscode-foreground:#ccc',
+  background: '#181818',
+};
+
+/** `theme`: the theme variables on <html> and the sidebar's background (scripts/lib/panel-themes.ts). */
+export function panelPage(size = { width: 420, height: 900 }, theme = PLAIN): string {
+  return `<!DOCTYPE html><html lang="en" style="${theme.vars.replace(/\n/g, '')}"><head><meta charset="UTF-8">
 <link rel="stylesheet" href="/dist/codicons/codicon.css" id="vscode-codicon-stylesheet">
-<link rel="stylesheet" href="/media/panel.css"><style>body{background:#181818;width:${size.width}px;height:${size.height}px}</style>
+<link rel="stylesheet" href="/media/panel.css"><style>body{background:${theme.background};width:${size.width}px;height:${size.height}px}</style>
 <script>
   window.__posted = [];
   const waiting = new Map();
   window.acquireVsCodeApi = () => ({
     postMessage(m) {
       window.__posted.push(m);
-      if (m.type === 'request') setTimeout(() => window.postMessage({ type: 'response', id: m.id, ok: true, result: { ok: true, accepted: true } }, '*'));
+      // Answers a request with what a test put in window.__results for its method, else a plain yes.
+      if (m.type === 'request') setTimeout(() => window.postMessage({ type: 'response', id: m.id, ok: true, result: (window.__results || {})[m.method] ?? { ok: true, accepted: true } }, '*'));
       if (m.type === 'response' && waiting.has(m.id)) { waiting.get(m.id)(m.result); waiting.delete(m.id); }
     },
     getState: () => undefined, setState: () => undefined,
