@@ -44,6 +44,8 @@ function page(theme: ThemeName): string {
     const t0 = performance.now();
     window.postMessage(m, '*');
     await new Promise((r) => setTimeout(r, 0));
+    // Chat patches are drawn at the next frame (src/webview/app.ts).
+    await new Promise((r) => requestAnimationFrame(r));
     await app.updateComplete;
     for (const el of app.shadowRoot.querySelectorAll('cd-conversation, cd-meter, cd-composer')) await el.updateComplete;
     void document.body.offsetHeight;

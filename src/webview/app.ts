@@ -10,6 +10,7 @@ import { applyChatPatches } from '../protocol/chatPatch';
 import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
 import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
+import { announcement } from './lib/announce';
 import { statusText } from './lib/format';
 import { deepActiveElement } from './lib/focus';
 import {
@@ -38,6 +39,7 @@ export class CdApp extends LitElement {
     chat: { state: true },
     view: { state: true },
     error: { state: true },
+    announced: { state: true },
   };
 
   declare init: InitPayload | undefined;
@@ -45,6 +47,8 @@ export class CdApp extends LitElement {
   declare chat: ChatSnapshot | undefined;
   declare view: PanelView;
   declare error: string | undefined;
+  /** The live region's text (see lib/announce.ts). */
+  declare announced: string;
   private host: HostConnection | undefined;
   private saved: SavedState = { ...EMPTY_STATE };
   /** The composer's text as the host last heard it. */
@@ -52,10 +56,17 @@ export class CdApp extends LitElement {
   /** A draft an earlier version left in the webview's state: handed to the host once, then dropped. */
   private legacy = '';
   private lastPing: number | undefined;
+  /**
+   * The newest chat: patches land here at once and the view takes it at most once a frame. A fast stream
+   * sends many chunks a frame, and each render of a long message costs the whole message again.
+   */
+  private latest: ChatSnapshot | undefined;
+  private pendingFrame: { raf: number; timer: ReturnType<typeof setTimeout> } | undefined;
 
   constructor() {
     super();
     this.view = 'chat';
+    this.announced = '';
   }
 
   override connectedCallback(): void {
@@ -87,8 +98,8 @@ export class CdApp extends LitElement {
         },
         snapshot: () => ({
           settings: this.settings,
-          items: this.chat?.items.length ?? 0,
-          status: this.chat?.status,
+          items: this.latest?.items.length ?? 0,
+          status: this.latest?.status,
           maskedShown: this.conversation?.maskedShown() ?? 0,
           view: this.view,
           ...(this.lastPing !== undefined ? { lastPing: this.lastPing } : {}),
@@ -106,9 +117,10 @@ export class CdApp extends LitElement {
   private notified<K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]): void {
     if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
     else if (method === 'chatSnapshot') this.showChat(params as ChatSnapshot);
-    else if (method === 'chatPatch' && this.chat)
-      this.chat = applyChatPatches(this.chat, params as WebviewNotifications['chatPatch']);
-    else if (method === 'showView') this.show((params as WebviewNotifications['showView']).view);
+    else if (method === 'chatPatch' && this.latest) {
+      this.latest = applyChatPatches(this.latest, params as WebviewNotifications['chatPatch']);
+      this.showLatestSoon();
+    } else if (method === 'showView') this.show((params as WebviewNotifications['showView']).view);
     else if (method === 'focusComposer') {
       this.show('chat');
       void this.updateComplete.then(() => this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus());
@@ -137,8 +149,34 @@ export class CdApp extends LitElement {
     });
   }
 
+  /** Shows the newest chat at the next frame (or soon, if a hidden view draws no frames). */
+  private showLatestSoon(): void {
+    if (this.pendingFrame) return;
+    const show = (): void => {
+      if (!this.cancelFrame()) return;
+      const said = this.latest && announcement(this.chat, this.latest);
+      if (said) this.announced = said;
+      this.chat = this.latest;
+    };
+    this.pendingFrame = { raf: requestAnimationFrame(show), timer: setTimeout(show, 250) };
+  }
+
+  /** Drops the frame asked for, if any; true when there was one. */
+  private cancelFrame(): boolean {
+    const f = this.pendingFrame;
+    if (!f) return false;
+    cancelAnimationFrame(f.raf);
+    clearTimeout(f.timer);
+    this.pendingFrame = undefined;
+    return true;
+  }
+
   private showChat(chat: ChatSnapshot): void {
     const first = this.chat === undefined;
+    this.cancelFrame();
+    const said = announcement(this.chat, chat);
+    if (said) this.announced = said;
+    this.latest = chat;
     this.chat = chat;
     const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
     if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
@@ -175,6 +213,9 @@ export class CdApp extends LitElement {
     const c = this.chat;
     const running = c.status === 'running';
     return html`
+      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true" data-testid="announcer">
+        ${this.announced}
+      </div>
       <main>
         ${
           this.view === 'setup'
@@ -226,6 +267,7 @@ export class CdApp extends LitElement {
         quiet
           ? html`<div class="status-line" role="status" aria-live="polite">
               ${running ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>` : nothing}
+              ${c.status === 'error' || c.status === 'budget' ? html`<span class="codicon codicon-error" aria-hidden="true"></span>` : nothing}
               <span class="status ${c.status}" data-testid="status">${quiet}</span>
             </div>`
           : nothing
@@ -309,9 +351,22 @@ export class CdApp extends LitElement {
         white-space: nowrap;
         text-overflow: ellipsis;
       }
+      /* The words in the foreground colour (the error colour is faint on a light theme), the icon in error. */
       .status.error,
       .status.budget {
+        color: var(--vscode-foreground);
+      }
+      .status-line .codicon-error {
         color: var(--vscode-errorForeground);
+      }
+      /* Read by screen readers, not shown. */
+      .sr-only {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
       }
       .connecting {
         padding: 8px 12px;

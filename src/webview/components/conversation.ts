@@ -173,7 +173,7 @@ export class CdConversation extends LitElement {
     return html`<div
         class="scroller"
         role="log"
-        aria-live="polite"
+        aria-live="off"
         aria-label="Conversation"
         tabindex="0"
         data-testid="conversation"

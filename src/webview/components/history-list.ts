@@ -76,7 +76,7 @@ export class CdHistory extends LitElement {
                               class="foreign"
                               data-testid="history-foreign"
                               title="Not written by Context Desk in this workspace (it may have come with the repository). Resuming asks first: its messages would be sent as yours."
-                              >not written here</span
+                              ><span class="codicon codicon-warning" aria-hidden="true"></span>not written here</span
                             >`
                           : ''
                       }
@@ -143,8 +143,16 @@ export class CdHistory extends LitElement {
         opacity: 0.6;
         cursor: default;
       }
+      /* The words in the foreground colour (a warning colour is faint on a light theme), the icon in warning. */
       .foreign {
+        display: inline-flex;
+        align-items: center;
+        gap: 3px;
         font-size: 0.85em;
+        color: var(--vscode-foreground);
+      }
+      .foreign .codicon {
+        font-size: 12px;
         color: var(--vscode-editorWarning-foreground);
       }
       .title {

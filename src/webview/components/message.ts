@@ -49,7 +49,8 @@ export function renderItem(item: ChatItem, host: EventTarget): TemplateResult {
         ${item.tools.map((t) => html`<cd-tool-card .call=${t}></cd-tool-card>`)}
       </div>`;
     case 'notice':
-      return html`<div class="item notice ${item.level}" role=${item.level === 'error' ? 'alert' : 'note'}>
+      // Not an alert: rows come back into the DOM when scrolled to; the panel announces new errors once.
+      return html`<div class="item notice ${item.level}" role="note">
         <span class="codicon ${NOTICE_ICON[item.level]}" aria-hidden="true"></span>
         <span class="text">${item.text}</span>
         ${
@@ -135,6 +136,12 @@ export const messageStyles = css`
   }
   .markdown a {
     color: var(--vscode-textLink-foreground);
+  }
+  /* The theme's focus ring (the page's :focus-visible rule does not reach into shadow roots). */
+  .markdown a:focus-visible,
+  .code-block .copy:focus-visible {
+    outline: 1px solid var(--vscode-focusBorder);
+    outline-offset: 1px;
   }
   /* A message nested too deep for Markdown, shown as written. */
   .markdown pre.plain {

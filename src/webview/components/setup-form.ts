@@ -144,7 +144,7 @@ export class CdSetup extends LitElement {
     const o = this.option;
     if (!f || !d || !o)
       return html`<p class="loading">Loading the setup…</p>
-        ${this.resultLine()}`;
+        ${this.resultRegion()}`;
     const keyStored = f.keyStored.includes(d.provider);
     return html`<form class="setup" data-testid="setup" @submit=${(e: Event) => e.preventDefault()}>
       <header>
@@ -257,14 +257,24 @@ export class CdSetup extends LitElement {
           ${d.provider === 'demo' ? 'Use the demo model' : 'Save'}
         </button>
       </div>
-      ${this.resultLine()}
+      ${this.resultRegion()}
     </form>`;
+  }
+
+  /**
+   * Test connection's and Save's answer, in a live region that is there before the answer: a region
+   * inserted together with its text is often not read. Emptied while testing, so a repeated answer is read.
+   */
+  private resultRegion(): unknown {
+    return html`<div role="status" aria-live="polite" data-testid="setup-result-region">
+      ${this.busy === 'test' ? html`<p class="testing">Testing the connection…</p>` : this.resultLine()}
+    </div>`;
   }
 
   private resultLine(): unknown {
     const r = this.result;
     if (!r) return nothing;
-    return html`<p class="result ${r.ok ? 'ok' : 'fail'}" role=${r.ok ? 'status' : 'alert'} data-testid="setup-result">
+    return html`<p class="result ${r.ok ? 'ok' : 'fail'}" data-testid="setup-result">
       <span class="codicon ${r.ok ? 'codicon-pass' : 'codicon-error'}" aria-hidden="true"></span>
       <span>${r.message}</span>
     </p>`;
@@ -367,8 +377,12 @@ export class CdSetup extends LitElement {
       .result.fail .codicon {
         color: var(--vscode-errorForeground);
       }
-      .loading {
+      .loading,
+      .testing {
         color: var(--vscode-descriptionForeground);
+      }
+      .testing {
+        margin: 10px 0 0;
       }
     `,
   ];

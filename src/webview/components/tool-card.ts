@@ -166,8 +166,13 @@ export class CdToolCard extends LitElement {
       .state-ok .state .codicon {
         color: var(--vscode-testing-iconPassed, var(--vscode-charts-green));
       }
+      /* The word in the foreground colour (the error colour is faint on a light theme), the icon in error. */
       .state-error .state,
       .state-invalid .state {
+        color: var(--vscode-foreground);
+      }
+      .state-error .state .codicon,
+      .state-invalid .state .codicon {
         color: var(--vscode-errorForeground);
       }
       .duration {
