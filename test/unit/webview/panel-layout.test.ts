@@ -2,71 +2,18 @@
 // never widens it, an approval shows the characters that would make a command read differently from
 // what runs, the message box stays in view under a tall approval and the open meter, and the focus
 // comes back to the message box after Send or an answered approval. The page is the webview's own
-// markup and bundle (built here) with a stand-in for VS Code's webview API (test/bench/panel/page.ts).
+// markup and bundle with a stand-in for VS Code's webview API (panel-harness.ts).
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, extname, join, normalize } from 'node:path';
-import { build } from 'esbuild';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser } from '../../../scripts/lib/browser';
-import { panelPage } from '../../bench/panel/page';
-import { PROTOCOL_VERSION } from '../../../src/protocol/messages';
+import type { Page } from 'playwright-core';
 import type { ApprovalRequest, ChatSnapshot } from '../../../src/protocol/chat';
+import { FOCUSED, patch, startPanel, type Panel } from './panel-harness';
 
-const out = mkdtempSync(join(tmpdir(), 'cd-panel-layout-'));
-const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
-let server: Server;
-let base = '';
-let browser: Browser;
-
+let panel: Panel;
 before(async () => {
-  await build({
-    bundle: true,
-    logLevel: 'warning',
-    platform: 'browser',
-    format: 'esm',
-    target: 'es2022',
-    entryPoints: { webview: 'src/webview/main.ts' },
-    outdir: out,
-    loader: { '.css': 'text' },
-  });
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://x');
-    const p = normalize(decodeURIComponent(url.pathname));
-    const file =
-      p === '/dist/webview.js'
-        ? join(out, 'webview.js')
-        : p.startsWith('/dist/codicons/')
-          ? join(codicons, p.slice('/dist/codicons/'.length))
-          : p.startsWith('/media/')
-            ? join(process.cwd(), p)
-            : undefined;
-    if (p === '/') {
-      const size = { width: Number(url.searchParams.get('w')), height: Number(url.searchParams.get('h')) };
-      return void res.writeHead(200, { 'content-type': 'text/html' }).end(panelPage(size));
-    }
-    if (!file) return void res.writeHead(404).end();
-    const type = { '.js': 'text/javascript', '.css': 'text/css', '.ttf': 'font/ttf' }[extname(file)];
-    try {
-      res.writeHead(200, { 'content-type': type ?? 'application/octet-stream' }).end(readFileSync(file));
-    } catch {
-      res.writeHead(404).end();
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const a = server.address();
-  base = `http://127.0.0.1:${typeof a === 'object' && a ? a.port : 0}/`;
-  browser = await launchBrowser();
+  panel = await startPanel();
 });
-
-after(async () => {
-  await browser?.close();
-  server?.close();
-  rmSync(out, { recursive: true, force: true });
-});
+after(() => panel?.close());
 
 const LONG_URL = `https://api.example.com/v1/${'segment/'.repeat(30)}endpoint?query=${'x'.repeat(120)}`;
 const WIDE_IMAGE = `data:image/svg+xml;base64,${Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="40"><rect width="2000" height="40" fill="red"/></svg>').toString('base64')}`;
@@ -143,26 +90,12 @@ function chat(approval?: ApprovalRequest): ChatSnapshot {
 }
 
 async function open(width: number, height: number, snapshot: ChatSnapshot): Promise<Page> {
-  const page = await browser.newPage({ viewport: { width, height } });
-  await page.goto(`${base}?w=${width}&h=${height}`);
-  await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
-  const settings = { strategy: 'masking', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
-  await page.evaluate((m) => window.postMessage(m, '*'), {
-    type: 'init',
-    payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings, chat: snapshot },
-  });
-  await page.locator('cd-app [data-testid="composer"]').waitFor();
+  const page = await panel.open(snapshot, { width, height });
   // The view follows the newest item: it is laid out once the last one (the error notice) is in the DOM.
   await page.locator('cd-app .item.notice').waitFor();
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   return page;
 }
-
-const patch = (page: Page, params: unknown[]): Promise<void> =>
-  page.evaluate((m) => window.postMessage(m, '*'), { type: 'notification', method: 'chatPatch', params });
-
-/** The element that has the focus, through shadow roots: its data-testid or tag name. */
-const FOCUSED = `(() => { let a = document.activeElement; while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement; return a ? (a.dataset.testid || a.tagName.toLowerCase()) : 'none'; })()`;
 
 /** Where the focus is once it settles on the message box, or (after 2 s) wherever it is. */
 async function focusAfter(page: Page): Promise<string> {
