@@ -9,7 +9,7 @@
 // plain masking; with a free cache it never masks unless the context window forces it.
 import { splitTurns, type Message, type SplitTrajectory } from '../messages';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
-import { maskTurns, maskingSavings } from './mask-turns';
+import { maskedResult, maskTurns, maskingSavings } from './mask-turns';
 import {
   usableWindow,
   type BuildOptions,
@@ -84,13 +84,7 @@ export function createCacheAwareStrategy(
         size = sumTokens(view.messages, count);
       }
       previousLength = history.length;
-      return Promise.resolve({
-        messages: view.messages,
-        masked: view.masked,
-        summaries: [],
-        summarizedTurns: 0,
-        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
-      });
+      return maskedResult(view, size, window);
     },
   };
 }

@@ -2,11 +2,22 @@
 import type { Message, SplitTrajectory } from '../messages';
 import type { MessageCounter } from '../cost/message-tokens';
 import { linesOf, maskMessage } from './placeholder';
-import type { MaskRecord } from './types';
+import type { ContextResult, MaskRecord } from './types';
 
 export interface Masked {
   messages: Message[];
   masked: MaskRecord[];
+}
+
+/** A masked view as a strategy's result; `size` over `window` is said (see ContextResult.overWindow). */
+export function maskedResult(view: Masked, size: number, window: number): Promise<ContextResult> {
+  return Promise.resolve({
+    messages: view.messages,
+    masked: view.masked,
+    summaries: [],
+    summarizedTurns: 0,
+    ...(size > window ? { overWindow: { tokens: size, window } } : {}),
+  });
 }
 
 /**

@@ -2,7 +2,7 @@
 // `Old environment output: (N lines omitted)`; `polling` k moves the boundary only every k turns.
 // When the context would not fit the window, older turns are masked too (never the latest).
 import { splitTurns, type Message } from '../messages';
-import { boundaryToFit, maskedViewSizer, maskTurns, publishedMaskedTurns } from './mask-turns';
+import { boundaryToFit, maskedResult, maskedViewSizer, maskTurns, publishedMaskedTurns } from './mask-turns';
 import { messageCounter } from '../cost/message-tokens';
 import {
   DEFAULT_STRATEGY_OPTIONS,
@@ -33,13 +33,7 @@ export function createMaskingStrategy(
         size = sizeOf(history, split, boundary);
       }
       const view = maskTurns(history, split, 0, boundary, count);
-      return Promise.resolve({
-        messages: view.messages,
-        masked: view.masked,
-        summaries: [],
-        summarizedTurns: 0,
-        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
-      });
+      return maskedResult(view, size, window);
     },
   };
 }
