@@ -16,9 +16,9 @@ import {
   type StrategyOptions,
   type WindowOverflow,
 } from '../strategies/types';
-import { DEFAULT_OUTPUT_PRICE, inputUnits, type MoneyPrice } from '../cost/pricing';
+import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { countsExactly } from '../tokens/model-family';
-import { CallAccountant, reportedInput, type CallPrices } from './accounting';
+import { CallAccountant, type CallPrices } from './accounting';
 import { uniqueCallIds } from './call-ids';
 import { SUMMARY_REST_CALLS, SummaryRest } from './summary-rest';
 import { BudgetStop, stoppable } from './call-records';
@@ -26,7 +26,8 @@ import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput } from './long-output';
 import { ModelCaller, type AttemptContext } from './model-call';
-import { createModelSummarizer, type SummaryUsage } from './model-summarizer';
+import { createModelSummarizer } from './model-summarizer';
+import { summaryCallCost } from './summary-cost';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
 import {
@@ -172,7 +173,12 @@ export class AgentSession {
         this.emit({ type: 'warning', turn: this.s.turns + 1, message });
       },
       afterCall: (usage) => {
-        const { cost, costUsd } = this.summaryCost(usage);
+        const { cost, costUsd } = summaryCallCost(usage, {
+          model: o.model,
+          accountant: this.accountant,
+          money: this.money,
+          ...(o.summaryModel ? { summaryModel: o.summaryModel } : {}),
+        });
         // Its output is asked of the budget with the next model call, like a model call's own output.
         this.caller.pendingOutputTokens += usage.outputTokens;
         const record: SummaryCallRecord = {
@@ -193,30 +199,6 @@ export class AgentSession {
     });
     const pointer = o.historyPointer ? { historyPointer: o.historyPointer } : {};
     return createStrategy(name, { tokenizer, summarizer, ...pointer }, options);
-  }
-
-  /**
-   * A summary call's cost in the session's units (the agent model's uncached input), its input billed by
-   * the rule of a model call: cache reads and writes as the provider reported them (the Anthropic
-   * provider marks the summary prompt for caching, so it is written). A separate summary model is billed
-   * at its own prices, converted when both prices are known; when its price is unknown the call gets no
-   * money, so the session's total in US$ is not shown rather than wrong.
-   */
-  private summaryCost(usage: SummaryUsage): { cost: number; costUsd?: number } {
-    const own = this.o.summaryModel;
-    // Nothing of the summary prompt is in our count's cache: no cached share to estimate.
-    const { input } = reportedInput(usage, { tokensSent: usage.inputTokens, cachedTokens: 0 });
-    if (!own || own.model === this.o.model) {
-      const cost = inputUnits(input, this.accountant.relativePrices) + this.accountant.outputCost(usage.outputTokens);
-      return { cost, ...(this.money ? { costUsd: cost * this.money.usdPerUnit } : {}) };
-    }
-    const p = own.pricing;
-    const units =
-      inputUnits(input, p ?? { cachedPrice: 1, cacheWritePrice: 1 }) +
-      usage.outputTokens * (p?.outputPrice ?? DEFAULT_OUTPUT_PRICE);
-    if (!p?.money) return { cost: units };
-    const costUsd = units * p.money.usdPerUnit;
-    return { cost: this.money ? costUsd / this.money.usdPerUnit : units, costUsd };
   }
 
   private attemptContext(): AttemptContext {

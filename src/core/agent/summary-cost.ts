@@ -1,0 +1,36 @@
+// What a summary call costs, in the session's units (the agent model's uncached input).
+import { DEFAULT_OUTPUT_PRICE, inputUnits, type MoneyPrice, type Pricing } from '../cost/pricing';
+import { reportedInput, type CallAccountant } from './accounting';
+import type { SummaryUsage } from './model-summarizer';
+
+export interface SummaryCostContext {
+  /** The agent's own model, its prices and money. */
+  model: string;
+  accountant: CallAccountant;
+  money: MoneyPrice | undefined;
+  /** A separate summary model, when one is set. */
+  summaryModel?: { model: string; pricing?: Pricing };
+}
+
+/**
+ * The input is billed by the rule of a model call: cache reads and writes as the provider reported them
+ * (the Anthropic provider marks the summary prompt for caching, so it is written). A separate summary
+ * model is billed at its own prices, converted when both prices are known; when its price is unknown the
+ * call gets no money, so the session's total in US$ is not shown rather than wrong.
+ */
+export function summaryCallCost(usage: SummaryUsage, c: SummaryCostContext): { cost: number; costUsd?: number } {
+  const own = c.summaryModel;
+  // Nothing of the summary prompt is in our count's cache: no cached share to estimate.
+  const { input } = reportedInput(usage, { tokensSent: usage.inputTokens, cachedTokens: 0 });
+  if (!own || own.model === c.model) {
+    const cost = inputUnits(input, c.accountant.relativePrices) + c.accountant.outputCost(usage.outputTokens);
+    return { cost, ...(c.money ? { costUsd: cost * c.money.usdPerUnit } : {}) };
+  }
+  const p = own.pricing;
+  const units =
+    inputUnits(input, p ?? { cachedPrice: 1, cacheWritePrice: 1 }) +
+    usage.outputTokens * (p?.outputPrice ?? DEFAULT_OUTPUT_PRICE);
+  if (!p?.money) return { cost: units };
+  const costUsd = units * p.money.usdPerUnit;
+  return { cost: c.money ? costUsd / c.money.usdPerUnit : units, costUsd };
+}
