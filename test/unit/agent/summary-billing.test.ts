@@ -1,7 +1,7 @@
 // Summary calls are billed by the rule of a model call: the cache reads and writes the provider reported.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AgentSession } from '../../../src/core/agent/session';
+import { AgentSession, type AgentOptions } from '../../../src/core/agent/session';
 import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
 import { resolvePricing } from '../../../src/core/cost/pricing';
@@ -35,15 +35,16 @@ function anthropicLike(summaryUsage: ProviderUsage): ChatProvider {
   };
 }
 
-test('a summary call is billed by the cache writes the provider reported (Sonnet 4.5, US$)', async () => {
+/** A Sonnet 4.5 session (Anthropic's prices) using the summary strategy. */
+function sonnetSession(o: Pick<AgentOptions, 'provider' | 'summaryModel'>): AgentSession {
   const { money, ...prices } = resolvePricing({
     model: 'claude-sonnet-4-5',
     provider: 'anthropic',
     cachedPrice: 0.1,
     cacheWritePrice: null,
   });
-  const agent = new AgentSession({
-    provider: anthropicLike({ inputTokens: 20000, cachedTokens: 0, cacheWriteTokens: 19990, outputTokens: 300 }),
+  return new AgentSession({
+    ...o,
     model: 'claude-sonnet-4-5',
     tools: new ToolRegistry([echoTool]),
     tokenizer: createTokenizer('o200k'),
@@ -54,6 +55,12 @@ test('a summary call is billed by the cache writes the provider reported (Sonnet
     maxTurns: 100,
     strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
     sleep: () => Promise.resolve(),
+  });
+}
+
+test('a summary call is billed by the cache writes the provider reported (Sonnet 4.5, US$)', async () => {
+  const agent = sonnetSession({
+    provider: anthropicLike({ inputTokens: 20000, cachedTokens: 0, cacheWriteTokens: 19990, outputTokens: 300 }),
   });
   assert.equal(await agent.send('fix the bug'), 'completed');
   const s = agent.state();
@@ -75,32 +82,13 @@ test('a separate summary model: its reported cache reads at its own cached price
     cachedPrice: 0.1,
     cacheWritePrice: null,
   });
-  const { money, ...prices } = resolvePricing({
-    model: 'claude-sonnet-4-5',
-    provider: 'anthropic',
-    cachedPrice: 0.1,
-    cacheWritePrice: null,
-  });
   const provider = anthropicLike({
     inputTokens: 20000,
     cachedTokens: 15000,
     cacheWriteTokens: 4990,
     outputTokens: 300,
   });
-  const agent = new AgentSession({
-    provider,
-    model: 'claude-sonnet-4-5',
-    summaryModel: { provider, model: 'claude-haiku-4-5', pricing },
-    tools: new ToolRegistry([echoTool]),
-    tokenizer: createTokenizer('o200k'),
-    systemPrompt: 'sys',
-    strategy: 'summary',
-    prices,
-    money: money!,
-    maxTurns: 100,
-    strategyOptions: { cachedPrice: prices.cachedPrice, cacheWritePrice: prices.cacheWritePrice },
-    sleep: () => Promise.resolve(),
-  });
+  const agent = sonnetSession({ provider, summaryModel: { provider, model: 'claude-haiku-4-5', pricing } });
   assert.equal(await agent.send('fix the bug'), 'completed');
   const summary = agent.state().summaryCalls[0]!;
   // Haiku 4.5: $1 input, $0.10 cached, $1.25 written, $5 output per million.
