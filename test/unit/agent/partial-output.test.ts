@@ -19,7 +19,8 @@ function cutProvider(mode: 'error' | 'stop', streamed: () => void): ChatProvider
       yield { type: 'text-delta', text: words };
       streamed();
       if (mode === 'error') throw new ProviderError({ kind: 'server', message: 'Overloaded mid-stream' });
-      await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
+      if (!request.signal.aborted)
+        await new Promise((resolve) => request.signal.addEventListener('abort', resolve, { once: true }));
       throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
     },
   };
@@ -30,7 +31,7 @@ for (const mode of ['error', 'stop'] as const)
     const ac = new AbortController();
     const tokenizer = createTokenizer('o200k');
     const agent = new AgentSession({
-      provider: cutProvider(mode, () => setTimeout(() => ac.abort(), 10)),
+      provider: cutProvider(mode, () => ac.abort()),
       model: 'm',
       tools: new ToolRegistry([]),
       tokenizer,
