@@ -289,6 +289,65 @@ test('a Codex fork or sub-agent rollout says that it starts with a copy of its p
   assert.doesNotMatch(await warned('plain.jsonl'), /fork/);
 });
 
+test("Codex: a fork's copy of its parent's metadata and a repeated session_meta are not a second system prompt; two sessions in one file are refused", async () => {
+  const line = (type: string, payload: object) => JSON.stringify({ timestamp: '2026-06-15T13:00:00Z', type, payload });
+  const user = (text: string) =>
+    line('response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text }] });
+  const reply = (text: string) =>
+    line('response_item', { type: 'message', role: 'assistant', content: [{ type: 'output_text', text }] });
+  const usage = (input: number) =>
+    line('event_msg', { type: 'token_count', info: { last_token_usage: { input_tokens: input, output_tokens: 5 } } });
+  const base = { text: 'You are Codex.' };
+  const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
+  const load = async (name: string, lines: string[]) => {
+    writeFileSync(join(dir, name), lines.join('\n') + '\n');
+    return loadTrajectoryFile(join(dir, name));
+  };
+  const sent = (t: Awaited<ReturnType<typeof load>>[number]) =>
+    t.calls!.map((c) => contextOf(t, c).map((m) => `${m.role}: ${m.content}`));
+  // A fork writes its own metadata, then its parent's rollout as it was, the parent's metadata first.
+  const [fork] = await load('fork.jsonl', [
+    line('session_meta', { id: 'child', forked_from_id: 'parent', base_instructions: base }),
+    line('session_meta', { id: 'parent', base_instructions: base }),
+    user('parent question'),
+    reply('parent answer'),
+    usage(1000),
+    user('child question'),
+    reply('child answer'),
+    usage(1100),
+  ]);
+  assert.deepEqual(sent(fork!)[1], [
+    'system: You are Codex.',
+    'user: parent question',
+    'assistant: parent answer',
+    'user: child question',
+  ]);
+  // A session that repeats its own metadata (resumed, long-lived): one system prompt.
+  const [resumed] = await load('resumed.jsonl', [
+    line('session_meta', { id: 's', base_instructions: base }),
+    user('q1'),
+    reply('a1'),
+    usage(900),
+    line('session_meta', { id: 's', base_instructions: base }),
+    user('q2'),
+    reply('a2'),
+    usage(950),
+  ]);
+  assert.deepEqual(sent(resumed!)[1], ['system: You are Codex.', 'user: q1', 'assistant: a1', 'user: q2']);
+  // Two unrelated sessions in one file (rollouts joined by hand): refused, not replayed as one.
+  await assert.rejects(
+    load('two.jsonl', [
+      line('session_meta', { id: 'a', base_instructions: base }),
+      user('q a'),
+      reply('ans a'),
+      line('session_meta', { id: 'b', base_instructions: base }),
+      user('q b'),
+      reply('ans b'),
+    ]),
+    /holds more than one Codex session \(a, then b at record 4\): replay each rollout file on its own/,
+  );
+});
+
 test('Aider reflections (a malformed edit, lint errors): each is a call of its own, sent the error Aider showed', async () => {
   const t = await one('aider-reflections.chat.history.md');
   // One call per `> Tokens:` line: the request, two reflections, the person's thanks.

@@ -6,6 +6,7 @@
 // themselves on the following lines; both are read.
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
+import { fail, printable } from '../errors';
 import { isObject, type Json, type JsonObject } from '../json';
 import { plural, noteBadLines } from '../notes';
 import type { Importer } from '../importer';
@@ -87,6 +88,7 @@ export const codex: Importer = {
     const a = new ResponseAssembler();
     let waiting: number | undefined; // the last call with no usage recorded yet
     let instructions: string | undefined; // the system instructions, sent with every request
+    let own: { id?: string; parent?: string } | undefined; // the file's own session (its first metadata)
     // `instructions` (session_meta, and the first line of early rollouts) is the user's instructions
     // (AGENTS.md), not the system prompt: Codex 0.3x on also sends them as a `<user_instructions>` user
     // item, which the rollout keeps; earlier versions appended them to the system prompt. Only
@@ -133,9 +135,24 @@ export const codex: Importer = {
       const where = `record ${i + 1}`;
       const payload = isObject(r.payload) ? r.payload : undefined;
       if (r.type === 'session_meta' && payload) {
+        const id = typeof payload.id === 'string' ? payload.id : undefined;
+        if (own !== undefined) {
+          // Only the file's first metadata is its own. A fork copies its parent's rollout verbatim, the
+          // parent's metadata with it, and a long-lived session repeats its own: neither is a second
+          // system prompt (Codex sends the instructions once per request). Another session's metadata in
+          // a file that names no parent is a second session whose calls would be merged into the first.
+          if (own.parent === undefined && id !== undefined && own.id !== undefined && id !== own.id)
+            fail(
+              `holds more than one Codex session (${printable(own.id, 40)}, then ${printable(id, 40)} at ${where}): ` +
+                'replay each rollout file on its own',
+              'several Codex sessions in one file',
+            );
+          return;
+        }
+        own = { id, parent: forkedFrom(payload) };
         const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
         system(typeof base === 'string' && base !== '' ? base : undefined, payload.instructions);
-        const parent = forkedFrom(payload);
+        const parent = own.parent;
         if (parent !== undefined)
           notes.say(
             `a fork or sub-agent of session ${JSON.stringify(parent)}: Codex starts it with a copy of that session's ` +
