@@ -235,6 +235,29 @@ test('SWE-agent RetryAgent: each attempt is its own run with its own cost; the c
   }
 });
 
+test('SWE-agent model_stats: more API calls than the log keeps is said; a run replayed without a model records no $0 cost', async () => {
+  const withStats = (stats: Record<string, number>) => {
+    const doc = maskedDoc() as ReturnType<typeof maskedDoc> & { info: { model_stats: Record<string, number> } };
+    doc.info.model_stats = stats;
+    return readDoc(doc);
+  };
+  // 7 steps kept; SWE-agent counted 9 queries (two replies it rejected and asked again for).
+  const retried = await withStats({ instance_cost: 0.9, api_calls: 9 });
+  assert.equal(retried.calls!.length, 7);
+  assert.equal(retried.recordedCost, 0.9);
+  assert.match(
+    retried.warnings!.join('\n'),
+    /`model_stats` counts 9 API calls, the log keeps 7: .* in the recorded cost but not replayed/,
+  );
+  const exact = await withStats({ instance_cost: 0.7, api_calls: 7 });
+  assert.equal(exact.recordedCost, 0.7);
+  assert.doesNotMatch((exact.warnings ?? []).join('\n'), /API calls/);
+  // A demonstration replayed without a model: no calls, $0. That is not what its 7 calls cost.
+  const replayed = await withStats({ instance_cost: 0, tokens_sent: 0, api_calls: 0 });
+  assert.equal(replayed.recordedCost, undefined);
+  assert.match(replayed.warnings!.join('\n'), /records no API calls .*: its cost of \$0 is not read as recorded/);
+});
+
 test('OpenAI chat JSON, bare array and JSONL read to the same messages; user is a person, tool the environment', async () => {
   const obj = await one('openai-chat.json');
   const bare = await one('openai-bare.json');

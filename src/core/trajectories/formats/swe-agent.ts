@@ -17,7 +17,7 @@ import type { Message } from '../../messages';
 import type { MessageRange } from '../types';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
-import { asObject, isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { asObject, isObject, optionalCount, optionalNumber, type Json, type JsonObject } from '../json';
 import { Notes, plural, noteUnknownRole } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import { chatMessage, chatRole, chatToolCalls } from './chat';
@@ -284,11 +284,35 @@ function readRun(doc: JsonObject, notes: Notes): ImportedRun {
           : `raw counts the full \`history\`, more than was sent: SWE-agent's history processor${named} shortened old observations before each call`),
     );
   const stats = isObject(doc.info) && isObject(doc.info.model_stats) ? doc.info.model_stats : undefined;
-  const total = optionalNumber(stats?.instance_cost);
+  const total = recordedCost(stats, b.calls.length, notes);
   return {
     format: steps ? 'swe-agent' : 'swe-agent-history',
     messages: b.messages,
     calls: b.calls,
     ...(total !== undefined ? { recordedCost: total } : {}),
   };
+}
+
+/**
+ * The run's cost from `model_stats`, set beside the calls the log kept. `api_calls` counts every query:
+ * a reply SWE-agent rejected (format error, blocked command) is queried again and only the retry enters
+ * `history`, and an extract may lack the last steps, so those calls are in the cost but not replayed. A demonstration replayed without a
+ * model records no calls and $0: that is no price of the calls it holds, so no cost is read.
+ */
+function recordedCost(stats: JsonObject | undefined, kept: number, notes: Notes): number | undefined {
+  const cost = optionalNumber(stats?.instance_cost);
+  const apiCalls = optionalCount(stats?.api_calls);
+  if (typeof apiCalls !== 'number' || kept === 0) return cost;
+  if (apiCalls === 0) {
+    notes.say(
+      `\`model_stats\` records no API calls (the run was replayed without a model): its cost of $${cost ?? 0} is not read as recorded`,
+    );
+    return undefined;
+  }
+  if (apiCalls > kept)
+    notes.say(
+      `\`model_stats\` counts ${apiCalls} API calls, the log keeps ${kept}: the others (replies SWE-agent rejected ` +
+        'and queried again, or steps the file left out) are in the recorded cost but not replayed',
+    );
+  return cost;
 }
