@@ -28,6 +28,19 @@ test('mini-swe-agent 1.x: messages, usage and money per call, the unsent submiss
   );
 });
 
+test('mini-swe-agent: an instance cost of $0 beside recorded tokens is no recorded cost (a model LiteLLM has no price for)', async () => {
+  const doc = JSON.parse(readFileSync(fixture('mini-swe-agent.traj.json'), 'utf8')) as {
+    info: { model_stats: { instance_cost: number } };
+  };
+  doc.info.model_stats.instance_cost = 0;
+  const dir = mkdtempSync(join(tmpdir(), 'cd-mini-'));
+  writeFileSync(join(dir, 'local.traj.json'), JSON.stringify(doc));
+  const [t] = await loadTrajectoryFile(join(dir, 'local.traj.json'));
+  assert.ok(t!.calls!.some((c) => (c.recorded?.inputTokens ?? 0) > 0));
+  assert.equal(t!.recordedCost, undefined);
+  assert.match(t!.warnings!.join('\n'), /a cost of \$0 beside non-zero tokens: read as no cost recorded/);
+});
+
 test('mini-swe-agent 2.x tool calling: tool messages, a rejected reply as a call without output, exit ignored', async () => {
   const t = await one('mini-swe-agent-2-toolcall.traj.json');
   assert.deepEqual(shape(t), [

@@ -97,7 +97,12 @@ export const miniSweAgent: Importer = {
         rejected,
       );
     const stats = isObject(doc.info) && isObject(doc.info.model_stats) ? doc.info.model_stats : undefined;
-    const total = optionalNumber(stats?.instance_cost);
+    let total = optionalNumber(stats?.instance_cost);
+    // $0 beside billed tokens is a price LiteLLM did not know (a local model, cost tracking off), not a free run.
+    if (total === 0 && b.calls.some((c) => (c.recorded?.inputTokens ?? 0) + (c.recorded?.outputTokens ?? 0) > 0)) {
+      total = undefined;
+      notes.say('`model_stats` records a cost of $0 beside non-zero tokens: read as no cost recorded');
+    }
     return [
       {
         format: 'mini-swe-agent',
