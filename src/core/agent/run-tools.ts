@@ -18,6 +18,11 @@ export interface RunToolsContext {
   emit(event: AgentEvent): void;
   /** The call the output limit cut mid-way (stop-reason.ts): answered with a note, never run. */
   cutCallId?: string;
+  /**
+   * Told each result as soon as its tool is done, before the next call of the action runs: the session
+   * keeps (and its history file writes) an edit's result while a later command still runs.
+   */
+  onResult?(message: Message): void;
 }
 
 export const CANCELLED_TEXT = 'Cancelled: the user stopped the agent before this tool finished.';
@@ -91,6 +96,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     const message: Message = { role: 'tool', content: text, toolCallId: call.id, name: call.name };
     if (storedAt !== undefined) message.storedAt = storedAt;
     results.push(message);
+    ctx.onResult?.(message);
     ctx.emit({
       type: 'tool-call-finished',
       turn: ctx.turn,

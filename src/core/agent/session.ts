@@ -391,7 +391,7 @@ export class AgentSession {
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
       }
-      const ran = await runToolCalls(toolCalls, {
+      await runToolCalls(toolCalls, {
         tools: this.o.tools,
         longOutput: this.o.longOutput ?? passThroughLongOutput,
         session: this.s.id,
@@ -400,11 +400,14 @@ export class AgentSession {
         clock: this.clock,
         emit: (e) => this.emit(e),
         ...(cut ? { cutCallId: cut.id } : {}),
+        // Kept as each tool is done: a crash while a later call of the action runs keeps the earlier results.
+        onResult: (m) => {
+          const result: Message = { ...m, origin: 'environment' };
+          this.append(result);
+          // Count new text on arrival, so assembling the next call only looks tokens up.
+          this.accountant.count(result);
+        },
       });
-      const results = ran.map((m): Message => ({ ...m, origin: 'environment' }));
-      for (const m of results) this.append(m);
-      // Count new text on arrival, so assembling the next call only looks tokens up.
-      for (const m of results) this.accountant.count(m);
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
       // Each cut reply costs a full output: a model that keeps writing too much is stopped, not paid on.
       cutInARow = cut ? cutInARow + 1 : 0;

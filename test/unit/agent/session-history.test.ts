@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { HistoryWriter, isMessageRecord, loadSession } from '../../../src/core/store/history';
-import { maskedFromHistory, messagesFromHistory } from '../../../src/core/agent/resume';
+import { MISSING_RESULT, maskedFromHistory, messagesFromHistory } from '../../../src/core/agent/resume';
+import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
 import {
   summarizeHistoryFile,
   summarizeRecords,
@@ -16,7 +17,7 @@ import {
 import { silentLogger } from '../../../src/core/ports';
 import type { Message } from '../../../src/core/messages';
 import { HistorySink, SessionHistory } from '../../../src/extension/agent/sessionHistory';
-import { harness } from './helpers';
+import { echoTool, harness } from './helpers';
 import { listPastSessions } from '../../../src/extension/agent/pastSessions';
 import { WrittenSessions } from '../../../src/extension/agent/writtenSessions';
 import { tempDir } from '../store/helpers';
@@ -133,6 +134,51 @@ test('a tool result is in the file while the next model call is still under way'
   const result = messagesFromHistory(records).find((m) => m.role === 'tool');
   assert.equal(result?.content, h.agent.messages.find((m) => m.role === 'tool')?.content);
   assert.match(result?.content ?? '', /a\.ts:1:/, 'the real output, not a stand-in for a missing one');
+  stop.abort();
+  await run;
+  await sink.history.close();
+});
+
+test("an action's first tool result is in the file while its second tool still runs", async (t) => {
+  const s = await store(t);
+  const sink = new HistorySink();
+  let started!: () => void;
+  const secondRuns = new Promise<void>((resolve) => (started = resolve));
+  // A command that runs until the user stops it (or waits for an approval): a crash now.
+  const slow: AgentTool = {
+    name: 'run_command',
+    description: 'Runs a command',
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    run: (_args, ctx) => {
+      started();
+      return new Promise((resolve) => ctx.signal.addEventListener('abort', () => resolve({ ok: true, text: '' })));
+    },
+  };
+  const h = await harness(
+    [
+      {
+        reply: {
+          text: 'Reading, then testing.',
+          toolCalls: [
+            { name: 'read_file', arguments: { path: 'a.ts' } },
+            { name: 'run_command', arguments: {} },
+          ],
+        },
+      },
+    ],
+    { onCall: sink.onCall, onMessage: sink.onMessage, tools: new ToolRegistry([echoTool, slow]) },
+  );
+  t.after(() => h.close());
+  sink.session = h.agent;
+  sink.history = SessionHistory.open(await HistoryWriter.open(s, 'chat-6'), 0, [], silentLogger);
+  const stop = new AbortController();
+  const run = h.agent.send('Read a.ts, then run the tests.', stop.signal);
+  await secondRuns;
+  await sink.history.flush();
+  const { records } = await loadSession(s, 'chat-6');
+  const results = messagesFromHistory(records).filter((m) => m.role === 'tool');
+  assert.match(results[0]?.content ?? '', /a\.ts:1:/, "the finished tool's real output, not a stand-in");
+  assert.equal(results[1]?.content, MISSING_RESULT, 'the running one is not done yet');
   stop.abort();
   await run;
   await sink.history.close();
