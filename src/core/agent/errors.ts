@@ -1,4 +1,5 @@
 // Provider failures, classified so the loop knows what to retry and the panel what to tell the user.
+import { clip, htmlPageText, jsonErrorMessage, readableErrorText } from './error-text';
 
 export type ProviderErrorKind =
   'auth' | 'rate-limit' | 'server' | 'timeout' | 'context-overflow' | 'network' | 'bad-request' | 'aborted';
@@ -136,6 +137,29 @@ export function streamEndedEarly(missing: string): ProviderError {
   });
 }
 
+/**
+ * A 200 answer whose body is no event stream (`contentType`, the body's first characters in `head`): not
+ * retried, since the same request gets the same page.
+ */
+export function notAnEventStream(contentType: string, head: string): ProviderError {
+  const type = contentType.split(';')[0]!.trim() || 'no content type';
+  const page = htmlPageText(head);
+  let said: string;
+  if (page !== undefined) said = `an HTML page ("${page}")`;
+  else if (/json/i.test(type) || /^\s*[{[]/.test(head)) {
+    const error = jsonErrorMessage(head);
+    said = error
+      ? `an error in JSON ("${clip(error)}")`
+      : 'one JSON document: the server does not stream its answers (it ignores "stream": true)';
+  } else said = head.trim() ? `"${clip(head.trim().replace(/\s+/g, ' '))}"` : 'an empty body';
+  return new ProviderError({
+    kind: 'bad-request',
+    message:
+      `The provider answered with ${type}, not an event stream: ${said}. The base URL may lead to a web page ` +
+      'or a proxy that asks to sign in rather than to the API (which often ends in /v1)',
+  });
+}
+
 const OVERFLOW_RE =
   /context[ _-]?length|maximum context|context window|too many tokens|prompt is too long|exceeds? the (?:model'?s? )?(?:max|context)/i;
 
@@ -166,7 +190,7 @@ export function classifyHttpError(status: number, message: string, retryAfterMs?
   else kind = 'bad-request';
   return new ProviderError({
     kind,
-    message: `${describeKind(kind)} (HTTP ${status}): ${message}`,
+    message: `${describeKind(kind)} (HTTP ${status}): ${readableErrorText(message)}`,
     status,
     // A 503 may say when to come back, like a 429.
     ...((kind === 'rate-limit' || status === 503) && retryAfterMs !== undefined ? { retryAfterMs } : {}),

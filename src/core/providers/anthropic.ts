@@ -3,8 +3,9 @@
 import Anthropic from '@anthropic-ai/sdk';
 import type { Message } from '../messages';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../agent/provider';
-import { ProviderError, classifyHttpError, connectionError, parseRetryAfter, streamEndedEarly } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
+import { endWatchingFetch, unfinished, watchingEnd, type EndWatch } from './sse-end';
 import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
@@ -59,6 +60,7 @@ export class AnthropicProvider implements ChatProvider {
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
       timeout: options.timeoutMs ?? 120_000,
       maxRetries: 0,
+      fetch: endWatchingFetch(), // notes what a 200 answer's body is (an HTML page is no stream)
     });
     this.url = `${trimTrailing(this.client.baseURL, '/')}/v1/messages`;
   }
@@ -71,22 +73,25 @@ export class AnthropicProvider implements ChatProvider {
     const usage: ProviderUsage = {};
     let finish: string | undefined;
     let stopped = false;
+    const end: EndWatch = { sawDone: false };
     const local = new AbortController();
     const onAbort = (): void => local.abort();
     if (request.signal.aborted) local.abort();
     else request.signal.addEventListener('abort', onAbort, { once: true });
     try {
-      const stream = await this.client.messages.create(
-        {
-          model: request.model,
-          max_tokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 8192,
-          messages: parts.messages,
-          ...(parts.system ? { system: parts.system } : {}),
-          ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
-          ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-          stream: true,
-        },
-        { signal: local.signal },
+      const stream = await watchingEnd(end, () =>
+        this.client.messages.create(
+          {
+            model: request.model,
+            max_tokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 8192,
+            messages: parts.messages,
+            ...(parts.system ? { system: parts.system } : {}),
+            ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
+            ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
+            stream: true,
+          },
+          { signal: local.signal },
+        ),
       );
       for await (const event of stream) {
         if (event.type === 'message_start') {
@@ -118,7 +123,7 @@ export class AnthropicProvider implements ChatProvider {
       request.signal.removeEventListener('abort', onAbort);
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
-    if (!stopped) throw streamEndedEarly('message_stop').at(this.url);
+    if (!stopped) throw unfinished(end, 'message_stop').at(this.url);
     for (const [, t] of [...tools.entries()].sort((a, b) => a[0] - b[0]))
       yield { type: 'tool-call', call: { id: t.id, name: t.name, arguments: t.json === '' ? '{}' : t.json } };
     if (finish) yield { type: 'finish', reason: finish };

@@ -2,9 +2,9 @@
 // LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
 import OpenAI from 'openai';
 import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../agent/provider';
-import { ProviderError, classifyHttpError, connectionError, parseRetryAfter, streamEndedEarly } from '../agent/errors';
+import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
-import { endWatchingFetch, watchingEnd, type EndWatch } from './sse-end';
+import { endWatchingFetch, unfinished, watchingEnd, type EndWatch } from './sse-end';
 import { usageFromOpenAI } from './openai-usage';
 import { trimTrailing } from '../trim';
 
@@ -56,6 +56,12 @@ function classify(e: unknown, signal?: AbortSignal): ProviderError {
     return classifyHttpError(e.status, detail, retryAfter);
   }
   const message = e instanceof Error ? e.message : String(e);
+  // The SDK parses each event's JSON: a broken one is the server's fault, not the network's.
+  if (e instanceof SyntaxError)
+    return new ProviderError(
+      { kind: 'server', message: `The provider sent an event that is not valid JSON (${message})` },
+      { cause: e },
+    );
   // An error inside an SSE stream has no status: treat it as the server's.
   if (e instanceof OpenAI.APIError)
     return new ProviderError({ kind: 'server', message: `The provider failed mid-stream: ${message}` }, { cause: e });
@@ -153,7 +159,7 @@ export class OpenAICompatibleProvider implements ChatProvider {
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
     // Either marks a complete answer: some servers send a finish_reason and no [DONE], a few the reverse.
-    if (finish === undefined && !end.sawDone) throw streamEndedEarly('finish_reason or [DONE]').at(this.url);
+    if (finish === undefined && !end.sawDone) throw unfinished(end, 'finish_reason or [DONE]').at(this.url);
     let n = 0;
     for (const c of [...calls.entries()].sort((a, b) => a[1].order - b[1].order || a[0] - b[0]).map(([, v]) => v))
       yield {

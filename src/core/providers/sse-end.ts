@@ -3,10 +3,17 @@
 // ended properly. This fetch passes the body on unchanged and notes the line for the call that made the
 // request, found through the async context (one client serves every call of a provider).
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { notAnEventStream, streamEndedEarly, type ProviderError } from '../agent/errors';
 
 export interface EndWatch {
   sawDone: boolean;
+  /** A 200 answer's content type and first characters: an answer that is no stream is said as what it is. */
+  contentType?: string;
+  head?: string;
 }
+
+/** Characters of a body kept in `EndWatch.head`. */
+const HEAD_CHARS = 4_096;
 
 const watching = new AsyncLocalStorage<EndWatch>();
 const DONE_LINE = /^data: ?\[DONE\]/;
@@ -24,9 +31,12 @@ export function endWatchingFetch(): typeof fetch {
     const response = await fetch(input, init);
     const watch = watching.getStore();
     if (!watch || !response.ok || !response.body) return response;
+    watch.contentType = response.headers.get('content-type') ?? '';
+    watch.head = '';
     const decoder = new TextDecoder();
     let line = '';
     const see = (text: string, last: boolean): void => {
+      if (watch.head!.length < HEAD_CHARS) watch.head += text.slice(0, HEAD_CHARS - watch.head!.length);
       const lines = (line + text).split(/\r\n|\r|\n/);
       line = last ? '' : lines.pop()!.slice(0, LINE_START);
       if (lines.some((l) => DONE_LINE.test(l))) watch.sawDone = true;
@@ -50,4 +60,14 @@ export function endWatchingFetch(): typeof fetch {
     Object.defineProperty(watched, 'url', { value: response.url }); // the SDK logs it
     return watched;
   };
+}
+
+/**
+ * Why an answer has no end marker: a 200 whose body is no event stream (by its type, and by its text: a
+ * server may label a real stream `text/plain`), else a stream cut short.
+ */
+export function unfinished(end: EndWatch, marker: string): ProviderError {
+  const stream =
+    /event-stream/i.test(end.contentType ?? 'text/event-stream') || /^\s*(?:data|event|id|:)/.test(end.head ?? '');
+  return stream ? streamEndedEarly(marker) : notAnEventStream(end.contentType ?? '', end.head ?? '');
 }

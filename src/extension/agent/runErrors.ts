@@ -29,7 +29,7 @@ export function describeRunError(
         `The connection to the model endpoint${at} broke off (${detail}). It may be temporary: send again.`,
     timeout: `The model${at} did not answer in time (${detail}). Send again, or check the server.`,
     server: `The provider${at} failed (${detail}). It may be temporary: send again.`,
-    'bad-request': `The provider${at} rejected the request (${detail}). Check the model name in the setup form.`,
+    'bad-request': `The provider${at} rejected the request (${detail}). Check the model name and the base URL in the setup form.`,
     aborted: 'Stopped.',
   };
   const setup =

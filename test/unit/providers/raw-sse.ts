@@ -5,14 +5,21 @@ import type { AddressInfo } from 'node:net';
 import { ProviderError } from '../../../src/core/agent/errors';
 import { collectChat, type ChatProvider, type ChatResult } from '../../../src/core/agent/provider';
 
-/** Serves each request the next body, written in `pieces` writes (so markers may be split). */
-export async function serve(bodies: string[], pieces = 1): Promise<{ url: string; close(): Promise<void> }> {
+/**
+ * Serves each request the next body, written in `pieces` writes (so markers may be split), with `status`
+ * and `contentType` (an event stream by default).
+ */
+export async function serve(
+  bodies: string[],
+  pieces = 1,
+  { status = 200, contentType = 'text/event-stream' } = {},
+): Promise<{ url: string; requests(): number; close(): Promise<void> }> {
   let n = 0;
   const s = http.createServer((req, res) => {
     req.resume();
     req.on('end', () => {
       const body = bodies[n++] ?? '';
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.writeHead(status, { 'content-type': contentType });
       const size = Math.ceil(body.length / pieces);
       for (let i = 0; i < body.length; i += size) res.write(body.slice(i, i + size));
       res.end();
@@ -21,6 +28,7 @@ export async function serve(bodies: string[], pieces = 1): Promise<{ url: string
   await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
   return {
     url: `http://127.0.0.1:${(s.address() as AddressInfo).port}`,
+    requests: () => n,
     close: () => new Promise((r) => (s.closeAllConnections(), s.close(() => r()))),
   };
 }
