@@ -15,7 +15,10 @@ export interface RetryPolicy {
   maxInvalidToolCallRetries: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A Retry-After is honoured up to this. */
+  /**
+   * The longest Retry-After waited out. A longer one is not retried: resending early only meets the same
+   * refusal, so the run stops and says when to come back.
+   */
   retryAfterCapMs: number;
 }
 
@@ -25,7 +28,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxInvalidToolCallRetries: 2,
   baseDelayMs: 500,
   maxDelayMs: 8_000,
-  retryAfterCapMs: 30_000,
+  retryAfterCapMs: 60_000,
 };
 
 /** Retries of one model call so far, by cause. */
@@ -81,10 +84,7 @@ export function planRetry(error: ProviderErrorInfo, tried: RetryCounts, policy: 
 
   function transient(): RetryPlan | undefined {
     if (tried.transient >= policy.maxRetries) return undefined;
-    const delayMs =
-      error.retryAfterMs !== undefined
-        ? Math.min(error.retryAfterMs, policy.retryAfterCapMs)
-        : backoff(tried.transient);
-    return { counts: 'transient', delayMs };
+    if (error.retryAfterMs !== undefined && error.retryAfterMs > policy.retryAfterCapMs) return undefined;
+    return { counts: 'transient', delayMs: error.retryAfterMs ?? backoff(tried.transient) };
   }
 }

@@ -19,16 +19,17 @@ export function describeRunError(
   const url = failedUrl(error, endpoint);
   const at = url ? ` at ${url}` : '';
   const detail = error.message;
+  const comeBack = error.retryAfterMs !== undefined ? `It asks to wait ${waitText(error.retryAfterMs)}` : undefined;
   const text: Record<ProviderErrorKind, string> = {
     auth: `The provider${at} refused the API key (${detail}). Enter a valid key in the setup form.`,
-    'rate-limit': `The provider${at} is rate limiting (${detail}). Wait a moment and send again.`,
+    'rate-limit': `The provider${at} is rate limiting (${detail}). ${comeBack ?? 'Wait a moment'} and send again.`,
     'context-overflow': `The request did not fit the model's context window (${detail}). Try the masking or hybrid strategy, or a model with a larger window.`,
     network: error.unreachable
       ? `Could not reach the model endpoint${at} (${detail}). Start the server, or correct the base URL in the setup form.`
       : // A server answered, then the connection broke (a reset, a stream cut before its end).
         `The connection to the model endpoint${at} broke off (${detail}). It may be temporary: send again.`,
     timeout: `The model${at} did not answer in time (${detail}). Send again, or check the server.`,
-    server: `The provider${at} failed (${detail}). It may be temporary: send again.`,
+    server: `The provider${at} failed (${detail}). ${comeBack ? `${comeBack} and send again.` : 'It may be temporary: send again.'}`,
     'bad-request': `The provider${at} rejected the request (${detail}). Check the model name and the base URL in the setup form.`,
     aborted: 'Stopped.',
   };
@@ -36,6 +37,13 @@ export function describeRunError(
     error.kind === 'auth' || (error.kind === 'network' && error.unreachable) || error.kind === 'bad-request';
   const action = setup ? SETUP : LOG;
   return { text: text[error.kind] ?? detail, action };
+}
+
+/** A Retry-After as a person reads it: "about 2 minutes", "about 1 hour". */
+function waitText(ms: number): string {
+  const s = Math.max(1, Math.round(ms / 1000));
+  const [n, unit] = s < 90 ? [s, 'second'] : s < 3570 ? [Math.round(s / 60), 'minute'] : [Math.round(s / 3600), 'hour'];
+  return `about ${n} ${unit}${n === 1 ? '' : 's'}`;
 }
 
 const REASON: Partial<Record<string, string>> = {

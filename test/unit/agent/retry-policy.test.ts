@@ -25,7 +25,10 @@ test('transient failures resend unfiltered with capped exponential backoff, Retr
     assert.deepEqual(delays, [100, 200, 400, undefined, undefined], kind);
     assert.equal(planRetry(err(kind), none, policy)!.filterNote, undefined, `${kind} is never filtered`);
   }
-  assert.equal(planRetry(err('rate-limit', { retryAfterMs: 60_000 }), none, policy)!.delayMs, 5_000);
+  assert.equal(planRetry(err('rate-limit', { retryAfterMs: 5_000 }), none, policy)!.delayMs, 5_000);
+  // Resending before a longer Retry-After only meets the same refusal: the run stops and says when.
+  assert.equal(planRetry(err('rate-limit', { retryAfterMs: 5_001 }), none, policy), undefined);
+  assert.equal(planRetry(err('server', { status: 503, retryAfterMs: 3_600_000 }), none, policy), undefined);
   assert.equal(planRetry(err('server', { status: 503, retryAfterMs: 2_000 }), none, policy)!.delayMs, 2_000);
 });
 

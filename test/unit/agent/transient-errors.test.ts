@@ -80,12 +80,12 @@ test('retries used up end the run with a classified error naming the URL', async
   }
 });
 
-test('a 429 honours Retry-After (capped) and a 503 its Retry-After; both resend the same context', async () => {
+test('a 429 honours Retry-After and a 503 its Retry-After; both resend the same context', async () => {
   const waits: number[] = [];
   const h = await harness(
     [
       ...readSteps(2),
-      { fault: 'rate-limit', retryAfter: 120 },
+      { fault: 'rate-limit', retryAfter: 4 },
       { fault: 'server-error', status: 503, retryAfter: 2 },
       { reply: { text: 'Done.' } },
     ],
@@ -93,13 +93,31 @@ test('a 429 honours Retry-After (capped) and a 503 its Retry-After; both resend 
   );
   try {
     assert.equal(await h.agent.send('Go'), 'completed');
-    assert.deepEqual(waits, [5_000, 2_000]);
+    assert.deepEqual(waits, [4_000, 2_000]);
     const reqs = h.server.chatRequests();
     assertResentAsIs(reqs, 2);
     assertResentAsIs(reqs, 3);
     const [rate, unavailable] = errorsOf(h.events);
-    assert.ok(rate!.kind === 'rate-limit' && rate!.retryAfterMs === 120_000);
+    assert.ok(rate!.kind === 'rate-limit' && rate!.retryAfterMs === 4_000);
     assert.ok(unavailable!.kind === 'server' && unavailable!.retryAfterMs === 2_000);
+  } finally {
+    await h.close();
+  }
+});
+
+test('a Retry-After longer than the cap stops the run at once, keeping when to come back', async () => {
+  const waits: number[] = [];
+  const h = await harness([...readSteps(1), { fault: 'rate-limit', retryAfter: 120 }, { reply: { text: 'Done.' } }], {
+    sleep: waitsInto(waits),
+    retry: { retryAfterCapMs: 5_000 },
+  });
+  try {
+    // Resending before the provider's time only meets the same refusal and spends the retries.
+    assert.equal(await h.agent.send('Go'), 'error');
+    assert.deepEqual(waits, []);
+    assert.equal(h.server.chatRequests().length, 2);
+    const [rate] = errorsOf(h.events);
+    assert.ok(rate!.kind === 'rate-limit' && rate!.retryAfterMs === 120_000);
   } finally {
     await h.close();
   }

@@ -114,6 +114,13 @@ test('run errors name the URL and the fix; retries read as one line', () => {
   );
   assert.equal(cut.action.action, 'showLog');
   assert.equal(describeRunError({ kind: 'rate-limit', message: '429' }, undefined).action.action, 'showLog');
+  // A Retry-After too long to wait out stops the run: the user is told when to come back.
+  const later = (ms: number, kind: 'rate-limit' | 'server' = 'rate-limit') =>
+    describeRunError({ kind, message: 'HTTP 429', retryAfterMs: ms }, undefined).text;
+  assert.match(later(3_600_000), /It asks to wait about 1 hour and send again\.$/);
+  assert.match(later(120_000), /It asks to wait about 2 minutes and send again\.$/);
+  assert.match(later(45_000, 'server'), /failed \(HTTP 429\)\. It asks to wait about 45 seconds and send again\.$/);
+  assert.match(describeRunError({ kind: 'rate-limit', message: '429' }, undefined).text, /Wait a moment and send/);
   assert.equal(retryActivity(1, 'network', 0, false), 'Retrying (attempt 2): the endpoint could not be reached…');
   assert.equal(
     retryActivity(2, 'invalid tool call (unknown-tool)', 0, true),
