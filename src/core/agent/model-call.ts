@@ -5,8 +5,9 @@
 // a timeout before any answer) is neither counted nor billed, and its budget spend is given back. A call
 // that failed after an answer is billed only when the provider reported usage (its output, when it has
 // not reported that yet, by our count of what streamed); a call the user stopped while the server was
-// answering is billed by our own count (the provider did the work).
-import type { TokenBudget } from '../budget';
+// answering is billed by our own count (the provider did the work). The budget is asked with our count
+// before the call and brought to the prompt size the provider reported after it (settleInput).
+import type { SpendRequest, TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
 import type { MoneyPrice } from '../cost/pricing';
@@ -67,8 +68,11 @@ export type AttemptOutcome =
 const STOPPED: AttemptOutcome = { type: 'stopped', reason: 'aborted', message: 'Stopped by the user' };
 
 export class ModelCaller {
-  /** Output of the last call, asked of the budget with the next request (it is known only afterwards). */
-  pendingOutputTokens = 0;
+  /**
+   * Tokens spent but not yet asked of the budget, asked with the next request: the last call's output (known
+   * only afterwards) and prompt tokens the provider billed beyond our count.
+   */
+  pendingTokens = 0;
   /** Observations masked in the previous call's context (ids), to record which ones are new. */
   private maskedBefore = new Set<string>();
 
@@ -78,7 +82,7 @@ export class ModelCaller {
     const c = this.ctx();
     const bill = c.accountant.bill(a.sent, a.history, a.specs);
     const spend = {
-      tokens: bill.tokensSent + this.pendingOutputTokens,
+      tokens: bill.tokensSent + this.pendingTokens,
       ...(c.taskId !== undefined ? { taskId: c.taskId } : {}),
       ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
       reason: `model call for turn ${a.turn}`,
@@ -91,7 +95,7 @@ export class ModelCaller {
       void asked
         .then((d) => {
           if (!d.allowed) return;
-          this.pendingOutputTokens = 0;
+          this.pendingTokens = 0;
           return this.refund(c, input);
         })
         .catch(() => undefined);
@@ -103,7 +107,7 @@ export class ModelCaller {
         reason: 'budget',
         message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
       };
-    this.pendingOutputTokens = 0;
+    this.pendingTokens = 0;
 
     const call = c.state.calls.length + 1;
     let answered = false;
@@ -156,13 +160,14 @@ export class ModelCaller {
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);
-    this.pendingOutputTokens += output;
+    this.pendingTokens += output;
     // What the provider reported wins over our count: it is what it bills.
     const billed: BilledInput =
       partial.usage.inputTokens !== undefined
         ? c.accountant.reportedInputCost(partial.usage, bill)
         : { inputCost: bill.inputCost, by: 'estimate' };
     c.state.cost += billed.inputCost - bill.inputCost;
+    await this.settleInput(c, input, partial.usage.inputTokens);
     this.record(c, a, call, bill, billed, output, partial);
     return { type: 'ok', result: partial };
   }
@@ -177,7 +182,7 @@ export class ModelCaller {
     aborted: boolean,
     announced: boolean,
     announce: (inputCost: number) => void,
-    input: { tokens: number },
+    input: SpendRequest,
     error: string,
   ): Promise<void> {
     const usage = partial.usage;
@@ -186,6 +191,7 @@ export class ModelCaller {
     let output = 0;
     if (reported) {
       billed = c.accountant.reportedInputCost(usage, bill);
+      await this.settleInput(c, input, usage.inputTokens);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);
     } else if (aborted && announced) {
@@ -194,12 +200,23 @@ export class ModelCaller {
     } else await this.refund(c, input); // before the record reads the budget: it must not count this call
     if (announced) c.state.cost += billed.inputCost - bill.inputCost;
     else announce(billed.inputCost);
-    this.pendingOutputTokens += output;
+    this.pendingTokens += output;
     this.record(c, a, call, bill, billed, output, reported ? partial : undefined, error);
   }
 
-  private refund(c: AttemptContext, input: { tokens: number }): Promise<void> {
+  private refund(c: AttemptContext, input: SpendRequest): Promise<void> {
     return c.budget.refund(input);
+  }
+
+  /**
+   * Brings the budget from our count of the prompt (`input`, asked before the call) to what the provider
+   * reported: our tokenizer is another family's for Claude, Gemini and the rest (o200k counts Claude's
+   * prompts about a fifth short), and a budget kept by it would let that much more through, call after call.
+   */
+  private async settleInput(c: AttemptContext, input: SpendRequest, reported: number | undefined): Promise<void> {
+    if (reported === undefined || reported === input.tokens) return;
+    if (reported > input.tokens) this.pendingTokens += reported - input.tokens;
+    else await this.refund(c, { ...input, tokens: input.tokens - reported });
   }
 
   private record(
@@ -250,7 +267,7 @@ export class ModelCaller {
         })),
       },
       budget: {
-        spentTokens: (budget?.used ?? 0) + this.pendingOutputTokens,
+        spentTokens: (budget?.used ?? 0) + this.pendingTokens,
         ...(budget?.limit !== undefined ? { limit: budget.limit, mode: budget.mode } : {}),
       },
       ...(error ? { error } : {}),

@@ -28,9 +28,10 @@ export interface ModelSummarizerOptions {
   afterFailure?: (promptTokens: number) => Promise<void>;
   /**
    * Called after each answered summary call with what it used: the provider's usage (cache reads and
-   * writes included, when reported), input and output filled in with our own counts when it reported none.
+   * writes included, when reported), input and output filled in with our own counts when it reported none;
+   * `promptTokens` is our count that `beforeCall` was asked with.
    */
-  afterCall?: (usage: SummaryUsage) => void;
+  afterCall?: (usage: SummaryUsage, promptTokens: number) => void | Promise<void>;
   /** Called when a summary was cut at its output limit (it is kept, marked as cut). */
   onCut?: () => void;
   /** Transient failures are retried with this policy (none without it). */
@@ -59,11 +60,14 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
     }
     const text = result.text.trim();
     // A blank answer was still a call the provider billed.
-    o.afterCall?.({
-      ...result.usage,
-      inputTokens: result.usage.inputTokens ?? promptTokens,
-      outputTokens: result.usage.outputTokens ?? o.tokenizer.count(text),
-    });
+    await o.afterCall?.(
+      {
+        ...result.usage,
+        inputTokens: result.usage.inputTokens ?? promptTokens,
+        outputTokens: result.usage.outputTokens ?? o.tokenizer.count(text),
+      },
+      promptTokens,
+    );
     if (text === '') throw new Error('The summary model returned an empty summary');
     // Most of a summary is worth more than none (and a resend could be cut again): kept, but marked, so
     // the model does not take its end for the whole story.

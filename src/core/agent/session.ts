@@ -172,15 +172,18 @@ export class AgentSession {
         this.log.warn(message);
         this.emit({ type: 'warning', turn: this.s.turns + 1, message });
       },
-      afterCall: (usage) => {
+      afterCall: async (usage, promptTokens) => {
         const { cost, costUsd } = summaryCallCost(usage, {
           model: o.model,
           accountant: this.accountant,
           money: this.money,
           ...(o.summaryModel ? { summaryModel: o.summaryModel } : {}),
         });
-        // Its output is asked of the budget with the next model call, like a model call's own output.
-        this.caller.pendingOutputTokens += usage.outputTokens;
+        // Its output is asked of the budget with the next model call, like a model call's own output; its
+        // prompt is counted as the provider reported it, as a model call's is.
+        this.caller.pendingTokens += usage.outputTokens + Math.max(0, usage.inputTokens - promptTokens);
+        if (usage.inputTokens < promptTokens)
+          await this.budget.refund({ tokens: promptTokens - usage.inputTokens, taskId: o.taskId, agentId: o.agentId });
         const record: SummaryCallRecord = {
           inputTokens: usage.inputTokens,
           ...(usage.cachedTokens !== undefined ? { cachedTokens: usage.cachedTokens } : {}),
@@ -189,7 +192,7 @@ export class AgentSession {
           cost,
           ...(costUsd !== undefined ? { costUsd } : {}),
           at: this.clock.now(),
-          budget: { spentTokens: (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens },
+          budget: { spentTokens: (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingTokens },
         };
         this.s.summaryCalls.push(record);
         this.s.cost += cost;
@@ -278,7 +281,7 @@ export class AgentSession {
 
   /** A serialisable copy of the session, with the tokens its budgets counted so far. */
   state(): SessionState {
-    const spentTokens = (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingOutputTokens;
+    const spentTokens = (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingTokens;
     const strategyState = this.strategy.snapshot?.();
     return { ...structuredClone(this.s), spentTokens, ...(strategyState ? { strategyState } : {}) };
   }

@@ -17,10 +17,15 @@ const script = (): ScriptStep[] => [...readSteps(40), { reply: { text: 'Done.' }
 const warningsOf = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'warning' ? [e] : []));
 const stopsOf = (events: AgentEvent[]) => events.filter((e) => e.type === 'stopped');
 
-/** With no summary call answered, the budget counted exactly what the billed model calls sent and received. */
+/**
+ * With no summary call answered, the budget counted exactly what the billed model calls sent (as the provider
+ * reported each prompt) and received.
+ */
 function assertBudgetMatchesModelCalls(state: SessionState): void {
   assert.equal(state.summaryCalls.length, 0);
-  const calls = state.calls.filter((c) => c.cost > 0).reduce((n, c) => n + c.tokensSent + c.outputTokens, 0);
+  const calls = state.calls
+    .filter((c) => c.cost > 0)
+    .reduce((n, c) => n + (c.usage?.inputTokens ?? c.tokensSent) + c.outputTokens, 0);
   assert.equal(state.spentTokens, calls);
 }
 

@@ -16,10 +16,13 @@ const waitsInto = (waits: number[]) => (ms: number) => {
 const errorsOf = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'error' ? [e.error] : []));
 const retriesOf = (events: AgentEvent[]) => events.flatMap((e) => (e.type === 'retry' ? [e] : []));
 
-/** What the budgets counted equals what the billed calls sent and received: refunds left nothing behind. */
+/**
+ * What the budgets counted equals what the billed calls sent (as the provider reported each prompt) and
+ * received: refunds left nothing behind.
+ */
 function assertBudgetMatchesBilledCalls(state: SessionState): void {
   const billed = state.calls.filter((c) => c.cost > 0);
-  const expected = billed.reduce((n, c) => n + c.tokensSent + c.outputTokens, 0);
+  const expected = billed.reduce((n, c) => n + (c.usage?.inputTokens ?? c.tokensSent) + c.outputTokens, 0);
   assert.equal(state.spentTokens, expected);
   assert.ok(Math.abs(state.calls.reduce((n, c) => n + c.cost, 0) - state.cost) < 1e-6, 'cost adds up');
 }
