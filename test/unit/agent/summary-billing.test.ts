@@ -95,3 +95,25 @@ test('a separate summary model: its reported cache reads at its own cached price
   const usd = (10 * 1 + 15000 * 0.1 + 4990 * 1.25 + 300 * 5) / 1e6;
   assert.ok(Math.abs(summary.costUsd! - usd) < 1e-12, `${summary.costUsd} vs ${usd}`);
 });
+
+test('a summary prompt over 200k tokens is billed at the long-context tier (Sonnet 4.5, US$)', async () => {
+  const usage = { inputTokens: 300_000, cachedTokens: 0, cacheWriteTokens: 299_000, outputTokens: 1000 };
+  // The whole call at the tier: $6 input, $7.50 written, $22.50 output per million.
+  const usd = (1000 * 6 + 299_000 * 7.5 + 1000 * 22.5) / 1e6;
+  const sonnet = resolvePricing({
+    model: 'claude-sonnet-4-5',
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  for (const summaryModel of [undefined, 'claude-sonnet-4-5-20250929']) {
+    const provider = anthropicLike(usage);
+    const agent = sonnetSession({
+      provider,
+      ...(summaryModel ? { summaryModel: { provider, model: summaryModel, pricing: sonnet } } : {}),
+    });
+    assert.equal(await agent.send('fix the bug'), 'completed');
+    const summary = agent.state().summaryCalls[0]!;
+    assert.ok(Math.abs(summary.costUsd! - usd) < 1e-9, `${summaryModel ?? 'same model'}: ${summary.costUsd} vs ${usd}`);
+  }
+});
