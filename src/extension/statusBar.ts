@@ -2,6 +2,7 @@
 // the model's window), with cost so far in the tooltip. Clicking it shows the panel.
 import * as vscode from 'vscode';
 import type { ChatSnapshot } from '../protocol/chat';
+import { formatUsd } from '../protocol/money';
 
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -33,7 +34,7 @@ export class ContextStatusBar implements vscode.Disposable {
           : '',
         `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
         m.costUsd !== undefined
-          ? `Cost so far: $${m.costUsd.toFixed(4)} (${Math.round(m.costUnits).toLocaleString()} units)`
+          ? `Cost so far: ${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
           : `Cost so far: ${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
         m.budget ? `Budget: ${m.budget.state}, ${m.budget.usedPercent}% of ${m.budget.limit.toLocaleString()}` : '',
       ]

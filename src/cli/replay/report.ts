@@ -3,6 +3,7 @@ import { printable, type Skipped } from '../../core/trajectories';
 import type { StrategyTotals } from '../../core/replay/replay';
 import { agreementByFormat, recordedOf, type AgreementReport, type RecordedReport } from './recorded';
 import type { StrategyRun, TrajectoryWarning } from './run';
+import { formatUsd } from '../../protocol/money';
 
 export interface StrategyReport {
   trajectories: number;
@@ -182,9 +183,7 @@ function recordedLines(r: ReplayReport): string[] {
   const lines = [
     `recorded: the providers' own figures from the logs, over the ${fmt(rec.calls)} of ${fmt(r.calls)} calls whose prompt size was recorded` +
       ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${fmt(rec.outputTokens)} output tokens)` +
-      (rec.costUsd !== null
-        ? `; recorded cost $${rec.costUsd.toLocaleString('en-US', { maximumFractionDigits: 4 })}`
-        : '') +
+      (rec.costUsd !== null ? `; recorded cost ${formatUsd(rec.costUsd)}` : '') +
       '.',
   ];
   if (rec.sentTokens !== undefined)

@@ -17,13 +17,8 @@ export function formatPercent(share: number): string {
   return pct < 10 ? `${trim(pct.toFixed(1))}%` : `${Math.round(pct)}%`;
 }
 
-/** Money: cents for small amounts, more digits below a cent so a cheap call is not "$0.00". */
-export function formatUsd(usd: number): string {
-  if (!Number.isFinite(usd)) return '–';
-  if (usd === 0) return '$0';
-  if (Math.abs(usd) < 0.01) return `$${usd.toFixed(4)}`;
-  return `$${usd.toFixed(2)}`;
-}
+// Money: the status bar and the CLI show it by the same rule.
+export { formatUsd } from '../../protocol/money';
 
 /** 850 -> "850 ms", 12_300 -> "12.3 s", 125_000 -> "2m 5s". */
 export function formatDuration(ms: number): string {

@@ -37,6 +37,10 @@ test('percent, money and durations', () => {
   assert.equal(formatUsd(0), '$0');
   assert.equal(formatUsd(0.0042), '$0.0042');
   assert.equal(formatUsd(1.5), '$1.50');
+  // A cheap call is never shown as nothing: 600 tokens of gpt-5-nano cost $0.00003.
+  assert.equal(formatUsd(0.00003), '$0.00003');
+  assert.equal(formatUsd(0.0000254), '$0.000025');
+  assert.equal(formatUsd(1e-9), '$0.000000001');
   assert.equal(formatDuration(850), '850 ms');
   assert.equal(formatDuration(12_300), '12.3 s');
   assert.equal(formatDuration(125_000), '2m 5s');
