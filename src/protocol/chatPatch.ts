@@ -4,13 +4,20 @@ import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall } from './chat';
 
 export function applyChatPatches(snapshot: ChatSnapshot, patches: readonly ChatPatch[]): ChatSnapshot {
   let s = snapshot;
-  for (const p of patches) s = applyOne(s, p);
+  for (const p of Array.isArray(patches) ? patches : []) s = applyOne(s, p);
   return s;
 }
 
+const ITEM_KINDS: ReadonlySet<string> = new Set<ChatItem['kind']>(['user', 'assistant', 'notice']);
+
+/**
+ * One patch. A patch or item kind this version does not know (a host newer than its panel) is skipped:
+ * it must not replace the snapshot, which left the panel at "Connecting…" and dropped every later patch.
+ */
 function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
-  switch (p.op) {
+  switch (p?.op) {
     case 'upsertItem': {
+      if (!ITEM_KINDS.has(p.item?.kind)) return s;
       const i = s.items.findIndex((x) => x.id === p.item.id);
       const items = i === -1 ? [...s.items, p.item] : s.items.map((x, j) => (j === i ? p.item : x));
       return { ...s, items };
@@ -53,6 +60,8 @@ function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
       const ids = new Set(p.ids);
       return { ...s, items: s.items.filter((i) => !ids.has(i.id)) };
     }
+    default:
+      return s;
   }
 }
 

@@ -102,3 +102,22 @@ test('applying patches one by one equals applying them at once', () => {
     }),
   );
 });
+
+test('a patch or an item kind from a newer host is skipped; the patches around it still apply', () => {
+  const unknown = [
+    { op: 'highlight', id: 'u1' },
+    { op: 'upsertItem', item: { kind: 'image', id: 'x1', src: 'a.png' } },
+    null,
+  ] as unknown as ChatPatch[];
+  const s = applyChatPatches(empty, [
+    { op: 'upsertItem', item: { kind: 'user', id: 'u1', text: 'go', at: 1 } },
+    ...unknown,
+    { op: 'status', status: 'running' },
+  ]);
+  assert.deepEqual(
+    s.items.map((i) => i.id),
+    ['u1'],
+  );
+  assert.equal(s.status, 'running');
+  assert.equal(applyChatPatches(s, null as unknown as ChatPatch[]), s, 'no patch list: the snapshot as it was');
+});

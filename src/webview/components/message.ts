@@ -22,7 +22,7 @@ export function assistantHtml(id: string, text: string, streaming: boolean): str
   return clean;
 }
 
-export function renderItem(item: ChatItem, host: EventTarget): TemplateResult {
+export function renderItem(item: ChatItem, host: EventTarget): TemplateResult | typeof nothing {
   switch (item.kind) {
     case 'user':
       return html`<div class="item user" role="article" aria-label="You">
@@ -63,13 +63,16 @@ export function renderItem(item: ChatItem, host: EventTarget): TemplateResult {
             : nothing
         }
       </div>`;
+    default:
+      // A kind from a newer host (in a snapshot): left out, the rest of the conversation still renders.
+      return nothing;
   }
 }
 
 /** A rough size (characters) for height estimates before an item is measured. */
 export function itemSize(item: ChatItem): number {
-  if (item.kind !== 'assistant') return item.text.length;
-  return item.text.length + item.tools.length * 240;
+  const text = typeof item.text === 'string' ? item.text.length : 0;
+  return item.kind === 'assistant' ? text + item.tools.length * 240 : text;
 }
 
 export const messageStyles = css`

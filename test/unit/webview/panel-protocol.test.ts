@@ -1,0 +1,40 @@
+// What the Agent panel does with host messages it does not expect, in a real headless Chromium: a patch
+// or an item kind from a newer host is left out and the conversation keeps following the host.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyChat, patch, startPanel, type Panel } from './panel-harness';
+import type { ChatItem, ChatPatch } from '../../../src/protocol/chat';
+
+let panel: Panel;
+before(async () => {
+  panel = await startPanel();
+});
+after(() => panel?.close());
+
+/** The answer's text as shown, or why there is none. */
+const ANSWER = `(() => {
+  const conv = document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation');
+  if (!conv) return document.querySelector('cd-app').shadowRoot.textContent.trim();
+  return conv.shadowRoot.querySelector('.assistant .markdown')?.textContent.trim() ?? 'no answer';
+})()`;
+
+test('an unknown patch or item kind is left out; the panel keeps showing what the host sends', async () => {
+  const items = [
+    { kind: 'user', id: 'u1', text: 'Explain', at: 1 },
+    { kind: 'chart', id: 'x0', points: [1, 2] },
+    { kind: 'assistant', id: 'a1', turn: 1, streaming: true, text: 'First', tools: [] },
+  ] as unknown as ChatItem[];
+  const page = await panel.open(emptyChat({ status: 'running', items }));
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.locator('cd-app .item.assistant').waitFor();
+  await patch(page, [
+    { op: 'highlight', id: 'a1' },
+    { op: 'upsertItem', item: { kind: 'chart', id: 'x1' } },
+  ] as unknown as ChatPatch[]);
+  await patch(page, [{ op: 'appendText', id: 'a1', text: ' and second.' }]);
+  await page.waitForFunction(`${ANSWER} === 'First and second.'`, null, { timeout: 5000 }).catch(() => undefined);
+  assert.equal(await page.evaluate(ANSWER), 'First and second.');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
