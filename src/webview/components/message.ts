@@ -122,6 +122,15 @@ export const messageStyles = css`
   .markdown p {
     margin: 0.4em 0;
   }
+  /* Each level indents at most an eighth of what is left: lists nested 8 deep overflowed 300 px. */
+  .markdown :is(ul, ol) {
+    padding-inline-start: min(2em, 12%);
+  }
+  /* A model's own <pre> scrolls on its own instead of widening the conversation. */
+  .markdown pre {
+    max-width: 100%;
+    overflow-x: auto;
+  }
   /* Each paragraph takes the direction of its own text (Arabic, Hebrew), code stays left to right. */
   .user .text,
   .markdown :is(p, li, h1, h2, h3, h4, h5, h6, blockquote, td, th) {

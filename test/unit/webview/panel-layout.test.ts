@@ -186,3 +186,27 @@ test('the message box stays in view under a tall approval and the open meter; fo
   assert.equal(await page.locator('cd-app [data-testid="composer"]').inputValue(), 'and then this');
   await page.close();
 });
+
+test('lists nested 8 deep and a model’s own <pre> stay inside a 300 pixel panel and at 200% zoom (150)', async () => {
+  const nested = Array.from({ length: 8 }, (_, i) => `${'  '.repeat(i)}- level ${i + 1} of a nested list`).join('\n');
+  const text = `${nested}\n\n<pre>${'p'.repeat(300)}</pre>\n\n1. one\n   1. one.one`;
+  for (const width of [150, 300]) {
+    const page = await panel.open(
+      { ...chat(), items: [{ kind: 'assistant', id: 'a1', turn: 1, streaming: false, text, tools: [] }] },
+      { width, height: 600 },
+    );
+    await page.locator('cd-app .item.assistant').waitFor();
+    const widths = (await page.evaluate(`(() => {
+      const conv = document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot;
+      const s = conv.querySelector('.scroller');
+      const right = Math.max(...[...conv.querySelectorAll('.markdown li')].map((li) => li.getBoundingClientRect().right));
+      return { scroll: s.scrollWidth, client: s.clientWidth, right };
+    })()`)) as Record<string, number>;
+    assert.ok(
+      widths.scroll! <= widths.client! + 1,
+      `${width} px: the conversation scrolls sideways (${JSON.stringify(widths)})`,
+    );
+    assert.ok(widths.right! <= width, `${width} px: a list item ends outside the panel (${JSON.stringify(widths)})`);
+    await page.close();
+  }
+});
