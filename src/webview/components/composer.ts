@@ -1,5 +1,6 @@
 // <cd-composer>: the message box, fixed at the bottom, with the strategy and model pickers and Send (Stop
-// while the agent runs). Enter sends, Shift+Enter adds a line. The text stays until the host accepts it:
+// while the agent runs). The pickers work during a run too: the host applies a strategy from the next
+// call and a model from the next message. Enter sends, Shift+Enter adds a line. The text stays until the host accepts it:
 // a refused message (no model yet) is kept, with the reason and the way to fix it.
 import { LitElement, css, html, nothing } from 'lit';
 import { askHost, requestHost, showView } from '../events';
@@ -161,7 +162,6 @@ export class CdComposer extends LitElement {
             aria-label="Context strategy"
             title="Context strategy"
             data-testid="strategy-picker"
-            ?disabled=${this.running}
             @change=${(e: Event) => this.pickStrategy(e.target as HTMLSelectElement)}
           >
             ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
@@ -170,7 +170,6 @@ export class CdComposer extends LitElement {
             aria-label="Model"
             title=${this.model ?? 'No model set up'}
             data-testid="model-picker"
-            ?disabled=${this.running}
             @change=${(e: Event) => this.pickModel(e)}
           >
             ${current === undefined ? html`<option value="" selected>${this.model ?? 'No model'}</option>` : nothing}

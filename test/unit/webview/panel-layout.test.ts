@@ -210,3 +210,12 @@ test('lists nested 8 deep and a model’s own <pre> stay inside a 300 pixel pane
     await page.close();
   }
 });
+
+test('the strategy and model pickers can be changed while the agent works', async () => {
+  const page = await panel.open({ ...chat(), status: 'running' }, { width: 300, height: 600 });
+  const picker = page.locator('cd-app [data-testid="strategy-picker"]');
+  await picker.selectOption('raw', { timeout: 2000 });
+  await page.waitForFunction("window.__posted.some((m) => m.method === 'setStrategy' && m.params.strategy === 'raw')");
+  assert.equal(await page.locator('cd-app [data-testid="model-picker"]').isEnabled(), true);
+  await page.close();
+});
