@@ -201,9 +201,6 @@ export class CdMeter extends LitElement {
       .budget {
         flex: none;
       }
-      .sep {
-        opacity: 0.7;
-      }
       .bar {
         position: relative;
         flex: none;

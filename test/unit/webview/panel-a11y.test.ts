@@ -110,7 +110,7 @@ test('an approval that appears while the user types is announced, so is a new er
   await page.close();
 });
 
-/** Contrast (WCAG) of each element's text against what is painted behind it. */
+/** Contrast (WCAG) of each element's text against what is painted behind it (faded by any opacity). */
 const CONTRAST = (selectors: string[]): string => `(() => {
   const parse = (c) => { const p = c.match(/[\\d.]+/g).map(Number); return { r: p[0], g: p[1], b: p[2], a: p.length > 3 ? p[3] : 1 }; };
   const over = (f, b) => ({ r: f.r * f.a + b.r * (1 - f.a), g: f.g * f.a + b.g * (1 - f.a), b: f.b * f.a + b.b * (1 - f.a), a: 1 });
@@ -125,7 +125,9 @@ const CONTRAST = (selectors: string[]): string => `(() => {
     for (let e = el; e; e = up(e)) { const c = parse(getComputedStyle(e).backgroundColor); if (c.a > 0) layers.push(c); if (c.a === 1) break; }
     let bg = parse(getComputedStyle(document.body).backgroundColor);
     for (const c of layers.reverse()) bg = over(c, bg);
-    const fg = over(parse(getComputedStyle(el).color), bg);
+    const color = parse(getComputedStyle(el).color);
+    for (let e = el; e; e = up(e)) color.a *= Number(getComputedStyle(e).opacity);
+    const fg = over(color, bg);
     const [hi, lo] = [lum(fg), lum(bg)].sort((a, b) => b - a);
     out[sel] = Math.round(((hi + 0.05) / (lo + 0.05)) * 100) / 100;
   }
@@ -160,6 +162,20 @@ test('a failed tool call, a failed run and a session not written here read in th
     await page.locator('cd-app [data-testid="history-foreign"]').waitFor();
     const history = (await page.evaluate(CONTRAST(['[data-testid="history-foreign"]']))) as Record<string, number>;
     for (const [what, ratio] of Object.entries({ ...chat, ...history }))
+      assert.ok(typeof ratio === 'number' && ratio >= 4.5, `${theme}: ${what} has a contrast of ${ratio} (4.5 needed)`);
+    await page.close();
+  }
+});
+
+test('the meter line reads in every theme, its separating dots too', async () => {
+  for (const theme of ['dark', 'light', 'hc'] as const) {
+    const page = await panel.open(emptyChat({ meter: { ...emptyChat().meter, maskedObservations: 2 } }), { theme });
+    await page.locator('cd-app [data-testid="meter-masked"]').waitFor();
+    const ratios = (await page.evaluate(CONTRAST(['[data-testid="meter-tokens"]', '.line .sep']))) as Record<
+      string,
+      number
+    >;
+    for (const [what, ratio] of Object.entries(ratios))
       assert.ok(typeof ratio === 'number' && ratio >= 4.5, `${theme}: ${what} has a contrast of ${ratio} (4.5 needed)`);
     await page.close();
   }
