@@ -214,13 +214,35 @@ export const PURIFY_CONFIG: Config = {
 };
 
 /** Classes model HTML may keep: only the ones our own renderer writes (panel CSS can position others). */
-const KEEP_CLASS = /^(?:code-block|language-[\w+#.-]{1,40})$/;
+const KEEP_CLASS = /^(?:code-block|language-[\w+#.-]{1,40}|image-not-shown)$/;
+
+/**
+ * The panel's CSP loads pictures only from data: URLs, so any other <img> would be a broken-image icon. It
+ * becomes a line saying so, with its description, and a link to the picture when it is on the web.
+ */
+function imageNotShown(img: Element): void {
+  const src = (img.getAttribute('src') ?? '').trim();
+  if (/^data:/i.test(src)) return;
+  const doc = img.ownerDocument;
+  const host = /^https?:\/\/(?:[^@/?#]*@)?([^/?#]+)/i.exec(src)?.[1];
+  const web = host !== undefined;
+  const note = doc.createElement(web ? 'a' : 'span');
+  if (web) {
+    note.setAttribute('href', src);
+    note.setAttribute('title', src);
+  }
+  note.setAttribute('class', 'image-not-shown');
+  const alt = (img.getAttribute('alt') ?? '').trim();
+  note.textContent = `Image not shown${alt ? `: ${alt}` : ''}${web ? ` (${host})` : ''}`;
+  img.replaceWith(note);
+}
 
 const hooked = new WeakSet<object>();
 
 /**
  * Sanitizes rendered model Markdown: no forms, inputs, buttons, styles (attribute or element), frames,
- * dialogs, popovers, ids, or classes but the code-block ones; then adds our Copy buttons.
+ * dialogs, popovers, ids, or classes but the code-block ones; pictures the CSP would block are named
+ * instead (`imageNotShown`); then adds our Copy buttons.
  */
 export function sanitizeModelHtml(html: string, purify: DOMPurify): string {
   if (!hooked.has(purify)) {
@@ -231,6 +253,9 @@ export function sanitizeModelHtml(html: string, purify: DOMPurify): string {
       const kept = data.attrValue.split(/\s+/).filter((c) => KEEP_CLASS.test(c));
       data.attrValue = kept.join(' ');
       data.keepAttr = kept.length > 0;
+    });
+    purify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.nodeName === 'IMG') imageNotShown(node);
     });
   }
   const clean = purify.sanitize(html, { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false });

@@ -95,7 +95,7 @@ test('model output cannot carry forms, inputs, buttons, styles, frames, dialogs 
     '<span class="approval toolbar item" id="approve" data-testid="approve" data-copy tabindex="0">Approve</span>',
     '<dialog open>modal</dialog><div popover="manual">top layer</div><iframe src="https://evil.example"></iframe>',
     '<textarea>t</textarea><select><option>o</option></select><svg><foreignObject><div>x</div></foreignObject></svg>',
-    '<img src="x" width="5000" height="5000" style="position:absolute">',
+    '<img src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" width="5000" height="5000" style="position:absolute">',
     '- [ ] a task list checkbox',
     '',
     '```sh',
@@ -138,4 +138,28 @@ test('a task list keeps done and open apart (as characters: no input reaches the
     ['☑ run the tests', '☐ update the lockfile'],
   );
   assert.equal(doc.querySelector('input'), null);
+});
+
+test('a picture the panel cannot load is named, with a link when it is on the web, not a broken image', () => {
+  const doc = render(
+    [
+      '![build chart](https://example.com/ci/chart.png "CI") and <img src="https://user:pw@cdn.example.org/x.gif">',
+      '',
+      '<img src="logo.png" alt="logo"> ![pixel](data:image/gif;base64,R0lGODlhAQABAAAAACw=)',
+    ].join('\n'),
+  );
+  assert.deepEqual(
+    [...doc.querySelectorAll('img')].map((i) => i.getAttribute('alt')),
+    ['pixel'],
+    'only the data: picture (the CSP loads nothing else) is an image',
+  );
+  const notes = [...doc.querySelectorAll('.image-not-shown')];
+  assert.deepEqual(
+    notes.map((n) => [n.tagName, n.textContent, n.getAttribute('href')]),
+    [
+      ['A', 'Image not shown: build chart (example.com)', 'https://example.com/ci/chart.png'],
+      ['A', 'Image not shown (cdn.example.org)', 'https://user:pw@cdn.example.org/x.gif'],
+      ['SPAN', 'Image not shown: logo', null],
+    ],
+  );
 });
