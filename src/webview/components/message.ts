@@ -5,21 +5,41 @@ import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import DOMPurify from 'dompurify';
 import type { ChatItem } from '../../protocol/chat';
 import { markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
+import { markdownParts } from '../lib/markdownParts';
 import { requestHost } from '../events';
 import './tool-card';
 
 const NOTICE_ICON = { info: 'codicon-info', warning: 'codicon-warning', error: 'codicon-error' } as const;
 
-/** Sanitized HTML per assistant item, reused while its text does not change (most renders). */
-const rendered = new Map<string, { text: string; streaming: boolean; html: string }>();
+interface RenderedPart {
+  text: string;
+  streaming: boolean;
+  html: string;
+}
 
-export function assistantHtml(id: string, text: string, streaming: boolean): string {
+/** Sanitized HTML of each part of an assistant item, reused while the part's text does not change. */
+const rendered = new Map<string, { text: string; streaming: boolean; parts: RenderedPart[]; shown: string[] }>();
+
+/**
+ * The answer's sanitized HTML, part by part (lib/markdownParts.ts): a streamed chunk renders only the
+ * parts it changed, in practice the last one, and the DOM of the others is left as it is.
+ */
+export function assistantParts(id: string, text: string, streaming: boolean): string[] {
   const hit = rendered.get(id);
-  if (hit && hit.text === text && hit.streaming === streaming) return hit.html;
-  const clean = sanitizeModelHtml(markdownToHtml(text, streaming), DOMPurify);
+  if (hit && hit.text === text && hit.streaming === streaming) return hit.shown;
+  const before = hit?.parts ?? [];
+  const texts = markdownParts(text);
+  const parts = texts.map((t, i): RenderedPart => {
+    // Only the last part can end inside an open fence (closed while streaming).
+    const open = streaming && i === texts.length - 1;
+    const same = before[i];
+    if (same && same.text === t && same.streaming === open) return same;
+    return { text: t, streaming: open, html: sanitizeModelHtml(markdownToHtml(t, open), DOMPurify) };
+  });
   if (rendered.size > 2000) rendered.clear();
-  rendered.set(id, { text, streaming, html: clean });
-  return clean;
+  const shown = parts.map((p) => p.html);
+  rendered.set(id, { text, streaming, parts, shown });
+  return shown;
 }
 
 export function renderItem(item: ChatItem, host: EventTarget): TemplateResult | typeof nothing {
@@ -45,7 +65,13 @@ export function renderItem(item: ChatItem, host: EventTarget): TemplateResult | 
               : nothing
           }
         </div>
-        ${item.text ? html`<div class="markdown">${unsafeHTML(assistantHtml(item.id, item.text, item.streaming))}</div>` : nothing}
+        ${
+          item.text
+            ? html`<div class="markdown">
+                ${assistantParts(item.id, item.text, item.streaming).map((h) => html`<div class="part">${unsafeHTML(h)}</div>`)}
+              </div>`
+            : nothing
+        }
         ${item.tools.map((t) => html`<cd-tool-card .call=${t}></cd-tool-card>`)}
       </div>`;
     case 'notice':
@@ -98,6 +124,10 @@ export const messageStyles = css`
   .markdown {
     line-height: 1.45;
     overflow-wrap: anywhere;
+  }
+  /* A part lays out as if its blocks were the answer's own. */
+  .markdown > .part {
+    display: contents;
   }
   /* A picture never widens the panel (a model's data: image can be any size). */
   .markdown img {

@@ -133,7 +133,8 @@ export function closeOpenFence(text: string): string {
   let open: string | undefined;
   for (const line of text.split('\n')) {
     if (open === undefined) {
-      open = /^ {0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+      // As marked opens one: a backtick fence's info string has no backtick (``` `x` is text).
+      open = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/.exec(line)?.[1];
     } else {
       const close = /^ {0,3}(`{3,}|~{3,})\s*$/.exec(line)?.[1];
       if (close && close[0] === open[0] && close.length >= open.length) open = undefined;

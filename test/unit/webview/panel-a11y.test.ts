@@ -63,6 +63,33 @@ test('a long answer streamed in 40 chunks is drawn a few times, not once per chu
   await page.close();
 });
 
+test('a chunk streamed into a 200 KB answer redraws only the end of it', async () => {
+  let text = '';
+  for (let i = 0; text.length < 200_000; i++) text += `Paragraph ${i} with **bold** and \`code\`.\n\n- a\n- b\n\n`;
+  const page = await panel.open(
+    emptyChat({
+      status: 'running',
+      items: [{ kind: 'assistant', id: 'a1', turn: 1, streaming: true, text, tools: [] }],
+    }),
+  );
+  await page.locator('cd-app .item.assistant .markdown p').first().waitFor();
+  await page.evaluate(`(() => {
+    const md = ${CONV}.querySelector('.assistant .markdown');
+    md.querySelector('p').__first = true;
+    window.__added = 0;
+    new MutationObserver((records) => { for (const r of records) window.__added += r.addedNodes.length; })
+      .observe(md, { subtree: true, childList: true, characterData: true });
+  })()`);
+  await patch(page, [{ op: 'appendText', id: 'a1', text: 'The end **now**.' }]);
+  await page.waitForFunction(`(${CONV}.querySelector('.assistant .markdown').textContent).includes('The end now.')`);
+  const after = (await page.evaluate(
+    `[${CONV}.querySelector('.assistant .markdown p').__first === true, window.__added]`,
+  )) as [boolean, number];
+  assert.equal(after[0], true, 'the start of the answer was drawn again');
+  assert.ok(after[1] < 200, `${after[1]} nodes added for one chunk`);
+  await page.close();
+});
+
 test('an approval that appears while the user types is announced, so is a new error, once', async () => {
   const items: ChatItem[] = [
     { kind: 'user', id: 'u1', text: 'Clean the build', at: 1 },

@@ -1,0 +1,49 @@
+// A long answer in parts that render alone to what the whole renders to, so a streamed chunk redraws
+// only the last part: a 200 KB answer took seconds per redraw when every chunk rendered all of it.
+// A part ends only at a blank line outside code fences before a line that starts a new top-level block:
+// at column 0 and not a list item (which would join the list above). Markdown that can reach across
+// blank lines is never cut: link reference definitions (they serve the whole text) and raw HTML blocks
+// (a <details> around the paragraphs after it): after the first such line the rest is one part.
+
+/** Parts are at least this long (except the last): few parts, each cheap to render again. */
+export const PART_SIZE = 4096;
+
+/** A fence opens as in marked: a backtick fence's info string has no backtick. */
+const FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
+const LIST_ITEM = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
+const HTML_BLOCK = /^ {0,3}<[A-Za-z/!?]/;
+const REFERENCE = /^ {0,3}\[[^\]]+\]:/m;
+
+/** `text` cut into parts whose concatenation is `text` (see the top of this file for where). */
+export function markdownParts(text: string, size = PART_SIZE): string[] {
+  if (text.length <= size || REFERENCE.test(text)) return [text];
+  const parts: string[] = [];
+  let start = 0;
+  let fence: string | undefined;
+  let blankBefore = false;
+  for (let from = 0; from < text.length;) {
+    const nl = text.indexOf('\n', from);
+    // The last line may still be streaming ("1" before "1. item"): a part never starts at it.
+    if (nl === -1) break;
+    const line = text.slice(from, nl);
+    if (fence !== undefined) {
+      // Closed as marked closes it (spaces only after the run), never earlier: a cut inside code would split it.
+      const close = /^ {0,3}(`{3,}|~{3,}) *$/.exec(line)?.[1];
+      if (close && close[0] === fence[0] && close.length >= fence.length) fence = undefined;
+      blankBefore = false;
+    } else if (HTML_BLOCK.test(line)) {
+      break;
+    } else {
+      const cut = blankBefore && from - start >= size && /^\S/.test(line) && !LIST_ITEM.test(line);
+      if (cut) {
+        parts.push(text.slice(start, from));
+        start = from;
+      }
+      fence = FENCE.exec(line)?.[1];
+      blankBefore = fence === undefined && line.trim() === '';
+    }
+    from = nl + 1;
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
