@@ -11,16 +11,18 @@ export class RequestTracker<R> {
 
   constructor(
     private readonly post: (message: RequestMessage<R>) => void,
-    private readonly timeoutMs = 10_000,
+    /** How long a request may wait for its answer: one figure, or one per method. */
+    private readonly timeoutMs: number | ((method: keyof R & string) => number) = 10_000,
   ) {}
 
   request<K extends keyof R & string>(method: K, params: ParamsOf<R, K>): Promise<ResultOf<R, K>> {
     const id = this.nextId++;
+    const ms = typeof this.timeoutMs === 'number' ? this.timeoutMs : this.timeoutMs(method);
     return new Promise<ResultOf<R, K>>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error(`Request '${method}' got no answer within ${this.timeoutMs} ms`));
-      }, this.timeoutMs);
+        reject(new Error(`Request '${method}' got no answer within ${ms} ms`));
+      }, ms);
       this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, timer });
       this.post({ type: 'request', id, method, params } as RequestMessage<R>);
     });

@@ -24,9 +24,20 @@ export interface HostEvents {
   onNotification<K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]): void;
 }
 
+/**
+ * Requests that reach the network or a dialog (a model list paged at 10 s a page, VS Code's consent to use
+ * its models, a long history file) wait longer than the host's own timeouts, so the host's clear message
+ * is shown rather than "got no answer".
+ */
+const SLOW_REQUESTS: ReadonlySet<string> = new Set(['listModels', 'testConnection', 'saveSetup', 'openSession']);
+
+export function hostRequestTimeout(method: string): number {
+  return SLOW_REQUESTS.has(method) ? 120_000 : 10_000;
+}
+
 export class HostConnection {
   private readonly api = acquireVsCodeApi();
-  private readonly tracker = new RequestTracker<HostRequests>((m) => this.api.postMessage(m));
+  private readonly tracker = new RequestTracker<HostRequests>((m) => this.api.postMessage(m), hostRequestTimeout);
 
   constructor(
     private readonly events: HostEvents,
