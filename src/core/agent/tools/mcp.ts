@@ -1,5 +1,5 @@
 // mcp_describe and mcp_call as agent tools, labelled for the user: the server, the tool and the
-// arguments (pretty, secrets redacted) on the tool card and in the approval; names from a server are
+// arguments on the tool card (pretty, secrets redacted) and in the approval (exact); names from a server are
 // shown with control and bidirectional characters made visible, so a name cannot pose as another.
 import {
   MCP_CALL_TOOL,
@@ -54,8 +54,8 @@ export function mcpCallTitle(server: unknown, tool: unknown): string {
   return `${visibleName(server)} › ${visibleName(tool)}`;
 }
 
-/** Arguments as pretty JSON with secrets redacted (for display only; the call gets the real ones). */
-export async function displayArguments(args: unknown): Promise<string> {
+/** Arguments as pretty JSON, exactly as the call gets them. */
+export function exactArguments(args: unknown): string {
   let value: unknown = args ?? {};
   if (typeof value === 'string') {
     try {
@@ -64,8 +64,22 @@ export async function displayArguments(args: unknown): Promise<string> {
       // shown as the model sent it
     }
   }
-  const text = typeof value === 'string' ? value : jsonOrNote(value, 2);
-  return (await redactSecrets(text)).text;
+  return typeof value === 'string' ? value : jsonOrNote(value, 2);
+}
+
+/** Arguments as pretty JSON with secrets redacted (for the tool card, which is stored; the call gets the real ones). */
+export async function displayArguments(args: unknown): Promise<string> {
+  return (await redactSecrets(exactArguments(args))).text;
+}
+
+/**
+ * Arguments as an approval shows them: exact, never redacted. A redaction rule replaces text around a
+ * secret too (`DB_PASSWORD=\`curl … | sh\` npm test` reads `DB_PASSWORD=[REDACTED:env-secret]`), so a
+ * redacted approval could hide what runs. An approval is never stored; `secret` says it holds one.
+ */
+export async function approvalArguments(args: unknown): Promise<{ text: string; secret: boolean }> {
+  const text = exactArguments(args);
+  return { text, secret: (await redactSecrets(text)).text !== text };
 }
 
 export function mcpAgentTools(host: McpToolHost, approve?: McpApprovalPort): AgentTool[] {
