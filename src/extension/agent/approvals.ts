@@ -57,6 +57,9 @@ export class ApprovalBroker implements ApprovalPort {
   }
 }
 
+/** A line longer than this wraps past the approval box in a narrow panel. */
+const LONG_LINE = 200;
+
 /**
  * What the user reads is what runs: the text of a request (a command from the model, MCP arguments) with
  * invisible and direction-changing characters made visible, and padding that would push part of it out
@@ -65,9 +68,17 @@ export class ApprovalBroker implements ApprovalPort {
 function shown(fields: Omit<ApprovalRequest, 'id'>): Omit<ApprovalRequest, 'id'> {
   const reveal = (text: string): string => revealPadding(visibleText(text));
   const detail = reveal(fields.detail);
-  // A command longer than the box shows says so where it cannot be missed.
-  const lines = detail.split('\n').length;
-  const length = fields.kind === 'command' && lines > 3 ? ` (${lines} lines: read them all)` : '';
+  // A command longer than the box shows says so where it cannot be missed: many lines, or one line long
+  // enough to wrap past the box (`npm test -- <2,000 characters of paths> ; curl … | sh`).
+  const lines = detail.split('\n');
+  const longest = lines.reduce((n, l) => Math.max(n, l.length), 0);
+  const size = [
+    lines.length > 3 ? `${lines.length} lines` : '',
+    longest > LONG_LINE ? `${longest.toLocaleString('en-US')} characters on one line` : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
+  const length = fields.kind === 'command' && size ? ` (${size}: read them all)` : '';
   return {
     ...fields,
     title: reveal(fields.title) + length,

@@ -14,9 +14,11 @@ import { redactSecrets } from '../../store/sanitize/secrets';
 import type { AgentTool } from '../tool-registry';
 
 // C0/C1 controls, zero-width and blank-looking characters, bidi marks/embeddings/overrides/isolates,
-// line and paragraph separators, the BOM, interlinear annotations and the invisible tag characters.
+// line and paragraph separators, the BOM, interlinear annotations and the invisible tag characters;
+// then every other format character and default-ignorable one (musical and shorthand format controls
+// draw nothing either), but the emoji variation selectors, which only pick how an emoji is drawn.
 const INVISIBLE =
-  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]|\u034f|\u17b4|\u17b5/gu;
+  /[\u0000-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e\u2060-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\u{e0000}-\u{e007f}]|\u034f|\u17b4|\u17b5|(?![\ufe0e\ufe0f])[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu;
 
 /** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
 export function visibleName(name: unknown): string {
@@ -33,8 +35,9 @@ export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`));
 }
 
-// Spaces of every width (the plain space, no-break, en/em, ideographic...) and tabs.
-const BLANK = '[ \\t\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u3000]';
+// Spaces of every width (the plain space, no-break, en/em, ideographic...), tabs, and the braille blank,
+// a letter to a shell (`npm test⠀⠀⠀…|| curl … | sh` runs the tail) that draws as a space.
+const BLANK = '[ \\t\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u2800\\u3000]';
 const BLANK_RUN = new RegExp(`${BLANK}{32,}`, 'g');
 const BLANK_LINES = new RegExp(`\\n(?:${BLANK}*\\n){3,}`, 'g');
 
