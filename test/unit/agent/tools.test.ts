@@ -115,6 +115,21 @@ test("git's own folder is not written (hooks run later, outside any approval); f
   }
   assert.equal((await guard.resolve('.git/config', 'read')).ok, true, 'reading stays possible');
   assert.equal((await guard.resolve('.gitignore', 'write')).ok, true);
+  // Another repository in the workspace: VS Code's git runs `git status` there on its own, and an
+  // `fsmonitor` in its config runs as a program then.
+  await mkdir(path.join(ws, 'frontend', '.git', 'hooks'), { recursive: true });
+  await symlink('frontend/.git', path.join(ws, 'fe-git'));
+  try {
+    for (const p of ['frontend/.git/config', 'frontend/.git/hooks/post-checkout', 'frontend/.git', 'fe-git/config']) {
+      const w = await guard.resolve(p, 'write');
+      assert.match(!w.ok ? w.message : 'accepted', /git's own folder/, p);
+    }
+    assert.equal((await guard.resolve('frontend/.github/workflows/ci.yml', 'write')).ok, true);
+    assert.equal((await guard.resolve('frontend/src/.gitkeep', 'write')).ok, true);
+  } finally {
+    await rm(path.join(ws, 'frontend'), { recursive: true, force: true });
+    await rm(path.join(ws, 'fe-git'), { force: true });
+  }
   assert.match(runsCode('.vscode/tasks.json') ?? '', /programs/);
   assert.match(runsCode('.envrc') ?? '', /direnv/);
   assert.equal(runsCode('src/.vscode/tasks.json.bak'), undefined);

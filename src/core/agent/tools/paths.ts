@@ -37,6 +37,17 @@ function inside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Whether `p` lies in a `.git` folder at any depth of `root` (any case: macOS and Windows ignore it). */
+function inGitFolder(root: string, p: string): boolean {
+  return (
+    inside(root, p) &&
+    path
+      .relative(root, p)
+      .split(path.sep)
+      .some((s) => s.toLowerCase() === '.git')
+  );
+}
+
 /** Links followed by `realish` before giving up (the kernel's own limit is 40). */
 const MAX_LINKS = 40;
 
@@ -120,7 +131,8 @@ export class PathGuard {
     if (access === 'write' && inStore(real, realRoots.store)) return storeRefusal();
     // git runs what its folder names (hooks, `core.fsmonitor`, aliases): an edit there runs code later,
     // outside any approval of commands. The agent changes a repository through git commands instead.
-    if (access === 'write' && inside(path.join(realRoots.write[0]!, '.git'), real))
+    // Any repository's: a workspace holding several (`frontend/.git`) has VS Code's git run in each.
+    if (access === 'write' && inGitFolder(realRoots.write[0]!, real))
       return refused("is in git's own folder (.git), where an edit can make git run a program; use git commands");
     if (!realRoots[access].some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
     const shown = (root: string, p: string): string =>
