@@ -3,8 +3,8 @@
 // (its folder, env entries, the variables its env file sets, headers, the user's environment variables
 // it reads). Only the program line or the URL is ever cut, saying how much was left out; the rest is
 // shown whole, so a long URL cannot push a header that sends `${env:AWS_SECRET_ACCESS_KEY}` out of
-// sight. Secrets redacted and invisible or direction-changing characters shown as \u{…}, so what is
-// read is what runs. Shared by the extension's start prompt and the CLI.
+// sight. Secrets redacted (never inside an argument that can be code) and invisible or direction-changing
+// characters shown as \u{…}, so what is read is what runs. Shared by the extension's start prompt and the CLI.
 import * as path from 'node:path';
 import { visibleText } from '../agent/tools/mcp';
 import { redactSecretsSync } from '../store/sanitize/secrets';
@@ -26,7 +26,10 @@ export function describeStart(c: McpServerConfig, maxMain = MAX_MAIN): StartDesc
   const details: string[] = [];
   let main: string;
   if (c.type === 'stdio') {
-    main = shown(`runs ${[c.command, ...c.args].join(' ')}`);
+    const program = programLine(c);
+    main = visibleText(program.text.replace(/\s+/g, ' '));
+    if (program.secretShown)
+      details.push('an argument that can run as code holds what looks like a secret: shown as it runs');
     if (c.cwd !== undefined) details.push(shown(`in folder ${c.cwd}`));
     const env = Object.entries(c.env ?? {}).map(([k, v]) => `${k}=${v}`);
     if (env.length) details.push(shown(`env: ${env.join(', ')}`));
@@ -60,6 +63,26 @@ function envFileSets(c: StdioServerConfig): string {
   if (!c.envFileContent) return ' (not read yet)';
   const vars = Object.entries(c.envFileContent.vars).map(([k, v]) => `${k}=${v}`);
   return vars.length ? `: ${vars.join(', ')}` : ' (sets no variables)';
+}
+
+/** An argument a shell or an interpreter can read as code (`sh -c '…'`, `node -e …`), or with quotes or spaces. */
+const CODE_LIKE = /[\s"'`$;|&<>()\\\0]/;
+
+/**
+ * `runs <program and arguments>` with secrets redacted, but never inside or across an argument that can be
+ * code: a redaction rule replaces text around a secret too, so `sh -c 'DB_PASSWORD="$(curl … | sh)" exec
+ * npx server'` read `DB_PASSWORD="[REDACTED:env-secret]" exec npx server`, and a quote in one argument
+ * (`DB_PASSWORD="x`) hid the arguments after it. Those arguments are shown as they run.
+ */
+function programLine(c: StdioServerConfig): { text: string; secretShown: boolean } {
+  const words = [c.command, ...c.args];
+  const marks = words.map((w, i) => (CODE_LIKE.test(w) ? `\0${i}\0` : w));
+  let text = redactSecretsSync(`runs ${marks.join(' ')}`).text;
+  // A rule that took a mark (`--password '<script>'`) would hide it: then nothing is redacted.
+  if (marks.some((m, i) => m !== words[i] && !text.includes(m))) text = `runs ${words.join(' ')}`;
+  else words.forEach((w, i) => (text = text.replace(marks[i]!, () => w)));
+  const secretShown = words.some((w, i) => marks[i] !== w && redactSecretsSync(w).text !== w);
+  return { text, secretShown };
 }
 
 function shown(text: string): string {
