@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -258,35 +259,186 @@ test('Codex rollback (thread_rolled_back): later calls no longer send the turns 
   );
 });
 
-test('a Codex fork or sub-agent rollout says that it starts with a copy of its parent session', async () => {
+/** A UUIDv7 minted at millisecond `ms` (Codex's session and turn ids). */
+const uuidV7 = (ms: number) => {
+  const h = ms.toString(16).padStart(12, '0');
+  return `${h.slice(0, 8)}-${h.slice(8)}-7a1c-9b2d-${h.slice(0, 12)}`;
+};
+
+/** A Codex rollout as Codex writes it, every line stamped at `now` (a fork's copy is stamped when copied). */
+function codexRollout() {
+  const lines: string[] = [];
+  let now = '';
+  const at = (ms: number) => (now = new Date(ms).toISOString());
+  const add = (type: string, payload: object) => lines.push(JSON.stringify({ timestamp: now, type, payload }));
+  const text = (role: string, t: string, type: string) => ({ type: 'message', role, content: [{ type, text: t }] });
+  let total = 0;
+  return {
+    at,
+    meta: (payload: object) => add('session_meta', payload),
+    turn: (turnId?: string) => {
+      add('turn_context', { ...(turnId ? { turn_id: turnId } : {}), cwd: '/w', model: 'gpt-5.5' });
+      add('event_msg', { type: 'task_started', ...(turnId ? { turn_id: turnId } : {}) });
+    },
+    user: (t: string) => add('response_item', text('user', t, 'input_text')),
+    reply: (t: string) => add('response_item', { ...text('assistant', t, 'output_text'), phase: 'final_answer' }),
+    usage: (input: number) => {
+      const last = { input_tokens: input, cached_input_tokens: 0, output_tokens: 40, total_tokens: input + 40 };
+      total += input + 40;
+      add('event_msg', {
+        type: 'token_count',
+        info: { total_token_usage: { ...last, total_tokens: total }, last_token_usage: last },
+      });
+    },
+    text: () => lines.join('\n') + '\n',
+  };
+}
+
+async function loadCodex(name: string, text: string) {
   const dir = mkdtempSync(join(tmpdir(), 'cd-codex-'));
-  const lines = (meta: object) =>
+  writeFileSync(join(dir, name), text);
+  const [t] = await loadTrajectoryFile(join(dir, name));
+  return t!;
+}
+
+const CHILD_BORN = Date.parse('2026-08-15T17:20:27.123Z');
+const PARENT = uuidV7(CHILD_BORN - 600_000);
+const base_instructions = { text: 'You are Codex.' };
+
+/** A sub-agent forked with its parent's history: the copy (stamped at the fork, as Codex writes it), then its own turns. */
+function forkedChild(turnIds: { parent: (n: number) => string | undefined; child: (n: number) => string | undefined }) {
+  const r = codexRollout();
+  r.at(CHILD_BORN);
+  const spawn = { subagent: { thread_spawn: { parent_thread_id: PARENT, depth: 1 } } };
+  r.meta({
+    id: uuidV7(CHILD_BORN),
+    forked_from_id: PARENT,
+    timestamp: now(CHILD_BORN),
+    source: spawn,
+    base_instructions,
+  });
+  r.meta({ id: PARENT, timestamp: now(CHILD_BORN - 600_000), base_instructions });
+  r.turn(turnIds.parent(1));
+  r.user('find the flaky test');
+  r.reply('It is the parser test: it depends on the clock.');
+  r.usage(9000);
+  r.turn(turnIds.parent(2));
+  r.user('spawn a reviewer for the fix');
+  r.usage(9500); // the call that asked for the sub-agent (its function call is not copied)
+  r.at(CHILD_BORN + 40);
+  r.turn(turnIds.child(1));
+  r.user('review the parser fix');
+  r.reply('The fix is right.');
+  r.usage(9700);
+  r.at(CHILD_BORN + 9000);
+  r.turn(turnIds.child(2));
+  r.user('and the tests?');
+  r.reply('They pass.');
+  r.usage(9800);
+  return r.text();
+}
+const now = (ms: number) => new Date(ms).toISOString();
+
+test("Codex: a forked sub-agent's copy of its parent's rollout is the context its first call sends, not its calls or recorded usage", async () => {
+  const t = await loadCodex(
+    'child.jsonl',
+    forkedChild({
+      parent: (n) => uuidV7(CHILD_BORN - 500_000 + n * 1000),
+      child: (n) => uuidV7(CHILD_BORN + 30 + n * 5000),
+    }),
+  );
+  assert.equal(t.calls!.length, 2);
+  assert.deepEqual(
+    contextOf(t, t.calls![0]!).map((m) => `${m.role}: ${m.content}`),
     [
-      { type: 'session_meta', payload: { id: 'child', base_instructions: { text: 'You are Codex.' }, ...meta } },
-      {
-        type: 'response_item',
-        payload: { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'go' }] },
-      },
-      {
-        type: 'response_item',
-        payload: { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: 'done' }] },
-      },
-    ]
-      .map((r) => JSON.stringify({ timestamp: '2026-01-01T00:00:00Z', ...r }))
-      .join('\n') + '\n';
-  writeFileSync(join(dir, 'fork.jsonl'), lines({ forked_from_id: 'parent-1' }));
-  writeFileSync(
-    join(dir, 'sub.jsonl'),
-    lines({ source: { subagent: { thread_spawn: { parent_thread_id: 'parent-2' } } } }),
+      'system: You are Codex.',
+      'user: find the flaky test',
+      'assistant: It is the parser test: it depends on the clock.',
+      'user: spawn a reviewer for the fix',
+      'user: review the parser fix',
+    ],
   );
-  writeFileSync(join(dir, 'plain.jsonl'), lines({}));
-  const warned = async (f: string) => ((await loadTrajectoryFile(join(dir, f)))[0]!.warnings ?? []).join('\n');
+  assert.equal(t.messages[t.calls![0]!.output!]!.content, 'The fix is right.');
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded?.inputTokens),
+    [9700, 9800],
+  );
   assert.match(
-    await warned('fork.jsonl'),
-    /a fork or sub-agent of session "parent-1": .*counts the copied calls twice/,
+    t.warnings!.join('\n'),
+    /a fork or sub-agent of session "[^"]+": it starts with a copy of that session's history \(records 2 to 11, 2 recorded calls of the parent's\), replayed as the context its first call sends/,
   );
-  assert.match(await warned('sub.jsonl'), /a fork or sub-agent of session "parent-2"/);
-  assert.doesNotMatch(await warned('plain.jsonl'), /fork/);
+});
+
+test("Codex: a fork whose copy holds only the parent's turns (the child never started one) is a log with no calls of its own", async () => {
+  const lines = forkedChild({ parent: (n) => uuidV7(CHILD_BORN - 500_000 + n * 1000), child: () => undefined })
+    .split('\n')
+    .slice(0, 11)
+    .join('\n');
+  // Nothing of its own to replay: skipped as a log with no calls, the parent's calls left to the parent's file.
+  await assert.rejects(loadCodex('child.jsonl', lines + '\n'), /Codex CLI log with no model calls/);
+});
+
+test("Codex forks (property): whatever the copy's length, only the child's own calls and usage are this file's", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.integer({ min: 1, max: 50_000 }), { maxLength: 5 }),
+      fc.array(fc.integer({ min: 1, max: 50_000 }), { minLength: 1, maxLength: 4 }),
+      async (parentCalls, childCalls) => {
+        const r = codexRollout();
+        r.at(CHILD_BORN);
+        r.meta({ id: uuidV7(CHILD_BORN), forked_from_id: PARENT, timestamp: now(CHILD_BORN), base_instructions });
+        r.meta({ id: PARENT, base_instructions });
+        parentCalls.forEach((input, n) => {
+          r.turn(uuidV7(CHILD_BORN - 100_000 + n));
+          r.user(`parent ${n}`);
+          r.reply(`parent answer ${n}`);
+          r.usage(input);
+        });
+        childCalls.forEach((input, n) => {
+          r.turn(uuidV7(CHILD_BORN + n));
+          r.user(`child ${n}`);
+          r.reply(`child answer ${n}`);
+          r.usage(input);
+        });
+        const t = await loadCodex('child.jsonl', r.text());
+        assert.deepEqual(
+          t.calls!.map((c) => c.recorded?.inputTokens),
+          childCalls,
+        );
+        // The first call sends the whole copy: the system prompt, two messages a parent turn, its own question.
+        assert.equal(contextOf(t, t.calls![0]!).length, 1 + 2 * parentCalls.length + 1);
+      },
+    ),
+    { numRuns: 40 },
+  );
+});
+
+test('Codex: a fork copy whose end the turn ids do not mark keeps its calls but leaves out recorded usage, saying why', async () => {
+  // Turn ids that are not UUIDv7 (older Codex): the copy's calls cannot be told from the child's.
+  const t = await loadCodex('child.jsonl', forkedChild({ parent: (n) => `turn-p${n}`, child: (n) => `turn-c${n}` }));
+  assert.equal(t.calls!.length, 3);
+  assert.ok(t.calls!.every((c) => c.recorded === undefined));
+  assert.match(
+    t.warnings!.join('\n'),
+    /starts with a copy of that session's history from record 2, and its turn ids do not say where the copy ends: .*recorded usage is left out/,
+  );
+});
+
+test('Codex: a sub-agent started with a fresh history (no copy) keeps its calls and recorded usage, with no note of a copy', async () => {
+  const r = codexRollout();
+  r.at(CHILD_BORN);
+  const spawn = { subagent: { thread_spawn: { parent_thread_id: PARENT, depth: 1 } } };
+  r.meta({ id: uuidV7(CHILD_BORN), timestamp: now(CHILD_BORN), source: spawn, base_instructions });
+  r.turn(uuidV7(CHILD_BORN + 20));
+  r.user('review the parser fix');
+  r.reply('The fix is right.');
+  r.usage(3000);
+  const t = await loadCodex('sub.jsonl', r.text());
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded?.inputTokens),
+    [3000],
+  );
+  assert.doesNotMatch((t.warnings ?? []).join('\n'), /copy/);
 });
 
 test("Codex: a fork's copy of its parent's metadata and a repeated session_meta are not a second system prompt; two sessions in one file are refused", async () => {

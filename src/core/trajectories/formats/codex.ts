@@ -8,13 +8,14 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail, printable } from '../errors';
 import { isObject, type Json, type JsonObject } from '../json';
-import { plural, noteBadLines } from '../notes';
+import { plural, noteBadLines, type Notes } from '../notes';
 import type { Importer } from '../importer';
 import type { Input } from '../read/source';
 import type { RecordedUsage } from '../types';
 import { contentText } from '../content';
 import { usageFrom } from '../usage';
 import { inputMessage, itemKind, ResponseAssembler, responseOutputMessage } from './responses';
+import { forkCopy, type ForkCopy } from './codex-fork';
 
 const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -78,6 +79,33 @@ function tokenUsage(payload: JsonObject): RecordedUsage | undefined {
   return usageFrom(info?.last_token_usage);
 }
 
+/** The copy of a parent's rollout in a fork's or sub-agent's file, found from its first metadata. */
+function copyOf(records: Json[]): ForkCopy {
+  const meta = records.findIndex((r) => isObject(r) && r.type === 'session_meta' && isObject(r.payload));
+  const payload = meta >= 0 ? (records[meta] as JsonObject).payload : undefined;
+  if (!isObject(payload) || forkedFrom(payload) === undefined) return { kind: 'none' };
+  return forkCopy(records, meta, typeof payload.id === 'string' ? payload.id : undefined, payload.timestamp);
+}
+
+function noteFork(notes: Notes, parent: string, fork: ForkCopy, records: Json[]): void {
+  const of = `a fork or sub-agent of session ${JSON.stringify(parent)}`;
+  if (fork.kind === 'copy') {
+    const copied = records
+      .slice(fork.from, fork.to)
+      .filter((r) => isObject(r) && r.type === 'event_msg' && isObject(r.payload) && r.payload.type === 'token_count');
+    notes.say(
+      `${of}: it starts with a copy of that session's history (records ${fork.from + 1} to ${fork.to}, ` +
+        `${plural(copied.length, 'recorded call')} of the parent's), replayed as the context its first call sends, ` +
+        "not as this file's calls or recorded usage",
+    );
+  } else if (fork.kind === 'unmarked')
+    notes.say(
+      `${of}: it starts with a copy of that session's history from record ${fork.from + 1}, and its turn ids do not ` +
+        "say where the copy ends: the parent's copied calls are replayed as this file's, and recorded usage is left out " +
+        "(it would count the parent's calls again)",
+    );
+}
+
 export const codex: Importer = {
   name: 'Codex CLI',
   detect: (input: Input) => input.kind === 'lines' && isRollout(input.records),
@@ -89,6 +117,10 @@ export const codex: Importer = {
     let waiting: number | undefined; // the last call with no usage recorded yet
     let instructions: string | undefined; // the system instructions, sent with every request
     let own: { id?: string; parent?: string } | undefined; // the file's own session (its first metadata)
+    const fork = copyOf(records);
+    // Inside a fork's copy of its parent: the messages are the context the child starts with, the
+    // responses and usage are the parent's calls (in the parent's rollout), not calls of this file.
+    let copying = false;
     // `instructions` (session_meta, and the first line of early rollouts) is the user's instructions
     // (AGENTS.md), not the system prompt: Codex 0.3x on also sends them as a `<user_instructions>` user
     // item, which the rollout keeps; earlier versions appended them to the system prompt. Only
@@ -112,7 +144,8 @@ export const codex: Importer = {
     };
     const flush = () => {
       if (!a.pending) return;
-      waiting = b.call(b.push(a.take()));
+      const at = b.push(a.take());
+      if (!copying) waiting = b.call(at);
     };
     const item = (v: JsonObject, where: string) => {
       const kind = itemKind(v);
@@ -131,6 +164,10 @@ export const codex: Importer = {
         );
     };
     records.forEach((r, i) => {
+      if (fork.kind === 'copy' && (i === fork.from || i === fork.to)) {
+        flush();
+        copying = i === fork.from;
+      }
       if (!isObject(r)) return;
       const where = `record ${i + 1}`;
       const payload = isObject(r.payload) ? r.payload : undefined;
@@ -152,15 +189,11 @@ export const codex: Importer = {
         own = { id, parent: forkedFrom(payload) };
         const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
         system(typeof base === 'string' && base !== '' ? base : undefined, payload.instructions);
-        const parent = own.parent;
-        if (parent !== undefined)
-          notes.say(
-            `a fork or sub-agent of session ${JSON.stringify(parent)}: Codex starts it with a copy of that session's ` +
-              'history, so replaying both rollouts counts the copied calls twice (rollouts keep no response ids to match them by)',
-          );
+        if (own.parent !== undefined) noteFork(notes, own.parent, fork, records);
       } else if (r.type === 'response_item' && payload) item(payload, where);
       else if (r.type === 'event_msg' && payload?.type === 'token_count') {
         flush();
+        if (copying) return;
         const u = tokenUsage(payload);
         if (u && waiting !== undefined) {
           b.calls[waiting]!.recorded = u;
@@ -215,6 +248,9 @@ export const codex: Importer = {
       }
     });
     flush();
+    // A copy whose end is not marked: its calls cannot be told from the child's, and the parent's recorded
+    // usage would be counted again under this file.
+    if (fork.kind === 'unmarked') for (const c of b.calls) delete c.recorded;
     return [{ format: 'codex', messages: b.messages, calls: b.calls }];
   },
 };

@@ -51,15 +51,18 @@ export function createPruner(): (v: Json) => void {
     // Gemini CLI: the UI's rendering of each tool result beside the result the model got.
     if (v.type === 'gemini' && Array.isArray(v.toolCalls))
       for (const c of v.toolCalls) if (isObject(c)) delete c.resultDisplay;
-    // Claude Code file snapshots and Codex UI events (all but token counts and rollbacks) carry no context.
+    // Claude Code file snapshots and Codex UI events (all but token counts and rollbacks) carry no context;
+    // a Codex event's turn id is kept (where a fork's copy of its parent ends).
     if (v.type === 'file-history-snapshot') delete v.snapshot;
     if (
       v.type === 'event_msg' &&
       isObject(v.payload) &&
       v.payload.type !== 'token_count' &&
       v.payload.type !== 'thread_rolled_back'
-    )
-      v.payload = { type: v.payload.type ?? null };
+    ) {
+      const turn = v.payload.turn_id;
+      v.payload = { type: v.payload.type ?? null, ...(typeof turn === 'string' ? { turn_id: turn } : {}) };
+    }
   };
 }
 
