@@ -524,3 +524,27 @@ test('--plot and --dump-contexts never write through a link in the folder the co
   assert.match(readFileSync(join(ws, 'real.svg'), 'utf8'), /^<svg/);
   assert.deepEqual(readdirSync(ws).sort(), ['dangling.svg', 'out', 'plot.svg', 'real.svg']);
 });
+
+test('the recorded row says output was not recorded when no call logged it (Claude Code 2.1), never 0 output tokens', async () => {
+  // Claude Code 2.1 writes every record of a response with `stop_reason: null`: none holds its final output.
+  const explore = join(fixtures, 'claude-code-project', '8463c716-a2ea-4c14-9efa-87158ebd9f20', 'subagents');
+  const file = join(explore, 'agent-a7be2f0.jsonl');
+  const table = await runCli(['replay', file, '--strategy', 'raw']);
+  assert.equal(table.code, 0, table.err);
+  assert.match(table.out, /cache writes; output tokens not recorded\)/);
+  assert.doesNotMatch(table.out, /\b0 output tokens/);
+  const json = await runCli(['replay', file, '--strategy', 'raw', '--format', 'json']);
+  const rec = (JSON.parse(json.out) as { recorded: { outputTokens: number | null; outputCalls: number } }).recorded;
+  assert.deepEqual([rec.outputTokens, rec.outputCalls], [null, 0]);
+  // One response logged complete (a stop reason): its output is said with how many calls recorded one.
+  const lines = readFileSync(file, 'utf8').trimEnd().split('\n');
+  const last = lines.findIndex((l) => l.includes('"uuid":"da003159-'));
+  const r = JSON.parse(lines[last]!) as { message: { stop_reason: string; usage: { output_tokens: number } } };
+  r.message.stop_reason = 'tool_use';
+  r.message.usage.output_tokens = 187;
+  lines[last] = JSON.stringify(r);
+  const dir = mkdtempSync(join(tmpdir(), 'cd-stop-'));
+  writeFileSync(join(dir, 'agent-a7be2f0.jsonl'), lines.join('\n') + '\n');
+  const ended = await runCli(['replay', join(dir, 'agent-a7be2f0.jsonl'), '--strategy', 'raw']);
+  assert.match(ended.out, /; 187 output tokens recorded by 1 of these calls\)/);
+});

@@ -6,7 +6,9 @@
 import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
 
 /** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
-export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens'> & {
+export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens' | 'outputTokens'> & {
+  /** Recorded output tokens, or null when no call recorded its output (not 0: the output was not logged). */
+  outputTokens: number | null;
   /** Money recorded in the logs (US dollars, to 6 decimals), or null when none was. */
   costUsd: number | null;
   /** Raw replay's context tokens over the same calls. */
@@ -32,7 +34,8 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     inputTokens: t.inputTokens,
     cachedTokens: t.cachedTokens,
     cacheWriteTokens: t.cacheWriteTokens,
-    outputTokens: t.outputTokens,
+    outputTokens: t.outputCalls === 0 ? null : t.outputTokens,
+    outputCalls: t.outputCalls,
     peakContextTokens: t.peakContextTokens,
     ...(t.sentTokens !== undefined ? { sentTokens: t.sentTokens } : {}),
     ...(t.costUnits !== undefined ? { costUnits: round(t.costUnits, 2) } : {}),

@@ -178,11 +178,18 @@ function recordedRow(rec: RecordedReport): string[] {
   return ['recorded', ...COLUMNS.map((c) => cells[c[0]] ?? '-')];
 }
 
+/** Recorded output: said as not recorded when no call logged it (Claude Code 2.1 logs none complete), never as 0. */
+function outputNote(rec: RecordedReport): string {
+  if (rec.outputTokens === null) return 'output tokens not recorded';
+  const all = rec.outputCalls >= rec.calls;
+  return `${fmt(rec.outputTokens)} output tokens` + (all ? '' : ` recorded by ${fmt(rec.outputCalls)} of these calls`);
+}
+
 function recordedLines(r: ReplayReport): string[] {
   const rec = r.recorded!;
   const lines = [
     `recorded: the providers' own figures from the logs, over the ${fmt(rec.calls)} of ${fmt(r.calls)} calls whose prompt size was recorded` +
-      ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${fmt(rec.outputTokens)} output tokens)` +
+      ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${outputNote(rec)})` +
       (rec.costUsd !== null ? `; recorded cost ${formatUsd(rec.costUsd)}` : '') +
       '.',
   ];

@@ -70,7 +70,10 @@ export interface RecordedTotals {
   inputTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
+  /** Recorded output tokens, summed over the calls that recorded them (`outputCalls`). */
   outputTokens: number;
+  /** Calls whose output was recorded: none when no response was logged complete (Claude Code 2.1 streams). */
+  outputCalls: number;
   /** The largest recorded prompt. */
   peakContextTokens: number;
   /** Money recorded (US dollars): per call where logged, else the run's total; undefined when none was. */
@@ -94,6 +97,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     cachedTokens: 0,
     cacheWriteTokens: 0,
     outputTokens: 0,
+    outputCalls: 0,
     peakContextTokens: 0,
     computedInputTokens: 0,
   };
@@ -106,7 +110,10 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       if (u?.cost !== undefined) callCost = (callCost ?? 0) + u.cost;
       if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
       if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
-      if (u?.outputTokens !== undefined) t.outputTokens += u.outputTokens;
+      if (u?.outputTokens !== undefined) {
+        t.outputTokens += u.outputTokens;
+        t.outputCalls++;
+      }
       if (u?.inputTokens === undefined) continue;
       any = true;
       t.calls++;
