@@ -1296,4 +1296,21 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 24);
     return { secret, line: `curl -u :${secret} https://api.example.com/v1/items` };
   }),
+  // The default a program falls back to when a secret-named variable is unset: written in the file.
+  ctx('compose-env-default', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `      POSTGRES_PASSWORD: \${POSTGRES_PASSWORD:-${secret}}` };
+  }),
+  ctx('spring-placeholder-default', 'env-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `spring.datasource.password=\${DB_PASSWORD:${secret}}` };
+  }),
+  ctx('python-getenv-default', 'env-secret', (r) => {
+    const secret = `django-insecure-${r.str(ALNUM, 40)}`;
+    return { secret, line: `SECRET_KEY = os.environ.get("DJANGO_SECRET_KEY", "${secret}")` };
+  }),
+  ctx('node-env-fallback', 'env-secret', (r) => {
+    const secret = r.str(ALNUM, 32);
+    return { secret, line: `const jwtSecret = process.env.JWT_SECRET || '${secret}';` };
+  }),
 ];

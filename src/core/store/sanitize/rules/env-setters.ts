@@ -13,7 +13,7 @@ const SETTING_PART = String.raw`(?:FILE|PATH|URL|URI|DIR|ID|NAME|TYPE|HOST|PORT|
  * so `PATH`, `KEYCLOAK_URL`, `TOKEN_URL` and `DB_PASSWORD_FILE` (Docker's path to the secret) are not.
  * Read without case (the rules' `i` flag): Windows' names are not case-sensitive (`setx OpenAI_Key`).
  */
-const SECRET_VAR = String.raw`(?:[A-Z0-9]+_)*(?:(?:[A-Z0-9]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|APIKEY|KEY)(?:_(?!${SETTING_PART})[A-Z0-9]+){0,2}|PASS|PWD|AUTH|PAT|SALT)(?![A-Za-z0-9_])`;
+export const SECRET_VAR = String.raw`(?:[A-Z0-9]+_)*(?:(?:[A-Z0-9]*(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|APIKEY|KEY)(?:_(?!${SETTING_PART})[A-Z0-9]+){0,2}|PASS|PWD|AUTH|PAT|SALT)(?![A-Za-z0-9_])`;
 
 /** Where a command starts: a line, a blank, a list, a pipe, a subshell, a quote or a backtick. */
 const COMMAND_START = String.raw`(?:^|[\s;&|(\x60"'])`;

@@ -6,6 +6,7 @@ import { CONFIG_FILE_RULES } from './config-files';
 import { CONFIG_LINE_RULES } from './config-lines';
 import { CONTEXT_RULES } from './context';
 import { CSV_RULES } from './csv-columns';
+import { ENV_DEFAULT_RULES } from './env-defaults';
 import { KUBERNETES_RULES } from './kubernetes';
 import { MAIL_SESSION_RULES } from './mail-sessions';
 import { NAMED_VALUE_RULES } from './named-values';
@@ -26,6 +27,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...PLATFORM_RULES,
   ...CONTEXT_RULES,
   ...CONFIG_LINE_RULES,
+  ...ENV_DEFAULT_RULES,
   ...YAML_BLOCK_RULES,
   ...CODE_CALL_RULES,
   ...COMMAND_RULES,
