@@ -4,7 +4,7 @@
 // through the long-output store.
 import { promptName, stripControls } from './inert';
 import { toolJsonValue } from './render';
-import { redactJson } from '../store/store-writer';
+import { redactJsonForStore } from '../store/store-writer';
 import { compileInputSchema, formatSchemaErrors } from './schema';
 import { MAX_JSON_DEPTH, nestedDeeperThan } from '../json-depth';
 import type { McpCallResult, McpServerState, McpToolDescription, McpToolEntry } from './types';
@@ -152,7 +152,7 @@ export async function mcpDescribe(
     return { ok: false, text: 'mcp_describe needs "server" and "tool" strings.' };
   const entry = host.getTool(input.server, input.tool);
   if (!entry) return unknown(host, input.server, input.tool);
-  return { ok: true, text: JSON.stringify(await redactJson(toolJsonValue(entry.tool, entry)), null, 2) + '\n' };
+  return { ok: true, text: (await redactJsonForStore(toolJsonValue(entry.tool, entry))).value };
 }
 
 /** Parses the `arguments` the model gave: an object, a JSON string of one, or nothing. */

@@ -220,14 +220,13 @@ export class StoreWriter {
     return true;
   }
 
-  /** Writes a JSON value with every string (keys too) redacted before it is serialized. */
+  /** Writes a JSON value redacted as `redactJsonForStore` does. */
   async writeJson(
     file: string,
     value: unknown,
     options: { ifChanged?: boolean; indent?: number } = {},
   ): Promise<boolean> {
-    const clean = await redactJson(value);
-    const text = minted(JSON.stringify(clean, null, options.indent ?? 2) + '\n');
+    const text = await redactJsonForStore(value, options.indent ?? 2);
     return this.writeFile(file, text, options.ifChanged ? { ifChanged: true } : {});
   }
 
@@ -397,6 +396,15 @@ export async function redactJson(value: unknown): Promise<unknown> {
     return out;
   }
   return value;
+}
+
+/**
+ * A JSON value as the store writes it: every string (keys too) redacted, then the serialized text
+ * redacted as the file it becomes. A string alone loses the key that says it is a secret: a server's
+ * schema with `"examples": [{"password": "…"}]` kept the password.
+ */
+export async function redactJsonForStore(value: unknown, indent = 2): Promise<RedactedText> {
+  return redactForStore(JSON.stringify(await redactJson(value), null, indent) + '\n');
 }
 
 /** One-shot sanitizing (binary check, terminal sequences, secrets) for the store. */

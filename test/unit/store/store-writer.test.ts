@@ -111,3 +111,28 @@ test('plain text is redacted on its way to disk; appends are whole lines; exclus
   const json = JSON.parse(await fsp.readFile(path.join(root, 'j.json'), 'utf8')) as Record<string, unknown[]>;
   assert.ok(!JSON.stringify(json).includes(FAKE_TOKEN), 'keys and values redacted, still valid JSON');
 });
+
+test('JSON is redacted as the file it becomes: a value under a secret-named key goes, the JSON stays valid', async (t) => {
+  const { root, writer } = await setup(t);
+  // An MCP server's tool, as mcp/<server>/<tool>.json holds it: the key that says "password" and the
+  // value are two strings, each harmless alone.
+  const tool = {
+    name: 'login',
+    description: 'Signs in.',
+    inputSchema: {
+      type: 'object',
+      properties: { user: { type: 'string' }, password: { type: 'string' } },
+      examples: [{ user: 'bob', password: 'Tr0ub4dor&3xyz', api_key: 'a8F3kd92Lx0qPz7w' }],
+    },
+    annotations: { title: 'Login', token: 'k9X2mQ7vL3pR8tW1' },
+  };
+  const file = path.join(root, 'mcp', 'srv', 'login.json');
+  await writer.writeJson(file, tool);
+  const text = await fsp.readFile(file, 'utf8');
+  for (const secret of ['Tr0ub4dor&3xyz', 'a8F3kd92Lx0qPz7w', 'k9X2mQ7vL3pR8tW1'])
+    assert.ok(!text.includes(secret), text);
+  const back = JSON.parse(text) as typeof tool;
+  assert.equal(back.description, 'Signs in.');
+  assert.deepEqual(back.inputSchema.properties, tool.inputSchema.properties, 'the schema itself stays');
+  assert.equal(back.inputSchema.examples[0]!.user, 'bob');
+});
