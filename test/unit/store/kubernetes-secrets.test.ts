@@ -119,6 +119,25 @@ metadata:
   assert.ok(out.endsWith('---\napiVersion: v1\nkind: Service\nmetadata:\n  name: api\n'), out);
 });
 
+test('a Secret written in a string of code ends with the string: the code after it stays', async () => {
+  // The manifest's line breaks are escapes (`\\n`); the lines after the string are code, indented deeper
+  // than `stringData:` is in the string, and were redacted as the block's entries.
+  const code = [
+    'def test_secret():',
+    '    manifest = "apiVersion: v1\\nkind: Secret\\nstringData:\\n  token: tok-1234567890\\n  db: pa55-word"',
+    '    result = apply(manifest)',
+    '    assert result.ok',
+    '',
+    'CONFIG = "db: x\\npassword: |\\n  Zq9-hunter-line"',
+    '    other = compute(CONFIG)',
+    '',
+  ].join('\n');
+  const out = await clean(code);
+  assert.ok(!out.includes('tok-1234567890') && !out.includes('pa55-word') && !out.includes('Zq9-hunter'), out);
+  assert.ok(out.includes('\n    result = apply(manifest)\n    assert result.ok\n'), out);
+  assert.ok(out.includes('\n    other = compute(CONFIG)\n'), out);
+});
+
 test('kubectl -o json and its last-applied annotation; a JSON data object of another kind stays', async () => {
   const secret = JSON.stringify(
     {

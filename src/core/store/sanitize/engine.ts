@@ -247,7 +247,7 @@ export class RedactionEngine {
     out: Span[],
   ): void {
     const re = rule.pattern;
-    const regions = rule.within?.(text);
+    const regions = rule.within && (dv ? inOneString(rule.within(text), text, dv) : rule.within(text));
     if (regions?.length === 0) return;
     re.lastIndex = 0;
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
@@ -312,6 +312,31 @@ function outsideEscapes(text: string, s: number, e: number): [number, number] {
   while (s > 0 && text.charCodeAt(s - 1) === 92) s--;
   while (e > s && text.charCodeAt(e - 1) === 92) e--;
   return [s, e];
+}
+
+/**
+ * Regions found in a decoded view, each cut at the first line break that is one in the text as written:
+ * a block whose key sits in a string (`"stringData:\\n  token: abc"`) ends with that string, not with
+ * the code lines after it, which the view reads as the block's indented lines.
+ */
+function inOneString(
+  regions: ReadonlyArray<readonly [number, number]>,
+  text: string,
+  dv: DecodedView,
+): Array<readonly [number, number]> {
+  const out: Array<readonly [number, number]> = [];
+  for (const [start, end] of regions) {
+    // The key line's break: written as an escape (`\n`, more than one character), the block is in a string.
+    const keyBreak = start - 1;
+    if (keyBreak < 0 || dv.end[keyBreak]! - dv.start[keyBreak]! === 1) {
+      out.push([start, end]);
+      continue;
+    }
+    let nl = text.indexOf('\n', start);
+    while (nl !== -1 && nl < end && dv.end[nl]! - dv.start[nl]! > 1) nl = text.indexOf('\n', nl + 1);
+    out.push([start, nl !== -1 && nl < end ? nl + 1 : end]);
+  }
+  return out;
 }
 
 /** Whether `offset` lies in one of the regions (sorted by start, not overlapping). */
