@@ -424,6 +424,33 @@ test('--dump-contexts writes the exact messages of every call, per trajectory an
   }
 });
 
+test('--dump-contexts redacts tool-call arguments as the history does: a secret-named field goes whole', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
+  // `gh secret set`'s tool as an agent calls it: the value says nothing about itself, its key does.
+  const args = JSON.stringify({ name: 'DEPLOY_KEY', secret_value: 'Kx8vQ2mN9pL4zz' });
+  writeFileSync(
+    join(src, 'chat.json'),
+    JSON.stringify({
+      messages: [
+        { role: 'user', content: 'store the deploy key' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_secret', arguments: args } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+        { role: 'assistant', content: 'done' },
+      ],
+    }),
+  );
+  const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
+  const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', out]);
+  assert.equal(r.code, 0, r.err);
+  const text = readFileSync(join(out, 'chat.json', 'raw.jsonl'), 'utf8');
+  assert.ok(!text.includes('Kx8vQ2mN9pL4zz'), text);
+  assert.match(text, /secret_value\\":\\"\[REDACTED:secret-field\]/);
+});
+
 test('trajectory ids that are paths become safe folder names in the dump', async () => {
   const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
   mkdirSync(join(src, 'a', '..b'), { recursive: true });

@@ -10,6 +10,7 @@ import { UsageError } from '../command';
 import { refuseLinks } from '../output-path';
 import type { ReplayHooks, StrategyName } from '../../core/replay/replay';
 import { safeName } from '../../core/store/names';
+import { redactJsonText } from '../../core/store/sanitize/json-values';
 import { redactSecrets } from '../../core/store/sanitize/secrets';
 import type { Trajectory } from '../../core/trajectories';
 
@@ -52,10 +53,16 @@ export class ContextDump {
     let p = this.clean.get(m);
     if (!p) {
       p = (async () => {
-        const out: Message = { ...m, content: (await redactSecrets(m.content)).text };
+        const text = async (s: string): Promise<string> => (await redactSecrets(s)).text;
+        const out: Message = { ...m, content: await text(m.content) };
+        // Arguments as the history writes them: a value under a secret-named key goes whole
+        // (`{"secret_value": "…"}` of a tool that sets a secret), which text alone does not say.
         if (m.toolCalls)
           out.toolCalls = await Promise.all(
-            m.toolCalls.map(async (c) => ({ ...c, arguments: (await redactSecrets(c.arguments)).text })),
+            m.toolCalls.map(async (c) => ({
+              ...c,
+              arguments: await redactJsonText(c.arguments, text, () => undefined),
+            })),
           );
         return out;
       })();
