@@ -1313,4 +1313,48 @@ export const FORMATS: Format[] = [
     const secret = r.str(ALNUM, 32);
     return { secret, line: `const jwtSecret = process.env.JWT_SECRET || '${secret}';` };
   }),
+  tok(
+    'sonarqube-user-token',
+    'sonar-token',
+    (r) => `squ_${r.str(HEX, 40)}`,
+    (s) => `sonar.token=${s}`,
+  ),
+  tok(
+    'sonarcloud-analysis-token',
+    'sonar-token',
+    (r) => `sqa_${r.str(HEX, 40)}`,
+    (s) => `  -Dsonar.login=${s} \\`,
+  ),
+  tok(
+    'heroku-api-key-v2',
+    'heroku-api-key',
+    (r) => `HRKU-AA${r.str(ALNUM + '_-', 58)}`,
+    (s) => `  "key": "${s}"`,
+  ),
+  tok(
+    'circleci-personal-token',
+    'platform-token',
+    (r) => `CCIPAT_${r.str(ALNUM, 22)}_${r.str(HEX, 40)}`,
+    (s) => `circleci setup --token ${s} --host https://circleci.com`,
+  ),
+  tok(
+    'plaid-access-token',
+    'platform-token',
+    (r) => `access-production-${r.str(HEX, 8)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 12)}`,
+    (s) => `{"access_token": "${s}", "item_id": "M5eVJqLnv3tbzdNZ"}`,
+  ),
+  tok(
+    'aws-bedrock-api-key',
+    'aws-bedrock-api-key',
+    (r) => `ABSKQmVkcm9ja0FQSUtleS${r.str(B64, 110)}`,
+    (s) => `AWS_BEARER_TOKEN_BEDROCK=${s}`,
+  ),
+  ctx('composer-github-oauth', 'composer-auth', (r) => {
+    const secret = r.str(HEX, 40);
+    return { secret, line: `    "github-oauth": {\n        "github.com": "${secret}"\n    }` };
+  }),
+  ctx('yarnrc-npm-auth-ident', 'npmrc-auth', (r) => {
+    const secret = `${r.str(LOWER_ALNUM, 6)}:${password(r)}`;
+    return { secret, line: `    npmAuthIdent: "${secret}"` };
+  }),
 ];

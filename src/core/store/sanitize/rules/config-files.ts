@@ -101,6 +101,19 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
     ),
   },
   {
+    // Composer's auth.json (or COMPOSER_AUTH): each host's token is the value under the host's name, in
+    // an object named for the kind of token; a GitHub OAuth token is 40 hex digits, like a commit hash.
+    id: 'composer-auth',
+    title: 'Composer auth.json tokens by host ("github-oauth": {"github.com": "…"}, gitlab-token, gitlab-oauth)',
+    keywords: ['github-oauth', 'gitlab-token', 'gitlab-oauth'],
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`(?<=["'](?:github-oauth|gitlab-token|gitlab-oauth)["']\s{0,20}:\s{0,20}\{[^{}]{0,4096})(?<hq>["'])[\w.:-]+\k<hq>\s{0,20}:\s{0,20}(?<vq>["'])(?<secret>(?:(?!\k<vq>)[^\\\n])+)\k<vq>`,
+      'g',
+    ),
+    accept: secretValue,
+  },
+  {
     // A Kubernetes `.dockerconfigjson` (or `.dockercfg`) is base64 of a Docker config with its credentials.
     id: 'docker-config-auth',
     title: 'Docker config JSON in base64 (Kubernetes .dockerconfigjson: eyJhdXRocyI6…)',

@@ -299,10 +299,10 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     id: 'npmrc-auth',
-    title: '.npmrc / .yarnrc credentials (_authToken=, _auth=, _password=)',
-    keywords: ['_authtoken', '_auth', '_password', 'npmauthtoken'],
+    title: '.npmrc / .yarnrc.yml credentials (_authToken=, _auth=, _password=, npmAuthToken:, npmAuthIdent:)',
+    keywords: ['_authtoken', '_auth', '_password', 'npmauthtoken', 'npmauthident'],
     pattern: new RegExp(
-      String.raw`(?<![A-Za-z0-9.])(?:_authToken|_auth|_password|npmAuthToken)["']?[ \t]*[=:][ \t]*["']?(?<secret>${BARE}+)`,
+      String.raw`(?<![A-Za-z0-9.])(?:_authToken|_auth|_password|npmAuthToken|npmAuthIdent)["']?[ \t]*[=:][ \t]*["']?(?<secret>${BARE}+)`,
       'gi',
     ),
     accept: (s) => !isPlaceholder(s) && !looksLikeName(s),

@@ -62,4 +62,65 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
     pattern: /\b[MNO][A-Za-z\d_-]{23,25}\.[A-Za-z\d_-]{6}\.[A-Za-z\d_-]{27,38}\b/g,
     accept: hasDigitAndLetter,
   },
+  {
+    id: 'sonar-token',
+    title: 'SonarQube / SonarCloud tokens (squ_ user, sqp_ project, sqa_ analysis)',
+    keywords: ['squ_', 'sqp_', 'sqa_'],
+    pattern: /\bsq[upa]_[a-f0-9]{40}\b/g,
+  },
+  exact({
+    id: 'aws-bedrock-api-key',
+    title: 'Amazon Bedrock long-term API keys (ABSK + base64 of BedrockAPIKey-…)',
+    keywords: ['ABSKQmVkcm9ja0FQSUtleS'],
+    pattern: /\bABSKQmVkcm9ja0FQSUtleS[A-Za-z0-9+/]{60,}={0,2}/g,
+  }),
+  exact({
+    id: 'heroku-api-key',
+    title: 'Heroku API keys (HRKU-AA…)',
+    keywords: ['HRKU-'],
+    pattern: /\bHRKU-AA[\w-]{58}(?![\w-])/g,
+  }),
+  {
+    id: 'platform-token',
+    title:
+      'CI and developer-service tokens: CircleCI (CCIPAT_), Buildkite (bkua_), Netlify (nfp_), Docker org (dckr_oat_), Linear OAuth (lin_oauth_), Contentful (CFPAT-), Clojars (CLOJARS_), Frame.io (fio-u-), Defined Networking (dnkey-), Databricks OAuth (dose), HubSpot (pat-na1-)',
+    keywords: [
+      'ccipat_',
+      'bkua_',
+      'nfp_',
+      'dckr_oat_',
+      'lin_oauth_',
+      'cfpat-',
+      'clojars_',
+      'fio-u-',
+      'dnkey-',
+      'dose',
+      'pat-na1-',
+      'pat-eu1-',
+    ],
+    pattern:
+      /\b(?:CCIPAT_[A-Za-z0-9]{22}_[a-f0-9]{40}|bkua_[a-f0-9]{40}|nfp_[A-Za-z0-9_]{36}|dckr_oat_[\w-]{32}|lin_oauth_[a-f0-9]{64}|CFPAT-[\w-]{43}|CLOJARS_[a-z0-9]{60}|fio-u-[\w=-]{64}|dnkey-[\w=-]{26}-[\w=-]{52}|dose[a-f0-9]{32}|pat-(?:na|eu)1-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})(?![\w-])/g,
+    accept: hasDigitAndLetter,
+  },
+  {
+    id: 'platform-token',
+    title:
+      'Payment and commerce tokens: Plaid (access-production-…), Square (EAAA…), Duffel (duffel_live_), EasyPost (EZAK/EZTK), Flutterwave (FLWSECK-), Adobe client secrets (p8e-), Airtable (pat….), Harness (pat./sat.)',
+    keywords: [
+      'access-sandbox-',
+      'access-development-',
+      'access-production-',
+      'eaaa',
+      'duffel_',
+      'ezak',
+      'eztk',
+      'flwseck',
+      'p8e-',
+      'pat',
+      'sat.',
+    ],
+    pattern:
+      /\b(?:access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12}|(?<![\w+/=-])EAAA[\w-]{22,60}(?![\w+/=-])|duffel_(?:test|live)_[\w=-]{43}|EZ[AT]K[A-Za-z0-9]{54}|FLWSECK(?:_TEST)?-[a-h0-9]{32}-X|p8e-[A-Za-z0-9]{32}|pat[A-Za-z0-9]{14}\.[a-f0-9]{64}|(?:pat|sat)\.[\w-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})(?![\w-])/g,
+    accept: hasDigitAndLetter,
+  },
 ];
