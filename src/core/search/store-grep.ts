@@ -33,8 +33,14 @@ export interface StoreGrepOptions {
   rgPath?: string;
 }
 
-/** Folders searched for a scope. In history the readable Markdown transcripts are searched (line by line), not the JSONL. */
+/**
+ * Folders searched for a scope. In history the readable Markdown transcripts are searched (line by line),
+ * not the JSONL. Throws RipgrepError for any other scope: a scope comes from a model too, and joined to
+ * the root `../..` would search outside the store.
+ */
 export function scopeFolders(root: string, scope: GrepScope): string[] {
+  if (!GREP_SCOPES.includes(scope))
+    throw new RipgrepError(`unknown scope ${JSON.stringify(scope)}: use one of ${GREP_SCOPES.join(', ')}`, null);
   const all: GrepScope[] = ['terminals', 'tool-outputs', 'history'];
   return (scope === 'all' ? all : [scope]).map((s) => path.join(root, s));
 }

@@ -8,7 +8,7 @@ import { runCli } from '../../support/cli';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
 import { HistoryWriter } from '../../../src/core/store/history';
-import { grepStore } from '../../../src/core/search/store-grep';
+import { grepStore, type GrepScope } from '../../../src/core/search/store-grep';
 import { RipgrepError } from '../../../src/core/search/ripgrep';
 
 async function fixtureStore(t: { after(fn: () => Promise<void>): void }): Promise<ContextStore> {
@@ -45,6 +45,19 @@ test('grepStore searches the chosen scope despite the store .gitignore, skipping
     grepStore({ root: path.join(store.root, 'nope'), pattern: 'x' }).next(),
     (e: unknown) => e instanceof RipgrepError && /no Context Desk folder/.test(e.message),
   );
+});
+
+test('a scope that is not one of the four is refused: a model-written ../.. searched outside the store', async (t) => {
+  const store = await fixtureStore(t);
+  const ws = path.dirname(store.root);
+  await fsp.writeFile(path.join(ws, 'frobnicate-outside.txt'), 'frobnicate outside the store\n');
+  for (const scope of ['..', '../..', 'terminals/../..', '/etc', ''])
+    await assert.rejects(
+      grepStore({ root: store.root, pattern: 'frobnicate', scope: scope as GrepScope }).next(),
+      (e: unknown) =>
+        e instanceof RipgrepError && /unknown scope .*use one of terminals, tool-outputs, history, all/.test(e.message),
+      scope,
+    );
 });
 
 test('a Context Desk folder or scope folder that is a symbolic link is refused, not followed', async (t) => {
