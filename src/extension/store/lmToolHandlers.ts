@@ -3,14 +3,31 @@
 // model can read and act on.
 import type { ContextStore } from '../../core/store/context-store';
 import { StoreReferenceError } from '../../core/store/errors';
-import { grepStore, type GrepScope } from '../../core/search/store-grep';
+import { GREP_SCOPES, grepStore, type GrepScope } from '../../core/search/store-grep';
+import { secretSafeCut } from '../../core/store/sanitize/secrets';
 import type { LocateOptions } from '../../core/search/locate';
-import { formatLineRange, readLineRange } from '../../core/agent/tools/line-range';
+import { formatLineRange, MAX_READ_LINES, readLineRange, type LineRange } from '../../core/agent/tools/line-range';
 import { recentExecutions } from '../../core/store/terminal-log-reader';
 import { openChecked } from '../../core/read-text';
 import type { TerminalState } from './terminalCapture';
 
+/**
+ * Most characters a read answers with (about 64,000 tokens): 2000 lines of ordinary length fit, 2000
+ * lines cut at 2000 characters (4 MB) do not.
+ */
+export const READ_CHARS = 256_000;
+/** Longest matching line shown whole (a minified file or a progress bar is one line of megabytes). */
+export const GREP_LINE_CHARS = 500;
+/** Most characters grep answers with (about 12,000 tokens); past it the answer says how to narrow or read on. */
+export const GREP_CHARS = 50_000;
+export const DEFAULT_MATCHES = 100;
+export const MAX_MATCHES = 1000;
+
 const message = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+const asObject = (input: unknown): Record<string, unknown> =>
+  typeof input === 'object' && input !== null ? (input as Record<string, unknown>) : {};
+// A line number or count from the caller: a whole number >= 1, or absent.
+const badCount = (v: unknown): boolean => v !== undefined && !(Number.isInteger(v) && (v as number) >= 1);
 
 const STATE_TEXT: Record<TerminalState, string> = {
   captured: 'captured',
@@ -20,11 +37,13 @@ const STATE_TEXT: Record<TerminalState, string> = {
 };
 
 /** Reads `path` (a store reference) by line range, with read_file's caps; never the whole file. */
-export async function readStored(
-  store: ContextStore,
-  input: { path?: unknown; offset?: unknown; limit?: unknown },
-): Promise<string> {
+export async function readStored(store: ContextStore, raw: unknown): Promise<string> {
+  const input = asObject(raw);
   if (typeof input.path !== 'string') return 'Refused: "path" must be a string.';
+  // Checked, not ignored: a quoted "500" read from line 1 while the caller believed it read from 500.
+  if (badCount(input.offset)) return 'Refused: "offset" must be a whole number from 1 (the first line).';
+  if (badCount(input.limit))
+    return `Refused: "limit" must be a whole number from 1 (at most ${MAX_READ_LINES} lines are read).`;
   let resolved;
   try {
     resolved = await store.resolveReference(input.path);
@@ -53,26 +72,98 @@ export async function readStored(
   } finally {
     await fh.close();
   }
-  return formatLineRange(resolved.display, range);
+  return formatLineRange(resolved.display, fitChars(range, READ_CHARS));
 }
 
-/** `path:line: text` per match, or why the search failed. */
+/**
+ * The range shortened to the lines that fit in `max` characters (at least one), so a page of 2000 long
+ * lines (4 MB) does not flood the caller; `more` then says where to read on.
+ */
+export function fitChars(range: LineRange, max: number): LineRange {
+  let chars = 0;
+  let n = 0;
+  for (const line of range.lines) {
+    chars += `${range.offset + n}\t`.length + line.length + 1;
+    if (n > 0 && chars > max) break;
+    n++;
+  }
+  return n === range.lines.length ? range : { ...range, lines: range.lines.slice(0, n), more: true };
+}
+
+/** The grep tool's input checked (a calling model can send anything), or why it is refused. */
+function grepInput(input: unknown): { pattern: string; scope: GrepScope; fixed: boolean; maxMatches: number } | string {
+  const { pattern, scope = 'all', fixed = false, maxMatches = DEFAULT_MATCHES } = asObject(input);
+  if (typeof pattern !== 'string' || pattern === '') return 'Refused: "pattern" must be a non-empty string.';
+  if (typeof scope !== 'string' || !GREP_SCOPES.includes(scope as GrepScope))
+    return `Refused: "scope" must be one of ${GREP_SCOPES.join(', ')}.`;
+  if (typeof fixed !== 'boolean') return 'Refused: "fixed" must be true or false.';
+  if (typeof maxMatches !== 'number' || !Number.isInteger(maxMatches) || maxMatches < 1 || maxMatches > MAX_MATCHES)
+    return `Refused: "maxMatches" must be a whole number from 1 to ${MAX_MATCHES}.`;
+  return { pattern, scope: scope as GrepScope, fixed, maxMatches };
+}
+
+/**
+ * `path:line: text` per match, or why the search failed or was refused. Long lines are cut and the
+ * answer stops at GREP_CHARS; either way the answer says so and how to read on.
+ */
 export async function grepText(
   store: ContextStore,
-  input: { pattern: string; scope?: GrepScope; fixed?: boolean; maxMatches?: number },
+  input: unknown,
   signal: AbortSignal,
   locate: LocateOptions,
 ): Promise<string> {
-  const { pattern, scope = 'all', fixed = false, maxMatches = 100 } = input;
+  const checked = grepInput(input);
+  if (typeof checked === 'string') return checked;
+  const { pattern, scope, fixed, maxMatches } = checked;
   const lines: string[] = [];
+  let chars = 0;
+  let found = 0;
+  let cutLines = false;
+  let full = false;
   try {
-    for await (const m of grepStore({ root: store.root, pattern, scope, fixed, maxMatches, signal, locate }))
-      lines.push(`${store.displayPath(m.file)}:${m.line}: ${m.text}`);
+    // One match past the cap tells whether there are more.
+    for await (const m of grepStore({
+      root: store.root,
+      pattern,
+      scope,
+      fixed,
+      maxMatches: maxMatches + 1,
+      signal,
+      locate,
+    })) {
+      if (++found > maxMatches) break;
+      let text = m.text;
+      if (text.length > GREP_LINE_CHARS) {
+        text = `${text.slice(0, secretSafeCut(text, GREP_LINE_CHARS))}… (line cut)`;
+        cutLines = true;
+      }
+      const line = `${store.displayPath(m.file)}:${m.line}: ${text}`;
+      if (lines.length > 0 && chars + line.length + 1 > GREP_CHARS) {
+        full = true;
+        break;
+      }
+      lines.push(line);
+      chars += line.length + 1;
+    }
   } catch (e) {
     if (signal.aborted) throw e;
     return `grep failed: ${message(e)}`;
   }
-  return lines.length ? lines.join('\n') : `No matches for ${pattern} in ${scope}.`;
+  if (lines.length === 0) return `No matches for ${JSON.stringify(pattern)} in ${scope}.`;
+  const notes: string[] = [];
+  if (full)
+    notes.push(
+      `(${lines.length} matches shown: the answer stops at ${GREP_CHARS.toLocaleString('en-US')} characters; narrow the pattern or the scope, or read a file around a line with contextDesk_readStoredFile)`,
+    );
+  else if (found > maxMatches)
+    notes.push(
+      `(more than ${maxMatches} matches; narrow the pattern or the scope, or raise maxMatches up to ${MAX_MATCHES})`,
+    );
+  if (cutLines)
+    notes.push(
+      `(lines longer than ${GREP_LINE_CHARS} characters are cut; read one with contextDesk_readStoredFile at its line)`,
+    );
+  return [...lines, ...notes].join('\n');
 }
 
 /** One line per terminal: its state, its log and its last command. */

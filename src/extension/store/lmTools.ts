@@ -3,7 +3,6 @@
 // handlers load with the features bundle on first use.
 import * as vscode from 'vscode';
 import type { ContextStore } from '../../core/store/context-store';
-import type { GrepScope } from '../../core/search/store-grep';
 import { features } from '../lazy';
 import type { TerminalCapture } from './terminalCapture';
 
@@ -16,18 +15,20 @@ export function registerLmTools(
   terminals: () => TerminalCapture,
 ): void {
   context.subscriptions.push(
-    vscode.lm.registerTool<{ pattern: string; scope?: GrepScope; fixed?: boolean; maxMatches?: number }>(
-      'contextDesk_grepLogs',
-      {
-        async invoke(options, token) {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
+    // Inputs are typed as unknown: VS Code does not check them against the inputSchema, and the handlers do.
+    vscode.lm.registerTool<Record<string, unknown>>('contextDesk_grepLogs', {
+      async invoke(options, token) {
+        const controller = new AbortController();
+        const cancel = token.onCancellationRequested(() => controller.abort());
+        try {
           const locate = { appRoot: vscode.env.appRoot };
           return text(await features().grepText(await store(), options.input, controller.signal, locate));
-        },
+        } finally {
+          cancel.dispose();
+        }
       },
-    ),
-    vscode.lm.registerTool<{ path: string; offset?: number; limit?: number }>('contextDesk_readStoredFile', {
+    }),
+    vscode.lm.registerTool<Record<string, unknown>>('contextDesk_readStoredFile', {
       async invoke(options) {
         return text(await features().readStored(await store(), options.input));
       },

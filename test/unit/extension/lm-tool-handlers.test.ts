@@ -1,0 +1,124 @@
+// The language-model tools' answers as another agent gets them: every argument is model-written, so
+// the handlers check it and answer with text, and an answer never floods the caller's context.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { promises as fsp } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { ContextStore } from '../../../src/core/store/context-store';
+import {
+  GREP_CHARS,
+  GREP_LINE_CHARS,
+  READ_CHARS,
+  grepText,
+  readStored,
+} from '../../../src/extension/store/lmToolHandlers';
+
+const locate = { candidates: ['/usr/bin/rg'] };
+const signal = new AbortController().signal;
+
+async function fixture(t: { after(fn: () => Promise<void>): void }): Promise<{ store: ContextStore; base: string }> {
+  const base = await mkdtemp(path.join(tmpdir(), 'cd-lmtools-'));
+  t.after(() => rm(base, { recursive: true, force: true }));
+  const ws = path.join(base, 'ws');
+  await fsp.mkdir(ws);
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  await fsp.mkdir(path.join(store.root, 'tool-outputs', 's1'), { recursive: true });
+  return { store, base };
+}
+
+const write = (store: ContextStore, name: string, text: string): Promise<void> =>
+  fsp.writeFile(path.join(store.root, 'tool-outputs', 's1', name), text);
+
+test('grep refuses a scope, pattern, fixed or maxMatches outside the schema instead of searching', async (t) => {
+  const { store, base } = await fixture(t);
+  await fsp.writeFile(path.join(base, 'outside.txt'), 'frobnicate API_KEY outside the workspace\n');
+  await fsp.writeFile(path.join(base, 'ws', 'src.txt'), 'frobnicate in the workspace, outside the store\n');
+  await write(store, '0001-shell.txt', 'frobnicate in the store\n');
+  for (const scope of ['..', '../..', 'terminals/../..', '/', ''])
+    assert.equal(
+      await grepText(store, { pattern: 'frobnicate', scope }, signal, locate),
+      'Refused: "scope" must be one of terminals, tool-outputs, history, all.',
+      scope,
+    );
+  const refusals: [Record<string, unknown>, RegExp][] = [
+    [{}, /"pattern" must be a non-empty string/],
+    [{ pattern: 5 }, /"pattern" must be a non-empty string/],
+    [{ pattern: '' }, /"pattern" must be a non-empty string/],
+    [{ pattern: 'frob.icate', fixed: 'false' }, /"fixed" must be true or false/],
+    [{ pattern: 'frobnicate', maxMatches: 0 }, /"maxMatches" must be a whole number from 1 to 1000/],
+    [{ pattern: 'frobnicate', maxMatches: 1e9 }, /"maxMatches"/],
+    [{ pattern: 'frobnicate', maxMatches: '10' }, /"maxMatches"/],
+    [{ pattern: 'frobnicate', maxMatches: 2.5 }, /"maxMatches"/],
+  ];
+  for (const [input, why] of refusals)
+    assert.match(await grepText(store, input, signal, locate), why, JSON.stringify(input));
+  assert.match(await grepText(store, null, signal, locate), /"pattern"/);
+  // What is allowed still works, and finds only the store's own line.
+  assert.equal(
+    await grepText(store, { pattern: 'frobnicate' }, signal, locate),
+    '.context-desk/tool-outputs/s1/0001-shell.txt:1: frobnicate in the store',
+  );
+});
+
+test('grep cuts long lines, stops at its character cap and says when there are more matches', async (t) => {
+  const { store } = await fixture(t);
+  // Two minified lines of 3 MB, then many ordinary lines.
+  await write(store, '0001-min.txt', `needle ${'A'.repeat(3_000_000)}\n`.repeat(2));
+  await write(
+    store,
+    '0002-many.txt',
+    Array.from({ length: 300 }, (_, i) => `needle ${i} ${'b'.repeat(390)}`).join('\n'),
+  );
+
+  const one = await grepText(store, { pattern: 'needle A+', scope: 'tool-outputs', maxMatches: 1 }, signal, locate);
+  const [first, ...notes] = one.split('\n');
+  assert.ok(first!.length < GREP_LINE_CHARS + 100, `line of ${first!.length} characters`);
+  assert.match(first!, /… \(line cut\)$/);
+  assert.deepEqual(notes, [
+    '(more than 1 matches; narrow the pattern or the scope, or raise maxMatches up to 1000)',
+    `(lines longer than ${GREP_LINE_CHARS} characters are cut; read one with contextDesk_readStoredFile at its line)`,
+  ]);
+
+  const all = await grepText(store, { pattern: 'needle', scope: 'tool-outputs', maxMatches: 1000 }, signal, locate);
+  assert.ok(all.length < GREP_CHARS + 1000, `answer of ${all.length} characters`);
+  const shown = all.split('\n').filter((l) => l.startsWith('.context-desk/')).length;
+  assert.ok(shown > 50 && shown < 301, `${shown} matches`);
+  assert.match(all, new RegExp(`\\n\\(${shown} matches shown: the answer stops at 50,000 characters; narrow`));
+
+  const exact = await grepText(
+    store,
+    { pattern: 'needle 29\\d ', scope: 'tool-outputs', maxMatches: 10 },
+    signal,
+    locate,
+  );
+  assert.equal(exact.split('\n').length, 10, 'exactly maxMatches matches, no note');
+});
+
+test('readStoredFile refuses offsets and limits that are not whole numbers, and caps its answer', async (t) => {
+  const { store } = await fixture(t);
+  await write(store, '0001-wide.txt', Array.from({ length: 2500 }, (_, i) => `${i} ${'w'.repeat(5000)}`).join('\n'));
+  const file = '.context-desk/tool-outputs/s1/0001-wide.txt';
+  for (const offset of ['500', 0, -3, 1.5, Infinity, JSON.parse('1e400') as number])
+    assert.equal(
+      await readStored(store, { path: file, offset }),
+      'Refused: "offset" must be a whole number from 1 (the first line).',
+      String(offset),
+    );
+  assert.match(await readStored(store, { path: file, limit: '10' }), /^Refused: "limit" must be a whole number/);
+  assert.match(await readStored(store, null), /^Refused: "path" must be a string/);
+
+  const page = await readStored(store, { path: file, offset: 1, limit: 2000 });
+  assert.ok(page.length <= READ_CHARS + 200, `answer of ${page.length} characters`);
+  const lines = page.split('\n').filter((l) => /^\d+\t/.test(l));
+  assert.ok(lines.length > 50 && lines.length < 2000, `${lines.length} lines`);
+  const next = lines.length + 1;
+  assert.ok(page.startsWith(`${file} lines 1-${lines.length} of 2500:\n`), page.slice(0, 80));
+  assert.ok(page.endsWith(`(${2500 - lines.length} more lines; read on with offset ${next})`), page.slice(-80));
+  // Reading on from there continues where the cap stopped.
+  assert.match(
+    await readStored(store, { path: file, offset: next, limit: 1 }),
+    new RegExp(`\\n${next}\\t${next - 1} w`),
+  );
+});
