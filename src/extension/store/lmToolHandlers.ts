@@ -20,6 +20,8 @@ export const READ_CHARS = 256_000;
 export const GREP_LINE_CHARS = 500;
 /** Most characters grep answers with (about 12,000 tokens); past it the answer says how to narrow or read on. */
 export const GREP_CHARS = 50_000;
+/** Longest last command the terminal list shows whole. */
+export const COMMAND_CHARS = 300;
 export const DEFAULT_MATCHES = 100;
 export const MAX_MATCHES = 1000;
 
@@ -35,6 +37,23 @@ const STATE_TEXT: Record<TerminalState, string> = {
   'waiting-for-shell-integration': 'not captured: no shell integration (yet)',
   off: 'not captured: contextDesk.terminals.capture is off',
 };
+
+/**
+ * The tool's answer, or its failure as an answer (the store cannot be opened, a folder cannot be read):
+ * the calling model gets a sentence it can act on instead of an exception. A cancelled call still throws.
+ */
+export async function answerOrFailure(
+  tool: string,
+  run: () => Promise<string>,
+  cancelled: () => boolean,
+): Promise<string> {
+  try {
+    return await run();
+  } catch (e) {
+    if (cancelled()) throw e;
+    return `${tool} failed: ${message(e)}`;
+  }
+}
 
 /** Reads `path` (a store reference) by line range, with read_file's caps; never the whole file. */
 export async function readStored(store: ContextStore, raw: unknown): Promise<string> {
@@ -166,6 +185,13 @@ export async function grepText(
   return [...lines, ...notes].join('\n');
 }
 
+/** A command line as JSON, cut when long (a pasted heredoc is a command line of many kilobytes). */
+function shownCommand(command: string): string {
+  if (command.length <= COMMAND_CHARS) return JSON.stringify(command);
+  const cut = command.slice(0, secretSafeCut(command, COMMAND_CHARS));
+  return `${JSON.stringify(cut)}… (${command.length.toLocaleString('en-US')} characters; the log has all of it)`;
+}
+
 /** One line per terminal: its state, its log and its last command. */
 export async function terminalsText(
   store: ContextStore,
@@ -176,7 +202,7 @@ export async function terminalsText(
       const where = log ? ` - log: ${store.displayPath(log)}` : '';
       const last = log ? (await recentExecutions(log, 1))[0] : undefined;
       const status = last?.exitCode === undefined ? 'running' : `exit ${last.exitCode ?? 'unknown'}`;
-      const lastText = last ? ` - last command: ${JSON.stringify(last.command)} (${status})` : '';
+      const lastText = last ? ` - last command: ${shownCommand(last.command)} (${status})` : '';
       return `${name || '(unnamed)'}: ${STATE_TEXT[state]}${where}${lastText}`;
     }),
   );

@@ -14,30 +14,38 @@ export function registerLmTools(
   store: () => Promise<ContextStore>,
   terminals: () => TerminalCapture,
 ): void {
+  // Failures come back as text (answerOrFailure), with the tool's name, like refusals do.
+  const answer = async (
+    tool: string,
+    token: vscode.CancellationToken,
+    run: () => Promise<string>,
+  ): Promise<vscode.LanguageModelToolResult> =>
+    text(await features().answerOrFailure(tool, run, () => token.isCancellationRequested));
   context.subscriptions.push(
     // Inputs are typed as unknown: VS Code does not check them against the inputSchema, and the handlers do.
     vscode.lm.registerTool<Record<string, unknown>>('contextDesk_grepLogs', {
-      async invoke(options, token) {
-        const controller = new AbortController();
-        const cancel = token.onCancellationRequested(() => controller.abort());
-        try {
-          const locate = { appRoot: vscode.env.appRoot };
-          return text(await features().grepText(await store(), options.input, controller.signal, locate));
-        } finally {
-          cancel.dispose();
-        }
-      },
+      invoke: (options, token) =>
+        answer('contextDesk_grepLogs', token, async () => {
+          const controller = new AbortController();
+          const cancel = token.onCancellationRequested(() => controller.abort());
+          try {
+            const locate = { appRoot: vscode.env.appRoot };
+            return await features().grepText(await store(), options.input, controller.signal, locate);
+          } finally {
+            cancel.dispose();
+          }
+        }),
     }),
     vscode.lm.registerTool<Record<string, unknown>>('contextDesk_readStoredFile', {
-      async invoke(options) {
-        return text(await features().readStored(await store(), options.input));
-      },
+      invoke: (options, token) =>
+        answer('contextDesk_readStoredFile', token, async () => features().readStored(await store(), options.input)),
     }),
     vscode.lm.registerTool<Record<string, never>>('contextDesk_listTerminals', {
-      async invoke() {
-        const list = (await terminals().list()).map(({ terminal, ...rest }) => ({ name: terminal.name, ...rest }));
-        return text(await features().terminalsText(await store(), list));
-      },
+      invoke: (_options, token) =>
+        answer('contextDesk_listTerminals', token, async () => {
+          const list = (await terminals().list()).map(({ terminal, ...rest }) => ({ name: terminal.name, ...rest }));
+          return features().terminalsText(await store(), list);
+        }),
     }),
   );
 }

@@ -7,12 +7,15 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
+import { TerminalLogWriter } from '../../../src/core/store/terminal-log';
 import {
+  answerOrFailure,
   GREP_CHARS,
   GREP_LINE_CHARS,
   READ_CHARS,
   grepText,
   readStored,
+  terminalsText,
 } from '../../../src/extension/store/lmToolHandlers';
 
 const locate = { candidates: ['/usr/bin/rg'] };
@@ -120,5 +123,48 @@ test('readStoredFile refuses offsets and limits that are not whole numbers, and 
   assert.match(
     await readStored(store, { path: file, offset: next, limit: 1 }),
     new RegExp(`\\n${next}\\t${next - 1} w`),
+  );
+});
+
+test('the terminal list cuts a long last command (a pasted heredoc) and says how long it was', async (t) => {
+  const { store } = await fixture(t);
+  const w = await TerminalLogWriter.open(store, { terminalName: 'bash', terminalId: 1 });
+  const command = `cat <<'EOF' > big.json\n${'{"k":"v"},'.repeat(20_000)}\nEOF`;
+  await (await w.begin({ command })).end({ exitCode: 0 });
+  await w.close();
+  const row = await terminalsText(store, [{ name: 'bash', state: 'captured', log: w.path }]);
+  assert.ok(row.length < 700, `row of ${row.length} characters`);
+  assert.ok(
+    row.startsWith(`bash: captured - log: .context-desk/terminals/bash-1.log - last command: "cat <<'EOF'`),
+    row,
+  );
+  assert.ok(row.endsWith(`"… (200,027 characters; the log has all of it) (exit 0)`), row.slice(-80));
+  const short = await TerminalLogWriter.open(store, { terminalName: 'zsh', terminalId: 2 });
+  await (await short.begin({ command: 'make test' })).end({ exitCode: 2 });
+  await short.close();
+  assert.equal(
+    await terminalsText(store, [{ name: 'zsh', state: 'captured', log: short.path }]),
+    'zsh: captured - log: .context-desk/terminals/zsh-2.log - last command: "make test" (exit 2)',
+  );
+});
+
+test('a failure (the store cannot be opened) is an answer naming the tool; a cancelled call still throws', async () => {
+  const failing = (): Promise<string> =>
+    Promise.reject(new Error('Cannot use /ws as the Context Desk folder: not empty'));
+  assert.equal(
+    await answerOrFailure('contextDesk_readStoredFile', failing, () => false),
+    'contextDesk_readStoredFile failed: Cannot use /ws as the Context Desk folder: not empty',
+  );
+  await assert.rejects(
+    answerOrFailure('contextDesk_grepLogs', failing, () => true),
+    /not empty/,
+  );
+  assert.equal(
+    await answerOrFailure(
+      'contextDesk_listTerminals',
+      () => Promise.resolve('No terminals are open.'),
+      () => false,
+    ),
+    'No terminals are open.',
   );
 });
