@@ -9,7 +9,7 @@ export { StoreAccess } from './storeLinks';
 export { guardHostPorts, RESTRICTED_MODE_PROMPT } from './trust';
 export { mcpApprovalPort } from './agent/mcpApprovals';
 export { TerminalCapture } from './store/terminalCapture';
-export { answerOrFailure, grepText, readStored, terminalsText } from './store/lmToolHandlers';
+export { answerOrFailure, grepText, readStored, terminalsText } from '../core/agent/tools/store-answers';
 export { getSetup, saveSetup } from './agent/setupService';
 export { listModels, testConnection } from './agent/connection';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';

@@ -10,7 +10,8 @@ import type { Logger } from '../../core/ports';
 import { logStamp, notes, taskCommandLine, terminalLabel } from './terminalNotes';
 
 /** What the capture knows about one terminal. */
-export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration' | 'off';
+import type { TerminalState } from '../../core/agent/tools/store-answers';
+export type { TerminalState };
 
 interface Tracked {
   writer?: Promise<TerminalLogWriter>;

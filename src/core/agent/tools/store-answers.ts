@@ -1,15 +1,18 @@
-// What the language-model tools answer (loaded with the features bundle, like the store they read).
+// What the store's tools answer a calling model (VS Code's language-model tools use them; loaded with
+// the features bundle, like the store they read). Every argument is checked: a model can send anything.
 // Refusals (a path outside the store, a missing file, a bad pattern) come back as text the calling
 // model can read and act on.
-import type { ContextStore } from '../../core/store/context-store';
-import { StoreReferenceError } from '../../core/store/errors';
-import { GREP_SCOPES, grepStore, type GrepScope } from '../../core/search/store-grep';
-import { secretSafeCut } from '../../core/store/sanitize/secrets';
-import type { LocateOptions } from '../../core/search/locate';
-import { formatLineRange, MAX_READ_LINES, readLineRange, type LineRange } from '../../core/agent/tools/line-range';
-import { recentExecutions } from '../../core/store/terminal-log-reader';
-import { openChecked } from '../../core/read-text';
-import type { TerminalState } from './terminalCapture';
+import type { ContextStore } from '../../store/context-store';
+import { StoreReferenceError } from '../../store/errors';
+import { GREP_SCOPES, grepStore, type GrepScope } from '../../search/store-grep';
+import { secretSafeCut } from '../../store/sanitize/secrets';
+import type { LocateOptions } from '../../search/locate';
+import { formatLineRange, MAX_READ_LINES, readLineRange, type LineRange } from './line-range';
+import { recentExecutions } from '../../store/terminal-log-reader';
+import { openChecked } from '../../read-text';
+
+/** Whether a terminal is captured, as the terminal list tells a calling model. */
+export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration' | 'off';
 
 /**
  * Most characters a read answers with (about 64,000 tokens): 2000 lines of ordinary length fit, 2000

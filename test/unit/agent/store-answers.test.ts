@@ -16,7 +16,7 @@ import {
   grepText,
   readStored,
   terminalsText,
-} from '../../../src/extension/store/lmToolHandlers';
+} from '../../../src/core/agent/tools/store-answers';
 
 const locate = { candidates: ['/usr/bin/rg'] };
 const signal = new AbortController().signal;
