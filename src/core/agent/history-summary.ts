@@ -3,6 +3,7 @@
 // by line, so a long session costs no more memory than its longest line (at most MAX_SUMMARY_LINE); mask
 // records (a repeated index) are not counted twice.
 import { cappedLines } from '../store/capped-lines';
+import { parseJsonLine } from '../store/durable';
 import { isCallLine, isMessageRecord } from '../store/history';
 import { callTotals, parseCallRecord, parseSummaryCallRecord } from './call-log';
 import type { CallRecord, SummaryCallRecord } from './session-state';
@@ -95,10 +96,13 @@ export async function summarizeHistoryFile(file: string): Promise<HistorySummary
   try {
     for await (const line of cappedLines(file, MAX_SUMMARY_LINE).lines) {
       if (line.trim() === '') continue;
+      // A damaged, torn or too deeply nested line is skipped, as the resume reader does.
+      const record = parseJsonLine(line);
+      if (record === undefined) continue;
       try {
-        acc.add(JSON.parse(line));
+        acc.add(record);
       } catch {
-        /* a damaged or torn line: skip it, as the resume reader does */
+        /* a record of an unexpected shape: skipped too */
       }
     }
   } catch (e) {

@@ -1,5 +1,6 @@
 // Readers that tolerate what crashes and concurrent writers leave: a torn last line, damaged lines.
 // (Writing is the store writer's job: whole-line appends on O_APPEND descriptors, atomic replacement.)
+import { MAX_JSON_DEPTH, textNestedDeeperThan } from '../json-depth';
 import { readTextFile } from '../read-text';
 
 /** What a tolerant JSONL reader found. */
@@ -11,6 +12,20 @@ export interface JsonlReadResult<T> {
   badLines: { line: number; text: string }[];
 }
 
+/**
+ * One JSONL line parsed, or undefined when it is not JSON or nests deeper than `MAX_JSON_DEPTH`: a file
+ * of the store may come with a cloned repository, and JSON.parse takes seconds on megabytes of `[[[[`
+ * (8 s for an 8 MB line that packs to 8 KB in git) while the extension host waits.
+ */
+export function parseJsonLine(line: string): unknown {
+  if (textNestedDeeperThan(line, MAX_JSON_DEPTH)) return undefined;
+  try {
+    return JSON.parse(line) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Parses JSONL text: complete lines only; a trailing partial line is reported, never thrown on. */
 export function parseJsonl<T = unknown>(text: string): JsonlReadResult<T> {
   const result: JsonlReadResult<T> = { records: [], badLines: [] };
@@ -19,11 +34,9 @@ export function parseJsonl<T = unknown>(text: string): JsonlReadResult<T> {
   if (tail !== '') result.tornTail = tail;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
-    try {
-      result.records.push(JSON.parse(line) as T);
-    } catch {
-      result.badLines.push({ line: i + 1, text: line.slice(0, 200) });
-    }
+    const record = parseJsonLine(line);
+    if (record !== undefined) result.records.push(record as T);
+    else result.badLines.push({ line: i + 1, text: line.slice(0, 200) });
   });
   return result;
 }
