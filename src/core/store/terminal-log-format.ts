@@ -59,7 +59,7 @@ export function escapeMarkers(text: string): string {
 
 /** Control characters (a newline in a cwd, an escape) shown visibly instead of breaking the line. */
 function oneLine(text: string): string {
-  return text.replace(/[\x00-\x1f\x7f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
+  return text.replace(/[\x00-\x1f\x7f-\x9f]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`);
 }
 
 const pad = (n: number, width = 2): string => String(Math.trunc(Math.abs(n))).padStart(width, '0');

@@ -9,6 +9,21 @@ const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1a\x1c-\x1f\x7f]/g;
 // An escape sequence that has started but not ended at the end of the chunk.
 const INCOMPLETE_TAIL = /\x1b(?:\[[0-?]*[ -/]*|\][^\x07\x1b]*|[PX^_][^\x1b]*|[()*+#%])?$/;
 
+const C1 = /[\x80-\x9f]/g;
+
+/**
+ * C1 controls (U+0080-U+009F) as their 7-bit escapes (`U+009D` is `ESC ]`, OSC; `U+009B` is `ESC [`,
+ * CSI; NEL a newline). A terminal reading UTF-8 (xterm.js, so VS Code's) acts on them as on the escapes: without this
+ * they were stored as they came, an OSC 52 that writes the clipboard included, and a colour code in
+ * the middle of a token kept the secret from being recognised. Position for position, so streaming-safe.
+ */
+export function sevenBitControls(text: string): string {
+  C1.lastIndex = 0;
+  if (!C1.test(text)) return text;
+  // NEL (U+0085) ends a line, as a terminal shows it.
+  return text.replace(C1, (c) => (c === '\x85' ? '\n' : `\x1b${String.fromCharCode(c.charCodeAt(0) - 0x40)}`));
+}
+
 /** Removes every escape sequence and invisible control character from complete text. */
 export function stripAnsi(text: string): string {
   return text.replace(SEQUENCE, '').replace(CONTROL, '');

@@ -1,7 +1,7 @@
 // The one sanitizing pipeline every writer uses before anything reaches disk:
 // bytes -> binary check -> UTF-8 decode (invalid bytes replaced) -> ANSI rendered or stripped ->
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
-import { AnsiStripper } from './ansi';
+import { AnsiStripper, sevenBitControls } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
 import { openCsvHeader } from './rules/csv-columns';
@@ -185,8 +185,9 @@ export class SanitizingStream {
     await this.text(this.decoder.decode(all, { stream: true }));
   }
 
-  private async text(decoded: string): Promise<void> {
-    if (decoded === '') return;
+  private async text(utf8: string): Promise<void> {
+    if (utf8 === '') return;
+    const decoded = sevenBitControls(utf8);
     this.arrived = true;
     for (let i = decoded.indexOf('\uFFFD'); i !== -1; i = decoded.indexOf('\uFFFD', i + 1))
       this.stats.replacementChars++;
