@@ -1,7 +1,14 @@
 // A past session, read back from its history file, as a state the loop can continue. The history keeps
 // every message (sanitized) and every call's record: cost, calls and the budget's count go on from them.
 import type { Message } from '../messages';
-import { isMessageRecord, isStateLine, type HistoryLine, type HistoryRecord, type MaskedInfo } from '../store/history';
+import {
+  isMessageRecord,
+  isStateLine,
+  renderMarkdown,
+  type HistoryLine,
+  type HistoryRecord,
+  type MaskedInfo,
+} from '../store/history';
 import type { StrategyName } from '../strategies/types';
 import { callLogFrom, callTotals } from './call-log';
 import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
@@ -107,4 +114,21 @@ export function maskedFromHistory(records: readonly HistoryLine[]): Map<string, 
       masked.set(original.message.toolCallId, r.masked);
   }
   return masked;
+}
+
+/**
+ * The Markdown of what a resume of this history file would send the model (every message but system
+ * ones, which the current system prompt replaces), rendered from the JSONL itself. A session that came
+ * with a repository ships its own `.md` beside it, which can say anything: it is not what is read back.
+ */
+export function resumeTranscript(records: readonly HistoryLine[], session: string): string {
+  const messages = messagesFromHistory(records).filter((m) => m.role !== 'system');
+  const head = [
+    `# Session ${session}: what resuming it sends`,
+    '',
+    `Rendered from its history file (not from the transcript beside it). The ${messages.filter((m) => m.role === 'user').length} user messages below would reach the model as your own instructions.`,
+    '',
+    '',
+  ].join('\n');
+  return head + messages.map((message, index) => renderMarkdown({ v: 1, session, index, at: '', message })).join('');
 }

@@ -12,7 +12,13 @@ import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel, emptyChat, outputLinesOf } from './chatModel';
-import { askAboutForeignSession, readPastSession, resumedView, type PastSession } from './resumedChat';
+import {
+  askAboutForeignSession,
+  readPastSession,
+  resumedView,
+  showForeignTranscript,
+  type PastSession,
+} from './resumedChat';
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
@@ -274,7 +280,11 @@ export class ChatController implements vscode.Disposable {
     const store = await this.openStore();
     if (!this.written.has(id)) {
       const answer = await askAboutForeignSession(id);
-      if (answer === 'read') await this.openTranscript(id);
+      // Read first: what the history file would send, not the transcript that came with it.
+      if (answer === 'read')
+        await showForeignTranscript(store, id).catch((e: unknown) => {
+          this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
+        });
       if (answer !== 'resume') return false;
     }
     let past: PastSession;

@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { ContextStore } from '../../core/store/context-store';
 import { loadSession } from '../../core/store/history';
-import { maskedFromHistory, sessionStateFromHistory } from '../../core/agent/resume';
+import { maskedFromHistory, resumeTranscript, sessionStateFromHistory } from '../../core/agent/resume';
 import { callLogFrom } from '../../core/agent/call-log';
 import type { SessionState } from '../../core/agent/session-state';
 import { isStrategyName } from '../../core/strategies/types';
@@ -86,4 +86,15 @@ export async function askAboutForeignSession(id: string): Promise<'resume' | 're
     read,
   );
   return answer === resume ? 'resume' : answer === read ? 'read' : undefined;
+}
+
+/**
+ * Shows, before a session this workspace did not write is resumed, what resuming it would send: rendered
+ * from its history file in an unsaved editor. Its own `.md` came with it and need not match (a shipped
+ * transcript said "fix a typo" beside a history whose user message asked for `curl … | sh`).
+ */
+export async function showForeignTranscript(store: ContextStore, id: string): Promise<void> {
+  const { records } = await loadSession(store, id);
+  const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: resumeTranscript(records, id) });
+  await vscode.window.showTextDocument(doc, { preview: true });
 }
