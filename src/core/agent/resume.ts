@@ -11,6 +11,7 @@ import {
 } from '../store/history';
 import type { StrategyName } from '../strategies/types';
 import { callLogFrom, callTotals } from './call-log';
+import { invisibleCount, visibleText } from './tools/mcp';
 import { parseSessionState, SESSION_STATE_VERSION, type SessionState } from './session-state';
 
 export interface ResumeOptions {
@@ -123,12 +124,17 @@ export function maskedFromHistory(records: readonly HistoryLine[]): Map<string, 
  */
 export function resumeTranscript(records: readonly HistoryLine[], session: string): string {
   const messages = messagesFromHistory(records).filter((m) => m.role !== 'system');
+  const body = messages.map((message, index) => renderMarkdown({ v: 1, session, index, at: '', message })).join('');
+  // A model reads what a person cannot see (tag characters, zero-width and direction controls): shown.
+  const shown = visibleText(body);
+  const hidden = invisibleCount(body);
   const head = [
     `# Session ${session}: what resuming it sends`,
     '',
-    `Rendered from its history file (not from the transcript beside it). The ${messages.filter((m) => m.role === 'user').length} user messages below would reach the model as your own instructions.`,
+    `Rendered from its history file (not from the transcript beside it). The ${messages.filter((m) => m.role === 'user').length} user messages below would reach the model as your own instructions.` +
+      (hidden > 0 ? ` It holds ${hidden} invisible characters, shown as \\u{…}: the model reads them.` : ''),
     '',
     '',
   ].join('\n');
-  return head + messages.map((message, index) => renderMarkdown({ v: 1, session, index, at: '', message })).join('');
+  return head + shown;
 }

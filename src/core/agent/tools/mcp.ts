@@ -35,6 +35,13 @@ export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`));
 }
 
+/** How many characters `visibleText` shows as `\u{…}`. */
+export function invisibleCount(text: string): number {
+  let n = 0;
+  for (const m of text.matchAll(INVISIBLE)) if (m[0] !== '\n' && m[0] !== '\t') n++;
+  return n;
+}
+
 // Spaces of every width (the plain space, no-break, en/em, ideographic...), tabs, and the braille blank,
 // a letter to a shell (`npm test⠀⠀⠀…|| curl … | sh` runs the tail) that draws as a space.
 const BLANK = '[ \\t\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u2800\\u3000]';
