@@ -12,6 +12,7 @@ import {
   type BudgetEvent,
   type BudgetLevel,
   type BudgetLimit,
+  type BudgetRoom,
   type BudgetScope,
   type BudgetUsage,
   type SpendDecision,
@@ -210,6 +211,7 @@ export class TokenBudget {
       await this.sleep(delayMs);
     }
 
+    let room: BudgetRoom | undefined;
     for (const a of accounts) {
       const before = a.used;
       a.used += spend.tokens;
@@ -218,7 +220,10 @@ export class TokenBudget {
         if (before < mark && a.used >= mark)
           this.emit({ ...this.base(a), type: 'warning', ratio: a.used / a.rule.limit });
       }
+      // Told with the grant, in the same step: a caller caps the call's output at it (model-call.ts).
+      if (a.rule?.mode === 'hard' && (room === undefined || a.rule.limit - a.used < room.tokens))
+        room = { ...scope(a), tokens: Math.max(0, a.rule.limit - a.used) };
     }
-    return { allowed: true, delayedMs: delayMs };
+    return { allowed: true, delayedMs: delayMs, ...(room ? { room } : {}) };
   }
 }

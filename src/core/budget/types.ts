@@ -65,8 +65,14 @@ export type BudgetEvent =
   | (EventBase & { type: 'approval-granted'; requested: number })
   | (EventBase & { type: 'approval-denied'; requested: number });
 
+/** What the hard limits that apply to a granted spend leave after it: the tightest one and its tokens. */
+export interface BudgetRoom extends BudgetScope {
+  tokens: number;
+}
+
 export type SpendDecision =
-  | { allowed: true; delayedMs: number }
+  /** `room` is absent when no hard limit applies: a call's output can then be capped by none. */
+  | { allowed: true; delayedMs: number; room?: BudgetRoom }
   | { allowed: false; scope: BudgetScope; reason: 'hard-limit' | 'approval-denied' | 'no-approver' };
 
 export interface BudgetUsage extends BudgetScope {

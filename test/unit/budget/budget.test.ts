@@ -7,7 +7,12 @@ test('hard mode refuses a spend that would pass the limit and records nothing', 
   const { events, onEvent } = recorder();
   const time = virtualTime();
   const b = new TokenBudget({ session: { limit: 1000, mode: 'hard' }, onEvent, sleep: time.sleep, clock: time });
-  assert.deepEqual(await b.request({ tokens: 600 }), { allowed: true, delayedMs: 0 });
+  // A grant says what the hard limit leaves after it (a model call caps its output there).
+  assert.deepEqual(await b.request({ tokens: 600 }), {
+    allowed: true,
+    delayedMs: 0,
+    room: { level: 'session', tokens: 400 },
+  });
   const d = await b.request({ tokens: 500 });
   assert.deepEqual(d, { allowed: false, scope: { level: 'session' }, reason: 'hard-limit' });
   assert.equal(b.usage()[0]!.used, 600);
@@ -15,6 +20,23 @@ test('hard mode refuses a spend that would pass the limit and records nothing', 
   assert.ok(ex && ex.type === 'exceeded' && ex.refused && ex.requested === 500 && ex.used === 600);
   // exactly up to the limit is fine
   assert.equal((await b.request({ tokens: 400 })).allowed, true);
+});
+
+test('the room told with a grant is the tightest hard limit that applies, none under soft ones', async () => {
+  const time = virtualTime();
+  const b = new TokenBudget({
+    session: { limit: 10_000, mode: 'hard' },
+    task: { limit: 3_000, mode: 'hard' },
+    agent: { limit: 1_000, mode: 'soft' },
+    sleep: time.sleep,
+    clock: time,
+  });
+  const d = await b.request({ tokens: 500, taskId: 't1', agentId: 'a1' });
+  assert.ok(d.allowed);
+  assert.deepEqual(d.room, { level: 'task', id: 't1', tokens: 2_500 });
+  const soft = new TokenBudget({ session: { limit: 1_000, mode: 'soft' }, sleep: time.sleep, clock: time });
+  const s = await soft.request({ tokens: 500 });
+  assert.ok(s.allowed && s.room === undefined);
 });
 
 test('soft mode lets the spend through and reports it exceeded', async () => {
