@@ -23,6 +23,12 @@ export interface ReplyStep {
   /** Delay between streamed chunks (ms). */
   chunkDelayMs?: number;
   /**
+   * Honour the request's `max_completion_tokens` or `max_tokens` as a real server does: an answer longer
+   * (completion tokens) is cut there (text first, then the tool calls' arguments, cut mid-way) and ends
+   * with `length`; the usage reports the cap.
+   */
+  honourMaxTokens?: boolean;
+  /**
    * Send each tool call whole in one chunk instead of split by index: without `index` (older Ollama) or
    * every call at `index: 0` (Ollama 0.20).
    */
@@ -103,6 +109,13 @@ function errorBody(message: string, type: string, code?: string): unknown {
   return { error: { message, type, ...(code ? { code } : {}) } };
 }
 
+/** The request's output limit, when the step honours one. */
+function maxTokens(body: ChatBody, step: ReplyStep): number | undefined {
+  if (!step.honourMaxTokens) return undefined;
+  const limit = body.max_completion_tokens ?? body.max_tokens;
+  return typeof limit === 'number' ? limit : undefined;
+}
+
 async function reply(
   res: http.ServerResponse,
   body: ChatBody,
@@ -110,8 +123,8 @@ async function reply(
   n: number,
   closed: () => boolean,
 ): Promise<void> {
-  const text = step.reply.text ?? '';
-  const calls = (step.reply.toolCalls ?? []).map((c, i) => ({
+  let text = step.reply.text ?? '';
+  let calls = (step.reply.toolCalls ?? []).map((c, i) => ({
     id: c.id ?? `call_${n}_${i}`,
     name: c.name,
     arguments: typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments),
@@ -123,8 +136,25 @@ async function reply(
       ? { prompt_tokens_details: { cached_tokens: step.usage.cachedTokens } }
       : {}),
   };
+  let cut = false;
+  const limit = maxTokens(body, step);
+  if (limit !== undefined && built.completion_tokens > limit) {
+    // Cut at `limit` tokens of 4 characters: the text, then the calls' arguments (the last one half written).
+    cut = true;
+    built.completion_tokens = limit;
+    let chars = limit * 4;
+    text = text.slice(0, chars);
+    chars -= text.length;
+    const kept: typeof calls = [];
+    for (const c of calls) {
+      if (chars <= 0) break;
+      kept.push({ ...c, arguments: c.arguments.slice(0, chars) });
+      chars -= c.arguments.length;
+    }
+    calls = kept;
+  }
   const usage = step.rawUsage ?? { ...built, total_tokens: built.prompt_tokens + built.completion_tokens };
-  const finish = calls.length > 0 ? 'tool_calls' : 'stop';
+  const finish = cut ? 'length' : calls.length > 0 ? 'tool_calls' : 'stop';
   const id = `chatcmpl-${n}`;
   const base = { id, object: 'chat.completion.chunk', created: 0, model: body.model ?? 'scripted' };
   if (!body.stream) {

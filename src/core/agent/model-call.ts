@@ -6,8 +6,9 @@
 // that failed after an answer is billed only when the provider reported usage (its output, when it has
 // not reported that yet, by our count of what streamed); a call the user stopped while the server was
 // answering is billed by our own count (the provider did the work). The budget is asked with our count
-// before the call and brought to the prompt size the provider reported after it (settleInput).
-import type { SpendRequest, TokenBudget } from '../budget';
+// before the call and brought to the prompt size the provider reported after it (settleInput). Under a
+// hard budget the call's output is capped at what the budget leaves after its prompt (output-cap.ts).
+import type { BudgetScope, SpendRequest, TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
 import type { MoneyPrice } from '../cost/pricing';
@@ -23,8 +24,10 @@ import {
 } from './call-records';
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
+import { outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
+import { replyEnd } from './stop-reason';
 
 export interface AttemptContext {
   provider: ChatProvider;
@@ -61,7 +64,8 @@ export interface AttemptInput {
 }
 
 export type AttemptOutcome =
-  | { type: 'ok'; result: ChatResult }
+  /** `budgetCut`: the answer was cut at the output limit the budget set (its room was the limit). */
+  | { type: 'ok'; result: ChatResult; budgetCut?: BudgetScope }
   | { type: 'failed'; error: ProviderError }
   | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string };
 
@@ -108,6 +112,11 @@ export class ModelCaller {
         message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
       };
     this.pendingTokens = 0;
+    const cap = outputCap(decision.room, c.maxOutputTokens ?? c.provider.defaultMaxOutputTokens);
+    if (cap.type === 'too-small') {
+      await this.refund(c, input); // not sent: its prompt was never spent
+      return { type: 'stopped', reason: 'budget', message: tooSmallMessage(cap.room) };
+    }
 
     const call = c.state.calls.length + 1;
     let answered = false;
@@ -141,7 +150,7 @@ export class ModelCaller {
         tools: a.specs,
         signal: a.signal,
         ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
-        ...(c.maxOutputTokens !== undefined ? { maxOutputTokens: c.maxOutputTokens } : {}),
+        ...(cap.maxOutputTokens !== undefined ? { maxOutputTokens: cap.maxOutputTokens } : {}),
       });
       await collectChat(
         onFirst(stream, onAnswer),
@@ -169,6 +178,13 @@ export class ModelCaller {
     c.state.cost += billed.inputCost - bill.inputCost;
     await this.settleInput(c, input, partial.usage.inputTokens);
     this.record(c, a, call, bill, billed, output, partial);
+    const room = decision.room;
+    if (cap.byBudget && room && replyEnd(partial.finishReason) === 'output-limit')
+      return {
+        type: 'ok',
+        result: partial,
+        budgetCut: { level: room.level, ...(room.id !== undefined ? { id: room.id } : {}) },
+      };
     return { type: 'ok', result: partial };
   }
 

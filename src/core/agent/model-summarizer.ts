@@ -22,8 +22,11 @@ export interface ModelSummarizerOptions {
   tokenizer: Tokenizer;
   summaryTokens: number;
   signal: () => AbortSignal;
-  /** Called before each summary call with its prompt tokens; throws to refuse it. */
-  beforeCall?: (promptTokens: number) => Promise<void>;
+  /**
+   * Called before each summary call with its prompt tokens; throws to refuse it. Resolves with the output
+   * tokens a hard budget leaves after the prompt, if one applies: the summary's output limit comes down to it.
+   */
+  beforeCall?: (promptTokens: number) => Promise<number | void>;
   /** Called when a call `beforeCall` allowed failed without an answer to bill: its spend is given back. */
   afterFailure?: (promptTokens: number) => Promise<void>;
   /**
@@ -40,7 +43,8 @@ export interface ModelSummarizerOptions {
 
 export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
   const call = async (prompt: Message[], promptTokens: number): Promise<string> => {
-    await o.beforeCall?.(promptTokens);
+    const room = await o.beforeCall?.(promptTokens);
+    const limit = o.summaryTokens * 2;
     let result;
     try {
       result = await collectChat(
@@ -50,7 +54,7 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
           tools: [],
           signal: o.signal(),
           temperature: 0.2,
-          maxOutputTokens: o.summaryTokens * 2,
+          maxOutputTokens: typeof room === 'number' ? Math.min(room, limit) : limit,
         }),
       );
     } catch (e) {

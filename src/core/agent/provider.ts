@@ -16,6 +16,7 @@ export interface ChatRequest {
   tools: readonly ToolSpec[];
   signal: AbortSignal;
   temperature?: number;
+  /** At most this many output tokens: the provider stops the answer there (`finish` reports the cut). */
   maxOutputTokens?: number;
 }
 
@@ -39,6 +40,8 @@ export type ChatStreamEvent =
 export interface ChatProvider {
   /** For logs and session files, e.g. `openai-compatible` or `anthropic`. */
   readonly id: string;
+  /** The output limit it sends when a request names none (Anthropic requires one); absent: none is sent. */
+  readonly defaultMaxOutputTokens?: number;
   /**
    * Streams one completion. Throws `ProviderError` (classified) on failure, with kind `aborted` when
    * `signal` fired. Must stop reading the network as soon as the signal fires.

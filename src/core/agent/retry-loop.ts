@@ -1,5 +1,6 @@
 // One model call with its retries. The context is built once: a transient failure resends it as it was;
 // after a context overflow or an invalid tool call it goes through retry filtering with a note.
+import type { BudgetScope } from '../budget';
 import type { Message } from '../messages';
 import type { ContextResult, ContextStrategy } from '../strategies/types';
 import type { AgentEvent } from './events';
@@ -12,7 +13,9 @@ import type { AbortableSleep } from './sleep';
 import type { ToolRegistry } from './tool-registry';
 
 export type CallOutcome =
-  { ok: true; result: ChatResult } | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
+  /** `budgetCut`: the budget's output limit cut the answer (model-call.ts). */
+  | { ok: true; result: ChatResult; budgetCut?: BudgetScope }
+  | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
 
 export interface RetryLoopDeps {
   caller: ModelCaller;
@@ -72,7 +75,8 @@ export async function callWithRetries(d: RetryLoopDeps, c: RetryLoopCall): Promi
       reason = error.kind;
       delayMs = plan.delayMs;
     } else {
-      if (kept) return { ok: true, result: outcome.result };
+      if (kept)
+        return { ok: true, result: outcome.result, ...(outcome.budgetCut ? { budgetCut: outcome.budgetCut } : {}) };
       const bad = badCalls(d.tools, outcome.result);
       invalid++;
       note = invalidToolCallNote(bad.map((b) => `${b.kind} ${JSON.stringify(b.name.slice(0, 60))}`));

@@ -18,6 +18,8 @@ export interface RunToolsContext {
   emit(event: AgentEvent): void;
   /** The call the output limit cut mid-way (stop-reason.ts): answered with a note, never run. */
   cutCallId?: string;
+  /** That note; default `CUT_CALL_TEXT` (the model's output limit). */
+  cutCallText?: string;
   /**
    * Told each result as soon as its tool is done, before the next call of the action runs: the session
    * keeps (and its history file writes) an edit's result while a later command still runs.
@@ -35,7 +37,10 @@ async function runOne(
 ): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
   if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
   if (!checked.ok)
-    return { out: { ok: false, text: call.id === ctx.cutCallId ? CUT_CALL_TEXT : checked.message }, status: 'invalid' };
+    return {
+      out: { ok: false, text: call.id === ctx.cutCallId ? (ctx.cutCallText ?? CUT_CALL_TEXT) : checked.message },
+      status: 'invalid',
+    };
   try {
     const meta = { session: ctx.session, turn: ctx.turn, tool: call.name };
     const stream = ctx.longOutput.storeStream?.bind(ctx.longOutput);

@@ -2,7 +2,7 @@
 // send, accounting) with the retries the retry policy allows (retry-loop.ts), run the tools, repeat until
 // the model answers without tool calls, the user stops, the budget refuses or a failure cannot be retried.
 import { randomUUID } from 'node:crypto';
-import { TokenBudget, type BudgetLimits } from '../budget';
+import { TokenBudget, type BudgetLimits, type BudgetScope } from '../budget';
 import type { Message, Tokenizer, ToolCall } from '../messages';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { AgentOptions, LiveSettings } from './session-options';
@@ -26,6 +26,7 @@ import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput } from './long-output';
 import { ModelCaller, type AttemptContext } from './model-call';
+import { MIN_ANSWER_TOKENS, tooSmallMessage } from './output-cap';
 import { createModelSummarizer } from './model-summarizer';
 import { summaryCallCost } from './summary-cost';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
@@ -39,7 +40,7 @@ import {
 } from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
-import { cutCall, replyEnd, replyEndWarning } from './stop-reason';
+import { BUDGET_CUT_CALL_TEXT, budgetName, cutCall, replyEnd, replyEndWarning } from './stop-reason';
 
 export type { AgentOptions, LiveSettings } from './session-options';
 
@@ -162,6 +163,11 @@ export class AgentSession {
           reason: 'summary model call',
         });
         if (!d.allowed) throw new BudgetStop(`The budget refused a summary call (${d.reason})`);
+        if (d.room && d.room.tokens < MIN_ANSWER_TOKENS) {
+          await this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }); // not sent
+          throw new BudgetStop(tooSmallMessage(d.room));
+        }
+        return d.room?.tokens; // the summary's output is capped at what the budget leaves
       },
       afterFailure: (tokens) => this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }),
       retry: { policy: this.policy, sleep: this.sleep },
@@ -383,7 +389,8 @@ export class AgentSession {
       const text = outcome.result.text;
       // Before the answer is kept, run or sent back: a result pairs with its call by id.
       const toolCalls = uniqueCallIds(outcome.result.toolCalls, this.s.messages);
-      const cut = this.warnReplyEnd(turn, outcome.result.finishReason, toolCalls);
+      const budgetCut = outcome.budgetCut;
+      const cut = this.warnReplyEnd(turn, outcome.result.finishReason, toolCalls, budgetCut);
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
@@ -391,6 +398,7 @@ export class AgentSession {
       this.heldRecord = undefined;
       if (held) this.reportCall(held);
       if (toolCalls.length === 0) {
+        if (budgetCut) return this.budgetRanOut(budgetCut);
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
       }
@@ -403,6 +411,7 @@ export class AgentSession {
         clock: this.clock,
         emit: (e) => this.emit(e),
         ...(cut ? { cutCallId: cut.id } : {}),
+        ...(budgetCut ? { cutCallText: BUDGET_CUT_CALL_TEXT } : {}),
         // Kept as each tool is done: a crash while a later call of the action runs keeps the earlier results.
         onResult: (m) => {
           const result: Message = { ...m, origin: 'environment' };
@@ -412,6 +421,7 @@ export class AgentSession {
         },
       });
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
+      if (budgetCut) return this.budgetRanOut(budgetCut);
       // Each cut reply costs a full output: a model that keeps writing too much is stopped, not paid on.
       cutInARow = cut ? cutInARow + 1 : 0;
       if (cutInARow >= MAX_CUT_REPLIES)
@@ -423,15 +433,28 @@ export class AgentSession {
     }
   }
 
+  /** The budget ran out in the answer just kept (its finished calls were run): the run stops. */
+  private budgetRanOut(scope: BudgetScope): SessionState['status'] {
+    return this.stop(
+      'budget',
+      `The ${budgetName(scope)} budget stopped the run (hard-limit): the last answer used it up`,
+    );
+  }
+
   /**
    * Warns when a reply did not end normally: cut at the output limit (then returns the tool call the limit
    * left half written, answered with a note instead of run) or refused.
    */
-  private warnReplyEnd(turn: number, reason: string | undefined, calls: readonly ToolCall[]): ToolCall | undefined {
+  private warnReplyEnd(
+    turn: number,
+    reason: string | undefined,
+    calls: readonly ToolCall[],
+    budget: BudgetScope | undefined,
+  ): ToolCall | undefined {
     const end = replyEnd(reason);
     if (end === 'complete' || reason === undefined) return undefined;
     const cut = end === 'output-limit' ? cutCall(calls, this.o.tools) : undefined;
-    const message = replyEndWarning(end, reason, cut !== undefined);
+    const message = replyEndWarning(end, reason, cut !== undefined, budget);
     if (message) {
       this.log.warn(message);
       this.emit({ type: 'warning', turn, message });

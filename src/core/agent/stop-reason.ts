@@ -1,5 +1,6 @@
 // How a reply ended, from the provider's stop reason. A reply cut at the output limit is not a complete
 // answer (its text ends mid-way, its last tool call may be half written), and a refusal is no answer.
+import type { BudgetScope } from '../budget';
 import type { ToolCall } from '../messages';
 import type { ToolRegistry } from './tool-registry';
 
@@ -33,8 +34,30 @@ export const CUT_CALL_TEXT =
   'incomplete. Send it again in smaller pieces: for a large file, write a first part and add the rest ' +
   'with further calls; keep each reply short.';
 
-/** The warning the user sees for a reply that did not end normally (none for a complete one). */
-export function replyEndWarning(end: ReplyEnd, reason: string, callCut: boolean): string | undefined {
+/** What a call cut by the output limit a hard budget set gets: the budget ran out, not the model's limit. */
+export const BUDGET_CUT_CALL_TEXT =
+  'Not run: the token budget ran out while you were writing this call, so its arguments are incomplete.';
+
+/** The name of a budget for messages: "session", "task build", "agent a1". */
+export function budgetName(scope: BudgetScope): string {
+  return scope.id !== undefined ? `${scope.level} ${scope.id}` : scope.level;
+}
+
+/**
+ * The warning the user sees for a reply that did not end normally (none for a complete one); `budget` when
+ * the output limit was the one a hard budget set (what it had left after the prompt).
+ */
+export function replyEndWarning(
+  end: ReplyEnd,
+  reason: string,
+  callCut: boolean,
+  budget?: BudgetScope,
+): string | undefined {
+  if (end === 'output-limit' && budget)
+    return (
+      `The answer was cut where the ${budgetName(budget)} budget ran out (${reason}): ` +
+      (callCut ? 'the tool call the model was writing was not run.' : 'it ends mid-way.')
+    );
   if (end === 'output-limit')
     return callCut
       ? `The answer was cut at the output limit (${reason}) while the model wrote a tool call: that call was ` +

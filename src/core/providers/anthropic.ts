@@ -54,7 +54,11 @@ export class AnthropicProvider implements ChatProvider {
   /** Previous request per conversation, keyed by model and system prompt (a summary call has its own). */
   private readonly previous = new Map<string, readonly Message[]>();
 
+  /** Sent when a request names no limit: a budget that leaves less lowers it (model-call.ts). */
+  readonly defaultMaxOutputTokens: number;
+
   constructor(private readonly options: AnthropicProviderOptions) {
+    this.defaultMaxOutputTokens = options.defaultMaxOutputTokens ?? 8192;
     this.client = new Anthropic({
       apiKey: options.apiKey,
       ...(options.baseURL ? { baseURL: options.baseURL } : {}),
@@ -83,7 +87,7 @@ export class AnthropicProvider implements ChatProvider {
         this.client.messages.create(
           {
             model: request.model,
-            max_tokens: request.maxOutputTokens ?? this.options.defaultMaxOutputTokens ?? 8192,
+            max_tokens: request.maxOutputTokens ?? this.defaultMaxOutputTokens,
             messages: parts.messages,
             ...(parts.system ? { system: parts.system } : {}),
             ...(request.tools.length > 0 ? { tools: toAnthropicTools(request.tools) } : {}),
