@@ -6,6 +6,7 @@ import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } fr
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 import { endWatchingFetch, unfinished, watchingEnd, type EndWatch } from './sse-end';
 import { usageFromOpenAI } from './openai-usage';
+import { maxTokensField } from './openai-max-tokens';
 import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
@@ -108,7 +109,9 @@ export class OpenAICompatibleProvider implements ChatProvider {
             messages: toOpenAIMessages(request.messages),
             ...(request.tools.length > 0 ? { tools: toOpenAITools(request.tools) } : {}),
             ...(request.temperature !== undefined ? { temperature: request.temperature } : {}),
-            ...(request.maxOutputTokens !== undefined ? { max_tokens: request.maxOutputTokens } : {}),
+            ...(request.maxOutputTokens !== undefined
+              ? { [maxTokensField(this.client.baseURL, request.model)]: request.maxOutputTokens }
+              : {}),
             stream: true,
             stream_options: { include_usage: true },
           },
