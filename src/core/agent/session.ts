@@ -26,18 +26,10 @@ import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput } from './long-output';
 import { ModelCaller, type AttemptContext } from './model-call';
-import { MIN_ANSWER_TOKENS, tooSmallMessage } from './output-cap';
-import { createModelSummarizer } from './model-summarizer';
-import { summaryCallCost } from './summary-cost';
+import { sessionSummarizer } from './session-summarizer';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
-import {
-  SESSION_STATE_VERSION,
-  parseSessionState,
-  type CallRecord,
-  type SessionState,
-  type SummaryCallRecord,
-} from './session-state';
+import { SESSION_STATE_VERSION, parseSessionState, type CallRecord, type SessionState } from './session-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 import { BUDGET_CUT_CALL_TEXT, budgetName, cutCall, replyEnd, replyEndWarning } from './stop-reason';
@@ -108,13 +100,13 @@ export class AgentSession {
       sessionUsed: restored?.spentTokens ?? 0,
     });
     this.budgetLimits = limitsKey(o.budget ?? {});
+    this.caller = new ModelCaller(() => this.attemptContext()); // before the summarizer, which adds to it
     this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
     // The same strategy goes on with its checkpoint and mask boundary (no new summary, the same prefix).
     if (restored?.strategyState?.strategy === this.strategyName) this.strategy.restore?.(restored.strategyState);
     if (restored) delete restored.strategyState; // from now on the strategy holds it (see `state`)
     this.savedStrategyState = JSON.stringify(this.strategy.snapshot?.());
     if (this.ignoredState) this.log.warn(this.ignoredState);
-    this.caller = new ModelCaller(() => this.attemptContext());
     this.s = restored ?? {
       version: SESSION_STATE_VERSION,
       id: randomUUID(),
@@ -148,65 +140,26 @@ export class AgentSession {
 
   /** A fresh strategy (and summarizer) from the given name, options and tokenizer; throws on bad options. */
   private makeStrategy(name: StrategyName, options: StrategyOptions, tokenizer: Tokenizer): ContextStrategy {
-    const o = this.o;
-    const summary = o.summaryModel ?? { provider: o.provider, model: o.model };
-    const summarizer = createModelSummarizer({
-      ...summary,
+    const summarizer = sessionSummarizer(
+      {
+        options: this.o,
+        budget: this.budget,
+        caller: this.caller,
+        state: () => this.s,
+        accountant: () => this.accountant,
+        money: () => this.money,
+        signal: () => this.signal,
+        policy: this.policy,
+        sleep: this.sleep,
+        clock: this.clock,
+        log: this.log,
+        emit: (e) => this.emit(e),
+        report: (callback) => this.report(callback),
+      },
       tokenizer,
-      summaryTokens: options.summaryTokens,
-      signal: () => this.signal,
-      beforeCall: async (tokens) => {
-        const d = await this.budget.request({
-          tokens,
-          taskId: o.taskId,
-          agentId: o.agentId,
-          reason: 'summary model call',
-        });
-        if (!d.allowed) throw new BudgetStop(`The budget refused a summary call (${d.reason})`);
-        if (d.room && d.room.tokens < MIN_ANSWER_TOKENS) {
-          await this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }); // not sent
-          throw new BudgetStop(tooSmallMessage(d.room));
-        }
-        return d.room?.tokens; // the summary's output is capped at what the budget leaves
-      },
-      afterFailure: (tokens) => this.budget.refund({ tokens, taskId: o.taskId, agentId: o.agentId }),
-      retry: { policy: this.policy, sleep: this.sleep },
-      onCut: () => {
-        const message =
-          'The summary of earlier turns was cut at its length limit. It is kept, marked as cut: ' +
-          'the model may miss some of what it covered.';
-        this.log.warn(message);
-        this.emit({ type: 'warning', turn: this.s.turns + 1, message });
-      },
-      afterCall: async (usage, promptTokens) => {
-        const { cost, costUsd } = summaryCallCost(usage, {
-          model: o.model,
-          accountant: this.accountant,
-          money: this.money,
-          ...(o.summaryModel ? { summaryModel: o.summaryModel } : {}),
-        });
-        // Its output is asked of the budget with the next model call, like a model call's own output; its
-        // prompt is counted as the provider reported it, as a model call's is.
-        this.caller.pendingTokens += usage.outputTokens + Math.max(0, usage.inputTokens - promptTokens);
-        if (usage.inputTokens < promptTokens)
-          await this.budget.refund({ tokens: promptTokens - usage.inputTokens, taskId: o.taskId, agentId: o.agentId });
-        const record: SummaryCallRecord = {
-          inputTokens: usage.inputTokens,
-          ...(usage.cachedTokens !== undefined ? { cachedTokens: usage.cachedTokens } : {}),
-          ...(usage.cacheWriteTokens !== undefined ? { cacheWriteTokens: usage.cacheWriteTokens } : {}),
-          outputTokens: usage.outputTokens,
-          cost,
-          ...(costUsd !== undefined ? { costUsd } : {}),
-          at: this.clock.now(),
-          budget: { spentTokens: (this.budget.usage()[0]?.used ?? 0) + this.caller.pendingTokens },
-        };
-        this.s.summaryCalls.push(record);
-        this.s.cost += cost;
-        this.report(() => this.o.onSummaryCall?.(record));
-        this.emit({ type: 'summary-call', record, costSoFar: this.s.cost });
-      },
-    });
-    const pointer = o.historyPointer ? { historyPointer: o.historyPointer } : {};
+      options.summaryTokens,
+    );
+    const pointer = this.o.historyPointer ? { historyPointer: this.o.historyPointer } : {};
     return createStrategy(name, { tokenizer, summarizer, ...pointer }, options);
   }
 
