@@ -1357,4 +1357,19 @@ export const FORMATS: Format[] = [
     const secret = `${r.str(LOWER_ALNUM, 6)}:${password(r)}`;
     return { secret, line: `    npmAuthIdent: "${secret}"` };
   }),
+  ctx('netlify-env-values', 'named-secret', (r) => {
+    const secret = r.str(ALNUM, 24);
+    return {
+      secret,
+      line: `{"key": "STRIPE_SECRET_KEY", "scopes": ["builds", "functions"], "values": [{"id": "${r.str(HEX, 8)}", "value": "${secret}", "context": "production"}]}`,
+    };
+  }),
+  ctx('kubernetes-env-value-first', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `        - value: "${secret}"\n          name: DB_PASSWORD` };
+  }),
+  ctx('yaml-flow-env-pair', 'named-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `    env: [{name: PORT, value: "8080"}, {name: DB_PASSWORD, value: "${secret}"}]` };
+  }),
 ];

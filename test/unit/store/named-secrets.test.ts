@@ -150,3 +150,44 @@ test('a pair is never split by the lines held back: a name just before them, or 
   ];
   for (const text of texts) await assertStreamedAsWhole(text, [1, 3, 10], 128);
 });
+
+test('env records of platform APIs and YAML lists in other orders and styles: only a secret-named value goes', () => {
+  const cases: [string, string][] = [
+    // A name ending in a key's name that says secret (Stripe, Django, Rails).
+    [
+      '{"key":"STRIPE_SECRET_KEY","value":"zzTopS3cretValue","target":["production"],"type":"encrypted"}',
+      `{"key":"STRIPE_SECRET_KEY","value":"${M}","target":["production"],"type":"encrypted"}`,
+    ],
+    ['{"name":"SECRET_KEY_BASE","value":"abc123def456ghi789"}', `{"name":"SECRET_KEY_BASE","value":"${M}"}`],
+    // Vercel's record as its API lists it: five fields between the key and its value.
+    [
+      '{"id":"x1","key":"DB_PASSWORD","createdAt":1,"updatedAt":2,"createdBy":"u","updatedBy":null,"type":"encrypted","value":"vErcelPw99x"}',
+      `{"id":"x1","key":"DB_PASSWORD","createdAt":1,"updatedAt":2,"createdBy":"u","updatedBy":null,"type":"encrypted","value":"${M}"}`,
+    ],
+    // Netlify's: every value of the list, per deploy context.
+    [
+      '{"key":"API_KEY","scopes":["builds"],"values":[{"id":"1","value":"mYapIkeyVal123","context":"production"},{"id":"2","value":"d3vApiKeyVal","context":"dev"}]}',
+      `{"key":"API_KEY","scopes":["builds"],"values":[{"id":"1","value":"${M}","context":"production"},{"id":"2","value":"${M}","context":"dev"}]}`,
+    ],
+    // YAML, value first, quoted or not.
+    ['env:\n  - value: hunter2\n    name: DB_PASSWORD', `env:\n  - value: ${M}\n    name: DB_PASSWORD`],
+    [
+      "env:\n  - value: 'hunter2'  # set by ops\n    name: 'DB_PASSWORD'\n  - value: 8080\n    name: PORT",
+      `env:\n  - value: '${M}'  # set by ops\n    name: 'DB_PASSWORD'\n  - value: 8080\n    name: PORT`,
+    ],
+    // YAML's flow style.
+    [
+      'env: [{name: DB_PASSWORD, value: hunter2}, {name: PORT, value: "8080"}]',
+      `env: [{name: DB_PASSWORD, value: ${M}}, {name: PORT, value: "8080"}]`,
+    ],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  const stay = [
+    '{"key":"SITE_NAME","scopes":["builds"],"values":[{"id":"1","value":"my-site-2024","context":"all"}]}',
+    '{"key":"API_KEY","values":[{"value":"${API_KEY}","context":"all"}]}',
+    'env:\n  - value: "8080"\n    name: PORT',
+    'env: [{name: LOG_LEVEL, value: debug2}]',
+    '{"name":"secret_key_ref","value":"abc123def456ghi789"}',
+  ];
+  for (const text of stay) assert.equal(clean(text), text, text);
+});

@@ -71,10 +71,10 @@ const MAX_HELD_LINES_CHARS = 16 * 1024;
 /**
  * A word that names a secret (the keywords of the rules that read a name and its value apart), or a line
  * a password follows: an expect script's `expect "*assword:*"`, a mail client's `USER name`, the server's
- * `334 UGFzc3dvcmQ6` ("Password:").
+ * `334 UGFzc3dvcmQ6` ("Password:"), or an env list's value its name follows (`- value: …` / `name: DB_PASSWORD`).
  */
 const NAMES_A_SECRET =
-  /pass|assword|pwd|secret|token|key|credential|cookie|auth|private|^[^\w\n]{0,8}(?:(?:C:|send:|\*cmd\*)[^\w\n]{0,8})?(?:b?['"])?user[ \t]|GFzc3dvcmQ6/im;
+  /pass|assword|pwd|secret|token|key|credential|cookie|auth|private|^[^\w\n]{0,8}(?:(?:C:|send:|\*cmd\*)[^\w\n]{0,8})?(?:b?['"])?user[ \t]|GFzc3dvcmQ6|^[ \t]*-[ \t]+value:/im;
 /** The line a PuTTY key's private lines follow (`Private-Lines: 14`), after any prefix a tool printed. */
 const PUTTY_PRIVATE_LINES = /Private-Lines:[ \t]*\d+[ \t\r]*\n$/;
 /** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */

@@ -5,8 +5,14 @@
 import { tokenCookie, tokenLike } from './context';
 import { isPlaceholder, literalValue, SECRET_NAME_END, SECRET_NAME_KEYWORDS, unquote, type SecretRule } from './types';
 
-/** A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`). */
-const NAME = String.raw`(?:[\w.:/-]*?${SECRET_NAME_END}|[\w.:/-]*[_.-](?:pass|pwd))`;
+/** A key named for what it does with secrets: its value is one (`secret_key`, `encryption_key`). */
+const KEY_NAME_END = String.raw`(?:secret[_-]?key(?:[_-]?base)?|(?:signing|encryption|master|ssh|client)[_-]?key)`;
+
+/**
+ * A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`),
+ * or in a key's name that says secret (`STRIPE_SECRET_KEY`, `SECRET_KEY_BASE`, `JWT_SIGNING_KEY`).
+ */
+const NAME = String.raw`(?:[\w.:/-]*?(?:${SECRET_NAME_END}|${KEY_NAME_END})|[\w.:/-]*[_.-](?:pass|pwd))`;
 
 /** A JSON string, as written (escapes kept). */
 const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;
@@ -15,12 +21,48 @@ const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;
 const SCALAR = String.raw`(?:${STR}|true|false|null|-?\d[\d.eE+-]*)`;
 const FIELD_VALUE = String.raw`(?:${SCALAR}|\[\s*(?:${SCALAR}\s*(?:,\s*${SCALAR}\s*){0,8})?\])`;
 
-/** Up to four other fields of the same object, between the name and the value. */
-const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE})${'{0,4}'}`;
+/**
+ * Up to eight other fields of the same object, between the name and the value (an API's record: ids,
+ * times, `"type": "encrypted"`, `"target": [...]`).
+ */
+const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE})${'{0,8}'}`;
 
 /** The field that names the pair, and the one that holds its value. */
 const NAME_FIELD = String.raw`"(?:name|key|parameterKey|parameterName|variable)"\s*:\s*"${NAME}"`;
 const VALUE_FIELD = String.raw`"(?:value|parameterValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`;
+
+/**
+ * A YAML scalar to its line's end (a comment aside). An unquoted one is greedy and ends on a character:
+ * a lazy one was quadratic on a padded line.
+ */
+const YAML_VALUE = String.raw`"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>](?:(?:[ \t]+(?![#\s]))?\S)*(?=[ \t]*(?:\r?\n|$|[ \t]#))`;
+
+/** A `"key"` naming a secret and, among the fields after it, its `"values"` list (Netlify). */
+const NETLIFY_KEY = new RegExp(
+  String.raw`"key"\s*:\s*"${NAME}"${OTHER_FIELDS}\s*,\s*"values"\s*:\s*\[`,
+  'gi',
+);
+
+/** The inside of each `"values": [...]` list after a key naming a secret: up to its `]` outside strings. */
+function netlifyValueLists(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  NETLIFY_KEY.lastIndex = 0;
+  for (let m = NETLIFY_KEY.exec(text); m !== null; m = NETLIFY_KEY.exec(text)) {
+    const start = m.index + m[0].length;
+    let end = start;
+    for (let inString = false; end < text.length; end++) {
+      const c = text[end];
+      if (inString) {
+        if (c === '\\') end++;
+        else if (c === '"') inString = false;
+      } else if (c === '"') inString = true;
+      else if (c === ']') break;
+    }
+    out.push([start, end]);
+    NETLIFY_KEY.lastIndex = end;
+  }
+  return out;
+}
 
 /** The value itself, not a reference, a stand-in, a path to a file holding it or a sentence. */
 function pairValue(v: string): boolean {
@@ -70,9 +112,42 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>](?:(?:[ \t]+(?![#\s]))?\S)*(?=[ \t]*(?:\r?\n|$|[ \t]#)))`,
+      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})`,
       'gim',
     ),
+    accept: pairValue,
+  },
+  {
+    // … and with `value:` first (`- value: …` / `name: DB_PASSWORD`), as some generators write them.
+    id: 'named-secret',
+    title: 'YAML env lists naming a secret, value first (- value: … / name: DB_PASSWORD)',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    pattern: new RegExp(
+      String.raw`(?:^|[ \t])-[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})[ \t]*(?:[ \t]#[^\n]*)?\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>(?![\w.:/-])`,
+      'gim',
+    ),
+    accept: pairValue,
+  },
+  {
+    // The same list written in YAML's flow style: `- {name: DB_PASSWORD, value: hunter2}`.
+    id: 'named-secret',
+    title: 'YAML flow mappings naming a secret ({name: DB_PASSWORD, value: …})',
+    keywords: SECRET_NAME_KEYWORDS,
+    pattern: new RegExp(
+      String.raw`\{[ \t]*name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*,[ \t]*value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s,{}\[\]"'](?:[^,{}\n]*[^\s,{}])?)[ \t]*\}`,
+      'gi',
+    ),
+    accept: pairValue,
+  },
+  {
+    // Netlify's env API keeps a variable's values per deploy context, in a list after its key.
+    id: 'named-secret',
+    title: 'Netlify env variables naming a secret: every value of their list ({"key": "API_KEY", "values": [{"value": "…"}]})',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    within: netlifyValueLists,
+    pattern: new RegExp(VALUE_FIELD, 'gi'),
     accept: pairValue,
   },
   {
