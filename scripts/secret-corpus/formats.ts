@@ -1372,4 +1372,8 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `    env: [{name: PORT, value: "8080"}, {name: DB_PASSWORD, value: "${secret}"}]` };
   }),
+  ctx('yaml-plain-scalar-next-line', 'code-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `database:\n  host: db.internal\n  password:\n    ${secret}\n  port: 5432` };
+  }),
 ];

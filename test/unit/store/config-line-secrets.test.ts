@@ -312,3 +312,57 @@ test("a YAML block scalar under a secret's key is redacted line by line, in one 
     assert.ok(out.endsWith('next: 1\n'), out);
   }
 });
+
+test("a YAML plain scalar on the lines after a secret's key is redacted; a map or list under the key, code and prose stay", async () => {
+  const C = '[REDACTED:code-secret]';
+  const cases: [string, string][] = [
+    ['password:\n  hunter2x9', `password:\n  ${C}`],
+    ['db:\n  password:\n    hunter2x9\n  user: app', `db:\n  password:\n    ${C}\n  user: app`],
+    ['token:\n  abcDEF123ghi # rotated monthly', `token:\n  ${C} # rotated monthly`],
+    ['secret:\n  abcDEF123ghi\n', `secret:\n  ${C}\n`],
+    ['- api_key:\n    abcDEF123ghi', `- api_key:\n    ${C}`],
+    ['DB_PASSWORD:\n  "hunter2x9"\nport: 5432', `DB_PASSWORD:\n  "${C}"\nport: 5432`],
+    // A plain scalar over two lines (YAML folds them into one value).
+    ['password:\n    hunter2x9\n    foldedPart7\nnext: 1', `password:\n    ${C}\n    ${C}\nnext: 1`],
+    // A file printed in a JSON string: the JSON stays valid.
+    [
+      JSON.stringify({ content: 'db:\n  password:\n    hunter2x9\n  host: db\n' }),
+      JSON.stringify({ content: `db:\n  password:\n    ${C}\n  host: db\n` }),
+    ],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  const stay = [
+    'password:\n  min_length: 8\n  require_digit: true',
+    'password:\n  - hunter2x9',
+    'password:\n  required',
+    'Token:\n  Use the token from your settings page.',
+    'tiktoken:\n  abcDEF123ghi',
+    '  apiKey:\n    options.apiKey ?? "default",',
+    '  password:\n    cond ? a : b,',
+    '  token:\n    string;',
+    '  password:\n    process.env.DB_PASSWORD,',
+    'api_key:\n  ${API_KEY}',
+  ];
+  for (const text of stay) assert.equal(clean(text), text, text);
+  // Streamed, the value in a later batch than its key.
+  for (const size of [3, 11, 40]) {
+    const out = await streamInPieces('db:\n  password:\n    hunter2x9\n  host: db\n', size, { batchChars: 16 });
+    assert.equal(out, `db:\n  password:\n    ${C}\n  host: db\n`, `${size}`);
+  }
+});
+
+test('a YAML block in a string of code, its key past the first line: the string keeps its closing quote and the code after it', () => {
+  const C = '[REDACTED:code-secret]';
+  const cases: [string, string][] = [
+    ['x = "a: 1\\npassword: |\\n  Zq9xPw3rTyUi"\ny = 2', `x = "a: 1\\npassword: |\\n  ${C}"\ny = 2`],
+    [
+      'const s = "db:\\n  password: |\\n    Zq9xPw3rTyUi"; const t = 1;',
+      `const s = "db:\\n  password: |\\n    ${C}"; const t = 1;`,
+    ],
+    ["x = 'a: 1\\npassword: |\\n  Zq9xPw3rTyUi', y", `x = 'a: 1\\npassword: |\\n  ${C}', y`],
+    ['{"content": "a: 1\\npassword: |\\n  Zq9xPw3rTyUi"}', `{"content": "a: 1\\npassword: |\\n  ${C}"}`],
+    // A quote of the other kind and an escaped one are the value's.
+    ['x = "a: 1\\npassword: |\\n  Zq9\'x\\"Pw3r"\ny = 2', `x = "a: 1\\npassword: |\\n  ${C}"\ny = 2`],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+});

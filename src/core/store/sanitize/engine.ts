@@ -253,10 +253,13 @@ export class RedactionEngine {
     for (let m = re.exec(text); m !== null; m = re.exec(text)) {
       const whole: [number, number] = [m.index, m.index + m[0].length];
       let [s, e] = m.indices?.groups?.secret ?? whole;
-      if (regions && !inRegion(regions, s)) {
+      const limit = regions ? regionEnd(regions, s) : e;
+      if (limit === -1) {
         if (m[0].length === 0) re.lastIndex++;
         continue;
       }
+      // A value ends with its region: a block in a string ends before the string's closing quote.
+      if (e > limit) for (e = limit; e > s && (text[e - 1] === ' ' || text[e - 1] === '\t'); ) e--;
       // A rejected value may itself start the next find (`["PASSWORD"] = password = "…"`: the value
       // `password` is a name, and the key of the real secret): search on from the value, not past it.
       // Past a long one: read again from its start at every key it holds, `authorization=` repeated
@@ -315,9 +318,11 @@ function outsideEscapes(text: string, s: number, e: number): [number, number] {
 }
 
 /**
- * Regions found in a decoded view, each cut at the first line break that is one in the text as written:
- * a block whose key sits in a string (`"stringData:\\n  token: abc"`) ends with that string, not with
- * the code lines after it, which the view reads as the block's indented lines.
+ * Regions found in a decoded view, each cut at the first line break that is one in the text as written,
+ * and at the closing quote of the string the block's key sits in: a block whose key sits in a string
+ * (`"stringData:\\n  token: abc"`) ends with that string, not with the quote and the code lines after
+ * it, which the view reads as the block's last line and its indented lines. The strings are followed in
+ * one pass over the regions' lines (a minified line may hold many).
  */
 function inOneString(
   regions: ReadonlyArray<readonly [number, number]>,
@@ -325,22 +330,41 @@ function inOneString(
   dv: DecodedView,
 ): Array<readonly [number, number]> {
   const out: Array<readonly [number, number]> = [];
+  const written = (i: number): boolean => dv.end[i]! - dv.start[i]! === 1;
+  // The string open at `pos` as written: its quote, or '' outside strings.
+  let pos = 0;
+  let quote = '';
   for (const [start, end] of regions) {
     // The key line's break: written as an escape (`\n`, more than one character), the block is in a string.
     const keyBreak = start - 1;
-    if (keyBreak < 0 || dv.end[keyBreak]! - dv.start[keyBreak]! === 1) {
+    if (keyBreak < 0 || written(keyBreak)) {
       out.push([start, end]);
       continue;
     }
+    if (pos > keyBreak) [pos, quote] = [text.lastIndexOf('\n', keyBreak) + 1, ''];
+    for (; pos < keyBreak; pos++) {
+      const c = text[pos]!;
+      if (!written(pos)) continue;
+      if (c === '\n') quote = '';
+      else if (quote === '' ? c === '"' || c === "'" || c === '`' : c === quote) quote = quote === '' ? c : '';
+    }
+    let cut = end;
     let nl = text.indexOf('\n', start);
-    while (nl !== -1 && nl < end && dv.end[nl]! - dv.start[nl]! > 1) nl = text.indexOf('\n', nl + 1);
-    out.push([start, nl !== -1 && nl < end ? nl + 1 : end]);
+    while (nl !== -1 && nl < end && !written(nl)) nl = text.indexOf('\n', nl + 1);
+    if (nl !== -1 && nl < end) cut = nl + 1;
+    if (quote !== '')
+      for (let q = text.indexOf(quote, start); q !== -1 && q < cut; q = text.indexOf(quote, q + 1))
+        if (written(q)) {
+          cut = q;
+          break;
+        }
+    out.push([start, cut]);
   }
   return out;
 }
 
-/** Whether `offset` lies in one of the regions (sorted by start, not overlapping). */
-function inRegion(regions: ReadonlyArray<readonly [number, number]>, offset: number): boolean {
+/** The end of the region `offset` lies in (sorted by start, not overlapping), or -1. */
+function regionEnd(regions: ReadonlyArray<readonly [number, number]>, offset: number): number {
   let lo = 0;
   let hi = regions.length - 1;
   while (lo <= hi) {
@@ -348,9 +372,9 @@ function inRegion(regions: ReadonlyArray<readonly [number, number]>, offset: num
     const [start, end] = regions[mid]!;
     if (offset < start) hi = mid - 1;
     else if (offset >= end) lo = mid + 1;
-    else return true;
+    else return end;
   }
-  return false;
+  return -1;
 }
 
 /** Maps an offset in the view back to the text. */

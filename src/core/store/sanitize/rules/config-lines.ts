@@ -15,13 +15,13 @@ import {
 import { trimTrailing } from '../../../trim';
 
 /** Upper-case keys (`DB_PASSWORD`, `SECRET_KEY_BASE`, `SMTP_PASS`): named env-secret, like the assignment rule. */
-const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS)|SSHPASS)`;
+export const ENV_KEY = String.raw`(?:(?:[A-Z0-9_.-]*[_.-])?(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?|API_?KEY|ACCESS_?KEY|PRIVATE_?KEY)(?:_BASE)?|[A-Z0-9_.-]*_(?:PWD|PASS)|SSHPASS)`;
 
 /** A secret word in the case styles keys are written in (`password`, `dbPassword`, `db.password`, `apiKey`). */
 const WORD = String.raw`(?:[Pp]ass(?:word|wd|phrase)|[Ss]ecret(?:[_-]?[Kk]ey)?|[Tt]oken|[Aa]pi[_-]?[Kk]ey|[Aa]ccess[_-]?[Kk]ey|[Pp]rivate[_-]?[Kk]ey|[Cc]redentials?)(?:[_-]?[Bb]ase)?`;
 
 /** A key ending in a secret word: at its start, after `_ . -`, or at a camelCase hump (not `tiktoken`). */
-const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*[_.-](?:pwd|pass))`;
+export const KEY = String.raw`(?:(?:[\w.-]*[_.-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*[_.-](?:pwd|pass))`;
 
 /** The same with a dot in it (`spring.datasource.password`, `smtp.pass`): a .properties or YAML path, not a form field. */
 const DOTTED_KEY = String.raw`(?:[\w.-]*\.(?:[\w-]*[_-]|[A-Za-z0-9]*[a-z0-9](?=[A-Z]))?${WORD}|[\w.-]*\.(?:[\w-]*[_-])?(?:pwd|pass))`;
@@ -110,7 +110,7 @@ function endsLikeType(v: string): boolean {
 }
 
 /** The rest of a config line that holds a secret: not a reference, stand-in, name, expression or sentence. */
-function lineValue(v: string): boolean {
+export function lineValue(v: string): boolean {
   if (v.length < 4 || !literalValue(v, true) || CODE_START.test(v)) return false;
   if (looksLikeCodeLine(v)) return false;
   // Without brackets, names still read as code (`pw`, `defaultPassword`, `API_KEY`, `a.b.c`).

@@ -1,7 +1,9 @@
 // YAML blocks, which a regex cannot follow in linear time (a lookbehind over a block's lines is
 // quadratic): the lines nested under a key, found line by line. A Kubernetes Secret's `data:` is one;
-// a block scalar under a key named for a secret (`password: |`, `client_secret: >-`) is another.
-import { isPlaceholder, type SecretRule } from './types';
+// a block scalar under a key named for a secret (`password: |`, `client_secret: >-`) is another, and
+// so is a plain scalar on the lines after its key (`password:` / `  hunter2`).
+import { ENV_KEY, KEY, lineValue } from './config-lines';
+import { isPlaceholder, SECRET_NAME_KEYWORDS, type SecretRule } from './types';
 
 export type Regions = Array<[number, number]>;
 
@@ -43,6 +45,32 @@ export function yamlBlocks(text: string, key: RegExp): Regions {
 export const SECRET_BLOCK_KEY =
   /^( *)(-[ \t]+)?["']?[\w.-]*?(?:password|passwd|passphrase|secret|token|credentials?|api[_-]?key|(?:private|secret|ssh|signing|access|encryption|master|client)[_-]?key)["']?[ \t]*:[ \t]*(?:!!(?:str|binary)[ \t]+)?[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?\r?$/gim;
 
+/** A key named for a secret alone on its line (`password:`, `- apiKey:  # comment`): its value comes next. */
+const SECRET_PLAIN_KEY = new RegExp(
+  String.raw`^( *)(-[ \t]+)?(["']?)(?:${ENV_KEY}|${KEY})\3[ \t]*:[ \t]*(?:#[^\n]*)?\r?$`,
+  'gm',
+);
+
+/**
+ * A line that makes the nested lines a structure, not a scalar: a mapping's entry (`min_length: 8`,
+ * `$ref: …`), a list's item, a flow collection, an anchor, alias, tag or block indicator; or code
+ * (`options.apiKey ?? 'x',`, `cond ? a : b,`), which an object literal laid out by a formatter shows.
+ */
+const NOT_A_SCALAR_LINE =
+  /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \t]|:\r?$|[,;({[]\r?$|\?\?|\|\||&&|=>))/;
+
+/**
+ * The lines after each key named for a secret whose value is a plain (or quoted) scalar on them: every
+ * nested line is one. A nested map (`password:` / `  min_length: 8`) or list is no value.
+ */
+function plainScalarBlocks(text: string): Regions {
+  return yamlBlocks(text, SECRET_PLAIN_KEY).filter(([start, end]) => {
+    const lines = text.slice(start, end).split('\n');
+    const content = lines.filter((l) => l.trim() !== '' && !l.trim().startsWith('#'));
+    return content.length > 0 && content.every((l) => !NOT_A_SCALAR_LINE.test(l));
+  });
+}
+
 export const YAML_BLOCK_RULES: readonly SecretRule[] = [
   {
     id: 'code-secret',
@@ -52,5 +80,15 @@ export const YAML_BLOCK_RULES: readonly SecretRule[] = [
     within: (text) => yamlBlocks(text, SECRET_BLOCK_KEY),
     pattern: /^[ \t]*(?<secret>\S(?:[^\n]*\S)?)/gm,
     accept: (v) => !isPlaceholder(v),
+  },
+  {
+    id: 'code-secret',
+    title: 'Plain scalars on the lines after a secret-named YAML key (password: / hunter2)',
+    keywords: SECRET_NAME_KEYWORDS,
+    multiline: true,
+    within: plainScalarBlocks,
+    // The line to its end, a comment aside (a `#` after a blank starts one).
+    pattern: /^[ \t]*(?<secret>[^\s#](?:(?:[ \t]+(?![#\s]))?\S)*)/gm,
+    accept: lineValue,
   },
 ];
