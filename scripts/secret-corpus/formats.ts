@@ -1376,4 +1376,25 @@ export const FORMATS: Format[] = [
     const secret = password(r);
     return { secret, line: `database:\n  host: db.internal\n  password:\n    ${secret}\n  port: 5432` };
   }),
+  ctx('url-password-with-blanks', 'url-password', (r) => {
+    const secret = `${r.str(ALNUM, 6)} ${r.str(ALNUM, 6)} ${r.int(90) + 10}`;
+    return { secret, line: `DATABASE_URL=postgres://app:${secret}@db.internal:5432/app` };
+  }),
+  ctx('azure-function-key', 'azure-function-key', (r) => {
+    const secret = `${r.str(B64URL, 54)}==`;
+    return { secret, line: `curl "https://orders-api.azurewebsites.net/api/CreateOrder?code=${secret}"` };
+  }),
+  ctx('zapier-catch-hook', 'zapier-webhook', (r) => {
+    const secret = `${r.int(9000000) + 1000000}/${r.str(LOWER_ALNUM, 7)}`;
+    return { secret, line: `ZAPIER_HOOK_URL=https://hooks.zapier.com/hooks/catch/${secret}/` };
+  }),
+  ctx('ifttt-webhook-key', 'ifttt-webhook', (r) => {
+    const secret = r.str(B64URL, 22);
+    return { secret, line: `requests.post("https://maker.ifttt.com/trigger/build_failed/with/key/${secret}")` };
+  }),
+  ctx('outlook-connector-webhook', 'teams-webhook', (r) => {
+    const guid = (): string => `${r.str(HEX, 8)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 4)}-${r.str(HEX, 12)}`;
+    const secret = `${guid()}@${guid()}/IncomingWebhook/${r.str(HEX, 32)}/${guid()}`;
+    return { secret, line: `"webhookUrl": "https://outlook.office.com/webhook/${secret}"` };
+  }),
 ];

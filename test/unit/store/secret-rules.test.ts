@@ -600,3 +600,58 @@ test('a rule anchored at a line start matches at every line start (the lines hol
     if (outsideClasses.includes('^')) assert.ok(rule.pattern.flags.includes('m'), `${rule.id}: ^ without the m flag`);
   }
 });
+
+test('a URL password typed with blanks is redacted up to its host; prose with a URL and an address later stays', async () => {
+  const U = '[REDACTED:url-password]';
+  const redacted: Array<[string, string]> = [
+    ['postgres://admin:my secret pw@db:5432/app', `postgres://admin:${U}@db:5432/app`],
+    ['DATABASE_URL="postgres://admin:my secret pw@db"', `DATABASE_URL="postgres://admin:${U}@db"`],
+    ['mongodb://root:correct horse@mongo/admin?authSource=admin', `mongodb://root:${U}@mongo/admin?authSource=admin`],
+    ['mysql://root:p@ss w0rd!@localhost/db', `mysql://root:${U}@localhost/db`],
+    ['redis://default:two words@cache', `redis://default:${U}@cache`],
+    ['psql postgres://u:my pw@db:5432/app -c "select 1"', `psql postgres://u:${U}@db:5432/app -c "select 1"`],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+  const kept = [
+    'see http://user:pass and then email me@host.com',
+    'see http://user:pass and then email me@host.com/x',
+    'open https://example.com:8080 and ask admin@example.com',
+    'ftp://anon:guest user@ftp.example.com',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+});
+
+test('hook URLs holding their key: Azure Functions ?code=, Zapier, IFTTT, Outlook connectors; their hosts stay', async () => {
+  const outlookId = 'a1b2c3d4-e5f6-7890-abcd-ef1234567890';
+  const redacted: Array<[string, string]> = [
+    [
+      'curl "https://myapp.azurewebsites.net/api/HttpTrigger1?code=aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789abcdEFGH==&name=x"',
+      'curl "https://myapp.azurewebsites.net/api/HttpTrigger1?code=[REDACTED:azure-function-key]&name=x"',
+    ],
+    [
+      'https://myapp.azurewebsites.net/api/fn?clientId=default&code=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA%3D%3D',
+      'https://myapp.azurewebsites.net/api/fn?clientId=default&code=[REDACTED:azure-function-key]',
+    ],
+    [
+      'ZAP=https://hooks.zapier.com/hooks/catch/1234567/abc9xyz/',
+      'ZAP=https://hooks.zapier.com/hooks/catch/[REDACTED:zapier-webhook]/',
+    ],
+    [
+      'curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/dAbCdEfGhIjKlMnOpQrStU',
+      'curl -X POST https://maker.ifttt.com/trigger/door_open/with/key/[REDACTED:ifttt-webhook]',
+    ],
+    [
+      `https://outlook.office.com/webhook/${outlookId}@${outlookId}/IncomingWebhook/0123456789abcdef0123456789abcdef/${outlookId}`,
+      'https://outlook.office.com/webhook/[REDACTED:teams-webhook]',
+    ],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+  const kept = [
+    'https://myapp.azurewebsites.net/api/HttpTrigger1',
+    'https://myapp.azurewebsites.net/api/fn?code=',
+    'https://hooks.zapier.com/hooks/catch/',
+    'https://maker.ifttt.com/trigger/{event}/with/key/{your-key}',
+    'https://outlook.office.com/mail/inbox',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+});

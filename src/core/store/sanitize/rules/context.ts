@@ -86,6 +86,12 @@ const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ 
 /** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
 const KEY_START = String.raw`(?:(?<![A-Za-z0-9])|(?<=[a-z0-9])(?=[A-Z]))`;
 
+/** A URL's host: a name, an IPv4 address or an IPv6 one in brackets. */
+const URL_HOST = String.raw`(?:[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[\w-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])`;
+
+/** `://user:` and a password holding single blanks up to the `@` before a host (what follows it is the caller's). */
+const URL_WITH_BLANKS = String.raw`:\/\/[^\s:/@'"<>]{1,256}:(?<secret>[^\s'"<>][^\n\r\t'"<>]{0,126}?[^\s'"<>])@${URL_HOST}`;
+
 export const tokenLike = (s: string): boolean => hasDigitAndLetter(s) || entropy(s) >= 3.5;
 
 /**
@@ -110,6 +116,21 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
       /\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/[^\s:/@'"<>]{0,256}:(?<secret>[^\s/'"<>]{1,256}(?=@[\w[])|[^\s'"<>@]{1,256}(?=@[\w[]))@/g,
     accept: (s) => !isPlaceholder(s) && !/^\d{1,5}\//.test(s),
   },
+  ...[
+    // A password typed raw, with blanks a URL would encode (`postgres://admin:my secret pw@db:5432/app`).
+    // Prose has such runs too (`http://user:pass and mail me@host.com`): up to four words, only before a
+    // host that a port, a path or a query follows, or, for a scheme other than the web's, that ends the URL.
+    String.raw`\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}${URL_WITH_BLANKS}(?=:\d{1,5}(?![\w.])|[/?])`,
+    String.raw`\b(?!(?:https?|ftp)\b)[a-zA-Z][a-zA-Z0-9+.-]{1,30}${URL_WITH_BLANKS}(?=["'\x60<>]|[ \t]*\r?$)`,
+  ].map(
+    (source): SecretRule => ({
+      id: 'url-password',
+      title: 'Password with blanks in a URL (scheme://user:my secret pw@host:port/…)',
+      keywords: ['://'],
+      pattern: new RegExp(source, 'gm'),
+      accept: (s) => /^\S+(?: \S+){1,3}$/.test(s) && !s.includes("://") && !isPlaceholder(s),
+    }),
+  ),
   {
     // A token as the user with no password (Azure DevOps, GitHub: `https://<PAT>@dev.azure.com/…`): long
     // and random, unlike a user name (`git@`, `deploy@`).

@@ -171,6 +171,31 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     keywords: ['webhook.office.com'],
     pattern: /webhook\.office\.com\/webhookb2\/(?<secret>[^\s"'<>]{40,})/g,
   },
+  {
+    // Before Teams' webhook.office.com, its connectors (and Outlook's) posted to outlook.office.com.
+    id: 'teams-webhook',
+    title: 'Microsoft Teams / Outlook connector webhook URL on outlook.office(365).com',
+    keywords: ['outlook.office'],
+    pattern: /outlook\.office(?:365)?\.com\/webhook(?:b2)?\/(?<secret>[^\s"'<>]{40,})/gi,
+  },
+  {
+    id: 'azure-function-key',
+    title: 'Azure Functions key in a function URL (….azurewebsites.net/api/…?code=…)',
+    keywords: ['azurewebsites.net'],
+    pattern: /\.azurewebsites\.net\/[^\s"'<>?#]*\?(?:[^\s"'<>#]*&)?code=(?<secret>[\w%+/=-]{20,})/gi,
+  },
+  {
+    id: 'zapier-webhook',
+    title: 'Zapier catch hook URL (hooks.zapier.com/hooks/catch/<account>/<hook>/)',
+    keywords: ['hooks.zapier.com'],
+    pattern: /hooks\.zapier\.com\/hooks\/(?:catch|standard)\/(?<secret>\d+\/[A-Za-z0-9]{5,})/gi,
+  },
+  {
+    id: 'ifttt-webhook',
+    title: 'IFTTT Webhooks key (maker.ifttt.com/trigger/<event>/with/key/<key>, maker.ifttt.com/use/<key>)',
+    keywords: ['maker.ifttt.com'],
+    pattern: /maker\.ifttt\.com\/(?:trigger\/[^\s/"'<>]+\/(?:json\/)?with\/key|use)\/(?<secret>[\w-]{16,})/gi,
+  },
   exact({
     id: 'sendgrid-api-key',
     title: 'SendGrid API key (SG.….…)',
