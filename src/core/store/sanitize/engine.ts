@@ -259,7 +259,10 @@ export class RedactionEngine {
         continue;
       }
       // A value ends with its region: a block in a string ends before the string's closing quote.
-      if (e > limit) for (e = limit; e > s && (text[e - 1] === ' ' || text[e - 1] === '\t'); ) e--;
+      if (e > limit) {
+        e = limit;
+        while (e > s && (text[e - 1] === ' ' || text[e - 1] === '\t')) e--;
+      }
       // A rejected value may itself start the next find (`["PASSWORD"] = password = "…"`: the value
       // `password` is a name, and the key of the real secret): search on from the value, not past it.
       // Past a long one: read again from its start at every key it holds, `authorization=` repeated

@@ -122,15 +122,13 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     // host that a port, a path or a query follows, or, for a scheme other than the web's, that ends the URL.
     String.raw`\b[a-zA-Z][a-zA-Z0-9+.-]{1,30}${URL_WITH_BLANKS}(?=:\d{1,5}(?![\w.])|[/?])`,
     String.raw`\b(?!(?:https?|ftp)\b)[a-zA-Z][a-zA-Z0-9+.-]{1,30}${URL_WITH_BLANKS}(?=["'\x60<>]|[ \t]*\r?$)`,
-  ].map(
-    (source): SecretRule => ({
-      id: 'url-password',
-      title: 'Password with blanks in a URL (scheme://user:my secret pw@host:port/…)',
-      keywords: ['://'],
-      pattern: new RegExp(source, 'gm'),
-      accept: (s) => /^\S+(?: \S+){1,3}$/.test(s) && !s.includes("://") && !isPlaceholder(s),
-    }),
-  ),
+  ].map((source): SecretRule => ({
+    id: 'url-password',
+    title: 'Password with blanks in a URL (scheme://user:my secret pw@host:port/…)',
+    keywords: ['://'],
+    pattern: new RegExp(source, 'gm'),
+    accept: (s) => /^\S+(?: \S+){1,3}$/.test(s) && !s.includes('://') && !isPlaceholder(s),
+  })),
   {
     // A token as the user with no password (Azure DevOps, GitHub: `https://<PAT>@dev.azure.com/…`): long
     // and random, unlike a user name (`git@`, `deploy@`).

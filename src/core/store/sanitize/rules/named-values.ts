@@ -38,10 +38,7 @@ const VALUE_FIELD = String.raw`"(?:value|parameterValue)"\s*:\s*"(?<secret>(?:[^
 const YAML_VALUE = String.raw`"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>](?:(?:[ \t]+(?![#\s]))?\S)*(?=[ \t]*(?:\r?\n|$|[ \t]#))`;
 
 /** A `"key"` naming a secret and, among the fields after it, its `"values"` list (Netlify). */
-const NETLIFY_KEY = new RegExp(
-  String.raw`"key"\s*:\s*"${NAME}"${OTHER_FIELDS}\s*,\s*"values"\s*:\s*\[`,
-  'gi',
-);
+const NETLIFY_KEY = new RegExp(String.raw`"key"\s*:\s*"${NAME}"${OTHER_FIELDS}\s*,\s*"values"\s*:\s*\[`, 'gi');
 
 /** The inside of each `"values": [...]` list after a key naming a secret: up to its `]` outside strings. */
 function netlifyValueLists(text: string): Array<[number, number]> {
@@ -143,7 +140,8 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
   {
     // Netlify's env API keeps a variable's values per deploy context, in a list after its key.
     id: 'named-secret',
-    title: 'Netlify env variables naming a secret: every value of their list ({"key": "API_KEY", "values": [{"value": "…"}]})',
+    title:
+      'Netlify env variables naming a secret: every value of their list ({"key": "API_KEY", "values": [{"value": "…"}]})',
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     within: netlifyValueLists,

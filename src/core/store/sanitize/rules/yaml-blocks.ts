@@ -56,8 +56,7 @@ const SECRET_PLAIN_KEY = new RegExp(
  * `$ref: …`), a list's item, a flow collection, an anchor, alias, tag or block indicator; or code
  * (`options.apiKey ?? 'x',`, `cond ? a : b,`), which an object literal laid out by a formatter shows.
  */
-const NOT_A_SCALAR_LINE =
-  /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \t]|:\r?$|[,;({[]\r?$|\?\?|\|\||&&|=>))/;
+const NOT_A_SCALAR_LINE = /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \t]|:\r?$|[,;({[]\r?$|\?\?|\|\||&&|=>))/;
 
 /**
  * The lines after each key named for a secret whose value is a plain (or quoted) scalar on them: every
