@@ -3,6 +3,7 @@
 import * as vscode from 'vscode';
 import type { ChatSnapshot } from '../protocol/chat';
 import { formatUsd } from '../protocol/money';
+import { formatTokens } from '../protocol/token-count';
 
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -24,7 +25,7 @@ export class ContextStatusBar implements vscode.Disposable {
     }
     const pct = m.contextWindow > 0 ? Math.round((m.tokensInWindow / m.contextWindow) * 100) : 0;
     const approx = m.estimated ? '≈' : '';
-    this.item.text = `$(layers) ${approx}${compact(m.tokensInWindow)}/${compact(m.contextWindow)} (${pct}%)`;
+    this.item.text = `$(layers) ${approx}${formatTokens(m.tokensInWindow)}/${formatTokens(m.contextWindow)} (${pct}%)`;
     this.item.tooltip = new vscode.MarkdownString(
       [
         `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
@@ -53,8 +54,4 @@ export class ContextStatusBar implements vscode.Disposable {
   dispose(): void {
     this.item.dispose();
   }
-}
-
-function compact(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toFixed(n >= 10_000 ? 0 : 1)}k` : String(n);
 }

@@ -1,14 +1,8 @@
 // Number and label formatting for the panel. Pure (no DOM) so node tests cover it.
 import type { ChatStatus, ContextMeter } from '../../protocol/chat';
+import { formatTokens, trimZeros as trim } from '../../protocol/token-count';
 
-/** 950 -> "950", 12_345 -> "12.3k", 1_250_000 -> "1.25M". */
-export function formatTokens(n: number): string {
-  if (!Number.isFinite(n)) return '–';
-  const abs = Math.abs(n);
-  if (abs < 1000) return String(Math.round(n));
-  if (abs < 1_000_000) return `${trim((n / 1000).toFixed(abs < 10_000 ? 2 : 1))}k`;
-  return `${trim((n / 1_000_000).toFixed(2))}M`;
-}
+export { formatTokens };
 
 /** A share in [0, 1] as "42%"; small non-zero shares keep one decimal so they do not read as 0. */
 export function formatPercent(share: number): string {
@@ -73,8 +67,4 @@ export function prettyArguments(args: string): string {
   } catch {
     return args;
   }
-}
-
-function trim(fixed: string): string {
-  return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
