@@ -82,10 +82,36 @@ async function readHead(file: string): Promise<string> {
   }
 }
 
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/**
+ * Why a skill of the workspace is not read, when its folder or its SKILL.md is a link leading outside
+ * the workspace: a cloned repository's `.claude/skills/x -> ../../other-repo/.claude/skills/deploy`
+ * would put that file's description in the prompt and make the whole folder readable by the agent.
+ */
+async function leadsOutside(dir: string, realWorkspace: string): Promise<string | undefined> {
+  for (const p of [dir, path.join(dir, SKILL_FILE)]) {
+    const real = await realpath(p).catch(() => undefined);
+    if (real === undefined) return 'cannot be resolved';
+    if (!isInside(realWorkspace, real))
+      return `${p === dir ? 'the skill folder' : SKILL_FILE} is a link leading outside the workspace; skills of a workspace must lie inside it (your own go in ~/.claude/skills or contextDesk.skills.folders)`;
+  }
+  return undefined;
+}
+
 /** Finds every skill. Broken ones come back as diagnostics (file, line, problem) and are skipped. */
 export async function discoverSkills(opts: DiscoverSkillsOptions): Promise<DiscoveredSkills> {
   const roots: string[] = [];
   if (opts.workspaceFolder) for (const r of WORKSPACE_SKILL_ROOTS) roots.push(path.join(opts.workspaceFolder, r));
+  // The user's own folders (home, the setting) may link anywhere; a workspace opened at home is the user's too.
+  const workspaceRoots = new Set(roots);
+  if (opts.home) workspaceRoots.delete(path.join(opts.home, HOME_SKILL_ROOT));
+  const realWorkspace = opts.workspaceFolder
+    ? await realpath(opts.workspaceFolder).catch(() => path.resolve(opts.workspaceFolder!))
+    : undefined;
   if (opts.home) roots.push(path.join(opts.home, HOME_SKILL_ROOT));
   for (const f of opts.extraFolders ?? []) roots.push(path.resolve(opts.workspaceFolder ?? '.', f));
   const result: DiscoveredSkills = { skills: [], diagnostics: [] };
@@ -102,6 +128,12 @@ export async function discoverSkills(opts: DiscoverSkillsOptions): Promise<Disco
       });
     for (const dir of dirs) {
       const file = path.join(dir, SKILL_FILE);
+      const outside =
+        realWorkspace !== undefined && workspaceRoots.has(root) ? await leadsOutside(dir, realWorkspace) : undefined;
+      if (outside !== undefined) {
+        result.diagnostics.push({ file, line: 0, column: 0, severity: 'warning', message: `not read: ${outside}` });
+        continue;
+      }
       let text: string;
       try {
         text = await readHead(file);

@@ -94,6 +94,50 @@ test('a symlink leading out of the skill folder is refused', async () => {
   }
 });
 
+test("a workspace's skill folder or SKILL.md linking outside the workspace is not read; links inside are", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-skills-'));
+  try {
+    const ws = path.join(dir, 'ws');
+    const other = path.join(dir, 'other-repo/.claude/skills/deploy');
+    await mkdir(other, { recursive: true });
+    await writeFile(path.join(other, 'SKILL.md'), '---\nname: deploy\ndescription: private deploy steps\n---\n');
+    await writeFile(path.join(other, 'prod.env'), 'TOKEN=x');
+    await writeFile(path.join(dir, 'note.md'), '---\nname: note\ndescription: a private note\n---\n');
+    const skills = path.join(ws, '.claude/skills');
+    await mkdir(path.join(skills, 'note'), { recursive: true });
+    await mkdir(path.join(ws, 'shared/inside'), { recursive: true });
+    await writeFile(path.join(ws, 'shared/inside/SKILL.md'), '---\nname: inside\ndescription: d\n---\n');
+    // A cloned repository's links: a relative one to a sibling clone, an absolute one to a file.
+    await symlink('../../../other-repo/.claude/skills/deploy', path.join(skills, 'deploy'));
+    await symlink(path.join(dir, 'note.md'), path.join(skills, 'note/SKILL.md'));
+    await symlink('../../shared/inside', path.join(skills, 'inside'));
+    const home = path.join(dir, 'home');
+    await mkdir(path.join(home, '.claude/skills'), { recursive: true });
+    await symlink(other, path.join(home, '.claude/skills/deploy'));
+    const found = await discoverSkills({ workspaceFolder: ws });
+    assert.deepEqual(
+      found.skills.map((s) => s.name),
+      ['inside'],
+    );
+    assert.deepEqual(
+      found.diagnostics.map((d) => [path.relative(ws, d.file), d.message.split(';')[0]]),
+      [
+        ['.claude/skills/deploy/SKILL.md', 'not read: the skill folder is a link leading outside the workspace'],
+        ['.claude/skills/note/SKILL.md', 'not read: SKILL.md is a link leading outside the workspace'],
+      ],
+    );
+    assert.doesNotMatch(renderSkillsPrompt(found.skills, ws), /private/);
+    // The user's own home skills may link anywhere.
+    const withHome = await discoverSkills({ workspaceFolder: ws, home });
+    assert.deepEqual(
+      withHome.skills.map((s) => s.name),
+      ['inside', 'deploy'],
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('front matter parsing: wrong types, non-mappings, duplicate keys; never throws', () => {
   const p = (t: string) => parseSkillFile(t, 'S.md').diagnostics.map((d) => `${d.line}:${d.message}`);
   assert.deepEqual(p('---\nname: 3\ndescription: ok\n---\n'), ['2:"name" must be a non-empty string']);
