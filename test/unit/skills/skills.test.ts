@@ -10,6 +10,7 @@ import {
   readSkillBody,
   readSkillFile,
   renderSkillsPrompt,
+  MAX_FRONT_MATTER_TOTAL,
   SkillPathError,
 } from '../../../src/core/skills';
 import { parseSkillFile } from '../../../src/core/skills';
@@ -227,4 +228,37 @@ test('at most 500 skill folders are read from one folder, with a warning; the pr
       `- ${500 - listed.length} more skills are not listed here (to keep this prompt short); their SKILL.md files are under .agents/skills`,
     );
   });
+});
+
+test('one discovery parses at most 1 MB of front matter over all folders, and says how many skills it left', async () => {
+  // 4 folders of 500 SKILL.md files with 16 KB of the slowest front matter took over a minute per discovery.
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-skills-'));
+  try {
+    const padding = `# ${'x'.repeat(70)}\n`.repeat(200);
+    const roots = ['.agents/skills', '.github/skills'];
+    let size = 0;
+    for (const root of roots)
+      for (let i = 0; i < 40; i++) {
+        const name = `${root.slice(1, 3)}${String(i).padStart(2, '0')}`;
+        const text = `---\nname: ${name}\ndescription: d\n${padding}---\nbody\n`;
+        size = text.length - 'body\n'.length;
+        await mkdir(path.join(dir, root, name), { recursive: true });
+        await writeFile(path.join(dir, root, name, 'SKILL.md'), text);
+      }
+    const { skills, diagnostics } = await discoverSkills({ workspaceFolder: dir });
+    const read = Math.ceil(MAX_FRONT_MATTER_TOTAL / size);
+    assert.ok(read > 40 && read < 80, `${read} of 80 fit`);
+    assert.equal(skills.length, read);
+    assert.deepEqual(
+      diagnostics.map((d) => [d.file, d.message]),
+      [
+        [
+          path.join(dir, '.github/skills'),
+          `${80 - read} more skill folders are not read: discovery reads at most 1 MB of front matter in all`,
+        ],
+      ],
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
