@@ -1,18 +1,26 @@
 // Where the CLI writes what the user asked for (a plot, a dump of contexts): never through a link that
-// sits in the folder the command runs in. A cloned repository can ship `plot.svg -> ~/.profile` or
-// `out -> ~`, and a plain write follows it. Links above the current folder (`/tmp` on macOS) are the
-// user's own setup and are followed.
+// sits in the folder the command runs in, or in one a `../` path comes back down into. A cloned
+// repository can ship `plot.svg -> ~/.profile` or `out -> ~`, and a plain write follows it. Links above
+// (`/tmp` on macOS, an absolute path's folders) are the user's own setup and are followed.
 import { lstat, open, rename, rm } from 'node:fs/promises';
-import { dirname, join, relative, resolve, sep } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from './command';
 
-/** The first link among the existing parts of `target` at or below `cwd` (the leaf included), if any. */
+const climbs = (rel: string): boolean => rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
+
+/**
+ * The first link among the existing parts of `target` at or below `cwd` (the leaf included), if any. A
+ * relative target that climbs out (`../out/plot.svg` run in `repo/src`) comes back down into the same
+ * repository, so its parts are checked from the folder where the two paths part (`repo`).
+ */
 export async function linkOnTheWay(target: string, cwd = process.cwd()): Promise<string | undefined> {
   const full = resolve(cwd, target);
-  const rel = relative(cwd, full);
-  const parts = rel.startsWith('..') || rel === full ? [] : rel.split(sep).filter((p) => p !== '');
-  let at = cwd;
+  let base = cwd;
+  if (!isAbsolute(target)) while (climbs(relative(base, full)) && dirname(base) !== base) base = dirname(base);
+  const rel = relative(base, full);
+  const parts = climbs(rel) ? [] : rel.split(sep).filter((p) => p !== '');
+  let at = base;
   const steps = parts.length > 0 ? parts.map((p) => (at = join(at, p))) : [full];
   for (const step of steps) {
     const st = await lstat(step).catch(() => undefined);

@@ -552,6 +552,28 @@ test('--plot and --dump-contexts never write through a link in the folder the co
   assert.deepEqual(readdirSync(ws).sort(), ['dangling.svg', 'out', 'plot.svg', 'real.svg']);
 });
 
+test('--plot and --dump-contexts check links where a ../ path comes back into the repository', async () => {
+  // Run in `repo/src`, `--plot ../out/plot.svg` wrote through the repository's `out -> victim`.
+  const repo = mkdtempSync(join(tmpdir(), 'cd-links-up-'));
+  const victim = mkdtempSync(join(tmpdir(), 'cd-victim-'));
+  mkdirSync(join(repo, 'src'));
+  symlinkSync(victim, join(repo, 'out'));
+  const log = join(fixtures, 'openai.jsonl');
+  const cwd = join(repo, 'src');
+  const plot = await runCli(['replay', log, '--strategy', 'raw', '--plot', '../out/plot.svg'], { cwd });
+  assert.equal(plot.code, 1);
+  assert.match(plot.err, /cannot write the plot to .*\/out is a link; name the real path/);
+  const dump = await runCli(['replay', log, '--strategy', 'raw', '--dump-contexts', '../out/dump'], { cwd });
+  assert.equal(dump.code, 2);
+  assert.match(dump.err, /--dump-contexts \.\.\/out\/dump: .*\/out is a link/);
+  assert.deepEqual(readdirSync(victim), []);
+  // A real folder reached the same way is fine.
+  mkdirSync(join(repo, 'real'));
+  const ok = await runCli(['replay', log, '--strategy', 'raw', '--plot', '../real/plot.svg'], { cwd });
+  assert.equal(ok.code, 0, ok.err);
+  assert.match(readFileSync(join(repo, 'real', 'plot.svg'), 'utf8'), /^<svg/);
+});
+
 test('the recorded row says output was not recorded when no call logged it (Claude Code 2.1), never 0 output tokens', async () => {
   // Claude Code 2.1 writes every record of a response with `stop_reason: null`: none holds its final output.
   const explore = join(fixtures, 'claude-code-project', '8463c716-a2ea-4c14-9efa-87158ebd9f20', 'subagents');
