@@ -2,7 +2,7 @@
 // SKILL.md, and re-discovery when a SKILL.md changes.
 import * as os from 'node:os';
 import * as vscode from 'vscode';
-import { discoverSkills, type Skill } from '../core/skills';
+import { SkillRefresher, type DiscoveredSkills, type Skill } from '../core/skills';
 import type { Logger } from '../core/ports';
 
 export class SkillsController implements vscode.Disposable {
@@ -11,12 +11,18 @@ export class SkillsController implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
   private readonly watcher = vscode.workspace.createFileSystemWatcher('**/SKILL.md');
+  private readonly refresher: SkillRefresher;
+  private applied: DiscoveredSkills | undefined;
 
   constructor(
     private readonly workspaceFolder: () => string | undefined,
     private readonly extraFolders: () => string[],
     private readonly logger: Logger,
   ) {
+    this.refresher = new SkillRefresher(() => {
+      const folder = this.workspaceFolder();
+      return { ...(folder ? { workspaceFolder: folder } : {}), home: os.homedir(), extraFolders: this.extraFolders() };
+    });
     const refresh = (): void => void this.refresh();
     this.watcher.onDidChange(refresh);
     this.watcher.onDidCreate(refresh);
@@ -28,12 +34,10 @@ export class SkillsController implements vscode.Disposable {
   }
 
   async refresh(): Promise<readonly Skill[]> {
-    const folder = this.workspaceFolder();
-    const found = await discoverSkills({
-      ...(folder ? { workspaceFolder: folder } : {}),
-      home: os.homedir(),
-      extraFolders: this.extraFolders(),
-    });
+    const found = await this.refresher.refresh();
+    // Callers that shared a run get the same result: it is shown and logged once.
+    if (found === this.applied) return this.current;
+    this.applied = found;
     this.current = found.skills;
     this.diagnostics.clear();
     const byFile = new Map<string, vscode.Diagnostic[]>();
