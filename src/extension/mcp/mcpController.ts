@@ -16,6 +16,7 @@ import { visibleName } from '../../core/agent/tools/mcp';
 import { askToStart, type ConsentUi } from './consentPrompt';
 import { StartPrompts } from './startPrompts';
 import { consentKey, definedByWorkspace, type McpStartConsent } from './startConsent';
+import { CoalescedRuns } from '../../core/coalesced-runs';
 
 export interface McpControllerOptions {
   outDir: () => string;
@@ -37,9 +38,8 @@ export class McpController implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChange = this.changed.event;
-  private syncing: Promise<McpServerState[]> | undefined;
-  /** The run after the one in flight, shared by everyone who asked meanwhile. */
-  private next: Promise<McpServerState[]> | undefined;
+  /** Syncs never overlap; calls during one share the next. */
+  private readonly syncs = new CoalescedRuns(() => this.sync());
   private started = false;
   /** Servers the workspace defines that the last sync did not start for want of consent, by identity key. */
   private waiting = new Map<string, McpServerConfig>();
@@ -80,7 +80,7 @@ export class McpController implements vscode.Disposable {
   /** The servers after the first sync (starting it if nobody has yet). */
   async ready(): Promise<McpServerState[]> {
     if (!this.started) return this.refresh();
-    if (this.syncing) await this.syncing;
+    await this.syncs.inFlight;
     return this.manager.servers;
   }
 
@@ -96,36 +96,29 @@ export class McpController implements vscode.Disposable {
   refresh(options: { askAgain?: boolean } = {}): Promise<McpServerState[]> {
     this.started = true;
     if (options.askAgain) this.prompts.forget();
-    const inFlight = this.syncing;
-    if (inFlight)
-      return (this.next ??= inFlight
-        .catch(() => undefined)
-        .then(() => {
-          this.next = undefined;
-          return this.refresh();
-        }));
+    return this.syncs.run();
+  }
+
+  /** One sync: the manager takes the configs of now, syncs every server, and the prompts offer who waits. */
+  private async sync(): Promise<McpServerState[]> {
     this.manager.update(this.managerOptions());
-    this.syncing = (async () => {
-      this.syncWaiting = new Map();
-      try {
-        const states = await vscode.window.withProgress(
-          { location: vscode.ProgressLocation.Window, title: 'Context Desk: syncing MCP tools' },
-          () => this.manager.syncAll(),
-        );
-        for (const e of this.manager.configErrors)
-          this.options.logger.warn(`MCP config ${e.file}:${e.line}:${e.column}: ${e.message}`);
-        this.options.logger.info(
-          `MCP sync: ${states.map((s) => `${s.name}=${s.status}(${s.tools.length})`).join(', ') || 'no servers'}`,
-        );
-        this.waiting = this.syncWaiting;
-        this.prompts.offer(this.waiting);
-        return states;
-      } finally {
-        this.syncing = undefined;
-        this.changed.fire();
-      }
-    })();
-    return this.syncing;
+    this.syncWaiting = new Map();
+    try {
+      const states = await vscode.window.withProgress(
+        { location: vscode.ProgressLocation.Window, title: 'Context Desk: syncing MCP tools' },
+        () => this.manager.syncAll(),
+      );
+      for (const e of this.manager.configErrors)
+        this.options.logger.warn(`MCP config ${e.file}:${e.line}:${e.column}: ${e.message}`);
+      this.options.logger.info(
+        `MCP sync: ${states.map((s) => `${s.name}=${s.status}(${s.tools.length})`).join(', ') || 'no servers'}`,
+      );
+      this.waiting = this.syncWaiting;
+      this.prompts.offer(this.waiting);
+      return states;
+    } finally {
+      this.changed.fire();
+    }
   }
 
   private managerOptions(): ConstructorParameters<typeof McpSyncManager>[0] {
