@@ -108,12 +108,18 @@ test('the JSON shape has every documented field for every strategy', async () =>
   assert.equal(r.code, 0, r.err);
   const report = JSON.parse(r.out) as JsonReport;
   const loaded = await loadTrajectories([fixtures]);
-  // Two fixtures are the same runs as two others (an evaluation line and a saved trajectory or folder):
-  // replayed once each.
-  assert.equal(report.trajectories, loaded.trajectories.length - 2);
+  // Three fixtures are the same runs as three others (an evaluation line and a saved trajectory or folder;
+  // one OpenAI chat as an object and as a bare list): replayed once each.
+  assert.equal(report.trajectories, loaded.trajectories.length - 3);
   assert.deepEqual(
     report.skipped.map((s) => s.file.slice(fixtures.length + 1)),
-    ['README.md', 'claude-code-summaries.jsonl', 'openhands-sdk-output.jsonl', 'openhands-trajectory.json'],
+    [
+      'README.md',
+      'claude-code-summaries.jsonl',
+      'openai-chat.json',
+      'openhands-sdk-output.jsonl',
+      'openhands-trajectory.json',
+    ],
   );
   assert.deepEqual(Object.keys(report.strategies), [
     'raw',
@@ -301,11 +307,12 @@ test('a Claude Code session continued in a new file is replayed once: the old fi
   assert.deepEqual(
     report.skipped.map((s) => s.error.replace(/ too .*/, '')),
     [
+      // The sub-agent's run is the same in both files.
+      'b-continued.jsonl#2: the same messages, calls and recorded figures as a-first.jsonl#2 (the same log given twice): replayed once, there',
       'a-first.jsonl#1: its 3 model calls are all in b-continued.jsonl#1',
-      'b-continued.jsonl#2: its model call is in a-first.jsonl#2',
     ],
   );
-  assert.match(report.skipped[0]!.error, /\(the same run, continued or logged again there\): replayed once, there$/);
+  assert.match(report.skipped[1]!.error, /\(the same run, continued or logged again there\): replayed once, there$/);
 
   // Two forks of the session (the old file went on too): both are kept; the calls they open with are
   // counted once, in the first, and the second's own call is still counted.
@@ -596,4 +603,65 @@ test('the recorded row says output was not recorded when no call logged it (Clau
   writeFileSync(join(dir, 'agent-a7be2f0.jsonl'), lines.join('\n') + '\n');
   const ended = await runCli(['replay', join(dir, 'agent-a7be2f0.jsonl'), '--strategy', 'raw']);
   assert.match(ended.out, /; 187 output tokens recorded by 1 of these calls\)/);
+});
+
+test('the same log given twice (a copied file, a folder named twice) is replayed once; same-named files of two folders both count', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-replay-twice-'));
+  // SWE-agent keeps no response ids: only what the log holds can tell a copy.
+  copyFileSync(join(fixtures, 'swe-agent.history.json'), join(dir, 'a.history.json'));
+  copyFileSync(join(fixtures, 'swe-agent.history.json'), join(dir, 'b.history.json'));
+  const alone = JSON.parse(
+    (await runCli(['replay', join(dir, 'a.history.json'), '--format', 'json', '--strategy', 'raw'])).out,
+  ) as JsonReport;
+  const folder = await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw']);
+  assert.equal(folder.code, 0, folder.err);
+  const report = JSON.parse(folder.out) as JsonReport;
+  assert.equal(report.trajectories, 1);
+  assert.equal(report.calls, alone.calls);
+  assert.equal(report.strategies.raw!.inputTokens, alone.strategies.raw!.inputTokens);
+  assert.deepEqual(
+    report.skipped.map((s) => s.error),
+    [
+      'b.history.json: the same messages, calls and recorded figures as a.history.json (the same log given twice): replayed once, there',
+    ],
+  );
+  // The folder named twice: every id repeats; one copy of each log is still counted.
+  const twice = JSON.parse(
+    (await runCli(['replay', dir, dir, '--format', 'json', '--strategy', 'raw'])).out,
+  ) as JsonReport;
+  assert.equal(twice.trajectories, 1);
+  assert.equal(twice.strategies.raw!.inputTokens, alone.strategies.raw!.inputTokens);
+
+  // Two runs whose files have the same name in two folders are two runs.
+  const x = join(dir, 'x');
+  const y = join(dir, 'y');
+  mkdirSync(x);
+  mkdirSync(y);
+  copyFileSync(join(fixtures, 'swe-agent.history.json'), join(x, 't.json'));
+  copyFileSync(join(fixtures, 'openai-chat.json'), join(y, 't.json'));
+  const two = JSON.parse((await runCli(['replay', x, y, '--format', 'json', '--strategy', 'raw'])).out) as JsonReport;
+  assert.equal(two.trajectories, 2);
+  assert.deepEqual(two.skipped, []);
+});
+
+test('a mini-swe-agent run continued in another file is counted once, by its response ids', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-replay-ids-'));
+  const run = JSON.parse(readFileSync(join(fixtures, 'mini-swe-agent-2-toolcall.traj.json'), 'utf8')) as {
+    messages: unknown[];
+  };
+  writeFileSync(join(dir, 'a.traj.json'), JSON.stringify(run));
+  // The same run gone on for one more call, saved under another name: a's calls are all in b.
+  const more = {
+    role: 'assistant',
+    content: 'Done.',
+    extra: { response: { id: 'chatcmpl-4', usage: { prompt_tokens: 400, completion_tokens: 2 } } },
+  };
+  writeFileSync(
+    join(dir, 'b.traj.json'),
+    JSON.stringify({ ...run, messages: [...run.messages, { role: 'user', content: 'Go on' }, more] }),
+  );
+  const r = JSON.parse((await runCli(['replay', dir, '--format', 'json', '--strategy', 'raw'])).out) as JsonReport;
+  assert.equal(r.trajectories, 1);
+  assert.equal(r.calls, 4);
+  assert.match(r.skipped[0]!.error, /^a\.traj\.json: its 3 model calls are all in b\.traj\.json too/);
 });

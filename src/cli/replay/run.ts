@@ -4,6 +4,7 @@
 import type { Tokenizer } from '../../core/messages';
 import { loadFile, TrajectoryError, type Found, type Skipped, type Trajectory } from '../../core/trajectories';
 import { findCopies } from '../../core/replay/copies';
+import { trajectoryFingerprint } from '../../core/replay/fingerprint';
 import {
   aggregate,
   replayTrajectory,
@@ -55,6 +56,10 @@ interface Seen {
   file: string;
   /** Each call's identity across logs, in order (undefined where the log kept no response id). */
   calls: (string | undefined)[];
+  /** What it holds, hashed: an equal one is the same run given twice. */
+  fingerprint: string;
+  /** What its importer (and the copy check) said about it. */
+  warnings: string[];
 }
 
 /**
@@ -74,19 +79,41 @@ const callCount = (n: number) => (n === 1 ? 'model call' : `${n} model calls`);
 /**
  * Leaves out what another log already counts: trajectories whose calls are all in another (said as
  * skipped), and the opening calls a continuation copied from the log that made them (said as a warning;
- * their messages stay as the context it starts from). Returns, per trajectory id, the calls to leave out
- * (all of them for a copy).
+ * their messages stay as the context it starts from). Returns, per trajectory (in `seen` order), the calls
+ * to leave out (all of them for a copy), and the warnings of the trajectories kept.
  */
+/** Names trajectory `j` to `t`: by its id, or by its file when both have one id (found under two arguments). */
+const otherName = (seen: readonly Seen[], j: number, t: Seen) => (seen[j]!.id === t.id ? seen[j]!.file : seen[j]!.id);
+
 function dropCopies(
   seen: readonly Seen[],
   skipped: Skipped[],
-  warnings: TrajectoryWarning[],
-): Map<string, Set<number> | 'all'> {
-  const { copyOf, copied, shared } = findCopies(seen.map((s) => s.calls));
-  const drop = new Map<string, Set<number> | 'all'>();
+): { drop: (Set<number> | 'all' | undefined)[]; warnings: TrajectoryWarning[] } {
+  // By position, not id: two arguments can hold files with the same relative path.
+  const drop: (Set<number> | 'all' | undefined)[] = seen.map(() => undefined);
+  const other = (j: number, t: Seen) => otherName(seen, j, t);
+  // The same log given twice (copied files, one folder replayed twice): counted once, at its first.
+  const first = new Map<string, number>();
+  const twice = seen.map((s, i) => {
+    const j = first.get(s.fingerprint);
+    if (j === undefined) first.set(s.fingerprint, i);
+    return j;
+  });
+  twice.forEach((j, i) => {
+    if (j === undefined) return;
+    const t = seen[i]!;
+    drop[i] = 'all';
+    skipped.push({
+      file: t.file,
+      error: `${t.id}: the same messages, calls and recorded figures as ${other(j, t)} (the same log given twice): replayed once, there`,
+      group: 'the same log as another (replayed once)',
+    });
+  });
+  // Response ids of a log given twice would match its first copy: it is already left out.
+  const { copyOf, copied, shared } = findCopies(seen.map((s, i) => (twice[i] === undefined ? s.calls : [])));
   const whole = (i: number, holder: number, n: number) => {
     const t = seen[i]!;
-    drop.set(t.id, 'all');
+    drop[i] = 'all';
     skipped.push({
       file: t.file,
       error:
@@ -102,23 +129,22 @@ function dropCopies(
     if (!c) return;
     const t = seen[i]!;
     if (c.calls.length === t.calls.length) return whole(i, c.from, c.calls.length);
-    drop.set(t.id, new Set(c.calls));
-    warnings.push({
-      trajectory: t.id,
-      file: t.file,
-      warning:
-        `its first ${callCount(c.calls.length)} ${c.calls.length === 1 ? 'is a copy' : 'are copies'} of calls made in ${seen[c.from]!.id} ` +
+    drop[i] = new Set(c.calls);
+    t.warnings.push(
+      `its first ${callCount(c.calls.length)} ${c.calls.length === 1 ? 'is a copy' : 'are copies'} of calls made in ${seen[c.from]!.id} ` +
         '(a session resumed or forked from it): counted there; here they are the context it starts from',
-    });
+    );
   });
-  for (let k = warnings.length - 1; k >= 0; k--) if (drop.get(warnings[k]!.trajectory) === 'all') warnings.splice(k, 1);
+  const warnings = seen.flatMap((t, i) =>
+    drop[i] === 'all' ? [] : t.warnings.map((warning) => ({ trajectory: t.id, file: t.file, warning })),
+  );
   for (const { a, b, calls } of shared)
     warnings.push({
       trajectory: seen[a]!.id,
       file: seen[a]!.file,
       warning: `${calls === 1 ? '1 of its model calls is' : `${calls} of its model calls are`} also in ${seen[b]!.id} (the same responses): both count them`,
     });
-  return drop;
+  return { drop, warnings };
 }
 
 export async function replayFiles(
@@ -130,7 +156,6 @@ export async function replayFiles(
 ): Promise<ReplayBatch> {
   const replays = new Map<StrategyName, TrajectoryReplay[]>(strategies.map((s) => [s, []]));
   const skipped: Skipped[] = [];
-  const warnings: TrajectoryWarning[] = [];
   let ignoredRecords = 0;
   const seen: Seen[] = [];
   for (const [i, found] of files.entries()) {
@@ -144,8 +169,8 @@ export async function replayFiles(
       continue;
     }
     for (const t of trajectories) {
-      seen.push({ id: t.id, file: t.source, calls: callKeys(t) });
-      for (const w of t.warnings ?? []) warnings.push({ trajectory: t.id, file: t.source, warning: w });
+      const fingerprint = trajectoryFingerprint(t);
+      seen.push({ id: t.id, file: t.source, calls: callKeys(t), fingerprint, warnings: [...(t.warnings ?? [])] });
       ignoredRecords += t.ignoredRecords ?? 0;
       for (const strategy of strategies) {
         await yieldToEventLoop();
@@ -156,10 +181,11 @@ export async function replayFiles(
       }
     }
   }
-  const drop = dropCopies(seen, skipped, warnings);
+  const { drop, warnings } = dropCopies(seen, skipped);
   const runs = strategies.map((strategy) => {
-    const r = replays.get(strategy)!.flatMap((t) => {
-      const d = drop.get(t.trajectoryId);
+    // One replay per trajectory and strategy, in `seen` order.
+    const r = replays.get(strategy)!.flatMap((t, i) => {
+      const d = drop[i];
       if (d === undefined) return [t];
       if (d === 'all') return [];
       // A total recorded for the whole run covers the calls counted elsewhere too: it is not kept.

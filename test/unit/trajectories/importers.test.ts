@@ -348,3 +348,17 @@ test('detection is by content, not by extension', async () => {
     'cline',
   );
 });
+
+test('mini-swe-agent: each call keeps its response id (how a copy of the log is found), unless ids repeat', async () => {
+  const t = await one('mini-swe-agent-2-toolcall.traj.json');
+  assert.deepEqual(
+    t.calls!.map((c) => c.responseId),
+    ['chatcmpl-1', 'chatcmpl-2', 'chatcmpl-3'],
+  );
+  // The 1.x fixture gives all three responses the id "gen-1": it identifies none of them.
+  const repeated = await one('mini-swe-agent.traj.json');
+  assert.deepEqual(
+    repeated.calls!.map((c) => c.responseId),
+    [undefined, undefined, undefined],
+  );
+});

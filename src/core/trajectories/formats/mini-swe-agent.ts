@@ -42,6 +42,12 @@ export const miniSweAgent: Importer = {
     const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
     const list = Array.isArray(doc.messages) ? doc.messages : [];
     const b = new TrajectoryBuilder();
+    /** The provider's response id of call `k`: how the same calls in another log (a copy) are found. */
+    const identify = (k: number, m: JsonObject) => {
+      const response = m.object === 'response' ? m : extraOf(m)?.response;
+      if (isObject(response) && typeof response.id === 'string' && response.id !== '')
+        b.calls[k]!.responseId = response.id;
+    };
     let sawTask = false;
     let rejected = 0;
     list.forEach((v, i) => {
@@ -54,11 +60,11 @@ export const miniSweAgent: Importer = {
       const extra = extraOf(v);
       // `response` may be the text of one that could not be serialized: the call happened all the same.
       if (extra && extra.response !== undefined && v.role !== 'assistant' && v.object !== 'response') {
-        b.rejectedCall(recorded(v));
+        identify(b.rejectedCall(recorded(v)), v);
         rejected++;
       }
       if (v.object === 'response') {
-        b.call(b.push(responseOutputMessage(v, where, notes)), recorded(v));
+        identify(b.call(b.push(responseOutputMessage(v, where, notes)), recorded(v)), v);
         return;
       }
       if (v.type === 'function_call_output') {
@@ -78,7 +84,7 @@ export const miniSweAgent: Importer = {
           sawTask = true;
           return;
         case 'assistant':
-          b.call(b.push(chatMessage(v, 'assistant', where, notes, 'agent')), recorded(v));
+          identify(b.call(b.push(chatMessage(v, 'assistant', where, notes, 'agent')), recorded(v)), v);
           return;
         case 'tool':
           b.push(chatMessage(v, 'tool', where, notes, 'environment'));
@@ -89,6 +95,10 @@ export const miniSweAgent: Importer = {
           noteUnknownRole(notes, v.role);
       }
     });
+    // An id given to several responses (a gateway's, a hand-made log) identifies none of them.
+    const uses = new Map<string, number>();
+    for (const c of b.calls) if (c.responseId) uses.set(c.responseId, (uses.get(c.responseId) ?? 0) + 1);
+    for (const c of b.calls) if (c.responseId && uses.get(c.responseId)! > 1) delete c.responseId;
     if (rejected > 0)
       notes.add(
         'rejected',
