@@ -584,3 +584,29 @@ test("Codex: another agent's message is this agent's input; after a compaction t
   ]);
   assert.match(t!.warnings!.join('\n'), /1 compaction summary sent encrypted .*not counted/);
 });
+
+test("Aider: each call's `Tokens: N sent, M received` line is its recorded usage when exact; rounded figures are refused", async () => {
+  const t = await one('aider-reflections.chat.history.md');
+  // 640 sent, 31 received; then 1.1k (rounded by Aider) sent, 36 received; ...
+  assert.deepEqual(t.calls![0]!.recorded, { inputTokens: 640, outputTokens: 31 });
+  assert.equal(t.calls![1]!.recorded, undefined);
+  assert.match(t.warnings!.join('\n'), /with usage Aider rounded \(1\.2k, 12k sent or received\): not used/);
+  const dir = mkdtempSync(join(tmpdir(), 'cd-aider-usage-'));
+  const text = [
+    '# aider chat started at 2026-01-01 10:00:00',
+    '#### Hi',
+    'Hello.',
+    '> Tokens: 2.5k sent, 1.2k cache write, 120 received. Cost: $0.01 message, $0.01 session.',
+    '#### Again',
+    'Sure.',
+    '> Tokens: 999 sent, 7 received. Cost: $0.0021 message, $0.01 session.',
+    '',
+  ].join('\n');
+  writeFileSync(join(dir, '.aider.chat.history.md'), text);
+  const [u] = await loadTrajectoryFile(join(dir, '.aider.chat.history.md'));
+  assert.deepEqual(
+    u!.calls!.map((c) => c.recorded),
+    [undefined, { inputTokens: 999, outputTokens: 7 }],
+  );
+  assert.match(u!.warnings!.join('\n'), /1 call with cache figures in Aider's report: not used/);
+});

@@ -6,17 +6,38 @@
 // Every call ends with a `> Tokens: N sent, M received.` line. When an edit fails to apply, lints or
 // tests with errors, Aider calls the model again with the error it showed (a reflection) and no new
 // `####` line: a reply after a `Tokens` line is a call of its own, sent the `>` text shown in between.
+// The `Tokens` line is the call's recorded usage when its figures are exact (Aider rounds past 1,000).
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
 import { plural } from '../notes';
+import type { RecordedUsage } from '../types';
 
 const SESSION = /^# aider chat started at /;
 const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
 /** `/clear` empties the chat history; `/reset` also drops the files. */
 const CLEARING_COMMANDS = new Set(['clear', 'reset']);
-/** Aider's report after each model call (`> Tokens: 1.2k sent, 161 received. Cost: ...`). */
-const TOKENS = /^> ?Tokens: \S+ sent, \S+ received/;
+/**
+ * Aider's report after each model call (`> Tokens: 1.2k sent, 161 received. Cost: ...`): sent, then cache
+ * writes and hits when the provider reported them, then received.
+ */
+const TOKENS = /^> ?Tokens: (\S+) sent(?:, (\S+) cache write)?(?:, (\S+) cache hit)?, (\S+) received/;
+
+/**
+ * The usage a `Tokens` line reports, or undefined when it is not exact. Aider prints a count under 1,000
+ * as is and rounds the rest (`1.2k`, `12k`: up to 500 tokens off), so only plain counts are used. With
+ * cache figures, whether `sent` includes them depends on the provider's usage shape: not used either.
+ */
+function reported(line: string): RecordedUsage | 'rounded' | 'cache' | undefined {
+  const m = TOKENS.exec(line);
+  if (!m) return undefined;
+  const [, sent, write, hit, received] = m;
+  const exact = (t: string) => /^\d+$/.test(t);
+  const outputTokens = exact(received!) ? Number(received) : undefined;
+  if (write !== undefined || hit !== undefined) return 'cache';
+  if (!exact(sent!) || outputTokens === undefined) return 'rounded';
+  return { inputTokens: Number(sent), outputTokens };
+}
 
 function isAider(text: string): boolean {
   return text.split('\n', 50).some((l) => SESSION.test(l));
@@ -54,12 +75,28 @@ export const aider: Importer = {
       if (command) t = MESSAGE_COMMANDS.has(command[1]!) ? t.slice(command[0].length) : '';
       if (t !== '' && b) b.push({ role: 'user', content: t, origin: 'person' });
     };
-    const flushReply = () => {
+    /** Returns the call the reply was, if it was one. */
+    const flushReply = (): number | undefined => {
       const t = reply.join('\n').trim();
       reply = [];
+      let call: number | undefined;
       if (t !== '' && b && (b.last?.role === 'user' || again))
-        b.call(b.push({ role: 'assistant', content: t, origin: 'agent' } satisfies Message));
+        call = b.call(b.push({ role: 'assistant', content: t, origin: 'agent' } satisfies Message));
       again = false;
+      return call;
+    };
+    const record = (call: number | undefined, line: string) => {
+      const usage = reported(line);
+      if (call === undefined || usage === undefined || !b) return;
+      if (usage === 'rounded' || usage === 'cache') {
+        notes.add(`aider-${usage}`, (n) =>
+          usage === 'rounded'
+            ? `${plural(n, 'call')} with usage Aider rounded (1.2k, 12k sent or received): not used as recorded usage (a rounded figure is not a token count)`
+            : `${plural(n, 'call')} with cache figures in Aider's report: not used as recorded usage (whether "sent" includes them depends on the provider)`,
+        );
+        return;
+      }
+      b.calls[call]!.recorded = usage;
     };
     const reflect = () => {
       const t = (reflected ?? []).join('\n').trim();
@@ -95,7 +132,7 @@ export const aider: Importer = {
       if (line.startsWith('>')) {
         // Aider's own output: shown to the person, not sent as such (unless it is reflected).
         if (TOKENS.test(line)) {
-          flushReply();
+          record(flushReply(), line);
           reflected = [];
         } else reflected?.push(line.replace(/^> ?/, '').replace(/ {2}$/, ''));
         continue;
