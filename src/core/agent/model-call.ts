@@ -24,6 +24,7 @@ import {
 } from './call-records';
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
+import { modelOutputLimit } from './model-output-limits';
 import { outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
@@ -112,7 +113,8 @@ export class ModelCaller {
         message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
       };
     this.pendingTokens = 0;
-    const cap = outputCap(decision.room, c.maxOutputTokens ?? c.provider.defaultMaxOutputTokens);
+    const configured = c.maxOutputTokens ?? c.provider.defaultMaxOutputTokens;
+    const cap = outputCap(decision.room, configured, modelOutputLimit(c.model));
     if (cap.type === 'too-small') {
       await this.refund(c, input); // not sent: its prompt was never spent
       return { type: 'stopped', reason: 'budget', message: tooSmallMessage(cap.room) };

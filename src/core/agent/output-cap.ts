@@ -10,8 +10,8 @@ export const MIN_ANSWER_TOKENS = 16;
 /**
  * The largest output limit every chat model takes. A model refuses a larger one than it can write with a
  * 400 ("max_tokens is too large", gpt-3.5-turbo and gpt-4-turbo stop at 4,096; vLLM refuses one past its
- * window), so without a configured limit the budget's room is sent only from this size down: an answer
- * longer than a larger room can still pass the budget (README, Budgets).
+ * window), so under a hard budget a model whose own limit is unknown is asked for at most this: sending no
+ * limit let it write past the budget (a 30,000-token hard limit: 34,143 spent with 12,000-token answers).
  */
 export const ANY_MODEL_OUTPUT = 4096;
 
@@ -21,9 +21,15 @@ export type OutputCap =
 
 /**
  * The output limit to send: `configured` (the session's `maxOutputTokens`, else the provider's own default
- * when it always sends one) lowered to the budget's `room` when a hard limit applies.
+ * when it always sends one) lowered to the budget's `room` when a hard limit applies. With nothing
+ * configured, a hard limit sends its room up to `modelLimit` (the model's own, when known; else 4,096):
+ * a call without a limit could write past the budget.
  */
-export function outputCap(room: BudgetRoom | undefined, configured: number | undefined): OutputCap {
+export function outputCap(
+  room: BudgetRoom | undefined,
+  configured: number | undefined,
+  modelLimit?: number,
+): OutputCap {
   const send = (limit: number | undefined, byBudget: boolean): OutputCap => ({
     type: 'send',
     ...(limit !== undefined ? { maxOutputTokens: limit } : {}),
@@ -31,8 +37,9 @@ export function outputCap(room: BudgetRoom | undefined, configured: number | und
   });
   if (room === undefined) return send(configured, false);
   if (room.tokens < MIN_ANSWER_TOKENS) return { type: 'too-small', room };
-  const binds = configured !== undefined ? room.tokens < configured : room.tokens <= ANY_MODEL_OUTPUT;
-  return binds ? send(room.tokens, true) : send(configured, false);
+  if (configured !== undefined) return room.tokens < configured ? send(room.tokens, true) : send(configured, false);
+  const limit = modelLimit ?? ANY_MODEL_OUTPUT;
+  return room.tokens <= limit ? send(room.tokens, true) : send(limit, false);
 }
 
 /** The stop message when the budget leaves too little for an answer. */

@@ -145,18 +145,26 @@ export function findPrice(
   table: PriceTable,
   userKeys: ReadonlySet<string> = new Set(),
 ): MatchedPrice | undefined {
+  // The user's own entries first, then the defaults.
+  const keys = Object.keys(table).sort((a, b) => Number(userKeys.has(b)) - Number(userKeys.has(a)));
+  const key = matchModelKey(model, keys);
+  if (key === undefined) return undefined;
+  return { key, price: table[key]!, source: userKeys.has(key) ? 'setting' : 'default' };
+}
+
+/**
+ * The key among `keys` (tried in order) that names `model`: an exact key wins over a normalized one, and a
+ * snapshot's own entry (its date kept) over the model's; an entry for a dated snapshot matches only it.
+ */
+export function matchModelKey(model: string, keys: readonly string[]): string | undefined {
   if (model.trim() === '') return undefined;
   const wanted = normalizeModelName(model);
   const dated = normalizeModelName(model, true);
-  // The user's own entries first, then the defaults; an exact key wins over a normalized one, and a
-  // snapshot's own entry (its date kept) over the model's.
-  const keys = Object.keys(table).sort((a, b) => Number(userKeys.has(b)) - Number(userKeys.has(a)));
-  const key =
+  return (
     keys.find((k) => k === model) ??
     keys.find((k) => normalizeModelName(k, true) === dated) ??
-    keys.find((k) => normalizeModelName(k) === wanted && normalizeModelName(k, true) === normalizeModelName(k));
-  if (key === undefined) return undefined;
-  return { key, price: table[key]!, source: userKeys.has(key) ? 'setting' : 'default' };
+    keys.find((k) => normalizeModelName(k) === wanted && normalizeModelName(k, true) === normalizeModelName(k))
+  );
 }
 
 /** Relative prices for the cost model: cached and write prices as fractions of uncached input. */

@@ -146,16 +146,40 @@ test('a call the budget leaves too few tokens for an answer is not sent', async 
   }
 });
 
+for (const [model, own] of [
+  ['scripted', ANY_MODEL_OUTPUT],
+  ['gpt-4.1', 32_768],
+] as const)
+  test(`with no output limit configured, a hard budget caps ${model}'s answers (12,000 tokens, limit 30,000)`, async () => {
+    // An OpenAI-compatible server sends no limit of its own: the model writes as much as it likes.
+    const limit = 30_000;
+    const h = await harness(answering(Array(6).fill(12_000)), { model, budget: { session: { limit, mode: 'hard' } } });
+    try {
+      await h.agent.send('Go');
+      assert.ok(billed(h.agent) <= limit, `billed ${billed(h.agent)} of a hard limit of ${limit}`);
+      assert.ok(h.agent.state().spentTokens! <= limit, `spent ${h.agent.state().spentTokens}`);
+      const caps = h.server.chatRequests().map((b) => b.max_tokens as number | undefined);
+      assert.ok(
+        caps.every((c) => c !== undefined && c <= own),
+        `every request carries a cap of at most ${own}: ${caps.join()}`,
+      );
+    } finally {
+      await h.close();
+    }
+  });
+
 test('property: a server that honours the cap never lets a hard budget be passed', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.integer({ min: 2_000, max: 30_000 }),
-      fc.array(fc.integer({ min: 1, max: 9_000 }), { minLength: 12, maxLength: 12 }),
+      fc.array(fc.integer({ min: 2_000, max: 20_000 }), { minLength: 12, maxLength: 12 }),
       fc.option(fc.integer({ min: 200, max: 8_000 }), { nil: undefined }),
-      async (limit, sizes, configured) => {
-        // A model writes no more than its own limit: the configured one, else (the cap unsent) 4,096.
-        const own = configured ?? ANY_MODEL_OUTPUT;
+      fc.constantFrom('scripted', 'gpt-4o', 'openai/gpt-4.1-mini', 'gpt-4o-2024-05-13'),
+      async (limit, sizes, configured, model) => {
+        // A model writes no more than the configured limit; with none, as much as it likes.
+        const own = configured ?? Infinity;
         const h = await harness(answering(sizes.map((n) => Math.min(n, own))), {
+          model,
           budget: { session: { limit, mode: 'hard' } },
           ...(configured !== undefined ? { maxOutputTokens: configured } : {}),
           maxTurns: 12,
@@ -171,6 +195,18 @@ test('property: a server that honours the cap never lets a hard budget be passed
     ),
     { numRuns: 25 },
   );
+});
+
+test('without a hard budget no output limit is sent to an OpenAI-compatible server', async () => {
+  const h = await harness(answering([100, 100]), { model: 'gpt-4.1', maxTurns: 2 });
+  try {
+    await h.agent.send('Go');
+    const bodies = h.server.chatRequests();
+    assert.equal(bodies.length, 2);
+    assert.ok(bodies.every((b) => b.max_tokens === undefined && b.max_completion_tokens === undefined));
+  } finally {
+    await h.close();
+  }
 });
 
 /** Records each request's output limit; answers with 20 tokens of usage and one tool call (no tools: a summary). */
