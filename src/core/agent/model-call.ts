@@ -6,8 +6,9 @@
 // that failed after an answer is billed only when the provider reported usage (its output, when it has
 // not reported that yet, by our count of what streamed); a call the user stopped while the server was
 // answering is billed by our own count (the provider did the work). The budget is asked with our count
-// before the call and brought to the prompt size the provider reported after it (settleInput). Under a
-// hard budget the call's output is capped at what the budget leaves after its prompt (output-cap.ts).
+// before the call (scaled by how far it fell short of the provider's on the last call, expected-prompt.ts)
+// and brought to the prompt size the provider reported after it (settleInput). Under a hard budget the
+// call's output is capped at what the budget leaves after its prompt (output-cap.ts).
 import type { BudgetScope, SpendRequest, TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
@@ -25,6 +26,7 @@ import {
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { modelOutputLimit } from './model-output-limits';
+import { expectedPrompt } from './expected-prompt';
 import { outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
@@ -86,13 +88,14 @@ export class ModelCaller {
   async attempt(a: AttemptInput): Promise<AttemptOutcome> {
     const c = this.ctx();
     const bill = c.accountant.bill(a.sent, a.history, a.specs);
+    const prompt = expectedPrompt(bill.tokensSent, c.state.calls, c.model);
     const spend = {
-      tokens: bill.tokensSent + this.pendingTokens,
+      tokens: prompt + this.pendingTokens,
       ...(c.taskId !== undefined ? { taskId: c.taskId } : {}),
       ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
       reason: `model call for turn ${a.turn}`,
     };
-    const input = { ...spend, tokens: bill.tokensSent };
+    const input = { ...spend, tokens: prompt };
     const asked = c.budget.request(spend);
     const decision = await untilAborted(asked, a.signal);
     if (decision === undefined || a.signal.aborted) {
@@ -178,7 +181,7 @@ export class ModelCaller {
         ? c.accountant.reportedInputCost(partial.usage, bill)
         : { inputCost: bill.inputCost, by: 'estimate' };
     c.state.cost += billed.inputCost - bill.inputCost;
-    await this.settleInput(c, input, partial.usage.inputTokens);
+    await this.settleInput(c, input, partial.usage.inputTokens ?? bill.tokensSent);
     this.record(c, a, call, bill, billed, output, partial);
     const room = decision.room;
     if (cap.byBudget && room && replyEnd(partial.finishReason) === 'output-limit')
@@ -209,11 +212,12 @@ export class ModelCaller {
     let output = 0;
     if (reported) {
       billed = c.accountant.reportedInputCost(usage, bill);
-      await this.settleInput(c, input, usage.inputTokens);
+      await this.settleInput(c, input, usage.inputTokens ?? bill.tokensSent);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);
     } else if (aborted && announced) {
       billed = { inputCost: bill.inputCost, by: 'estimate' };
+      await this.settleInput(c, input, bill.tokensSent);
       output = countOutput(c.accountant, partial);
     } else await this.refund(c, input); // before the record reads the budget: it must not count this call
     if (announced) c.state.cost += billed.inputCost - bill.inputCost;
@@ -227,14 +231,15 @@ export class ModelCaller {
   }
 
   /**
-   * Brings the budget from our count of the prompt (`input`, asked before the call) to what the provider
-   * reported: our tokenizer is another family's for Claude, Gemini and the rest (o200k counts Claude's
-   * prompts about a fifth short), and a budget kept by it would let that much more through, call after call.
+   * Brings the budget from the prompt size asked before the call (`input`: our count, scaled by the last
+   * shortfall) to `actual`, what the provider reported, else our count: our tokenizer is another family's
+   * for Claude, Gemini and the rest (o200k counts Claude's prompts about a fifth short), and a budget kept
+   * by it would let that much more through, call after call.
    */
-  private async settleInput(c: AttemptContext, input: SpendRequest, reported: number | undefined): Promise<void> {
-    if (reported === undefined || reported === input.tokens) return;
-    if (reported > input.tokens) this.pendingTokens += reported - input.tokens;
-    else await this.refund(c, { ...input, tokens: input.tokens - reported });
+  private async settleInput(c: AttemptContext, input: SpendRequest, actual: number): Promise<void> {
+    if (actual === input.tokens) return;
+    if (actual > input.tokens) this.pendingTokens += actual - input.tokens;
+    else await this.refund(c, { ...input, tokens: input.tokens - actual });
   }
 
   private record(

@@ -2,6 +2,7 @@
 // other families, and a budget kept by it let that difference through on every call.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import { AgentSession } from '../../../src/core/agent/session';
 import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../../../src/core/agent/provider';
@@ -87,6 +88,60 @@ test('a hard budget is not passed by what the provider bills beyond our count', 
   assert.equal(await agent.send('Go'), 'budget');
   assert.ok(agent.state().calls.length > 3);
   assert.ok(billed(agent) <= limit, `billed ${billed(agent)} of a hard limit of ${limit}`);
+});
+
+/**
+ * Reports every prompt as `factor` times our count (rounded as `round` says); each answer writes `answer`
+ * tokens, or as many as allowed.
+ */
+function fillingProvider(factor: number, answer: number, round: (n: number) => number = Math.round): ChatProvider {
+  let calls = 0;
+  return {
+    id: 'anthropic',
+    defaultMaxOutputTokens: 8192,
+    async *chat(r: ChatRequest): AsyncIterable<ChatStreamEvent> {
+      await Promise.resolve();
+      calls++;
+      const output = Math.min(answer, r.maxOutputTokens ?? answer);
+      yield { type: 'usage', usage: { inputTokens: round(ourCount(r) * factor), outputTokens: output } };
+      yield { type: 'text-delta', text: 'Reading.' };
+      yield {
+        type: 'tool-call',
+        call: { id: `t${calls}`, name: 'read_file', arguments: JSON.stringify({ path: `f${calls}.py` }) },
+      };
+      yield { type: 'finish', reason: output < answer ? 'max_tokens' : 'tool_use' };
+    },
+  };
+}
+
+test('the last answer a hard budget allows is capped by the prompt as the provider will count it', async () => {
+  // Our count falls a fifth short of the provider's: the room it left let 20,721 through a 20,000 limit.
+  const limit = 20_000;
+  const agent = session(fillingProvider(1.25, 3000), limit);
+  assert.equal(await agent.send('Go'), 'budget');
+  assert.ok(agent.state().calls.length > 3);
+  assert.ok(billed(agent) <= limit, `billed ${billed(agent)} of a hard limit of ${limit}`);
+  assert.equal(agent.state().spentTokens, billed(agent), 'the budget ends at what was billed');
+});
+
+// The guarantee holds where the provider's count is the same multiple of ours from call to call (rounded up
+// here: rounded to nearest, the multiple of a 58-token prompt is not that of the next one, and a limit was
+// passed by 1 token); where the multiple grows, the last call can pass the limit by that growth.
+test('property: a provider counting prompts a steady 1-1.6x ours never passes a hard budget', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.double({ min: 1, max: 1.6, noNaN: true }),
+      fc.integer({ min: 8_000, max: 40_000 }),
+      fc.integer({ min: 200, max: 6_000 }),
+      async (factor, limit, answer) => {
+        const agent = session(fillingProvider(factor, answer, Math.ceil), limit);
+        await agent.send('Go');
+        assert.ok(billed(agent) <= limit, `billed ${billed(agent)} of ${limit}`);
+        assert.equal(agent.state().spentTokens, billed(agent));
+      },
+    ),
+    { numRuns: 30 },
+  );
 });
 
 test('a summary call counts against the budget as the provider reported its prompt', async () => {
