@@ -91,11 +91,12 @@ export class ModelCaller {
     const prompt = expectedPrompt(bill.tokensSent, c.state.calls, c.model);
     const spend = {
       tokens: prompt + this.pendingTokens,
+      spent: this.pendingTokens,
       ...(c.taskId !== undefined ? { taskId: c.taskId } : {}),
       ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
       reason: `model call for turn ${a.turn}`,
     };
-    const input = { ...spend, tokens: prompt };
+    const input = { ...spend, tokens: prompt, spent: 0 };
     const asked = c.budget.request(spend);
     const decision = await untilAborted(asked, a.signal);
     if (decision === undefined || a.signal.aborted) {

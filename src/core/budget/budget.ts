@@ -161,40 +161,44 @@ export class TokenBudget {
     const accounts = this.accountsOf(spend);
     const over = accounts.filter((a) => a.rule && a.used + spend.tokens > a.rule.limit);
     const scope = (a: Account): BudgetScope => ({ level: a.level, ...(a.id !== undefined ? { id: a.id } : {}) });
+    // What a person is shown before the grant: tokens spent late count as used, the rest is the request.
+    const late = spend.spent! > 0 && Number.isFinite(spend.spent) ? Math.min(spend.tokens, spend.spent!) : 0;
+    const requested = spend.tokens - late;
+    const shown = (a: Account): ReturnType<TokenBudget['base']> => ({ ...this.base(a), used: a.used + late });
 
     // Hard limits first: never ask a person to approve what will be refused anyway.
     for (const a of over) {
       if (a.rule!.mode !== 'hard') continue;
-      this.emit({ ...this.base(a), type: 'exceeded', requested: spend.tokens, mode: 'hard', refused: true });
+      this.emit({ ...shown(a), type: 'exceeded', requested, mode: 'hard', refused: true });
       return { allowed: false, scope: scope(a), reason: 'hard-limit' };
     }
     for (const a of over) {
       if (a.rule!.mode !== 'approval') continue;
-      const base = this.base(a);
-      this.emit({ ...base, type: 'exceeded', requested: spend.tokens, mode: 'approval', refused: false });
+      const base = shown(a);
+      this.emit({ ...base, type: 'exceeded', requested, mode: 'approval', refused: false });
       const approver = this.options.approval;
       if (!approver) {
-        this.emit({ ...base, type: 'approval-denied', requested: spend.tokens });
+        this.emit({ ...base, type: 'approval-denied', requested });
         return { allowed: false, scope: scope(a), reason: 'no-approver' };
       }
       this.emit({
         ...base,
         type: 'approval-requested',
-        requested: spend.tokens,
+        requested,
         ...(spend.reason ? { reason: spend.reason } : {}),
       });
       const { at: _at, ...rest } = base;
       const ok = await approver.requestApproval({
         ...rest,
-        requested: spend.tokens,
+        requested,
         ...(spend.reason ? { reason: spend.reason } : {}),
       });
-      this.emit({ ...this.base(a), type: ok ? 'approval-granted' : 'approval-denied', requested: spend.tokens });
+      this.emit({ ...shown(a), type: ok ? 'approval-granted' : 'approval-denied', requested });
       if (!ok) return { allowed: false, scope: scope(a), reason: 'approval-denied' };
     }
     for (const a of over) {
       if (a.rule!.mode === 'soft')
-        this.emit({ ...this.base(a), type: 'exceeded', requested: spend.tokens, mode: 'soft', refused: false });
+        this.emit({ ...shown(a), type: 'exceeded', requested, mode: 'soft', refused: false });
     }
 
     // Backpressure from the fullest budget after this spend.

@@ -26,6 +26,11 @@ export const DEFAULT_BACKPRESSURE: readonly BackpressureStep[] = [
 
 export interface SpendRequest {
   tokens: number;
+  /**
+   * Of `tokens`, those already spent and asked for late (a model call's output is known only after it, so
+   * the next call asks for it): approval prompts and events show them as used, not as this spend's need.
+   */
+  spent?: number;
   taskId?: string;
   agentId?: string;
   /** Shown to the user when approval is asked (e.g. "model call 12 of task X"). */
