@@ -45,8 +45,17 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
     summaryTokens,
     signal: d.signal,
     beforeCall: async (tokens) => {
-      const decision = await d.budget.request({ tokens, ...scope, reason: 'summary model call' });
+      // The last answer's output is asked for first, as a model call asks for it: granted without it, a
+      // summary call passed a hard limit by that answer (13,937 spent of 13,437 with 500-token answers).
+      const late = d.caller.pendingTokens;
+      const decision = await d.budget.request({
+        tokens: tokens + late,
+        spent: late,
+        ...scope,
+        reason: 'summary model call',
+      });
       if (!decision.allowed) throw new BudgetStop(`The budget refused a summary call (${decision.reason})`);
+      d.caller.pendingTokens = Math.max(0, d.caller.pendingTokens - late);
       if (decision.room && decision.room.tokens < MIN_ANSWER_TOKENS) {
         await d.budget.refund({ tokens, ...scope }); // not sent
         throw new BudgetStop(tooSmallMessage(decision.room));

@@ -272,3 +272,60 @@ test('a summary call asks for no more output than the budget leaves', async () =
   const spent = agent.state().summaryCalls[0]!.budget!.spentTokens;
   assert.ok(summaries[0]! < 4000 && spent <= 39_000, `limit ${summaries[0]}, spent ${spent}`);
 });
+
+/** Model calls write `answer` output tokens (or what the cap allows), summaries 300 (same). */
+function answeringProvider(answer: number): ChatProvider {
+  let n = 0;
+  return {
+    id: 'anthropic',
+    defaultMaxOutputTokens: 8192,
+    async *chat(r: ChatRequest): AsyncIterable<ChatStreamEvent> {
+      await Promise.resolve();
+      const summary = r.tools.length === 0;
+      const want = summary ? 300 : answer;
+      const output = Math.min(want, r.maxOutputTokens ?? want);
+      yield { type: 'usage', usage: { outputTokens: output } };
+      if (summary) {
+        yield { type: 'text-delta', text: 'USER_CONTEXT: fix\nCOMPLETED: read files' };
+      } else {
+        n++;
+        yield { type: 'text-delta', text: 'Reading.' };
+        yield {
+          type: 'tool-call',
+          call: { id: `t${n}`, name: 'read_file', arguments: JSON.stringify({ path: `f${n}` }) },
+        };
+      }
+      yield { type: 'finish', reason: output < want ? 'max_tokens' : 'end_turn' };
+    },
+  };
+}
+
+test("property: a summary call counts the last answer's output before the budget lets it through", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 6_000, max: 40_000 }),
+      fc.integer({ min: 500, max: 4_000 }),
+      async (limit, answer) => {
+        const agent = new AgentSession({
+          provider: answeringProvider(answer),
+          model: 'claude-sonnet-4-5',
+          tools: new ToolRegistry([echoTool]),
+          tokenizer,
+          strategy: 'summary',
+          strategyOptions: { contextWindow: 3000, summaryTokens: 200, window: 1 },
+          budget: { session: { limit, mode: 'hard' } },
+          maxTurns: 40,
+          sleep: () => Promise.resolve(),
+        });
+        await agent.send('Go');
+        const s = agent.state();
+        const spent =
+          s.calls.reduce((n, c) => n + c.tokensSent + c.outputTokens, 0) +
+          s.summaryCalls.reduce((n, c) => n + c.inputTokens + c.outputTokens, 0);
+        assert.ok(spent <= limit, `spent ${spent} of ${limit} (${s.summaryCalls.length} summaries)`);
+        assert.equal(s.spentTokens, spent);
+      },
+    ),
+    { numRuns: 30 },
+  );
+});
