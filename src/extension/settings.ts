@@ -27,6 +27,7 @@ export const SETTINGS = {
   'agent.summaryModel': { default: '' },
   'agent.contextWindow': { default: 128000 },
   'agent.maxTurns': { default: 50 },
+  'agent.maxOutputTokens': { default: 0 },
   'agent.budgetTokens': { default: 0 },
   'agent.budgetMode': { default: 'hard' },
   'agent.approveCommands': { default: true },

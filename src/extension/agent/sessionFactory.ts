@@ -109,6 +109,7 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     // The approval port always: a budget in approval mode may be set while the session lives.
     budget: { ...live.budget, approval: d.approvals },
     maxTurns: s['agent.maxTurns'],
+    ...(s['agent.maxOutputTokens'] > 0 ? { maxOutputTokens: s['agent.maxOutputTokens'] } : {}),
     logger: d.logger,
     onMessage: r.onMessage,
     onCall: r.onCall,

@@ -129,6 +129,7 @@ test('every setting that can send data elsewhere, run code or relax a safeguard 
     'agent.budgetTokens',
     'agent.budgetMode',
     'agent.maxTurns',
+    'agent.maxOutputTokens',
     'agent.model',
     'agent.summaryModel',
     'agent.contextWindow',
