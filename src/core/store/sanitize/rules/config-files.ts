@@ -27,6 +27,23 @@ const secretValue = (s: string): boolean => {
   return !isPlaceholder(v) && !v.includes('${') && !/^(?:~?\/|\.{1,2}\/|[A-Za-z]:\\)\S*[/\\]/.test(v);
 };
 
+/** The object after a Composer token kind (`"github-oauth": {`), whose values are tokens by host. */
+const COMPOSER_KIND = /["'](?:github-oauth|gitlab-token|gitlab-oauth)["']\s{0,20}:\s{0,20}\{/g;
+
+/** The inside of each such object: from its `{` to the next brace (no object nests in it). */
+function composerObjects(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  COMPOSER_KIND.lastIndex = 0;
+  for (let m = COMPOSER_KIND.exec(text); m !== null; m = COMPOSER_KIND.exec(text)) {
+    const start = m.index + m[0].length;
+    let end = start;
+    while (end < text.length && text[end] !== '{' && text[end] !== '}') end++;
+    out.push([start, end]);
+    COMPOSER_KIND.lastIndex = end;
+  }
+  return out;
+}
+
 export const CONFIG_FILE_RULES: readonly SecretRule[] = [
   {
     id: 'pgpass-password',
@@ -103,16 +120,14 @@ export const CONFIG_FILE_RULES: readonly SecretRule[] = [
   {
     // Composer's auth.json (or COMPOSER_AUTH): each host's token is the value under the host's name, in
     // an object named for the kind of token; a GitHub OAuth token is 40 hex digits, like a commit hash.
-    // The look back is tried at every quote of a line that names the kinds: 512 characters (several
-    // hosts) keeps that cheap; 4,096 made a 340 KB line of secrets take 5x as long to redact.
+    // The objects are found first, then their pairs: a look back of 512 characters from every quote of a
+    // line naming the kinds took two thirds of the time to redact a 400 KB line of the corpus's secrets.
     id: 'composer-auth',
     title: 'Composer auth.json tokens by host ("github-oauth": {"github.com": "…"}, gitlab-token, gitlab-oauth)',
     keywords: ['github-oauth', 'gitlab-token', 'gitlab-oauth'],
     multiline: true,
-    pattern: new RegExp(
-      String.raw`(?<=["'](?:github-oauth|gitlab-token|gitlab-oauth)["']\s{0,20}:\s{0,20}\{[^{}]{0,512})(?<hq>["'])[\w.:-]+\k<hq>\s{0,20}:\s{0,20}(?<vq>["'])(?<secret>(?:(?!\k<vq>)[^\\\n])+)\k<vq>`,
-      'g',
-    ),
+    within: composerObjects,
+    pattern: /(?<hq>["'])[\w.:-]+\k<hq>\s{0,20}:\s{0,20}(?<vq>["'])(?<secret>(?:(?!\k<vq>)[^\\\n])+)\k<vq>/g,
     accept: secretValue,
   },
   {
