@@ -21,6 +21,17 @@ test("Composer's tokens by host go, pretty, minified and inside a JSON string; t
     assert.equal(clean(line), line);
 });
 
+test("Composer's object of many hosts: every token goes, however far from the kind; the objects after it stay", () => {
+  const hosts = Array.from(
+    { length: 40 },
+    (_, i) => `"git${i}.example.com": "${HEX40.slice(i % 8)}${'x'.repeat(i % 8)}"`,
+  );
+  const text = `{"github-oauth": {${hosts.join(', ')}}, "repository": {"github.com": "${HEX40}"}}`;
+  const out = clean(text);
+  assert.equal(out.match(/\[REDACTED:composer-auth\]/g)?.length, 40, out);
+  assert.ok(out.endsWith(`"repository": {"github.com": "${HEX40}"}}`), out);
+});
+
 test("Yarn's npmAuthIdent goes, in .yarnrc.yml and in JSON", () => {
   assert.equal(clean('    npmAuthIdent: "alice:S3cr3tPassw0rdX"'), '    npmAuthIdent: "[REDACTED:npmrc-auth]"');
   assert.equal(clean('npmAuthIdent: YWxpY2U6UzNjcjN0UGFzc3cwcmRY'), 'npmAuthIdent: [REDACTED:npmrc-auth]');
