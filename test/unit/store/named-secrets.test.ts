@@ -191,3 +191,23 @@ test('env records of platform APIs and YAML lists in other orders and styles: on
   ];
   for (const text of stay) assert.equal(clean(text), text, text);
 });
+
+test("Doppler's secrets as its CLI prints them: raw and computed values go whatever the name; short numbers and other objects stay", () => {
+  const cases: [string, string][] = [
+    [
+      '{"DATABASE_URL":{"computed":"postgres://u:pw@db/app","computedVisibility":"unmasked","note":"","raw":"postgres://u:Xk95pw@db/app","rawVisibility":"unmasked"}}',
+      `{"DATABASE_URL":{"computed":"${M}","computedVisibility":"unmasked","note":"","raw":"${M}","rawVisibility":"unmasked"}}`,
+    ],
+    [
+      '{\n  "STRIPE_KEY": {\n    "raw": "zZ9qStripeVal",\n    "computed": "zZ9qStripeVal",\n    "note": ""\n  },\n  "PORT": {\n    "raw": "8080",\n    "computed": "8080"\n  }\n}',
+      `{\n  "STRIPE_KEY": {\n    "raw": "${M}",\n    "computed": "${M}",\n    "note": ""\n  },\n  "PORT": {\n    "raw": "8080",\n    "computed": "8080"\n  }\n}`,
+    ],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  const stay = [
+    '{"raw": "abcDEF123ghi", "parsed": {"a": 1}}',
+    '{"computed": "abcDEF123ghi", "cached": true}',
+    '{"raw": "abcDEF123ghi"} and later {"computed": "xyzXYZ987abc"}',
+  ];
+  for (const text of stay) assert.equal(clean(text), text, text);
+});

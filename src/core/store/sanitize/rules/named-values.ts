@@ -61,6 +61,26 @@ function netlifyValueLists(text: string): Array<[number, number]> {
   return out;
 }
 
+/**
+ * A Doppler secret as its CLI and API print one (`doppler secrets --json`, `--raw`): an object with its
+ * `"raw"` and `"computed"` value (and their visibility, a note) under the secret's name, whatever that
+ * name is: everything Doppler keeps is a secret.
+ */
+const DOPPLER_FIELD = String.raw`"(?:raw|computed)(?:Visibility|ValueType)?"\s*:\s*${FIELD_VALUE}`;
+const DOPPLER_OBJECT = new RegExp(
+  String.raw`\{\s*(?:"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,\s*){0,4}?${DOPPLER_FIELD}(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE}){0,4}?\s*,\s*${DOPPLER_FIELD}(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE}){0,6}\s*\}`,
+  'g',
+);
+
+/** Each such object, from its `{` to its `}`. */
+function dopplerObjects(text: string): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  DOPPLER_OBJECT.lastIndex = 0;
+  for (let m = DOPPLER_OBJECT.exec(text); m !== null; m = DOPPLER_OBJECT.exec(text))
+    out.push([m.index, m.index + m[0].length]);
+  return out;
+}
+
 /** The value itself, not a reference, a stand-in, a path to a file holding it or a sentence. */
 function pairValue(v: string): boolean {
   const s = unquote(v).trim();
@@ -147,6 +167,15 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     within: netlifyValueLists,
     pattern: new RegExp(VALUE_FIELD, 'gi'),
     accept: pairValue,
+  },
+  {
+    id: 'named-secret',
+    title: 'Doppler secrets as its CLI prints them ({"DB_URL": {"raw": "…", "computed": "…"}}), whatever their name',
+    keywords: ['"raw"', '"computed"'],
+    multiline: true,
+    within: dopplerObjects,
+    pattern: /"(?:raw|computed)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"/g,
+    accept: (v) => !isPlaceholder(unquote(v)),
   },
   {
     id: 'named-secret',
