@@ -200,6 +200,13 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     `password${'A_'.repeat(n / 2)}KEY x`,
     // Many options after `kubectl create secret`: each looked back to the line's start.
     `kubectl create secret generic x${' --from-literal'.repeat(n / 15)}`,
+    // Doppler's objects that never close, URLs as values with blanks and no host, keys after backticks.
+    '{"raw":"a","computed":"b",'.repeat(n / 26),
+    `{"computed":${'{"raw":"a", '.repeat(n / 12)}`,
+    `DATABASE_URL=postgres://u:${'a b '.repeat(n / 4)}`,
+    '="x://u:a b c d e f@h'.repeat(n / 20),
+    `${'\x60'.repeat(n)}token: |`,
+    `x = \x60password: |\n${' y\x60\n'.repeat(n / 4)}`,
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);
@@ -617,6 +624,27 @@ test('a URL password typed with blanks is redacted up to its host; prose with a 
     'see http://user:pass and then email me@host.com/x',
     'open https://example.com:8080 and ask admin@example.com',
     'ftp://anon:guest user@ftp.example.com',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+});
+
+test('a URL passphrase of five words or more is redacted where the URL is a value; prose stays', async () => {
+  const U = '[REDACTED:url-password]';
+  const redacted: Array<[string, string]> = [
+    [
+      'DATABASE_URL=postgres://admin:correct horse battery staple extra@db.example.com:5432/app',
+      `DATABASE_URL=postgres://admin:${U}@db.example.com:5432/app`,
+    ],
+    ['proxy: "https://bob:one two three four five six@proxy.corp:3128"', `proxy: "https://bob:${U}@proxy.corp:3128"`],
+    ['  url: https://bob:one two three four five@example.com/x', `  url: https://bob:${U}@example.com/x`],
+    ['https://u:a b c d e f g@host.example/path', `https://u:${U}@host.example/path`],
+    ['const u = `amqp://guest:this is a long pass phrase@rabbit`;', `const u = \`amqp://guest:${U}@rabbit\`;`],
+  ];
+  for (const [line, want] of redacted) assert.equal((await redactSecrets(line)).text, want, line);
+  const kept = [
+    'see http://user:pass and then email me@host.com/x',
+    'open https://example.com:8080 and then ask the admin@example.com/x',
+    'url: https://example.com then mail ops at the desk@corp.com/x',
   ];
   for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
 });

@@ -130,6 +130,20 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     accept: (s) => /^\S+(?: \S+){1,3}$/.test(s) && !s.includes('://') && !isPlaceholder(s),
   })),
   {
+    // A passphrase of five words or more (diceware's six) where a URL is a value, not a sentence's word:
+    // at a line's start, after `=`, `: ` or a quote, its host followed by a port, path, query, quote or
+    // the line's end. Prose with a URL and an address later (`see http://user:pass and then email
+    // me@host.com/x`) has a word before the URL.
+    id: 'url-password',
+    title: 'Passphrase in a URL that is a value (DATABASE_URL=postgres://u:five words or more@db:5432/app)',
+    keywords: ['://'],
+    pattern: new RegExp(
+      String.raw`\b(?=[a-zA-Z][a-zA-Z0-9+.-]{1,30}:\/\/)(?<=^[ \t]{0,8}|[="'\x60][ \t]{0,8}|:[ \t]{1,8})[a-zA-Z][a-zA-Z0-9+.-]{1,30}${URL_WITH_BLANKS}(?=:\d{1,5}(?![\w.])|[/?"'\x60]|[ \t]*\r?$)`,
+      'gm',
+    ),
+    accept: (s) => /^\S+(?: \S+){4,15}$/.test(s) && !s.includes('://') && !isPlaceholder(s),
+  },
+  {
     // A token as the user with no password (Azure DevOps, GitHub: `https://<PAT>@dev.azure.com/…`): long
     // and random, unlike a user name (`git@`, `deploy@`).
     id: 'url-password',
