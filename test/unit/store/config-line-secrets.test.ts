@@ -366,3 +366,26 @@ test('a YAML block in a string of code, its key past the first line: the string 
   ];
   for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
 });
+
+test('a block scalar whose key opens a template literal is redacted up to the closing backtick; the code after stays', async () => {
+  const C = '[REDACTED:code-secret]';
+  const cases: [string, string][] = [
+    ['const cfg = `password: |\n  Zq9xPw3rTyUi\n  second-Line7\n`;', `const cfg = \`password: |\n  ${C}\n  ${C}\n\`;`],
+    // Laid out with the code (a dedent tag): the closing line is indented deeper than the key's column.
+    [
+      '    const y = dedent`client_secret: >-\n      Zk8sP2qLmN4vX7rT\n    `;\n    run(y);',
+      `    const y = dedent\`client_secret: >-\n      ${C}\n    \`;\n    run(y);`,
+    ],
+    ['f(`token: |\n  Zq9xPw3rTyUi`, opts);', `f(\`token: |\n  ${C}\`, opts);`],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+  // Inline code in prose names the key; it is no block.
+  const stay = ['Write `password: |` and indent the value below it:\n  like this'];
+  for (const text of stay) assert.equal(clean(text), text, text);
+  for (const size of [5, 23]) {
+    const out = await streamInPieces('const cfg = `password: |\n  Zq9xPw3rTyUi\n`;\nnext();\n', size, {
+      batchChars: 16,
+    });
+    assert.equal(out, `const cfg = \`password: |\n  ${C}\n\`;\nnext();\n`, `${size}`);
+  }
+});

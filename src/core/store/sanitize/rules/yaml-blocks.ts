@@ -30,6 +30,12 @@ export function yamlBlocks(text: string, key: RegExp): Regions {
       if (rest !== '' && !rest.startsWith('#') && indent <= column) break;
       pos = end;
     }
+    // A key right after the backtick that opens a template literal: the block ends with the literal.
+    const keyAt = m.indices?.[1]?.[0] ?? m.index;
+    if (keyAt > m.index && text[keyAt - 1] === '\x60') {
+      const tick = text.indexOf('\x60', start);
+      if (tick !== -1 && tick < pos) pos = tick;
+    }
     // An empty block at the text's end is one still to come (see `secretBlockStart`).
     regions.push([start, pos]);
     key.lastIndex = Math.max(key.lastIndex, pos);
@@ -40,10 +46,11 @@ export function yamlBlocks(text: string, key: RegExp): Regions {
 
 /**
  * A key named for a secret whose value is a block scalar (`password: |`, `client_secret: >-`,
- * `apiKey: !!binary |`): the value is the block's lines.
+ * `apiKey: !!binary |`): the value is the block's lines. The key may open a template literal
+ * (``const cfg = `password: |``), whose lines the block then is, up to its closing backtick.
  */
 export const SECRET_BLOCK_KEY =
-  /^( *)(-[ \t]+)?["']?[\w.-]*?(?:password|passwd|passphrase|secret|token|credentials?|api[_-]?key|(?:private|secret|ssh|signing|access|encryption|master|client)[_-]?key)["']?[ \t]*:[ \t]*(?:!!(?:str|binary)[ \t]+)?[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?\r?$/gim;
+  /^(?:[^\n\x60]*\x60)?( *)(-[ \t]+)?["']?[\w.-]*?(?:password|passwd|passphrase|secret|token|credentials?|api[_-]?key|(?:private|secret|ssh|signing|access|encryption|master|client)[_-]?key)["']?[ \t]*:[ \t]*(?:!!(?:str|binary)[ \t]+)?[|>][-+1-9]{0,2}[ \t]*(?:#[^\n]*)?\r?$/dgim;
 
 /** A key named for a secret alone on its line (`password:`, `- apiKey:  # comment`): its value comes next. */
 const SECRET_PLAIN_KEY = new RegExp(
