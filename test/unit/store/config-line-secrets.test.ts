@@ -389,3 +389,19 @@ test('a block scalar whose key opens a template literal is redacted up to the cl
     assert.equal(out, `const cfg = \`password: |\n  ${C}\n\`;\nnext();\n`, `${size}`);
   }
 });
+
+test('a description under a secret-named key in a docstring stays; a value of one word or quoted still goes', () => {
+  const C = '[REDACTED:code-secret]';
+  const stay = [
+    'Args:\n    password:\n        user login password\n    port: the port\n',
+    '    token:\n        optional bearer token\n',
+    'parameters:\n  password:\n    Hashed password string.\n',
+    '    password:\n        plain text password, never logged\n',
+  ];
+  for (const text of stay) assert.equal(clean(text), text, text);
+  const cases: [string, string][] = [
+    ['password:\n  hunter2x9', `password:\n  ${C}`],
+    ['password:\n  c0rrect horse battery', `password:\n  ${C}`],
+  ];
+  for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
+});

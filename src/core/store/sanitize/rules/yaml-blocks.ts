@@ -66,6 +66,13 @@ const SECRET_PLAIN_KEY = new RegExp(
 const NOT_A_SCALAR_LINE = /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \t]|:\r?$|[,;({[]\r?$|\?\?|\|\||&&|=>))/;
 
 /**
+ * Words of prose (`user login password`, `The account's password, hashed.`): a docstring's description
+ * under `password:` (Google-style Args, an OpenAPI field's text), not a value; a password of words
+ * alone is quoted or on the key's line.
+ */
+const PROSE_LINE = /^[A-Za-z][a-z'’-]*[,;:]?(?:[ \t]+[a-z][a-z'’-]*[,;:]?)+[.!?]?$/;
+
+/**
  * The lines after each key named for a secret whose value is a plain (or quoted) scalar on them: every
  * nested line is one. A nested map (`password:` / `  min_length: 8`) or list is no value.
  */
@@ -95,6 +102,6 @@ export const YAML_BLOCK_RULES: readonly SecretRule[] = [
     within: plainScalarBlocks,
     // The line to its end, a comment aside (a `#` after a blank starts one).
     pattern: /^[ \t]*(?<secret>[^\s#](?:(?:[ \t]+(?![#\s]))?\S)*)/gm,
-    accept: lineValue,
+    accept: (v) => lineValue(v) && !PROSE_LINE.test(v),
   },
 ];
