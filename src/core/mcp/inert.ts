@@ -3,7 +3,7 @@
 // agent's prompt (a name cannot break out of its line or pose as an instruction).
 
 import { fenced } from '../markdown-fence';
-import { clipRedacted } from '../store/sanitize/secrets';
+import { clipRedacted, redactSecretsSync } from '../store/sanitize/secrets';
 import { stripControls } from '../terminal-controls';
 import { trimTrailing } from '../trim';
 
@@ -15,7 +15,9 @@ export { stripControls };
  * they are (`read_file` must read as itself to an agent reading the raw file; emphasis is harmless).
  */
 export function mdInline(text: string, max = Infinity): string {
-  let s = stripControls(text, true);
+  // Redacted first: on one line and escaped (`postgres\://…`, a YAML block's lines joined) no rule reads
+  // the secret, and the store writer's pass over the file came too late.
+  let s = stripControls(redactSecretsSync(stripControls(text)).text, true);
   if (s.length > max) s = clipRedacted(s, max - 1).trimEnd() + '…';
   return s
     .replace(/[\\`[\]<>&]/g, (c) => `\\${c}`)

@@ -3,18 +3,23 @@
 // Every server-controlled string is escaped where it lands (inert.ts): one-line text is Markdown-escaped,
 // multi-line text (messages with stderr, instructions) goes into fenced blocks.
 import { mdBlock, mdInline, stripControls } from './inert';
-import { clipRedacted } from '../store/sanitize/secrets';
+import { clipRedacted, redactSecretsSync } from '../store/sanitize/secrets';
 import type { McpServerState, McpToolDescription, McpToolEntry } from './types';
 
 /** The most characters of a description INDEX.md shows for one tool. */
 export const SUMMARY_CHARS = 120;
+/** How much of a description is read for its summary. */
+const SUMMARY_HEAD = 64 * 1024;
 /** Descriptions longer than this are flagged in the per-tool JSON with their size. */
 export const LARGE_DESCRIPTION_CHARS = 64 * 1024;
 
 /** First sentence (or line) of a description, whitespace collapsed, capped at SUMMARY_CHARS. */
 export function summarize(description: string | undefined): string {
   if (!description) return '';
-  const head = clipRedacted(description, SUMMARY_CHARS * 4)
+  // Controls out and redacted before its lines are joined (a YAML block on one line is no block); a head far past what a
+  // summary keeps bounds the work on a huge description.
+  const redacted = redactSecretsSync(stripControls(description.slice(0, SUMMARY_HEAD))).text;
+  const head = clipRedacted(redacted, SUMMARY_CHARS * 4)
     .replace(/\s+/g, ' ')
     .trim();
   const sentence = /^(.+?[.!?])(\s|$)/.exec(head)?.[1] ?? head;

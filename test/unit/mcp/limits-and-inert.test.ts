@@ -240,3 +240,39 @@ test('a cut in what the sync writes never leaves part of a secret: summaries, na
     assert.ok(!written.includes(tail) && !written.includes(FAKE_TOKEN.slice(4, 16)), 'no part of the token on disk');
   });
 });
+
+test("INDEX.md's one-line texts are redacted before they are joined and escaped: a URL's password, a YAML block", async () => {
+  const password = 'Xk95-uWSe3T-not-real';
+  const block = 'Zq9xPw3rTyUi-not-real';
+  const description = `Queries DATABASE_URL=postgres://app:${password}@db.internal:5432/app for you\napiKey: |\n  ${block}\n`;
+  // As one line, escaped (`postgres\://`), neither is readable as a secret any more.
+  for (const text of [summarize(description), mdInline(description, 300)])
+    assert.ok(!text.includes(password) && !text.includes(block), text);
+  await withTempDir(async (out) => {
+    const store = await ContextStore.open({ root: path.join(out, '.context-desk'), workspaceRoot: out });
+    const state = {
+      name: 'db',
+      folderName: 'db',
+      transport: 'stdio' as const,
+      source: '.mcp.json',
+      status: 'error' as const,
+      message: description,
+      fix: description,
+      tools: [
+        {
+          name: 'query',
+          fileName: 'query.json',
+          file: '',
+          summary: description,
+          descriptionChars: description.length,
+          tool: { name: 'query', description, inputSchema: { type: 'object' } },
+        },
+      ],
+    };
+    await writeServerFolder(store.writer, store.folder('mcp'), state);
+    await writeIndex(store.writer, store.folder('mcp'), [state]);
+    const written = await allText(store.folder('mcp'));
+    assert.ok(!written.includes(password) && !written.includes(block), 'no secret on disk');
+    assert.match(written, /postgres\\:\/\/app:\\\[REDACTED:url-password\\\]@db\.internal/);
+  });
+});
