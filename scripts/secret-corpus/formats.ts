@@ -1397,4 +1397,19 @@ export const FORMATS: Format[] = [
     const secret = `${guid()}@${guid()}/IncomingWebhook/${r.str(HEX, 32)}/${guid()}`;
     return { secret, line: `"webhookUrl": "https://outlook.office.com/webhook/${secret}"` };
   }),
+  ctx('url-passphrase-five-words', 'url-password', (r) => {
+    const secret = Array.from({ length: 5 }, () => r.str(LOWER_ALNUM, 5)).join(' ');
+    return { secret, line: `REDIS_URL="rediss://default:${secret}@cache.internal:6380/0"` };
+  }),
+  ctx('template-literal-block-scalar', 'code-secret', (r) => {
+    const secret = password(r);
+    return { secret, line: `const values = \`apiKey: |\n  ${secret}\n\`;\nawait helm.install(values);` };
+  }),
+  ctx('doppler-secrets-json', 'named-secret', (r) => {
+    const secret = password(r);
+    return {
+      secret,
+      line: `{"BILLING_CONFIG":{"computed":"${secret}","computedVisibility":"unmasked","note":"","raw":"${secret}"}}`,
+    };
+  }),
 ];
