@@ -683,3 +683,21 @@ test('hook URLs holding their key: Azure Functions ?code=, Zapier, IFTTT, Outloo
   ];
   for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
 });
+
+test("Render API keys and Mapbox secret tokens are redacted; Mapbox's public token and a name like them stay", async () => {
+  const render = 'rnd_' + 'ivjRT73kjn7JZpsnrRtNXUcY9YWUUwpb';
+  const mapbox = 'sk.' + 'eyJ1IjoiZXhhbXBsZSIsImEiOiJjbHgxMjM0NTYifQ.Zk8sP2qLmN4vX7rTq9w1Ab';
+  for (const line of [
+    `RENDER_KEY ${render}`,
+    `curl -H "Authorization: Bearer ${render}"`,
+    `mapboxgl.accessToken = x; // ${mapbox}`,
+  ]) {
+    const out = (await redactSecrets(line)).text;
+    assert.ok(!out.includes(render.slice(4, 20)) && !out.includes(mapbox.slice(3, 40)), out);
+  }
+  const kept = [
+    'const rnd_value = Math.random();',
+    'pk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjbHgxMjM0NTYifQ.Zk8sP2qLmN4vX7rTq9w1Ab',
+  ];
+  for (const line of kept) assert.equal((await redactSecrets(line)).text, line, line);
+});

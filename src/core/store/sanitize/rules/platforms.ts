@@ -40,6 +40,15 @@ export const PLATFORM_RULES: readonly SecretRule[] = [
       /\b(?:pnu_[A-Za-z0-9]{36}|ico-[A-Za-z0-9]{32}|tk-us-[\w-]{48}|shippo_(?:live|test)_[a-fA-F0-9]{40}|tfp_[\w.=-]{59}|rdme_[a-z0-9]{70})(?![\w-])/g,
     accept: hasDigitAndLetter,
   },
+  {
+    // Render's API keys (trufflehog's detector) and Mapbox's secret tokens: `sk.` and a base64url JSON
+    // header naming the user, then a signature (a public token, `pk.`, is meant to be shown).
+    id: 'platform-token',
+    title: 'Render API keys (rnd_…) and Mapbox secret tokens (sk.eyJ….…)',
+    keywords: ['rnd_', 'sk.eyj'],
+    pattern: /\b(?:rnd_[A-Za-z0-9]{32}|sk\.eyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{20,})(?![\w-])/g,
+    accept: hasDigitAndLetter,
+  },
   exact({
     id: 'octopus-deploy-api-key',
     title: 'Octopus Deploy API keys (API-…)',
