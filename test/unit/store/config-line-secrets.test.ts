@@ -402,6 +402,9 @@ test('a description under a secret-named key in a docstring stays; a value of on
   const cases: [string, string][] = [
     ['password:\n  hunter2x9', `password:\n  ${C}`],
     ['password:\n  c0rrect horse battery', `password:\n  ${C}`],
+    // Diceware: plain words that neither name what they describe nor end as a sentence.
+    ['password:\n  correct horse battery staple', `password:\n  ${C}`],
+    ['  secret:\n    tidy ocean lamp violin gravel', `  secret:\n    ${C}`],
   ];
   for (const [input, expected] of cases) assert.equal(clean(input), expected, input);
 });

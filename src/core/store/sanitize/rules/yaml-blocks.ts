@@ -67,10 +67,14 @@ const NOT_A_SCALAR_LINE = /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \
 
 /**
  * Words of prose (`user login password`, `The account's password, hashed.`): a docstring's description
- * under `password:` (Google-style Args, an OpenAPI field's text), not a value; a password of words
- * alone is quoted or on the key's line.
+ * under `password:` (Google-style Args, an OpenAPI field's text), not a value. Prose names what it
+ * describes or ends as a sentence; a diceware passphrase (`correct horse battery staple`) does neither
+ * and is still redacted.
  */
-const PROSE_LINE = /^[A-Za-z][a-z'’-]*[,;:]?(?:[ \t]+[a-z][a-z'’-]*[,;:]?)+[.!?]?$/;
+const WORDS_LINE = /^[A-Za-z][a-z'’-]*[,;:]?(?:[ \t]+[a-z][a-z'’-]*[,;:]?)+[.!?]?$/;
+const DESCRIBES =
+  /(?:^|[ \t])(?:passwords?|passphrases?|tokens?|secrets?|keys?|credentials?|strings?|hash(?:ed)?|values?)[,;:.!?]?(?:[ \t]|$)|[.!?]$/i;
+const isProseLine = (v: string): boolean => WORDS_LINE.test(v) && DESCRIBES.test(v);
 
 /**
  * The lines after each key named for a secret whose value is a plain (or quoted) scalar on them: every
@@ -102,6 +106,6 @@ export const YAML_BLOCK_RULES: readonly SecretRule[] = [
     within: plainScalarBlocks,
     // The line to its end, a comment aside (a `#` after a blank starts one).
     pattern: /^[ \t]*(?<secret>[^\s#](?:(?:[ \t]+(?![#\s]))?\S)*)/gm,
-    accept: (v) => lineValue(v) && !PROSE_LINE.test(v),
+    accept: (v) => lineValue(v) && !isProseLine(v),
   },
 ];
