@@ -9,7 +9,7 @@
 // plain masking; with a free cache it never masks unless the context window forces it.
 import { splitTurns, type Message, type SplitTrajectory } from '../messages';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
-import { maskedResult, maskTurns, maskingSavings } from './mask-turns';
+import { maskableTurns, maskedResult, maskTurns, maskingSavings } from './mask-turns';
 import {
   usableWindow,
   type BuildOptions,
@@ -74,11 +74,12 @@ export function createCacheAwareStrategy(
         }
       }
       let view = maskTurns(history, split, 0, boundary, count);
-      // The call must fit the window: move now, past the last M turns if need be (never the last turn).
+      // The call must fit the window: move now, past the last M turns if need be (see maskableTurns).
       const window = usableWindow(options.contextWindow, buildOptions);
+      const end = maskableTurns(split);
       let size = sumTokens(view.messages, count);
-      while (size > window && boundary < turns - 1) {
-        boundary = Math.max(boundary + 1, Math.min(turns - 1, turns - options.window));
+      while (size > window && boundary < end) {
+        boundary = Math.max(boundary + 1, Math.min(end, turns - options.window));
         regret = 0;
         view = maskTurns(history, split, 0, boundary, count);
         size = sumTokens(view.messages, count);

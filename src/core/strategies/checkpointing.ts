@@ -8,7 +8,7 @@ import { splitTurns, type Message, type SplitTrajectory } from '../messages';
 import { buildSummaryPrompt, checkpointMessage, personMessagesBefore } from './checkpoint';
 import { foldedPointers, storedOutputsOf } from './folded-pointers';
 import { fitInstructions, internedMessages } from './instructions';
-import { boundaryToFit, maskTurns, publishedMaskedTurns, type Masked } from './mask-turns';
+import { boundaryToFit, maskableTurns, maskTurns, publishedMaskedTurns, type Masked } from './mask-turns';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
 import type { CheckpointState } from './strategy-state';
 import {
@@ -94,7 +94,12 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
       /** Hybrid masks past its boundary when the context would not fit (turns already folded aside). */
       const masked = (): Masked => {
         const view = maskTurns(history, split, 0, base, count);
-        if (!p.mask) return view;
+        if (!p.mask) {
+          // Summary masks only the outputs of a latest turn a person spoke after, once all before is folded.
+          if (summarized < last || maskableTurns(split) <= last) return view;
+          const over = sizeOf(view, summarized, cpTokens()) > window;
+          return over ? maskTurns(history, split, last, last + 1, count) : view;
+        }
         const from = Math.max(base, summarized);
         const size = sizeOf(maskTurns(history, split, 0, from, count), summarized, cpTokens());
         const boundary = boundaryToFit(history, split, from, size, window, count);

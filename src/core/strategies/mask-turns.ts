@@ -76,8 +76,20 @@ export function maskingSavings(
 }
 
 /**
+ * Turns whose outputs the window may force masked: all but the latest, whose outputs the model has yet to
+ * answer, unless a person spoke after them (a follow-up after a stop): the next reply answers the person,
+ * and outputs too large for the window would otherwise refuse every later message.
+ */
+export function maskableTurns(split: SplitTrajectory): number {
+  const last = split.turns.at(-1);
+  if (!last) return 0;
+  const spoke = last.instructionIndices.at(-1) ?? -1;
+  return spoke > (last.observationIndices.at(-1) ?? -1) ? split.turns.length : split.turns.length - 1;
+}
+
+/**
  * The first boundary from `from` on at which a context of `size` tokens (with `from` turns masked) fits
- * `limit`, masking one more turn at a time; never the last turn, whose outputs the model has not answered.
+ * `limit`, masking one more turn at a time, up to `maskableTurns`.
  */
 export function boundaryToFit(
   history: readonly Message[],
@@ -88,7 +100,8 @@ export function boundaryToFit(
   count: MessageCounter,
 ): number {
   let boundary = from;
-  while (size > limit && boundary < split.turns.length - 1) {
+  const end = maskableTurns(split);
+  while (size > limit && boundary < end) {
     size -= maskingSavings(history, split, boundary, boundary + 1, count);
     boundary++;
   }

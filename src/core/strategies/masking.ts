@@ -1,6 +1,7 @@
 // `masking` (LastNObservations, M = 10): observations older than the last M turns become
 // `Old environment output: (N lines omitted)`; `polling` k moves the boundary only every k turns.
-// When the context would not fit the window, older turns are masked too (never the latest).
+// When the context would not fit the window, older turns are masked too (never the latest, unless a person
+// spoke after it: see maskableTurns).
 import { splitTurns, type Message } from '../messages';
 import { boundaryToFit, maskedResult, maskedViewSizer, maskTurns, publishedMaskedTurns } from './mask-turns';
 import { messageCounter } from '../cost/message-tokens';

@@ -32,3 +32,36 @@ test('a window that the masked context fits: the run goes on and every request f
     await h.close();
   }
 });
+
+test('after a stop over the window, the next message goes through: the unanswered outputs are masked, never the messages', async () => {
+  // The one read (~800 tokens) does not fit a 600-token window; the person's follow-ups do.
+  for (const strategy of ['masking', 'cache-aware', 'hybrid', 'summary'] as const) {
+    // Spare replies: summary's fold of the first turn asks the model for a summary.
+    const replies = ['Done.', 'Summary of the read.', 'Again.'].map((text) => ({ reply: { text } }));
+    const h = await harness([...readSteps(1), ...replies], {
+      strategy,
+      strategyOptions: { contextWindow: 600 },
+    });
+    try {
+      assert.equal(await h.agent.send('Read the files.'), 'error', strategy);
+      assert.equal(await h.agent.send('Go on without that file.'), 'completed', strategy);
+      // The answer to the follow-up saw the read masked (summary: the only turn it could not fold).
+      const read = h.server
+        .chatRequests()
+        .at(-1)!
+        .messages.find((m) => m.role === 'tool');
+      assert.match(String(read?.content), /^Old environment output: \(40 lines omitted/, strategy);
+      assert.equal(await h.agent.send('And once more.'), 'completed', strategy);
+      const contents = h.server
+        .chatRequests()
+        .at(-1)!
+        .messages.map((m) => String(m.content ?? ''));
+      for (const said of ['Read the files.', 'Go on without that file.', 'And once more.'])
+        assert.ok(contents.includes(said), `${strategy}: "${said}" is sent verbatim`);
+      const sent = h.agent.state().calls.map((c) => c.tokensSent);
+      assert.ok(Math.max(...sent) <= 600, `${strategy}: largest request ${Math.max(...sent)}`);
+    } finally {
+      await h.close();
+    }
+  }
+});
