@@ -445,7 +445,11 @@ export class AgentSession {
       return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
     }
     // Sending would only earn the provider's refusal (billed by some) or a silent cut.
-    if (view.overWindow) return { ok: false, reason: 'error', message: overWindowMessage(view.overWindow) };
+    if (view.overWindow) {
+      const latest = history.at(-1);
+      const said = latest?.origin === 'person' ? this.tokenizer.countMessage(latest) : undefined;
+      return { ok: false, reason: 'error', message: overWindowMessage(view.overWindow, said) };
+    }
     return callWithRetries(
       {
         caller: this.caller,
@@ -466,14 +470,28 @@ export class AgentSession {
   }
 }
 
-/** Why a call was not sent: even the strategy's smallest context is over the window. */
-export function overWindowMessage(o: WindowOverflow): string {
-  return (
+/**
+ * Why a call was not sent: even the strategy's smallest context is over the window. `latest`: the tokens of
+ * the person's message just sent, when it is the last one.
+ */
+export function overWindowMessage(o: WindowOverflow, latest?: number): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const head =
     `The context does not fit the model's window: even with the older turns masked or summarized it needs ` +
-    `${o.tokens.toLocaleString('en-US')} tokens, and the window leaves ${o.window.toLocaleString('en-US')} ` +
-    '(the context window setting less the tool definitions). Your messages and the latest turn are kept ' +
-    'whole, so they alone are too large: raise the context window if the model allows more, pick a strategy ' +
-    'that summarizes (hybrid, summary), or start a new chat.'
+    `${n(o.tokens)} tokens, and the window leaves ${n(o.window)} (the context window setting less the tool ` +
+    'definitions). ';
+  // Without it the context would fit: the message is the cause, and it stays, so every later one fails too.
+  if (latest !== undefined && o.tokens - latest <= o.window)
+    return (
+      head +
+      `Your message alone needs ${n(latest)} tokens and is never cut or summarized, so it would stop every later ` +
+      'message in this chat too: start a new chat and send it shorter, or save the text to a file in the ' +
+      'workspace and ask the agent to read it (or raise the context window if the model allows more).'
+    );
+  return (
+    head +
+    'Your messages and the latest turn are kept whole, so they alone are too large: raise the context window ' +
+    'if the model allows more, pick a strategy that summarizes (hybrid, summary), or start a new chat.'
   );
 }
 

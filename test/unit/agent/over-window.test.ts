@@ -65,3 +65,21 @@ test('after a stop over the window, the next message goes through: the unanswere
     }
   }
 });
+
+test('a message too large for the window on its own is named as the cause, with what to do', async () => {
+  const h = await harness([{ reply: { text: 'Unused.' } }], {
+    strategy: 'hybrid',
+    strategyOptions: { contextWindow: 2_000 },
+  });
+  try {
+    assert.equal(await h.agent.send('word '.repeat(3_000)), 'error');
+    assert.equal(h.server.chatRequests().length, 0, 'nothing was sent');
+    const stopped = h.events.find((e) => e.type === 'stopped');
+    assert.ok(stopped && stopped.type === 'stopped');
+    assert.match(stopped.message, /Your message alone needs 3,0\d\d tokens/);
+    assert.match(stopped.message, /start a new chat and send it shorter, or save the text to a file/);
+    assert.doesNotMatch(stopped.message, /pick a strategy that summarizes/, 'a summary would not help');
+  } finally {
+    await h.close();
+  }
+});
