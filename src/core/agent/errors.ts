@@ -163,6 +163,11 @@ export function notAnEventStream(contentType: string, head: string): ProviderErr
 const OVERFLOW_RE =
   /context[ _-]?length|maximum context|context window|too many tokens|prompt is too long|exceeds? the (?:model'?s? )?(?:max|context)/i;
 
+/** Whether a provider's error text says the request is over the model's context window. */
+export function saysOverflow(message: string): boolean {
+  return OVERFLOW_RE.test(message);
+}
+
 /** `retry-after-ms`, or `retry-after` in seconds or as an HTTP date (RFC 9110). */
 export function parseRetryAfter(
   get: (name: string) => string | null | undefined,

@@ -6,6 +6,7 @@ import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '
 import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
 import { toAnthropicRequest, toAnthropicTools } from './anthropic-messages';
 import { endWatchingFetch, unfinished, watchingEnd, type EndWatch } from './sse-end';
+import { malformedEvent, streamErrorEvent } from './anthropic-stream-errors';
 import { trimTrailing } from '../trim';
 
 /** The SDK's client, for the setup form's model list: one copy of the SDK, loaded with this module. */
@@ -40,10 +41,10 @@ function classify(e: unknown, signal?: AbortSignal): ProviderError {
     // 529 "overloaded" is a server condition worth retrying like a 5xx.
     return classifyHttpError(e.status, e.message, retryAfter);
   }
-  const message = e instanceof Error ? e.message : String(e);
-  if (e instanceof Anthropic.APIError)
-    return new ProviderError({ kind: 'server', message: `Anthropic failed mid-stream: ${message}` }, { cause: e });
-  return connectionError(e, message);
+  // Without a status: an `error` event in the stream, or an event the SDK could not parse.
+  if (e instanceof Anthropic.APIError) return streamErrorEvent(e.type, e.error);
+  if (e instanceof SyntaxError) return malformedEvent(e);
+  return connectionError(e, e instanceof Error ? e.message : String(e));
 }
 
 export class AnthropicProvider implements ChatProvider {
@@ -99,7 +100,9 @@ export class AnthropicProvider implements ChatProvider {
       );
       for await (const event of stream) {
         if (event.type === 'message_start') {
-          const u = event.message.usage;
+          // Some Anthropic-compatible servers send no usage: the answer still counts, by our own count.
+          const u = event.message.usage as Anthropic.Usage | undefined;
+          if (!u) continue;
           const read = u.cache_read_input_tokens ?? 0;
           const written = u.cache_creation_input_tokens ?? 0;
           usage.inputTokens = u.input_tokens + read + written;
@@ -116,8 +119,11 @@ export class AnthropicProvider implements ChatProvider {
             if (t) t.json += event.delta.partial_json;
           }
         } else if (event.type === 'message_delta') {
-          usage.outputTokens = event.usage.output_tokens;
-          yield { type: 'usage', usage: { outputTokens: usage.outputTokens } };
+          const output = (event.usage as Anthropic.MessageDeltaUsage | undefined)?.output_tokens;
+          if (typeof output === 'number') {
+            usage.outputTokens = output;
+            yield { type: 'usage', usage: { outputTokens: output } };
+          }
           if (event.delta.stop_reason) finish = event.delta.stop_reason;
         } else if (event.type === 'message_stop') stopped = true;
       }
