@@ -70,7 +70,8 @@ export type AttemptOutcome =
   /** `budgetCut`: the answer was cut at the output limit the budget set (its room was the limit). */
   | { type: 'ok'; result: ChatResult; budgetCut?: BudgetScope }
   | { type: 'failed'; error: ProviderError }
-  | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string };
+  /** `partialText`: what a call stopped mid-answer had streamed (the panel shows it). */
+  | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string; partialText?: string };
 
 const STOPPED: AttemptOutcome = { type: 'stopped', reason: 'aborted', message: 'Stopped by the user' };
 
@@ -171,7 +172,8 @@ export class ModelCaller {
         return error ? { type: 'failed', error } : STOPPED;
       }
       await this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input, error?.kind ?? 'aborted');
-      return error ? { type: 'failed', error } : STOPPED;
+      if (error) return { type: 'failed', error };
+      return partial.text.trim() === '' ? STOPPED : { ...STOPPED, partialText: partial.text };
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);

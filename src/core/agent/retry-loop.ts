@@ -15,7 +15,7 @@ import type { ToolRegistry } from './tool-registry';
 export type CallOutcome =
   /** `budgetCut`: the budget's output limit cut the answer (model-call.ts). */
   | { ok: true; result: ChatResult; budgetCut?: BudgetScope }
-  | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string };
+  | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string; partialText?: string };
 
 export interface RetryLoopDeps {
   caller: ModelCaller;
@@ -62,7 +62,10 @@ export async function callWithRetries(d: RetryLoopDeps, c: RetryLoopCall): Promi
     const record = d.calls.length > recorded ? d.calls[d.calls.length - 1] : undefined;
     const kept = outcome.type === 'ok' && keeps(d, outcome.result, invalid);
     if (record) d.onRecord(record, kept);
-    if (outcome.type === 'stopped') return { ok: false, reason: outcome.reason, message: outcome.message };
+    if (outcome.type === 'stopped') {
+      const { reason, message, partialText } = outcome;
+      return { ok: false, reason, message, ...(partialText !== undefined ? { partialText } : {}) };
+    }
     let reason: string;
     let delayMs = 0;
     if (outcome.type === 'failed') {

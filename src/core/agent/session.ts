@@ -337,7 +337,14 @@ export class AgentSession {
       const turn = this.s.turns + 1;
       this.emit({ type: 'turn-started', turn, at: this.clock.now() });
       const outcome = await this.callModel(turn, signal);
-      if (!outcome.ok) return this.stop(outcome.reason, outcome.message);
+      if (!outcome.ok) {
+        // A stopped answer stays as far as it streamed: the panel shows it, so the model and a resume see it too.
+        if (outcome.partialText !== undefined) {
+          this.s.turns = turn;
+          this.append({ role: 'assistant', content: outcome.partialText, origin: 'agent' });
+        }
+        return this.stop(outcome.reason, outcome.message);
+      }
       this.s.turns = turn;
       const text = outcome.result.text;
       // Before the answer is kept, run or sent back: a result pairs with its call by id.

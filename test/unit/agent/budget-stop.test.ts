@@ -90,7 +90,7 @@ for (const approve of [true, false]) {
   });
 }
 
-test('Stop mid-stream ends cleanly: no partial action in the history, stopped event, nothing more sent', async () => {
+test('Stop mid-stream ends cleanly: the text streamed so far kept, no partial action, stopped event, nothing more sent', async () => {
   const h = await harness([...readSteps(2), { fault: 'hang', text: 'Let me think' }, { reply: { text: 'never' } }]);
   try {
     const ac = new AbortController();
@@ -103,19 +103,19 @@ test('Stop mid-stream ends cleanly: no partial action in the history, stopped ev
     assert.equal(h.server.chatRequests().length, 3);
     const state = h.agent.state();
     assert.equal(state.status, 'aborted');
-    assert.equal(state.messages.at(-1)!.role, 'tool');
+    // The panel showed what streamed: the conversation keeps it too (text only, no tool call).
+    assert.deepEqual(state.messages.at(-1), { role: 'assistant', content: 'Let me think', origin: 'agent' });
     const last = h.events.at(-1)!;
     assert.ok(last.type === 'stopped' && last.reason === 'aborted');
-    // The session can go on after a stop: the next message is answered, from the same history, and the
-    // stopped answer's partial text is not part of it.
+    // The session can go on after a stop: the next message is answered, from the same history.
     assert.equal(await h.agent.send('Go on'), 'completed');
     const next = h.server.chatRequests()[3]!;
     assert.deepEqual(
       next.messages.map((m) => m.role),
-      ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'user'],
+      ['system', 'user', 'assistant', 'tool', 'assistant', 'tool', 'assistant', 'user'],
     );
+    assert.equal(next.messages.at(-2)!.content, 'Let me think');
     assert.equal(next.messages.at(-1)!.content, 'Go on');
-    assert.ok(!next.messages.some((m) => (m.content ?? '').includes('Let me think')));
     assert.equal(h.agent.state().messages.at(-1)!.content, 'never');
     assert.equal(h.agent.state().status, 'completed');
   } finally {

@@ -8,6 +8,8 @@ import { AgentSession } from '../../../src/core/agent/session';
 import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import { createTokenizer } from '../../../src/core/tokens';
 
+type ChatRequestMessages = { role: string; content: string }[];
+
 const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(' ');
 
 /** Reports its input, streams `words`, then fails (or waits for Stop). */
@@ -46,3 +48,43 @@ for (const mode of ['error', 'stop'] as const)
     assert.ok(record.outputTokens >= tokenizer.count(words), `output ${record.outputTokens}`);
     assert.ok(record.outputTokens < tokenizer.count(words) + 20, `output ${record.outputTokens}`);
   });
+
+test('a stopped answer stays in the conversation as far as it streamed, so the next call and a resume see it', async () => {
+  const ac = new AbortController();
+  let requests: ChatRequestMessages = [];
+  let calls = 0;
+  const provider: ChatProvider = {
+    id: 'stoppable',
+    async *chat(request): AsyncIterable<ChatStreamEvent> {
+      requests = request.messages.map((m) => ({ role: m.role, content: m.content }));
+      if (calls++ > 0) {
+        yield { type: 'text-delta', text: 'Going on.' };
+        yield { type: 'finish', reason: 'stop' };
+        return;
+      }
+      yield { type: 'text-delta', text: 'Step one: open the ' };
+      ac.abort();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
+    },
+  };
+  const written: string[] = [];
+  const agent = new AgentSession({
+    provider,
+    model: 'm',
+    tools: new ToolRegistry([]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent.',
+    sleep: () => Promise.resolve(),
+    onMessage: (m) => written.push(`${m.role}: ${m.content}`),
+  });
+  assert.equal(await agent.send('Explain the build', ac.signal), 'aborted');
+  assert.deepEqual(written, ['user: Explain the build', 'assistant: Step one: open the ']);
+  assert.equal(agent.state().turns, 1);
+  assert.equal(await agent.send('Go on'), 'completed');
+  assert.deepEqual(requests.slice(1), [
+    { role: 'user', content: 'Explain the build' },
+    { role: 'assistant', content: 'Step one: open the ' },
+    { role: 'user', content: 'Go on' },
+  ]);
+});
