@@ -2,7 +2,14 @@
 // LM Studio, llama.cpp server. Streams text and tool calls; errors become classified ProviderErrors.
 import OpenAI from 'openai';
 import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../agent/provider';
-import { ProviderError, classifyHttpError, connectionError, parseRetryAfter } from '../agent/errors';
+import {
+  ProviderError,
+  classifyHttpError,
+  connectionError,
+  describeKind,
+  parseRetryAfter,
+  saysOverflow,
+} from '../agent/errors';
 import { toOpenAIMessages, toOpenAITools } from './openai-messages';
 import { endWatchingFetch, unfinished, watchingEnd, type EndWatch } from './sse-end';
 import { usageFromOpenAI } from './openai-usage';
@@ -63,9 +70,14 @@ function classify(e: unknown, signal?: AbortSignal): ProviderError {
       { kind: 'server', message: `The provider sent an event that is not valid JSON (${message})` },
       { cause: e },
     );
-  // An error inside an SSE stream has no status: treat it as the server's.
-  if (e instanceof OpenAI.APIError)
-    return new ProviderError({ kind: 'server', message: `The provider failed mid-stream: ${message}` }, { cause: e });
+  // An error inside an SSE stream has no status: the server's, unless it says the prompt is over the window
+  // (vLLM and LiteLLM say so mid-stream), which only the filtered retry can help.
+  if (e instanceof OpenAI.APIError) {
+    const code = (e.error as { code?: unknown } | undefined)?.code;
+    const overflow = code === 'context_length_exceeded' || saysOverflow(message);
+    const kind = overflow ? 'context-overflow' : 'server';
+    return new ProviderError({ kind, message: `${describeKind(kind)} (mid-answer): ${message}` }, { cause: e });
+  }
   return connectionError(e, message);
 }
 
