@@ -73,7 +73,11 @@ export type AttemptOutcome =
   /** `partialText`: what a call stopped mid-answer had streamed (the panel shows it). */
   | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string; partialText?: string };
 
-const STOPPED: AttemptOutcome = { type: 'stopped', reason: 'aborted', message: 'Stopped by the user' };
+const STOPPED: Extract<AttemptOutcome, { type: 'stopped' }> = {
+  type: 'stopped',
+  reason: 'aborted',
+  message: 'Stopped by the user',
+};
 
 export class ModelCaller {
   /**
