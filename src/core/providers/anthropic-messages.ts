@@ -4,6 +4,7 @@
 // system), (2) the last message before the first change since the previous request (the prefix the
 // strategy left untouched, e.g. everything before the mask boundary moved), and (3) the last message, so
 // the next call, which appends to this one, can read all of it. Three of the four breakpoints allowed.
+import { createHash } from 'node:crypto';
 import type {
   ContentBlockParam,
   MessageParam,
@@ -37,16 +38,30 @@ function parseInput(args: string): Record<string, unknown> {
   return { _unparsed_arguments: args };
 }
 
+const TOOL_ID = /^[A-Za-z0-9_-]+$/;
+
+/**
+ * A tool-call id as Anthropic takes it (`^[a-zA-Z0-9_-]+$`). Other servers write ids Anthropic refuses
+ * (Kimi's `functions.read_file:0`), so a conversation carried over from them was refused whole, at every
+ * message. The same id always maps to the same one, so a call and its result still pair; a hash of the
+ * original keeps two ids that differ only in refused characters apart.
+ */
+export function anthropicToolId(id: string): string {
+  if (TOOL_ID.test(id)) return id;
+  const hash = createHash('sha256').update(id).digest('hex').slice(0, 8);
+  return `${id.replace(/[^A-Za-z0-9_-]/g, '_')}_${hash}`;
+}
+
 function blocksOf(m: Message): ContentBlockParam[] {
   if (m.role === 'tool') {
     const content = visible(m.content) ? m.content : EMPTY_OUTPUT;
     if (m.toolCallId === undefined) return [{ type: 'text', text: content }];
-    return [{ type: 'tool_result', tool_use_id: m.toolCallId, content }];
+    return [{ type: 'tool_result', tool_use_id: anthropicToolId(m.toolCallId), content }];
   }
   const blocks: ContentBlockParam[] = [];
   if (visible(m.content)) blocks.push({ type: 'text', text: m.content });
   for (const c of m.toolCalls ?? [])
-    blocks.push({ type: 'tool_use', id: c.id, name: c.name, input: parseInput(c.arguments) });
+    blocks.push({ type: 'tool_use', id: anthropicToolId(c.id), name: c.name, input: parseInput(c.arguments) });
   if (blocks.length === 0) blocks.push({ type: 'text', text: '(empty)' });
   return blocks;
 }

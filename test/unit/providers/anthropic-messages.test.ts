@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import fc from 'fast-check';
 import type { Message } from '../../../src/core/messages';
 import { toAnthropicRequest, toAnthropicTools } from '../../../src/core/providers/anthropic-messages';
 import { maskMessage } from '../../../src/core/strategies/placeholder';
@@ -123,4 +124,37 @@ test('tools become input_schema objects', () => {
   assert.deepEqual(tools, [
     { name: 'grep', description: 'd', input_schema: { type: 'object', properties: { p: { type: 'string' } } } },
   ]);
+});
+
+test('property: tool-call ids from any server reach Anthropic in its pattern, still pairing call and result', () => {
+  const conversation = (ids: readonly string[]): Message[] => [
+    task,
+    { role: 'assistant', content: '', toolCalls: ids.map((id) => ({ id, name: 'read_file', arguments: '{}' })) },
+    ...ids.map((id): Message => ({ role: 'tool', content: 'text', toolCallId: id, name: 'read_file' })),
+  ];
+  const idsOf = (parts: ReturnType<typeof toAnthropicRequest>): { uses: string[]; results: string[] } => {
+    const blocks = parts.messages.flatMap((m) => m.content as { type: string; id?: string; tool_use_id?: string }[]);
+    return {
+      uses: blocks.filter((b) => b.type === 'tool_use').map((b) => b.id!),
+      results: blocks.filter((b) => b.type === 'tool_result').map((b) => b.tool_use_id!),
+    };
+  };
+  // Kimi's ids, and two that differ only in characters Anthropic refuses.
+  const kimi = idsOf(
+    toAnthropicRequest(conversation(['functions.read_file:0', 'functions.read_file:1', 'a.b', 'a:b'])),
+  );
+  for (const id of kimi.uses) assert.match(id, /^[A-Za-z0-9_-]+$/);
+  assert.equal(new Set(kimi.uses).size, 4, 'distinct ids stay distinct');
+  assert.deepEqual(kimi.results, kimi.uses);
+  fc.assert(
+    fc.property(fc.uniqueArray(fc.string({ minLength: 1, maxLength: 40 }), { minLength: 1, maxLength: 6 }), (ids) => {
+      const { uses, results } = idsOf(toAnthropicRequest(conversation(ids)));
+      assert.deepEqual(results, uses);
+      assert.equal(new Set(uses).size, ids.length);
+      uses.forEach((id, i) => {
+        assert.match(id, /^[A-Za-z0-9_-]+$/);
+        if (/^[A-Za-z0-9_-]+$/.test(ids[i]!)) assert.equal(id, ids[i], 'a valid id is sent as it is');
+      });
+    }),
+  );
 });
