@@ -7,6 +7,7 @@ import { countsExactly, createTokenizer, setTiktokenWasmPath } from '../../core/
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
 import { HistoryWriter, transcriptFile } from '../../core/store/history';
+import { forkHistory } from '../../core/store/history-fork';
 import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
@@ -278,7 +279,8 @@ export class ChatController implements vscode.Disposable {
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
-    if (!this.written.has(id)) {
+    const foreign = !this.written.has(id);
+    if (foreign) {
       const answer = await askAboutForeignSession(id);
       // Read first: what the history file would send, not the transcript that came with it.
       if (answer === 'read')
@@ -287,20 +289,29 @@ export class ChatController implements vscode.Disposable {
         });
       if (answer !== 'resume') return false;
     }
+    // A session this workspace did not write goes on in a file of its own (history-fork.ts): its own
+    // files stay as they came, and still count as foreign.
+    const into = foreign ? newSessionId() : id;
     let past: PastSession;
+    let records: Parameters<typeof SessionHistory.open>[2];
     try {
-      past = await readPastSession(store, id, this.d.settings());
+      past = await readPastSession(store, id, this.d.settings(), into);
+      records = foreign ? await forkHistory(store, past.loaded.records, into) : past.loaded.records;
     } catch (e) {
       this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
       return false;
     }
+    await this.written.add(into);
     this.newChat();
-    const view = resumedView(this.model.snapshot, id, past, store.displayPath(store.historyPaths(id).jsonl));
+    const shown = (s: string): string => store.displayPath(store.historyPaths(s).jsonl);
+    const view = resumedView(this.model.snapshot, into, past, shown(id));
     this.model = this.chatModel(view.snapshot);
     this.carryOver = past.state;
-    this.resumed = { records: past.loaded.records };
-    await this.written.add(id);
-    this.model.notice('info', view.notice, { label: 'Open Transcript', action: 'openTranscript' });
+    this.resumed = { records };
+    const notice = foreign
+      ? `${view.notice} It goes on in ${shown(into)}; the files it came in are left as they were.`
+      : view.notice;
+    this.model.notice('info', notice, { label: 'Open Transcript', action: 'openTranscript' });
     this.d.postSnapshot(this.model.snapshot);
     return true;
   }
@@ -386,7 +397,7 @@ export class ChatController implements vscode.Disposable {
     const s = this.d.settings();
     const { model, setup } = modelFields(s);
     const snapshot = emptyChat(
-      `chat-${Date.now().toString(36)}`,
+      newSessionId(),
       s.strategy,
       s['agent.contextWindow'],
       !countsExactly(liveSettings(s).tokenizer, modelName(s)),
@@ -418,4 +429,9 @@ export class ChatController implements vscode.Disposable {
     void this.history?.close();
     this.tokenizer?.dispose();
   }
+}
+
+/** A new chat's id (its history file's name). */
+function newSessionId(): string {
+  return `chat-${Date.now().toString(36)}`;
 }

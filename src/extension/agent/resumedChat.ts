@@ -21,12 +21,15 @@ export interface PastSession {
   ignored?: string;
 }
 
-/** Reads session `id` from the store; throws with a message for the user when the file cannot be used. */
-export async function readPastSession(store: ContextStore, id: string, s: Settings): Promise<PastSession> {
+/**
+ * Reads session `id` from the store, to go on as session `as` (another id when it continues in a file
+ * of its own); throws with a message for the user when the file cannot be used.
+ */
+export async function readPastSession(store: ContextStore, id: string, s: Settings, as = id): Promise<PastSession> {
   const loaded = await loadSession(store, id);
   let ignored: string | undefined;
   const state = sessionStateFromHistory(loaded.records, {
-    id,
+    id: as,
     provider: providerKind(s['agent.provider']),
     model: s['agent.model'],
     strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
