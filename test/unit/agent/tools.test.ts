@@ -133,6 +133,20 @@ test("git's own folder is not written (hooks run later, outside any approval); f
   assert.match(runsCode('.vscode/tasks.json') ?? '', /programs/);
   assert.match(runsCode('.envrc') ?? '', /direnv/);
   assert.equal(runsCode('src/.vscode/tasks.json.bak'), undefined);
+  // In any folder: direnv runs the .envrc of the folder a shell enters; a nested repository or workspace
+  // folder has its own hooks, workflows and VS Code settings.
+  for (const [p, why] of [
+    ['services/api/.envrc', /direnv/],
+    ['sub/.ENVRC', /direnv/],
+    ['frontend/.vscode/tasks.json', /VS Code reads it/],
+    ['team.code-workspace', /VS Code reads it/],
+    ['frontend/.husky/pre-commit', /git hook/],
+    ['.devcontainer.json', /dev container/],
+    ['frontend/.github/workflows/ci.yml', /CI runs it/],
+  ] as const)
+    assert.match(runsCode(p) ?? 'no warning', why, p);
+  for (const p of ['src/my.envrc', 'docs/envrc.md', 'src/vscode/tasks.json', 'a.husky/x', 'x.devcontainer.jsonc'])
+    assert.equal(runsCode(p), undefined, p);
 });
 
 test('an edit through a committed link names where it leads, and is judged there for running programs', async (tc) => {

@@ -1,14 +1,20 @@
 // Files in a workspace that make tools run programs when they are next opened, built or entered: an
 // edit to them is approved knowing that (the approval says so). A file is judged by the path the model
 // wrote and by where a link there leads (a committed `docs/x.json -> ../.vscode/tasks.json`), and
-// regardless of case (on macOS and Windows `.ENVRC` is `.envrc`).
+// regardless of case (on macOS and Windows `.ENVRC` is `.envrc`), in any folder: direnv runs the
+// `.envrc` of whatever folder a shell enters, a folder of a multi-root workspace (or one opened on its
+// own) has its own `.vscode`, and a repository inside the workspace its own hooks and workflows.
 
+// `(^|\/)`: at the workspace root or in any folder below it.
 const FILES: [RegExp, string][] = [
-  [/^\.vscode\/(settings|tasks|launch)\.json$/i, 'VS Code reads it: it can name programs that run in this workspace'],
-  [/^\.envrc$/i, 'direnv runs it when a shell enters the folder'],
-  [/^\.husky\//i, 'a git hook (husky): git runs it'],
-  [/^\.devcontainer\//i, 'the dev container is built from it'],
-  [/^\.github\/workflows\//i, 'CI runs it with the repository secrets'],
+  [
+    /(^|\/)\.vscode\/(settings|tasks|launch)\.json$|\.code-workspace$/i,
+    'VS Code reads it: it can name programs that run in this workspace',
+  ],
+  [/(^|\/)\.envrc$/i, 'direnv runs it when a shell enters the folder'],
+  [/(^|\/)\.husky\//i, 'a git hook (husky): git runs it'],
+  [/(^|\/)\.devcontainer(\/|\.json$)/i, 'the dev container is built from it'],
+  [/(^|\/)\.github\/workflows\//i, 'CI runs it with the repository secrets'],
 ];
 
 /** Why an edit to `display` (a workspace-relative path with `/`) can make a program run, or undefined. */
