@@ -16,22 +16,52 @@ export function nestedDeeperThan(value: unknown, limit = MAX_JSON_DEPTH): boolea
   return false;
 }
 
+/**
+ * Counts the brackets of JSON text outside strings as it arrives in pieces (no parse): a streamed
+ * document is refused at the first piece that nests too deeply, before a parser spends seconds on it.
+ */
+export class JsonDepthMeter {
+  private depth = 0;
+  private inString = false;
+  private escaped = false;
+
+  constructor(private readonly limit = MAX_JSON_DEPTH) {}
+
+  /** Reads the next piece; true once the text so far nests more than the limit. */
+  feed(text: string): boolean {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (this.escaped) this.escaped = false;
+      else if (this.inString) {
+        if (c === 0x5c)
+          this.escaped = true; // backslash: the next character is escaped
+        else if (c === 0x22) this.inString = false;
+      } else if (c === 0x22) this.inString = true;
+      else if (c === 0x5b || c === 0x7b) {
+        if (++this.depth > this.limit) return true;
+      } else if (c === 0x5d || c === 0x7d) this.depth--;
+    }
+    return false;
+  }
+}
+
 /** The same for JSON text, by counting brackets outside strings (no parse). */
 export function textNestedDeeperThan(text: string, limit = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: the next character is escaped
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x5b || c === 0x7b) {
-      if (++depth > limit) return true;
-    } else if (c === 0x5d || c === 0x7d) depth--;
+  return new JsonDepthMeter(limit).feed(text);
+}
+
+/**
+ * JSON.parse of text from a file that may have come with a cloned repository (or another agent's log),
+ * or undefined when it is not JSON or nests deeper than `limit`: checked first, since JSON.parse takes
+ * seconds on megabytes of `[[[[` (8 s for an 8 MB line that packs to 8 KB in git).
+ */
+export function parseShallowJson(text: string, limit = MAX_JSON_DEPTH): unknown {
+  if (textNestedDeeperThan(text, limit)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
   }
-  return false;
 }
 
 /** JSON text of a value, or a one-line note when it nests too deeply to serialise. */

@@ -1,6 +1,6 @@
 // Readers that tolerate what crashes and concurrent writers leave: a torn last line, damaged lines.
 // (Writing is the store writer's job: whole-line appends on O_APPEND descriptors, atomic replacement.)
-import { MAX_JSON_DEPTH, textNestedDeeperThan } from '../json-depth';
+import { MAX_JSON_DEPTH, parseShallowJson } from '../json-depth';
 import { readTextFile } from '../read-text';
 
 /** What a tolerant JSONL reader found. */
@@ -14,16 +14,10 @@ export interface JsonlReadResult<T> {
 
 /**
  * One JSONL line parsed, or undefined when it is not JSON or nests deeper than `MAX_JSON_DEPTH`: a file
- * of the store may come with a cloned repository, and JSON.parse takes seconds on megabytes of `[[[[`
- * (8 s for an 8 MB line that packs to 8 KB in git) while the extension host waits.
+ * of the store may come with a cloned repository (see `parseShallowJson`).
  */
 export function parseJsonLine(line: string): unknown {
-  if (textNestedDeeperThan(line, MAX_JSON_DEPTH)) return undefined;
-  try {
-    return JSON.parse(line) as unknown;
-  } catch {
-    return undefined;
-  }
+  return parseShallowJson(line, MAX_JSON_DEPTH);
 }
 
 /** Parses JSONL text: complete lines only; a trailing partial line is reported, never thrown on. */

@@ -1,6 +1,8 @@
 // What an importer read differently or left out, counted per kind and said once per file:
 // "3 image blocks counted as a one-word marker (replay counts text only)".
 
+import { MAX_JSON_DEPTH } from '../json-depth';
+
 export class Notes {
   private readonly counts = new Map<string, { n: number; text: (n: number) => string }>();
 
@@ -39,8 +41,10 @@ export function noteUnknownRole(notes: Notes, role: unknown): void {
 }
 
 /** JSON lines that did not parse: a cut-off last line (a log still being written) or invalid lines. */
-export function noteBadLines(notes: Notes, bad: readonly { line: number; last: boolean }[]): void {
+export function noteBadLines(notes: Notes, bad: readonly { line: number; last: boolean; deep?: true }[]): void {
   for (const b of bad)
-    if (b.last) notes.say(`line ${b.line} is cut off (the session was still being written?): skipped`);
+    if (b.deep)
+      notes.add('deep-line', (n) => `${plural(n, 'line')} nested more than ${MAX_JSON_DEPTH} levels deep skipped`);
+    else if (b.last) notes.say(`line ${b.line} is cut off (the session was still being written?): skipped`);
     else notes.add('bad-line', (n) => `${plural(n, 'line')} that ${n === 1 ? 'is' : 'are'} not valid JSON skipped`);
 }

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { MAX_JSON_DEPTH, nestedDeeperThan, textNestedDeeperThan } from '../../../src/core/json-depth';
+import fc from 'fast-check';
+import { JsonDepthMeter, MAX_JSON_DEPTH, nestedDeeperThan, textNestedDeeperThan } from '../../../src/core/json-depth';
 import { silentLogger, type Logger } from '../../../src/core/ports';
 import { toAnthropicRequest } from '../../../src/core/providers/anthropic-messages';
 import { ContextStore } from '../../../src/core/store/context-store';
@@ -28,6 +29,31 @@ test('depth is measured without recursion, in values and in text (brackets insid
   assert.equal(textNestedDeeperThan(deepArgs), true);
   assert.equal(textNestedDeeperThan(`{"a":"${'['.repeat(DEPTH)}\\"{{"}`), false, 'brackets in strings');
   assert.equal(textNestedDeeperThan('['.repeat(MAX_JSON_DEPTH) + ']'.repeat(MAX_JSON_DEPTH)), false);
+});
+
+test('property: text measured in pieces (a streamed file) is judged as the whole text is', () => {
+  const text = fc.oneof(
+    fc.json(),
+    fc.string({ unit: fc.constantFrom('[', ']', '{', '}', '"', '\\', 'a') }), // escapes cut at any point
+  );
+  fc.assert(
+    fc.property(text, fc.array(fc.nat(), { maxLength: 6 }), fc.integer({ min: 0, max: 4 }), (t, cuts, limit) => {
+      const at = [...new Set(cuts.map((c) => c % (t.length + 1)))].sort((a, b) => a - b);
+      const pieces = [0, ...at].map((from, i) => t.slice(from, at[i] ?? t.length));
+      const meter = new JsonDepthMeter(limit);
+      const deep = pieces.some((p) => meter.feed(p));
+      const depth = (() => {
+        try {
+          return nestedDeeperThan(JSON.parse(t), limit);
+        } catch {
+          return undefined;
+        }
+      })();
+      assert.equal(deep, textNestedDeeperThan(t, limit));
+      if (depth !== undefined) assert.equal(deep, depth, t);
+    }),
+    { numRuns: 500 },
+  );
 });
 
 test('a tool call nested too deeply is refused with the reason; the session goes on', async () => {

@@ -60,13 +60,13 @@ test('broken or unknown files are refused with a reason naming the problem and a
       'not an agent log (Markdown without Aider headers)',
     ],
     ['two.json', '{"a": 1} {"b": 2}', /several JSON values/, 'not valid JSON'],
-    // JSON.parse reads 20,000 levels; walking or serialising them would overflow the stack.
+    // Within the 200 levels a file may nest, content parts have their own limit.
     [
       'deep-parts.json',
       '{"model":"claude-sonnet-4-5","max_tokens":1,"messages":[{"role":"user","content":"q"},' +
         '{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"x","input":{}}]},{"role":"user","content":[' +
-        '{"type":"tool_result","tool_use_id":"t","content":['.repeat(20_000) +
-        ']}'.repeat(20_000) +
+        '{"type":"tool_result","tool_use_id":"t","content":['.repeat(80) +
+        ']}'.repeat(80) +
         ']}]}',
       /message 2: block 0: content parts nested more than 64 levels deep/,
       'content nested too deeply',
@@ -76,9 +76,11 @@ test('broken or unknown files are refused with a reason naming the problem and a
       '[{"role":"user","content":"q"},{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function",' +
         `"function":{"name":"f","arguments":${'['.repeat(20_000)}${']'.repeat(20_000)}}}]},` +
         '{"role":"tool","tool_call_id":"c","content":"r"},{"role":"assistant","content":"a"}]',
-      /nested too deeply to read/,
+      /nested too deeply to read \(more than 200 levels\)/,
       'nested too deeply to read',
     ],
+    // JSON.parse and the streaming parser take seconds on megabytes of `[[[[`: refused before parsing.
+    ['deep.json', '['.repeat(2_000_000) + ']'.repeat(2_000_000), /more than 200 levels/, 'nested too deeply to read'],
   ];
   for (const [name, text, why, group] of cases) {
     writeFileSync(join(dir, name), text);
@@ -86,6 +88,18 @@ test('broken or unknown files are refused with a reason naming the problem and a
     assert.match(e.reason, why, name);
     assert.equal(e.group, group, name);
   }
+});
+
+test('a line of JSON lines nested too deeply is skipped with a warning before it is parsed', async () => {
+  const dir = tmp();
+  const file = join(dir, 'session.jsonl');
+  const session = readFileSync(fixture('claude-code-session.jsonl'), 'utf8');
+  const deep = `{"type":"user","x":${'['.repeat(1_000_000)}${']'.repeat(1_000_000)}}\n`;
+  // First, in the middle and last: the first line also decides whether the file is JSON lines.
+  writeFileSync(file, deep + session + deep + session.split('\n')[0] + '\n' + deep);
+  const [t] = await loadTrajectoryFile(file);
+  assert.ok(t!.warnings?.includes('3 lines nested more than 200 levels deep skipped'), String(t!.warnings));
+  assert.ok(t!.calls!.length > 0);
 });
 
 test('an unknown role is dropped with a warning, not a silent misread', async () => {

@@ -3,6 +3,7 @@
 // reported, the rest kept), or plain text (Markdown logs such as Aider's chat history).
 import { JSONParser } from '@streamparser/json';
 import { fail, FormatError } from '../errors';
+import { JsonDepthMeter, MAX_JSON_DEPTH, textNestedDeeperThan } from '../../json-depth';
 import type { Json } from '../json';
 import { openText } from './open';
 import { createPruner, pruneRecord } from './prune';
@@ -12,6 +13,8 @@ export interface BadLine {
   line: number;
   /** True for the file's last line (a log still being written ends with a torn line). */
   last: boolean;
+  /** It nests more than `MAX_JSON_DEPTH` levels deep: skipped before parsing (seconds per megabyte). */
+  deep?: true;
 }
 
 const SEVERAL = 'several JSON values one after another';
@@ -50,9 +53,16 @@ async function readDocument(first: string, rest: AsyncGenerator<string>): Promis
       roots++;
     } else prune(value as Json);
   };
+  // The parser keeps a frame per level and spends seconds on megabytes of `[[[[`: refused first.
+  const meter = new JsonDepthMeter();
+  const write = (chunk: string): void => {
+    if (meter.feed(chunk))
+      fail(`nested too deeply to read (more than ${MAX_JSON_DEPTH} levels)`, 'nested too deeply to read');
+    parser.write(chunk);
+  };
   try {
-    parser.write(first);
-    for await (const chunk of rest) parser.write(chunk);
+    write(first);
+    for await (const chunk of rest) write(chunk);
     parser.end();
   } catch (e) {
     if (e instanceof FormatError) throw e;
@@ -73,6 +83,7 @@ async function readLines(head: string, rest: AsyncGenerator<string>): Promise<In
     line++;
     const t = text.trim();
     if (t === '') return;
+    if (textNestedDeeperThan(t)) return void bad.push({ line, last, deep: true });
     try {
       const v = JSON.parse(t) as Json;
       pruneRecord(v, prune);
@@ -145,9 +156,11 @@ async function readOnce(file: string, mode?: 'lines'): Promise<Input> {
     }
     head = parts.join('');
     let wholeLine = false;
+    // A first line nested too deeply to parse is one bad line of JSON lines (a document beginning so
+    // would be refused anyway).
     if (nl !== -1 && nl <= FIRST_LINE_PROBE)
       try {
-        JSON.parse(head.slice(0, nl));
+        if (!textNestedDeeperThan(head.slice(0, nl))) JSON.parse(head.slice(0, nl));
         wholeLine = true;
       } catch {
         /* a document spread over lines */
