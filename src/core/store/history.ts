@@ -297,6 +297,8 @@ export interface SessionEntry {
   markdown: string;
   bytes: number;
   modifiedMs: number;
+  /** Device and inode: which file it is (a checkout that replaces it makes another). */
+  identity: string;
 }
 
 /** Lists the sessions in the store's history, newest first. */
@@ -315,6 +317,7 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
       markdown: jsonl.replace(/\.jsonl$/, '.md'),
       bytes: st.size,
       modifiedMs: st.mtimeMs,
+      identity: `${st.dev}:${st.ino}`,
     });
   }
   return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));

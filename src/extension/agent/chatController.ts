@@ -27,7 +27,7 @@ import { modelFields, modelName, providerKind } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { HistorySink, SessionHistory } from './sessionHistory';
 import { listPastSessions } from './pastSessions';
-import { WrittenSessions } from './writtenSessions';
+import { fileIdentity, WrittenSessions } from './writtenSessions';
 
 export type { Extras } from './sessionFactory';
 
@@ -246,7 +246,7 @@ export class ChatController implements vscode.Disposable {
   /** Past sessions from the history files, newest first. */
   async refreshPastSessions(): Promise<number> {
     try {
-      const sessions = await listPastSessions(await this.openStore(), (id) => this.written.has(id));
+      const sessions = await listPastSessions(await this.openStore(), (id, identity) => this.written.has(id, identity));
       this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
       return sessions.length;
     } catch (e) {
@@ -279,7 +279,7 @@ export class ChatController implements vscode.Disposable {
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
-    const foreign = !this.written.has(id);
+    const foreign = !this.written.has(id, await fileIdentity(store.historyPaths(id).jsonl));
     if (foreign) {
       const answer = await askAboutForeignSession(id);
       // Read first: what the history file would send, not the transcript that came with it.
@@ -301,7 +301,7 @@ export class ChatController implements vscode.Disposable {
       this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
       return false;
     }
-    await this.written.add(into);
+    await this.written.add(into, await fileIdentity(store.historyPaths(into).jsonl));
     this.newChat();
     const shown = (s: string): string => store.displayPath(store.historyPaths(s).jsonl);
     const view = resumedView(this.model.snapshot, into, past, shown(id));
@@ -370,14 +370,17 @@ export class ChatController implements vscode.Disposable {
     this.session = session;
     this.carryOver = undefined;
     // A continued conversation keeps appending to the history file it already has.
-    if (!this.history) await this.written.add(sessionId);
-    this.history ??= SessionHistory.open(
-      await HistoryWriter.open(store, sessionId, { tokenizer }),
-      // (counted after the session put its own system prompt in place of the file's)
-      restoring ? session.state().messages.length : 0,
-      this.resumed?.records ?? [],
-      this.d.logger,
-    );
+    if (!this.history) {
+      const writer = await HistoryWriter.open(store, sessionId, { tokenizer });
+      await this.written.add(sessionId, await fileIdentity(writer.paths.jsonl));
+      this.history = SessionHistory.open(
+        writer,
+        // (counted after the session put its own system prompt in place of the file's)
+        restoring ? session.state().messages.length : 0,
+        this.resumed?.records ?? [],
+        this.d.logger,
+      );
+    }
     sink.session = session;
     sink.history = this.history;
     return session;

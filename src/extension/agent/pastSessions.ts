@@ -19,10 +19,10 @@ async function summary(file: string, key: string): Promise<HistorySummary> {
   return s;
 }
 
-/** `isOwn`: whether this workspace wrote the session (others are marked `foreign`). */
+/** `isOwn`: whether this workspace wrote the session's file (others are marked `foreign`). */
 export async function listPastSessions(
   store: ContextStore,
-  isOwn: (id: string) => boolean = () => true,
+  isOwn: (id: string, identity: string) => boolean = () => true,
 ): Promise<SessionSummary[]> {
   const entries = (await listSessions(store)).slice(0, LISTED);
   return mapFew(entries, READ_AT_ONCE, async (e) => {
@@ -34,7 +34,7 @@ export async function listPastSessions(
       createdAt: Number.isFinite(created) ? created : e.modifiedMs,
       updatedAt: e.modifiedMs,
       turns: s.turns,
-      ...(isOwn(e.name) ? {} : { foreign: true }),
+      ...(isOwn(e.name, e.identity) ? {} : { foreign: true }),
       ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
       ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
     };

@@ -1,7 +1,10 @@
 // Which history files this workspace's Context Desk wrote itself, kept in workspace state (outside the
 // store and outside git). A history file that is not on the list came from elsewhere: a cloned
 // repository can ship one whose "user" messages are instructions nobody here gave, so History marks it
-// and resuming it asks first.
+// and resuming it asks first. Each is kept with the identity (device and inode) of the file it wrote:
+// a pull or checkout that replaces the file with a teammate's or an attacker's version (git writes a
+// new file) makes it a file this workspace did not write, though it has the same name.
+import { promises as fsp } from 'node:fs';
 import type * as vscode from 'vscode';
 import { safeName } from '../../core/store/names';
 import { mementoStrings } from '../mementoStrings';
@@ -16,15 +19,27 @@ export class WrittenSessions {
     return mementoStrings(this.memento, KEY);
   }
 
-  /** True when this workspace's Context Desk wrote the session's history file (by id or file name). */
-  has(id: string): boolean {
-    return this.ids().includes(safeName(id));
+  /**
+   * True when this workspace's Context Desk wrote the session's history file (by id or file name) and,
+   * where both are known, it is still the file it wrote (`identity`: see `fileIdentity`).
+   */
+  has(id: string, identity?: string): boolean {
+    const name = safeName(id);
+    return this.ids().some(
+      (x) => x === name || (x.startsWith(`${name}#`) && (identity === undefined || x === `${name}#${identity}`)),
+    );
   }
 
-  async add(id: string): Promise<void> {
+  async add(id: string, identity?: string): Promise<void> {
     const name = safeName(id);
-    const ids = this.ids().filter((x) => x !== name);
-    ids.push(name);
+    const ids = this.ids().filter((x) => x !== name && !x.startsWith(`${name}#`));
+    ids.push(identity === undefined ? name : `${name}#${identity}`);
     await this.memento.update(KEY, ids.slice(-KEEP));
   }
+}
+
+/** The identity of a history file as written (device and inode), or undefined when it is missing. */
+export async function fileIdentity(file: string): Promise<string | undefined> {
+  const st = await fsp.lstat(file).catch(() => undefined);
+  return st ? `${st.dev}:${st.ino}` : undefined;
 }
