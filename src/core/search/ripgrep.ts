@@ -69,6 +69,7 @@ export function ripgrepArgs(
 ): string[] {
   // --no-ignore: the store's own .gitignore is `*`; --no-config: a user's RIPGREP_CONFIG_PATH must not change results.
   const args = ['--no-config', '--no-ignore', '--hidden'];
+  if (endsLinesBeforeCrlf(o)) args.push('--crlf');
   if (o.ranges) args.push('--json');
   else {
     args.push('--line-number', '--with-filename', '--no-heading', '--color', 'never', '--no-column');
@@ -81,6 +82,15 @@ export function ripgrepArgs(
   for (const g of o.globs ?? []) args.push('--glob', g);
   args.push('-e', o.pattern, '--', ...o.paths);
   return args;
+}
+
+/**
+ * Whether `$` in the pattern should also match before a CRLF line end: without `--crlf`, `;$` finds
+ * nothing in a file with Windows line ends. Only for a regex with `$` (nothing else changes), and not one
+ * that names a CR itself (rg refuses `\r` with `--crlf`).
+ */
+function endsLinesBeforeCrlf(o: { pattern: string; fixed?: boolean }): boolean {
+  return !o.fixed && o.pattern.includes('$') && !/\r|\\r|\\[xuU]\{?0*[dD]\b|\\015/.test(o.pattern);
 }
 
 // Byte offsets from rg to UTF-16 offsets in the decoded line.

@@ -123,10 +123,12 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
           caseMode: 'smart',
           maxMatches: 1000,
           signal: controller.signal,
+          // Where the match is: the label shows it and accepting opens the file there.
+          ranges: true,
           locate: { appRoot: vscode.env.appRoot },
         })) {
           found.push({
-            label: m.text.trim().slice(0, 200) || '(blank line)',
+            label: aroundMatch(m) || '(blank line)',
             description: `${path.relative(root, m.file)}:${m.line}`,
             match: m,
             alwaysShow: true,
@@ -173,4 +175,11 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     qp.value = initial;
     run(initial);
   }
+}
+
+/** Up to 200 characters of a matching line around its first match (a long line's match can lie far in). */
+function aroundMatch(m: GrepMatch): string {
+  const from = Math.max(0, (m.ranges[0]?.start ?? 0) - 40);
+  const shown = m.text.slice(from, from + 200).trim();
+  return from > 0 && shown ? `…${shown}` : shown;
 }

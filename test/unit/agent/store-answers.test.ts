@@ -81,7 +81,7 @@ test('grep cuts long lines, stops at its character cap and says when there are m
   assert.match(first!, /… \(line cut\)$/);
   assert.deepEqual(notes, [
     '(more than 1 matches; narrow the pattern or the scope, or raise maxMatches up to 1000)',
-    `(lines longer than ${GREP_LINE_CHARS} characters are cut; read one with contextDesk_readStoredFile at its line)`,
+    `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; read more of one with contextDesk_readStoredFile at its line)`,
   ]);
 
   const all = await grepText(store, { pattern: 'needle', scope: 'tool-outputs', maxMatches: 1000 }, signal, locate);
@@ -97,6 +97,51 @@ test('grep cuts long lines, stops at its character cap and says when there are m
     locate,
   );
   assert.equal(exact.split('\n').length, 10, 'exactly maxMatches matches, no note');
+});
+
+test('grep shows a long line around its match, wherever on the line the match is', async (t) => {
+  const { store } = await fixture(t);
+  // A JSON log line of 6,000 characters with the error near its end, and one with it in the middle.
+  await write(store, '0001-json.txt', `{"data":"${'x'.repeat(5000)}","error":"ECONNRESET by peer","t":1}\n`);
+  await write(store, '0002-mid.txt', `${'y'.repeat(3000)} ECONNRESET ${'z'.repeat(3000)}\n`);
+  const out = await grepText(store, { pattern: 'ECONNRESET', scope: 'tool-outputs' }, signal, locate);
+  const [json, mid] = out.split('\n').slice(0, 2).sort(); // rg searches files in parallel
+  assert.match(
+    json!,
+    /^\.context-desk\/tool-outputs\/s1\/0001-json\.txt:1: …x+","error":"ECONNRESET by peer","t":1} \(line cut\)$/,
+  );
+  assert.match(mid!, /^\.context-desk\/tool-outputs\/s1\/0002-mid\.txt:1: …y{99} ECONNRESET z+… \(line cut\)$/);
+  for (const line of [json!, mid!]) assert.ok(line.length < GREP_LINE_CHARS + 80, `line of ${line.length} characters`);
+});
+
+test('grep stops after its time limit and says what it found and how to search faster', async (t) => {
+  const { store, base } = await fixture(t);
+  await write(store, '0001-shell.txt', 'needle\n');
+  // A stand-in for rg on a huge store: it prints one match, then takes its time.
+  const slowRg = path.join(base, 'slow-rg.sh');
+  const match = JSON.stringify({
+    type: 'match',
+    data: {
+      path: { text: path.join(store.root, 'tool-outputs', 's1', '0001-shell.txt') },
+      line_number: 1,
+      lines: { text: 'needle\n' },
+      submatches: [{ start: 0, end: 6 }],
+    },
+  });
+  await fsp.writeFile(slowRg, `#!/bin/sh\nprintf '%s\\n' '${match}'\nexec sleep 30\n`, { mode: 0o755 });
+  const started = Date.now();
+  const out = await grepText(store, { pattern: 'needle' }, signal, { candidates: [slowRg] }, 300);
+  assert.ok(Date.now() - started < 5000, `took ${Date.now() - started} ms`);
+  assert.equal(
+    out,
+    '.context-desk/tool-outputs/s1/0001-shell.txt:1: needle\n' +
+      '(grep stopped after 0.3 s; these 1 matches were found by then, there may be more: narrow the scope, or use a simpler or literal (fixed) pattern)',
+  );
+  await fsp.writeFile(slowRg, '#!/bin/sh\nexec sleep 30\n');
+  assert.equal(
+    await grepText(store, { pattern: 'needle' }, signal, { candidates: [slowRg] }, 300),
+    'grep stopped after 0.3 s without a match in all: narrow the scope, or use a simpler or literal (fixed) pattern.',
+  );
 });
 
 test('readStoredFile refuses offsets and limits that are not whole numbers, and caps its answer', async (t) => {

@@ -6,7 +6,8 @@ import { locateRipgrep, NO_RIPGREP_MESSAGE } from '../../search/locate';
 import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../../search/ripgrep';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
-import { secretSafeCut } from '../../store/sanitize/secrets';
+import { deadline } from './deadline';
+import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
 
 export type GrepPort = (o: Omit<RipgrepOptions, 'rgPath'>) => AsyncIterable<GrepMatch>;
 
@@ -24,11 +25,18 @@ export function ripgrepPort(locate: Parameters<typeof locateRipgrep>[0] = {}): G
 // Terminal logs' indexes repeat every command line as JSON: grep finds the readable log lines instead.
 const DEFAULT_EXCLUDES = ['!**/.git/**', '!**/node_modules/**', '!**/terminals/*.index.jsonl'];
 
-export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): AgentTool {
+// A name with a newline or other control character is quoted: as it is, it would read as another line.
+const shownName = (name: string): string => (/[\x00-\x1f\x7f]/.test(name) ? JSON.stringify(name) : name);
+
+export function grepTool(
+  guard: PathGuard,
+  port: GrepPort = ripgrepPort(),
+  options: { timeoutMs?: number } = {},
+): AgentTool {
+  const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
   return {
     name: 'grep',
-    description:
-      'Searches file contents with ripgrep (Rust regex). Returns "path:line: text". Works on stored outputs and terminal logs too.',
+    description: `Searches file contents with ripgrep (Rust regex). Returns "path:line: text"; a line longer than ${GREP_LINE_CHARS} characters is cut around its first match. Works on stored outputs and terminal logs too. Binary files are searched only when named by path; a search stops after ${GREP_TIMEOUT_MS / 1000} s.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -56,6 +64,7 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
       const inStore = store !== undefined && !path.relative(store, r.absolute).startsWith('..');
       const storeExclude = store && !inStore ? [`!**/${path.basename(store)}/**`] : [];
       const lines: string[] = [];
+      const timer = deadline(timeoutMs);
       try {
         for await (const m of port({
           pattern: String(args.pattern),
@@ -64,21 +73,36 @@ export function grepTool(guard: PathGuard, port: GrepPort = ripgrepPort()): Agen
           caseMode: args.ignore_case === true ? 'ignore' : 'sensitive',
           maxMatches: max + 1,
           globs: [...DEFAULT_EXCLUDES, ...storeExclude, ...(typeof args.glob === 'string' ? [args.glob] : [])],
-          signal: ctx.signal,
+          signal: AbortSignal.any([ctx.signal, timer.signal]),
+          // Where each match starts, so a long line is shown around it (and rg's JSON keeps odd names whole).
+          ranges: true,
         })) {
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');
-          lines.push(
-            `${rel.startsWith('..') ? m.file : rel}:${m.line}: ${m.text.length > 500 ? `${m.text.slice(0, secretSafeCut(m.text, 500))}…` : m.text}`,
-          );
+          const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS).text;
+          lines.push(`${shownName(rel.startsWith('..') ? m.file : rel)}:${m.line}: ${shown}`);
         }
       } catch (e) {
         if (ctx.signal.aborted) throw e;
+        if (timer.expired) return timedOut(lines.slice(0, max), timeoutMs, r.display);
         return { ok: false, text: `grep failed: ${e instanceof Error ? e.message : String(e)}` };
+      } finally {
+        timer.clear();
       }
       if (lines.length === 0)
         return { ok: true, text: `No matches for ${JSON.stringify(args.pattern)} in ${r.display}.` };
       const more = lines.length > max ? `\n(more than ${max} matches; narrow the pattern or the path)` : '';
       return { ok: true, text: lines.slice(0, max).join('\n') + more };
     },
+  };
+}
+
+/** What a search that ran out of time answers: the matches found until then, and how to search faster. */
+function timedOut(lines: string[], timeoutMs: number, where: string): ToolOutput {
+  const how = 'search a smaller path, add a glob, or use a simpler or literal (fixed) pattern';
+  const s = timeoutMs / 1000;
+  if (lines.length === 0) return { ok: false, text: `grep stopped after ${s} s without a match in ${where}: ${how}.` };
+  return {
+    ok: true,
+    text: `${lines.join('\n')}\n(grep stopped after ${s} s; these ${lines.length} matches were found by then, there may be more: ${how})`,
   };
 }

@@ -10,6 +10,8 @@ import type { LocateOptions } from '../../search/locate';
 import { formatLineRange, MAX_READ_LINES, readLineRange, type LineRange } from './line-range';
 import { recentExecutions } from '../../store/terminal-log-reader';
 import { openChecked } from '../../read-text';
+import { deadline } from './deadline';
+import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
 
 /** Whether a terminal is captured, as the terminal list tells a calling model. */
 export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration' | 'off';
@@ -19,8 +21,7 @@ export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration
  * lines cut at 2000 characters (4 MB) do not.
  */
 export const READ_CHARS = 256_000;
-/** Longest matching line shown whole (a minified file or a progress bar is one line of megabytes). */
-export const GREP_LINE_CHARS = 500;
+export { GREP_LINE_CHARS, GREP_TIMEOUT_MS } from './match-window';
 /** Most characters grep answers with (about 12,000 tokens); past it the answer says how to narrow or read on. */
 export const GREP_CHARS = 50_000;
 /** Longest last command the terminal list shows whole. */
@@ -125,14 +126,16 @@ function grepInput(input: unknown): { pattern: string; scope: GrepScope; fixed: 
 }
 
 /**
- * `path:line: text` per match, or why the search failed or was refused. Long lines are cut and the
- * answer stops at GREP_CHARS; either way the answer says so and how to read on.
+ * `path:line: text` per match, or why the search failed or was refused. Long lines are cut around their
+ * first match, the answer stops at GREP_CHARS, and the search after `timeoutMs`; the answer then says so
+ * and how to read on.
  */
 export async function grepText(
   store: ContextStore,
   input: unknown,
   signal: AbortSignal,
   locate: LocateOptions,
+  timeoutMs = GREP_TIMEOUT_MS,
 ): Promise<string> {
   const checked = grepInput(input);
   if (typeof checked === 'string') return checked;
@@ -142,6 +145,8 @@ export async function grepText(
   let found = 0;
   let cutLines = false;
   let full = false;
+  const timer = deadline(timeoutMs);
+  let timedOut = false;
   try {
     // One match past the cap tells whether there are more.
     for await (const m of grepStore({
@@ -150,16 +155,15 @@ export async function grepText(
       scope,
       fixed,
       maxMatches: maxMatches + 1,
-      signal,
+      signal: AbortSignal.any([signal, timer.signal]),
+      // Where each match starts, so a long line is shown around it.
+      ranges: true,
       locate,
     })) {
       if (++found > maxMatches) break;
-      let text = m.text;
-      if (text.length > GREP_LINE_CHARS) {
-        text = `${text.slice(0, secretSafeCut(text, GREP_LINE_CHARS))}… (line cut)`;
-        cutLines = true;
-      }
-      const line = `${store.displayPath(m.file)}:${m.line}: ${text}`;
+      const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS);
+      cutLines ||= shown.cut;
+      const line = `${store.displayPath(m.file)}:${m.line}: ${shown.text}${shown.cut ? ' (line cut)' : ''}`;
       if (lines.length > 0 && chars + line.length + 1 > GREP_CHARS) {
         full = true;
         break;
@@ -169,11 +173,21 @@ export async function grepText(
     }
   } catch (e) {
     if (signal.aborted) throw e;
-    return `grep failed: ${message(e)}`;
+    if (!timer.expired) return `grep failed: ${message(e)}`;
+    timedOut = true;
+  } finally {
+    timer.clear();
   }
+  const faster = 'narrow the scope, or use a simpler or literal (fixed) pattern';
+  if (timedOut && lines.length === 0)
+    return `grep stopped after ${timeoutMs / 1000} s without a match in ${scope}: ${faster}.`;
   if (lines.length === 0) return `No matches for ${JSON.stringify(pattern)} in ${scope}.`;
   const notes: string[] = [];
-  if (full)
+  if (timedOut)
+    notes.push(
+      `(grep stopped after ${timeoutMs / 1000} s; these ${lines.length} matches were found by then, there may be more: ${faster})`,
+    );
+  else if (full)
     notes.push(
       `(${lines.length} matches shown: the answer stops at ${GREP_CHARS.toLocaleString('en-US')} characters; narrow the pattern or the scope, or read a file around a line with contextDesk_readStoredFile)`,
     );
@@ -183,7 +197,7 @@ export async function grepText(
     );
   if (cutLines)
     notes.push(
-      `(lines longer than ${GREP_LINE_CHARS} characters are cut; read one with contextDesk_readStoredFile at its line)`,
+      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; read more of one with contextDesk_readStoredFile at its line)`,
     );
   return [...lines, ...notes].join('\n');
 }

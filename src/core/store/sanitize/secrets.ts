@@ -129,6 +129,28 @@ export function secretSafeCut(text: string, max: number): number {
   return cutOutside(engine.scan(text.slice(0, max + CLIP_MARGIN)), max);
 }
 
+/**
+ * `text[from, to)` widened or narrowed so that no secret straddles either end, for a window cut out of
+ * a long line around position `keep` (a grep match): cut through a token, its head or its tail would not
+ * be found when the window is redacted. A secret at an end is left out, unless that would leave `keep`
+ * out too; then it is taken whole.
+ */
+export function secretSafeSlice(text: string, from: number, to: number, keep: number): [number, number] {
+  const lo = Math.max(0, from - CLIP_MARGIN);
+  const spans = engine
+    .scan(text.slice(lo, Math.min(text.length, to + CLIP_MARGIN)))
+    .map((s) => ({ matchStart: s.matchStart + lo, matchEnd: s.matchEnd + lo }));
+  const straddling = (at: number) => spans.find((s) => s.matchStart < at && s.matchEnd > at);
+  // Each end moves one way only (overlapping matches could otherwise send it back and forth).
+  let s = straddling(from);
+  for (; s && s.matchEnd <= keep; s = straddling(from)) from = s.matchEnd;
+  for (; s; s = straddling(from)) from = s.matchStart;
+  s = straddling(to);
+  for (; s && s.matchStart > keep; s = straddling(to)) to = s.matchStart;
+  for (; s; s = straddling(to)) to = s.matchEnd;
+  return [from, Math.max(from, to)];
+}
+
 /** `cut`, moved back before every secret match (of `spans`) that straddles it. */
 export function cutOutside(spans: readonly Span[], cut: number): number {
   for (let moved = true; moved;) {
