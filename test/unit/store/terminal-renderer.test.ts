@@ -5,6 +5,7 @@ import { Terminal } from '@xterm/headless';
 import { ONE_CELL_RANGES, TWO_CELL_RANGES, isOneCell, isTwoCell } from '../../../src/core/store/sanitize/cell-width';
 import { TerminalRenderer } from '../../../src/core/store/sanitize/terminal-renderer';
 import { LOST_ROWS } from '../../../src/core/store/sanitize/xterm-screen';
+import { UNICODE_11, unicode11Width } from '../../../src/core/store/sanitize/unicode-v11';
 
 const COLS = 20;
 const ROWS = 5;
@@ -98,6 +99,9 @@ test('the line emulator renders exactly what xterm renders (random redraw stream
 test('every character of known width takes exactly that many cells in xterm', async () => {
   const ROWS_PER_WRITE = 1000;
   const term = new Terminal({ cols: 8, rows: ROWS_PER_WRITE + 1, scrollback: 0, allowProposedApi: true });
+  // The widths the renderer's xterm uses (VS Code's terminal's).
+  term.unicode.register(UNICODE_11);
+  term.unicode.activeVersion = '11';
   const write = (data: string): Promise<void> => new Promise((resolve) => term.write(data, resolve));
   const wrong: string[] = [];
   let checked = 0;
@@ -105,7 +109,10 @@ test('every character of known width takes exactly that many cells in xterm', as
     [1, ONE_CELL_RANGES, isOneCell],
     [2, TWO_CELL_RANGES, isTwoCell],
   ] as const) {
-    const codes = ranges.flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, i) => first + i));
+    // The emoji among the ranges are not of known width (they take two cells in Unicode 11): left out.
+    const codes = ranges
+      .flatMap(([first, last]) => Array.from({ length: last - first + 1 }, (_, i) => first + i))
+      .filter((c) => known(c) || unicode11Width(c) === width);
     for (let at = 0; at < codes.length; at += ROWS_PER_WRITE) {
       const batch = codes.slice(at, at + ROWS_PER_WRITE);
       // One character per row, between two letters: the second letter lands `width` cells later.
@@ -127,8 +134,22 @@ test('every character of known width takes exactly that many cells in xterm', as
   assert.ok(checked > 40000, `checked ${checked}`);
   assert.deepEqual(wrong, []);
   // and the exclusions really are neither
-  for (const c of [0x0301, 0x0483, 0x202e, 0x302a, 0x3099, 0x303f, 0xff71, 0x9f, 0xd800])
+  for (const c of [0x0301, 0x0483, 0x202e, 0x302a, 0x3099, 0x303f, 0xff71, 0x9f, 0xd800, 0x2705, 0x26a1, 0x231b])
     assert.equal(isOneCell(c) || isTwoCell(c), false, c.toString(16));
+});
+
+test("an emoji takes two cells, as in VS Code's terminal: what a cursor move then writes lands where a person saw it", async () => {
+  // Unicode 11 widths (terminal.integrated.unicodeVersion's default): 🚀 and ✅ take two cells each.
+  const cases: [string, string][] = [
+    ['ab🚀cd\r\x1b[4Cx\r\n', 'ab🚀xd\n'],
+    ['✅ done\r\x1b[2CX\r\n', '✅Xdone\n'],
+    ['⚡ build\x1b[6D*\r\n', '⚡*build\n'],
+    ['❌ 1 failed\r\x1b[3C2\r\n', '❌ 2 failed\n'],
+  ];
+  for (const [text, shown] of cases) {
+    assert.equal((await render(text)).out, shown, JSON.stringify(text));
+    assert.equal((await render(FORCE_XTERM + text)).out, shown, JSON.stringify(text));
+  }
 });
 
 test('spinners and bars of one-cell characters stay out of xterm and render as xterm does', async () => {

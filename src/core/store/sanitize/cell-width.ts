@@ -1,10 +1,12 @@
 // Characters whose width in the terminal is known, so the fast renderers can place them without xterm.
 // One cell: the spinners, bars and marks of progress output (braille, block elements, box drawing,
 // arrows, check marks) and Latin, Greek and Cyrillic letters. Two cells: CJK ideographs, kana, Hangul
-// and fullwidth forms. The ranges leave out what xterm (Unicode 6 widths, @xterm/headless's default)
-// shows otherwise: combining marks (U+0300-036F, U+0483-0489, U+302A-302F, U+3099-309A), bidi controls
+// and fullwidth forms. The ranges leave out what xterm (with the Unicode 11 widths VS Code's terminal
+// uses, unicode-v11.ts) shows otherwise, and the table below drops the emoji among them: combining marks (U+0300-036F, U+0483-0489, U+302A-302F, U+3099-309A), bidi controls
 // (U+202A-202E), U+303F, halfwidth forms, and what was not checked (control pictures, characters
 // outside the Basic Multilingual Plane). An exhaustive test writes every one of them to xterm.
+
+import { unicode11Width } from './unicode-v11';
 
 /** The ranges, inclusive, as [first, last] UTF-16 code units (all in the Basic Multilingual Plane). */
 export const ONE_CELL_RANGES: readonly (readonly [number, number])[] = [
@@ -39,6 +41,9 @@ export const CELL_WIDTH: Uint8Array = (() => {
   const table = new Uint8Array(0x10000);
   for (const [a, b] of ONE_CELL_RANGES) table.fill(1, a, b + 1);
   for (const [a, b] of TWO_CELL_RANGES) table.fill(2, a, b + 1);
+  // Only where Unicode 11 (the widths the terminal renderer's xterm uses) agrees: the emoji among the
+  // symbols (✅ ⚡ ⌛ ❌) take two cells there and are left to xterm.
+  for (let c = 0; c < table.length; c++) if (table[c] !== 0 && table[c] !== unicode11Width(c)) table[c] = 0;
   return table;
 })();
 
