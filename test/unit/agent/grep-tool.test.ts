@@ -87,3 +87,10 @@ test('a search that runs out of time answers with what it found and how to searc
   stop.abort();
   await assert.rejects(running);
 });
+
+test("a path that does not exist is named plainly, not as rg's IO error with the absolute path", async () => {
+  assert.deepEqual(await grep().run({ pattern: 'x', path: 'src/nope' }, ctx), {
+    ok: false,
+    text: 'No such file or folder: src/nope',
+  });
+});

@@ -55,7 +55,8 @@ export function grepTool(
       if (!r.ok) return { ok: false, text: r.message };
       // ripgrep opens a FIFO it is named and waits for a writer (a folder's FIFOs it skips).
       const st = await stat(r.absolute).catch(() => undefined);
-      if (st && !st.isFile() && !st.isDirectory())
+      if (!st) return { ok: false, text: `No such file or folder: ${r.display}` };
+      if (!st.isFile() && !st.isDirectory())
         return { ok: false, text: `${r.display} is not a regular file (${kindOf(st)}); it is not searched.` };
       const max = typeof args.max_results === 'number' ? args.max_results : 100;
       // A workspace search skips the store (its logs and history would echo every earlier search);
