@@ -81,7 +81,7 @@ test('grep cuts long lines, stops at its character cap and says when there are m
   assert.match(first!, /… \(line cut\)$/);
   assert.deepEqual(notes, [
     '(more than 1 matches; narrow the pattern or the scope, or raise maxMatches up to 1000)',
-    `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; read more of one with contextDesk_readStoredFile at its line)`,
+    `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; contextDesk_readStoredFile at its line shows its first 2,000 characters)`,
   ]);
 
   const all = await grepText(store, { pattern: 'needle', scope: 'tool-outputs', maxMatches: 1000 }, signal, locate);

@@ -58,8 +58,7 @@ const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !==
 export function readFileTool(guard: PathGuard): AgentTool {
   return {
     name: 'read_file',
-    description:
-      'Reads lines of a text file in the workspace or the Context Desk store (e.g. a stored tool output). Lines are numbered from 1.',
+    description: `Reads lines of a text file in the workspace or the Context Desk store (e.g. a stored tool output). Lines are numbered from 1; a line longer than ${MAX_LINE_CHARS} characters is cut there.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -140,7 +139,7 @@ export async function lastLines(file: string | fsp.FileHandle, size: number, n: 
 export function tailTool(guard: PathGuard): AgentTool {
   return {
     name: 'tail',
-    description: 'Shows the last lines of a text file (a log, a stored command output) without reading all of it.',
+    description: `Shows the last lines of a text file (a log, a stored command output) without reading all of it; a line longer than ${MAX_LINE_CHARS} characters is cut there.`,
     inputSchema: {
       type: 'object',
       properties: {

@@ -7,7 +7,7 @@ import { StoreReferenceError } from '../../store/errors';
 import { GREP_SCOPES, grepStore, type GrepScope } from '../../search/store-grep';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 import type { LocateOptions } from '../../search/locate';
-import { formatLineRange, MAX_READ_LINES, readLineRange, type LineRange } from './line-range';
+import { formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange, type LineRange } from './line-range';
 import { recentExecutions } from '../../store/terminal-log-reader';
 import { openChecked } from '../../read-text';
 import { deadline } from './deadline';
@@ -197,7 +197,7 @@ export async function grepText(
     );
   if (cutLines)
     notes.push(
-      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; read more of one with contextDesk_readStoredFile at its line)`,
+      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; contextDesk_readStoredFile at its line shows its first ${MAX_LINE_CHARS.toLocaleString('en-US')} characters)`,
     );
   return [...lines, ...notes].join('\n');
 }
