@@ -13,6 +13,7 @@ import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
 import { DraftKeeper } from './agent/draft';
+import type { PanelMemory } from '../protocol/panelMemory';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
 import type { TerminalCapture } from './store/terminalCapture';
@@ -125,6 +126,8 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     context.subscriptions.push(controller);
     return controller;
   });
+  // Memory only: it may hold a key typed into the setup form (see protocol/panelMemory.ts).
+  let panelMemory: PanelMemory = {};
   const agentView: AgentViewProvider = new AgentViewProvider(
     context.extensionUri,
     () => ({
@@ -133,6 +136,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       settings: panelSettings(settings()),
       chat: chat().snapshot,
       draft: draft.get(),
+      memory: panelMemory,
     }),
     panelHandlers({
       chat,
@@ -142,6 +146,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       openStored: (reference) => openStored(reference),
       isAllowedCommand: (c) => agentView.isAllowedCommand(c),
       saveDraft: (text) => draft.set(text),
+      keepMemory: (memory) => (panelMemory = memory),
     }),
     logger,
   );

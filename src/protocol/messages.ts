@@ -7,6 +7,7 @@
 
 import type { ChatPatch, ChatSnapshot, NoticeAction } from './chat';
 import type { ConnectionResult, SaveResult, SetupForm, SetupInput } from './setup';
+import type { PanelMemory } from './panelMemory';
 
 /** The panel's views: the conversation, the setup form, the list of past sessions. */
 export type PanelView = 'chat' | 'setup' | 'history';
@@ -31,6 +32,8 @@ export interface InitPayload {
    * webview's own state, which VS Code writes to disk as it is.
    */
   draft?: string;
+  /** The setup form's unsaved fields and the error line, kept by the host while the view was hidden. */
+  memory?: PanelMemory;
 }
 
 /** Requests the webview sends to the host: method -> params and result. */
@@ -45,6 +48,8 @@ export interface HostRequests {
   stop: { params: Record<string, never>; result: { stopped: boolean } };
   /** The composer's text changed: the host keeps it while the view is hidden or moved. */
   saveDraft: { params: { text: string }; result: { saved: boolean } };
+  /** The setup form's fields or the error line changed: the host keeps them (in memory) while the view is hidden. */
+  keepMemory: { params: PanelMemory; result: { kept: boolean } };
   newChat: { params: Record<string, never>; result: { sessionId: string } };
   openSession: { params: { sessionId: string }; result: { opened: boolean } };
   setStrategy: { params: { strategy: string }; result: { strategy: string } };

@@ -2,19 +2,23 @@
 // fixed dock holds the approval prompt (where model output cannot reach it), the run's one-line status,
 // the one-line context meter and the composer. The setup form and History replace the conversation
 // when asked for. Holds the chat snapshot from the host (replaced on `init`/`chatSnapshot`, patched by
-// `chatPatch`) and keeps the scroll position, meter toggle and view while the view is hidden; the draft
-// is kept by the host (VS Code writes the webview's state to disk as it is, and a draft may hold a key).
+// `chatPatch`) and keeps the scroll position, meter toggle, open disclosures and view while the view is
+// hidden; the draft, the setup form's unsaved fields and the error line are kept by the host (VS Code
+// writes the webview's state to disk as it is, and they may hold a key).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import type { ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
 import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
+import type { PanelMemory, SetupDraft } from '../protocol/panelMemory';
 import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
 import { announcement } from './lib/announce';
 import { statusText } from './lib/format';
 import { deepActiveElement } from './lib/focus';
+import { Disclosures, useDisclosures } from './lib/disclosures';
 import {
   EMPTY_STATE,
+  disclosuresFor,
   legacyDraft,
   readSavedState,
   scrollFor,
@@ -26,7 +30,7 @@ import './components/conversation';
 import './components/approval';
 import './components/composer';
 import './components/welcome';
-import './components/setup-form';
+import { SETUP_DRAFT } from './components/setup-form';
 import './components/history-list';
 import type { CdConversation } from './components/conversation';
 import type { CdComposer } from './components/composer';
@@ -55,6 +59,10 @@ export class CdApp extends LitElement {
   private draft = '';
   /** A draft an earlier version left in the webview's state: handed to the host once, then dropped. */
   private legacy = '';
+  /** What the host keeps for the panel while it is hidden (protocol/panelMemory.ts). */
+  private memory: PanelMemory = {};
+  /** The chat whose disclosures are in use. */
+  private disclosuresSession: string | undefined;
   private lastPing: number | undefined;
   /**
    * The newest chat: patches land here at once and the view takes it at most once a frame. A fast stream
@@ -74,6 +82,9 @@ export class CdApp extends LitElement {
     this.addEventListener(HOST_REQUEST, (e) => void this.forward((e as CustomEvent<HostRequestDetail>).detail));
     this.addEventListener(SHOW_VIEW, (e) => this.show((e as CustomEvent<PanelView>).detail));
     this.addEventListener('cd-draft', (e) => this.keepDraft((e as CustomEvent<string>).detail));
+    this.addEventListener(SETUP_DRAFT, (e) =>
+      this.remember({ setup: (e as CustomEvent<SetupDraft | undefined>).detail }),
+    );
     this.addEventListener('cd-meter-open', (e) => this.save({ meterOpen: (e as CustomEvent<boolean>).detail }));
     this.addEventListener('cd-scrolled', (e) =>
       this.save({ scroll: { ...(e as CustomEvent<ScrollState>).detail, session: this.chat?.sessionId ?? '' } }),
@@ -84,6 +95,8 @@ export class CdApp extends LitElement {
           this.draft = payload.draft ?? '';
           if (this.legacy !== '' && this.draft === '') this.keepDraft(this.legacy);
           this.legacy = '';
+          this.memory = payload.memory ?? {};
+          this.error = this.memory.error;
           this.init = payload;
           this.settings = payload.settings;
           this.showChat(payload.chat);
@@ -129,6 +142,21 @@ export class CdApp extends LitElement {
 
   private get conversation(): CdConversation | null {
     return this.renderRoot.querySelector('cd-conversation');
+  }
+
+  /** Has the host keep `part` of the panel's memory while the view is hidden (not through `forward`). */
+  private remember(part: Partial<PanelMemory>): void {
+    const next: PanelMemory = { ...this.memory, ...part };
+    for (const k of Object.keys(next) as (keyof PanelMemory)[]) if (next[k] === undefined) delete next[k];
+    this.memory = next;
+    this.host?.request('keepMemory', next).catch(() => undefined);
+  }
+
+  /** The error line (undefined: none); the host keeps it until dismissed. */
+  private showError(message: string | undefined): void {
+    if (message === this.error) return;
+    this.error = message;
+    this.remember({ error: message });
   }
 
   private show(view: PanelView): void {
@@ -178,6 +206,15 @@ export class CdApp extends LitElement {
     if (said) this.announced = said;
     this.latest = chat;
     this.chat = chat;
+    if (chat.sessionId !== this.disclosuresSession) {
+      const session = chat.sessionId;
+      this.disclosuresSession = session;
+      useDisclosures(
+        new Disclosures(disclosuresFor(this.saved, session), (chosen) =>
+          this.save({ disclosures: { session, chosen } }),
+        ),
+      );
+    }
     const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
     if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
   }
@@ -197,12 +234,12 @@ export class CdApp extends LitElement {
     if (!this.host) return;
     try {
       const result = await this.host.request(d.method, d.params as never);
-      this.error = undefined;
+      this.showError(undefined);
       d.reply?.resolve(result as never);
     } catch (e) {
       const error = e instanceof Error ? e : new Error(String(e));
       if (d.reply) d.reply.reject(error);
-      else this.error = error.message;
+      else this.showError(error.message);
     }
   }
 
@@ -219,7 +256,7 @@ export class CdApp extends LitElement {
       <main>
         ${
           this.view === 'setup'
-            ? html`<cd-setup></cd-setup>`
+            ? html`<cd-setup .kept=${this.memory.setup}></cd-setup>`
             : this.view === 'history'
               ? html`<cd-history .sessions=${c.pastSessions} .current=${c.sessionId} ?running=${running}></cd-history>`
               : html`<cd-conversation .items=${c.items}>
@@ -242,7 +279,7 @@ export class CdApp extends LitElement {
                           class="dismiss"
                           aria-label="Dismiss"
                           title="Dismiss"
-                          @click=${() => (this.error = undefined)}
+                          @click=${() => this.showError(undefined)}
                         >
                           <span class="codicon codicon-close" aria-hidden="true"></span>
                         </button>

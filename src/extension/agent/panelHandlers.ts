@@ -1,6 +1,7 @@
 // Answers the Agent panel's requests. The chat controller loads on first use (features bundle).
 import * as vscode from 'vscode';
 import type { HostRequests } from '../../protocol/messages';
+import { readPanelMemory, type PanelMemory } from '../../protocol/panelMemory';
 import { ANTHROPIC_DEFAULT_URL, currentEndpoint, keyBoundTo, originOf } from './apiKeys';
 import type { Handlers } from '../../protocol/rpc';
 import { features, type Lazy } from '../lazy';
@@ -15,6 +16,8 @@ export interface PanelHandlerDeps {
   openStored: (reference: string) => Promise<boolean>;
   isAllowedCommand: (c: string) => boolean;
   saveDraft: (text: string) => void;
+  /** Keeps the panel's unsaved setup fields and error line in memory while the view is hidden. */
+  keepMemory: (memory: PanelMemory) => void;
 }
 
 export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
@@ -34,6 +37,10 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
       if (typeof text !== 'string') throw new Error('A draft is text');
       d.saveDraft(text);
       return { saved: true };
+    },
+    keepMemory: (memory) => {
+      d.keepMemory(readPanelMemory(memory));
+      return { kept: true };
     },
     newChat: () => ({ sessionId: d.chat().newChat() }),
     openSession: async ({ sessionId }) => ({ opened: await d.chat().resumeSession(sessionId) }),

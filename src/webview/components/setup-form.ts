@@ -4,27 +4,27 @@
 import { LitElement, css, html, nothing } from 'lit';
 import type { ProviderChoice } from '../../protocol/chat';
 import type { ConnectionResult, ProviderOption, SetupForm } from '../../protocol/setup';
+import type { SetupDraft } from '../../protocol/panelMemory';
 import { askHost, showView } from '../events';
 import { buttons } from './buttons';
 import { codicons } from './codicons';
 
-interface Draft {
-  provider: ProviderChoice;
-  baseUrl: string;
-  apiKey: string;
-  removeKey: boolean;
-  model: string;
-  contextWindow: string;
-}
+type Draft = SetupDraft;
+
+/** Fired with the fields as typed (undefined once saved or left): the panel has the host keep them. */
+export const SETUP_DRAFT = 'cd-setup-draft';
 
 export class CdSetup extends LitElement {
   static override properties = {
+    kept: { attribute: false },
     form: { state: true },
     draft: { state: true },
     result: { state: true },
     busy: { state: true },
     models: { state: true },
   };
+  /** Fields typed before the view was hidden (VS Code discards a hidden webview): the form starts from them. */
+  declare kept: SetupDraft | undefined;
   declare form: SetupForm | undefined;
   declare draft: Draft | undefined;
   declare result: (ConnectionResult & { kind: 'test' | 'save' }) | undefined;
@@ -47,7 +47,8 @@ export class CdSetup extends LitElement {
       const form = await askHost(this, 'getSetup', {});
       this.form = form;
       this.result = undefined;
-      this.draft = {
+      const kept = this.kept && form.providers.some((p) => p.id === this.kept?.provider) ? this.kept : undefined;
+      this.draft = kept ?? {
         provider: form.provider,
         baseUrl: form.baseUrls[form.provider] ?? '',
         apiKey: '',
@@ -55,7 +56,7 @@ export class CdSetup extends LitElement {
         model: form.model,
         contextWindow: String(form.contextWindow),
       };
-      this.models = form.model ? [form.model] : [];
+      this.models = this.draft.model ? [this.draft.model] : [];
     } catch (e) {
       this.result = { kind: 'save', ok: false, url: '', message: String(e), models: [] };
     }
@@ -73,6 +74,17 @@ export class CdSetup extends LitElement {
 
   private set(part: Partial<Draft>): void {
     if (this.draft) this.draft = { ...this.draft, ...part };
+    this.keep(this.draft);
+  }
+
+  /** Only what the user typed or picked is kept: a form merely opened follows the settings. */
+  private keep(draft: Draft | undefined): void {
+    this.dispatchEvent(new CustomEvent(SETUP_DRAFT, { detail: draft, bubbles: true, composed: true }));
+  }
+
+  private back(): void {
+    this.keep(undefined);
+    showView(this, 'chat');
   }
 
   private chooseProvider(id: ProviderChoice): void {
@@ -90,6 +102,7 @@ export class CdSetup extends LitElement {
     };
     this.models = sameAsSaved && form.model ? [form.model] : [];
     this.result = undefined;
+    this.keep(this.draft);
   }
 
   private async test(): Promise<void> {
@@ -129,7 +142,7 @@ export class CdSetup extends LitElement {
       });
       if (r.ok) {
         this.draft = { ...d, apiKey: '' };
-        showView(this, 'chat');
+        this.back();
       } else this.result = { kind: 'save', ok: false, url: '', message: r.message, models: [] };
     } catch (e) {
       this.result = { kind: 'save', ok: false, url: '', message: String(e), models: [] };
@@ -149,7 +162,7 @@ export class CdSetup extends LitElement {
     return html`<form class="setup" data-testid="setup" @submit=${(e: Event) => e.preventDefault()}>
       <header>
         <h2>Set up a model</h2>
-        <button type="button" class="link" @click=${() => showView(this, 'chat')}>Back to the chat</button>
+        <button type="button" class="link" @click=${() => this.back()}>Back to the chat</button>
       </header>
       <label for="provider">Provider</label>
       <select

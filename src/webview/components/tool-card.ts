@@ -6,6 +6,7 @@ import { formatDuration, prettyArguments } from '../lib/format';
 import { outputLabels } from '../lib/labels';
 import { revealInvisible } from '../lib/invisible';
 import { requestHost } from '../events';
+import { disclosures } from '../lib/disclosures';
 import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
 
@@ -51,11 +52,21 @@ export class CdToolCard extends LitElement {
     if (this.call.storedAt) requestHost(this, 'openStored', { path: this.call.storedAt });
   }
 
+  /** A disclosure of this card is open: as the user left it, else `byDefault`. */
+  private isOpen(part: string, byDefault: boolean): boolean {
+    return disclosures.isOpen(`${this.call.callId}:${part}`, byDefault);
+  }
+
+  private toggled(part: string, byDefault: boolean): (e: Event) => void {
+    return (e) => disclosures.set(`${this.call.callId}:${part}`, (e.target as HTMLDetailsElement).open, byDefault);
+  }
+
   override render(): unknown {
     const c = this.call;
     if (!c) return nothing;
     const labels = outputLabels(c);
     const hasPreview = c.preview !== undefined && c.preview !== '';
+    const outputOpen = !c.masked && c.state !== 'ok';
     return html`
       <div class="card state-${c.state}" role="group" aria-label="Tool call ${c.tool}, ${c.state}">
         <div class="head">
@@ -67,7 +78,7 @@ export class CdToolCard extends LitElement {
           </span>
           ${c.durationMs !== undefined ? html`<span class="duration">${formatDuration(c.durationMs)}</span>` : nothing}
         </div>
-        <details class="args">
+        <details class="args" ?open=${this.isOpen('args', false)} @toggle=${this.toggled('args', false)}>
           <summary>Arguments</summary>
           <pre>${revealInvisible(prettyArguments(c.arguments)).text}</pre>
         </details>
@@ -93,7 +104,12 @@ export class CdToolCard extends LitElement {
                 </div>
                 ${
                   c.placeholder
-                    ? html`<details class="placeholder" data-testid="masked-placeholder">
+                    ? html`<details
+                        class="placeholder"
+                        data-testid="masked-placeholder"
+                        ?open=${this.isOpen('placeholder', false)}
+                        @toggle=${this.toggled('placeholder', false)}
+                      >
                         <summary>What the model sees now</summary>
                         <pre>${revealInvisible(c.placeholder).text}</pre>
                       </details>`
@@ -103,7 +119,11 @@ export class CdToolCard extends LitElement {
         }
         ${
           hasPreview
-            ? html`<details class="output" ?open=${!c.masked && c.state !== 'ok'}>
+            ? html`<details
+                class="output"
+                ?open=${this.isOpen('output', outputOpen)}
+                @toggle=${this.toggled('output', outputOpen)}
+              >
                 <summary data-testid="output-summary">${labels.summary}</summary>
                 <pre>${c.preview}</pre>
               </details>`

@@ -3,6 +3,7 @@
 // VS Code writes this state to the workspace storage on disk unredacted: it holds no text the user or a
 // model wrote (the composer's draft is kept by the host).
 import type { PanelView } from '../../protocol/messages';
+import { MAX_DISCLOSURES } from './disclosures';
 
 export interface ScrollState {
   top: number;
@@ -12,8 +13,15 @@ export interface ScrollState {
   session?: string;
 }
 
+/** The disclosures the user opened or closed in one chat (lib/disclosures.ts). */
+export interface DisclosureState {
+  session: string;
+  chosen: [string, boolean][];
+}
+
 export interface SavedState {
   scroll?: ScrollState;
+  disclosures?: DisclosureState;
   /** The meter's details are open. */
   meterOpen: boolean;
   view: PanelView;
@@ -38,7 +46,24 @@ export function readSavedState(raw: unknown): SavedState {
       ...(typeof scroll.session === 'string' ? { session: scroll.session } : {}),
     };
   }
+  const d = r.disclosures as Record<string, unknown> | undefined;
+  if (typeof d === 'object' && d !== null && typeof d.session === 'string' && Array.isArray(d.chosen)) {
+    const chosen = d.chosen.filter(
+      (c): c is [string, boolean] =>
+        Array.isArray(c) &&
+        c.length === 2 &&
+        typeof c[0] === 'string' &&
+        c[0].length <= 256 &&
+        typeof c[1] === 'boolean',
+    );
+    state.disclosures = { session: d.session, chosen: chosen.slice(-MAX_DISCLOSURES) };
+  }
   return state;
+}
+
+/** The disclosures saved for this chat (none for another one). */
+export function disclosuresFor(state: SavedState, session: string): [string, boolean][] {
+  return state.disclosures?.session === session ? state.disclosures.chosen : [];
 }
 
 /** The saved position applies only to the chat it was saved for. */

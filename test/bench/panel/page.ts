@@ -28,11 +28,15 @@ export function panelPage(size = { width: 420, height: 900 }, theme = PLAIN): st
   window.acquireVsCodeApi = () => ({
     postMessage(m) {
       window.__posted.push(m);
-      // Answers a request with what a test put in window.__results for its method, else a plain yes.
-      if (m.type === 'request') setTimeout(() => window.postMessage({ type: 'response', id: m.id, ok: true, result: (window.__results || {})[m.method] ?? { ok: true, accepted: true } }, '*'));
+      // Answers a request with what a test put in window.__results for its method (or fails it with the
+      // message in window.__errors), else a plain yes.
+      const error = (window.__errors || {})[m.method];
+      if (m.type === 'request') setTimeout(() => window.postMessage(error !== undefined ? { type: 'response', id: m.id, ok: false, error } : { type: 'response', id: m.id, ok: true, result: (window.__results || {})[m.method] ?? { ok: true, accepted: true } }, '*'));
       if (m.type === 'response' && waiting.has(m.id)) { waiting.get(m.id)(m.result); waiting.delete(m.id); }
     },
-    getState: () => undefined, setState: () => undefined,
+    // Kept across a reload of the page, as VS Code keeps it across a hidden view's webview being discarded.
+    getState: () => JSON.parse(sessionStorage.getItem('cd-state') ?? 'null') ?? undefined,
+    setState: (s) => sessionStorage.setItem('cd-state', JSON.stringify(s)),
   });
   let nextId = 1e6;
   /** A host -> webview request (protocol), resolved with the panel's answer. */

@@ -18,6 +18,8 @@ export interface Panel {
   close(): Promise<void>;
 }
 
+const SETTINGS = { strategy: 'masking', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
+
 export async function startPanel(): Promise<Panel> {
   const out = mkdtempSync(join(tmpdir(), 'cd-panel-'));
   const codicons = dirname(require.resolve('@vscode/codicons/dist/codicon.css'));
@@ -67,10 +69,9 @@ export async function startPanel(): Promise<Panel> {
       const page = await browser.newPage({ viewport: { width, height } });
       await page.goto(`${base}?w=${width}&h=${height}&theme=${theme}`);
       await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
-      const settings = { strategy: 'masking', maskingWindow: 10, tokenizer: 'o200k', cachedInputPrice: 0.1 };
       await page.evaluate((m) => window.postMessage(m, '*'), {
         type: 'init',
-        payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings, chat: snapshot },
+        payload: { protocolVersion: PROTOCOL_VERSION, extensionVersion: '0.1.0', settings: SETTINGS, chat: snapshot },
       });
       await page.locator('cd-app [data-testid="composer"]').waitFor();
       return page;
@@ -81,6 +82,35 @@ export async function startPanel(): Promise<Panel> {
       rmSync(out, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * Hides the view and shows it again: VS Code discards a hidden webview's page and keeps only its state
+ * (getState) and what the host keeps (here: the panel's last `keepMemory`), which the new page's init carries.
+ */
+export async function hideAndShow(
+  page: Page,
+  snapshot: ChatSnapshot,
+  /** What the stand-in host answers (window.__results) in the new page. */
+  results: Record<string, unknown> = {},
+): Promise<void> {
+  const memory = await page.evaluate(
+    `window.__posted.filter((m) => m.type === 'request' && m.method === 'keepMemory').map((m) => m.params).pop()`,
+  );
+  await page.reload();
+  await page.waitForFunction("window.__posted.some((m) => m.type === 'ready')");
+  await page.evaluate((r) => Object.assign(window, { __results: r }), results);
+  await page.evaluate((m) => window.postMessage(m, '*'), {
+    type: 'init',
+    payload: {
+      protocolVersion: PROTOCOL_VERSION,
+      extensionVersion: '0.1.0',
+      settings: SETTINGS,
+      chat: snapshot,
+      memory,
+    },
+  });
+  await page.locator('cd-app main').waitFor();
 }
 
 export const patch = (page: Page, params: ChatPatch[]): Promise<void> =>
