@@ -239,10 +239,12 @@ export class CdComposer extends LitElement {
       textarea::placeholder {
         color: var(--vscode-input-placeholderForeground);
       }
+      /* A narrow panel puts a picker on a line of its own rather than cutting its name to a letter. */
       .row {
         display: flex;
+        flex-wrap: wrap;
         align-items: center;
-        gap: 4px;
+        gap: 2px 4px;
         padding: 2px 4px 4px;
         min-width: 0;
       }
@@ -251,7 +253,7 @@ export class CdComposer extends LitElement {
       }
       select {
         min-width: 0;
-        max-width: 45%;
+        max-width: 100%;
         font: inherit;
         font-size: 0.9em;
         color: var(--vscode-descriptionForeground);

@@ -84,18 +84,22 @@ export class CdMeter extends LitElement {
         <span class="value" data-testid="meter-tokens" title="Tokens in the context sent / the model's context window"
           >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
         >
-        <span class="sep">·</span>
-        ${budgetFirst ? html`${budget}<span class="sep">·</span>` : nothing}
-        <span class="value shrink" data-testid="meter-cost" title=${cost.title}>${cost.text}</span>
+        ${budgetFirst ? html`<span class="part"><span class="sep">·</span>${budget}</span>` : nothing}
+        <span class="part"
+          ><span class="sep">·</span
+          ><span class="value" data-testid="meter-cost" title=${cost.title}>${cost.text}</span></span
+        >
         ${
           m.maskedObservations > 0
-            ? html`<span class="sep">·</span
-                ><span class="value shrink" data-testid="meter-masked" title=${maskedLabel(m)}
+            ? html`<span class="part"
+                ><span class="sep">·</span
+                ><span class="value" data-testid="meter-masked" title=${maskedLabel(m)}
                   >${m.maskedObservations} masked</span
-                >`
+                ></span
+              >`
             : nothing
         }
-        ${b && !budgetFirst ? html`<span class="sep">·</span>${budget}` : nothing}
+        ${b && !budgetFirst ? html`<span class="part"><span class="sep">·</span>${budget}</span>` : nothing}
       </button>
       ${this.open ? this.details(m) : nothing}
     </div>`;
@@ -180,7 +184,13 @@ export class CdMeter extends LitElement {
         cursor: pointer;
         text-align: left;
         white-space: nowrap;
-        overflow: hidden;
+        /* A narrow panel puts the figures on more lines rather than cutting one off. */
+        flex-wrap: wrap;
+        row-gap: 0;
+      }
+      .part {
+        display: inline-flex;
+        gap: 5px;
       }
       .line:hover {
         color: var(--vscode-foreground);
@@ -191,12 +201,6 @@ export class CdMeter extends LitElement {
       .value {
         flex: none;
         font-variant-numeric: tabular-nums;
-      }
-      .value.shrink {
-        flex: 0 1 auto;
-        min-width: 0;
-        overflow: hidden;
-        text-overflow: ellipsis;
       }
       .budget {
         flex: none;

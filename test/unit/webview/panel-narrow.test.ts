@@ -1,0 +1,60 @@
+// The Agent panel's dock at sidebar widths (150, 300 and 800 px) in a real headless Chromium: every
+// figure of the meter line (tokens, cost, masked, budget) and the names in the strategy and model
+// pickers are shown whole: a narrow panel puts them on more lines instead of cutting them off.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { emptyChat, startPanel, type Panel } from './panel-harness';
+
+let panel: Panel;
+before(async () => {
+  panel = await startPanel();
+});
+after(() => panel?.close());
+
+const chat = emptyChat({
+  meter: {
+    ...emptyChat().meter,
+    maskedObservations: 12,
+    costUsd: 0.2048,
+    budget: { state: 'ok', usedPercent: 42, limit: 1_000_000 },
+  },
+});
+
+/** The figures of the meter line and the pickers that are cut off or outside the panel. */
+const CUT = `(() => {
+  const app = document.querySelector('cd-app').shadowRoot;
+  const meter = app.querySelector('cd-meter').shadowRoot;
+  const line = meter.querySelector('.line').getBoundingClientRect();
+  const cut = [];
+  for (const id of ['meter-tokens', 'meter-cost', 'meter-masked', 'meter-budget']) {
+    const el = meter.querySelector('[data-testid="' + id + '"]');
+    const r = el.getBoundingClientRect();
+    if (el.scrollWidth > el.clientWidth + 1 || r.right > line.right + 1 || r.bottom > line.bottom + 1 || r.width === 0) cut.push(id);
+  }
+  const composer = app.querySelector('cd-composer').shadowRoot;
+  for (const id of ['strategy-picker', 'model-picker']) {
+    const s = composer.querySelector('[data-testid="' + id + '"]');
+    const shown = s.getBoundingClientRect().width;
+    s.style.maxWidth = 'none';
+    s.style.flex = 'none';
+    const whole = s.getBoundingClientRect().width;
+    s.style.maxWidth = '';
+    s.style.flex = '';
+    // A select is as wide as its longest option: what the chosen one needs is that less the difference.
+    const ctx = document.createElement('canvas').getContext('2d');
+    ctx.font = getComputedStyle(s).font;
+    const longest = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));
+    const needs = whole - longest + ctx.measureText(s.options[s.selectedIndex].text).width;
+    if (shown + 1 < needs) cut.push(id + ' (' + Math.round(shown) + ' of ' + Math.round(needs) + ' px)');
+  }
+  return cut;
+})()`;
+
+test('the meter line and the pickers are not cut at 150, 300 and 800 pixels', async () => {
+  for (const width of [150, 300, 800]) {
+    const page = await panel.open(chat, { width, height: 500 });
+    assert.deepEqual(await page.evaluate(CUT), [], `${width} px: cut off`);
+    assert.ok((await page.evaluate('document.documentElement.scrollWidth')) <= width, `${width} px: scrolls sideways`);
+    await page.close();
+  }
+});
