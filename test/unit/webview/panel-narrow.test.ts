@@ -54,7 +54,10 @@ test('the meter line and the pickers are not cut at 150, 300 and 800 pixels', as
   for (const width of [150, 300, 800]) {
     const page = await panel.open(chat, { width, height: 500 });
     assert.deepEqual(await page.evaluate(CUT), [], `${width} px: cut off`);
-    assert.ok((await page.evaluate('document.documentElement.scrollWidth')) <= width, `${width} px: scrolls sideways`);
+    assert.ok(
+      ((await page.evaluate('document.documentElement.scrollWidth')) as number) <= width,
+      `${width} px: scrolls sideways`,
+    );
     await page.close();
   }
 });
