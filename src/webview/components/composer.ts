@@ -1,7 +1,8 @@
 // <cd-composer>: the message box, fixed at the bottom, with the strategy and model pickers and Send (Stop
 // while the agent runs). The pickers work during a run too: the host applies a strategy from the next
-// call and a model from the next message. Enter sends, Shift+Enter adds a line. The text stays until the host accepts it:
-// a refused message (no model yet) is kept, with the reason and the way to fix it.
+// call and a model from the next message. Enter sends, Shift+Enter adds a line, Escape stops a run. The text stays
+// until the host accepts it: a refused message (no model yet) is kept, with the reason and the way to fix it; a
+// strategy or model the host refuses says why.
 import { LitElement, css, html, nothing } from 'lit';
 import { askHost, requestHost, showView } from '../events';
 import { buttons } from './buttons';
@@ -102,12 +103,18 @@ export class CdComposer extends LitElement {
     if (e.key === 'Enter' && !e.shiftKey && !e.isComposing) {
       e.preventDefault();
       void this.send();
+    } else if (e.key === 'Escape' && this.running && !e.isComposing) {
+      e.preventDefault();
+      requestHost(this, 'stop', {});
     }
   }
 
   /** A strategy the host refuses does not stay shown as chosen (the host's error says why). */
   private pickStrategy(select: HTMLSelectElement): void {
-    askHost(this, 'setStrategy', { strategy: select.value }).catch(() => (select.value = this.strategy));
+    askHost(this, 'setStrategy', { strategy: select.value }).catch((e: unknown) => {
+      select.value = this.strategy;
+      this.refuse(e);
+    });
   }
 
   private pickModel(e: Event): void {
@@ -116,7 +123,15 @@ export class CdComposer extends LitElement {
       select.value = this.currentModel() ?? '';
       showView(this, 'setup');
     } else if (select.value)
-      askHost(this, 'setModel', { model: select.value }).catch(() => (select.value = this.currentModel() ?? ''));
+      askHost(this, 'setModel', { model: select.value }).catch((e: unknown) => {
+        select.value = this.currentModel() ?? '';
+        this.refuse(e);
+      });
+  }
+
+  /** Says why the host refused a choice (the picker went back to what is in use). */
+  private refuse(e: unknown): void {
+    this.refusal = { text: e instanceof Error ? e.message : String(e), setup: false };
   }
 
   /** The snapshot names the model as `provider/model`; the picker lists model names. */
@@ -146,8 +161,12 @@ export class CdComposer extends LitElement {
       <div class="box">
         <textarea
           data-testid="composer"
-          aria-label="Message to the agent (Enter sends, Shift+Enter adds a line)"
-          placeholder=${this.running ? 'The agent is working… (Stop to interrupt)' : 'Ask the agent… (Enter to send)'}
+          aria-label=${
+            this.running
+              ? 'Message to the agent (Escape stops the agent)'
+              : 'Message to the agent (Enter sends, Shift+Enter adds a line)'
+          }
+          placeholder=${this.running ? 'The agent is working… (Escape to stop)' : 'Ask the agent… (Enter to send)'}
           rows="2"
           dir="auto"
           .value=${this.draft}
@@ -184,7 +203,7 @@ export class CdComposer extends LitElement {
                   class="action stop"
                   data-testid="stop"
                   aria-label="Stop the agent"
-                  title="Stop the agent"
+                  title="Stop the agent (Escape)"
                   @click=${() => requestHost(this, 'stop', {})}
                 >
                   <span class="codicon codicon-stop-circle" aria-hidden="true"></span>
