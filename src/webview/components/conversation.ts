@@ -38,6 +38,21 @@ export class CdConversation extends LitElement {
   private rowObserver: ResizeObserver | undefined;
   private viewObserver: ResizeObserver | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
+  private laterTimer: ReturnType<typeof setTimeout> | undefined;
+
+  /** Renders again once this frame is painted: a long answer still has parts shown as written (message.ts). */
+  readonly later = (): void => {
+    if (this.laterTimer !== undefined) return;
+    const run = (): void => {
+      if (this.laterTimer === undefined) return;
+      clearTimeout(this.laterTimer);
+      this.laterTimer = undefined;
+      this.requestUpdate();
+    };
+    // After the next frame (a task queued from it runs once it is painted); a hidden view draws no frames.
+    this.laterTimer = setTimeout(run, 250);
+    requestAnimationFrame(() => setTimeout(run));
+  };
 
   constructor() {
     super();
@@ -102,6 +117,8 @@ export class CdConversation extends LitElement {
     super.disconnectedCallback();
     this.rowObserver?.disconnect();
     this.viewObserver?.disconnect();
+    clearTimeout(this.laterTimer);
+    this.laterTimer = undefined;
   }
 
   override firstUpdated(): void {

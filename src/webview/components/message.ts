@@ -4,8 +4,8 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import DOMPurify from 'dompurify';
 import type { ChatItem } from '../../protocol/chat';
-import { markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
-import { markdownParts } from '../lib/markdownParts';
+import { escapeHtml, markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
+import { PARTS_PER_FRAME, markdownParts } from '../lib/markdownParts';
 import { requestHost } from '../events';
 import './tool-card';
 
@@ -15,6 +15,8 @@ interface RenderedPart {
   text: string;
   streaming: boolean;
   html: string;
+  /** Shown as written until its turn to be rendered comes (PARTS_PER_FRAME). */
+  pending?: boolean;
 }
 
 /** Sanitized HTML of each part of an assistant item, reused while the part's text does not change. */
@@ -24,25 +26,38 @@ const rendered = new Map<string, { text: string; streaming: boolean; parts: Rend
  * The answer's sanitized HTML, part by part (lib/markdownParts.ts): a streamed chunk renders only the
  * parts it changed, in practice the last one, and the DOM of the others is left as it is.
  */
-export function assistantParts(id: string, text: string, streaming: boolean): string[] {
+export function assistantParts(id: string, text: string, streaming: boolean, later?: () => void): string[] {
   const hit = rendered.get(id);
-  if (hit && hit.text === text && hit.streaming === streaming) return hit.shown;
+  if (hit && hit.text === text && hit.streaming === streaming && !hit.parts.some((p) => p.pending)) return hit.shown;
   const before = hit?.parts ?? [];
   const texts = markdownParts(text);
-  const parts = texts.map((t, i): RenderedPart => {
+  const parts: RenderedPart[] = [];
+  let budget = later && !streaming ? PARTS_PER_FRAME : Infinity;
+  for (let i = texts.length - 1; i >= 0; i--) {
+    const t = texts[i]!;
     // Only the last part can end inside an open fence (closed while streaming).
     const open = streaming && i === texts.length - 1;
     const same = before[i];
-    if (same && same.text === t && same.streaming === open) return same;
-    return { text: t, streaming: open, html: sanitizeModelHtml(markdownToHtml(t, open), DOMPurify) };
-  });
+    if (same && same.text === t && same.streaming === open && !same.pending) parts[i] = same;
+    else if (budget-- > 0)
+      parts[i] = { text: t, streaming: open, html: sanitizeModelHtml(markdownToHtml(t, open), DOMPurify) };
+    else parts[i] = { text: t, streaming: open, html: `<pre class="plain">${escapeHtml(t)}</pre>`, pending: true };
+  }
   if (rendered.size > 2000) rendered.clear();
   const shown = parts.map((p) => p.html);
   rendered.set(id, { text, streaming, parts, shown });
+  if (budget < 0 && later) later();
   return shown;
 }
 
-export function renderItem(item: ChatItem, host: EventTarget): TemplateResult | typeof nothing {
+/**
+ * `host` is asked to render again (`later`) when an answer has parts still shown as written (see
+ * PARTS_PER_FRAME).
+ */
+export function renderItem(
+  item: ChatItem,
+  host: EventTarget & { later?: () => void },
+): TemplateResult | typeof nothing {
   switch (item.kind) {
     case 'user':
       return html`<div class="item user" role="article" aria-label="You">
@@ -68,7 +83,9 @@ export function renderItem(item: ChatItem, host: EventTarget): TemplateResult | 
         ${
           item.text
             ? html`<div class="markdown">
-                ${assistantParts(item.id, item.text, item.streaming).map((h) => html`<div class="part">${unsafeHTML(h)}</div>`)}
+                ${assistantParts(item.id, item.text, item.streaming, host.later).map(
+                  (h, _, all) => html`<div class="part ${all.length > 1 ? 'lazy' : ''}">${unsafeHTML(h)}</div>`,
+                )}
               </div>`
             : nothing
         }
@@ -128,6 +145,21 @@ export const messageStyles = css`
   /* A part lays out as if its blocks were the answer's own. */
   .markdown > .part {
     display: contents;
+  }
+  /*
+   * The parts of a long answer are laid out only near the viewport: a 200 KB answer took seconds to
+   * show, most of it laying out text nobody looked at. A part is then its own box: its first block's
+   * top margin would add to the last one's above it. Room for focus rings, which containment clips.
+   */
+  .markdown > .part.lazy {
+    display: block;
+    content-visibility: auto;
+    contain-intrinsic-size: auto 600px;
+    padding: 2px;
+    margin: -2px;
+  }
+  .markdown > .part.lazy > :first-child {
+    margin-top: 0;
   }
   /* A picture never widens the panel (a model's data: image can be any size). */
   .markdown img {
