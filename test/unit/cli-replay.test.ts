@@ -206,7 +206,36 @@ test('table and CSV name every strategy; --per-trajectory adds a row per traject
   // Per trajectory: raw and masking each, plus a recorded row for the two logs that recorded something
   // (mini-swe-agent: usage per call; SWE-agent: the run's cost only).
   assert.equal(lines.length, 1 + 3 + 3 * 2 + 2);
-  assert.match(csv.out, /^swe-agent\.history\.json,recorded,0,0,0,.*,0\.\d+$/m);
+  assert.match(csv.out, /^swe-agent\.history\.json,recorded,0,0,0,.*,0\.\d+,3,1$/m);
+});
+
+test('recorded money is said over the calls it covers, not over the calls whose prompt size was recorded', async () => {
+  // mini-swe-agent records usage and money per call; SWE-agent only the run's total money.
+  const dir = mkdtempSync(join(tmpdir(), 'cd-money-'));
+  for (const f of ['mini-swe-agent.traj.json', 'swe-agent.history.json']) copyFileSync(join(fixtures, f), join(dir, f));
+  const json = await runCli(['replay', dir, '--strategy', 'raw', '--format', 'json']);
+  const rec = (
+    JSON.parse(json.out) as {
+      recorded: { calls: number; trajectories: number; costUsd: number; costCalls: number; costTrajectories: number };
+    }
+  ).recorded;
+  assert.equal(rec.calls, 3, 'prompt sizes: the 3 mini-swe-agent calls');
+  assert.equal(rec.trajectories, 1);
+  assert.equal(rec.costUsd, 0.0623, 'money: both runs');
+  assert.equal(rec.costCalls, 6, "money: the 3 mini-swe-agent calls and the SWE-agent run's 3");
+  assert.equal(rec.costTrajectories, 2);
+  const table = await runCli(['replay', dir, '--strategy', 'raw']);
+  const promptLine = table.out.split('\n').find((l) => l.startsWith('recorded: '))!;
+  assert.match(promptLine, /over the 3 of 6 calls whose prompt size was recorded/);
+  assert.doesNotMatch(promptLine, /\$/, 'no money on the line whose scope is the 3 calls');
+  assert.match(table.out, /^Recorded cost: \$0\.06 over the 6 calls of 2 trajectories that recorded money/m);
+  const csv = await runCli(['replay', dir, '--strategy', 'raw', '--format', 'csv']);
+  const lines = csv.out.trim().split('\n');
+  assert.match(lines[0]!, /,recordedCostUsd,recordedCostCalls,recordedCostTrajectories$/);
+  assert.match(
+    lines.find((l) => l.startsWith('total,recorded,'))!,
+    /^total,recorded,1,3,.*,0\.0623,6,2$/,
+  );
 });
 
 test('--plot writes an SVG with axes, a legend per strategy and the tokenizer in the title', async () => {

@@ -6,11 +6,17 @@
 import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
 
 /** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
-export type RecordedReport = Omit<RecordedTotals, 'cost' | 'computedInputTokens' | 'outputTokens'> & {
+export type RecordedReport = Omit<
+  RecordedTotals,
+  'cost' | 'computedInputTokens' | 'outputTokens' | 'costCalls' | 'costTrajectories'
+> & {
   /** Recorded output tokens, or null when no call recorded its output (not 0: the output was not logged). */
   outputTokens: number | null;
   /** Money recorded in the logs (US dollars, to 6 decimals), or null when none was. */
   costUsd: number | null;
+  /** The calls and trajectories costUsd covers: its own scope, not `calls` (money and prompt sizes are logged apart). */
+  costCalls: number;
+  costTrajectories: number;
   /** Raw replay's context tokens over the same calls. */
   rawInputTokens: number;
   /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed). */
@@ -41,6 +47,8 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     ...(t.costUnits !== undefined ? { costUnits: round(t.costUnits, 2) } : {}),
     ...(t.summaryCalls !== undefined ? { summaryCalls: t.summaryCalls } : {}),
     costUsd: t.cost === undefined ? null : round(t.cost, 6),
+    costCalls: t.costCalls,
+    costTrajectories: t.costTrajectories,
     rawInputTokens: t.computedInputTokens,
     agreement: t.inputTokens === 0 ? 0 : round(t.computedInputTokens / t.inputTokens, 4),
   };

@@ -189,10 +189,13 @@ function recordedLines(r: ReplayReport): string[] {
   const rec = r.recorded!;
   const lines = [
     `recorded: the providers' own figures from the logs, over the ${fmt(rec.calls)} of ${fmt(r.calls)} calls whose prompt size was recorded` +
-      ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${outputNote(rec)})` +
-      (rec.costUsd !== null ? `; recorded cost ${formatUsd(rec.costUsd)}` : '') +
-      '.',
+      ` (input = uncached + cache reads + cache writes; ${fmt(rec.cacheWriteTokens)} cache writes; ${outputNote(rec)}).`,
   ];
+  // Money is logged apart from prompt sizes (a SWE-agent run records only its total), so it gets its own scope.
+  if (rec.costUsd !== null)
+    lines.push(
+      `Recorded cost: ${formatUsd(rec.costUsd)} over the ${fmt(rec.costCalls)} calls of ${fmt(rec.costTrajectories)} ${rec.costTrajectories === 1 ? 'trajectory' : 'trajectories'} that recorded money (per call, or a run's total).`,
+    );
   if (rec.sentTokens !== undefined)
     lines.push(
       `Context Desk's call records: ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
@@ -307,12 +310,23 @@ function csvCell(v: string | number | boolean): string {
 
 /**
  * One row per strategy with scope `total`; with --per-trajectory one more per trajectory and strategy.
- * A `recorded` row follows raw where logs recorded usage (`ratioToRaw` is recorded / raw there).
+ * A `recorded` row follows raw where logs recorded usage (`ratioToRaw` is recorded / raw there); its money
+ * covers its own calls (`recordedCostCalls`), not the row's `calls` (those whose prompt size was recorded).
  */
 export function formatCsv(r: ReplayReport): string {
-  const rows = [['scope', 'strategy', ...CSV_FIELDS, 'tokenizer', 'recordedCostUsd'].join(',')];
+  const rows = [
+    [
+      'scope',
+      'strategy',
+      ...CSV_FIELDS,
+      'tokenizer',
+      'recordedCostUsd',
+      'recordedCostCalls',
+      'recordedCostTrajectories',
+    ].join(','),
+  ];
   const add = (scope: string, name: string, s: StrategyReport) =>
-    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer, ''].map(csvCell).join(','));
+    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer, '', '', ''].map(csvCell).join(','));
   const addRecorded = (scope: string, rec: RecordedReport) =>
     rows.push(
       [
@@ -331,6 +345,8 @@ export function formatCsv(r: ReplayReport): string {
         '',
         r.tokenizer,
         rec.costUsd ?? '',
+        rec.costUsd === null ? '' : rec.costCalls,
+        rec.costUsd === null ? '' : rec.costTrajectories,
       ]
         .map(csvCell)
         .join(','),

@@ -78,6 +78,13 @@ export interface RecordedTotals {
   peakContextTokens: number;
   /** Money recorded (US dollars): per call where logged, else the run's total; undefined when none was. */
   cost?: number;
+  /**
+   * The calls `cost` covers: those with money of their own, or every call of a run that logged only its
+   * total. Not the calls above (a SWE-agent run records money but no prompt sizes), so said with its own count.
+   */
+  costCalls: number;
+  /** Trajectories that recorded money. */
+  costTrajectories: number;
   /** Raw replay's context tokens over the same calls: `computedInputTokens / inputTokens` is the agreement. */
   computedInputTokens: number;
   /** Context Desk's records: tokens the agent counted as sent, summed over every call that has a record. */
@@ -100,14 +107,20 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     outputCalls: 0,
     peakContextTokens: 0,
     computedInputTokens: 0,
+    costCalls: 0,
+    costTrajectories: 0,
   };
   let cost: number | undefined;
   for (const r of raw) {
     let any = false;
     let callCost: number | undefined;
+    let callsWithCost = 0;
     for (const c of r.calls) {
       const u = c.recorded;
-      if (u?.cost !== undefined) callCost = (callCost ?? 0) + u.cost;
+      if (u?.cost !== undefined) {
+        callCost = (callCost ?? 0) + u.cost;
+        callsWithCost++;
+      }
       if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
       if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
       if (u?.outputTokens !== undefined) {
@@ -131,7 +144,11 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     }
     if (any) t.trajectories++;
     const runCost = callCost ?? r.recordedCost;
-    if (runCost !== undefined) cost = (cost ?? 0) + runCost;
+    if (runCost !== undefined) {
+      cost = (cost ?? 0) + runCost;
+      t.costTrajectories++;
+      t.costCalls += callCost !== undefined ? callsWithCost : r.calls.length;
+    }
   }
   if (cost !== undefined) t.cost = cost;
   return t;
