@@ -23,9 +23,9 @@ const fixtures = join(__dirname, '../fixtures/trajectories');
 
 interface StrategyJson {
   inputTokens: number;
-  ratioToRaw: number;
+  ratioToRaw: number | null;
   cost: number;
-  costRatioToRaw: number;
+  costRatioToRaw: number | null;
   peakContextTokens: number;
   cachedTokens: number;
   maskedObservations: number;
@@ -133,9 +133,7 @@ test('the JSON shape has every documented field for every strategy', async () =>
   for (const s of Object.values(report.strategies)) {
     for (const k of [
       'inputTokens',
-      'ratioToRaw',
       'cost',
-      'costRatioToRaw',
       'peakContextTokens',
       'cachedTokens',
       'maskedObservations',
@@ -143,11 +141,15 @@ test('the JSON shape has every documented field for every strategy', async () =>
     ]) {
       assert.equal(typeof s[k], 'number', k);
     }
+    // The fixtures hold media of unknown size: totals are lower bounds, so their ratios are refused.
+    assert.equal(s.lowerBound, true);
+    assert.ok((s.uncountedMedia as number) > 0);
+    assert.equal(s.ratioToRaw, null);
+    assert.equal(s.costRatioToRaw, null);
   }
   const masking = report.strategies.masking!;
   assert.ok(masking.maskedObservations > 0, 'window 1 masks the older observations');
   assert.ok(masking.inputTokens < report.strategies.raw!.inputTokens);
-  assert.equal(masking.ratioToRaw, Math.round((masking.inputTokens / report.strategies.raw!.inputTokens) * 1e4) / 1e4);
 });
 
 test('cl100k and chars4 give different counts; chars4 is labelled an estimate', async () => {
@@ -693,4 +695,28 @@ test('a mini-swe-agent run continued in another file is counted once, by its res
   assert.equal(r.trajectories, 1);
   assert.equal(r.calls, 4);
   assert.match(r.skipped[0]!.error, /^a\.traj\.json: its 3 model calls are all in b\.traj\.json too/);
+});
+
+test('an image whose size replay does not read makes every total a lower bound: said, marked ≥, ratios refused', async () => {
+  // anthropic-request.json holds one image block; openai-chat.json none.
+  const dir = mkdtempSync(join(tmpdir(), 'cd-media-'));
+  for (const f of ['anthropic-request.json', 'openai-chat.json']) copyFileSync(join(fixtures, f), join(dir, f));
+  const table = await runCli(['replay', dir, '--strategy', 'masking', '--per-trajectory']);
+  assert.equal(table.code, 0);
+  assert.match(table.out, /^Not counted: 1 image or other media part of unknown size/m);
+  assert.match(table.out, /^raw\s+2\s+4\s+≥ \d+\s+-\s+≥ \d+\s+-\s/m, 'totals marked as lower bounds, ratios refused');
+  assert.match(table.out, /^anthropic-request\.json\s+raw\s+2\s+≥ \d+\s+-/m);
+  assert.match(table.out, /^openai-chat\.json\s+raw\s+2\s+\d+\s+1\.000/m, 'a log without media stays exact');
+  const json = await runCli(['replay', dir, '--strategy', 'masking', '--format', 'json']);
+  const masking = (JSON.parse(json.out) as JsonReport).strategies.masking!;
+  assert.equal(masking.lowerBound, true);
+  assert.equal(masking.uncountedMedia, 1);
+  assert.equal(masking.ratioToRaw, null);
+  assert.equal(masking.costRatioToRaw, null);
+  const csv = (await runCli(['replay', dir, '--strategy', 'masking', '--format', 'csv'])).out.trim().split('\n');
+  const col = (name: string) => csv[0]!.split(',').indexOf(name);
+  const raw = csv.find((l) => l.startsWith('total,raw,'))!.split(',');
+  assert.equal(raw[col('lowerBound')], 'true');
+  assert.equal(raw[col('uncountedMedia')], '1');
+  assert.equal(raw[col('ratioToRaw')], '');
 });

@@ -9,15 +9,20 @@ export interface StrategyReport {
   trajectories: number;
   calls: number;
   inputTokens: number;
-  ratioToRaw: number;
+  /** Null when either side is a lower bound (media not counted): the ratio of two lower bounds is unknown. */
+  ratioToRaw: number | null;
   cost: number;
-  costRatioToRaw: number;
+  costRatioToRaw: number | null;
   peakContextTokens: number;
   cachedTokens: number;
   maskedObservations: number;
   summaryCalls: number;
   /** True when summary sizes came from the fixed-size stand-in (estimates, no model called). */
   summaryEstimated: boolean;
+  /** Media parts (images, audio, files) whose tokens are not counted. */
+  uncountedMedia: number;
+  /** True when uncountedMedia > 0: tokens, cost, cached tokens and the peak are lower bounds, not exact. */
+  lowerBound: boolean;
 }
 
 export interface ReplayReport {
@@ -61,18 +66,21 @@ const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? 1 : Infinity) : a 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
 function strategyReport(t: StrategyTotals, raw: StrategyTotals): StrategyReport {
+  const bounded = t.uncountedMedia > 0 || raw.uncountedMedia > 0;
   return {
     trajectories: t.trajectories,
     calls: t.calls,
     inputTokens: t.inputTokens,
-    ratioToRaw: round(ratio(t.inputTokens, raw.inputTokens), 4),
+    ratioToRaw: bounded ? null : round(ratio(t.inputTokens, raw.inputTokens), 4),
     cost: round(t.cost, 2),
-    costRatioToRaw: round(ratio(t.cost, raw.cost), 4),
+    costRatioToRaw: bounded ? null : round(ratio(t.cost, raw.cost), 4),
     peakContextTokens: t.peakContextTokens,
     cachedTokens: t.cachedTokens,
     maskedObservations: t.maskedObservations,
     summaryCalls: t.summaryCalls,
     summaryEstimated: t.summaryEstimated,
+    uncountedMedia: t.uncountedMedia,
+    lowerBound: t.uncountedMedia > 0,
   };
 }
 
@@ -140,15 +148,19 @@ export function groupSkipped(skipped: readonly Skipped[]): { group: string; file
     .sort((a, b) => b.files - a.files || a.group.localeCompare(b.group));
 }
 
+// A lower bound is never printed as an exact figure: it reads `≥ 1,234`, and a ratio of lower bounds `-`.
+const atLeast = (s: StrategyReport, n: number) => (s.lowerBound ? '≥ ' : '') + fmt(n);
+const ratioCell = (r: number | null) => (r === null ? '-' : r.toFixed(3));
+
 const COLUMNS: [string, (s: StrategyReport) => string][] = [
   ['trajectories', (s) => fmt(s.trajectories)],
   ['calls', (s) => fmt(s.calls)],
-  ['input tokens', (s) => fmt(s.inputTokens)],
-  ['vs raw', (s) => s.ratioToRaw.toFixed(3)],
-  ['cost units', (s) => fmt(Math.round(s.cost))],
-  ['cost vs raw', (s) => s.costRatioToRaw.toFixed(3)],
-  ['cached tokens', (s) => fmt(s.cachedTokens)],
-  ['peak context', (s) => fmt(s.peakContextTokens)],
+  ['input tokens', (s) => atLeast(s, s.inputTokens)],
+  ['vs raw', (s) => ratioCell(s.ratioToRaw)],
+  ['cost units', (s) => atLeast(s, Math.round(s.cost))],
+  ['cost vs raw', (s) => ratioCell(s.costRatioToRaw)],
+  ['cached tokens', (s) => atLeast(s, s.cachedTokens)],
+  ['peak context', (s) => atLeast(s, s.peakContextTokens)],
   ['masked obs.', (s) => fmt(s.maskedObservations)],
   ['summary calls', (s) => fmt(s.summaryCalls) + (s.summaryEstimated && s.summaryCalls > 0 ? '*' : '')],
 ];
@@ -231,6 +243,13 @@ export function formatTable(r: ReplayReport): string {
     ),
   ];
   if (r.recorded) out.push('', ...recordedLines(r));
+  const media = r.strategies.raw?.uncountedMedia ?? 0;
+  if (media > 0)
+    out.push(
+      '',
+      `Not counted: ${fmt(media)} image${media === 1 ? '' : 's'} or other media part${media === 1 ? '' : 's'} of unknown size (counted as a one-word marker).` +
+        ' Token and cost figures marked ≥ are lower bounds, and ratios between them are not given.',
+    );
   if (r.perTrajectory) {
     const rows: string[][] = [];
     for (const [key, per] of Object.entries(r.perTrajectory)) {
@@ -242,11 +261,11 @@ export function formatTable(r: ReplayReport): string {
           id,
           name,
           fmt(s.calls),
-          fmt(s.inputTokens),
-          s.ratioToRaw.toFixed(3),
-          fmt(Math.round(s.cost)),
-          s.costRatioToRaw.toFixed(3),
-          fmt(s.peakContextTokens),
+          atLeast(s, s.inputTokens),
+          ratioCell(s.ratioToRaw),
+          atLeast(s, Math.round(s.cost)),
+          ratioCell(s.costRatioToRaw),
+          atLeast(s, s.peakContextTokens),
         ]);
         if (name === 'raw' && rec && rec.calls > 0)
           rows.push([
@@ -301,6 +320,8 @@ const CSV_FIELDS: (keyof StrategyReport)[] = [
   'maskedObservations',
   'summaryCalls',
   'summaryEstimated',
+  'uncountedMedia',
+  'lowerBound',
 ];
 
 function csvCell(v: string | number | boolean): string {
@@ -326,7 +347,7 @@ export function formatCsv(r: ReplayReport): string {
     ].join(','),
   ];
   const add = (scope: string, name: string, s: StrategyReport) =>
-    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f]), r.tokenizer, '', '', ''].map(csvCell).join(','));
+    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f] ?? ''), r.tokenizer, '', '', ''].map(csvCell).join(','));
   const addRecorded = (scope: string, rec: RecordedReport) =>
     rows.push(
       [
@@ -340,6 +361,8 @@ export function formatCsv(r: ReplayReport): string {
         '',
         rec.cachedTokens,
         rec.peakContextTokens,
+        '',
+        '',
         '',
         '',
         '',

@@ -18,6 +18,8 @@ export interface StrategyTotals {
   summaryOutputTokens: number;
   outputTokens: number;
   summaryEstimated: boolean;
+  /** Media parts not counted (each file once): when above 0 every token and cost figure is a lower bound. */
+  uncountedMedia: number;
   notes: string[];
 }
 
@@ -36,9 +38,12 @@ export function aggregate(results: readonly TrajectoryReplay[]): StrategyTotals 
     summaryOutputTokens: 0,
     outputTokens: 0,
     summaryEstimated: false,
+    uncountedMedia: 0,
     notes: [],
   };
+  const mediaFiles = new Map<string, number>();
   for (const r of results) {
+    if (r.uncountedMedia) mediaFiles.set(r.uncountedMedia.file, r.uncountedMedia.parts);
     let masked = 0;
     for (const c of r.calls) {
       totals.calls++;
@@ -57,6 +62,7 @@ export function aggregate(results: readonly TrajectoryReplay[]): StrategyTotals 
     if (r.summaryEstimated) totals.summaryEstimated = true;
     for (const n of r.notes) if (!totals.notes.includes(n)) totals.notes.push(n);
   }
+  for (const n of mediaFiles.values()) totals.uncountedMedia += n;
   return totals;
 }
 

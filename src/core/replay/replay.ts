@@ -72,6 +72,8 @@ export interface TrajectoryReplay {
   /** Money the log recorded for the whole run, when it keeps only a total. */
   recordedCost?: number;
   recordedSummaries?: Trajectory['recordedSummaries'];
+  /** Media parts in the run's file whose tokens are not counted: its totals are lower bounds. */
+  uncountedMedia?: { file: string; parts: number };
 }
 
 export interface ReplayHooks {
@@ -150,5 +152,6 @@ export async function replayTrajectory(
     notes,
     ...(t.recordedCost !== undefined ? { recordedCost: t.recordedCost } : {}),
     ...(t.recordedSummaries !== undefined ? { recordedSummaries: t.recordedSummaries } : {}),
+    ...(t.uncountedMedia ? { uncountedMedia: { file: t.source, parts: t.uncountedMedia } } : {}),
   };
 }

@@ -18,6 +18,13 @@ export class Notes {
     this.add(text, () => text, 0);
   }
 
+  /** Media parts (images, audio, files) counted as a marker: their tokens are not in any total. */
+  get media(): number {
+    let n = 0;
+    for (const [kind, e] of this.counts) if (kind.startsWith('media:')) n += e.n;
+    return n;
+  }
+
   get size(): number {
     return this.counts.size;
   }

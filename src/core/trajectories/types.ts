@@ -86,6 +86,11 @@ export interface Trajectory {
   ignoredRecords?: number;
   /** What was read differently or dropped, said once per kind (shown with the results). */
   warnings?: string[];
+  /**
+   * Media parts (images, audio, files) in its file counted as a one-word marker: the provider billed them
+   * at a size replay does not know, so every token total over this run is a lower bound.
+   */
+  uncountedMedia?: number;
 }
 
 /** The calls of a trajectory: its own, or one per assistant message over every message before it. */
