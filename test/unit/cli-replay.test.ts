@@ -719,4 +719,7 @@ test('an image whose size replay does not read makes every total a lower bound: 
   assert.equal(raw[col('lowerBound')], 'true');
   assert.equal(raw[col('uncountedMedia')], '1');
   assert.equal(raw[col('ratioToRaw')], '');
+  const plot = join(dir, 'ctx.svg');
+  assert.equal((await runCli(['replay', dir, '--strategy', 'masking', '--plot', plot])).code, 0);
+  assert.match(readFileSync(plot, 'utf8'), /o200k tokenizer, lower bounds: 1 media part not counted\)/);
 });

@@ -58,10 +58,13 @@ export function renderPlot(runs: readonly StrategyRun[], tokenizer: string, exac
   const x = (i: number) => M.left + (i / maxX) * pw;
   const y = (v: number) => M.top + ph - (v / yTop) * ph;
   const n = runs[0]?.replays.length ?? 0;
+  // Media whose size replay does not know: every point is a lower bound, said in the title as in the table.
+  const media = runs[0]?.totals.uncountedMedia ?? 0;
+  const bound = media > 0 ? `, lower bounds: ${media} media part${media === 1 ? '' : 's'} not counted` : '';
   const out: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" font-family="system-ui, sans-serif" font-size="12">`,
     `<rect width="${W}" height="${H}" fill="#ffffff"/>`,
-    `<text x="${M.left}" y="28" font-size="17" font-weight="600">${esc(`Context tokens per model call (${tokenizer} tokenizer${exact ? '' : ', chars/4 ESTIMATE'})`)}</text>`,
+    `<text x="${M.left}" y="28" font-size="17" font-weight="600">${esc(`Context tokens per model call (${tokenizer} tokenizer${exact ? '' : ', chars/4 ESTIMATE'}${bound})`)}</text>`,
     `<text x="${M.left}" y="48" fill="#555">${esc(n === 1 ? `trajectory ${runs[0]!.replays[0]!.trajectoryId}` : `mean over the ${n} trajectories that reached each call`)}</text>`,
   ];
   for (let v = 0; v <= yTop + 1e-9; v += yStep) {
