@@ -33,6 +33,8 @@ export interface Message {
   name?: string;
   /** Workspace-relative path of a file holding the full text (reversible masking names it). */
   storedAt?: string;
+  /** Replay: tokens of images sent with this message, as the provider bills them (not in `content`). */
+  mediaTokens?: number;
 }
 
 // Recorded runs (replay) live with their importers; re-exported for the modules that take them.

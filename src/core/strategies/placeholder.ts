@@ -89,7 +89,9 @@ export function linesOf(m: Message): number {
 export function maskMessage(m: Message): Message {
   let masked = placeholders.get(m);
   if (!masked) {
-    masked = { ...m, content: formatMaskPlaceholder(linesOf(m), m.storedAt) };
+    // The placeholder replaces the images too: their tokens go with the content.
+    const { mediaTokens: _images, ...kept } = m;
+    masked = { ...kept, content: formatMaskPlaceholder(linesOf(m), m.storedAt) };
     placeholders.set(m, masked);
   }
   return masked;

@@ -56,7 +56,7 @@ abstract class CachingTokenizer implements Tokenizer {
       role = this.measure(message.role);
       this.roleTokens.set(message.role, role);
     }
-    let n = TOKENS_PER_MESSAGE + role + this.count(message.content);
+    let n = TOKENS_PER_MESSAGE + role + this.count(message.content) + (message.mediaTokens ?? 0);
     if (message.name !== undefined) n += this.count(message.name) + TOKENS_PER_NAME;
     for (const call of message.toolCalls ?? []) {
       n += TOOL_CALL_FRAMING + this.count(call.name) + this.count(call.arguments);

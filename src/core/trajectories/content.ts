@@ -1,6 +1,8 @@
-// Message content as providers take it: a string, null, or a list of parts. Text parts are read; every
-// other part becomes a short marker and is counted in the file's notes, so nothing is lost silently.
+// Message content as providers take it: a string, null, or a list of parts. Text parts are read; an
+// Anthropic image of known size is counted as Anthropic bills it (where the caller can carry the count);
+// every other part becomes a short marker and is counted in the file's notes, so nothing is lost silently.
 import { fail } from './errors';
+import { anthropicImageTokens } from './image-tokens';
 import { isObject, type Json } from './json';
 import { plural, type Notes } from './notes';
 
@@ -18,8 +20,23 @@ function partText(p: Json): string | undefined {
 /** Parts inside parts (a tool result's content) nest once or twice in real logs. */
 const MAX_PART_DEPTH = 64;
 
-/** Joins content parts into text. Media parts become `[image]`-style markers, noted once per file. */
-export function contentText(v: unknown, where: string, notes: Notes, depth = 0): string {
+/** Tokens of the images counted beside a message's text (see Message.mediaTokens). */
+export interface MediaTally {
+  tokens: number;
+}
+
+/** Anthropic's image block with its bytes inline: its tokens, or undefined when they are unknown. */
+function anthropicImage(part: Json): number | undefined {
+  if (!isObject(part) || part.type !== 'image' || !isObject(part.source)) return undefined;
+  const { type, data } = part.source;
+  return type === 'base64' && typeof data === 'string' ? anthropicImageTokens(data) : undefined;
+}
+
+/**
+ * Joins content parts into text. With a tally, Anthropic images of known size add their tokens to it;
+ * other media parts become `[image]`-style markers, noted once per file (their tokens are not counted).
+ */
+export function contentText(v: unknown, where: string, notes: Notes, tally?: MediaTally, depth = 0): string {
   if (v === null || v === undefined) return '';
   if (typeof v === 'string') return v;
   if (!Array.isArray(v)) fail(`${where}: content is neither text nor a list of parts`);
@@ -34,10 +51,17 @@ export function contentText(v: unknown, where: string, notes: Notes, depth = 0):
     }
     const type = isObject(part) && typeof part.type === 'string' ? part.type : 'untyped';
     if (isObject(part) && (typeof part.content === 'string' || Array.isArray(part.content))) {
-      out.push(contentText(part.content, where, notes, depth + 1));
+      out.push(contentText(part.content, where, notes, tally, depth + 1));
       continue;
     }
-    if (MEDIA.has(type)) {
+    const imageTokens = tally ? anthropicImage(part) : undefined;
+    if (imageTokens !== undefined) {
+      tally!.tokens += imageTokens;
+      notes.add(
+        'image-counted',
+        (n) => `${plural(n, 'image')} counted as Anthropic bills ${n === 1 ? 'it' : 'them'} (width × height / 750)`,
+      );
+    } else if (MEDIA.has(type)) {
       out.push(`[${type}]`);
       notes.add(
         `media:${type}`,

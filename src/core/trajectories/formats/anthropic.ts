@@ -5,7 +5,7 @@
 // `thinking` blocks are not counted (the API drops them from later turns); anything else is noted.
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
-import { contentText } from '../content';
+import { contentText, type MediaTally } from '../content';
 import { argumentsText, isObject, type Json, type JsonObject } from '../json';
 import { plural, type Notes, noteUnknownRole } from '../notes';
 import type { Importer } from '../importer';
@@ -38,8 +38,14 @@ function isEnvironmentText(text: string): boolean {
   );
 }
 
-function blockText(b: JsonObject, where: string, notes: Notes): string {
-  return contentText([b], where, notes);
+function blockText(b: JsonObject, where: string, notes: Notes, tally?: MediaTally): string {
+  return contentText([b], where, notes, tally);
+}
+
+/** Adds counted image tokens to a message (they are sent with it, outside its text). */
+function withMedia(m: Message, tally: MediaTally | undefined): Message {
+  if (tally && tally.tokens > 0) m.mediaTokens = (m.mediaTokens ?? 0) + tally.tokens;
+  return m;
 }
 
 /** One assistant message from its blocks. */
@@ -66,34 +72,42 @@ export function assistantMessage(content: Json | undefined, where: string, notes
   return m;
 }
 
-/** The messages one user turn becomes: tool results, the person's text, harness text, in block order. */
+/**
+ * The messages one user turn becomes: tool results, the person's text, harness text, in block order.
+ * `countImages` only where the log was sent to Anthropic (Claude Code, an Anthropic request): Cline keeps
+ * this shape for every provider, whose image tokens differ, so its images stay uncounted (said).
+ */
 export function userMessages(
   content: Json | undefined,
   where: string,
   notes: Notes,
   textOrigin?: 'person' | 'environment' | 'agent',
+  countImages = false,
 ): Message[] {
   if (typeof content === 'string')
     return [{ role: 'user', content, origin: textOrigin ?? (isEnvironmentText(content) ? 'environment' : 'person') }];
   const out: Message[] = [];
   (Array.isArray(content) ? content : []).forEach((b, j) => {
     if (!isObject(b)) return;
+    const tally: MediaTally | undefined = countImages ? { tokens: 0 } : undefined;
     if (b.type === 'tool_result') {
       const m: Message = {
         role: 'tool',
-        content: contentText(b.content, `${where}: block ${j}`, notes),
+        content: contentText(b.content, `${where}: block ${j}`, notes, tally),
         origin: 'environment',
       };
       if (typeof b.tool_use_id === 'string') m.toolCallId = b.tool_use_id;
-      out.push(m);
+      out.push(withMedia(m, tally));
       return;
     }
-    const text = blockText(b, `${where}: block ${j}`, notes);
+    const text = blockText(b, `${where}: block ${j}`, notes, tally);
     const origin = textOrigin ?? (isEnvironmentText(text) ? 'environment' : 'person');
     const prev = out[out.length - 1];
     // Adjacent text blocks of the same origin stay one message, as they were one turn.
-    if (prev && prev.role === 'user' && prev.origin === origin) prev.content += `\n${text}`;
-    else out.push({ role: 'user', content: text, origin });
+    if (prev && prev.role === 'user' && prev.origin === origin) {
+      prev.content += `\n${text}`;
+      withMedia(prev, tally);
+    } else out.push(withMedia({ role: 'user', content: text, origin }, tally));
   });
   return out;
 }
@@ -108,7 +122,7 @@ function systemText(v: Json | undefined, notes: Notes): string | undefined {
  * Reads Anthropic messages into the builder; Roo's condensed messages are forgotten after their summary.
  * Returns where each message of the list starts among the builder's messages (one may become several).
  */
-function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): number[] {
+function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes, countImages: boolean): number[] {
   const condensed = new Map<string, number[]>();
   const starts: number[] = [];
   list.forEach((v, i) => {
@@ -125,7 +139,8 @@ function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes): number[
           ? assistantMessage(v.content, where, notes)
           : { role: 'user' as const, content: contentText(v.content, where, notes) };
       b.push({ ...m, origin: 'agent' });
-    } else if (v.role === 'user') for (const m of userMessages(v.content, where, notes)) b.push(m);
+    } else if (v.role === 'user')
+      for (const m of userMessages(v.content, where, notes, undefined, countImages)) b.push(m);
     else {
       noteUnknownRole(notes, v.role);
       return;
@@ -178,7 +193,8 @@ export const clineHistory: Importer = {
     hasAnthropicBlocks(input.value),
   read(input, notes) {
     const b = new TrajectoryBuilder();
-    const starts = readMessages(input.kind === 'document' && Array.isArray(input.value) ? input.value : [], b, notes);
+    const list = input.kind === 'document' && Array.isArray(input.value) ? input.value : [];
+    const starts = readMessages(list, b, notes, false);
     notes.say('the system prompt and tool definitions are not in the task history: raw counts are a lower bound');
     return [{ format: 'cline', messages: b.messages, calls: b.calls, messageStarts: starts }];
   },
@@ -197,7 +213,7 @@ export const anthropicRequest: Importer = {
     const b = new TrajectoryBuilder();
     const system = systemText(doc.system, notes);
     if (system !== undefined) b.push({ role: 'system', content: system, origin: 'agent' });
-    readMessages(Array.isArray(doc.messages) ? doc.messages : [], b, notes);
+    readMessages(Array.isArray(doc.messages) ? doc.messages : [], b, notes, true);
     // The request itself was a call: it sent everything, and its reply is not in the file.
     if (b.last?.role !== 'assistant') b.rejectedCall();
     if (Array.isArray(doc.tools) && doc.tools.length > 0)

@@ -98,7 +98,9 @@ function clearToolResults(b: TrajectoryBuilder, r: JsonObject, notes: Notes): vo
   for (const i of ids.size > 0 ? b.live() : []) {
     const m = b.messages[i]!;
     if (m.role !== 'tool' || m.toolCallId === undefined || !ids.has(m.toolCallId)) continue;
-    b.replace(i, { ...m, content: CLEARED_TOOL_RESULT });
+    // The marker replaces the whole result, its images too.
+    const { mediaTokens: _images, ...kept } = m;
+    b.replace(i, { ...kept, content: CLEARED_TOOL_RESULT });
     cleared++;
   }
   if (cleared > 0)
@@ -233,7 +235,7 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
           : sidechain && !sawTask
             ? 'agent'
             : undefined;
-      for (const msg of userMessages(m.content, 'user record', notes, origin)) b.push(msg);
+      for (const msg of userMessages(m.content, 'user record', notes, origin, true)) b.push(msg);
       sawTask = true;
       if (!toolResultsOnly(m.content)) responses.clear();
     } else if (r.type === 'system' && r.subtype === 'microcompact_boundary') {
