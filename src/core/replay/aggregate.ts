@@ -76,9 +76,9 @@ export interface RecordedTotals {
   inputTokens: number;
   cachedTokens: number;
   cacheWriteTokens: number;
-  /** Recorded output tokens, summed over the calls that recorded them (`outputCalls`). */
+  /** Recorded output tokens, summed over the calls above that recorded them (`outputCalls`). */
   outputTokens: number;
-  /** Calls whose output was recorded: none when no response was logged complete (Claude Code 2.1 streams). */
+  /** Calls above whose output was recorded: none when no response was logged complete (Claude Code 2.1 streams). */
   outputCalls: number;
   /** The largest recorded prompt. */
   peakContextTokens: number;
@@ -129,11 +129,12 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       }
       if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
       if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
-      if (u?.outputTokens !== undefined) {
+      if (u?.inputTokens === undefined) continue;
+      // Output is printed over these calls (those whose prompt size was recorded): summed over them only.
+      if (u.outputTokens !== undefined) {
         t.outputTokens += u.outputTokens;
         t.outputCalls++;
       }
-      if (u?.inputTokens === undefined) continue;
       any = true;
       t.calls++;
       t.inputTokens += u.inputTokens;

@@ -251,3 +251,26 @@ test("a long run's masked observations have their lines counted once, not at eve
     assert.ok(r.calls.at(-1)!.maskedObservations > 2900, `${strategy}: ${r.calls.at(-1)!.maskedObservations}`);
   }
 });
+
+test('recorded output is summed over the calls whose prompt size was recorded, the scope it is printed with', async () => {
+  const messages: Message[] = [
+    { role: 'user', content: 'task', origin: 'person' },
+    { role: 'assistant', content: 'a1', origin: 'agent' },
+    { role: 'user', content: 'observation', origin: 'environment' },
+    { role: 'assistant', content: 'a2', origin: 'agent' },
+  ];
+  const t: Trajectory = {
+    id: 't',
+    source: 't.json',
+    format: 'mini-swe-agent',
+    messages,
+    calls: [
+      { context: [[0, 1]], output: 1, recorded: { inputTokens: 60, outputTokens: 5 } },
+      // Output without a prompt size: outside the recorded calls, so not in their output either.
+      { context: [[0, 3]], output: 3, recorded: { outputTokens: 7 } },
+    ],
+  };
+  const rec = aggregateRecorded([await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer)]);
+  assert.equal(rec.calls, 1);
+  assert.deepEqual([rec.outputTokens, rec.outputCalls], [5, 1]);
+});
