@@ -141,7 +141,7 @@ test('the JSON shape has every documented field for every strategy', async () =>
     ]) {
       assert.equal(typeof s[k], 'number', k);
     }
-    // The fixtures hold media of unknown size: totals are lower bounds, so their ratios are refused.
+    // The fixtures hold media whose tokens are unknown: totals are lower bounds, so their ratios are refused.
     assert.equal(s.lowerBound, true);
     assert.ok((s.uncountedMedia as number) > 0);
     assert.equal(s.ratioToRaw, null);
@@ -703,7 +703,7 @@ test('an image whose size replay does not read makes every total a lower bound: 
   for (const f of ['anthropic-request.json', 'openai-chat.json']) copyFileSync(join(fixtures, f), join(dir, f));
   const table = await runCli(['replay', dir, '--strategy', 'masking', '--per-trajectory']);
   assert.equal(table.code, 0);
-  assert.match(table.out, /^Not counted: 1 image or other media part of unknown size/m);
+  assert.match(table.out, /^Not counted: 1 image or other media part whose tokens are unknown/m);
   assert.match(table.out, /^raw\s+2\s+4\s+≥ \d+\s+-\s+≥ \d+\s+-\s/m, 'totals marked as lower bounds, ratios refused');
   assert.match(table.out, /^anthropic-request\.json\s+raw\s+2\s+≥ \d+\s+-/m);
   assert.match(table.out, /^openai-chat\.json\s+raw\s+2\s+\d+\s+1\.000/m, 'a log without media stays exact');

@@ -247,7 +247,7 @@ export function formatTable(r: ReplayReport): string {
   if (media > 0)
     out.push(
       '',
-      `Not counted: ${fmt(media)} image${media === 1 ? '' : 's'} or other media part${media === 1 ? '' : 's'} of unknown size (counted as a one-word marker).` +
+      `Not counted: ${fmt(media)} image${media === 1 ? '' : 's'} or other media part${media === 1 ? '' : 's'} whose tokens are unknown (counted as a one-word marker).` +
         ' Token and cost figures marked ≥ are lower bounds, and ratios between them are not given.',
     );
   if (r.perTrajectory) {

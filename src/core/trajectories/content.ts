@@ -65,7 +65,8 @@ export function contentText(v: unknown, where: string, notes: Notes, tally?: Med
       out.push(`[${type}]`);
       notes.add(
         `media:${type}`,
-        (n) => `${plural(n, `${type} part`)} counted as a one-word marker (replay counts text only)`,
+        (n) =>
+          `${plural(n, `${type} part`)} counted as a one-word marker (its tokens are not known: totals are lower bounds)`,
       );
     } else {
       notes.add(`part:${type}`, (n) => `${plural(n, `content part`)} of unknown type "${type}" dropped`);

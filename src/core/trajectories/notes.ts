@@ -1,5 +1,5 @@
 // What an importer read differently or left out, counted per kind and said once per file:
-// "3 image blocks counted as a one-word marker (replay counts text only)".
+// "3 image blocks counted as a one-word marker (its tokens are not known: totals are lower bounds)".
 
 import { MAX_JSON_DEPTH } from '../json-depth';
 

@@ -41,7 +41,8 @@ export function partsText(v: Json | undefined, notes: Notes): string {
       out.push(`[${kind}]`);
       notes.add(
         `media:${kind}`,
-        (n) => `${plural(n, `${kind} part`)} counted as a one-word marker (replay counts text only)`,
+        (n) =>
+          `${plural(n, `${kind} part`)} counted as a one-word marker (its tokens are not known: totals are lower bounds)`,
       );
     } else if (!isObject(p.functionCall))
       notes.add('part:unknown', (n) => `${plural(n, 'content part')} of an unknown kind dropped`);
