@@ -46,6 +46,8 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     ...(t.sentTokens !== undefined ? { sentTokens: t.sentTokens } : {}),
     ...(t.costUnits !== undefined ? { costUnits: round(t.costUnits, 2) } : {}),
     ...(t.summaryCalls !== undefined ? { summaryCalls: t.summaryCalls } : {}),
+    ...(t.recordCalls !== undefined ? { recordCalls: t.recordCalls } : {}),
+    ...(t.recordCallsWithPrompt !== undefined ? { recordCallsWithPrompt: t.recordCallsWithPrompt } : {}),
     costUsd: t.cost === undefined ? null : round(t.cost, 6),
     costCalls: t.costCalls,
     costTrajectories: t.costTrajectories,

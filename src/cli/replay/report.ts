@@ -176,6 +176,12 @@ function grid(header: string[], rows: string[][]): string {
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
+/** True when Context Desk's records cover exactly the calls whose prompt size was recorded, and no summarizer call. */
+function sameCalls(rec: RecordedReport): boolean {
+  const n = rec.recordCalls ?? 0;
+  return !rec.summaryCalls && n === rec.calls && (rec.recordCallsWithPrompt ?? 0) === n;
+}
+
 /** The `recorded` row: provider figures; `vs raw` is recorded / raw over the calls that recorded usage. */
 function recordedRow(rec: RecordedReport): string[] {
   const cells: Record<string, string> = {
@@ -185,7 +191,8 @@ function recordedRow(rec: RecordedReport): string[] {
     'vs raw': rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3),
     'cached tokens': fmt(rec.cachedTokens),
     'peak context': fmt(rec.peakContextTokens),
-    ...(rec.costUnits !== undefined ? { 'cost units': fmt(Math.round(rec.costUnits)) } : {}),
+    // Cost units cover every call with a record (and summarizer calls): on this row only when those are its calls.
+    ...(rec.costUnits !== undefined && sameCalls(rec) ? { 'cost units': fmt(Math.round(rec.costUnits)) } : {}),
   };
   return ['recorded', ...COLUMNS.map((c) => cells[c[0]] ?? '-')];
 }
@@ -210,7 +217,7 @@ function recordedLines(r: ReplayReport): string[] {
     );
   if (rec.sentTokens !== undefined)
     lines.push(
-      `Context Desk's call records: ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
+      `Context Desk's call records (${fmt(rec.recordCalls ?? 0)} model calls): ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
         (rec.costUnits !== undefined
           ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records`
           : '') +

@@ -99,6 +99,10 @@ export interface RecordedTotals {
   costUnits?: number;
   /** Summarizer calls recorded beside the model calls. */
   summaryCalls?: number;
+  /** Context Desk's records: model calls with a record (the scope of sentTokens and costUnits). */
+  recordCalls?: number;
+  /** Of those, the calls whose prompt size was recorded too: when it equals both counts, the scopes are one. */
+  recordCallsWithPrompt?: number;
 }
 
 /** Sums the recorded usage of raw replays (recorded figures do not depend on the strategy). */
@@ -129,6 +133,10 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       }
       if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
       if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
+      if (u?.sentTokens !== undefined || u?.costUnits !== undefined) {
+        t.recordCalls = (t.recordCalls ?? 0) + 1;
+        if (u.inputTokens !== undefined) t.recordCallsWithPrompt = (t.recordCallsWithPrompt ?? 0) + 1;
+      }
       if (u?.inputTokens === undefined) continue;
       // Output is printed over these calls (those whose prompt size was recorded): summed over them only.
       if (u.outputTokens !== undefined) {

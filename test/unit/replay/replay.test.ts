@@ -14,6 +14,7 @@ import {
 } from '../../../src/core/replay/replay';
 import { conversation, trajectoryOf, turnsArb, wordTokenizer } from '../strategies/helpers';
 import { assertQuick } from '../../support/linear-time';
+import { buildReport, formatTable } from '../../../src/cli/replay/report';
 
 const tokenizer = wordTokenizer();
 const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
@@ -273,4 +274,61 @@ test('recorded output is summed over the calls whose prompt size was recorded, t
   const rec = aggregateRecorded([await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer)]);
   assert.equal(rec.calls, 1);
   assert.deepEqual([rec.outputTokens, rec.outputCalls], [5, 1]);
+});
+
+test("Context Desk's recomputed cost units are shown on the recorded row only when they cover the row's calls", async () => {
+  const messages: Message[] = [
+    { role: 'user', content: 'task', origin: 'person' },
+    { role: 'assistant', content: 'a1', origin: 'agent' },
+    { role: 'user', content: 'observation', origin: 'environment' },
+    { role: 'assistant', content: 'a2', origin: 'agent' },
+  ];
+  const run = async (secondInput?: number) => {
+    const t: Trajectory = {
+      id: 't',
+      source: 't.jsonl',
+      format: 'context-desk',
+      messages,
+      calls: [
+        { context: [[0, 1]], output: 1, recorded: { sentTokens: 100, costUnits: 5000, inputTokens: 300 } },
+        {
+          context: [[0, 3]],
+          output: 3,
+          recorded: { sentTokens: 120, costUnits: 7000, ...(secondInput ? { inputTokens: secondInput } : {}) },
+        },
+      ],
+    };
+    const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
+    const meta = {
+      tokenizer: 'words',
+      exact: true,
+      skipped: [],
+      perTrajectory: false,
+      options: {
+        window: 10,
+        polling: 1,
+        cachedPrice: 0.1,
+        cacheWritePrice: 1,
+        contextWindow: 1,
+        includeOutput: false,
+        minCachedTokens: 0,
+      },
+    };
+    return formatTable(
+      buildReport([{ strategy: 'raw', totals: aggregate([r]), replays: [r] }], meta, (x) => aggregate([x])),
+    );
+  };
+  const recordedRow = (table: string) => table.split('\n').find((l) => l.startsWith('recorded '))!;
+  // One of the two recorded calls has a provider prompt size: the row is that call, the units both.
+  const partial = await run();
+  assert.match(recordedRow(partial), /^recorded\s+1\s+1\s+300\s+\S+\s+-\s/);
+  assert.match(
+    partial,
+    /Context Desk's call records \(2 model calls\): 220 tokens sent by the agent's own count, 12,000 cost units/,
+  );
+  assert.match(
+    recordedRow(await run(400)),
+    /^recorded\s+1\s+2\s+700\s+\S+\s+12,000\s/,
+    'the same calls: shown on the row',
+  );
 });
