@@ -1,10 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { lastLines } from '../../../src/core/agent/tools';
+import { startsBinary } from '../../../src/core/agent/tools/files';
 import { MAX_LINE_CHARS } from '../../../src/core/agent/tools/line-range';
 
 async function withFile<T>(content: string | Buffer, run: (file: string, size: number) => Promise<T>): Promise<T> {
@@ -41,5 +42,20 @@ test('a file that is one line of megabytes gives its start, read only as far as 
     assert.equal(lines[0], 'first');
     assert.ok(lines[1]!.length > MAX_LINE_CHARS && lines[1]!.length < MAX_LINE_CHARS * 5);
     assert.equal(lines[2], 'last');
+  });
+});
+
+test('a file shortened after it was measured gives its lines as they are now, not zeros or stale bytes', async () => {
+  await withFile('one\ntwo\nthree\n'.repeat(10_000), async (file, size) => {
+    const fh = await open(file);
+    try {
+      await truncate(file, 8);
+      assert.deepEqual(await lastLines(fh, size, 3), ['one', 'two']);
+      assert.equal(await startsBinary(fh), false);
+      await truncate(file, 0);
+      assert.deepEqual(await lastLines(fh, size, 3), []);
+    } finally {
+      await fh.close();
+    }
   });
 });

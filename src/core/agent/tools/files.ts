@@ -44,13 +44,21 @@ async function openText(guard: PathGuard, input: unknown): Promise<OpenText | To
   }
   const { fh } = opened;
   const size = opened.st.size;
-  const head = Buffer.alloc(Math.min(8192, size));
-  await fh.read(head, 0, head.length, 0);
-  if (head.includes(0)) {
+  if (await startsBinary(fh)) {
     await fh.close();
     return fail(`${r.display} is a binary file (${size} bytes); it cannot be shown as text.`);
   }
   return { fh, display: r.display, size };
+}
+
+/**
+ * Whether the file's first bytes hold a NUL. Only the bytes the read returned count: a file shortened
+ * since it was measured leaves the rest of the buffer zeros, which are not the file's.
+ */
+export async function startsBinary(fh: fsp.FileHandle): Promise<boolean> {
+  const head = Buffer.alloc(8192);
+  const { bytesRead } = await fh.read(head, 0, head.length, 0);
+  return head.subarray(0, bytesRead).includes(0);
 }
 
 const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !== null && 'ok' in x;
@@ -58,7 +66,7 @@ const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !==
 export function readFileTool(guard: PathGuard): AgentTool {
   return {
     name: 'read_file',
-    description: `Reads lines of a text file in the workspace or the Context Desk store (e.g. a stored tool output). Lines are numbered from 1; a line longer than ${MAX_LINE_CHARS} characters is cut there.`,
+    description: `Reads lines of a text file in the workspace or the Context Desk store (e.g. a stored tool output). Lines are numbered from 1; a line longer than ${MAX_LINE_CHARS} characters is cut there, and its cut says how to read on with column.`,
     inputSchema: {
       type: 'object',
       properties: {
@@ -69,6 +77,11 @@ export function readFileTool(guard: PathGuard): AgentTool {
           minimum: 1,
           maximum: MAX_READ_LINES,
           description: `Lines to read. Default ${DEFAULT_READ_LINES}.`,
+        },
+        column: {
+          type: 'integer',
+          minimum: 1,
+          description: `For a long line (a minified file, a one-line JSON log): the character of the first line (offset) to start from, 1-based; up to ${MAX_LINE_CHARS} characters of it are shown. Default 1.`,
         },
       },
       required: ['path'],
@@ -82,6 +95,7 @@ export function readFileTool(guard: PathGuard): AgentTool {
         const range = await readLineRange(opened.fh, {
           ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
           ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
+          ...(typeof args.column === 'number' ? { column: args.column } : {}),
         });
         const text = formatLineRange(opened.display, range);
         return { ok: range.lines.length > 0 || range.total === 0, text };
@@ -110,7 +124,14 @@ export async function lastLines(file: string | fsp.FileHandle, size: number, n: 
     while (pos > 0 && ends.length <= n) {
       const len = Math.min(part.length, pos);
       pos -= len;
-      await fh.read(part, 0, len, pos);
+      const { bytesRead } = await fh.read(part, 0, len, pos);
+      if (bytesRead < len) {
+        // Shortened since it was measured: its end is where the read stopped; what was found past it goes.
+        size = pos + bytesRead;
+        pos = size;
+        ends.length = 0;
+        continue;
+      }
       for (let i = len - 1; i >= 0 && ends.length <= n; i--) if (part[i] === 10) ends.push(pos + i);
     }
     // Past n newlines the line before the last one counted is not shown (it would be partial).
@@ -126,9 +147,10 @@ export async function lastLines(file: string | fsp.FileHandle, size: number, n: 
     for (const [from, to, ended] of spans.slice(-n)) {
       const len = Math.min(to - from, LINE_BYTES);
       const buf = Buffer.alloc(len);
-      await fh.read(buf, 0, len, from);
-      const text = buf.toString('utf8');
-      lines.push(ended && len === to - from && text.endsWith('\r') ? text.slice(0, -1) : text);
+      // Fewer bytes than asked: the file was shortened meanwhile; the rest of `buf` is not the file's.
+      const { bytesRead } = await fh.read(buf, 0, len, from);
+      const text = buf.subarray(0, bytesRead).toString('utf8');
+      lines.push(ended && bytesRead === to - from && text.endsWith('\r') ? text.slice(0, -1) : text);
     }
     return lines;
   } finally {
