@@ -81,7 +81,7 @@ test('grep cuts long lines, stops at its character cap and says when there are m
   assert.match(first!, /… \(line cut\)$/);
   assert.deepEqual(notes, [
     '(more than 1 matches; narrow the pattern or the scope, or raise maxMatches up to 1000)',
-    `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; contextDesk_readStoredFile at its line shows its first 2,000 characters)`,
+    `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; contextDesk_readStoredFile at its line with column reads 2,000 characters from there)`,
   ]);
 
   const all = await grepText(store, { pattern: 'needle', scope: 'tool-outputs', maxMatches: 1000 }, signal, locate);
@@ -156,6 +156,18 @@ test('readStoredFile refuses offsets and limits that are not whole numbers, and 
     );
   assert.match(await readStored(store, { path: file, limit: '10' }), /^Refused: "limit" must be a whole number/);
   assert.match(await readStored(store, null), /^Refused: "path" must be a string/);
+  for (const column of ['2001', 0, 1.5])
+    assert.match(await readStored(store, { path: file, column }), /^Refused: "column" must be a whole number/);
+  // A line cut at 2,000 characters is read on from the column its cut names.
+  const cut = await readStored(store, { path: file, offset: 3, limit: 1 });
+  assert.ok(
+    cut.includes('w… (line continues: 3002 more characters; contextDesk_readStoredFile with offset=3, column=2001)\n'),
+    cut,
+  );
+  assert.match(
+    await readStored(store, { path: file, offset: 3, limit: 1, column: 2001 }),
+    /\n3\t…w{2000}… \(line continues: 1002 more/,
+  );
 
   const page = await readStored(store, { path: file, offset: 1, limit: 2000 });
   assert.ok(page.length <= READ_CHARS + 200, `answer of ${page.length} characters`);

@@ -1,12 +1,12 @@
 // Reads a range of lines from a text file of any size without holding the file in memory: the agent's
 // read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
 import { constants, promises as fsp } from 'node:fs';
-import { secretSafeCut } from '../../store/sanitize/secrets';
+import { LineWindowReader, type Window } from './line-window';
 
 /** At most this many lines per read. */
 export const MAX_READ_LINES = 2000;
 export const DEFAULT_READ_LINES = 400;
-/** Longer lines are cut (a minified file or a progress bar must not fill the context). */
+/** Longer lines are cut (a minified file or a progress bar must not fill the context); `column` reads on. */
 export const MAX_LINE_CHARS = 2000;
 /** Lines are counted to the end only in files up to this size; larger ones say "more lines follow". */
 export const MAX_COUNT_BYTES = 50 * 1024 * 1024;
@@ -38,29 +38,51 @@ const KEY_END_LINE = /^\s*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/;
 // What a key's body holds: base64 lines, encrypted PEM's headers (`Proc-Type: …`), a blank line.
 const KEY_BODY_LINE = /^\s*(?:[A-Za-z0-9+/=]+|[A-Za-z-]+:.*)?\s*$/;
 
+export interface ReadLineOptions {
+  offset?: number;
+  limit?: number;
+  /** 1-based character of the first line (`offset`) to start from: a long line is read on from there. */
+  column?: number;
+  /** The tool a cut line's marker tells the reader to call to read on. */
+  tool?: string;
+  maxLineChars?: number;
+  maxCountBytes?: number;
+  chunkBytes?: number;
+}
+
+/** A line's window as shown: `…` where text was left out, and where to read on when the line goes on. */
+function shownWindow(w: Window, line: number, column: number, tool: string): string {
+  if (column > 1 && column > w.length)
+    return `(line ${line} has ${w.length} characters; column ${column} is past its end)`;
+  const more = w.length - w.end;
+  const tail =
+    more > 0 ? `… (line continues: ${more} more characters; ${tool} with offset=${line}, column=${w.end + 1})` : '';
+  return `${w.start > 0 ? '…' : ''}${w.text}${tail}`;
+}
+
 /**
- * Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars`; CRLF and LF both end a line.
+ * Lines `offset .. offset+limit-1` (1-based), each cut at `maxLineChars` characters (the first from
+ * `column`), never through a secret; CRLF and LF both end a line.
  * `file` is a path or a handle the caller opened (and closes). A private key's body lines become
  * KEY_LINE_MARKER: the file is followed from its start, so a page that holds only key lines (lines 11-20
  * of a key file, without its BEGIN and END) is known as a key's all the same; redaction of the page
  * alone cannot tell them from any base64.
  */
-export async function readLineRange(
-  file: string | fsp.FileHandle,
-  options: { offset?: number; limit?: number; maxLineChars?: number; maxCountBytes?: number; chunkBytes?: number } = {},
-): Promise<LineRange> {
+export async function readLineRange(file: string | fsp.FileHandle, options: ReadLineOptions = {}): Promise<LineRange> {
   const offset = Math.max(1, Math.floor(options.offset ?? 1));
   const limit = Math.min(MAX_READ_LINES, Math.max(1, Math.floor(options.limit ?? DEFAULT_READ_LINES)));
   const maxChars = options.maxLineChars ?? MAX_LINE_CHARS;
+  const column = Math.max(1, Math.floor(options.column ?? 1));
+  const tool = options.tool ?? 'read_file';
   const size = (typeof file === 'string' ? await fsp.stat(file) : await file.stat()).size;
   const countAll = size <= (options.maxCountBytes ?? MAX_COUNT_BYTES);
   const last = offset + limit - 1;
   const lines: string[] = [];
-  // Bytes of the current line kept so far: never more than enough for `maxChars` characters.
-  let parts: Buffer[] = [];
-  let kept = 0;
-  let cut = false;
-  let line = 1; // number of the line being read
+  // The current line's window, when it is in the range (only the first line starts at `column`).
+  const reader = (n: number): LineWindowReader | undefined =>
+    n >= offset && n <= last ? new LineWindowReader(n === offset ? column - 1 : 0, maxChars) : undefined;
+  let line = 1;
+  let window = reader(line); // number of the line being read
   let pendingBytes = false; // the current line has at least one byte
   let more = false;
   // The start of the current line, and whether it lies inside a private key block.
@@ -75,13 +97,7 @@ export async function readLineRange(
       head.push(part);
       headBytes += part.length;
     }
-    if (line < offset || line > last) return;
-    const room = maxChars * 4 - kept;
-    if (room <= 0) return void (cut ||= chunk.length > 0);
-    const part = chunk.length > room ? chunk.subarray(0, room) : chunk;
-    if (part.length < chunk.length) cut = true;
-    parts.push(Buffer.from(part));
-    kept += part.length;
+    window?.push(chunk);
   };
   // Whether the line just read is a key's body line, following the blocks from the file's start.
   const keyLine = (): boolean => {
@@ -95,19 +111,15 @@ export async function readLineRange(
   };
   const finishLine = (newline: boolean): void => {
     const isKey = keyLine();
-    if (line >= offset && line <= last) {
-      let text = Buffer.concat(parts).toString('utf8');
-      if (newline) text = text.replace(/\r$/, '');
-      if (cut || text.length > maxChars) text = `${text.slice(0, secretSafeCut(text, maxChars))}… (line cut)`;
+    if (window) {
+      const w = window.finish(newline);
+      const text = shownWindow(w, line, line === offset ? column : 1, tool);
       lines.push(isKey && text.trim() !== '' ? KEY_LINE_MARKER : text);
     }
     head = [];
     headBytes = 0;
-    parts = [];
-    kept = 0;
-    cut = false;
     pendingBytes = false;
-    line++;
+    window = reader(++line);
   };
 
   // Non-blocking: a file swapped for a FIFO after it was checked fails instead of waiting for a writer.

@@ -21,6 +21,8 @@ export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration
  * lines cut at 2000 characters (4 MB) do not.
  */
 export const READ_CHARS = 256_000;
+/** The read tool's name, as a long line's cut tells the calling model to read on with it. */
+const READ_TOOL = 'contextDesk_readStoredFile';
 export { GREP_LINE_CHARS, GREP_TIMEOUT_MS } from './match-window';
 /** Most characters grep answers with (about 12,000 tokens); past it the answer says how to narrow or read on. */
 export const GREP_CHARS = 50_000;
@@ -67,6 +69,8 @@ export async function readStored(store: ContextStore, raw: unknown): Promise<str
   if (badCount(input.offset)) return 'Refused: "offset" must be a whole number from 1 (the first line).';
   if (badCount(input.limit))
     return `Refused: "limit" must be a whole number from 1 (at most ${MAX_READ_LINES} lines are read).`;
+  if (badCount(input.column))
+    return 'Refused: "column" must be a whole number from 1 (the first character of the line at offset).';
   let resolved;
   try {
     resolved = await store.resolveReference(input.path);
@@ -91,6 +95,8 @@ export async function readStored(store: ContextStore, raw: unknown): Promise<str
     range = await readLineRange(fh, {
       ...(typeof input.offset === 'number' ? { offset: input.offset } : {}),
       ...(typeof input.limit === 'number' ? { limit: input.limit } : {}),
+      ...(typeof input.column === 'number' ? { column: input.column } : {}),
+      tool: READ_TOOL,
     });
   } finally {
     await fh.close();
@@ -197,7 +203,7 @@ export async function grepText(
     );
   if (cutLines)
     notes.push(
-      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; contextDesk_readStoredFile at its line shows its first ${MAX_LINE_CHARS.toLocaleString('en-US')} characters)`,
+      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; ${READ_TOOL} at its line with column reads ${MAX_LINE_CHARS.toLocaleString('en-US')} characters from there)`,
     );
   return [...lines, ...notes].join('\n');
 }

@@ -92,8 +92,11 @@ export function redactSecretsSync(text: string, options: { prefilter?: boolean }
   return applySpans(text, engine.scan(text, { all: options.prefilter === false }));
 }
 
-/** How far past a cut `clipRedacted` reads, so a secret straddling the cut is still whole (a PEM key fits). */
-const CLIP_MARGIN = 8192;
+/**
+ * How far past a cut `clipRedacted` reads, so a secret straddling the cut is still whole (a PEM key fits);
+ * `secretSafeSlice` looks this far either side of its window.
+ */
+export const CLIP_MARGIN = 8192;
 
 /**
  * `text` redacted, read far enough past `max` that CLIP_MARGIN characters follow the cut once redacted
