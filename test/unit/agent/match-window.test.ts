@@ -43,3 +43,22 @@ test('a window never cuts through a secret: each one is left out or shown whole'
     { numRuns: 500 },
   );
 });
+
+test("a window never ends where a rule needs what it leaves out: a URL's password cut after its '@' stays redacted", () => {
+  const url = 'postgres://app:Hunter2-k8s9@db/app';
+  // Every distance between the match and the URL, so that one window ends right after the `@`.
+  for (let k = 0; k < 120; k++) {
+    const line = `${'x'.repeat(300)} NEEDLE ${'z'.repeat(k)} ${url} ${'y'.repeat(700)}`;
+    const { text } = matchWindow(line, 301, 100);
+    assert.ok(text.includes('NEEDLE'), text);
+    assert.ok(!redactSecretsSync(text).text.includes('Hunter2'), `k=${k}: ${text}`);
+  }
+  fc.assert(
+    fc.property(filler, filler, fc.integer({ min: 40, max: 300 }), (before, after, max) => {
+      const line = `${before} NEEDLE ${after} ${url} ${before}`;
+      const { text } = matchWindow(line, before.length + 1, max);
+      assert.ok(!redactSecretsSync(text).text.includes('Hunter2'), text);
+    }),
+    { numRuns: 300 },
+  );
+});

@@ -1,7 +1,8 @@
 // One line of a text file read as a window of characters from a given column: a minified bundle or a
 // one-line JSON log is read on, a window at a time, instead of being cut for good at its start.
 import { StringDecoder } from 'node:string_decoder';
-import { CLIP_MARGIN, findSecretSpans, redactSecretsSync, secretSafeSlice } from '../../store/sanitize/secrets';
+import { secretSafeWindow } from '../../store/sanitize/safe-window';
+import { CLIP_MARGIN } from '../../store/sanitize/secrets';
 
 /** A window of a line: `text` is line[start, end); the line has `length` characters. */
 export interface Window {
@@ -20,33 +21,8 @@ export interface Window {
 export function safeWindow(kept: string, base: number, length: number, from: number, max: number): Window {
   const start = Math.min(Math.max(0, from), length);
   const to = Math.min(length, start + max);
-  let [a, b] = secretSafeSlice(kept, start - base, to - base, start - base);
-  // A rule may look past its match (a URL's password needs the host after its `@`): moved to the match's
-  // edge, a cut can still hide a secret from the piece read alone. Moved on until it does not.
-  while (changesRedaction(kept, a)) a = Math.min(a - 1, lastMatchBefore(kept, a)?.matchStart ?? a - 1);
-  while (changesRedaction(kept, b)) {
-    const s = lastMatchBefore(kept, b);
-    b = s && s.matchStart > a && s.matchStart < b ? s.matchStart : Math.max(b + 1, s?.matchEnd ?? 0);
-  }
+  const [a, b] = secretSafeWindow(kept, start - base, to - base, start - base);
   return { text: kept.slice(a, b), start: a + base, end: b + base, length };
-}
-
-/** Whether text cut at `at`, both sides redacted alone, reads otherwise than redacted whole. */
-function changesRedaction(text: string, at: number): boolean {
-  if (at <= 0 || at >= text.length) return false;
-  const lo = Math.max(0, at - CLIP_MARGIN);
-  const hi = Math.min(text.length, at + CLIP_MARGIN);
-  const redact = (s: string): string => redactSecretsSync(s).text;
-  return redact(text.slice(lo, at)) + redact(text.slice(at, hi)) !== redact(text.slice(lo, hi));
-}
-
-/** The secret match that starts last before `at`, in offsets of `text`. */
-function lastMatchBefore(text: string, at: number): { matchStart: number; matchEnd: number } | undefined {
-  const lo = Math.max(0, at - CLIP_MARGIN);
-  const spans = findSecretSpans(text.slice(lo, Math.min(text.length, at + CLIP_MARGIN)))
-    .map((s) => ({ matchStart: s.matchStart + lo, matchEnd: s.matchEnd + lo }))
-    .filter((s) => s.matchStart < at);
-  return spans.sort((x, y) => y.matchStart - x.matchStart)[0];
 }
 
 /**
