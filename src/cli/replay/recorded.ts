@@ -19,8 +19,8 @@ export type RecordedReport = Omit<
   costTrajectories: number;
   /** Raw replay's context tokens over the same calls. */
   rawInputTokens: number;
-  /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed). */
-  agreement: number;
+  /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed); null when no prompt size was recorded. */
+  agreement: number | null;
 };
 
 export interface AgreementReport {
@@ -52,7 +52,8 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     costCalls: t.costCalls,
     costTrajectories: t.costTrajectories,
     rawInputTokens: t.computedInputTokens,
-    agreement: t.inputTokens === 0 ? 0 : round(t.computedInputTokens / t.inputTokens, 4),
+    // A run that recorded only money has nothing to agree with: no figure, not 0 (a wrong number is worse).
+    agreement: t.inputTokens === 0 ? null : round(t.computedInputTokens / t.inputTokens, 4),
   };
 }
 

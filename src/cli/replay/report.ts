@@ -280,7 +280,7 @@ export function formatTable(r: ReplayReport): string {
             'recorded',
             fmt(rec.calls),
             fmt(rec.inputTokens),
-            rec.agreement === 0 ? '-' : (1 / rec.agreement).toFixed(3),
+            rec.agreement === null ? '-' : (1 / rec.agreement).toFixed(3),
             '-',
             '-',
             fmt(rec.peakContextTokens),

@@ -1,0 +1,73 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { aggregate, type TrajectoryReplay } from '../../../src/core/replay/replay';
+import type { RecordedUsage } from '../../../src/core/trajectories';
+import { buildReport, formatCsv, formatTable, type ReplayReport } from '../../../src/cli/replay/report';
+
+/** A raw replay whose calls sent `sent[k]` context tokens and recorded `recorded[k]` (or nothing). */
+function replay(
+  id: string,
+  calls: { sent: number; recorded?: RecordedUsage }[],
+  extra: Partial<TrajectoryReplay> = {},
+): TrajectoryReplay {
+  return {
+    trajectoryId: id,
+    format: 'mini-swe-agent',
+    strategy: 'raw',
+    summaryEstimated: false,
+    notes: [],
+    calls: calls.map((c, k) => ({
+      call: k,
+      inputTokens: c.sent,
+      contextTokens: c.sent,
+      cachedTokens: 0,
+      cacheWriteTokens: 0,
+      outputTokens: 0,
+      outputRecorded: false,
+      cost: c.sent,
+      maskedObservations: 0,
+      summaryCall: false,
+      summaryCalls: 0,
+      summaryInputTokens: 0,
+      summaryOutputTokens: 0,
+      ...(c.recorded ? { recorded: c.recorded } : {}),
+    })),
+    ...extra,
+  };
+}
+
+function report(replays: TrajectoryReplay[]): ReplayReport {
+  return buildReport(
+    [{ strategy: 'raw', totals: aggregate(replays), replays }],
+    {
+      tokenizer: 'o200k',
+      exact: true,
+      skipped: [],
+      perTrajectory: true,
+      options: {
+        window: 10,
+        polling: 1,
+        cachedPrice: 0.1,
+        cacheWritePrice: 1,
+        contextWindow: 200_000,
+        includeOutput: false,
+        minCachedTokens: 0,
+      },
+    },
+    (x) => aggregate([x]),
+  );
+}
+
+test('a run that recorded only money has no agreement (null), never 0', () => {
+  // A SWE-agent run: its total cost recorded, no prompt sizes.
+  const r = report([replay('swe.json', [{ sent: 100 }, { sent: 200 }], { recordedCost: 0.5 })]);
+  assert.equal(r.recordedPerTrajectory!['swe.json']!.agreement, null);
+  assert.equal(r.recorded!.agreement, null);
+  assert.equal(r.recorded!.costUsd, 0.5);
+  assert.deepEqual(r.agreement, {});
+  // Table and CSV give no ratio for it either.
+  assert.doesNotMatch(formatTable(r), /^swe\.json\s+recorded/m);
+  const csv = formatCsv(r).trim().split('\n');
+  const col = csv[0]!.split(',').indexOf('ratioToRaw');
+  for (const line of csv.filter((l) => l.includes(',recorded,'))) assert.equal(line.split(',')[col], '');
+});
