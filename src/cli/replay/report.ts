@@ -182,13 +182,18 @@ function sameCalls(rec: RecordedReport): boolean {
   return !rec.summaryCalls && n === rec.calls && (rec.recordCallsWithPrompt ?? 0) === n;
 }
 
+/** Recorded / raw prompt tokens from the counts themselves (1 / the rounded agreement can be off in its last digit). */
+function recordedVsRaw(rec: RecordedReport): string {
+  return rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3);
+}
+
 /** The `recorded` row: provider figures; `vs raw` is recorded / raw over the calls that recorded usage. */
 function recordedRow(rec: RecordedReport): string[] {
   const cells: Record<string, string> = {
     trajectories: fmt(rec.trajectories),
     calls: fmt(rec.calls),
     'input tokens': fmt(rec.inputTokens),
-    'vs raw': rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3),
+    'vs raw': recordedVsRaw(rec),
     'cached tokens': fmt(rec.cachedTokens),
     'peak context': fmt(rec.peakContextTokens),
     // Cost units cover every call with a record (and summarizer calls): on this row only when those are its calls.
@@ -280,7 +285,7 @@ export function formatTable(r: ReplayReport): string {
             'recorded',
             fmt(rec.calls),
             fmt(rec.inputTokens),
-            rec.agreement === null ? '-' : (1 / rec.agreement).toFixed(3),
+            recordedVsRaw(rec),
             '-',
             '-',
             fmt(rec.peakContextTokens),

@@ -71,3 +71,16 @@ test('a run that recorded only money has no agreement (null), never 0', () => {
   const col = csv[0]!.split(',').indexOf('ratioToRaw');
   for (const line of csv.filter((l) => l.includes(',recorded,'))) assert.equal(line.split(',')[col], '');
 });
+
+test("the per-trajectory recorded row's ratio is recorded / raw from the counts, not from the rounded agreement", () => {
+  // 1500 / 1003 = 1.4955…; 1 / round(1003 / 1500, 4) = 1 / 0.6687 = 1.4954… (one off in the last digit).
+  const r = report([
+    replay('a.json', [{ sent: 1003, recorded: { inputTokens: 1500 } }]),
+    // Agreement rounds to 0 here: 1 / 0 would print Infinity.
+    replay('b.json', [{ sent: 1, recorded: { inputTokens: 30_000 } }]),
+  ]);
+  const table = formatTable(r);
+  assert.match(table, /^a\.json\s+recorded\s+1\s+1,500\s+1\.496\s/m);
+  assert.match(table, /^b\.json\s+recorded\s+1\s+30,000\s+30000\.000\s/m);
+  assert.match(table, /^recorded\s+2\s+2\s+31,500\s+31\.375\s/m, 'the total row agrees');
+});
