@@ -19,7 +19,10 @@ export type RecordedReport = Omit<
   costTrajectories: number;
   /** Raw replay's context tokens over the same calls. */
   rawInputTokens: number;
-  /** rawInputTokens / inputTokens (1 = replay counted exactly what was billed); null when no prompt size was recorded. */
+  /**
+   * rawInputTokens / inputTokens (1 = replay counted exactly what was billed); null when no prompt size was
+   * recorded, or when media were not counted (uncountedMedia > 0: raw's side is a lower bound).
+   */
   agreement: number | null;
 };
 
@@ -28,10 +31,17 @@ export interface AgreementReport {
   calls: number;
   recordedInputTokens: number;
   rawInputTokens: number;
-  agreement: number;
+  /** Null when media were not counted in these logs (uncountedMedia > 0): raw's side is a lower bound. */
+  agreement: number | null;
+  uncountedMedia: number;
 }
 
 const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
+
+/** Raw / recorded, or null when there is nothing to compare or raw's count is only a lower bound. */
+function agreementOf(t: RecordedTotals): number | null {
+  return t.inputTokens === 0 || t.uncountedMedia > 0 ? null : round(t.computedInputTokens / t.inputTokens, 4);
+}
 
 export function recordedReport(t: RecordedTotals): RecordedReport {
   return {
@@ -52,8 +62,10 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     costCalls: t.costCalls,
     costTrajectories: t.costTrajectories,
     rawInputTokens: t.computedInputTokens,
-    // A run that recorded only money has nothing to agree with: no figure, not 0 (a wrong number is worse).
-    agreement: t.inputTokens === 0 ? null : round(t.computedInputTokens / t.inputTokens, 4),
+    uncountedMedia: t.uncountedMedia,
+    // A run that recorded only money has nothing to agree with, one with uncounted media only a lower
+    // bound to compare: no figure then, never a wrong one.
+    agreement: agreementOf(t),
   };
 }
 
@@ -76,7 +88,8 @@ export function agreementByFormat(raw: readonly TrajectoryReplay[]): Record<stri
       calls: t.calls,
       recordedInputTokens: t.inputTokens,
       rawInputTokens: t.computedInputTokens,
-      agreement: round(t.computedInputTokens / t.inputTokens, 4),
+      agreement: agreementOf(t),
+      uncountedMedia: t.uncountedMedia,
     };
   }
   return out;

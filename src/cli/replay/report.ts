@@ -182,10 +182,15 @@ function sameCalls(rec: RecordedReport): boolean {
   return !rec.summaryCalls && n === rec.calls && (rec.recordCallsWithPrompt ?? 0) === n;
 }
 
-/** Recorded / raw prompt tokens from the counts themselves (1 / the rounded agreement can be off in its last digit). */
-function recordedVsRaw(rec: RecordedReport): string {
-  return rec.rawInputTokens === 0 ? '-' : (rec.inputTokens / rec.rawInputTokens).toFixed(3);
+/**
+ * Recorded / raw prompt tokens from the counts themselves (1 / the rounded agreement can be off in its last
+ * digit); none when raw counted nothing or is a lower bound (media not counted).
+ */
+function recordedVsRawRatio(rec: RecordedReport): number | null {
+  return rec.rawInputTokens === 0 || rec.uncountedMedia > 0 ? null : rec.inputTokens / rec.rawInputTokens;
 }
+
+const recordedVsRaw = (rec: RecordedReport) => ratioCell(recordedVsRawRatio(rec));
 
 /** The `recorded` row: provider figures; `vs raw` is recorded / raw over the calls that recorded usage. */
 function recordedRow(rec: RecordedReport): string[] {
@@ -233,7 +238,10 @@ function recordedLines(r: ReplayReport): string[] {
   if (formats.length > 0)
     lines.push(
       `Raw replay / recorded prompt tokens, by format: ${formats
-        .map(([f, a]) => `${f} ${a.agreement.toFixed(3)} (${fmt(a.trajectories)} trajectories, ${fmt(a.calls)} calls)`)
+        .map(
+          ([f, a]) =>
+            `${f} ${a.agreement === null ? '- (media not counted)' : a.agreement.toFixed(3)} (${fmt(a.trajectories)} trajectories, ${fmt(a.calls)} calls)`,
+        )
         .join('; ')}. Under 1 where logs leave out system prompts and tool definitions or tokenizers differ.`,
     );
   return lines;
@@ -260,7 +268,11 @@ export function formatTable(r: ReplayReport): string {
     out.push(
       '',
       `Not counted: ${fmt(media)} image${media === 1 ? '' : 's'} or other media part${media === 1 ? '' : 's'} whose tokens are unknown (counted as a one-word marker).` +
-        ' Token and cost figures marked ≥ are lower bounds, and ratios between them are not given.',
+        ' Token and cost figures marked ≥ are lower bounds, and ratios between them are not given.' +
+        // Raw / recorded would then read as a worse agreement than replay's counting has.
+        ((r.recorded?.uncountedMedia ?? 0) > 0
+          ? " Where such a log recorded its prompt sizes, raw's tokens are a lower bound and are not compared with the recorded prompt sizes (-)."
+          : ''),
     );
   if (r.perTrajectory) {
     const rows: string[][] = [];
@@ -336,6 +348,8 @@ const CSV_FIELDS: (keyof StrategyReport)[] = [
   'lowerBound',
 ];
 
+const csvRatio = (r: number | null) => (r === null ? '' : round(r, 4));
+
 function csvCell(v: string | number | boolean): string {
   const s = typeof v === 'string' ? printable(v, 10_000) : String(v);
   return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -368,7 +382,7 @@ export function formatCsv(r: ReplayReport): string {
         rec.trajectories,
         rec.calls,
         rec.inputTokens,
-        rec.rawInputTokens === 0 ? '' : round(rec.inputTokens / rec.rawInputTokens, 4),
+        csvRatio(recordedVsRawRatio(rec)),
         '',
         '',
         rec.cachedTokens,

@@ -93,6 +93,11 @@ export interface RecordedTotals {
   costTrajectories: number;
   /** Raw replay's context tokens over the same calls: `computedInputTokens / inputTokens` is the agreement. */
   computedInputTokens: number;
+  /**
+   * Media parts not counted in the trajectories above (each file once): above 0, computedInputTokens is a
+   * lower bound and the agreement is unknown.
+   */
+  uncountedMedia: number;
   /** Context Desk's records: tokens the agent counted as sent, summed over every call that has a record. */
   sentTokens?: number;
   /** Context Desk's records: cost in units (model and summarizer calls), recomputed from the records. */
@@ -117,10 +122,12 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     outputCalls: 0,
     peakContextTokens: 0,
     computedInputTokens: 0,
+    uncountedMedia: 0,
     costCalls: 0,
     costTrajectories: 0,
   };
   let cost: number | undefined;
+  const mediaFiles = new Map<string, number>();
   for (const r of raw) {
     let any = false;
     let callCost: number | undefined;
@@ -158,6 +165,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       if (s.cost !== undefined) callCost = (callCost ?? 0) + s.cost;
     }
     if (any) t.trajectories++;
+    if (any && r.uncountedMedia) mediaFiles.set(r.uncountedMedia.file, r.uncountedMedia.parts);
     const runCost = callCost ?? r.recordedCost;
     if (runCost !== undefined) {
       cost = (cost ?? 0) + runCost;
@@ -166,5 +174,6 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     }
   }
   if (cost !== undefined) t.cost = cost;
+  for (const n of mediaFiles.values()) t.uncountedMedia += n;
   return t;
 }

@@ -84,3 +84,32 @@ test("the per-trajectory recorded row's ratio is recorded / raw from the counts,
   assert.match(table, /^b\.json\s+recorded\s+1\s+30,000\s+30000\.000\s/m);
   assert.match(table, /^recorded\s+2\s+2\s+31,500\s+31\.375\s/m, 'the total row agrees');
 });
+
+test("raw's agreement is refused where media were not counted (raw is then a lower bound), and said why", () => {
+  const media = replay('img.jsonl', [{ sent: 900, recorded: { inputTokens: 1000 } }], {
+    format: 'claude-code',
+    uncountedMedia: { file: '/logs/img.jsonl', parts: 2 },
+  });
+  const plain = replay('txt.json', [{ sent: 800, recorded: { inputTokens: 1000 } }]);
+  const r = report([media, plain]);
+  const per = r.recordedPerTrajectory!;
+  assert.equal(per['img.jsonl']!.agreement, null);
+  assert.equal(per['img.jsonl']!.uncountedMedia, 2);
+  assert.equal(per['txt.json']!.agreement, 0.8, 'a log without media keeps its agreement');
+  assert.equal(per['txt.json']!.uncountedMedia, 0);
+  assert.equal(r.recorded!.agreement, null, 'the total covers a lower bound');
+  assert.equal(r.agreement['claude-code']!.agreement, null);
+  assert.equal(r.agreement['mini-swe-agent']!.agreement, 0.8);
+  const table = formatTable(r);
+  assert.match(table, /^img\.jsonl\s+recorded\s+1\s+1,000\s+-\s/m);
+  assert.match(table, /^txt\.json\s+recorded\s+1\s+1,000\s+1\.250\s/m);
+  assert.match(table, /^recorded\s+2\s+2\s+2,000\s+-\s/m);
+  assert.match(table, /claude-code - \(media not counted\)/);
+  assert.match(table, /raw's tokens are a lower bound.*not compared with the recorded prompt sizes/);
+  const csv = formatCsv(r).trim().split('\n');
+  const col = csv[0]!.split(',').indexOf('ratioToRaw');
+  const cell = (scope: string) => csv.find((l) => l.startsWith(`${scope},recorded,`))!.split(',')[col];
+  assert.equal(cell('img.jsonl'), '');
+  assert.equal(cell('total'), '');
+  assert.equal(cell('txt.json'), '1.25');
+});
