@@ -2,7 +2,7 @@
 // the user with Approve, Deny, or (when offered) Always allow.
 import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
 import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
-import { revealPadding, visibleText } from '../../core/agent/tools/mcp';
+import { revealPadding, visibleLine, visibleText } from '../../core/agent/tools/mcp';
 
 export type ApprovalAnswer = 'approve' | 'always' | 'deny';
 
@@ -81,9 +81,10 @@ function shown(fields: Omit<ApprovalRequest, 'id'>): Omit<ApprovalRequest, 'id'>
   const length = fields.kind === 'command' && size ? ` (${size}: read them all)` : '';
   return {
     ...fields,
-    title: reveal(fields.title) + length,
+    // A title is one line: newlines in a path the model chose would push its warning out of view.
+    title: revealPadding(visibleLine(fields.title)) + length,
     detail,
     ...(fields.mcp ? { mcp: { ...fields.mcp, arguments: reveal(fields.mcp.arguments) } } : {}),
-    ...(fields.alwaysLabel ? { alwaysLabel: visibleText(fields.alwaysLabel) } : {}),
+    ...(fields.alwaysLabel ? { alwaysLabel: visibleLine(fields.alwaysLabel) } : {}),
   };
 }

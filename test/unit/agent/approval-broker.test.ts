@@ -112,3 +112,21 @@ test('what is approved is what runs: a braille blank or a format character canno
   broker.answer(shown.at(-1)!.id, false);
   await short;
 });
+
+test('a title is one line: a newline or tab in a path the model chose is shown as \\u{…}, the warning stays in view', async () => {
+  const shown: (ApprovalRequest | undefined)[] = [];
+  const broker = new ApprovalBroker((patches: ChatPatch[]) => {
+    for (const p of patches) if (p.op === 'approval') shown.push(p.approval);
+  });
+  // hostEdits: `Apply this edit to ${name}? Careful: ${why}.`, the name being the path the model wrote.
+  const name = `docs/${'x\n'.repeat(80)}\t.vscode/tasks.json`;
+  const answer = broker.ask('edit', `Apply this edit to ${name}? Careful: VS Code reads it.`, 'create (1 lines)');
+  const title = shown[0]!.title;
+  assert.doesNotMatch(title, /[\n\t]/);
+  assert.equal(
+    title,
+    `Apply this edit to docs/${'x\\u{a}'.repeat(80)}\\u{9}.vscode/tasks.json? Careful: VS Code reads it.`,
+  );
+  broker.answer(shown[0]!.id, false);
+  assert.equal(await answer, false);
+});

@@ -23,7 +23,7 @@ const INVISIBLE =
 /** A server or tool name as a person should see it: invisible and direction-changing characters escaped. */
 export function visibleName(name: unknown): string {
   const s = typeof name === 'string' ? name : jsonOrNote(name ?? '');
-  const shown = s.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
+  const shown = visibleLine(s);
   return shown.length > 120 ? `${shown.slice(0, 120)}…` : shown;
 }
 
@@ -33,6 +33,14 @@ export function visibleName(name: unknown): string {
  */
 export function visibleText(text: string): string {
   return text.replace(INVISIBLE, (c) => (c === '\n' || c === '\t' ? c : `\\u{${c.codePointAt(0)!.toString(16)}}`));
+}
+
+/**
+ * One line a person reads (an approval's title): every invisible or direction-changing character shown as
+ * `\u{…}`, newline and tab too, so a path the model chose cannot push the rest of the line out of view.
+ */
+export function visibleLine(text: string): string {
+  return text.replace(INVISIBLE, (c) => `\\u{${c.codePointAt(0)!.toString(16)}}`);
 }
 
 /** How many characters `visibleText` shows as `\u{…}`. */
