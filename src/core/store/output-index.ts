@@ -2,6 +2,7 @@
 // size, first line), newest first. `tool-outputs/<session>/index.json`, replaced atomically.
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { parseShallowJson } from '../json-depth';
 import { readTextFile } from '../read-text';
 import type { ContextStore } from './context-store';
 import { safeName } from './names';
@@ -38,8 +39,9 @@ function indexPath(store: ContextStore, session: string): string {
 async function readIndex(file: string): Promise<StoredOutputEntry[]> {
   try {
     // A line per stored output: tens of MB would be hundreds of thousands of outputs.
-    const parsed = JSON.parse(await readTextFile(file, 64 * 1024 * 1024)) as IndexFile;
-    return Array.isArray(parsed.entries) ? parsed.entries : [];
+    // Depth-checked: the entries reach the quick pick, and one nested thousands deep would overflow it.
+    const parsed = parseShallowJson(await readTextFile(file, 64 * 1024 * 1024)) as Partial<IndexFile> | undefined;
+    return Array.isArray(parsed?.entries) ? parsed.entries : [];
   } catch {
     return []; // missing or damaged: the folder scan below still finds every file
   }

@@ -10,6 +10,7 @@
 // Every line Context Desk writes starts with U+241E "␞ "; an output line that starts with "␞" is
 // stored with a leading space, so output can never forge one. Logs written before this format have
 // `␞ {"event":...}` JSON lines instead; the reader understands both.
+import { parseShallowJson } from '../json-depth';
 import type { RedactionCounts } from './sanitize/secrets';
 
 export const MARKER = '\u241E';
@@ -144,13 +145,10 @@ export type MarkerLine =
 export function parseMarkerLine(line: string): MarkerLine {
   const body = line.slice(2);
   if (body.startsWith('{')) {
-    try {
-      const record = JSON.parse(body) as unknown;
-      if (typeof record === 'object' && record !== null)
-        return { kind: 'json', record: record as Record<string, unknown> };
-    } catch {
-      // fall through: a damaged line
-    }
+    // A log can come with a cloned repository: a record nested thousands deep is damaged, not read.
+    const record = parseShallowJson(body);
+    if (typeof record === 'object' && record !== null)
+      return { kind: 'json', record: record as Record<string, unknown> };
     return { kind: 'bad' };
   }
   if (body.startsWith('$ ')) return { kind: 'command', text: body.slice(2) };
