@@ -94,3 +94,17 @@ export function agreementByFormat(raw: readonly TrajectoryReplay[]): Record<stri
   }
   return out;
 }
+
+/** True when Context Desk's records cover exactly the calls whose prompt size was recorded, and no summarizer call. */
+export function sameCalls(rec: RecordedReport): boolean {
+  const n = rec.recordCalls ?? 0;
+  return !rec.summaryCalls && n === rec.calls && (rec.recordCallsWithPrompt ?? 0) === n;
+}
+
+/**
+ * Recorded / raw prompt tokens from the counts themselves (1 / the rounded agreement can be off in its last
+ * digit); none when raw counted nothing or is a lower bound (media not counted).
+ */
+export function recordedVsRawRatio(rec: RecordedReport): number | null {
+  return rec.rawInputTokens === 0 || rec.uncountedMedia > 0 ? null : rec.inputTokens / rec.rawInputTokens;
+}

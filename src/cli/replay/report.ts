@@ -1,7 +1,14 @@
 // The replay result as data (the documented JSON shape) and as a table or CSV.
 import { printable, type Skipped } from '../../core/trajectories';
 import type { StrategyTotals } from '../../core/replay/replay';
-import { agreementByFormat, recordedOf, type AgreementReport, type RecordedReport } from './recorded';
+import {
+  agreementByFormat,
+  recordedOf,
+  recordedVsRawRatio,
+  sameCalls,
+  type AgreementReport,
+  type RecordedReport,
+} from './recorded';
 import type { StrategyRun, TrajectoryWarning } from './run';
 import { formatUsd } from '../../protocol/money';
 
@@ -174,20 +181,6 @@ function grid(header: string[], rows: string[][]): string {
   const line = (cells: string[]) =>
     cells.map((x, c) => (c === 0 ? x.padEnd(widths[c]!) : x.padStart(widths[c]!))).join('  ');
   return [line(header), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
-}
-
-/** True when Context Desk's records cover exactly the calls whose prompt size was recorded, and no summarizer call. */
-function sameCalls(rec: RecordedReport): boolean {
-  const n = rec.recordCalls ?? 0;
-  return !rec.summaryCalls && n === rec.calls && (rec.recordCallsWithPrompt ?? 0) === n;
-}
-
-/**
- * Recorded / raw prompt tokens from the counts themselves (1 / the rounded agreement can be off in its last
- * digit); none when raw counted nothing or is a lower bound (media not counted).
- */
-function recordedVsRawRatio(rec: RecordedReport): number | null {
-  return rec.rawInputTokens === 0 || rec.uncountedMedia > 0 ? null : rec.inputTokens / rec.rawInputTokens;
 }
 
 const recordedVsRaw = (rec: RecordedReport) => ratioCell(recordedVsRawRatio(rec));
