@@ -1,6 +1,7 @@
 // `sliding-window` (Shannon): the first 3 messages + `Previous context summary:` + the last 20,
 // compressing when usage reaches 75 % of the budget (the context window), down to 37.5 %.
-// A person's instructions among the folded messages stay verbatim beside the summary.
+// A person's instructions among the folded messages stay verbatim beside the summary. When even the most it
+// can fold leaves the context over the window (the primers, the person's messages, the latest turn), it says so.
 import type { Message, Origin } from '../messages';
 import { inferOrigins, mustKeepVerbatim } from '../provenance';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
@@ -121,12 +122,15 @@ export function createSlidingWindowStrategy(
           messages = assemble(history, origins, window);
         }
       }
+      // Folded as far as it goes (summarizing allowed) and still over: the agent says so instead of sending.
+      const size = count(messages);
       return {
         messages,
         masked: [],
         summaries,
         summarizedTurns:
           summary !== undefined ? assistantsBefore(history, foldedUpTo) - assistantsBefore(history, primerEnd) : 0,
+        ...(summarize && size > window ? { overWindow: { tokens: size, window } } : {}),
       };
     },
   };

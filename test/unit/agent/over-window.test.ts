@@ -5,17 +5,19 @@ import { harness, readSteps } from './helpers';
 
 test('when even the instructions and the latest turn do not fit, the run stops with a clear error, unsent', async () => {
   // Each read is ~800 tokens; a 600-token window cannot hold the latest one.
-  const h = await harness(readSteps(3), { strategy: 'masking', strategyOptions: { contextWindow: 600 } });
-  try {
-    const status = await h.agent.send('Read the files.');
-    assert.equal(status, 'error');
-    assert.equal(h.server.chatRequests().length, 1, 'only the first call (task alone) was sent');
-    const stopped = h.events.find((e) => e.type === 'stopped');
-    assert.ok(stopped && stopped.type === 'stopped');
-    assert.match(stopped.message, /does not fit the model's window/);
-    assert.match(stopped.message, /raise the context window/);
-  } finally {
-    await h.close();
+  for (const strategy of ['masking', 'sliding-window'] as const) {
+    const h = await harness(readSteps(3), { strategy, strategyOptions: { contextWindow: 600 } });
+    try {
+      const status = await h.agent.send('Read the files.');
+      assert.equal(status, 'error', strategy);
+      assert.equal(h.server.chatRequests().length, 1, `${strategy}: only the first call (task alone) was sent`);
+      const stopped = h.events.find((e) => e.type === 'stopped');
+      assert.ok(stopped && stopped.type === 'stopped', strategy);
+      assert.match(stopped.message, /does not fit the model's window/, strategy);
+      assert.match(stopped.message, /raise the context window/, strategy);
+    } finally {
+      await h.close();
+    }
   }
 });
 

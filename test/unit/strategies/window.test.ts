@@ -9,7 +9,7 @@ import { maskTurns } from '../../../src/core/strategies/mask-turns';
 import { messageCounter, sumTokens } from '../../../src/core/cost/message-tokens';
 import { createStrategy } from '../../../src/core/strategies/registry';
 import { createStandInSummarizer } from '../../../src/core/strategies/stand-in-summarizer';
-import { checkpointMessage } from '../../../src/core/strategies/checkpoint';
+import { checkpointMessage, slidingSummaryMessage } from '../../../src/core/strategies/checkpoint';
 import { DEFAULT_STRATEGY_OPTIONS, usableWindow, type StrategyName } from '../../../src/core/strategies/types';
 import { words, wordTokenizer } from './helpers';
 
@@ -61,6 +61,7 @@ function minimalSize(name: StrategyName, history: readonly Message[]): number {
   const last = split.turns.length - 1;
   if (name === 'masking' || name === 'cache-aware')
     return sumTokens(maskTurns(history, split, 0, last, count).messages, count);
+  if (name === 'sliding-window') return slidingMinimalSize(history);
   // summary, hybrid: the head, every person message, a checkpoint of its budget, the latest turn.
   if (last < 1) return sumTokens(history, count);
   const start = split.turns[last]!.actionIndex;
@@ -74,7 +75,27 @@ function minimalSize(name: StrategyName, history: readonly Message[]): number {
   );
 }
 
-const FITTING: readonly StrategyName[] = ['masking', 'cache-aware', 'summary', 'hybrid'];
+/**
+ * sliding-window: the first 3 messages (with their tool results), every person message after them, a summary
+ * of its budget (and its seam slack), and the latest turn (from the call whose results end the history).
+ */
+function slidingMinimalSize(history: readonly Message[]): number {
+  let primers = Math.min(3, history.length);
+  while (primers < history.length && history[primers]!.role === 'tool') primers++;
+  let latest = history.length - 1;
+  while (latest > primers && history[latest]!.role === 'tool') latest--;
+  if (latest <= primers) return sumTokens(history, count);
+  const persons = history.slice(primers, latest).filter((m) => m.origin === 'person');
+  const summary = SUMMARY_TOKENS + count(slidingSummaryMessage('')) + 2;
+  return (
+    sumTokens(history.slice(0, primers), count) +
+    sumTokens(persons, count) +
+    summary +
+    sumTokens(history.slice(latest), count)
+  );
+}
+
+const FITTING: readonly StrategyName[] = ['masking', 'cache-aware', 'summary', 'hybrid', 'sliding-window'];
 
 test('property: every call fits the window whenever the smallest context does, else says it is over', async () => {
   await fc.assert(
