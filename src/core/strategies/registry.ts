@@ -18,7 +18,7 @@ export function createStrategy(name: StrategyName, deps: StrategyDeps, options: 
   validateStrategyOptions(options);
   switch (name) {
     case 'raw':
-      return createRawStrategy();
+      return createRawStrategy(deps, options);
     case 'masking':
       return createMaskingStrategy(deps, options);
     case 'summary':

@@ -12,6 +12,8 @@ const instruction = (n: number): string =>
     '\n',
   );
 
+const keepsWhole = (strategy: string): boolean => strategy === 'raw' || strategy === 'retry-filter';
+
 test('three user instructions reach every call of every strategy verbatim, in order', async () => {
   const work = (n: number): ScriptStep[] => [...readSteps(12), { reply: { text: `Done with ${n}.` } }];
   // The summary model (summary, hybrid, sliding-window) has its own server, so the agent's script stays in step.
@@ -34,7 +36,8 @@ test('three user instructions reach every call of every strategy verbatim, in or
         strategy,
         summaryModel,
         // Window 1 masks all but the last turn; 16k makes sliding-window fold and cache-aware move by force.
-        strategyOptions: { window: 1, contextWindow: 16_000, summaryTokens: 200 },
+        // raw and retry-filter send the whole history (over 16k here): raw would stop there, unsent.
+        strategyOptions: { window: 1, contextWindow: keepsWhole(strategy) ? 200_000 : 16_000, summaryTokens: 200 },
       });
       try {
         for (const n of [1, 2, 3]) assert.equal(await h.agent.send(instruction(n)), 'completed', `${strategy} #${n}`);

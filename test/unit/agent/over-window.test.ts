@@ -5,7 +5,7 @@ import { harness, readSteps } from './helpers';
 
 test('when even the instructions and the latest turn do not fit, the run stops with a clear error, unsent', async () => {
   // Each read is ~800 tokens; a 600-token window cannot hold the latest one.
-  for (const strategy of ['masking', 'sliding-window'] as const) {
+  for (const strategy of ['masking', 'sliding-window', 'raw'] as const) {
     const h = await harness(readSteps(3), { strategy, strategyOptions: { contextWindow: 600 } });
     try {
       const status = await h.agent.send('Read the files.');
@@ -15,6 +15,9 @@ test('when even the instructions and the latest turn do not fit, the run stops w
       assert.ok(stopped && stopped.type === 'stopped', strategy);
       assert.match(stopped.message, /does not fit the model's window/, strategy);
       assert.match(stopped.message, /raise the context window/, strategy);
+      // raw masks nothing: the stop says so, and that a strategy which masks would help.
+      if (strategy === 'raw') assert.match(stopped.message, /sent whole \(the raw strategy\).*masks or summarizes/s);
+      else assert.match(stopped.message, /even with the older turns masked or summarized/, strategy);
     } finally {
       await h.close();
     }

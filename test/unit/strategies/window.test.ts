@@ -11,6 +11,7 @@ import { createStrategy } from '../../../src/core/strategies/registry';
 import { createStandInSummarizer } from '../../../src/core/strategies/stand-in-summarizer';
 import { checkpointMessage, slidingSummaryMessage } from '../../../src/core/strategies/checkpoint';
 import { DEFAULT_STRATEGY_OPTIONS, usableWindow, type StrategyName } from '../../../src/core/strategies/types';
+import { STRATEGIES } from '../../../src/extension/agent/chatItems';
 import { words, wordTokenizer } from './helpers';
 
 const tokenizer = wordTokenizer();
@@ -127,6 +128,32 @@ test('property: every call fits the window whenever the smallest context does, e
       },
     ),
     { numRuns: 80 },
+  );
+});
+
+test('property: no strategy the agent offers sends a context over the window without saying so', async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(stepArb, { minLength: 1, maxLength: 30 }),
+      fc.constantFrom(...STRATEGIES),
+      fc.integer({ min: 400, max: 4_000 }),
+      fc.integer({ min: 0, max: 200 }),
+      async (steps, name, contextWindow, reservedTokens) => {
+        const full = chat(steps);
+        const options = { ...DEFAULT_STRATEGY_OPTIONS, contextWindow, summaryTokens: SUMMARY_TOKENS };
+        const summarizer = createStandInSummarizer(tokenizer, SUMMARY_TOKENS);
+        const s = createStrategy(name, { tokenizer, summarizer }, options);
+        const window = usableWindow(contextWindow, { reservedTokens });
+        for (let i = 3; i <= full.length; i++) {
+          if (i < full.length && full[i]!.role !== 'assistant') continue;
+          const r = await s.build(full.slice(0, i), { reservedTokens });
+          const sent = sumTokens(r.messages, count);
+          if (sent > window) assert.deepEqual(r.overWindow, { tokens: sent, window }, `${name} at ${i}: ${sent}`);
+          else assert.equal(r.overWindow, undefined, `${name} at ${i}`);
+        }
+      },
+    ),
+    { numRuns: 60 },
   );
 });
 
