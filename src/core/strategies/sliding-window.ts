@@ -2,7 +2,8 @@
 // compressing when usage reaches 75 % of the budget (the context window), down to 37.5 %.
 // A person's instructions among the folded messages stay verbatim beside the summary. When even the most it
 // can fold leaves the context over the window (the primers, the person's messages, the latest turn), it says so.
-import type { Message, Origin } from '../messages';
+import { splitTurns, type Message, type Origin } from '../messages';
+import { maskableTurns, maskTurns } from './mask-turns';
 import { inferOrigins, mustKeepVerbatim } from '../provenance';
 import { messageCounter, sumTokens } from '../cost/message-tokens';
 import { buildSummaryPrompt, personMessagesBefore, slidingSummaryMessage } from './checkpoint';
@@ -12,6 +13,7 @@ import {
   type BuildOptions,
   type ContextResult,
   type ContextStrategy,
+  type MaskRecord,
   type StrategyDeps,
   type StrategyOptions,
   type SummaryRecord,
@@ -61,6 +63,20 @@ export function createSlidingWindowStrategy(
     const { kept, summarised } = fitInstructions(candidates, history, origins, spare, counter);
     const summaryMsg = summaryMessage(slidingSummaryMessage(summary, summarised).content);
     return [...primers, ...kept.map((i) => history[i]!), summaryMsg, ...tail];
+  };
+
+  /** `messages` (which start with the primers) with the outputs among the primers masked, when they may be. */
+  const maskPrimerOutputs = (
+    history: readonly Message[],
+    messages: Message[],
+    primerEnd: number,
+  ): { messages: Message[]; masked: MaskRecord[] } => {
+    const split = splitTurns(history);
+    if ((split.turns[0]?.actionIndex ?? primerEnd) >= primerEnd || maskableTurns(split) < 1)
+      return { messages, masked: [] };
+    const view = maskTurns(history, split, 0, 1, counter);
+    const masked = view.masked.filter((r) => r.index < primerEnd);
+    return { messages: [...view.messages.slice(0, primerEnd), ...messages.slice(primerEnd)], masked };
   };
 
   return {
@@ -122,11 +138,16 @@ export function createSlidingWindowStrategy(
           messages = assemble(history, origins, window);
         }
       }
+      // The primers keep the first call's results, which nothing folds: when the context is still over the
+      // window (a huge first read), they are masked like any old output, unless that call is the latest turn.
+      let masked: MaskRecord[] = [];
+      if (summarize && count(messages) > window)
+        ({ messages, masked } = maskPrimerOutputs(history, messages, primerEnd));
       // Folded as far as it goes (summarizing allowed) and still over: the agent says so instead of sending.
       const size = count(messages);
       return {
         messages,
-        masked: [],
+        masked,
         summaries,
         summarizedTurns:
           summary !== undefined ? assistantsBefore(history, foldedUpTo) - assistantsBefore(history, primerEnd) : 0,

@@ -40,7 +40,7 @@ test('a window that the masked context fits: the run goes on and every request f
 
 test('after a stop over the window, the next message goes through: the unanswered outputs are masked, never the messages', async () => {
   // The one read (~800 tokens) does not fit a 600-token window; the person's follow-ups do.
-  for (const strategy of ['masking', 'cache-aware', 'hybrid', 'summary'] as const) {
+  for (const strategy of ['masking', 'cache-aware', 'hybrid', 'summary', 'sliding-window'] as const) {
     // Spare replies: summary's fold of the first turn asks the model for a summary.
     const replies = ['Done.', 'Summary of the read.', 'Again.'].map((text) => ({ reply: { text } }));
     const h = await harness([...readSteps(1), ...replies], {
