@@ -2,7 +2,8 @@
 // package.json's contributes.configuration in both directions, so code and manifest cannot drift.
 import type { WorkspaceConfiguration } from 'vscode';
 import type { BudgetLimits, BudgetMode } from '../core/budget';
-import { isStrategyName, type StrategyName, type StrategyOptions } from '../core/strategies/types';
+import type { StrategyName, StrategyOptions } from '../core/strategies/types';
+import { STRATEGIES } from './agent/chatItems';
 import type { TokenizerName } from '../core/tokens';
 import type { PanelSettings } from '../protocol/messages';
 import { resolvePricing, type Pricing } from '../core/cost/pricing';
@@ -133,13 +134,19 @@ export function pricingFor(s: Settings, model: string, onError?: (message: strin
   }
 }
 
+/**
+ * The strategies the agent offers (its picker, the setting's enum). `retry-filter` is replay's: it never
+ * keeps the context under the window, so a hand-edited value falls back to the default like any unknown one.
+ */
+const isAgentStrategy = (v: string): v is StrategyName => (STRATEGIES as readonly string[]).includes(v);
+
 export function sessionSettings(s: Settings, onError?: (message: string) => void): SessionSettings {
   const mode = BUDGET_MODES.find((m) => m === s['agent.budgetMode']) ?? 'hard';
   const limit = s['agent.budgetTokens'];
   const model = s['agent.provider'] === 'demo' ? '' : s['agent.model'];
   const pricing = pricingFor(s, model, onError);
   return {
-    strategy: isStrategyName(s.strategy) ? s.strategy : 'cache-aware',
+    strategy: isAgentStrategy(s.strategy) ? s.strategy : 'cache-aware',
     strategyOptions: {
       window: s.maskingWindow,
       cachedPrice: pricing.cachedPrice,

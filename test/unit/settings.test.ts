@@ -3,7 +3,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { SECTION, SETTINGS, readSettings, stricterMode, tighterBudget } from '../../src/extension/settings';
+import {
+  SECTION,
+  SETTINGS,
+  readSettings,
+  sessionSettings,
+  stricterMode,
+  tighterBudget,
+} from '../../src/extension/settings';
 import { findFiles } from '../../scripts/lib/files';
 
 interface Property {
@@ -63,6 +70,15 @@ test('readSettings falls back to the default for a value of the wrong type', () 
   assert.equal(s.strategy, SETTINGS.strategy.default);
   assert.equal(s.maskingWindow, 5);
   assert.equal(s.tokenizer, SETTINGS.tokenizer.default);
+});
+
+test("the agent takes only the strategies it offers: replay's retry-filter, typed into the setting, is the default", () => {
+  const read = (strategy: string) =>
+    readSettings({ get: <T>(key: string, fallback?: T) => (key === 'strategy' ? strategy : fallback) as T });
+  assert.equal(sessionSettings(read('retry-filter')).strategy, 'cache-aware');
+  assert.equal(sessionSettings(read('no-such')).strategy, 'cache-aware');
+  for (const name of ['cache-aware', 'masking', 'raw', 'summary', 'hybrid', 'sliding-window'])
+    assert.equal(sessionSettings(read(name)).strategy, name);
 });
 
 test('a workspace can tighten the money limits, never lift them: budget, its mode, turns per message', () => {

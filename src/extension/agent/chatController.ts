@@ -401,7 +401,7 @@ export class ChatController implements vscode.Disposable {
     const { model, setup } = modelFields(s);
     const snapshot = emptyChat(
       newSessionId(),
-      s.strategy,
+      liveSettings(s).strategy,
       s['agent.contextWindow'],
       !countsExactly(liveSettings(s).tokenizer, modelName(s)),
       setup,
