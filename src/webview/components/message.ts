@@ -76,7 +76,12 @@ export function renderItem(
           <span class="turn">turn ${item.turn}</span>
           ${
             item.streaming
-              ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-label="streaming"></span>`
+              ? // A label alone on a span is not read: as an image it is.
+                html`<span
+                  class="codicon codicon-loading codicon-modifier-spin"
+                  role="img"
+                  aria-label="Writing"
+                ></span>`
               : nothing
           }
         </div>

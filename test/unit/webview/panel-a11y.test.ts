@@ -63,6 +63,21 @@ test('a long answer streamed in 40 chunks is drawn a few times, not once per chu
   await page.close();
 });
 
+test('an answer being written says so to a screen reader: its spinner is an image named Writing', async () => {
+  const page = await panel.open(
+    emptyChat({
+      status: 'running',
+      items: [
+        { kind: 'user', id: 'u1', text: 'Hi', at: 1 },
+        { kind: 'assistant', id: 'a1', turn: 1, streaming: true, text: 'Hel', tools: [] },
+      ],
+    }),
+  );
+  await page.locator('cd-app .item.assistant').waitFor();
+  assert.equal(await page.getByRole('img', { name: 'Writing' }).count(), 1);
+  await page.close();
+});
+
 test('a chunk streamed into a 200 KB answer redraws only the end of it', async () => {
   let text = '';
   for (let i = 0; text.length < 200_000; i++) text += `Paragraph ${i} with **bold** and \`code\`.\n\n- a\n- b\n\n`;
