@@ -4,12 +4,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ProviderError } from '../../../src/core/agent/errors';
 import { DEFAULT_RETRY_POLICY, planRetry } from '../../../src/core/agent/retry-policy';
-import type { ChatResult } from '../../../src/core/agent/provider';
-import { AnthropicProvider } from '../../../src/core/providers/anthropic';
-import { chat, serve } from './raw-sse';
+import { an, anthropic } from './raw-sse';
 
-const an = (type: string, data: object = {}): string =>
-  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const start = (usage?: object): string =>
   an('message_start', {
     message: {
@@ -24,15 +20,6 @@ const text =
   an('content_block_stop', { index: 0 });
 const stop = an('message_stop');
 const errorEvent = (type: string, message: string): string => an('error', { error: { type, message } });
-
-async function anthropic(body: string): Promise<ChatResult | ProviderError> {
-  const s = await serve([body]);
-  try {
-    return await chat(new AnthropicProvider({ apiKey: 'k', baseURL: s.url, timeoutMs: 5000 }));
-  } finally {
-    await s.close();
-  }
-}
 
 const never = { transient: 0, unreachable: 0, overflow: 0 };
 

@@ -1,9 +1,10 @@
-// A loopback server that answers each request with the next raw SSE body, and the OpenAI chunks to build
-// them: for the providers' handling of streams as servers really send them (cut, odd, split).
+// A loopback server that answers each request with the next raw SSE body, and the OpenAI chunks and
+// Anthropic events to build them: for the providers' handling of streams as servers really send them (cut, odd, split).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ProviderError } from '../../../src/core/agent/errors';
 import { collectChat, type ChatProvider, type ChatResult } from '../../../src/core/agent/provider';
+import { AnthropicProvider } from '../../../src/core/providers/anthropic';
 
 /**
  * Serves each request the next body, written in `pieces` writes (so markers may be split), with `status`
@@ -52,3 +53,17 @@ export const oa = (delta: object, finish: string | null = null, index = 0): stri
   `data: ${JSON.stringify({ ...base, choices: [{ index, delta, finish_reason: finish }] })}\n\n`;
 export const oaUsage = `data: ${JSON.stringify({ ...base, choices: [], usage: { prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 } })}\n\n`;
 export const DONE = 'data: [DONE]\n\n';
+
+/** One Anthropic SSE event of `type` with `data`. */
+export const an = (type: string, data: object = {}): string =>
+  `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
+
+/** What the Anthropic provider makes of `body` served once. */
+export async function anthropic(body: string): Promise<ChatResult | ProviderError> {
+  const s = await serve([body]);
+  try {
+    return await chat(new AnthropicProvider({ apiKey: 'k', baseURL: s.url, timeoutMs: 5000 }));
+  } finally {
+    await s.close();
+  }
+}

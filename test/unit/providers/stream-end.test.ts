@@ -5,9 +5,8 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { ProviderError } from '../../../src/core/agent/errors';
 import type { ChatResult } from '../../../src/core/agent/provider';
-import { AnthropicProvider } from '../../../src/core/providers/anthropic';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
-import { DONE, chat, oa, oaUsage, serve } from './raw-sse';
+import { DONE, an, anthropic, chat, oa, oaUsage, serve } from './raw-sse';
 
 const toolChunk = oa({
   tool_calls: [{ index: 0, id: 'c1', type: 'function', function: { name: 'read_file', arguments: '{"path":"a"}' } }],
@@ -52,7 +51,6 @@ test('OpenAI-compatible: "[DONE]" inside the text is not the end marker', async 
   assert.ok(r instanceof ProviderError && r.kind === 'network', String(r));
 });
 
-const an = (type: string, data: object): string => `event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`;
 const anStart = an('message_start', {
   message: {
     id: 'msg',
@@ -76,15 +74,6 @@ const anTool =
 const anEnd =
   an('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: 20 } }) +
   an('message_stop', {});
-
-async function anthropic(body: string): Promise<ChatResult | ProviderError> {
-  const s = await serve([body]);
-  try {
-    return await chat(new AnthropicProvider({ apiKey: 'k', baseURL: s.url, timeoutMs: 5000 }));
-  } finally {
-    await s.close();
-  }
-}
 
 test('Anthropic: a stream cut before message_stop is a network error, not an answer', async () => {
   for (const cut of [

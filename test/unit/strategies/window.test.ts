@@ -98,11 +98,11 @@ function slidingMinimalSize(history: readonly Message[]): number {
 
 const FITTING: readonly StrategyName[] = ['masking', 'cache-aware', 'summary', 'hybrid', 'sliding-window'];
 
-test('property: every call fits the window whenever the smallest context does, else says it is over', async () => {
+test('property: every strategy the agent offers fits the window whenever the smallest context does, and says so exactly when it is over', async () => {
   await fc.assert(
     fc.asyncProperty(
       fc.array(stepArb, { minLength: 1, maxLength: 70 }),
-      fc.constantFrom(...FITTING),
+      fc.constantFrom(...STRATEGIES),
       fc.integer({ min: 400, max: 6_000 }),
       fc.integer({ min: 0, max: 200 }),
       async (steps, name, contextWindow, reservedTokens) => {
@@ -117,43 +117,14 @@ test('property: every call fits the window whenever the smallest context does, e
           const r = await s.build(history, { reservedTokens });
           const sent = sumTokens(r.messages, count);
           const what = `${name} at message ${i}: ${sent} tokens, window ${window}`;
-          if (minimalSize(name, history) <= window) assert.ok(sent <= window, what);
-          assert.equal(
-            r.overWindow !== undefined,
-            sent > window,
-            `${what}: overWindow ${JSON.stringify(r.overWindow)}`,
-          );
-          if (r.overWindow) assert.deepEqual(r.overWindow, { tokens: sent, window });
+          // raw never makes a context smaller: it only has to say when it is over.
+          if (FITTING.includes(name) && minimalSize(name, history) <= window) assert.ok(sent <= window, what);
+          if (sent > window) assert.deepEqual(r.overWindow, { tokens: sent, window }, what);
+          else assert.equal(r.overWindow, undefined, what);
         }
       },
     ),
-    { numRuns: 80 },
-  );
-});
-
-test('property: no strategy the agent offers sends a context over the window without saying so', async () => {
-  await fc.assert(
-    fc.asyncProperty(
-      fc.array(stepArb, { minLength: 1, maxLength: 30 }),
-      fc.constantFrom(...STRATEGIES),
-      fc.integer({ min: 400, max: 4_000 }),
-      fc.integer({ min: 0, max: 200 }),
-      async (steps, name, contextWindow, reservedTokens) => {
-        const full = chat(steps);
-        const options = { ...DEFAULT_STRATEGY_OPTIONS, contextWindow, summaryTokens: SUMMARY_TOKENS };
-        const summarizer = createStandInSummarizer(tokenizer, SUMMARY_TOKENS);
-        const s = createStrategy(name, { tokenizer, summarizer }, options);
-        const window = usableWindow(contextWindow, { reservedTokens });
-        for (let i = 3; i <= full.length; i++) {
-          if (i < full.length && full[i]!.role !== 'assistant') continue;
-          const r = await s.build(full.slice(0, i), { reservedTokens });
-          const sent = sumTokens(r.messages, count);
-          if (sent > window) assert.deepEqual(r.overWindow, { tokens: sent, window }, `${name} at ${i}: ${sent}`);
-          else assert.equal(r.overWindow, undefined, `${name} at ${i}`);
-        }
-      },
-    ),
-    { numRuns: 60 },
+    { numRuns: 100 },
   );
 });
 
