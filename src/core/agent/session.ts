@@ -14,7 +14,6 @@ import {
   type ContextStrategy,
   type StrategyName,
   type StrategyOptions,
-  type WindowOverflow,
 } from '../strategies/types';
 import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
 import { countsExactly } from '../tokens/model-family';
@@ -33,6 +32,7 @@ import { SESSION_STATE_VERSION, parseSessionState, type CallRecord, type Session
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 import { BUDGET_CUT_CALL_TEXT, budgetName, cutCall, replyEnd, replyEndWarning } from './stop-reason';
+import { overWindowMessage } from './over-window-message';
 
 export type { AgentOptions, LiveSettings } from './session-options';
 
@@ -476,39 +476,6 @@ export class AgentSession {
       { turn, view, history, signal },
     );
   }
-}
-
-/**
- * Why a call was not sent: even the strategy's smallest context is over the window. `latest`: the tokens of
- * the person's message just sent, when it is the last one. `whole`: the strategy (raw) sends every message
- * as it is, so masking or summarizing would help.
- */
-export function overWindowMessage(o: WindowOverflow, latest?: number, whole = false): string {
-  const n = (v: number): string => v.toLocaleString('en-US');
-  const how = whole ? 'sent whole (the raw strategy)' : 'even with the older turns masked or summarized';
-  const head =
-    `The context does not fit the model's window: ${how} it needs ` +
-    `${n(o.tokens)} tokens, and the window leaves ${n(o.window)} (the context window setting less the tool ` +
-    'definitions). ';
-  // Without it the context would fit: the message is the cause, and it stays, so every later one fails too.
-  if (latest !== undefined && o.tokens - latest <= o.window)
-    return (
-      head +
-      `Your message alone needs ${n(latest)} tokens and is never cut or summarized, so it would stop every later ` +
-      'message in this chat too: start a new chat and send it shorter, or save the text to a file in the ' +
-      'workspace and ask the agent to read it (or raise the context window if the model allows more).'
-    );
-  if (whole)
-    return (
-      head +
-      'Pick a strategy that masks or summarizes older turns (cache-aware, hybrid), raise the context window ' +
-      'if the model allows more, or start a new chat.'
-    );
-  return (
-    head +
-    'Your messages and the latest turn are kept whole, so they alone are too large: raise the context window ' +
-    'if the model allows more, pick a strategy that summarizes (hybrid, summary), or start a new chat.'
-  );
 }
 
 /** Budget limits compared by value (mode and limit per level). */

@@ -1,0 +1,36 @@
+// The stop message when a call is not sent because even the strategy's smallest context is over the
+// model's window: what needs how much, and what the person can do about it.
+import type { WindowOverflow } from '../strategies/types';
+
+/**
+ * Why a call was not sent: even the strategy's smallest context is over the window. `latest`: the tokens of
+ * the person's message just sent, when it is the last one. `whole`: the strategy (raw) sends every message
+ * as it is, so masking or summarizing would help.
+ */
+export function overWindowMessage(o: WindowOverflow, latest?: number, whole = false): string {
+  const n = (v: number): string => v.toLocaleString('en-US');
+  const how = whole ? 'sent whole (the raw strategy)' : 'even with the older turns masked or summarized';
+  const head =
+    `The context does not fit the model's window: ${how} it needs ` +
+    `${n(o.tokens)} tokens, and the window leaves ${n(o.window)} (the context window setting less the tool ` +
+    'definitions). ';
+  // Without it the context would fit: the message is the cause, and it stays, so every later one fails too.
+  if (latest !== undefined && o.tokens - latest <= o.window)
+    return (
+      head +
+      `Your message alone needs ${n(latest)} tokens and is never cut or summarized, so it would stop every later ` +
+      'message in this chat too: start a new chat and send it shorter, or save the text to a file in the ' +
+      'workspace and ask the agent to read it (or raise the context window if the model allows more).'
+    );
+  if (whole)
+    return (
+      head +
+      'Pick a strategy that masks or summarizes older turns (cache-aware, hybrid), raise the context window ' +
+      'if the model allows more, or start a new chat.'
+    );
+  return (
+    head +
+    'Your messages and the latest turn are kept whole, so they alone are too large: raise the context window ' +
+    'if the model allows more, pick a strategy that summarizes (hybrid, summary), or start a new chat.'
+  );
+}
