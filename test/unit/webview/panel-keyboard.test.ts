@@ -14,8 +14,11 @@ const stops = "window.__posted.filter((m) => m.type === 'request' && m.method ==
 
 test('Escape in the message box stops a run, and only a run', async () => {
   const idle = await panel.open(emptyChat());
-  await idle.locator('cd-app [data-testid="composer"]').press('Escape');
-  await idle.waitForTimeout(100);
+  const idleBox = idle.locator('cd-app [data-testid="composer"]');
+  await idleBox.press('Escape');
+  // Keys are handled in order: once the next one has typed, Escape's handler has run.
+  await idleBox.press('x');
+  assert.equal(await idleBox.inputValue(), 'x');
   assert.equal(await idle.evaluate(stops), 0, 'Escape asked to stop while nothing ran');
   await idle.close();
   const page = await panel.open(emptyChat({ status: 'running' }));
