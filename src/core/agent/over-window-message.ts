@@ -9,7 +9,11 @@ import type { WindowOverflow } from '../strategies/types';
  */
 export function overWindowMessage(o: WindowOverflow, latest?: number, whole = false): string {
   const n = (v: number): string => v.toLocaleString('en-US');
-  const how = whole ? 'sent whole (the raw strategy)' : 'even with the older turns masked or summarized';
+  const how = whole
+    ? 'sent whole (the raw strategy)'
+    : o.summaryFailed !== undefined
+      ? 'without a new summary of the older turns'
+      : 'even with the older turns masked or summarized';
   const head =
     `The context does not fit the model's window: ${how} it needs ` +
     `${n(o.tokens)} tokens, and the window leaves ${n(o.window)} (the context window setting less the tool ` +
@@ -21,6 +25,12 @@ export function overWindowMessage(o: WindowOverflow, latest?: number, whole = fa
       `Your message alone needs ${n(latest)} tokens and is never cut or summarized, so it would stop every later ` +
       'message in this chat too: start a new chat and send it shorter, or save the text to a file in the ' +
       'workspace and ask the agent to read it (or raise the context window if the model allows more).'
+    );
+  if (o.summaryFailed !== undefined)
+    return (
+      head +
+      `Summarizing the older turns failed (${o.summaryFailed}), so they could not be folded. Send a message ` +
+      'to try summarizing again, raise the context window if the model allows more, or start a new chat.'
     );
   if (whole)
     return (

@@ -153,14 +153,15 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
         messages = [...head, ...fit.kept.map((i) => view.messages[i]!), cp, ...tail];
         kept = view.masked.filter((r) => r.index >= start);
       }
-      // Nothing left to fold or mask (summarizing allowed): the smallest context this strategy builds.
+      // Nothing left to fold or mask: the smallest context this strategy builds (without a new summary when
+      // summarizing is off: the session then says the summary failed rather than send over the window).
       const size = sumTokens(messages, count);
       return {
         messages,
         masked: kept,
         summaries,
         summarizedTurns: checkpoint === undefined ? 0 : summarized,
-        ...(summarize && size > window ? { overWindow: { tokens: size, window } } : {}),
+        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
       };
     },
   };

@@ -141,9 +141,9 @@ export function createSlidingWindowStrategy(
       // The primers keep the first call's results, which nothing folds: when the context is still over the
       // window (a huge first read), they are masked like any old output, unless that call is the latest turn.
       let masked: MaskRecord[] = [];
-      if (summarize && count(messages) > window)
-        ({ messages, masked } = maskPrimerOutputs(history, messages, primerEnd));
-      // Folded as far as it goes (summarizing allowed) and still over: the agent says so instead of sending.
+      if (count(messages) > window) ({ messages, masked } = maskPrimerOutputs(history, messages, primerEnd));
+      // Folded as far as it goes (or as it could without the summarizer) and still over: the agent says so
+      // instead of sending.
       const size = count(messages);
       return {
         messages,
@@ -151,7 +151,7 @@ export function createSlidingWindowStrategy(
         summaries,
         summarizedTurns:
           summary !== undefined ? assistantsBefore(history, foldedUpTo) - assistantsBefore(history, primerEnd) : 0,
-        ...(summarize && size > window ? { overWindow: { tokens: size, window } } : {}),
+        ...(size > window ? { overWindow: { tokens: size, window } } : {}),
       };
     },
   };

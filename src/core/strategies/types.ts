@@ -62,6 +62,7 @@ export interface ContextResult {
   /**
    * Set when even the strategy's smallest context (everything older than the latest turn masked or
    * summarized, the person's messages kept) is over the usable window: the agent says so instead of sending.
+   * Built with `summarize: false`, it is the smallest context without a new summary.
    */
   overWindow?: WindowOverflow;
 }
@@ -71,6 +72,8 @@ export interface WindowOverflow {
   tokens: number;
   /** The usable window (the context window less what the request carries beside the messages). */
   window: number;
+  /** Why summarizing failed, when a new summary could have made the context smaller (see SummaryRest). */
+  summaryFailed?: string;
 }
 
 export interface BuildOptions {

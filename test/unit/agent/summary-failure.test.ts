@@ -115,3 +115,34 @@ test('a Stop while the summary model works stops the run: no warning, no call go
     assertBudgetMatchesModelCalls(h.agent.state());
   });
 });
+
+test('a failed summary never lets a request over the window through: the run stops, and the next message tries again', async () => {
+  for (const strategy of ['summary', 'sliding-window'] as const) {
+    const summaries = await startScriptedModelServer(
+      Array.from({ length: 80 }, (): ScriptStep => ({ fault: 'server-error' })),
+    );
+    const provider = new OpenAICompatibleProvider({ baseURL: summaries.baseURL });
+    // The 40 reads grow past 6,000 tokens: only a summary (which keeps failing) would bring them under.
+    const h = await harness(script(), {
+      strategy,
+      summaryModel: { provider, model: 'small' },
+      strategyOptions: { contextWindow: 6_000, summaryTokens: 100 },
+    });
+    try {
+      assert.equal(await h.agent.send('Rename compute() everywhere.'), 'error', strategy);
+      const stopped = stopsOf(h.events).at(-1);
+      assert.ok(stopped?.type === 'stopped');
+      assert.match(stopped.message, /without a new summary of the older turns it needs [\d,]+ tokens/, strategy);
+      assert.match(stopped.message, /Summarizing the older turns failed \(.*HTTP 500.*\)/, strategy);
+      const asked = summaries.chatRequests().length;
+      // The next message does not wait out the rest: the summary model is asked again at once.
+      assert.equal(await h.agent.send('Please go on.'), 'error', strategy);
+      assert.ok(summaries.chatRequests().length > asked, `${strategy}: summarizing was tried again`);
+      const sent = h.agent.state().calls.map((c) => c.tokensSent);
+      assert.ok(Math.max(...sent) <= 6_000, `${strategy}: largest request ${Math.max(...sent)}`);
+    } finally {
+      await h.close();
+      await summaries.close();
+    }
+  }
+});
