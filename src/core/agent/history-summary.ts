@@ -4,7 +4,7 @@
 // records (a repeated index) are not counted twice.
 import { cappedLines } from '../store/capped-lines';
 import { parseJsonLine } from '../store/durable';
-import { isCallLine, isMessageRecord } from '../store/history';
+import { isCallLine, isMessageRecord, isSetAsideLine } from '../store/history';
 import { callTotals, parseCallRecord, parseSummaryCallRecord } from './call-log';
 import type { CallRecord, SummaryCallRecord } from './session-state';
 
@@ -50,8 +50,14 @@ class Accumulator {
   private readonly seen = new Set<number>();
   private readonly calls: CallRecord[] = [];
   private readonly summaryCalls: SummaryCallRecord[] = [];
+  /** The index of the message the title came from: a message set aside (never sent) is no title. */
+  private titleIndex: number | undefined;
 
   add(r: unknown): void {
+    if (isSetAsideLine(r)) {
+      if (r.index === this.titleIndex) this.s.title = this.titleIndex = undefined;
+      return;
+    }
     if (isCallLine(r)) {
       const c = r.kind === 'call' ? parseCallRecord(r.call) : undefined;
       const sc = r.kind === 'summary-call' ? parseSummaryCallRecord(r.call) : undefined;
@@ -59,7 +65,9 @@ class Accumulator {
       if (sc) this.summaryCalls.push(sc);
       return;
     }
+    const titled = this.s.title !== undefined;
     addMessage(this.s, r, this.seen);
+    if (!titled && this.s.title !== undefined && isMessageRecord(r)) this.titleIndex = r.index;
   }
 
   summary(): HistorySummary {

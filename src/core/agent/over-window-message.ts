@@ -2,6 +2,11 @@
 // model's window: what needs how much, and what the person can do about it.
 import type { WindowOverflow } from '../strategies/types';
 
+/** True when the context would fit without the person's message just sent (`latest` tokens). */
+export function latestIsTheCause(o: WindowOverflow, latest: number | undefined): latest is number {
+  return latest !== undefined && o.tokens - latest <= o.window;
+}
+
 /**
  * Why a call was not sent: even the strategy's smallest context is over the window. `latest`: the tokens of
  * the person's message just sent, when it is the last one. `whole`: the strategy (raw) sends every message
@@ -18,13 +23,13 @@ export function overWindowMessage(o: WindowOverflow, latest?: number, whole = fa
     `The context does not fit the model's window: ${how} it needs ` +
     `${n(o.tokens)} tokens, and the window leaves ${n(o.window)} (the context window setting less the tool ` +
     'definitions). ';
-  // Without it the context would fit: the message is the cause, and it stays, so every later one fails too.
-  if (latest !== undefined && o.tokens - latest <= o.window)
+  // Without it the context would fit: the message is the cause, and the session sets it aside (set-aside.ts).
+  if (latestIsTheCause(o, latest))
     return (
       head +
-      `Your message alone needs ${n(latest)} tokens and is never cut or summarized, so it would stop every later ` +
-      'message in this chat too: start a new chat and send it shorter, or save the text to a file in the ' +
-      'workspace and ask the agent to read it (or raise the context window if the model allows more).'
+      `Your message alone needs ${n(latest)} tokens and is never cut or summarized: it was not sent, and it is ` +
+      'left out of this chat, so your next message goes on without it. Send it shorter, or save the text to a ' +
+      'file in the workspace and ask the agent to read it (or raise the context window if the model allows more).'
     );
   if (o.summaryFailed !== undefined)
     return (

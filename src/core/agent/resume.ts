@@ -3,6 +3,7 @@
 import type { Message } from '../messages';
 import {
   isMessageRecord,
+  isSetAsideLine,
   isStateLine,
   renderMarkdown,
   type HistoryLine,
@@ -33,11 +34,13 @@ export const MISSING_RESULT =
 
 /**
  * Messages in record order (by index; a repeated index keeps the first record), with every tool call
- * answered: providers reject a history where an assistant's tool call has no result.
+ * answered: providers reject a history where an assistant's tool call has no result. A message set aside
+ * (not sent: alone over the window) is left out, as the model never saw it.
  */
 export function messagesFromHistory(records: readonly HistoryLine[]): Message[] {
   const byIndex = new Map<number, HistoryRecord>();
   for (const r of records) if (isMessageRecord(r) && !byIndex.has(r.index)) byIndex.set(r.index, r);
+  for (const r of records) if (isSetAsideLine(r)) byIndex.delete(r.index);
   const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index).map((r) => r.message);
   const out: Message[] = [];
   let open: Message['toolCalls'] = [];

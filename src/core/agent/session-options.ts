@@ -55,6 +55,11 @@ export interface AgentOptions {
   /** Called for every message added to the history (e.g. to append it to the history file). */
   onMessage?: (message: Message, index: number, turn: number) => void;
   /**
+   * Called when the person's message at `index` (the last one) was not sent because it alone puts the
+   * context over the window: it is out of the conversation, and a history file should say so.
+   */
+  onSetAside?: (message: Message, index: number) => void;
+  /**
    * Called with every model call's record once it is final: after the answer's message was added (so a
    * history file keeps the answer, then its record), or at once for a call whose answer is not kept.
    */

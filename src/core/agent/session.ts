@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { TokenBudget, type BudgetLimits, type BudgetScope } from '../budget';
 import type { Message, Tokenizer, ToolCall } from '../messages';
+import type { StrategyState } from '../strategies/strategy-state';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { AgentOptions, LiveSettings } from './session-options';
 import { createStrategy } from '../strategies/registry';
@@ -28,11 +29,12 @@ import { ModelCaller, type AttemptContext } from './model-call';
 import { sessionSummarizer } from './session-summarizer';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
-import { SESSION_STATE_VERSION, parseSessionState, type CallRecord, type SessionState } from './session-state';
+import { SESSION_STATE_VERSION, type CallRecord, type SessionState } from './session-state';
+import { restoredState } from './restored-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 import { BUDGET_CUT_CALL_TEXT, budgetName, cutCall, replyEnd, replyEndWarning } from './stop-reason';
-import { overWindowMessage } from './over-window-message';
+import { overWindowStop } from './set-aside';
 
 export type { AgentOptions, LiveSettings } from './session-options';
 
@@ -79,15 +81,9 @@ export class AgentSession {
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
     this.money = o.money;
     this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens);
-    const restored = o.restore ? parseSessionState(o.restore, (why) => (this.ignoredState = why)) : undefined;
-    // A continued conversation runs under the host's system prompt of now, never one read back with it:
-    // a history file (one a repository ships, say) could carry instructions the panel never shows.
-    if (restored) {
-      const saved = restored.messages.length;
-      restored.messages = underSystemPrompt(restored.messages, o.systemPrompt);
-      // The strategy's state counts the messages as saved: with one more or less it would point amiss.
-      if (restored.messages.length !== saved) delete restored.strategyState;
-    }
+    const restored = o.restore
+      ? restoredState(o.restore, o.systemPrompt, (why) => (this.ignoredState = why))
+      : undefined;
     this.budget = new TokenBudget({
       // Backpressure waits end early on Stop (the loop then sees the aborted signal).
       sleep: (ms) => this.sleep(ms, this.signal).catch(() => undefined),
@@ -442,22 +438,29 @@ export class AgentSession {
   private async callModel(turn: number, signal: AbortSignal): Promise<CallOutcome> {
     const history = this.s.messages.slice();
     let view: ContextResult;
+    let before: StrategyState | undefined; // the strategy's state as the model last saw it
     try {
       await this.applySettings();
+      before = this.strategy.snapshot?.();
       view = await this.buildContext(turn, history, signal);
-      this.reportStrategyState();
     } catch (e) {
+      this.reportStrategyState();
       if (e instanceof BudgetStop) return { ok: false, reason: 'budget', message: e.message };
       if (signal.aborted || isAbortError(e)) return { ok: false, reason: 'aborted', message: 'Stopped by the user' };
       return { ok: false, reason: 'error', message: `Preparing the context failed: ${String(e)}` };
     }
     // Sending would only earn the provider's refusal (billed by some) or a silent cut.
     if (view.overWindow) {
-      const latest = history.at(-1);
-      const said = latest?.origin === 'person' ? this.tokenizer.countMessage(latest) : undefined;
       const whole = this.strategy.name === 'raw';
-      return { ok: false, reason: 'error', message: overWindowMessage(view.overWindow, said, whole) };
+      const onSetAside = (m: Message, i: number): void => this.report(() => this.o.onSetAside?.(m, i));
+      const stop = overWindowStop(view.overWindow, this.s.messages, { tokenizer: this.tokenizer, whole, onSetAside });
+      // Set aside, the message was never part of the conversation: nor is what the strategy built on it.
+      if (stop.setAside) this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
+      if (stop.setAside && before) this.strategy.restore?.(before);
+      this.reportStrategyState();
+      return { ok: false, reason: 'error', message: stop.message };
     }
+    this.reportStrategyState();
     return callWithRetries(
       {
         caller: this.caller,
@@ -481,10 +484,4 @@ export class AgentSession {
 /** Budget limits compared by value (mode and limit per level). */
 function limitsKey(l: BudgetLimits): string {
   return JSON.stringify([l.session ?? null, l.task ?? null, l.agent ?? null]);
-}
-
-/** The conversation without any system message of its own, led by `systemPrompt` (when there is one). */
-function underSystemPrompt(messages: Message[], systemPrompt: string | undefined): Message[] {
-  const rest = messages.filter((m) => m.role !== 'system');
-  return systemPrompt ? [{ role: 'system', content: systemPrompt }, ...rest] : rest;
 }

@@ -10,6 +10,7 @@ import {
   HistoryWriter,
   isCallLine,
   isMessageRecord,
+  isSetAsideLine,
   isStateLine,
   type HistoryLine,
   type HistoryRecord,
@@ -17,7 +18,7 @@ import {
 
 /**
  * Writes `records` (read from another session's file) as the start of the history of the new session
- * `into`: messages, mask records, call records and strategy states. Returns the lines as written, to
+ * `into`: messages, mask records, call records, strategy states and set-aside lines. Returns the lines as written, to
  * continue from.
  * Refuses when `into` already has a history file.
  */
@@ -45,7 +46,8 @@ export async function forkHistory(
     if (isMessageRecord(r) && !first.has(r.index)) {
       first.set(r.index, r);
       last = Math.max(last, r.index);
-    } else if (isMessageRecord(r) || isCallLine(r) || isStateLine(r)) after.set(last, [...(after.get(last) ?? []), r]);
+    } else if (isMessageRecord(r) || isCallLine(r) || isStateLine(r) || isSetAsideLine(r))
+      after.set(last, [...(after.get(last) ?? []), r]);
   }
   const writer = await HistoryWriter.open(store, into, options);
   const out: HistoryLine[] = [];
@@ -60,6 +62,9 @@ export async function forkHistory(
     } else if (isStateLine(r)) {
       await writer.appendState(r.state);
       out.push(r);
+    } else if (isSetAsideLine(r)) {
+      const index = renumbered.get(r.index);
+      if (index !== undefined) out.push(await writer.appendSetAside(index));
     }
   };
   try {

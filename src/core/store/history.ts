@@ -71,7 +71,19 @@ export interface HistoryStateLine {
   state: Record<string, unknown>;
 }
 
-export type HistoryLine = HistoryRecord | HistoryCallLine | HistoryStateLine;
+/**
+ * The person's message at `index` was not sent (it alone was over the model's window) and is out of the
+ * conversation (`kind: 'set-aside'`): a resume leaves it out, as the model never saw it.
+ */
+export interface HistorySetAsideLine {
+  v: 1;
+  session: string;
+  kind: 'set-aside';
+  at: string;
+  index: number;
+}
+
+export type HistoryLine = HistoryRecord | HistoryCallLine | HistoryStateLine | HistorySetAsideLine;
 
 /** A message record (the first record of an index is the message; a repeated index is a mask record). */
 export function isMessageRecord(r: unknown): r is HistoryRecord {
@@ -105,6 +117,11 @@ export function isStateLine(r: unknown): r is HistoryStateLine {
   return (
     typeof o === 'object' && o !== null && o.kind === 'strategy' && typeof o.state === 'object' && o.state !== null
   );
+}
+
+export function isSetAsideLine(r: unknown): r is HistorySetAsideLine {
+  const o = r as Partial<HistorySetAsideLine>;
+  return typeof o === 'object' && o !== null && o.kind === 'set-aside' && Number.isInteger(o.index) && o.index! >= 0;
 }
 
 export interface HistoryAppendExtra {
@@ -273,6 +290,17 @@ export class HistoryWriter {
       state: sanitized,
     };
     await this.jsonl.append(JSON.stringify(line) + '\n');
+  }
+
+  /** Records that the message at `index` (already written) was not sent and is out of the conversation. */
+  async appendSetAside(index: number): Promise<HistorySetAsideLine> {
+    const at = new Date(this.clock.now()).toISOString();
+    const line: HistorySetAsideLine = { v: 1, session: this.session, kind: 'set-aside', at, index };
+    await this.jsonl.append(JSON.stringify(line) + '\n');
+    await this.markdown.append(
+      `<sub>Message ${index + 1} was not sent (alone over the model's window): it is not part of the conversation.</sub>\n\n`,
+    );
+    return line;
   }
 
   async close(): Promise<void> {

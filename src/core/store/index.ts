@@ -48,7 +48,7 @@ export { terminalIndexPath } from './terminal-log-format';
 export { parseTerminalLog, readTerminalLog, recentExecutions } from './terminal-log-reader';
 export type { LoggedExecution, ParsedTerminalLog } from './terminal-log-reader';
 export { HistoryWriter, historyPointer, listSessions, loadSession, renderMarkdown, transcriptFile } from './history';
-export { isCallLine, isMessageRecord, isStateLine } from './history';
+export { isCallLine, isMessageRecord, isSetAsideLine, isStateLine } from './history';
 export type {
   HistoryAppendExtra,
   HistoryCallLine,

@@ -359,6 +359,7 @@ export class ChatController implements vscode.Disposable {
         onCall: sink.onCall,
         onSummaryCall: sink.onSummaryCall,
         onStrategyState: sink.onStrategyState,
+        onSetAside: sink.onSetAside,
         onMessage: (m) => {
           sink.onMessage(m);
           // A stored output's full size is in its preview's last line: the card shows it.

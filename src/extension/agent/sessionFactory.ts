@@ -59,6 +59,7 @@ export interface BuildRequest {
   sessionId: string;
   restore?: SessionState;
   onMessage: (m: Message) => void;
+  onSetAside: (m: Message, index: number) => void;
   onCall: (r: CallRecord) => void;
   onSummaryCall: (r: SummaryCallRecord) => void;
   onStrategyState: (state: StrategyState) => void;
@@ -112,6 +113,7 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     ...(s['agent.maxOutputTokens'] > 0 ? { maxOutputTokens: s['agent.maxOutputTokens'] } : {}),
     logger: d.logger,
     onMessage: r.onMessage,
+    onSetAside: r.onSetAside,
     onCall: r.onCall,
     onSummaryCall: r.onSummaryCall,
     onStrategyState: r.onStrategyState,

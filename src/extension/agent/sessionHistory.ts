@@ -14,6 +14,8 @@ export class SessionHistory {
   /** File index of each tool result, by tool call id. */
   private readonly indexOf = new Map<string, number>();
   private readonly maskRecorded = new Set<string>();
+  /** File index of the last message written (the only one a session sets aside). */
+  private lastIndex: number | undefined;
 
   private constructor(
     private readonly writer: HistoryWriter,
@@ -43,8 +45,21 @@ export class SessionHistory {
 
   /** Appends the messages the file does not have yet (of those `messages` holds now). */
   sync(messages: readonly Message[]): Promise<void> {
-    const upTo = messages.length; // the session goes on adding to the array meanwhile
-    return this.enqueue(() => this.write(messages, upTo));
+    // A copy: the session goes on adding to the array meanwhile, and may take its last message out.
+    const now = messages.slice();
+    return this.enqueue(() => this.write(now, now.length));
+  }
+
+  /**
+   * Records that the session's message at `index` (its last) was not sent and is out of the conversation;
+   * the next message is written after it. Nothing to record when writing it failed.
+   */
+  setAside(index: number): Promise<void> {
+    return this.enqueue(async () => {
+      if (this.written !== index + 1 || this.lastIndex === undefined) return;
+      this.written = index;
+      await this.writer.appendSetAside(this.lastIndex);
+    });
   }
 
   private async write(messages: readonly Message[], upTo: number): Promise<void> {
@@ -53,6 +68,7 @@ export class SessionHistory {
     while (this.written < upTo) {
       const m = messages[this.written]!;
       const r = await this.writer.append(m);
+      this.lastIndex = r.index;
       if (m.role === 'tool' && m.toolCallId) this.indexOf.set(m.toolCallId, r.index);
       this.written++;
     }
@@ -63,10 +79,10 @@ export class SessionHistory {
    * answer, which is how readers pair them.
    */
   call(messages: readonly Message[], record: CallRecord): Promise<void> {
-    const upTo = messages.length;
+    const now = messages.slice();
     const copy = structuredClone(record);
     return this.enqueue(async () => {
-      await this.write(messages, upTo);
+      await this.write(now, now.length);
       await this.writer.appendCall('call', copy, callNote(copy));
     });
   }
@@ -144,6 +160,8 @@ export class HistorySink {
   readonly onSummaryCall = (record: SummaryCallRecord): void => void this.history?.summaryCall(record);
 
   readonly onStrategyState = (state: StrategyState): void => void this.history?.strategyState(state);
+
+  readonly onSetAside = (_m: Message, index: number): void => void this.history?.setAside(index);
 
   readonly onMessage = (m: Message): void => {
     if (m.role === 'tool' || m.origin === 'person') void this.history?.sync(this.messages());
