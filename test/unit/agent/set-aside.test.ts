@@ -10,6 +10,7 @@ import { messagesFromHistory, sessionStateFromHistory } from '../../../src/core/
 import { summarizeRecords } from '../../../src/core/agent/history-summary';
 import { silentLogger } from '../../../src/core/ports';
 import { HistorySink, SessionHistory } from '../../../src/extension/agent/sessionHistory';
+import { loadTrajectoryFile } from '../../../src/core/trajectories/load';
 import { harness, readSteps } from './helpers';
 import { tempDir } from '../store/helpers';
 
@@ -84,4 +85,10 @@ test('a resume brings back what the model saw: the set-aside message is out of t
   const forked = await forkHistory(store, records, 'chat-b');
   assert.deepEqual(messagesFromHistory(forked), live);
   assert.deepEqual(messagesFromHistory((await loadSession(store, 'chat-b')).records), live);
+  // Replay of the file counts what the model was sent: the set-aside message is in no call's context.
+  const [replayed] = await loadTrajectoryFile(path.join(store.folder('history'), 'chat-a.jsonl'));
+  assert.deepEqual(
+    replayed!.messages.map((m) => m.content),
+    live.map((m) => m.content),
+  );
 });

@@ -2,7 +2,8 @@
 // `{v: 1, session, index, at, message, ...}` record per message (a repeated index is a mask record, not a
 // message), and one `{v: 1, session, kind: 'call', call}` record per model call, written after the answer
 // it produced (`answered`) or on its own for a call whose answer was not kept (`kind: 'strategy'` lines, the
-// live strategy's state, are skipped: replay builds its own). Each call's recorded usage
+// live strategy's state, are skipped: replay builds its own; a `kind: 'set-aside'` line takes its message out,
+// as it was never sent). Each call's recorded usage
 // is what the provider reported plus the agent's own count and cost, recomputed from the record.
 // Records of other kinds are counted and skipped, never a reason to fail.
 import { parseCallRecord, parseSummaryCallRecord, recomputedCost } from '../../agent/call-log';
@@ -54,6 +55,10 @@ function recordedOf(r: CallRecord, notes: Notes): RecordedUsage {
   return u;
 }
 
+function isSetAside(v: Json): v is JsonObject {
+  return isRecord(v) && v.kind === 'set-aside' && Number.isInteger(v.index);
+}
+
 function isCallKind(v: JsonObject): boolean {
   return v.kind === 'call' || v.kind === 'summary-call';
 }
@@ -69,7 +74,8 @@ export const contextDeskHistory: Importer = {
     const records = input.kind === 'lines' ? input.records : [];
     if (input.kind === 'lines') noteBadLines(notes, input.bad);
     let other = 0;
-    const seen = new Set<number>();
+    // Messages never sent (alone over the window): their line follows them, so they are known first.
+    const seen = new Set<number>(records.filter(isSetAside).map((r) => r.index as number));
     let pending: number | undefined; // an answer whose call record may follow
     const flush = (): void => {
       if (pending !== undefined) b.call(pending);
@@ -79,7 +85,7 @@ export const contextDeskHistory: Importer = {
     let summaryUsd: number | undefined = 0;
     for (const r of records) {
       // The live strategy's own state (for a resume): replay builds its own.
-      if (isObject(r) && isRecord(r) && r.kind === 'strategy') continue;
+      if (isObject(r) && isRecord(r) && (r.kind === 'strategy' || isSetAside(r))) continue;
       if (isObject(r) && isRecord(r) && isCallKind(r)) {
         if (r.kind === 'summary-call') {
           const sc = parseSummaryCallRecord(r.call);
@@ -116,7 +122,7 @@ export const contextDeskHistory: Importer = {
         continue;
       }
       const index = (r as JsonObject).index as number;
-      if (seen.has(index)) continue; // a mask record: the message was read already
+      if (seen.has(index)) continue; // a mask record (the message was read already), or set aside
       seen.add(index);
       flush();
       const at = b.push(m);
