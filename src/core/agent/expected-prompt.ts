@@ -3,6 +3,9 @@
 // that granted the room our count left, and capped the answer at it, was passed by that shortfall on its
 // last call (20,721 billed of a 20,000-token limit). So the count is scaled by how far it fell short on
 // the session's last reported call of the same model; the budget is brought to the reported figure after.
+// Before any report (a session's first call) a model our tokenizer does not count exactly is scaled by a
+// prior for its family: unscaled, a Claude session's first call passed an 8,000-token hard limit (9,308).
+import { normalizeModelName } from '../cost/prices';
 import type { CallRecord } from './session-state';
 
 /**
@@ -11,14 +14,55 @@ import type { CallRecord } from './session-state';
  */
 export const MAX_PROMPT_SCALE = 2;
 
-/** `counted` (our count of the prompt) scaled by the provider's last shortfall; never below `counted`. */
-export function expectedPrompt(counted: number, calls: readonly CallRecord[], model: string): number {
+/**
+ * The scale of a first call to Claude: o200k counts Claude's prompts about 1.2 times short, and Anthropic
+ * says its newer tokenizer uses up to 1.35 times as many tokens again (1.2 x 1.35 = 1.62).
+ */
+export const CLAUDE_FIRST_SCALE = 1.65;
+/** The scale of a first call to any other model we do not count exactly (another tokenizer, or chars/4). */
+export const OTHER_FIRST_SCALE = 1.5;
+
+/**
+ * The system prompt Anthropic adds to a request with tools (its pricing page: 346 tokens for Claude 4 with
+ * `tool_choice` auto, the most of the current models). It is billed as input but is not in what we count,
+ * and it does not grow with the prompt, so it is added, not scaled.
+ */
+export const CLAUDE_TOOL_PROMPT = 346;
+
+export interface PromptCount {
+  /** Our count of the prompt (tokensSent). */
+  tokens: number;
+  /** Of it, the tool definitions: with any, Claude's tool prompt is added. */
+  tools: number;
+  /** True when our tokenizer is the model's own (an OpenAI model on its encoding): no prior is needed. */
+  exact: boolean;
+}
+
+function isClaude(model: string): boolean {
+  return normalizeModelName(model).startsWith('claude');
+}
+
+/**
+ * Our count scaled by the provider's last shortfall (before any report: a prior for the model's family
+ * when our count is not the model's own); never below our count.
+ */
+export function expectedPrompt(count: PromptCount, calls: readonly CallRecord[], model: string): number {
+  const claude = isClaude(model);
+  const toolPrompt = (tools: number | undefined): number => (claude && (tools ?? 0) > 0 ? CLAUDE_TOOL_PROMPT : 0);
+  const added = toolPrompt(count.tools);
   for (let i = calls.length - 1; i >= 0; i--) {
     const c = calls[i]!;
     const reported = c.usage?.inputTokens;
     if (c.model !== model || reported === undefined || !(c.tokensSent > 0)) continue;
-    const scale = Math.min(MAX_PROMPT_SCALE, Math.max(1, reported / c.tokensSent));
-    return Math.ceil(counted * scale);
+    const scale = (billed: number): number => Math.min(MAX_PROMPT_SCALE, Math.max(1, billed / c.tokensSent));
+    // Claude's tool prompt is in what it reported, and does not shrink with a shorter prompt (masked
+    // outputs): scaled with the rest, it was asked for short. The larger reading of the two is asked.
+    const fixed = c.parts ? toolPrompt(c.parts.tools) : 0;
+    return Math.max(
+      Math.ceil(count.tokens * scale(reported)),
+      Math.ceil(count.tokens * scale(reported - fixed)) + added,
+    );
   }
-  return counted;
+  if (count.exact) return count.tokens;
+  return Math.ceil(count.tokens * (claude ? CLAUDE_FIRST_SCALE : OTHER_FIRST_SCALE)) + added;
 }

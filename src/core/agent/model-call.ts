@@ -93,7 +93,8 @@ export class ModelCaller {
   async attempt(a: AttemptInput): Promise<AttemptOutcome> {
     const c = this.ctx();
     const bill = c.accountant.bill(a.sent, a.history, a.specs);
-    const prompt = expectedPrompt(bill.tokensSent, c.state.calls, c.model);
+    const counted = { tokens: bill.tokensSent, tools: bill.parts.tools, exact: c.exact };
+    const prompt = expectedPrompt(counted, c.state.calls, c.model);
     const spend = {
       tokens: prompt + this.pendingTokens,
       spent: this.pendingTokens,

@@ -126,7 +126,8 @@ test('each capped request asks for no more than the budget leaves after its prom
 
 test('a call the budget leaves too few tokens for an answer is not sent', async () => {
   // The first prompt's size by our count, from a run without a hard limit.
-  const probe = await harness(answering([100]), { maxTurns: 1 });
+  // An OpenAI model on its own encoding: its prompt is asked for as counted (no first-call prior).
+  const probe = await harness(answering([100]), { maxTurns: 1, model: 'gpt-4.1' });
   let prompt: number;
   try {
     await probe.agent.send('Go');
@@ -134,7 +135,10 @@ test('a call the budget leaves too few tokens for an answer is not sent', async 
   } finally {
     await probe.close();
   }
-  const h = await harness(answering([100]), { budget: { session: { limit: prompt + 10, mode: 'hard' } } });
+  const h = await harness(answering([100]), {
+    model: 'gpt-4.1',
+    budget: { session: { limit: prompt + 10, mode: 'hard' } },
+  });
   try {
     assert.equal(await h.agent.send('Go'), 'budget');
     assert.equal(h.server.chatRequests().length, 0);
