@@ -9,7 +9,7 @@
 // before the call (scaled by how far it fell short of the provider's on the last call, expected-prompt.ts)
 // and brought to the prompt size the provider reported after it (settleInput). Under a hard budget the
 // call's output is capped at what the budget leaves after its prompt (output-cap.ts).
-import type { BudgetScope, SpendRequest, TokenBudget } from '../budget';
+import type { BudgetRoom, SpendRequest, TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
 import type { MoneyPrice } from '../cost/pricing';
@@ -27,10 +27,13 @@ import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { modelOutputLimit } from './model-output-limits';
 import { expectedPrompt } from './expected-prompt';
-import { outputCap, tooSmallMessage } from './output-cap';
+import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
 import { replyEnd } from './stop-reason';
+
+/** The budget whose room cut an answer, and its mode. */
+export type BudgetCut = Omit<BudgetRoom, 'tokens'>;
 
 export interface AttemptContext {
   provider: ChatProvider;
@@ -68,7 +71,7 @@ export interface AttemptInput {
 
 export type AttemptOutcome =
   /** `budgetCut`: the answer was cut at the output limit the budget set (its room was the limit). */
-  | { type: 'ok'; result: ChatResult; budgetCut?: BudgetScope }
+  | { type: 'ok'; result: ChatResult; budgetCut?: BudgetCut }
   | { type: 'failed'; error: ProviderError }
   /** `partialText`: what a call stopped mid-answer had streamed (the panel shows it). */
   | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string; partialText?: string };
@@ -95,12 +98,17 @@ export class ModelCaller {
     const bill = c.accountant.bill(a.sent, a.history, a.specs);
     const counted = { tokens: bill.tokensSent, tools: bill.parts.tools, exact: c.exact };
     const prompt = expectedPrompt(counted, c.state.calls, c.model);
+    const answer = answerLimit(c);
     const spend = {
       tokens: prompt + this.pendingTokens,
       spent: this.pendingTokens,
+      reserve: MIN_ANSWER_TOKENS,
       ...(c.taskId !== undefined ? { taskId: c.taskId } : {}),
       ...(c.agentId !== undefined ? { agentId: c.agentId } : {}),
-      reason: `model call for turn ${a.turn}`,
+      // What an approval grants: the prompt ("needs N more") and an answer of at most this.
+      reason:
+        `model call for turn ${a.turn}` +
+        (answer !== undefined ? `; its answer adds at most ${answer.toLocaleString('en-US')} more` : ''),
     };
     const input = { ...spend, tokens: prompt, spent: 0 };
     const asked = c.budget.request(spend);
@@ -123,8 +131,7 @@ export class ModelCaller {
         message: `The ${decision.scope.level} budget stopped the run (${decision.reason})`,
       };
     this.pendingTokens = 0;
-    const configured = c.maxOutputTokens ?? c.provider.defaultMaxOutputTokens;
-    const cap = outputCap(decision.room, configured, modelOutputLimit(c.model));
+    const cap = outputCap(decision.room, answer ?? configuredOutput(c), modelOutputLimit(c.model));
     if (cap.type === 'too-small') {
       await this.refund(c, input); // not sent: its prompt was never spent
       return { type: 'stopped', reason: 'budget', message: tooSmallMessage(cap.room) };
@@ -196,7 +203,7 @@ export class ModelCaller {
       return {
         type: 'ok',
         result: partial,
-        budgetCut: { level: room.level, ...(room.id !== undefined ? { id: room.id } : {}) },
+        budgetCut: { level: room.level, ...(room.id !== undefined ? { id: room.id } : {}), mode: room.mode },
       };
     return { type: 'ok', result: partial };
   }
@@ -307,6 +314,20 @@ export class ModelCaller {
     c.state.calls.push(record);
     c.emit(callFinished(record, c.state.cost));
   }
+}
+
+function configuredOutput(c: AttemptContext): number | undefined {
+  return c.maxOutputTokens ?? c.provider.defaultMaxOutputTokens;
+}
+
+/**
+ * Under an approval budget, the most one answer may write (the configured limit, else the model's own,
+ * else 4,096), sent with every call: an approval names it, so an approved call cannot pass it. Undefined
+ * without an approval budget (a hard one sets its own, output-cap.ts).
+ */
+function answerLimit(c: AttemptContext): number | undefined {
+  if (!c.budget.applies('approval')) return undefined;
+  return configuredOutput(c) ?? modelOutputLimit(c.model) ?? ANY_MODEL_OUTPUT;
 }
 
 function asProviderError(e: unknown): ProviderError {

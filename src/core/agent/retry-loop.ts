@@ -1,10 +1,9 @@
 // One model call with its retries. The context is built once: a transient failure resends it as it was;
 // after a context overflow or an invalid tool call it goes through retry filtering with a note.
-import type { BudgetScope } from '../budget';
 import type { Message } from '../messages';
 import type { ContextResult, ContextStrategy } from '../strategies/types';
 import type { AgentEvent } from './events';
-import type { ModelCaller } from './model-call';
+import type { BudgetCut, ModelCaller } from './model-call';
 import type { ChatResult } from './provider';
 import { invalidToolCallNote, planRetry, type RetryCounts, type RetryPolicy } from './retry-policy';
 import type { CallRecord } from './session-state';
@@ -14,7 +13,7 @@ import type { ToolRegistry } from './tool-registry';
 
 export type CallOutcome =
   /** `budgetCut`: the budget's output limit cut the answer (model-call.ts). */
-  | { ok: true; result: ChatResult; budgetCut?: BudgetScope }
+  | { ok: true; result: ChatResult; budgetCut?: BudgetCut }
   | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string; partialText?: string };
 
 export interface RetryLoopDeps {

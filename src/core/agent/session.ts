@@ -25,7 +25,7 @@ import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput } from './long-output';
-import { ModelCaller, type AttemptContext } from './model-call';
+import { ModelCaller, type AttemptContext, type BudgetCut } from './model-call';
 import { sessionSummarizer } from './session-summarizer';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
@@ -377,7 +377,8 @@ export class AgentSession {
         },
       });
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
-      if (budgetCut) return this.budgetRanOut(budgetCut);
+      // An approval budget goes on: the next call is over its limit, so it asks before anything more is spent.
+      if (budgetCut?.mode === 'hard') return this.budgetRanOut(budgetCut);
       // Each cut reply costs a full output: a model that keeps writing too much is stopped, not paid on.
       cutInARow = cut ? cutInARow + 1 : 0;
       if (cutInARow >= MAX_CUT_REPLIES)
@@ -390,10 +391,16 @@ export class AgentSession {
   }
 
   /** The budget ran out in the answer just kept (its finished calls were run): the run stops. */
-  private budgetRanOut(scope: BudgetScope): SessionState['status'] {
+  private budgetRanOut(cut: BudgetCut): SessionState['status'] {
+    if (cut.mode === 'approval')
+      return this.stop(
+        'budget',
+        `The ${budgetName(cut)} budget reached its limit in the last answer (approval): send a message to go ` +
+          'on, and the next call asks for your approval',
+      );
     return this.stop(
       'budget',
-      `The ${budgetName(scope)} budget stopped the run (hard-limit): the last answer used it up`,
+      `The ${budgetName(cut)} budget stopped the run (hard-limit): the last answer used it up`,
     );
   }
 

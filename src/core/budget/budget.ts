@@ -12,6 +12,7 @@ import {
   type BudgetEvent,
   type BudgetLevel,
   type BudgetLimit,
+  type BudgetMode,
   type BudgetRoom,
   type BudgetScope,
   type BudgetUsage,
@@ -93,6 +94,11 @@ export class TokenBudget {
     });
   }
 
+  /** True when a limit of `mode` applies at any level (a task or agent limit, to each id). */
+  applies(mode: BudgetMode): boolean {
+    return [this.limits.session, this.limits.task, this.limits.agent].some((l) => l?.mode === mode);
+  }
+
   /** Gives back a spend that did not happen: the call never reached a server, or it failed unbilled. */
   refund(spend: SpendRequest): Promise<void> {
     return this.serialized(() => {
@@ -159,7 +165,9 @@ export class TokenBudget {
 
   private async decide(spend: SpendRequest): Promise<SpendDecision> {
     const accounts = this.accountsOf(spend);
-    const over = accounts.filter((a) => a.rule && a.used + spend.tokens > a.rule.limit);
+    const reserve = spend.reserve! > 0 && Number.isFinite(spend.reserve) ? spend.reserve! : 0;
+    const need = (a: Account): number => spend.tokens + (a.rule?.mode === 'approval' ? reserve : 0);
+    const over = accounts.filter((a) => a.rule && a.used + need(a) > a.rule.limit);
     const scope = (a: Account): BudgetScope => ({ level: a.level, ...(a.id !== undefined ? { id: a.id } : {}) });
     // What a person is shown before the grant: tokens spent late count as used, the rest is the request.
     const late = spend.spent! > 0 && Number.isFinite(spend.spent) ? Math.min(spend.tokens, spend.spent!) : 0;
@@ -224,9 +232,12 @@ export class TokenBudget {
         if (before < mark && a.used >= mark)
           this.emit({ ...this.base(a), type: 'warning', ratio: a.used / a.rule.limit });
       }
-      // Told with the grant, in the same step: a caller caps the call's output at it (model-call.ts).
-      if (a.rule?.mode === 'hard' && (room === undefined || a.rule.limit - a.used < room.tokens))
-        room = { ...scope(a), tokens: Math.max(0, a.rule.limit - a.used) };
+      // Told with the grant, in the same step: a caller caps the call's output at it (model-call.ts). An
+      // approval limit this spend was not approved past caps it too: its answer must not pass it unasked.
+      const mode = a.rule?.mode;
+      const capped = mode === 'hard' || (mode === 'approval' && !over.includes(a));
+      if (capped && (room === undefined || a.rule!.limit - a.used < room.tokens))
+        room = { ...scope(a), tokens: Math.max(0, a.rule!.limit - a.used), mode };
     }
     return { allowed: true, delayedMs: delayMs, ...(room ? { room } : {}) };
   }

@@ -31,6 +31,11 @@ export interface SpendRequest {
    * the next call asks for it): approval prompts and events show them as used, not as this spend's need.
    */
   spent?: number;
+  /**
+   * Tokens that must be left after the spend for its answer: an approval limit that would leave fewer asks
+   * first (granted unasked, the answer would be cut at once, or pass the limit).
+   */
+  reserve?: number;
   taskId?: string;
   agentId?: string;
   /** Shown to the user when approval is asked (e.g. "model call 12 of task X"). */
@@ -70,13 +75,17 @@ export type BudgetEvent =
   | (EventBase & { type: 'approval-granted'; requested: number })
   | (EventBase & { type: 'approval-denied'; requested: number });
 
-/** What the hard limits that apply to a granted spend leave after it: the tightest one and its tokens. */
+/**
+ * What the limits that apply to a granted spend leave after it: the tightest one, its tokens and mode. An
+ * approval limit counts until a person approved passing it: below it, nothing may pass it unasked.
+ */
 export interface BudgetRoom extends BudgetScope {
   tokens: number;
+  mode: 'hard' | 'approval';
 }
 
 export type SpendDecision =
-  /** `room` is absent when no hard limit applies: a call's output can then be capped by none. */
+  /** `room` is absent when no hard or unapproved approval limit applies: a call's output is then capped by none. */
   | { allowed: true; delayedMs: number; room?: BudgetRoom }
   | { allowed: false; scope: BudgetScope; reason: 'hard-limit' | 'approval-denied' | 'no-approver' };
 

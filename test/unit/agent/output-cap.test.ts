@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { modelOutputLimit } from '../../../src/core/agent/model-output-limits';
 import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap } from '../../../src/core/agent/output-cap';
 
-const room = (tokens: number) => ({ level: 'session' as const, tokens });
+const room = (tokens: number) => ({ level: 'session' as const, tokens, mode: 'hard' as const });
 
 test("a model's own output limit is matched by name, vendor prefix and snapshot", () => {
   assert.equal(modelOutputLimit('gpt-4.1'), 32_768);

@@ -11,7 +11,7 @@ test('hard mode refuses a spend that would pass the limit and records nothing', 
   assert.deepEqual(await b.request({ tokens: 600 }), {
     allowed: true,
     delayedMs: 0,
-    room: { level: 'session', tokens: 400 },
+    room: { level: 'session', tokens: 400, mode: 'hard' },
   });
   const d = await b.request({ tokens: 500 });
   assert.deepEqual(d, { allowed: false, scope: { level: 'session' }, reason: 'hard-limit' });
@@ -33,7 +33,7 @@ test('the room told with a grant is the tightest hard limit that applies, none u
   });
   const d = await b.request({ tokens: 500, taskId: 't1', agentId: 'a1' });
   assert.ok(d.allowed);
-  assert.deepEqual(d.room, { level: 'task', id: 't1', tokens: 2_500 });
+  assert.deepEqual(d.room, { level: 'task', id: 't1', tokens: 2_500, mode: 'hard' });
   const soft = new TokenBudget({ session: { limit: 1_000, mode: 'soft' }, sleep: time.sleep, clock: time });
   const s = await soft.request({ tokens: 500 });
   assert.ok(s.allowed && s.room === undefined);
@@ -188,4 +188,22 @@ test('a continued session starts from what it spent; new limits apply to the spe
   assert.deepEqual(b.usage()[0], { level: 'session', used: 1300 });
   assert.throws(() => new TokenBudget({ sessionUsed: -1 }), /sessionUsed/);
   assert.throws(() => b.setLimits({ session: { limit: Number.NaN, mode: 'hard' } }), /session budget/);
+});
+
+test('an approval limit tells its room until it is approved past, and asks when less than the reserve is left', async () => {
+  const time = virtualTime();
+  const asked: ApprovalRequest[] = [];
+  const b = new TokenBudget({
+    session: { limit: 1000, mode: 'approval' },
+    approval: { requestApproval: (r) => (asked.push(r), Promise.resolve(true)) },
+    sleep: time.sleep,
+    clock: time,
+  });
+  // Below the limit: granted unasked, with what is left (the answer is capped there, not let past it).
+  const d = await b.request({ tokens: 600, reserve: 16 });
+  assert.deepEqual(d, { allowed: true, delayedMs: 0, room: { level: 'session', tokens: 400, mode: 'approval' } });
+  // The prompt fits, but not an answer of the reserve's size: a person is asked first.
+  const e = await b.request({ tokens: 390, reserve: 16 });
+  assert.equal(asked.length, 1);
+  assert.ok(e.allowed && e.room === undefined, 'approved past the limit: no room caps it');
 });
