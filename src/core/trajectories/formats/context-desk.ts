@@ -55,7 +55,7 @@ function recordedOf(r: CallRecord, notes: Notes): RecordedUsage {
   return u;
 }
 
-function isSetAside(v: Json): v is JsonObject {
+function isSetAside(v: Json): boolean {
   return isRecord(v) && v.kind === 'set-aside' && Number.isInteger(v.index);
 }
 
@@ -75,7 +75,7 @@ export const contextDeskHistory: Importer = {
     if (input.kind === 'lines') noteBadLines(notes, input.bad);
     let other = 0;
     // Messages never sent (alone over the window): their line follows them, so they are known first.
-    const seen = new Set<number>(records.filter(isSetAside).map((r) => r.index as number));
+    const seen = new Set<number>(records.filter(isSetAside).map((r) => (r as JsonObject).index as number));
     let pending: number | undefined; // an answer whose call record may follow
     const flush = (): void => {
       if (pending !== undefined) b.call(pending);
