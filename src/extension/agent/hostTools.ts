@@ -3,7 +3,7 @@
 // applied as WorkspaceEdits (hostEdits.ts). Both ask for approval first unless
 // contextDesk.agent.approveCommands is off.
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import type { CommandPort, EditFilePort } from '../../core/agent/tools';
+import { commandApprovalTitle, type CommandPort, type EditFilePort } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import { runInTerminal } from './hostCommands';
 import { applyEdit } from './hostEdits';
@@ -23,10 +23,8 @@ export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: Co
   return {
     command: {
       async run(request, ctx): Promise<ToolOutput> {
-        if (
-          o.approve() &&
-          !(await o.approvals.ask('command', 'Run this command?', `${request.command}\n(in ${request.cwd})`))
-        ) {
+        const title = commandApprovalTitle(request);
+        if (o.approve() && !(await o.approvals.ask('command', title, `${request.command}\n(in ${request.cwd})`))) {
           return { ok: false, text: 'The user declined to run this command.' };
         }
         // runInTerminal runs it in request.cwd, whatever folder the reused terminal is in.

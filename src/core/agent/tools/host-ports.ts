@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
+import { runsOnEntering } from './entered-folder';
 import { secretPrinter } from '../../store/sanitize/printed-secrets';
 
 /** What the store writes where a secret was: `[REDACTED:<rule>]`. */
@@ -56,6 +57,8 @@ export interface CommandRequest {
   /** Absolute, checked working directory. */
   cwd: string;
   timeoutMs: number;
+  /** Why entering `cwd` can run a program the workspace holds (its `.envrc`): the approval says so. */
+  runsCode?: string;
 }
 
 export interface CommandPort {
@@ -132,7 +135,11 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
               storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => store(chunks, { secretOutput: true }),
             }
           : ctx;
-      return port.run({ command, cwd: r.absolute, timeoutMs: seconds * 1000 }, withSecret);
+      const why = await runsOnEntering(guard.workspaceRoot, r.absolute);
+      return port.run(
+        { command, cwd: r.absolute, timeoutMs: seconds * 1000, ...(why === undefined ? {} : { runsCode: why }) },
+        withSecret,
+      );
     },
   };
 }
