@@ -488,11 +488,15 @@ test('the store is read-only to the agent: no edit in it (directly, absolutely o
       path.join(inner, 'history', 's.jsonl'),
       'notes/history/s.jsonl',
       'src/../.context-desk/x',
+      // A disk that ignores case (macOS, Windows, WSL's /mnt/c) opens the store's own files by these.
+      '.Context-Desk/history/s.jsonl',
+      'notes/../.CONTEXT-DESK/history/s.jsonl',
     ]) {
       const out = await t('edit_file').run({ path: p, new_text: 'forged' }, ctx);
       assert.match(out.text, /^Refused: .* is in the Context Desk store, which only Context Desk writes/, p);
     }
     assert.match((await t('run_command').run({ command: 'ls', cwd: '.context-desk' }, ctx)).text, /^Refused/);
+    assert.match((await t('run_command').run({ command: 'ls', cwd: '.Context-Desk/history' }, ctx)).text, /^Refused/);
     // The store outside the workspace: outside, as before.
     const outside = createWorkspaceTools({
       workspaceRoot: ws,

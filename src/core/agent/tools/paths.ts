@@ -110,7 +110,10 @@ export class PathGuard {
       message: `Refused: "${input}" ${why}. Only paths inside ${this.describeRoots(access)} can be used${access === 'write' ? ' for this' : ''} (relative to ${this.workspaceRoot}).`,
     });
     const allowed = access === 'read' ? [...this.roots, ...this.readOnly] : [this.workspaceRoot];
-    const inStore = (p: string, store: string | undefined): boolean => store !== undefined && inside(store, p);
+    // Without case: on a disk that ignores it (macOS, Windows, WSL's /mnt/c, a casefolded folder),
+    // `.Context-Desk/history/s.jsonl` is the store's file, and realpath keeps the case as written on Linux.
+    const inStore = (p: string, store: string | undefined): boolean =>
+      store !== undefined && inside(store.toLowerCase(), p.toLowerCase());
     const storeRefusal = (): ResolvedPath =>
       refused('is in the Context Desk store, which only Context Desk writes (read it with read_file, tail or grep)');
     if (access === 'write' && inStore(absolute, this.storeRoot)) return storeRefusal();
