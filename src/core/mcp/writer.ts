@@ -20,14 +20,17 @@ export async function writeServerFolder(writer: StoreWriter, mcpDir: string, s: 
   if (path.dirname(dir) !== path.resolve(mcpDir))
     throw new Error(`refusing to write outside ${mcpDir}: ${s.folderName}`);
   await writer.mkdir(dir);
-  const keep = new Set([SERVER_FILE]);
+  // Names compare without case: where the disk ignores it, a tool renamed `Search` -> `search` is written
+  // into the file still listed as `Search.json`, which must not then be removed as a vanished tool's.
+  const keep = new Set([SERVER_FILE.toLowerCase()]);
   for (const t of s.tools) {
     if (path.basename(t.fileName) !== t.fileName) throw new Error(`unsafe tool file name ${t.fileName}`);
-    keep.add(t.fileName);
+    keep.add(t.fileName.toLowerCase());
     await writer.writeJson(path.join(dir, t.fileName), toolJsonValue(t.tool, t), { ifChanged: true });
   }
   for (const e of await readdir(dir, { withFileTypes: true }))
-    if (e.isFile() && !keep.has(e.name) && TOOL_FILE.test(e.name)) await writer.remove(path.join(dir, e.name));
+    if (e.isFile() && !keep.has(e.name.toLowerCase()) && TOOL_FILE.test(e.name))
+      await writer.remove(path.join(dir, e.name));
   await writer.writeFile(path.join(dir, SERVER_FILE), renderServerMd(s), { ifChanged: true });
 }
 
@@ -41,9 +44,10 @@ export async function writeIndex(
   servers: readonly McpServerState[],
 ): Promise<void> {
   await writer.mkdir(mcpDir);
-  const current = new Set(servers.map((s) => s.folderName));
+  // Without case, as tool files: a server renamed `GitHub` -> `github` has just been written into `GitHub/`.
+  const current = new Set(servers.map((s) => s.folderName.toLowerCase()));
   for (const entry of await readdir(mcpDir, { withFileTypes: true })) {
-    if (!entry.isDirectory() || current.has(entry.name)) continue;
+    if (!entry.isDirectory() || current.has(entry.name.toLowerCase())) continue;
     const dir = path.join(mcpDir, entry.name);
     const ours = await readdir(dir, { withFileTypes: true }).then(
       (es) => es.some((e) => e.name === SERVER_FILE && e.isFile()),
