@@ -184,11 +184,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       deadlineSeconds: () => settings()['mcp.listTimeoutSeconds'],
       logger,
     });
-    const skills = new f.SkillsController(
-      () => contextFolder().workspaceFolder,
-      () => settings()['skills.folders'],
-      logger,
-    );
+    const skills = new f.SkillsController(() => contextFolder().workspaceFolder, logger);
     context.subscriptions.push(mcp, skills);
     return { mcp, skills };
   });

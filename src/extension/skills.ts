@@ -4,6 +4,24 @@ import * as os from 'node:os';
 import * as vscode from 'vscode';
 import { SkillRefresher, type DiscoveredSkills, type Skill } from '../core/skills';
 import type { Logger } from '../core/ports';
+import { SECTION } from './settings';
+
+/** `contextDesk.skills.folders` by who set it: a workspace's folders are read only inside it. */
+export interface SkillFolders {
+  user: string[];
+  workspace: string[];
+}
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+/** The setting's layers; Restricted Mode ignores the workspace's (restrictedConfigurations). */
+export function skillFolderSettings(): SkillFolders {
+  const i = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('skills.folders');
+  const workspace = vscode.workspace.isTrusted
+    ? [...strings(i?.workspaceValue), ...strings(i?.workspaceFolderValue)]
+    : [];
+  return { user: strings(i?.globalValue), workspace };
+}
 
 export class SkillsController implements vscode.Disposable {
   private current: Skill[] = [];
@@ -16,12 +34,18 @@ export class SkillsController implements vscode.Disposable {
 
   constructor(
     private readonly workspaceFolder: () => string | undefined,
-    private readonly extraFolders: () => string[],
     private readonly logger: Logger,
+    private readonly folders: () => SkillFolders = skillFolderSettings,
   ) {
     this.refresher = new SkillRefresher(() => {
       const folder = this.workspaceFolder();
-      return { ...(folder ? { workspaceFolder: folder } : {}), home: os.homedir(), extraFolders: this.extraFolders() };
+      const { user, workspace } = this.folders();
+      return {
+        ...(folder ? { workspaceFolder: folder } : {}),
+        home: os.homedir(),
+        extraFolders: user,
+        workspaceExtraFolders: workspace,
+      };
     });
     const refresh = (): void => void this.refresh();
     this.watcher.onDidChange(refresh);

@@ -28,6 +28,11 @@ export interface DiscoverSkillsOptions {
   home?: string;
   /** More folders (the setting): each is a skill folder itself or holds skill folders. */
   extraFolders?: string[];
+  /**
+   * The folders a workspace's own settings name (a cloned repository's `.vscode/settings.json`): read
+   * only inside the workspace and like its skill folders (no link leading out), as the user's are not.
+   */
+  workspaceExtraFolders?: string[];
 }
 
 export interface DiscoveredSkills {
@@ -122,6 +127,16 @@ export async function discoverSkills(opts: DiscoverSkillsOptions): Promise<Disco
   if (opts.home) roots.push(path.join(opts.home, HOME_SKILL_ROOT));
   for (const f of opts.extraFolders ?? []) roots.push(path.resolve(opts.workspaceFolder ?? '.', f));
   const result: DiscoveredSkills = { skills: [], diagnostics: [] };
+  for (const f of opts.workspaceExtraFolders ?? []) {
+    const root = path.resolve(opts.workspaceFolder ?? '.', f);
+    if (opts.workspaceFolder === undefined || !isInside(path.resolve(opts.workspaceFolder), root)) {
+      const message = `not read: contextDesk.skills.folders in this workspace's settings names a folder outside the workspace; only your user settings may`;
+      result.diagnostics.push({ file: root, line: 0, column: 0, severity: 'warning', message });
+      continue;
+    }
+    roots.push(root);
+    workspaceRoots.add(root);
+  }
   const byName = new Map<string, Skill>();
   let parsedChars = 0;
   let unread: { root: string; count: number } | undefined;

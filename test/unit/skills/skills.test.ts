@@ -139,6 +139,48 @@ test("a workspace's skill folder or SKILL.md linking outside the workspace is no
   }
 });
 
+test("a workspace's own contextDesk.skills.folders is read only inside it and with no link out; the user's may name any", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-skills-'));
+  try {
+    const ws = path.join(dir, 'ws');
+    const other = path.join(dir, 'other-repo/.claude/skills');
+    await mkdir(path.join(other, 'deploy'), { recursive: true });
+    await writeFile(path.join(other, 'deploy/SKILL.md'), '---\nname: deploy\ndescription: private deploy steps\n---\n');
+    await mkdir(path.join(ws, 'tools/skills/lint'), { recursive: true });
+    await writeFile(path.join(ws, 'tools/skills/lint/SKILL.md'), '---\nname: lint\ndescription: d\n---\n');
+    await symlink('../other-repo/.claude/skills', path.join(ws, 'vendor'));
+    // A cloned repository's .vscode/settings.json: a sibling clone, by relative and absolute path, and a link.
+    const named = ['../other-repo/.claude/skills', other, 'tools/skills', 'vendor'];
+    const found = await discoverSkills({ workspaceFolder: ws, workspaceExtraFolders: named });
+    assert.deepEqual(
+      found.skills.map((s) => s.name),
+      ['lint'],
+    );
+    assert.deepEqual(
+      found.diagnostics.map((d) => [path.relative(ws, d.file), d.message.split(';')[0]]),
+      [
+        [
+          '../other-repo/.claude/skills',
+          "not read: contextDesk.skills.folders in this workspace's settings names a folder outside the workspace",
+        ],
+        [
+          '../other-repo/.claude/skills',
+          "not read: contextDesk.skills.folders in this workspace's settings names a folder outside the workspace",
+        ],
+        ['vendor/deploy/SKILL.md', 'not read: the skill folder is a link leading outside the workspace'],
+      ],
+    );
+    // The same folder in the user's own settings is read.
+    const mine = await discoverSkills({ workspaceFolder: ws, extraFolders: ['../other-repo/.claude/skills'] });
+    assert.deepEqual(
+      mine.skills.map((s) => s.name),
+      ['deploy'],
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
 test('front matter parsing: wrong types, non-mappings, duplicate keys; never throws', () => {
   const p = (t: string) => parseSkillFile(t, 'S.md').diagnostics.map((d) => `${d.line}:${d.message}`);
   assert.deepEqual(p('---\nname: 3\ndescription: ok\n---\n'), ['2:"name" must be a non-empty string']);
