@@ -20,6 +20,7 @@ const RANGES: [number, number][] = [
   [0x200b, 0x200f],
   [0x202a, 0x202e],
   [0x2060, 0x2064],
+  [0x2028, 0x2029],
   [0x2066, 0x206f],
   [0x3164, 0x3164],
   [0xfe00, 0xfe0d],
@@ -30,9 +31,11 @@ const RANGES: [number, number][] = [
   [0xe0100, 0xe01ef],
 ];
 const hex = (n: number): string => `\\u{${n.toString(16)}}`;
-// Built from the table: a literal class of combining marks reads as something else in an editor.
+// Built from the table: a literal class of combining marks reads as something else in an editor. Then,
+// as the host's class does, every other format and default-ignorable character (a soft hyphen, U+034F,
+// musical and shorthand format controls draw nothing) but the emoji variation selectors.
 const HIDDEN = new RegExp(
-  `[${RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]|\\r(?!\\n)`,
+  `[${RANGES.map(([a, b]) => (a === b ? hex(a) : `${hex(a)}-${hex(b)}`)).join('')}]|\\r(?!\\n)|(?![\\ufe0e\\ufe0f])[\\p{Cf}\\p{Default_Ignorable_Code_Point}]`,
   'gu',
 );
 

@@ -2,6 +2,8 @@
 // else (line ends, tabs, emoji) is left as written.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fc from 'fast-check';
+import { visibleText } from '../../../src/core/agent/tools/mcp';
 import { revealInvisible } from '../../../src/webview/lib/invisible';
 
 test('a Trojan Source command shows its bidi overrides, and a tag character its hidden letter', () => {
@@ -16,4 +18,20 @@ test('zero-width, escape and a lone carriage return are shown; CRLF, tabs and em
   assert.equal(revealInvisible('plain text\n').hidden, 0);
   // What the host already made visible (approvals) counts, so the panel's warning shows for it too.
   assert.equal(revealInvisible('echo \\u{202e} x').hidden, 1);
+});
+
+test('property: every character the host shows as \\u{…} in an approval, the panel shows so on a tool card', () => {
+  // A soft hyphen, U+034F, line and paragraph separators, musical and shorthand format controls drew
+  // nothing on a tool card while approvals showed them.
+  const codePoint = fc
+    .integer({ min: 0, max: 0x10ffff })
+    .filter((c) => (c < 0xd800 || c > 0xdfff) && c !== 0x0a && c !== 0x09 && c !== 0x0d);
+  fc.assert(
+    fc.property(codePoint, (c) => {
+      const ch = String.fromCodePoint(c);
+      const host = visibleText(`a${ch}b`) !== `a${ch}b`;
+      assert.equal(revealInvisible(`a${ch}b`).hidden, host ? 1 : 0, `U+${c.toString(16)}`);
+    }),
+    { numRuns: 20_000, examples: [[0xad], [0x34f], [0x2028], [0x1d173], [0x1bca1], [0x13437]] },
+  );
 });
