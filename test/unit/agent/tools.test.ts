@@ -10,6 +10,7 @@ import {
   commandApprovalTitle,
   createWorkspaceTools,
   editedFile,
+  foldersChangedTo,
   lastLines,
   PathGuard,
   readFileTool,
@@ -402,11 +403,26 @@ test('run_command names the .envrc direnv runs on entering its folder (or one ab
     await writeFile(path.join(base, '.envrc'), 'outside\n');
     await t('run_command').run({ command: 'npm test', cwd: 'src' }, ctx);
     assert.equal(commands[4]!.runsCode, undefined);
+    // A folder the command line changes to is entered too.
+    await t('run_command').run({ command: 'git status && cd "../services/api" && npm test', cwd: 'src' }, ctx);
+    assert.match(commands[5]!.runsCode ?? '', /^services\/api\/\.ENVRC: direnv/);
+    await t('run_command').run({ command: 'cd .. && ls', cwd: 'src' }, ctx);
+    assert.equal(commands[6]!.runsCode, undefined, 'a folder above the workspace is not its own');
   } finally {
     await rm(path.join(ws, 'services'), { recursive: true, force: true });
     await rm(path.join(ws, '.envrc'), { force: true });
     await rm(path.join(base, '.envrc'), { force: true });
   }
+});
+
+test('the folders a command line changes to: after a separator, quoted, never ones the shell expands', () => {
+  assert.deepEqual(foldersChangedTo(`cd a && make; (pushd 'b c' ) || cd -- "d"\nif x; then cd e/f; fi; echo cd g`), [
+    'a',
+    'b c',
+    'd',
+    'e/f',
+  ]);
+  assert.deepEqual(foldersChangedTo('cd $HOME/x; cd ~/y; cd `pwd`; cd -; abcd z; cd'), []);
 });
 
 test('run_command asks the store to redact the whole output of a command that prints a secret', async () => {

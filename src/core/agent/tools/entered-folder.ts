@@ -31,13 +31,31 @@ async function filesOnEnter(workspaceRoot: string, folder: string): Promise<stri
   return found;
 }
 
+// `cd x` / `pushd x` at the start of the line or after `;`, `&&`, `||`, `|`, `(`, a newline, `then`, `do`:
+// the shell enters `x` too (zsh's direnv hook runs on the change itself, bash's at the next prompt).
+const CHANGE = /(?:^|[;&|(\n]|\bthen\b|\bdo\b)\s*(?:cd|pushd)\s+(?:--\s+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)/g;
+
 /**
- * Why entering `folder` (a checked, real path inside the workspace) can run a program the workspace
- * holds, naming the files: `services/api/.envrc: direnv runs it when a shell enters the folder`; or
- * undefined when nothing there does.
+ * The folders a command line changes to, as written (quotes removed). Ones a shell would expand (`$`,
+ * a backtick, `~`, which leads home: the user's own) or `-` cannot be known here and are left out.
  */
-export async function runsOnEntering(workspaceRoot: string, folder: string): Promise<string | undefined> {
-  const files = await filesOnEnter(workspaceRoot, folder);
+export function foldersChangedTo(command: string): string[] {
+  const out: string[] = [];
+  for (const m of command.matchAll(CHANGE)) {
+    const word = m[1]!.replace(/^(["'])(.*)\1$/s, '$2');
+    if (word !== '-' && !/[$`]|^~/.test(word)) out.push(word);
+  }
+  return out;
+}
+
+/**
+ * Why entering `folder` (a checked, real path inside the workspace), or a folder `command` changes to
+ * from there, can run a program the workspace holds, naming the files: `services/api/.envrc: direnv
+ * runs it when a shell enters the folder`; or undefined when nothing there does.
+ */
+export async function runsOnEntering(workspaceRoot: string, folder: string, command = ''): Promise<string | undefined> {
+  const folders = [folder, ...foldersChangedTo(command).map((p) => path.resolve(folder, p))];
+  const files = [...new Set((await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat())];
   if (files.length === 0) return undefined;
   return `${files.join(', ')}: ${runsCode(files[0]!) ?? 'it can run programs'}`;
 }

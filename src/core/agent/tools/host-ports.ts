@@ -135,7 +135,7 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
               storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => store(chunks, { secretOutput: true }),
             }
           : ctx;
-      const why = await runsOnEntering(guard.workspaceRoot, r.absolute);
+      const why = await runsOnEntering(guard.workspaceRoot, r.absolute, command);
       return port.run(
         { command, cwd: r.absolute, timeoutMs: seconds * 1000, ...(why === undefined ? {} : { runsCode: why }) },
         withSecret,

@@ -10,7 +10,7 @@ export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from '.
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
 export { editedFile, runsCode } from './runs-code';
-export { commandApprovalTitle, runsOnEntering } from './entered-folder';
+export { commandApprovalTitle, foldersChangedTo, runsOnEntering } from './entered-folder';
 export * from './host-ports';
 
 export interface WorkspaceToolOptions {
