@@ -6,6 +6,9 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { runsCode } from './runs-code';
 
+/** The most folders of one command line looked at (its own and those it changes to). */
+const MAX_FOLDERS = 32;
+
 /** Files a shell runs on entering their folder (or one below it). */
 const ON_ENTER = new Set(['.envrc']);
 
@@ -54,7 +57,9 @@ export function foldersChangedTo(command: string): string[] {
  * runs it when a shell enters the folder`; or undefined when nothing there does.
  */
 export async function runsOnEntering(workspaceRoot: string, folder: string, command = ''): Promise<string | undefined> {
-  const folders = [folder, ...foldersChangedTo(command).map((p) => path.resolve(folder, p))];
+  // At most MAX_FOLDERS different ones: a command line of 10,000 `cd`s must not list 10,000 folders.
+  const changed = foldersChangedTo(command).map((p) => path.resolve(folder, p));
+  const folders = [...new Set([folder, ...changed])].slice(0, MAX_FOLDERS);
   const files = [...new Set((await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat())];
   if (files.length === 0) return undefined;
   return `${files.join(', ')}: ${runsCode(files[0]!) ?? 'it can run programs'}`;
