@@ -18,10 +18,13 @@ export interface StrategyTotals {
   summaryOutputTokens: number;
   outputTokens: number;
   summaryEstimated: boolean;
-  /** Media parts not counted (each file once): when above 0 every token and cost figure is a lower bound. */
+  /** Media parts not counted (each run's own): when above 0 every token and cost figure is a lower bound. */
   uncountedMedia: number;
   notes: string[];
 }
+
+/** Each run carries the media it sent (a file's runs their own), so runs are told apart, not files. */
+const mediaKey = (r: TrajectoryReplay): string => `${r.uncountedMedia!.file}\0${r.trajectoryId}`;
 
 export function aggregate(results: readonly TrajectoryReplay[]): StrategyTotals {
   const totals: StrategyTotals = {
@@ -43,7 +46,7 @@ export function aggregate(results: readonly TrajectoryReplay[]): StrategyTotals 
   };
   const mediaFiles = new Map<string, number>();
   for (const r of results) {
-    if (r.uncountedMedia) mediaFiles.set(r.uncountedMedia.file, r.uncountedMedia.parts);
+    if (r.uncountedMedia) mediaFiles.set(mediaKey(r), r.uncountedMedia.parts);
     let masked = 0;
     for (const c of r.calls) {
       totals.calls++;
@@ -165,7 +168,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       if (s.cost !== undefined) callCost = (callCost ?? 0) + s.cost;
     }
     if (any) t.trajectories++;
-    if (any && r.uncountedMedia) mediaFiles.set(r.uncountedMedia.file, r.uncountedMedia.parts);
+    if (any && r.uncountedMedia) mediaFiles.set(mediaKey(r), r.uncountedMedia.parts);
     const runCost = callCost ?? r.recordedCost;
     if (runCost !== undefined) {
       cost = (cost ?? 0) + runCost;

@@ -72,7 +72,7 @@ export interface TrajectoryReplay {
   /** Money the log recorded for the whole run, when it keeps only a total. */
   recordedCost?: number;
   recordedSummaries?: Trajectory['recordedSummaries'];
-  /** Media parts in the run's file whose tokens are not counted: its totals are lower bounds. */
+  /** Media parts this run sent whose tokens are not counted: its totals are lower bounds. */
   uncountedMedia?: { file: string; parts: number };
 }
 

@@ -24,6 +24,11 @@ export interface ImportedRun {
    * not hold. Its calls are not to be replayed as they are: the loader joins it with its session or drops it.
    */
   compactionOf?: JsonObject[];
+  /**
+   * Media parts of this run's own content counted as a marker (see `runMedia`). Absent: the importer does
+   * not tell its runs' media apart, and every run of the file takes the file's count.
+   */
+  uncountedMedia?: number;
 }
 
 export interface Importer {

@@ -129,8 +129,9 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
       if (r.recordedCost !== undefined) t.recordedCost = r.recordedCost;
       if (r.recordedSummaries !== undefined) t.recordedSummaries = r.recordedSummaries;
       if (r.ignoredRecords !== undefined) t.ignoredRecords = r.ignoredRecords;
-      // Notes are per file: every run of the file may hold the media, so each is a lower bound.
-      if (notes.media > 0) t.uncountedMedia = notes.media;
+      // Runs whose importer did not count their own media take the file's: each may hold it.
+      const media = r.uncountedMedia ?? notes.media;
+      if (media > 0) t.uncountedMedia = media;
       if (warnings.length > 0) t.warnings = warnings;
       return t;
     });

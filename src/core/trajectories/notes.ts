@@ -34,6 +34,16 @@ export class Notes {
   }
 }
 
+/**
+ * Reads one run of a file and records the media parts its own content held: a run without any is not
+ * made a lower bound by another run's image (a sub-agent's, another instance's in an output.jsonl).
+ */
+export function runMedia<R extends { uncountedMedia?: number }>(notes: Notes, read: () => R): R {
+  const before = notes.media;
+  const run = read();
+  return { ...run, uncountedMedia: notes.media - before };
+}
+
 /** `1 line` / `3 lines`. */
 export function plural(n: number, word: string, many = `${word}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;

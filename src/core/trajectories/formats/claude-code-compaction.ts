@@ -45,6 +45,8 @@ export function compactionRun(main: readonly JsonObject[], own: readonly JsonObj
   for (const o of own) if (!placed.has(o)) combined.push(mark(o));
   // The main conversation's own notes were said with its file.
   const before = readRun(prefix, new Notes(), false).calls.length;
-  const run = readRun(combined, new Notes(), false);
-  return { ...run, calls: run.calls.slice(before) };
+  // Its prompt held the main conversation's images too: those it could not count are its own.
+  const notes = new Notes();
+  const run = readRun(combined, notes, false);
+  return { ...run, calls: run.calls.slice(before), uncountedMedia: notes.media };
 }

@@ -9,7 +9,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { plural, type Notes, noteBadLines } from '../notes';
+import { plural, type Notes, noteBadLines, runMedia } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
 import { usageFrom } from '../usage';
@@ -360,7 +360,7 @@ export const claudeCode: Importer = {
           (n) => `${plural(n, 'message')} on abandoned branches (rewound or edited) not replayed`,
           abandoned,
         );
-      runs.push(readRun(path, notes, false));
+      runs.push(runMedia(notes, () => readRun(path, notes, false)));
     }
     const side = records.filter((r) => r.isSidechain === true);
     for (const group of sidechainRuns(side)) {
@@ -368,10 +368,12 @@ export const claudeCode: Importer = {
         // Its prompt was the main conversation: joined with it here, or by the loader from the session
         // file beside its folder; never counted from its own few records.
         const joined = compactionRun(main, group);
-        runs.push(joined ?? { ...readRun(activePath(group).path, notes, true), compactionOf: group });
+        runs.push(
+          joined ?? { ...runMedia(notes, () => readRun(activePath(group).path, notes, true)), compactionOf: group },
+        );
         continue;
       }
-      runs.push(readRun(activePath(group).path, notes, true));
+      runs.push(runMedia(notes, () => readRun(activePath(group).path, notes, true)));
     }
     const compactions = records.filter((r) => r.type === 'system' && r.subtype === 'compact_boundary').length;
     if (compactions > 0)

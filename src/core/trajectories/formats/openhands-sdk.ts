@@ -10,7 +10,7 @@ import type { Message } from '../../messages';
 import { contentText } from '../content';
 import { fail } from '../errors';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { noteBadLines, plural, type Notes } from '../notes';
+import { noteBadLines, plural, runMedia, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { MessageRange, ModelCall } from '../types';
 import { chatRole, chatToolCalls } from './chat';
@@ -306,7 +306,8 @@ export const openHandsSdk: Importer = {
   read(input, notes) {
     if (input.kind === 'lines') {
       noteBadLines(notes, input.bad);
-      if (areEvalRuns(input.records)) return input.records.map((r) => evalRun(r as JsonObject, notes));
+      if (areEvalRuns(input.records))
+        return input.records.map((r) => runMedia(notes, () => evalRun(r as JsonObject, notes)));
       return [readSdkEvents(input.records, undefined, { excerpt: true }, notes)];
     }
     if (input.kind !== 'document') return [];

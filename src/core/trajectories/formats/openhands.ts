@@ -10,7 +10,7 @@ import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
 import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
-import { noteBadLines, plural, type Notes } from '../notes';
+import { noteBadLines, plural, runMedia, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import { usageFrom } from '../usage';
 import { chatMessage } from './chat';
@@ -157,7 +157,7 @@ export const openHands: Importer = {
   read(input, notes) {
     if (input.kind === 'lines') {
       noteBadLines(notes, input.bad);
-      return input.records.filter(isObject).map((r) => runOf(r, notes));
+      return input.records.filter(isObject).map((r) => runMedia(notes, () => runOf(r, notes)));
     }
     if (input.kind === 'document' && isRun(input.value)) return [runOf(input.value, notes)];
     const events = input.kind === 'document' && Array.isArray(input.value) ? input.value : [];

@@ -11,7 +11,7 @@ import type { Message, ToolCall } from '../../messages';
 import { jsonOrNote } from '../../json-depth';
 import { TrajectoryBuilder } from '../builder';
 import { BAD_COUNT, isObject, optionalCount, type Json, type JsonObject } from '../json';
-import { noteBadLines, plural, type Notes } from '../notes';
+import { noteBadLines, plural, runMedia, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
 import type { RecordedUsage } from '../types';
@@ -239,7 +239,8 @@ export const qwenCode: Importer = {
     const records = recordsOf(input);
     const runs: ImportedRun[] = [];
     const main = records.filter((r) => r.isSidechain !== true);
-    if (main.some((r) => CONVERSATION.has(r.type as string))) runs.push(readRun(main, notes, false));
+    if (main.some((r) => CONVERSATION.has(r.type as string)))
+      runs.push(runMedia(notes, () => readRun(main, notes, false)));
     const agents = new Map<string, JsonObject[]>();
     for (const r of records)
       if (r.isSidechain === true) {
@@ -248,7 +249,7 @@ export const qwenCode: Importer = {
         group.push(r);
         agents.set(key, group);
       }
-    for (const group of agents.values()) runs.push(readRun(group, notes, true));
+    for (const group of agents.values()) runs.push(runMedia(notes, () => readRun(group, notes, true)));
     notes.say('Qwen Code does not record its system prompt or tool declarations: raw counts are a lower bound');
     return runs;
   },

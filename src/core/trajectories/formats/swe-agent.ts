@@ -238,7 +238,8 @@ export const sweAgent: Importer = {
       const own = new Notes();
       const run = readRun(a, own);
       const warnings = own.list().map((w) => `attempt ${i + 1}: ${w}`);
-      return warnings.length > 0 ? { ...run, warnings } : run;
+      // Its notes are its own, so are the media they counted (the file's notes never see them).
+      return { ...run, uncountedMedia: own.media, ...(warnings.length > 0 ? { warnings } : {}) };
     });
   },
 };
