@@ -11,6 +11,7 @@ import {
 } from './recorded';
 import type { StrategyRun, TrajectoryWarning } from './run';
 import { formatUsd } from '../../protocol/money';
+import { byFormat, formatLines, type FormatReport } from './by-format';
 
 export interface StrategyReport {
   trajectories: number;
@@ -56,6 +57,8 @@ export interface ReplayReport {
   recorded?: RecordedReport;
   /** Raw replay against recorded prompt sizes, per log format. */
   agreement: Record<string, AgreementReport>;
+  /** The runs of each log format and each strategy's ratio over them: what the totals pool. */
+  formats: Record<string, FormatReport>;
   notes: string[];
   /** Skipped files counted by the kind of reason. */
   skippedGroups: { group: string; files: number }[];
@@ -121,6 +124,7 @@ export function buildReport(
     options: meta.options,
     strategies,
     agreement: agreementByFormat(raw.replays),
+    formats: byFormat(runs),
     notes,
     skippedGroups: groupSkipped(meta.skipped),
     warnings: meta.warnings ?? [],
@@ -256,6 +260,14 @@ export function formatTable(r: ReplayReport): string {
     ),
   ];
   if (r.recorded) out.push('', ...recordedLines(r));
+  const others = Object.keys(r.strategies).filter((s) => s !== 'raw');
+  const byFormatRows = formatLines(r.formats, others);
+  if (byFormatRows.length > 0)
+    out.push(
+      '',
+      `By format: the totals above pool ${byFormatRows.length} log formats, each weighing as much as its tokens.`,
+      grid(['format', 'trajectories', 'calls', 'raw input tokens', ...others.map((s) => `${s} vs raw`)], byFormatRows),
+    );
   const media = r.strategies.raw?.uncountedMedia ?? 0;
   if (media > 0)
     out.push(
