@@ -119,6 +119,11 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
         warnings.push(
           `${plural(unreadable, 'call')} recorded token figures that are not counts (negative, fractional, beyond 2^53 or not numbers): ${unreadable === 1 ? 'its' : 'their'} usage is left out`,
         );
+      const unknown = r.calls.filter((c) => c.recorded?.promptSizeUnknown).length;
+      if (unknown > 0)
+        warnings.push(
+          `${plural(unknown, 'call')} recorded by LiteLLM with a \`prompt_tokens\` that leaves out some of its Anthropic cache tokens, and not which (LiteLLM versions differ): ${unknown === 1 ? 'its' : 'their'} prompt size is left out`,
+        );
       const t: Trajectory = {
         id: runs.length === 1 ? found.id : `${found.id}#${i + 1}`,
         source: found.file,

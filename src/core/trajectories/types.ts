@@ -42,6 +42,11 @@ export interface RecordedUsage {
   costUnits?: number;
   /** The log recorded token figures for this call that are not counts (negative, fractional, beyond 2^53): none is used. */
   unreadableTokens?: true;
+  /**
+   * LiteLLM left Anthropic cache tokens out of `prompt_tokens` (some versions did), and which ones is not
+   * known: the prompt size is not given (`inputTokens` is absent), the other figures are.
+   */
+  promptSizeUnknown?: true;
 }
 
 /** Summarizer calls a log recorded beside the model calls (Context Desk's summary and hybrid). */

@@ -125,3 +125,63 @@ test('OpenHands SDK: a usage record with a figure that is not a token count is n
     String(t!.warnings),
   );
 });
+
+test("LiteLLM's prompt_tokens beside Anthropic cache figures: whole when it holds them, rebuilt when it certainly left them out, refused when not known", () => {
+  // Current LiteLLM (1.80, BerriAI/litellm#11364): reads and writes inside prompt_tokens.
+  assert.deepEqual(
+    usageFrom({
+      prompt_tokens: 98_805,
+      completion_tokens: 5,
+      cache_read_input_tokens: 66_360,
+      cache_creation_input_tokens: 32_435,
+    }),
+    { inputTokens: 98_805, cachedTokens: 66_360, cacheWriteTokens: 32_435, outputTokens: 5 },
+  );
+  // Older LiteLLM: prompt_tokens is Anthropic's uncached input alone (under the cache reads).
+  assert.equal(
+    usageFrom({ prompt_tokens: 12, cache_read_input_tokens: 2_495, cache_creation_input_tokens: 300 })!.inputTokens,
+    12 + 2_495 + 300,
+  );
+  // No cache reads: whether they were left out or not, the writes were.
+  assert.equal(
+    usageFrom({ prompt_tokens: 88, cache_read_input_tokens: 0, cache_creation_input_tokens: 21_002 })!.inputTokens,
+    88 + 21_002,
+  );
+  // LiteLLM 1.74 (BerriAI/litellm#13207): reads inside, writes left out; an older one reading 120,357
+  // uncached tokens would give the same figures. The prompt size is not given; the rest is.
+  assert.deepEqual(
+    usageFrom({
+      prompt_tokens: 120_357,
+      completion_tokens: 4_156,
+      cache_read_input_tokens: 120_269,
+      cache_creation_input_tokens: 21_002,
+    }),
+    { promptSizeUnknown: true, cachedTokens: 120_269, cacheWriteTokens: 21_002, outputTokens: 4_156 },
+  );
+});
+
+test('a call whose LiteLLM prompt size is not known is replayed without it, and a warning says why', async () => {
+  const doc = JSON.parse(readFileSync(fixture('mini-swe-agent.traj.json'), 'utf8')) as {
+    messages: { role: string; extra?: { response: { usage: Record<string, number> } } }[];
+  };
+  const first = doc.messages.find((m) => m.role === 'assistant')!;
+  first.extra!.response.usage = {
+    prompt_tokens: 1_200,
+    completion_tokens: 31,
+    cache_read_input_tokens: 1_000,
+    cache_creation_input_tokens: 500,
+  };
+  const file = join(mkdtempSync(join(tmpdir(), 'cd-litellm-')), 'run.traj.json');
+  writeFileSync(file, JSON.stringify(doc));
+  const [t] = await loadTrajectoryFile(file);
+  assert.deepEqual(t!.calls![0]!.recorded, {
+    promptSizeUnknown: true,
+    cachedTokens: 1_000,
+    cacheWriteTokens: 500,
+    outputTokens: 31,
+  });
+  assert.match(
+    t!.warnings!.join('\n'),
+    /1 call recorded by LiteLLM with a `prompt_tokens` that leaves out some of its Anthropic cache tokens/,
+  );
+});
