@@ -24,6 +24,12 @@ export interface RipgrepOptions {
    * close to rg's own speed (test/bench/grep.bench.ts).
    */
   ranges?: boolean;
+  /**
+   * Paths rg could not read (a folder without permission, a file gone meanwhile), each as rg names it
+   * with its reason. Given this, a search that found such paths ends normally, with what it found in the
+   * rest, instead of throwing: rg reports them with the same exit code as a fatal error.
+   */
+  onUnreadable?: (paths: string[]) => void;
 }
 
 export interface GrepMatch {
@@ -138,7 +144,7 @@ async function* ripgrepLineChunks(o: RipgrepOptions): AsyncGenerator<Buffer> {
   let stderr = '';
   child.stderr.setEncoding('utf8');
   child.stderr.on('data', (s: string) => {
-    if (stderr.length < 8192) stderr += s;
+    if (stderr.length < MAX_STDERR) stderr += s;
   });
   const exit = new Promise<number | null>((resolve, reject) => {
     child.once('error', reject);
@@ -164,12 +170,38 @@ async function* ripgrepLineChunks(o: RipgrepOptions): AsyncGenerator<Buffer> {
     const code = await exit.catch((e: Error) => {
       throw new RipgrepError(`could not run ripgrep at ${o.rgPath}: ${e.message}`, null);
     });
-    if (code === 2) throw new RipgrepError(describeRipgrepError(stderr, o.pattern), code);
-    if (code !== 0 && code !== 1) throw new RipgrepError(stderr.trim() || `ripgrep exited with ${code}`, code);
+    const unreadable = code === 2 && o.onUnreadable ? unreadablePaths(stderr) : undefined;
+    if (unreadable) o.onUnreadable!(unreadable);
+    else if (code === 2) throw new RipgrepError(describeRipgrepError(stderr, o.pattern), code);
+    if (code !== 0 && code !== 1 && code !== 2)
+      throw new RipgrepError(stderr.trim() || `ripgrep exited with ${code}`, code);
   } finally {
     o.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
+}
+
+/** rg's error output kept (its first lines; a search of many unreadable folders writes many). */
+const MAX_STDERR = 8192;
+// rg's report of one path it could not search: `rg: <path>: <reason> (os error 13)` (older rg: no `rg: `).
+const PATH_ERROR = /^(?:rg: )?(.+) \(os error \d+\)$/;
+
+/**
+ * The paths rg reported it could not read, when that is all its error output says; undefined when it
+ * says anything else (an invalid pattern, a bad glob), which is an error of the whole search.
+ */
+export function unreadablePaths(stderr: string): string[] | undefined {
+  const lines = stderr.split('\n');
+  // Cut at MAX_STDERR: the last line may be partial.
+  if (stderr.length >= MAX_STDERR && !stderr.endsWith('\n')) lines.pop();
+  const found: string[] = [];
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const m = PATH_ERROR.exec(line.trimEnd());
+    if (!m) return undefined;
+    found.push(m[1]!);
+  }
+  return found.length > 0 ? found : undefined;
 }
 
 /**
@@ -260,7 +292,7 @@ export async function ripgrepToFd(o: Omit<RipgrepOptions, 'ranges' | 'maxMatches
   let stderr = '';
   child.stderr!.setEncoding('utf8');
   child.stderr!.on('data', (s: string) => {
-    if (stderr.length < 8192) stderr += s;
+    if (stderr.length < MAX_STDERR) stderr += s;
   });
   const onAbort = (): void => void child.kill();
   o.signal?.addEventListener('abort', onAbort, { once: true });

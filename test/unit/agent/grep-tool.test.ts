@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { ToolContext } from '../../../src/core/agent/tool-registry';
 import { createWorkspaceTools, grepTool, PathGuard, type GrepPort } from '../../../src/core/agent/tools';
+import { ripgrep } from '../../../src/core/search/ripgrep';
 
 let ws: string;
 // What a stuck search does: nothing, until it is stopped.
@@ -92,5 +93,22 @@ test("a path that does not exist is named plainly, not as rg's IO error with the
   assert.deepEqual(await grep().run({ pattern: 'x', path: 'src/nope' }, ctx), {
     ok: false,
     text: 'No such file or folder: src/nope',
+  });
+});
+
+test('a folder grep cannot read is named after the matches found elsewhere, which are kept', async () => {
+  await writeFile(path.join(ws, 'src', 'found.ts'), 'const unreadableNeedle = 1;\n');
+  // rg as on a folder without read permission: the matches elsewhere, then exit code 2 for the one path.
+  const gone = path.join(ws, 'src', 'locked');
+  const rg: GrepPort = (o) => ripgrep({ ...o, rgPath: '/usr/bin/rg', paths: [...o.paths, gone] });
+  const tool = grepTool(new PathGuard({ workspaceRoot: ws }), rg);
+  assert.deepEqual(await tool.run({ pattern: 'unreadableNeedle', path: 'src' }, ctx), {
+    ok: true,
+    text: 'src/found.ts:1: const unreadableNeedle = 1;\n(1 path could not be read and was not searched: src/locked: No such file or directory)',
+  });
+  const none = await tool.run({ pattern: 'absentNeedle', path: 'src' }, ctx);
+  assert.deepEqual(none, {
+    ok: true,
+    text: 'No matches for "absentNeedle" in src.\n(1 path could not be read and was not searched: src/locked: No such file or directory)',
   });
 });

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { locateRipgrep, vscodeRipgrepCandidates } from '../../../src/core/search/locate';
 import {
   describeRipgrepError,
+  unreadablePaths,
   ripgrep,
   ripgrepPrintedLines,
   ripgrepToFd,
@@ -267,4 +268,41 @@ test('rg versions that wrap the pattern in a group still point at the right char
     /^Not a valid regular expression: unclosed group in "\(unclosed"/,
   );
   assert.equal(describeRipgrepError('rg: some other failure\n', 'x'), 'some other failure');
+});
+
+test('paths rg cannot read are reported beside the matches found elsewhere, not as a failed search', async (t) => {
+  const dir = await tempDir(t);
+  await fsp.writeFile(path.join(dir, 'a.log'), 'needle\n');
+  // rg exits with 2 for a path it cannot read (here: gone), as for a fatal error, after searching the rest.
+  const missing = path.join(dir, 'gone');
+  const reported: string[][] = [];
+  const found = await collect({
+    rgPath: SYSTEM_RG,
+    paths: [dir, missing],
+    pattern: 'needle',
+    onUnreadable: (p) => reported.push(p),
+  });
+  assert.deepEqual(
+    found.map((m) => m.text),
+    ['needle'],
+  );
+  assert.deepEqual(reported, [[`${missing}: No such file or directory`]]);
+  // Without a listener it still throws, and an invalid pattern throws whatever the listener.
+  await assert.rejects(collect({ rgPath: SYSTEM_RG, paths: [dir, missing], pattern: 'needle' }), RipgrepError);
+  await assert.rejects(
+    collect({ rgPath: SYSTEM_RG, paths: [dir], pattern: '(unclosed', onUnreadable: () => undefined }),
+    RipgrepError,
+  );
+});
+
+test('unreadablePaths reads only reports of paths; anything else is an error of the whole search', () => {
+  assert.deepEqual(
+    unreadablePaths(
+      'rg: /w/locked: Permission denied (os error 13)\n/w/b: IO error for operation on /w/b: Permission denied (os error 13)\n',
+    ),
+    ['/w/locked: Permission denied', '/w/b: IO error for operation on /w/b: Permission denied'],
+  );
+  assert.equal(unreadablePaths("rg: error parsing glob '[': unclosed character class\n"), undefined);
+  assert.equal(unreadablePaths('rg: /w/x: Permission denied (os error 13)\nrg: regex parse error\n'), undefined);
+  assert.equal(unreadablePaths(''), undefined);
 });

@@ -65,6 +65,7 @@ export function grepTool(
       const inStore = store !== undefined && !path.relative(store, r.absolute).startsWith('..');
       const storeExclude = store && !inStore ? [`!**/${path.basename(store)}/**`] : [];
       const lines: string[] = [];
+      let unreadable: string[] = [];
       const timer = deadline(timeoutMs);
       try {
         for await (const m of port({
@@ -77,6 +78,8 @@ export function grepTool(
           signal: AbortSignal.any([ctx.signal, timer.signal]),
           // Where each match starts, so a long line is shown around it (and rg's JSON keeps odd names whole).
           ranges: true,
+          // A folder it may not read does not void what was found elsewhere.
+          onUnreadable: (paths) => (unreadable = paths),
         })) {
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');
           const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS).text;
@@ -89,12 +92,29 @@ export function grepTool(
       } finally {
         timer.clear();
       }
-      if (lines.length === 0)
-        return { ok: true, text: `No matches for ${JSON.stringify(args.pattern)} in ${r.display}.` };
+      const skipped = unreadableNote(unreadable, guard.workspaceRoot);
+      if (lines.length === 0) {
+        // Nothing found and nothing readable (a file named by path that cannot be read): a failure.
+        const none = `No matches for ${JSON.stringify(args.pattern)} in ${r.display}`;
+        return { ok: unreadable.length === 0 || st.isDirectory(), text: `${none}.${skipped}` };
+      }
       const more = lines.length > max ? `\n(more than ${max} matches; narrow the pattern or the path)` : '';
-      return { ok: true, text: lines.slice(0, max).join('\n') + more };
+      return { ok: true, text: lines.slice(0, max).join('\n') + more + skipped };
     },
   };
+}
+
+/** Shown paths at most, of those rg could not read. */
+const MAX_UNREADABLE_SHOWN = 5;
+
+/** A note naming the paths rg could not read and why (workspace-relative), or '' when it read all. */
+function unreadableNote(reports: string[], root: string): string {
+  if (reports.length === 0) return '';
+  // Each report is `<path>: <reason>`, the path as rg was given it (absolute, inside the root).
+  const shown = reports.slice(0, MAX_UNREADABLE_SHOWN).map((p) => shownName(p.split(root + path.sep).join('')));
+  const rest = reports.length - shown.length;
+  const n = reports.length === 1 ? '1 path' : `${reports.length} paths`;
+  return `\n(${n} could not be read and ${reports.length === 1 ? 'was' : 'were'} not searched: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''})`;
 }
 
 /** What a search that ran out of time answers: the matches found until then, and how to search faster. */
