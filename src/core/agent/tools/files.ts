@@ -6,6 +6,7 @@ import type { PathGuard } from './paths';
 import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange } from './line-range';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 import { openChecked, ReadRefusedError } from '../../read-text';
+import { BOM_BYTES, decodeUtf16, isNewlineUnit, utf16Order, type Utf16 } from './utf16';
 
 const MAX_DIR_ENTRIES = 500;
 
@@ -18,6 +19,8 @@ interface OpenText {
   fh: fsp.FileHandle;
   display: string;
   size: number;
+  /** UTF-16 with a byte order mark; UTF-8 otherwise. */
+  encoding?: Utf16;
 }
 
 /** Opens a regular, non-binary file or explains why not. */
@@ -44,7 +47,11 @@ async function openText(guard: PathGuard, input: unknown): Promise<OpenText | To
   }
   const { fh } = opened;
   const size = opened.st.size;
-  if (await startsBinary(fh)) {
+  const head = await fileHead(fh);
+  // UTF-16 holds NULs (every ASCII character has one) but is text.
+  const encoding = utf16Order(head);
+  if (encoding) return { fh, display: r.display, size, encoding };
+  if (head.includes(0)) {
     await fh.close();
     return fail(`${r.display} is a binary file (${size} bytes); it cannot be shown as text.`);
   }
@@ -52,14 +59,22 @@ async function openText(guard: PathGuard, input: unknown): Promise<OpenText | To
 }
 
 /**
- * Whether the file's first bytes hold a NUL. Only the bytes the read returned count: a file shortened
- * since it was measured leaves the rest of the buffer zeros, which are not the file's.
+ * The file's first bytes. Only the bytes the read returned count: a file shortened since it was
+ * measured leaves the rest of the buffer zeros, which are not the file's.
  */
-export async function startsBinary(fh: fsp.FileHandle): Promise<boolean> {
+async function fileHead(fh: fsp.FileHandle): Promise<Buffer> {
   const head = Buffer.alloc(8192);
   const { bytesRead } = await fh.read(head, 0, head.length, 0);
-  return head.subarray(0, bytesRead).includes(0);
+  return head.subarray(0, bytesRead);
 }
+
+/** Whether the file's first bytes hold a NUL. */
+export async function startsBinary(fh: fsp.FileHandle): Promise<boolean> {
+  return (await fileHead(fh)).includes(0);
+}
+
+/** The header's name for a file: a UTF-16 one says so (an edit must keep that encoding). */
+const shownAs = (o: OpenText): string => (o.encoding ? `${o.display} (${o.encoding.toUpperCase()})` : o.display);
 
 const isOutput = (x: unknown): x is ToolOutput => typeof x === 'object' && x !== null && 'ok' in x;
 
@@ -96,8 +111,9 @@ export function readFileTool(guard: PathGuard): AgentTool {
           ...(typeof args.offset === 'number' ? { offset: args.offset } : {}),
           ...(typeof args.limit === 'number' ? { limit: args.limit } : {}),
           ...(typeof args.column === 'number' ? { column: args.column } : {}),
+          ...(opened.encoding ? { encoding: opened.encoding } : {}),
         });
-        const text = formatLineRange(opened.display, range);
+        const text = formatLineRange(shownAs(opened), range);
         return { ok: range.lines.length > 0 || range.total === 0, text };
       } finally {
         await opened.fh.close();
@@ -114,33 +130,43 @@ const LINE_BYTES = MAX_LINE_CHARS * 4 + 4;
  * each line: a huge log, or a file that is one line of hundreds of megabytes, costs time linear in what
  * lies after the lines' starts and memory bounded by `n` (each line beyond MAX_LINE_CHARS is cut anyway).
  */
-export async function lastLines(file: string | fsp.FileHandle, size: number, n: number): Promise<string[]> {
+export async function lastLines(
+  file: string | fsp.FileHandle,
+  size: number,
+  n: number,
+  encoding?: Utf16,
+): Promise<string[]> {
   // Never waits: a path swapped for a FIFO after it was checked fails instead.
   const fh = typeof file === 'string' ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
+  // UTF-16 is read in whole code units after its mark: chunks start at even offsets, newlines are units.
+  const unit = encoding ? 2 : 1;
+  const first = encoding ? BOM_BYTES : 0;
+  const isNewline = (b: Buffer, i: number): boolean => (encoding ? isNewlineUnit(b, i, encoding) : b[i] === 10);
   try {
     const ends: number[] = []; // newline positions, from the last backwards
     const part = Buffer.alloc(64 * 1024);
+    size = Math.max(first, size - ((size - first) % unit));
     let pos = size;
-    while (pos > 0 && ends.length <= n) {
-      const len = Math.min(part.length, pos);
+    while (pos > first && ends.length <= n) {
+      const len = Math.min(part.length, pos - first);
       pos -= len;
       const { bytesRead } = await fh.read(part, 0, len, pos);
       if (bytesRead < len) {
         // Shortened since it was measured: its end is where the read stopped; what was found past it goes.
-        size = pos + bytesRead;
+        size = Math.max(first, pos + bytesRead - (bytesRead % unit));
         pos = size;
         ends.length = 0;
         continue;
       }
-      for (let i = len - 1; i >= 0 && ends.length <= n; i--) if (part[i] === 10) ends.push(pos + i);
+      for (let i = len - unit; i >= 0 && ends.length <= n; i -= unit) if (isNewline(part, i)) ends.push(pos + i);
     }
     // Past n newlines the line before the last one counted is not shown (it would be partial).
-    let start = ends.length > n ? ends.pop()! + 1 : 0;
+    let start = ends.length > n ? ends.pop()! + unit : first;
     // [from, to, ended by a newline]: a `\r` before that newline is the line ending's, not the line's.
     const spans: [number, number, boolean][] = [];
     for (const end of ends.reverse()) {
       spans.push([start, end, true]);
-      start = end + 1;
+      start = end + unit;
     }
     if (start < size) spans.push([start, size, false]);
     const lines: string[] = [];
@@ -149,7 +175,8 @@ export async function lastLines(file: string | fsp.FileHandle, size: number, n: 
       const buf = Buffer.alloc(len);
       // Fewer bytes than asked: the file was shortened meanwhile; the rest of `buf` is not the file's.
       const { bytesRead } = await fh.read(buf, 0, len, from);
-      const text = buf.subarray(0, bytesRead).toString('utf8');
+      const read = buf.subarray(0, bytesRead);
+      const text = encoding ? decodeUtf16(read, encoding) : read.toString('utf8');
       lines.push(ended && bytesRead === to - from && text.endsWith('\r') ? text.slice(0, -1) : text);
     }
     return lines;
@@ -175,9 +202,9 @@ export function tailTool(guard: PathGuard): AgentTool {
       const opened = await openText(guard, args.path);
       if (isOutput(opened)) return opened;
       const n = typeof args.lines === 'number' ? args.lines : 50;
-      const lines = await lastLines(opened.fh, opened.size, n).finally(() => opened.fh.close());
+      const lines = await lastLines(opened.fh, opened.size, n, opened.encoding).finally(() => opened.fh.close());
       if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
-      return { ok: true, text: `Last ${lines.length} lines of ${opened.display}:\n${lines.map(clipLine).join('\n')}` };
+      return { ok: true, text: `Last ${lines.length} lines of ${shownAs(opened)}:\n${lines.map(clipLine).join('\n')}` };
     },
   };
 }

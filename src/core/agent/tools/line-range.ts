@@ -2,6 +2,7 @@
 // read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
 import { constants, promises as fsp } from 'node:fs';
 import { LineWindowReader, type Window } from './line-window';
+import { utf16AsUtf8, type Utf16 } from './utf16';
 
 /** At most this many lines per read. */
 export const MAX_READ_LINES = 2000;
@@ -47,6 +48,8 @@ export interface ReadLineOptions {
   tool?: string;
   maxLineChars?: number;
   maxCountBytes?: number;
+  /** The file is UTF-16 with a byte order mark (see utf16.ts); UTF-8 otherwise. */
+  encoding?: Utf16;
   chunkBytes?: number;
 }
 
@@ -126,8 +129,9 @@ export async function readLineRange(file: string | fsp.FileHandle, options: Read
   const own = typeof file === 'string';
   const fh = own ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
   const stream = fh.createReadStream({ highWaterMark: options.chunkBytes ?? 256 * 1024, start: 0, autoClose: own });
+  const bytes = stream as AsyncIterable<Buffer>;
   try {
-    for await (const chunk of stream as AsyncIterable<Buffer>) {
+    for await (const chunk of options.encoding ? utf16AsUtf8(bytes, options.encoding) : bytes) {
       let start = 0;
       for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
         keep(chunk.subarray(start, nl));
