@@ -4,6 +4,7 @@
 // record.
 import type { SanitizingStream, SanitizeStats } from './sanitize/pipeline';
 import { wholeOutputRedactor } from './sanitize/printed-secrets';
+import type { UnicodeVersion } from './sanitize/unicode-v11';
 import { sanitizingStream } from './store-writer';
 import { escapeMarkers, footerLine, type IndexEnd } from './terminal-log-format';
 import type { ExecutionResult, ExecutionSummary, TerminalLogWriter } from './terminal-log';
@@ -38,6 +39,7 @@ export class ExecutionCapture {
     private readonly options: {
       cols?: number;
       rows?: number;
+      unicodeVersion?: UnicodeVersion;
       flushIntervalMs: number;
       drainMs: number;
       /** The command prints a secret: every line of its output is redacted whole. */

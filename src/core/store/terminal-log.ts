@@ -11,6 +11,7 @@ import { systemClock } from '../ports';
 import type { ContextStore } from './context-store';
 import { readJsonl } from './durable';
 import type { SanitizeStats } from './sanitize/pipeline';
+import type { UnicodeVersion } from './sanitize/unicode-v11';
 import type { RedactedText, StoreAppendFile } from './store-writer';
 import { ExecutionCapture } from './terminal-execution';
 import { PRINTED_SECRET, secretPrinter } from './sanitize/printed-secrets';
@@ -55,6 +56,8 @@ export interface ExecutionStart {
   source?: ExecutionSource;
   /** Lines written under the header: what could not be captured, and why. */
   notes?: string[];
+  /** The character widths of the terminal (its `terminal.integrated.unicodeVersion`); default "11". */
+  unicodeVersion?: UnicodeVersion;
 }
 
 export interface ExecutionResult {
@@ -180,6 +183,7 @@ export class TerminalLogWriter {
       {
         cols: this.options.cols,
         rows: this.options.rows,
+        ...(start.unicodeVersion ? { unicodeVersion: start.unicodeVersion } : {}),
         flushIntervalMs: this.options.flushIntervalMs ?? 500,
         drainMs: this.options.drainMs ?? 1000,
         wholeOutputSecret: printer !== undefined,

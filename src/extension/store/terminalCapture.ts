@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import type { ContextStore } from '../../core/store/context-store';
 import { TerminalLogWriter, type ExecutionCapture } from '../../core/store/terminal-log';
 import type { Logger } from '../../core/ports';
+import type { UnicodeVersion } from '../../core/store/sanitize/unicode-v11';
 import { logStamp, notes, taskCommandLine, terminalLabel } from './terminalNotes';
 
 /** What the capture knows about one terminal. */
@@ -110,6 +111,7 @@ export class TerminalCapture implements vscode.Disposable {
           ...(e.execution.cwd ? { cwd: e.execution.cwd.fsPath } : {}),
           notes:
             commandLine.confidence === vscode.TerminalShellExecutionCommandLineConfidence.Low ? [notes.guessed] : [],
+          unicodeVersion: terminalUnicodeVersion(),
         });
         void c.consume(stream).catch((err: unknown) => this.logger.warn(`Terminal capture: ${String(err)}`));
         return c;
@@ -200,6 +202,14 @@ export class TerminalCapture implements vscode.Disposable {
       void t.writer?.then((w) => w.close('Context Desk stopped before this command ended')).catch(() => undefined);
     this.terminals.clear();
   }
+}
+
+/**
+ * The character widths VS Code's terminal uses (read at each command: the setting applies to open
+ * terminals at once). Anything but "6" is the default, "11".
+ */
+function terminalUnicodeVersion(): UnicodeVersion {
+  return vscode.workspace.getConfiguration('terminal.integrated').get<string>('unicodeVersion') === '6' ? '6' : '11';
 }
 
 /** Task terminals run `<shell> -c <command>` (creation options) or carry a running task's name. */

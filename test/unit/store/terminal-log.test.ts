@@ -257,3 +257,20 @@ test('an end event that arrives before read() has drained still keeps the output
   assert.ok(log.executions[1]!.output.length > 0);
   assert.deepEqual(log.outside, []);
 });
+
+test("a command's log renders with the character widths its terminal uses (unicodeVersion)", async (t) => {
+  const store = await setup(t);
+  const w = await TerminalLogWriter.open(store, { terminalName: 't', terminalId: 'uv' });
+  // After 🚀 the cursor goes to column 5: `d` in Unicode 6 (🚀 one cell), `c` in 11 (two cells).
+  for (const unicodeVersion of ['6', '11'] as const) {
+    const cap = await w.begin({ command: `echo ${unicodeVersion}`, unicodeVersion });
+    await cap.push(Buffer.from('ab🚀cd\x1b[5Gx\r\n'));
+    await cap.end({ exitCode: 0 });
+  }
+  await w.close();
+  const runs = parseTerminalLog(await fsp.readFile(w.path, 'utf8')).executions;
+  assert.deepEqual(
+    runs.map((r) => r.output),
+    [['ab🚀cx'], ['ab🚀xd']],
+  );
+});

@@ -136,6 +136,8 @@ test('every character of known width takes exactly that many cells in xterm', as
   // and the exclusions really are neither
   for (const c of [0x0301, 0x0483, 0x202e, 0x302a, 0x3099, 0x303f, 0xff71, 0x9f, 0xd800, 0x2705, 0x26a1, 0x231b])
     assert.equal(isOneCell(c) || isTwoCell(c), false, c.toString(16));
+  // and take the same cells with unicodeVersion "6"
+  assert.deepEqual(await wrongInUnicode6(), []);
 });
 
 test("an emoji takes two cells, as in VS Code's terminal: what a cursor move then writes lands where a person saw it", async () => {
@@ -298,3 +300,43 @@ test('rows that scroll past the emulator before they are read (a repeat of milli
   assert.ok(alone.out.startsWith(LOST_ROWS));
   assert.ok(alone.out.endsWith('\nafter\n'));
 });
+
+test('with terminal.integrated.unicodeVersion "6" an emoji takes one cell, as that terminal shows it', async () => {
+  // Column 5 is `d` when 🚀 takes one cell (Unicode 6), `c` when it takes two (11, the default).
+  const text = 'ab🚀cd\x1b[5Gx\r\n';
+  const shown = async (unicodeVersion?: '6' | '11'): Promise<string> => {
+    const r = new TerminalRenderer({ cols: COLS, rows: ROWS, ...(unicodeVersion ? { unicodeVersion } : {}) });
+    return (await r.write(text)) + (await r.end());
+  };
+  assert.equal(await shown('6'), 'ab🚀cx\n');
+  assert.equal(await shown('11'), 'ab🚀xd\n');
+  assert.equal(await shown(), 'ab🚀xd\n');
+});
+
+/** Known widths that xterm's own Unicode 6 widths disagree with (the fast paths serve both versions). */
+async function wrongInUnicode6(): Promise<string[]> {
+  const codes = Array.from({ length: 0x10000 }, (_, c) => c).filter((c) => isOneCell(c) || isTwoCell(c));
+  const rows = 1000;
+  // xterm's own widths are Unicode 6 (nothing registered).
+  const term = new Terminal({ cols: 8, rows: rows + 1, scrollback: 0, allowProposedApi: true });
+  const wrong: string[] = [];
+  for (let at = 0; at < codes.length; at += rows) {
+    const batch = codes.slice(at, at + rows);
+    await new Promise<void>((resolve) =>
+      term.write('\x1b[H\x1b[2J' + batch.map((c) => `a${String.fromCharCode(c)}b`).join('\r\n'), resolve),
+    );
+    batch.forEach((c, row) => {
+      const width = isOneCell(c) ? 1 : 2;
+      if (
+        term.buffer.active
+          .getLine(row)!
+          .getCell(1 + width)
+          ?.getChars() !== 'b'
+      )
+        wrong.push(c.toString(16));
+    });
+  }
+  term.dispose();
+  assert.ok(codes.length > 40000);
+  return wrong;
+}

@@ -13,6 +13,7 @@ import { AltScreenSegments } from './alt-screen';
 import { CELL_WIDTH } from './cell-width';
 import { LineEmulator, fitsOneRow } from './line-emulator';
 import { XtermScreen } from './xterm-screen';
+import type { UnicodeVersion } from './unicode-v11';
 
 const SGR_OR_OSC = /\x1b\[[0-9;:]*m|\x1b\][^\x07\x1b\n]*(?:\x07|\x1b\\)/g;
 const NOT_SIMPLE = /[\x00-\x08\x0b-\x1f\x7f]/;
@@ -24,12 +25,15 @@ const MAX_PENDING = 64 * 1024;
 export interface TerminalRendererOptions {
   cols?: number;
   rows?: number;
+  /** The widths the terminal gives characters (emoji take 2 cells in "11", the default; 1 in "6"). */
+  unicodeVersion?: UnicodeVersion;
 }
 
 /** Streaming renderer: `write` raw decoded text, get back finished text; `end` returns the rest. */
 export class TerminalRenderer {
   private readonly cols: number;
   private readonly rows: number;
+  private readonly unicodeVersion: UnicodeVersion;
   private term: XtermScreen | undefined;
   private mini: LineEmulator | undefined;
   private partial = '';
@@ -41,6 +45,7 @@ export class TerminalRenderer {
   constructor(options: TerminalRendererOptions = {}) {
     this.cols = Math.max(20, options.cols ?? 200);
     this.rows = Math.max(2, options.rows ?? 50);
+    this.unicodeVersion = options.unicodeVersion ?? '11';
   }
 
   /** Which path renders now: plain lines, the small line emulator, or xterm. */
@@ -171,7 +176,7 @@ export class TerminalRenderer {
   }
 
   private async switchToEmulator(rest: string): Promise<string> {
-    this.term = new XtermScreen(this.cols, this.rows);
+    this.term = new XtermScreen(this.cols, this.rows, this.unicodeVersion);
     const replay = this.window.replace(/\n/g, '\r\n') + this.partial;
     this.window = '';
     this.partial = '';

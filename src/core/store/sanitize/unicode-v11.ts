@@ -19,3 +19,9 @@ export const UNICODE_11: IUnicodeVersionProvider = addonProvider();
 
 /** Cells a code point takes in Unicode 11 (0 for combining marks and controls). */
 export const unicode11Width = (cp: number): 0 | 1 | 2 => UNICODE_11.wcwidth(cp) as 0 | 1 | 2;
+
+/**
+ * The character widths a terminal uses: `terminal.integrated.unicodeVersion` ("11" by default; "6" is
+ * xterm's own). The fast renderers' widths (cell-width.ts) are the same in both.
+ */
+export type UnicodeVersion = '6' | '11';

@@ -5,7 +5,7 @@
 // new one (a marker tells how many it dropped), so huge outputs never grow memory and rows are not
 // allocated one by one.
 import type * as Xterm from '@xterm/headless';
-import { UNICODE_11 } from './unicode-v11';
+import { UNICODE_11, type UnicodeVersion } from './unicode-v11';
 
 /** Rows that may scroll between two harvests (bounds the scrollback the emulator needs). */
 const ROW_BUDGET = 4096;
@@ -43,6 +43,7 @@ export class XtermScreen {
   constructor(
     private readonly cols: number,
     private readonly rows: number,
+    unicodeVersion: UnicodeVersion = '11',
   ) {
     const term = new (xterm().Terminal)({
       cols,
@@ -52,10 +53,12 @@ export class XtermScreen {
       convertEol: true,
     });
     this.term = term;
-    // The widths VS Code's terminal uses (Unicode 11): with xterm's default (6) an emoji took one cell,
-    // and what was written after it and a cursor move landed one cell off.
-    term.unicode.register(UNICODE_11);
-    term.unicode.activeVersion = '11';
+    // The widths VS Code's terminal uses (Unicode 11 unless the user chose 6): with the other an emoji
+    // took the wrong number of cells, and what was written after it and a cursor move landed one off.
+    if (unicodeVersion === '11') {
+      term.unicode.register(UNICODE_11);
+      term.unicode.activeVersion = '11';
+    }
     // Erasing the scrollback (`ESC[3J`, sent by `clear`; `ESC[?3J`) changes nothing on screen; ignored,
     // so the rows scrolled off before it are still read, and the mark stays where it was.
     term.parser.registerCsiHandler({ final: 'J' }, (params) => params[0] === 3);
