@@ -36,7 +36,7 @@ export function grepTool(
   const timeoutMs = options.timeoutMs ?? GREP_TIMEOUT_MS;
   return {
     name: 'grep',
-    description: `Searches file contents with ripgrep (Rust regex). Returns "path:line: text"; a line longer than ${GREP_LINE_CHARS} characters is cut around its first match. Works on stored outputs and terminal logs too. Binary files are searched only when named by path; a search stops after ${GREP_TIMEOUT_MS / 1000} s.`,
+    description: `Searches file contents with ripgrep (Rust regex). Returns "path:line: text"; a line longer than ${GREP_LINE_CHARS} characters is cut around its first match. Works on stored outputs and terminal logs too. "$" is the end of a line's text, before a Windows line end too (so "\\s$" finds trailing spaces); "\\r$" finds Windows line ends. Binary files are searched only when named by path; a search stops after ${GREP_TIMEOUT_MS / 1000} s.`,
     inputSchema: {
       type: 'object',
       properties: {
