@@ -129,7 +129,9 @@ export class TerminalRenderer {
       if (last.endsWith('\r')) last = last.slice(0, -1);
       const shown = NOT_SIMPLE.test(last) ? overlayLine(last, this.cols) : last;
       if (shown !== undefined) {
-        const rest = this.window + (this.partial === '' ? '' : shown + '\n');
+        // A last line of sequences only (a colour reset, a shell's end-of-command marker) shows nothing:
+        // the cursor waits on an empty row, which the emulators do not emit either.
+        const rest = this.window + (shown === '' ? '' : shown + '\n');
         this.window = '';
         this.partial = '';
         return rest;
