@@ -50,7 +50,13 @@ export type FaultStep =
   /** Closes the connection without any answer (the client sees a reset socket). */
   | { fault: 'disconnect' }
   /** Streams `text`, the usage when `usage` is given, then an error inside the stream (no HTTP status). */
-  | { fault: 'mid-stream-error'; text?: string; usage?: { promptTokens: number; completionTokens: number } };
+  | {
+      fault: 'mid-stream-error';
+      text?: string;
+      usage?: { promptTokens: number; completionTokens: number };
+      /** Sent as the usage object instead of one built from `usage`. */
+      rawUsage?: Record<string, unknown>;
+    };
 
 export type RecordedRequest = {
   method: string;
@@ -288,14 +294,14 @@ export async function startScriptedModelServer(
               ...base,
               choices: [{ index: 0, delta: { content: step.text ?? 'Working' }, finish_reason: null }],
             });
-            if (step.usage)
+            if (step.usage || step.rawUsage)
               chunk({
                 ...base,
                 choices: [],
-                usage: {
-                  prompt_tokens: step.usage.promptTokens,
-                  completion_tokens: step.usage.completionTokens,
-                  total_tokens: step.usage.promptTokens + step.usage.completionTokens,
+                usage: step.rawUsage ?? {
+                  prompt_tokens: step.usage!.promptTokens,
+                  completion_tokens: step.usage!.completionTokens,
+                  total_tokens: step.usage!.promptTokens + step.usage!.completionTokens,
                 },
               });
             chunk({ error: { message: 'The model crashed mid-answer', type: 'server_error' } });

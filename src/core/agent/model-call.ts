@@ -226,7 +226,11 @@ export class ModelCaller {
     let billed: BilledInput = { inputCost: 0, by: 'none' };
     let output = 0;
     if (reported) {
-      billed = c.accountant.reportedInputCost(usage, bill);
+      // Output alone reported (a prompt size the usage could not give): the prompt by our own count.
+      billed =
+        usage.inputTokens !== undefined
+          ? c.accountant.reportedInputCost(usage, bill)
+          : { inputCost: bill.inputCost, by: 'estimate' };
       await this.settleInput(c, input, usage.inputTokens ?? bill.tokensSent);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);

@@ -2,8 +2,11 @@
 // differently: OpenAI `prompt_tokens_details.cached_tokens`; OpenRouter adds `cache_write_tokens` there;
 // DeepSeek `prompt_cache_hit_tokens`; LiteLLM passes Anthropic's `cache_read_input_tokens` and
 // `cache_creation_input_tokens` through (and `prompt_tokens_details.cache_creation_tokens`). In all of them
-// `prompt_tokens` is the whole prompt. A figure no field gives stays absent: unknown, never 0.
+// `prompt_tokens` is meant to be the whole prompt, but older LiteLLM versions left cache figures out of it
+// (litellm-prompt.ts): a prompt smaller than its cache figures is rebuilt where certain, else left unknown
+// (the agent then bills by its own count). A figure no field gives stays absent: unknown, never 0.
 import type { ProviderUsage } from '../agent/provider';
+import { wholePrompt } from '../cost/litellm-prompt';
 
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : undefined;
@@ -14,13 +17,14 @@ export function usageFromOpenAI(raw: unknown): ProviderUsage {
   const u = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
   const details = (u.prompt_tokens_details ?? {}) as Record<string, unknown>;
   const usage: ProviderUsage = {};
-  const input = count(u.prompt_tokens);
+  const cached = first(details.cached_tokens, u.prompt_cache_hit_tokens, u.cache_read_input_tokens);
+  const written = first(details.cache_write_tokens, details.cache_creation_tokens, u.cache_creation_input_tokens);
+  const prompt = count(u.prompt_tokens);
+  const input = prompt === undefined ? undefined : wholePrompt(prompt, cached ?? 0, written ?? 0);
   if (input !== undefined) usage.inputTokens = input;
   const output = outputTokens(u);
   if (output !== undefined) usage.outputTokens = output;
-  const cached = first(details.cached_tokens, u.prompt_cache_hit_tokens, u.cache_read_input_tokens);
   if (cached !== undefined) usage.cachedTokens = cached;
-  const written = first(details.cache_write_tokens, details.cache_creation_tokens, u.cache_creation_input_tokens);
   if (written !== undefined) usage.cacheWriteTokens = written;
   return usage;
 }

@@ -4,6 +4,7 @@
 // whether cached tokens are part of the input; the result always counts the whole prompt.
 import { BAD_COUNT, isObject, optionalCount, optionalNumber, type JsonObject } from './json';
 import type { RecordedUsage } from './types';
+import { wholePrompt } from '../cost/litellm-prompt';
 
 type Figure = Exclude<keyof RecordedUsage, 'unreadableTokens' | 'promptSizeUnknown'>;
 
@@ -24,7 +25,7 @@ export function usageFrom(v: unknown): RecordedUsage | undefined {
     const { prompt, input, cacheRead, cacheWrite } = tokens;
     if (prompt !== undefined) {
       // OpenAI chat (and LiteLLM's rendering of every provider): the prompt includes cached tokens.
-      const whole = litellmPrompt(prompt, cacheRead ?? 0, cacheWrite ?? 0);
+      const whole = wholePrompt(prompt, cacheRead ?? 0, cacheWrite ?? 0);
       if (whole !== undefined) u.inputTokens = whole;
       else u.promptSizeUnknown = true;
       set(u, 'cachedTokens', tokens.promptCached ?? cacheRead);
@@ -47,19 +48,6 @@ export function usageFrom(v: unknown): RecordedUsage | undefined {
   } else u.unreadableTokens = true;
   set(u, 'cost', optionalNumber(v.cost));
   return Object.keys(u).length > 0 ? u : undefined;
-}
-
-/**
- * The whole prompt from LiteLLM's `prompt_tokens` beside Anthropic's cache figures. Current LiteLLM counts
- * both cache reads and writes in it; 1.74 (mid-2025) left the writes out, older versions the reads too
- * (issues BerriAI/litellm#13207, #11364). A prompt smaller than its cache figures left some out: below
- * the reads, it left out both (it would hold the reads otherwise); with no reads, leaving them out or
- * not is the same; between the two, it left out the writes and perhaps the reads: not known.
- */
-function litellmPrompt(prompt: number, read: number, write: number): number | undefined {
-  if (prompt >= read + write) return prompt;
-  const whole = prompt + read + write;
-  return (prompt < read || read === 0) && Number.isSafeInteger(whole) ? whole : undefined;
 }
 
 /** Every token figure a usage object may hold; undefined when one of them is not a count. */

@@ -247,6 +247,30 @@ test('a failure mid-answer is a counted call, billed by the usage the provider r
   }
 });
 
+test('a failure mid-answer whose usage gives no prompt size is billed by our own count, never as a free prompt', async () => {
+  // LiteLLM 1.74's figures (BerriAI/litellm#13207): which cache figures prompt_tokens left out is unknown.
+  const rawUsage = {
+    prompt_tokens: 120357,
+    completion_tokens: 5,
+    total_tokens: 120362,
+    cache_read_input_tokens: 120269,
+    cache_creation_input_tokens: 21002,
+  };
+  const h = await harness(
+    [...readSteps(1), { fault: 'mid-stream-error', text: 'Let me', rawUsage }, { reply: { text: 'Done.' } }],
+    { budget: { session: { limit: 1e9, mode: 'hard' } } },
+  );
+  try {
+    assert.equal(await h.agent.send('Go'), 'completed');
+    const failed = h.agent.state().calls[1]!;
+    assert.equal(failed.usage?.inputTokens, undefined);
+    assert.equal(failed.billedBy, 'estimate');
+    assert.ok(failed.cost > failed.tokensSent * 0.1 + 4 * 5, `input billed: ${failed.cost}`);
+  } finally {
+    await h.close();
+  }
+});
+
 test("a failed call's record counts the budget after its refund: a resumed session starts where this one is", async () => {
   const h = await harness([...readSteps(1), ...Array.from({ length: 4 }, () => ({ fault: 'server-error' as const }))], {
     budget: { session: { limit: 1e9, mode: 'hard' } },

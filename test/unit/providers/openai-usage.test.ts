@@ -76,6 +76,37 @@ test("LiteLLM in front of Claude: Anthropic's read and write figures passed thro
   assert.deepEqual(top, { inputTokens: 5000, outputTokens: 10, cachedTokens: 4000, cacheWriteTokens: 900 });
 });
 
+test('LiteLLM versions whose prompt_tokens left cache figures out: rebuilt where certain, else unknown', async () => {
+  // Older versions left reads and writes out: the prompt is below its reads, so both are added.
+  const older = await usageOf({
+    prompt_tokens: 88,
+    completion_tokens: 10,
+    total_tokens: 98,
+    cache_read_input_tokens: 120269,
+    cache_creation_input_tokens: 21002,
+  });
+  assert.equal(older.inputTokens, 88 + 120269 + 21002);
+  // 1.74 left only the writes out (BerriAI/litellm#13207): between reads and reads + writes, which ones it
+  // left out is not known, so the prompt size is not taken (the agent bills by its own count instead).
+  const v174 = await usageOf({
+    prompt_tokens: 120357,
+    completion_tokens: 10,
+    total_tokens: 120367,
+    cache_read_input_tokens: 120269,
+    cache_creation_input_tokens: 21002,
+  });
+  assert.deepEqual(v174, { outputTokens: 10, cachedTokens: 120269, cacheWriteTokens: 21002 });
+  // No reads: leaving them out or not is the same, so the writes are added.
+  const writesOnly = await usageOf({
+    prompt_tokens: 50,
+    completion_tokens: 10,
+    total_tokens: 60,
+    cache_read_input_tokens: 0,
+    cache_creation_input_tokens: 9000,
+  });
+  assert.equal(writesOnly.inputTokens, 9050);
+});
+
 test('reasoning left out of completion_tokens (but in the total) is output all the same', async () => {
   const u = await usageOf({
     prompt_tokens: 2100,
