@@ -4,7 +4,7 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import DOMPurify from 'dompurify';
 import type { ChatItem } from '../../protocol/chat';
-import { escapeHtml, markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
+import { markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
 import { PARTS_PER_FRAME, markdownParts } from '../lib/markdownParts';
 import { requestHost } from '../events';
 import './tool-card';
@@ -14,37 +14,40 @@ const NOTICE_ICON = { info: 'codicon-info', warning: 'codicon-warning', error: '
 interface RenderedPart {
   text: string;
   streaming: boolean;
-  html: string;
-  /** Shown as written until its turn to be rendered comes (PARTS_PER_FRAME). */
-  pending?: boolean;
+  /** Sanitized HTML; none while the part is shown as written, until its turn comes (PARTS_PER_FRAME). */
+  html?: string;
 }
 
+/** A part to show: its sanitized HTML, or its text as written (a text node: no HTML to parse). */
+export type ShownPart = { html: string } | { asWritten: string };
+
 /** Sanitized HTML of each part of an assistant item, reused while the part's text does not change. */
-const rendered = new Map<string, { text: string; streaming: boolean; parts: RenderedPart[]; shown: string[] }>();
+const rendered = new Map<string, { text: string; streaming: boolean; parts: RenderedPart[]; shown: ShownPart[] }>();
 
 /**
  * The answer's sanitized HTML, part by part (lib/markdownParts.ts): a streamed chunk renders only the
  * parts it changed, in practice the last one, and the DOM of the others is left as it is.
  */
-export function assistantParts(id: string, text: string, streaming: boolean, later?: () => void): string[] {
+export function assistantParts(id: string, text: string, streaming: boolean, later?: () => void): ShownPart[] {
   const hit = rendered.get(id);
-  if (hit && hit.text === text && hit.streaming === streaming && !hit.parts.some((p) => p.pending)) return hit.shown;
+  if (hit && hit.text === text && hit.streaming === streaming && hit.parts.every((p) => p.html !== undefined))
+    return hit.shown;
   const before = hit?.parts ?? [];
   const texts = markdownParts(text);
   const parts: RenderedPart[] = [];
-  let budget = later && !streaming ? PARTS_PER_FRAME : Infinity;
+  let budget = later ? PARTS_PER_FRAME : Infinity;
   for (let i = texts.length - 1; i >= 0; i--) {
     const t = texts[i]!;
     // Only the last part can end inside an open fence (closed while streaming).
     const open = streaming && i === texts.length - 1;
     const same = before[i];
-    if (same && same.text === t && same.streaming === open && !same.pending) parts[i] = same;
+    if (same && same.text === t && same.streaming === open && same.html !== undefined) parts[i] = same;
     else if (budget-- > 0)
       parts[i] = { text: t, streaming: open, html: sanitizeModelHtml(markdownToHtml(t, open), DOMPurify) };
-    else parts[i] = { text: t, streaming: open, html: `<pre class="plain">${escapeHtml(t)}</pre>`, pending: true };
+    else parts[i] = { text: t, streaming: open };
   }
   if (rendered.size > 2000) rendered.clear();
-  const shown = parts.map((p) => p.html);
+  const shown = parts.map((p): ShownPart => (p.html === undefined ? { asWritten: p.text } : { html: p.html }));
   rendered.set(id, { text, streaming, parts, shown });
   if (budget < 0 && later) later();
   return shown;
@@ -89,7 +92,10 @@ export function renderItem(
           item.text
             ? html`<div class="markdown">
                 ${assistantParts(item.id, item.text, item.streaming, host.later).map(
-                  (h, _, all) => html`<div class="part ${all.length > 1 ? 'lazy' : ''}">${unsafeHTML(h)}</div>`,
+                  (p, _, all) =>
+                    html`<div class="part ${all.length > 1 ? 'lazy' : ''}">
+                      ${'html' in p ? unsafeHTML(p.html) : html`<pre class="plain">${p.asWritten}</pre>`}
+                    </div>`,
                 )}
               </div>`
             : nothing
