@@ -131,8 +131,12 @@ export class CdApproval extends LitElement {
         background: var(--vscode-badge-background);
         border-radius: 8px;
       }
+      /* A long MCP tool name ("github › create_pull_request_review_comment_with_suggestion") wraps: cut
+         at 300 px, the question and what Always allow covers could not be read in full. */
       .title {
         font-weight: 600;
+        min-width: 0;
+        overflow-wrap: anywhere;
       }
       pre {
         margin: 0 0 6px;
@@ -142,6 +146,14 @@ export class CdApproval extends LitElement {
         display: flex;
         flex-wrap: wrap;
         gap: 6px;
+      }
+      /* A button's label (Always allow names the tool) wraps instead of being cut at the panel's edge. */
+      .buttons vscode-button {
+        max-width: 100%;
+      }
+      .buttons vscode-button::part(base) {
+        white-space: normal;
+        overflow-wrap: anywhere;
       }
       .mcp {
         display: grid;

@@ -161,6 +161,40 @@ test('an approval shows bidi overrides and hidden characters as \\u{…}, with a
   await page.close();
 });
 
+test('an MCP approval with a long tool name wraps its question and its buttons inside a 300 pixel panel', async () => {
+  const title = 'github › create_pull_request_review_comment_with_suggestion';
+  const page = await open(
+    300,
+    700,
+    chat({
+      id: 'ap1',
+      kind: 'mcp',
+      title: `Call ${title}?`,
+      detail: '{}',
+      mcp: { server: 'github', tool: title.slice(9), arguments: '{}', readOnlyHint: false },
+      alwaysLabel: `Always allow ${title} in this workspace`,
+    }),
+  );
+  // Each part's box inside the prompt's, and no label cut inside its own box (a button clips its label).
+  const cut = (await page.evaluate(`(() => {
+    const root = document.querySelector('cd-app').shadowRoot.querySelector('cd-approval').shadowRoot;
+    const box = root.querySelector('.box').getBoundingClientRect();
+    const out = [];
+    for (const el of root.querySelectorAll('.title, vscode-button')) {
+      const r = el.getBoundingClientRect();
+      const inner = el.shadowRoot ? el.shadowRoot.querySelector('.base') : el;
+      if (r.right > box.right + 0.5 || inner.scrollWidth > inner.clientWidth + 1) out.push(el.textContent.trim());
+    }
+    return out;
+  })()`)) as string[];
+  assert.deepEqual(cut, []);
+  assert.match(
+    await page.locator('cd-app [data-testid="always"]').innerText(),
+    /create_pull_request_review_comment_with_suggestion in this workspace/,
+  );
+  await page.close();
+});
+
 test('the message box stays in view under a tall approval and the open meter; focus comes back to it', async () => {
   const detail = Array.from({ length: 60 }, (_, i) => `line ${i} of a long command`).join('\n');
   const page = await open(300, 450, chat({ id: 'ap1', kind: 'command', title: 'Run this command?', detail }));
