@@ -2,11 +2,13 @@
 // while the agent runs). The pickers work during a run too: the host applies a strategy from the next
 // call and a model from the next message. Enter sends, Shift+Enter adds a line, Escape stops a run. The text stays
 // until the host accepts it: a refused message (no model yet) is kept, with the reason and the way to fix it; a
-// strategy or model the host refuses says why.
+// strategy or model the host refuses says why. Arrows in a picker pass over its options; Enter or leaving it
+// takes one (lib/picker.ts).
 import { LitElement, css, html, nothing } from 'lit';
 import { askHost, requestHost, showView } from '../events';
 import { buttons } from './buttons';
 import { codicons } from './codicons';
+import { keyboardPicker } from '../lib/picker';
 
 const SETUP_OPTION = '__setup__';
 
@@ -117,8 +119,7 @@ export class CdComposer extends LitElement {
     });
   }
 
-  private pickModel(e: Event): void {
-    const select = e.target as HTMLSelectElement;
+  private pickModel(select: HTMLSelectElement): void {
     if (select.value === SETUP_OPTION) {
       select.value = this.currentModel() ?? '';
       showView(this, 'setup');
@@ -128,6 +129,18 @@ export class CdComposer extends LitElement {
         this.refuse(e);
       });
   }
+
+  /** Arrows and letters pass over strategies and models; Enter or leaving the picker takes one (lib/picker.ts). */
+  private readonly strategyKeys = keyboardPicker({
+    take: (select) => this.pickStrategy(select),
+    inUse: () => this.strategy,
+  });
+
+  private readonly modelKeys = keyboardPicker({
+    take: (select) => this.pickModel(select),
+    inUse: () => this.currentModel() ?? '',
+    enterOnly: SETUP_OPTION,
+  });
 
   /** Says why the host refused a choice (the picker went back to what is in use). */
   private refuse(e: unknown): void {
@@ -181,7 +194,10 @@ export class CdComposer extends LitElement {
             aria-label="Context strategy"
             title="Context strategy"
             data-testid="strategy-picker"
-            @change=${(e: Event) => this.pickStrategy(e.target as HTMLSelectElement)}
+            @change=${this.strategyKeys.change}
+            @keydown=${this.strategyKeys.keydown}
+            @focusout=${this.strategyKeys.focusout}
+            @pointerdown=${this.strategyKeys.pointerdown}
           >
             ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
           </select>
@@ -189,7 +205,10 @@ export class CdComposer extends LitElement {
             aria-label="Model"
             title=${this.model ?? 'No model set up'}
             data-testid="model-picker"
-            @change=${(e: Event) => this.pickModel(e)}
+            @change=${this.modelKeys.change}
+            @keydown=${this.modelKeys.keydown}
+            @focusout=${this.modelKeys.focusout}
+            @pointerdown=${this.modelKeys.pointerdown}
           >
             ${current === undefined ? html`<option value="" selected>${this.model ?? 'No model'}</option>` : nothing}
             ${this.models.map((m) => html`<option value=${m} ?selected=${m === current}>${m}</option>`)}

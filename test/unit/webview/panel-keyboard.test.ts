@@ -56,3 +56,41 @@ test('a strategy or model the host refuses goes back and says why', async () => 
   assert.equal(await model.inputValue(), 'gpt-4.1-mini');
   await page.close();
 });
+
+const picks = `window.__posted.filter((m) => m.type === 'request' && ['setModel', 'setStrategy', 'getSetup'].includes(m.method)).map((m) => m.method + ' ' + (m.params.model ?? m.params.strategy ?? ''))`;
+
+test('arrows in a picker pass over models and strategies; Enter or leaving takes one, Escape puts back the one in use', async () => {
+  const page = await panel.open(
+    emptyChat({ strategies: ['masking', 'raw', 'summary'], models: ['gpt-4.1-mini', 'gpt-4.1', 'o3'] }),
+  );
+  const model = page.locator('cd-app [data-testid="model-picker"]');
+  // Two steps down, then Enter: one model taken, the one shown.
+  await model.focus();
+  await model.press('ArrowDown');
+  await model.press('ArrowDown');
+  assert.deepEqual(await page.evaluate(picks), [], 'a model was taken at each arrow');
+  await model.press('Enter');
+  assert.deepEqual(await page.evaluate(picks), ['setModel o3']);
+  // One step past the last model is "Set up a model…": leaving the picker there stays in the chat.
+  await model.press('ArrowDown');
+  assert.equal(await model.inputValue(), '__setup__');
+  await model.press('Tab');
+  assert.equal(await page.locator('cd-app cd-setup').count(), 0, 'passing over the setup option opened setup');
+  // Back to the model in use (the stand-in host never switches it).
+  assert.equal(await model.inputValue(), 'gpt-4.1-mini');
+  // Escape puts back the strategy in use; a step taken and then the focus moved away takes it.
+  const strategy = page.locator('cd-app [data-testid="strategy-picker"]');
+  await strategy.focus();
+  await strategy.press('ArrowDown');
+  await strategy.press('Escape');
+  assert.equal(await strategy.inputValue(), 'masking');
+  await strategy.press('ArrowDown');
+  await strategy.press('Shift+Tab');
+  assert.deepEqual(await page.evaluate(picks), ['setModel o3', 'setStrategy raw']);
+  // Enter on "Set up a model…" opens the setup.
+  await model.focus();
+  await model.press('End');
+  await model.press('Enter');
+  await page.locator('cd-app cd-setup').waitFor({ timeout: 2000 });
+  await page.close();
+});
