@@ -28,6 +28,11 @@ function toolIcon(tool: string): string {
   return 'codicon-tools';
 }
 
+/** A path that wraps after its slashes first (a narrow panel cut `tool-` / `outputs`). */
+function brokenAtSlashes(path: string): unknown[] {
+  return path.split('/').map((part, i, all) => (i < all.length - 1 ? html`${part}/<wbr />` : part));
+}
+
 export class CdToolCard extends LitElement {
   static override properties = {
     call: { attribute: false },
@@ -86,21 +91,23 @@ export class CdToolCard extends LitElement {
           labels.masked
             ? html`<div class="masked" data-testid="masked" title=${labels.maskedTitle ?? ''}>
                   <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
-                  <span>${labels.masked}</span>
-                  ${
-                    c.storedAt
-                      ? html`<button
-                          type="button"
-                          class="link"
-                          data-testid="open-masked"
-                          aria-label="Open the full output of ${c.tool} (${c.storedAt})"
-                          title=${c.storedAt}
-                          @click=${this.open}
-                        >
-                          open
-                        </button>`
-                      : nothing
-                  }
+                  <span class="said"
+                    >${labels.masked}
+                    ${
+                      c.storedAt
+                        ? html`<button
+                            type="button"
+                            class="link path"
+                            data-testid="open-masked"
+                            aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                            title="Open ${c.storedAt}"
+                            @click=${this.open}
+                          >
+                            ${brokenAtSlashes(c.storedAt)}
+                          </button>`
+                        : nothing
+                    }</span
+                  >
                 </div>
                 ${
                   c.placeholder
@@ -131,16 +138,19 @@ export class CdToolCard extends LitElement {
         }
         ${
           c.storedAt && !c.masked
-            ? html`<button
-                type="button"
-                class="link"
-                data-testid="open-full"
-                aria-label="Open the full output of ${c.tool} (${c.storedAt})"
-                title=${c.storedAt}
-                @click=${this.open}
-              >
-                open full output
-              </button>`
+            ? html`<div class="full">
+                Full output:
+                <button
+                  type="button"
+                  class="link path"
+                  data-testid="open-full"
+                  aria-label="Open the full output of ${c.tool} (${c.storedAt})"
+                  title="Open ${c.storedAt}"
+                  @click=${this.open}
+                >
+                  ${brokenAtSlashes(c.storedAt)}
+                </button>
+              </div>`
             : nothing
         }
       </div>
@@ -217,6 +227,20 @@ export class CdToolCard extends LitElement {
       }
       .masked .codicon {
         align-self: center;
+      }
+      /* Which file holds the full output is said, not only in a tooltip (keyboard and touch never see
+         one); a long path wraps inside a 300 px panel. */
+      .masked .said {
+        min-width: 0;
+      }
+      .full {
+        margin-top: 2px;
+        color: var(--vscode-descriptionForeground);
+      }
+      .link.path {
+        text-align: start;
+        overflow-wrap: anywhere;
+        font-family: var(--vscode-editor-font-family);
       }
       .link {
         background: none;

@@ -77,7 +77,7 @@ export function outputLabels(c: ChatToolCall): { summary: string; masked?: strin
     const preview = c.maskedLines !== undefined ? ` of the ${c.maskedLines.toLocaleString('en-US')}-line preview` : '';
     return {
       summary,
-      masked: `Masked: the model now sees a one-line placeholder instead${preview}; the full text is in the file`,
+      masked: `Masked: the model now sees a one-line placeholder instead${preview}; the full text is in`,
       ...(c.placeholder ? { maskedTitle: `What the model sees now: ${c.placeholder}` } : {}),
     };
   }

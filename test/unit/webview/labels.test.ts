@@ -47,7 +47,7 @@ test('a stored output: the full size, a preview seen, then masked with the file 
   assert.equal(masked.summary, 'What the model first saw: a preview · full output 1,502 lines, stored');
   assert.equal(
     masked.masked,
-    'Masked: the model now sees a one-line placeholder instead of the 82-line preview; the full text is in the file',
+    'Masked: the model now sees a one-line placeholder instead of the 82-line preview; the full text is in',
   );
   assert.equal(
     masked.maskedTitle,

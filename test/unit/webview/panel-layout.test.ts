@@ -140,6 +140,35 @@ test('long and hostile output stays inside a 250 and a 300 pixel panel', async (
   }
 });
 
+test('a stored output names its file on the card, wrapped inside a 300 pixel panel, and opens it', async () => {
+  const base = chat();
+  const item = base.items[1] as Extract<ChatSnapshot['items'][number], { kind: 'assistant' }>;
+  const stored = `.context-desk/tool-outputs/${'session-2026-11-27T05-10-48-'.repeat(2)}s1/0001-read_file.txt`;
+  item.tools = [{ ...item.tools[0]!, storedAt: stored, outputLines: 5_000 }, item.tools[1]!];
+  const page = await open(300, 700, base);
+  const cards = page.locator('cd-app cd-tool-card');
+  // Said in the card's text (a tooltip is never seen from the keyboard), not only in a title.
+  assert.match(
+    (await cards.nth(0).locator('.card').innerText()).replace(/\s+/g, ''),
+    new RegExp(`Fulloutput:${stored.replace(/\./g, '\\.')}`),
+  );
+  assert.match(
+    (await cards.nth(1).locator('.card').innerText()).replace(/\s+/g, ' '),
+    /the full text is in \.context-desk\/tool-outputs\/s1\/0002-run_command\.txt/,
+  );
+  const wide = (await page.evaluate(
+    `[...document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot.querySelectorAll('cd-tool-card')].map((c) => { const card = c.shadowRoot.querySelector('.card'); return card.scrollWidth - card.clientWidth; })`,
+  )) as number[];
+  assert.deepEqual(wide, [0, 0], 'a card is wider than the panel');
+  await page.locator('cd-app [data-testid="open-full"]').click();
+  await page.locator('cd-app [data-testid="open-masked"]').click();
+  assert.deepEqual(
+    await page.evaluate(`window.__posted.filter((m) => m.method === 'openStored').map((m) => m.params.path)`),
+    [stored, '.context-desk/tool-outputs/s1/0002-run_command.txt'],
+  );
+  await page.close();
+});
+
 test('an approval shows bidi overrides and hidden characters as \\u{…}, with a warning', async () => {
   const page = await open(
     300,
