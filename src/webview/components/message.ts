@@ -222,6 +222,10 @@ export const messageStyles = css`
   .markdown a {
     color: var(--vscode-textLink-foreground);
   }
+  /* A link whose target was removed (javascript:, vbscript:) does nothing: it must not look like one. */
+  .markdown a:not([href]) {
+    color: inherit;
+  }
   /* The theme's focus ring (the page's :focus-visible rule does not reach into shadow roots). */
   .markdown a:focus-visible,
   .code-block .copy:focus-visible {

@@ -252,6 +252,29 @@ test('links and Copy in an answer show the theme focus ring from the keyboard', 
   await page.close();
 });
 
+test('a link whose script target was removed reads as text, not as a link that does nothing', async () => {
+  const items: ChatItem[] = [
+    {
+      kind: 'assistant',
+      id: 'a1',
+      turn: 1,
+      streaming: false,
+      text: 'See [the docs](https://example.com) and [run me](javascript:alert(1)).',
+      tools: [],
+    },
+  ];
+  const page = await panel.open(emptyChat({ items }));
+  await page.locator('cd-app .item.assistant').waitFor();
+  const colours = (await page.evaluate(
+    `(() => { const md = ${CONV}.querySelector('.assistant .markdown'); return [...md.querySelectorAll('a')].map((a) => [a.textContent, a.hasAttribute('href'), getComputedStyle(a).color === getComputedStyle(a.parentElement).color]); })()`,
+  )) as [string, boolean, boolean][];
+  assert.deepEqual(colours, [
+    ['the docs', true, false],
+    ['run me', false, true],
+  ]);
+  await page.close();
+});
+
 test("Test connection's answer lands in a live region that was there before it", async () => {
   const page: Page = await panel.open(emptyChat({ setup: { provider: 'openai-compatible', ready: false } }));
   const failure = {
