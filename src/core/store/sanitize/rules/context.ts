@@ -121,7 +121,9 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     title: 'Other Authorization / Proxy-Authorization header values (token, Digest, SSWS, …)',
     keywords: ['authorization'],
     pattern:
-      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?:token|digest|apikey|api-key|sso-key|ssws|key|negotiate)[ \t]+)?(?<secret>[\w.~+/=:,"-]{12,})/gi,
+      /\b(?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["'`]?(?:(?:token|digest|apikey|api-key|sso-key|ssws|key|negotiate)[ \t]+)?(?<secret>(?:[\w.~+/=:,-]|(?<==)"){12,})/gi,
+    // A quote only opens a Digest parameter's value (`username="…`): the header's own closing quote and
+    // what follows it (`","Accept":"application/json"` in JSON) are not part of the value.
     // `authorization = authorization.split()` in code is a name, not a header.
     accept: (s) => !/^(?:basic|bearer)$/i.test(s) && tokenLike(s) && !looksLikeName(s),
   },
