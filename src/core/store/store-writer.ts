@@ -14,7 +14,7 @@ import * as path from 'node:path';
 import { readTextFile } from '../read-text';
 import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors';
 import { LOCK_REFRESH_MS, LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
-import { setOwn } from './sanitize/json-values';
+import { sameJsonShape, setOwn } from './sanitize/json-values';
 import { redactSecrets } from './sanitize/secrets';
 import { SanitizingStream, sanitizeText, type SanitizeOptions, type SanitizeStats } from './sanitize/pipeline';
 import { AppendHandle, StreamHandle, type StoreAppendFile, type StoreStreamFile } from './store-handles';
@@ -399,11 +399,17 @@ export async function redactJson(value: unknown): Promise<unknown> {
 }
 
 /**
- * A JSON value as the store writes it: every string (keys too) redacted, then the serialized text
- * redacted as the file it becomes. A string alone loses the key that says it is a secret: a server's
- * schema with `"examples": [{"password": "…"}]` kept the password.
+ * A JSON value as the store writes it: the serialized text redacted as the file it becomes (a string
+ * alone loses the key that says it is a secret: a server's schema with `"examples": [{"password": "…"}]`
+ * kept the password; the engine reads JSON strings decoded, so a string's `\n`-separated lines are found
+ * too). Once: redacting every string first as well doubled the cost. Should a redaction have taken a
+ * quote or a comma of the JSON with it (the file would no longer read, or lose a field), every string is
+ * redacted alone first, as before, and the text again.
  */
 export async function redactJsonForStore(value: unknown, indent = 2): Promise<RedactedText> {
+  const text = JSON.stringify(value, null, indent) + '\n';
+  const once = await redactForStore(text);
+  if (once.value === text || sameJsonShape(text, once.value)) return once;
   return redactForStore(JSON.stringify(await redactJson(value), null, indent) + '\n');
 }
 

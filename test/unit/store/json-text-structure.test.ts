@@ -4,7 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+import { redactSecretsSync, setCustomPatterns } from '../../../src/core/store/sanitize/secrets';
+import { sameJsonShape } from '../../../src/core/store/sanitize/json-values';
+import { redactJsonForStore } from '../../../src/core/store/store-writer';
 import type { CorpusEntry } from '../../../scripts/secret-corpus/formats';
 
 const CORPUS = (
@@ -39,4 +41,35 @@ test('every corpus line as a JSON string beside another field: valid JSON, the o
         broken.push(`${e.format}: ${out}`);
     }
   assert.deepEqual(broken, []);
+});
+
+test('the store redacts a JSON file as its text; a redaction that would take JSON with it falls back to each string', async (t) => {
+  t.after(() => setCustomPatterns([]));
+  // A user's pattern that runs over quotes and commas: on the file's text it would eat `","next":"kept`.
+  assert.deepEqual(setCustomPatterns([{ name: 'greedy', pattern: 'acme-[a-z0-9",:]+' }]), []);
+  const value = { tool: { description: 'acme-k3y9x', next: 'kept' }, list: [1, true, null] };
+  const out = (await redactJsonForStore(value)).value;
+  assert.ok(!out.includes('k3y9x'), out);
+  assert.deepEqual(JSON.parse(out), {
+    tool: { description: '[REDACTED:greedy]', next: 'kept' },
+    list: [1, true, null],
+  });
+  // Without such a pattern one pass over the text is the file: the key says `password`, and it goes.
+  setCustomPatterns([]);
+  const tool = { examples: [{ user: 'bob', password: 'Tr0ub4dor&3xyz' }] };
+  const written = (await redactJsonForStore(tool, 1)).value;
+  assert.ok(!written.includes('Tr0ub4dor'), written);
+  assert.equal((JSON.parse(written) as typeof tool).examples[0]!.user, 'bob');
+});
+
+test('same JSON shape: strings may change, nothing else may', () => {
+  const before = '{"a":"x","b":[1,true,null,{"c":"y"}]}';
+  assert.equal(sameJsonShape(before, '{"a":"[REDACTED:k]","b":[1,true,null,{"c":"z"}]}'), true);
+  assert.equal(sameJsonShape(before, '{"a":"[REDACTED:k]}'), false, 'does not parse');
+  assert.equal(sameJsonShape(before, '{"a":"x","b":[1,true,null,{}]}'), false, 'a key lost');
+  assert.equal(sameJsonShape(before, '{"a":"x","b":[1,true,null]}'), false, 'an item lost');
+  assert.equal(sameJsonShape(before, '{"a":"x","b":[2,true,null,{"c":"y"}]}'), false, 'a number changed');
+  assert.equal(sameJsonShape(before, '{"a":"x","b":{"0":1,"1":true,"2":null,"3":{"c":"y"}}}'), false);
+  const deep = `${'['.repeat(50_000)}"s"${']'.repeat(50_000)}`;
+  assert.equal(sameJsonShape(deep, deep.replace('"s"', '"t"')), true, 'deep nesting is walked without recursion');
 });

@@ -68,3 +68,34 @@ export async function redactJsonText(
   const out = await walk(value);
   return changed ? JSON.stringify(out) : text;
 }
+
+/**
+ * `after` parses, and as the same tree as `before`: the same arrays and objects with as many items and
+ * keys, the same numbers, booleans and nulls; only strings (keys included) may differ. Walked with a
+ * stack: a hostile server's schema may be nested deeper than recursion goes.
+ */
+export function sameJsonShape(before: string, after: string): boolean {
+  let b: unknown;
+  let a: unknown;
+  try {
+    b = JSON.parse(before);
+    a = JSON.parse(after);
+  } catch {
+    return false;
+  }
+  const stack: [unknown, unknown][] = [[b, a]];
+  for (let pair = stack.pop(); pair; pair = stack.pop()) {
+    const [x, y] = pair;
+    if (typeof x === 'string' && typeof y === 'string') continue;
+    if (x === null || typeof x !== 'object' || y === null || typeof y !== 'object') {
+      if (x !== y) return false;
+      continue;
+    }
+    if (Array.isArray(x) !== Array.isArray(y)) return false;
+    const xs = Object.values(x);
+    const ys = Object.values(y);
+    if (xs.length !== ys.length) return false;
+    for (let i = 0; i < xs.length; i++) stack.push([xs[i], ys[i]]);
+  }
+  return true;
+}
