@@ -189,6 +189,20 @@ test('a dotted value with a part of mixed case and digits is a password or a tok
     assert.equal(looksLikeName(name), true, name);
 });
 
+test('a Vault legacy token with fewer than three digits is a token too (one in four of them)', () => {
+  const token = 's.Z2yJspVPbWS4ZVMVdKKJaMmv';
+  // As `.env` holds it, and as `vault token create -format=json` prints it.
+  for (const line of [
+    `VAULT_TOKEN=${token}`,
+    `{"auth": {"client_token": "${token}", "accessor": "x"}}`,
+    `token: ${token}`,
+  ])
+    assert.ok(!clean(line).includes(token), clean(line));
+  // Long member names with a digit stay names: their capitals start words of two or more letters.
+  for (const name of ['this.userIdToken2Provider', 'config.maxRetries2ForHttpClient', 'state.getUiState2Snapshot'])
+    assert.equal(looksLikeName(name), true, name);
+});
+
 test('lines that only look like it stay: code, references, prose, lists of settings', () => {
   const lines = [
     'password = getPassword(user)',

@@ -111,15 +111,28 @@ const GENERIC_TYPE = /^(?:[A-Za-z_$][\w$.]*<[\w$.<>, |[\]]*>[;,]?|[A-Za-z_$][\w$
 
 /**
  * A dotted value that is not a member access: a token with a random part (Vault's legacy
- * `s.Qf1s5zigZ4hHkN8yyIkbBk12`: 16 or more characters, both cases, three or more digits), or a password
- * of capitalised words ending in a number (`Winter.Is.Coming7`, `Company.Admin1`). `oauth2Token`,
- * `Sha256` and `config.apiKey` stay names.
+ * `s.Qf1s5zigZ4hHkN8yyIkbBk12`: 16 or more characters, both cases, and three or more digits or a digit
+ * and random casing), or a password of capitalised words ending in a number (`Winter.Is.Coming7`,
+ * `Company.Admin1`). `oauth2Token`, `Sha256` and `config.apiKey` stay names.
  */
 function dottedSecret(value: string): boolean {
   if (/^[A-Z][a-z]+(?:\.[A-Z][a-z]*)*\.[A-Z][a-z]*\d+$/.test(value)) return true;
-  return value
-    .split('.')
-    .some((p) => p.length >= 16 && /[A-Z]/.test(p) && /[a-z]/.test(p) && (p.match(/\d/g)?.length ?? 0) >= 3);
+  return value.split('.').some((p) => {
+    if (p.length < 16 || !/[A-Z]/.test(p) || !/[a-z]/.test(p)) return false;
+    const digits = p.match(/\d/g)?.length ?? 0;
+    // One in four of Vault's 24 random characters has fewer than three digits (`s.Z2yJspVPbWS4ZVMVdKKJaMmv`).
+    return digits >= 3 || (digits >= 1 && randomCasing(p));
+  });
+}
+
+/**
+ * A lower-case letter alone between capitals (`VPbWS`) that is no two-letter word of a name (`userIdToken`,
+ * `getUiState`): camelCase words have two or more.
+ */
+function randomCasing(word: string): boolean {
+  return (word.match(/[A-Z][a-z](?=[A-Z])/g) ?? []).some(
+    (pair) => !/^(?:Id|Io|Ui|Db|Os|Is|On|To|Of|By|At|As|In|Or|No)$/.test(pair),
+  );
 }
 
 /**
