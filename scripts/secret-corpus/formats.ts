@@ -1412,4 +1412,20 @@ export const FORMATS: Format[] = [
       line: `{"BILLING_CONFIG":{"computed":"${secret}","computedVisibility":"unmasked","note":"","raw":"${secret}"}}`,
     };
   }),
+  tok(
+    'render-api-key',
+    'platform-token',
+    (r) => `rnd_${r.str(ALNUM, 32)}`,
+    (s) => `export RENDER_API_KEY=${s}`,
+  ),
+  // Mapbox: `sk.`, a base64url JSON naming the account (`{"u":…,"a":…}`), a dot, a random signature.
+  tok(
+    'mapbox-secret-token',
+    'mapbox-secret-token',
+    (r) => {
+      const claims = base64url(JSON.stringify({ u: `dev-${r.str(LOWER_ALNUM, 6)}`, a: `cl${r.str(LOWER_ALNUM, 23)}` }));
+      return `sk.${claims}.${r.str(B64URL, 22)}`;
+    },
+    (s) => `MAPBOX_DOWNLOADS_TOKEN=${s}`,
+  ),
 ];
