@@ -12,6 +12,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { StoreReferenceError, StoreSymlinkError, StoreWriteError } from './errors';
 import { safeName } from './names';
+import { redactSecretsSync } from './sanitize/secrets';
 import { LOCKS_DIR } from './owners';
 import { checkPlacement, claimFolder, type PlacementOptions } from './ownership';
 import { cleanLeftovers, rotateFolder, type RotationResult, type StoreFolder } from './rotation';
@@ -122,9 +123,13 @@ export class ContextStore {
     return path.join(this.root, 'tool-outputs', safeName(session), `${t}-${safeName(tool)}.txt`);
   }
 
-  /** `terminals/<terminal>-<id>.log`. */
+  /**
+   * `terminals/<terminal>-<id>.log`. The name is redacted first: a terminal is named after what it runs
+   * (a shell's title, `mysql -uroot -p…`), and a file name is on disk like the text in it.
+   */
   terminalLogPath(terminalName: string, id: string | number): string {
-    return path.join(this.root, 'terminals', `${safeName(terminalName)}-${safeName(String(id))}.log`);
+    const name = safeName(redactSecretsSync(terminalName).text);
+    return path.join(this.root, 'terminals', `${name}-${safeName(String(id))}.log`);
   }
 
   /** `history/<session>.jsonl` and `history/<session>.md`. */

@@ -40,6 +40,27 @@ test('paths follow the documented layout with safe names', async (t) => {
   assert.equal(path.dirname(odd), store.folder('terminals'));
 });
 
+test('a terminal named after the command it runs: its log file name keeps no secret of it', async (t) => {
+  const { store } = await setup(t);
+  const password = 'S3cretPassw0rd';
+  const token = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
+  for (const name of [
+    `mysql -uroot -p${password}`,
+    `psql postgres://app:${password}@db/app`,
+    `export GITHUB_TOKEN=${token}`,
+  ]) {
+    const w = await TerminalLogWriter.open(store, { terminalName: name, terminalId: 1 });
+    await w.close();
+  }
+  const names = await fsp.readdir(store.folder('terminals'));
+  assert.equal(names.filter((n) => n.endsWith('.log')).length, 3, names.join(' '));
+  for (const n of names) assert.ok(!n.includes(password) && !n.includes(token.slice(4, 16)), n);
+  assert.ok(
+    names.some((n) => n.startsWith('mysql_-uroot_-p_REDACTED_')),
+    names.join(' '),
+  );
+});
+
 test('safeName yields one safe segment and keeps different labels apart', () => {
   fc.assert(
     fc.property(fc.string({ unit: 'grapheme', maxLength: 120 }), fc.string({ maxLength: 40 }), (a, b) => {
