@@ -9,6 +9,8 @@ import type { PanelSettings } from '../protocol/messages';
 import { resolvePricing, type Pricing } from '../core/cost/pricing';
 
 export const SECTION = 'contextDesk';
+/** VS Code's own terminal settings, read (never written) where capture must match what the terminal shows. */
+export const TERMINAL_SECTION = 'terminal.integrated';
 
 export const SETTINGS = {
   strategy: { default: 'cache-aware' },

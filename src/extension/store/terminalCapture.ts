@@ -8,6 +8,7 @@ import type { ContextStore } from '../../core/store/context-store';
 import { TerminalLogWriter, type ExecutionCapture } from '../../core/store/terminal-log';
 import type { Logger } from '../../core/ports';
 import type { UnicodeVersion } from '../../core/store/sanitize/unicode-v11';
+import { TERMINAL_SECTION } from '../settings';
 import { logStamp, notes, taskCommandLine, terminalLabel } from './terminalNotes';
 
 /** What the capture knows about one terminal. */
@@ -209,7 +210,7 @@ export class TerminalCapture implements vscode.Disposable {
  * terminals at once). Anything but "6" is the default, "11".
  */
 function terminalUnicodeVersion(): UnicodeVersion {
-  return vscode.workspace.getConfiguration('terminal.integrated').get<string>('unicodeVersion') === '6' ? '6' : '11';
+  return vscode.workspace.getConfiguration(TERMINAL_SECTION).get<string>('unicodeVersion') === '6' ? '6' : '11';
 }
 
 /** Task terminals run `<shell> -c <command>` (creation options) or carry a running task's name. */
