@@ -74,9 +74,28 @@ function rollBack(b: TrajectoryBuilder, turns: number): void {
   for (const i of live) if (i >= cut) b.forget(i);
 }
 
-function tokenUsage(payload: JsonObject): RecordedUsage | undefined {
-  const info = isObject(payload.info) ? payload.info : undefined;
-  return usageFrom(info?.last_token_usage);
+/**
+ * Reads `token_count` events as the usage of the call just made. Codex also sends one when only its
+ * rate limits change (as each request's headers arrive, before its output) and after a compaction or
+ * rollback re-estimates the context: those repeat the last call's `last_token_usage`, or give an
+ * estimate with no input tokens, beside an unchanged running total. Read as usage, the call before
+ * them that recorded none (one the person interrupted) got the previous call's figures, or 0 tokens.
+ */
+function tokenCounts(): (payload: JsonObject) => RecordedUsage | undefined {
+  let total: string | undefined; // the running total of the last event read as a call's usage
+  return (payload) => {
+    const info = isObject(payload.info) ? payload.info : undefined;
+    const last = isObject(info?.last_token_usage) ? info.last_token_usage : undefined;
+    if (!info || !last || !(typeof last.input_tokens === 'number' && last.input_tokens > 0)) return undefined;
+    const sum = isObject(info.total_token_usage) ? info.total_token_usage : undefined;
+    if (sum) {
+      // Only a new call adds to the running input and output; a re-sent or re-estimated one does not.
+      const key = `${String(sum.input_tokens)}/${String(sum.output_tokens)}`;
+      if (key === total) return undefined;
+      total = key;
+    }
+    return usageFrom(last);
+  };
 }
 
 /** The copy of a parent's rollout in a fork's or sub-agent's file, found from its first metadata. */
@@ -114,6 +133,7 @@ export const codex: Importer = {
     if (input.kind === 'lines') noteBadLines(notes, input.bad);
     const b = new TrajectoryBuilder();
     const a = new ResponseAssembler();
+    const tokenUsage = tokenCounts();
     let waiting: number | undefined; // the last call with no usage recorded yet
     let instructions: string | undefined; // the system instructions, sent with every request
     let own: { id?: string; parent?: string } | undefined; // the file's own session (its first metadata)
@@ -193,12 +213,16 @@ export const codex: Importer = {
       } else if (r.type === 'response_item' && payload) item(payload, where);
       else if (r.type === 'event_msg' && payload?.type === 'token_count') {
         flush();
+        const u = tokenUsage(payload); // read in a fork's copy too: it keeps the running total
         if (copying) return;
-        const u = tokenUsage(payload);
         if (u && waiting !== undefined) {
           b.calls[waiting]!.recorded = u;
           waiting = undefined;
         }
+      } else if (r.type === 'turn_context' || (r.type === 'event_msg' && payload?.type === 'turn_aborted')) {
+        // A call's usage comes in its own turn: one left waiting (interrupted) never gets another call's.
+        flush();
+        waiting = undefined;
       } else if (r.type === 'event_msg' && payload?.type === 'thread_rolled_back') {
         flush();
         rollBack(b, typeof payload.num_turns === 'number' ? payload.num_turns : 0);
