@@ -2,7 +2,9 @@
 // blocks (`text`, `tool_use` with its `input`, `tool_result`, `thinking`, `image`, ...). Read for Cline
 // and Roo Code task histories (`api_conversation_history.json`, a bare list) and for Messages request
 // bodies (`{model, system, messages, tools}`). Tool results become `tool` messages (environment);
-// `thinking` blocks are not counted (the API drops them from later turns); anything else is noted.
+// `thinking` blocks are not counted, though Claude keeps them in the prompt within a tool-use loop (and
+// Opus 4.5 and later in every later turn): what the API counts for them is not in the log, so the note
+// says raw counts are a lower bound; anything else is noted.
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText, type MediaTally } from '../content';
@@ -65,7 +67,12 @@ export function assistantMessage(content: Json | undefined, where: string, notes
         arguments: argumentsText(b.input ?? {}),
       });
     } else if (b.type === 'thinking' || b.type === 'redacted_thinking')
-      notes.add('thinking', (n) => `${plural(n, 'thinking block')} not counted (the API drops them from later turns)`);
+      notes.add(
+        'thinking',
+        (n) =>
+          `${plural(n, 'thinking block')} not counted, though Claude keeps them in the prompt within a tool-use loop ` +
+          "(Opus 4.5 and later in every later turn): raw counts are a lower bound, and so is output counted from a reply's text",
+      );
     else text.push(blockText(b, `${where}: block ${j}`, notes));
   });
   m.content = text.join('\n');
