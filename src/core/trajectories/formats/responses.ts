@@ -53,7 +53,8 @@ export class ResponseAssembler {
       notes.add(
         'reasoning',
         (n) =>
-          `${plural(n, 'reasoning item')} not counted (encrypted or summarised; the provider does not resend them as text)`,
+          `${plural(n, 'reasoning item')} not counted (encrypted or summarised: the log does not give their size); ` +
+          'an agent that sends them back (Codex does, within a tool-call loop) sent more: raw counts are a lower bound',
       );
     } else if (item.type === 'message' || item.type === undefined) {
       const t = contentText(item.content, where, notes);
