@@ -5,6 +5,7 @@
 // the session's last reported call of the same model; the budget is brought to the reported figure after.
 // Before any report (a session's first call) a model our tokenizer does not count exactly is scaled by a
 // prior for its family: unscaled, a Claude session's first call passed an 8,000-token hard limit (9,308).
+// A provider that reports nothing (vscode.lm) never gives a figure to settle to: the asked figure stands.
 import { normalizeModelName } from '../cost/prices';
 import type { CallRecord } from './session-state';
 
@@ -29,6 +30,9 @@ export const OTHER_FIRST_SCALE = 1.5;
  */
 export const CLAUDE_TOOL_PROMPT = 346;
 
+/** What a past call tells about the provider's count: our count and, when reported, the provider's. */
+export type ReportedCall = Pick<CallRecord, 'model' | 'tokensSent' | 'usage' | 'parts'>;
+
 export interface PromptCount {
   /** Our count of the prompt (tokensSent). */
   tokens: number;
@@ -46,7 +50,7 @@ function isClaude(model: string): boolean {
  * Our count scaled by the provider's last shortfall (before any report: a prior for the model's family
  * when our count is not the model's own); never below our count.
  */
-export function expectedPrompt(count: PromptCount, calls: readonly CallRecord[], model: string): number {
+export function expectedPrompt(count: PromptCount, calls: readonly ReportedCall[], model: string): number {
   const claude = isClaude(model);
   const toolPrompt = (tools: number | undefined): number => (claude && (tools ?? 0) > 0 ? CLAUDE_TOOL_PROMPT : 0);
   const added = toolPrompt(count.tools);
@@ -64,5 +68,17 @@ export function expectedPrompt(count: PromptCount, calls: readonly CallRecord[],
     );
   }
   if (count.exact) return count.tokens;
-  return Math.ceil(count.tokens * (claude ? CLAUDE_FIRST_SCALE : OTHER_FIRST_SCALE)) + added;
+  return Math.ceil(count.tokens * priorScale(model)) + added;
+}
+
+function priorScale(model: string): number {
+  return isClaude(model) ? CLAUDE_FIRST_SCALE : OTHER_FIRST_SCALE;
+}
+
+/**
+ * An answer's output tokens when the provider did not report them: our count, scaled by the model family's
+ * prior when our tokenizer is not the model's own (o200k counts a Claude answer short as it does a prompt).
+ */
+export function expectedOutput(tokens: number, exact: boolean, model: string): number {
+  return exact ? tokens : Math.ceil(tokens * priorScale(model));
 }

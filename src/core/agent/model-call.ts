@@ -7,8 +7,10 @@
 // not reported that yet, by our count of what streamed); a call the user stopped while the server was
 // answering is billed by our own count (the provider did the work). The budget is asked with our count
 // before the call (scaled by how far it fell short of the provider's on the last call, expected-prompt.ts)
-// and brought to the prompt size the provider reported after it (settleInput). Under a hard budget the
-// call's output is capped at what the budget leaves after its prompt (output-cap.ts).
+// and brought to the prompt size the provider reported after it (settleInput); a provider that reports
+// nothing (vscode.lm) leaves the asked figure, and our count of the answer scaled alike, as the estimate
+// for a model we do not count exactly. Under a hard budget the call's output is capped at what the budget
+// leaves after its prompt (output-cap.ts).
 import type { BudgetRoom, SpendRequest, TokenBudget } from '../budget';
 import type { Message } from '../messages';
 import type { Clock } from '../ports';
@@ -26,7 +28,7 @@ import {
 import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { modelOutputLimit } from './model-output-limits';
-import { expectedPrompt } from './expected-prompt';
+import { expectedOutput, expectedPrompt } from './expected-prompt';
 import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
@@ -189,14 +191,14 @@ export class ModelCaller {
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);
-    this.pendingTokens += output;
+    this.pendingTokens += partial.usage.outputTokens ?? expectedOutput(output, c.exact, c.model);
     // What the provider reported wins over our count: it is what it bills.
     const billed: BilledInput =
       partial.usage.inputTokens !== undefined
         ? c.accountant.reportedInputCost(partial.usage, bill)
         : { inputCost: bill.inputCost, by: 'estimate' };
     c.state.cost += billed.inputCost - bill.inputCost;
-    await this.settleInput(c, input, partial.usage.inputTokens ?? bill.tokensSent);
+    await this.settleInput(c, input, partial.usage.inputTokens, bill);
     this.record(c, a, call, bill, billed, output, partial);
     const room = decision.room;
     if (cap.byBudget && room && replyEnd(partial.finishReason) === 'output-limit')
@@ -225,23 +227,26 @@ export class ModelCaller {
     const reported = usage.inputTokens !== undefined || usage.outputTokens !== undefined;
     let billed: BilledInput = { inputCost: 0, by: 'none' };
     let output = 0;
+    let spent = 0; // the output as the budget counts it
     if (reported) {
       // Output alone reported (a prompt size the usage could not give): the prompt by our own count.
       billed =
         usage.inputTokens !== undefined
           ? c.accountant.reportedInputCost(usage, bill)
           : { inputCost: bill.inputCost, by: 'estimate' };
-      await this.settleInput(c, input, usage.inputTokens ?? bill.tokensSent);
+      await this.settleInput(c, input, usage.inputTokens, bill);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);
+      spent = usage.outputTokens ?? expectedOutput(output, c.exact, c.model);
     } else if (aborted && announced) {
       billed = { inputCost: bill.inputCost, by: 'estimate' };
-      await this.settleInput(c, input, bill.tokensSent);
+      await this.settleInput(c, input, undefined, bill);
       output = countOutput(c.accountant, partial);
+      spent = expectedOutput(output, c.exact, c.model);
     } else await this.refund(c, input); // before the record reads the budget: it must not count this call
     if (announced) c.state.cost += billed.inputCost - bill.inputCost;
     else announce(billed.inputCost);
-    this.pendingTokens += output;
+    this.pendingTokens += spent;
     this.record(c, a, call, bill, billed, output, reported ? partial : undefined, error);
   }
 
@@ -251,11 +256,19 @@ export class ModelCaller {
 
   /**
    * Brings the budget from the prompt size asked before the call (`input`: our count, scaled by the last
-   * shortfall) to `actual`, what the provider reported, else our count: our tokenizer is another family's
-   * for Claude, Gemini and the rest (o200k counts Claude's prompts about a fifth short), and a budget kept
-   * by it would let that much more through, call after call.
+   * shortfall) to `reported`, what the provider reported: our tokenizer is another family's for Claude,
+   * Gemini and the rest (o200k counts Claude's prompts about a fifth short), and a budget kept by it would
+   * let that much more through, call after call. Nothing reported: our count where it is the model's own,
+   * else the asked figure stays (settled to our count, Claude via vscode.lm passed a hard limit over a
+   * session by that fifth).
    */
-  private async settleInput(c: AttemptContext, input: SpendRequest, actual: number): Promise<void> {
+  private async settleInput(
+    c: AttemptContext,
+    input: SpendRequest,
+    reported: number | undefined,
+    bill: PreparedBill,
+  ): Promise<void> {
+    const actual = reported ?? (c.exact ? bill.tokensSent : input.tokens);
     if (actual === input.tokens) return;
     if (actual > input.tokens) this.pendingTokens += actual - input.tokens;
     else await this.refund(c, { ...input, tokens: input.tokens - actual });
