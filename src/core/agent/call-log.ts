@@ -50,6 +50,9 @@ export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefine
     return undefined;
   if (o.costUsd !== undefined && !count(o.costUsd)) return undefined;
   return {
+    ...(typeof o.model === 'string' ? { model: o.model } : {}),
+    ...(count(o.tokensSent) ? { tokensSent: o.tokensSent } : {}),
+    ...(o.estimated === true ? { estimated: true as const } : {}),
     inputTokens: o.inputTokens,
     ...(count(o.cachedTokens) ? { cachedTokens: o.cachedTokens } : {}),
     ...(count(o.cacheWriteTokens) ? { cacheWriteTokens: o.cacheWriteTokens } : {}),

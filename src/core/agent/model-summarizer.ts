@@ -32,9 +32,9 @@ export interface ModelSummarizerOptions {
   /**
    * Called after each answered summary call with what it used: the provider's usage (cache reads and
    * writes included, when reported), input and output filled in with our own counts when it reported none;
-   * `promptTokens` is our count that `beforeCall` was asked with.
+   * `promptTokens` is our count that `beforeCall` was given; `reported` is what the provider itself reported.
    */
-  afterCall?: (usage: SummaryUsage, promptTokens: number) => void | Promise<void>;
+  afterCall?: (usage: SummaryUsage, promptTokens: number, reported: ProviderUsage) => void | Promise<void>;
   /** Called when a summary was cut at its output limit (it is kept, marked as cut). */
   onCut?: () => void;
   /** Transient failures are retried with this policy (none without it). */
@@ -71,6 +71,7 @@ export function createModelSummarizer(o: ModelSummarizerOptions): Summarizer {
         outputTokens: result.usage.outputTokens ?? o.tokenizer.count(text),
       },
       promptTokens,
+      result.usage,
     );
     if (text === '') throw new Error('The summary model returned an empty summary');
     // Most of a summary is worth more than none (and a resend could be cut again): kept, but marked, so

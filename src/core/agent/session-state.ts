@@ -76,6 +76,12 @@ export interface CallRecord {
 
 /** A summarizer call (summary and hybrid strategies), billed beside the model calls. */
 export interface SummaryCallRecord {
+  /** The model that wrote the summary (absent in records from before it was kept). */
+  model?: string;
+  /** Our own count of its prompt; `inputTokens` is the provider's figure unless `estimated`. */
+  tokensSent?: number;
+  /** True when the provider reported no prompt size: `inputTokens` is our count. */
+  estimated?: true;
   inputTokens: number;
   /** Of the input, read from and written to the provider's cache, when it reported them. */
   cachedTokens?: number;
