@@ -274,7 +274,7 @@ function codexRollout() {
   const at = (ms: number) => (now = new Date(ms).toISOString());
   const add = (type: string, payload: object) => lines.push(JSON.stringify({ timestamp: now, type, payload }));
   const text = (role: string, t: string, type: string) => ({ type: 'message', role, content: [{ type, text: t }] });
-  let total = 0;
+  const sum = { input_tokens: 0, cached_input_tokens: 0, output_tokens: 0, total_tokens: 0 };
   return {
     at,
     meta: (payload: object) => add('session_meta', payload),
@@ -286,11 +286,11 @@ function codexRollout() {
     reply: (t: string) => add('response_item', { ...text('assistant', t, 'output_text'), phase: 'final_answer' }),
     usage: (input: number) => {
       const last = { input_tokens: input, cached_input_tokens: 0, output_tokens: 40, total_tokens: input + 40 };
-      total += input + 40;
-      add('event_msg', {
-        type: 'token_count',
-        info: { total_token_usage: { ...last, total_tokens: total }, last_token_usage: last },
-      });
+      // Codex's running total adds every call's figures (two calls of the same size are two calls).
+      sum.input_tokens += input;
+      sum.output_tokens += 40;
+      sum.total_tokens += input + 40;
+      add('event_msg', { type: 'token_count', info: { total_token_usage: { ...sum }, last_token_usage: last } });
     },
     text: () => lines.join('\n') + '\n',
   };
