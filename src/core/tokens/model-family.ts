@@ -20,10 +20,10 @@ export function openAiEncodingOf(model: string): 'o200k' | 'cl100k' | undefined 
 
 /**
  * True when `tokenizer` counts `model`'s tokens exactly: the model's own OpenAI encoding. The chars/4
- * estimate never does. No model name (the demo's scripted model) has no other tokenizer to differ from.
+ * estimate never does, and neither does any tokenizer for no model name: VS Code's language models then
+ * take the first model offered, which may be Claude, and its counts must get the budget's margin.
  */
 export function countsExactly(tokenizer: TokenizerName, model: string): boolean {
   if (tokenizer === 'chars4') return false;
-  if (model.trim() === '') return true;
   return openAiEncodingOf(model) === tokenizer;
 }

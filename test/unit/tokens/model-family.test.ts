@@ -39,7 +39,7 @@ test('a tokenizer counts exactly only for the models of its own encoding', () =>
   assert.equal(countsExactly('cl100k', 'gpt-4o'), false, "not gpt-4o's encoding");
   assert.equal(countsExactly('o200k', 'claude-opus-4-5'), false);
   assert.equal(countsExactly('chars4', 'gpt-4o'), false);
-  assert.equal(countsExactly('o200k', ''), true, 'no model (the demo): nothing to differ from');
+  assert.equal(countsExactly('o200k', ''), false, 'no model name (vscode.lm takes the first offered): unknown');
 });
 
 async function estimatedFlag(tokenizer: TokenizerName, model: string): Promise<boolean> {
