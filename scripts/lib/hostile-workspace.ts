@@ -100,5 +100,6 @@ export function buildHostileWorkspace(extensionPath: string): HostileWorkspace {
   symlinkSync('../../sibling/history', join(store, 'history'));
   symlinkSync('../../../sibling/terminal.log', join(store, 'terminals', 'bash-1.log'));
   symlinkSync('../../../../sibling/index.json', join(store, 'tool-outputs', 's1', 'index.json'));
+  symlinkSync('../../../../sibling/index.json', join(store, 'tool-outputs', 's1', 'index.jsonl'));
   return { base, ws, sibling };
 }

@@ -1,11 +1,14 @@
 // The per-session index of stored tool outputs: what "Open Masked Observation" lists (turn, tool,
-// size, first line), newest first. `tool-outputs/<session>/index.json`, replaced atomically.
+// size, first line), newest first. `tool-outputs/<session>/index.jsonl`, one entry appended per stored
+// output, redacted once as it is added: rewriting a whole index (`index.json` of earlier versions, still
+// read) redacted every entry again each time, so a session's thousandth output cost a thousand.
 import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { parseShallowJson } from '../json-depth';
 import { readTextFile } from '../read-text';
 import type { ContextStore } from './context-store';
 import { safeName } from './names';
+import { redactJsonForStore } from './store-writer';
 
 /** One stored tool output. */
 export interface StoredOutputEntry {
@@ -25,34 +28,40 @@ export interface StoredOutputEntry {
   storedAt: string;
 }
 
-interface IndexFile {
-  v: 1;
-  entries: StoredOutputEntry[];
-}
+const INDEX = 'index.jsonl';
+/** Earlier versions' index, `{ v: 1, entries }` replaced whole on every add: read, never written. */
+const LEGACY_INDEX = 'index.json';
+/** Each file holds a line per stored output: tens of MB would be hundreds of thousands of outputs. */
+const MAX_INDEX_BYTES = 64 * 1024 * 1024;
 
-const INDEX = 'index.json';
+const isEntry = (e: unknown): e is StoredOutputEntry =>
+  typeof e === 'object' && e !== null && typeof (e as { file?: unknown }).file === 'string';
 
-function indexPath(store: ContextStore, session: string): string {
-  return path.join(store.folder('tool-outputs'), safeName(session), INDEX);
-}
-
-async function readIndex(file: string): Promise<StoredOutputEntry[]> {
-  try {
-    // A line per stored output: tens of MB would be hundreds of thousands of outputs.
-    // Depth-checked: the entries reach the quick pick, and one nested thousands deep would overflow it.
-    const parsed = parseShallowJson(await readTextFile(file, 64 * 1024 * 1024)) as Partial<IndexFile> | undefined;
-    return Array.isArray(parsed?.entries) ? parsed.entries : [];
-  } catch {
-    return []; // missing or damaged: the folder scan below still finds every file
+/** The entries of both index files in the order written (a missing or damaged file gives none). */
+async function readIndex(dir: string): Promise<StoredOutputEntry[]> {
+  // Depth-checked: the entries reach the quick pick, and one nested thousands deep would overflow it.
+  const read = (name: string): Promise<string> => readTextFile(path.join(dir, name), MAX_INDEX_BYTES).catch(() => '');
+  const legacy = parseShallowJson(await read(LEGACY_INDEX)) as { entries?: unknown } | undefined;
+  const entries = Array.isArray(legacy?.entries) ? legacy.entries.filter(isEntry) : [];
+  for (const line of (await read(INDEX)).split('\n')) {
+    const e = line.trim() === '' ? undefined : parseShallowJson(line);
+    if (isEntry(e)) entries.push(e); // a torn or damaged line is skipped: the folder scan covers its file
   }
+  return entries;
 }
 
-/** Adds an entry to the session's index (atomic replace; the folder scan covers a lost race). */
+/**
+ * Appends an entry to the session's index: one line, redacted alone as the JSON it is (its strings
+ * cannot run into another entry's), in one O_APPEND write, so two windows never lose each other's.
+ */
 export async function addToIndex(store: ContextStore, session: string, entry: StoredOutputEntry): Promise<void> {
-  const file = indexPath(store, session);
-  const entries = (await readIndex(file)).filter((e) => e.file !== entry.file);
-  entries.push(entry);
-  await store.writer.writeJson(file, { v: 1, entries } satisfies IndexFile, { indent: 1 });
+  const line = await redactJsonForStore(entry, 0);
+  const file = await store.writer.openAppend(path.join(store.folder('tool-outputs'), safeName(session), INDEX));
+  try {
+    await file.append(line);
+  } finally {
+    await file.close();
+  }
 }
 
 async function firstLineOf(file: string): Promise<string> {
@@ -78,9 +87,8 @@ export async function listStoredOutputs(store: ContextStore, session: string): P
   const dir = path.join(store.folder('tool-outputs'), safeName(session));
   const names = await fsp.readdir(dir).catch(() => [] as string[]);
   const onDisk = new Set(names.filter((n) => n.endsWith('.txt')));
-  const byFile = new Map(
-    (await readIndex(path.join(dir, INDEX))).filter((e) => onDisk.has(e.file)).map((e) => [e.file, e]),
-  );
+  // The last entry for a file wins (a file name is only reused after its file was rotated away).
+  const byFile = new Map((await readIndex(dir)).filter((e) => onDisk.has(e.file)).map((e) => [e.file, e]));
   for (const name of onDisk) {
     if (byFile.has(name)) continue;
     const m = /^(\d+)-(.+?)(?:-\d+)?\.txt$/.exec(name);

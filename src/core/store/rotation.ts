@@ -12,7 +12,7 @@ export type StoreFolder = 'tool-outputs' | 'terminals' | 'history' | 'mcp';
 const SEG = '[A-Za-z0-9_][A-Za-z0-9._~-]*';
 /** Paths (relative to the store root, `/`-separated) that the store writes, per folder. */
 const LAYOUTS: Record<StoreFolder, RegExp> = {
-  'tool-outputs': new RegExp(`^tool-outputs/${SEG}/(?:\\d{4,}-${SEG}\\.txt|index\\.json)$`),
+  'tool-outputs': new RegExp(`^tool-outputs/${SEG}/(?:\\d{4,}-${SEG}\\.txt|index\\.jsonl?)$`),
   terminals: new RegExp(`^terminals/${SEG}\\.log$`),
   history: new RegExp(`^history/${SEG}\\.(?:jsonl|md)$`),
   mcp: new RegExp(`^mcp/(?:INDEX\\.md|${SEG}/(?:SERVER\\.md|${SEG}\\.json))$`),

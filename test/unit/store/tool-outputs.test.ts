@@ -176,7 +176,7 @@ test('stored outputs are indexed for the quick pick: newest first, with first li
   assert.equal(list[0]!.lines, 3);
   // A rotated-away file disappears from the list; a lost index is rebuilt from the folder.
   await fsp.rm(path.join(store.folder('tool-outputs'), 's', '0002-read_file.txt'));
-  await fsp.writeFile(path.join(store.folder('tool-outputs'), 's', 'index.json'), '{"v":1,"entr');
+  await fsp.writeFile(path.join(store.folder('tool-outputs'), 's', 'index.jsonl'), '{"turn":1,"entr');
   const rebuilt = await listStoredOutputs(store, 's');
   assert.deepEqual(rebuilt.map((e) => [e.turn, e.tool, e.firstLine]).sort(), [
     [1, 'shell', '  first line of shell 1'],
@@ -190,7 +190,8 @@ test('stored outputs are indexed for the quick pick: newest first, with first li
   assert.deepEqual(withLink.map((e) => e.file).sort(), ['0001-shell.txt', '0003-shell.txt']);
   assert.deepEqual(await listStoredOutputs(store, 'no-such-session'), []);
   // An index that is a link to /dev/zero is not read (it was, to about 600 MB): the folder scan lists the files.
-  await fsp.rm(path.join(store.folder('tool-outputs'), 's', 'index.json'));
+  await fsp.rm(path.join(store.folder('tool-outputs'), 's', 'index.jsonl'));
+  await fsp.symlink('/dev/zero', path.join(store.folder('tool-outputs'), 's', 'index.jsonl'));
   await fsp.symlink('/dev/zero', path.join(store.folder('tool-outputs'), 's', 'index.json'));
   const started = performance.now();
   const scanned = await listStoredOutputs(store, 's');
