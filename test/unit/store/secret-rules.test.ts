@@ -207,6 +207,9 @@ test('long hostile lines are read in linear time (a loose bound: minutes before,
     '="x://u:a b c d e f@h'.repeat(n / 20),
     `${'\x60'.repeat(n)}token: |`,
     `x = \x60password: |\n${' y\x60\n'.repeat(n / 4)}`,
+    // Terraform's sensitive values: blanks before a string (a look back from every blank took minutes).
+    `{"sensitive":true,"value":[${' '.repeat(n)}"x"${' '.repeat(n)}]}`,
+    `{"sensitive":true,"value":${'{"value":'.repeat(n / 9)}`,
   ];
   for (const line of lines) assert.equal(typeof (await redactSecrets(line)).text, 'string');
   assertQuick(started);

@@ -14,6 +14,7 @@ import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
 import { SECRET_STORE_RULES } from './secret-stores';
 import { SERVICE_RULES } from './ai-and-services';
+import { TERRAFORM_RULES } from './terraform';
 import { TOKEN_RULES } from './tokens';
 import { YAML_BLOCK_RULES } from './yaml-blocks';
 import type { SecretRule } from './types';
@@ -37,5 +38,6 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CONFIG_FILE_RULES,
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
+  ...TERRAFORM_RULES,
   ...CSV_RULES,
 ];
