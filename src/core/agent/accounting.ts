@@ -136,6 +136,11 @@ export class CallAccountant {
   }
 
   /** Output tokens of an answer when the provider did not report them. */
+  /** Tokens of a piece of text, as our tokenizer counts them (a streamed part of an answer). */
+  countText(text: string): number {
+    return this.tokenizer.count(text);
+  }
+
   countOutput(message: Message): number {
     return answerTokens(message, (m) => this.tokenizer.countMessage(m));
   }

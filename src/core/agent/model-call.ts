@@ -29,6 +29,7 @@ import { ProviderError, isAbortError } from './errors';
 import type { AgentEvent } from './events';
 import { modelOutputLimit } from './model-output-limits';
 import { expectedOutput, expectedPrompt } from './expected-prompt';
+import { outputLimited } from './output-limited';
 import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
@@ -165,7 +166,7 @@ export class ModelCaller {
     };
     const partial: ChatResult = { text: '', toolCalls: [], usage: {} };
     try {
-      const stream = c.provider.chat({
+      const sent = c.provider.chat({
         model: c.model,
         messages: a.sent,
         tools: a.specs,
@@ -173,6 +174,11 @@ export class ModelCaller {
         ...(c.temperature !== undefined ? { temperature: c.temperature } : {}),
         ...(cap.maxOutputTokens !== undefined ? { maxOutputTokens: cap.maxOutputTokens } : {}),
       });
+      const limit = c.provider.ignoresOutputLimit ? cap.maxOutputTokens : undefined;
+      const stream =
+        limit === undefined
+          ? sent
+          : outputLimited(sent, limit, (t) => expectedOutput(c.accountant.countText(t), c.exact, c.model));
       await collectChat(
         onFirst(stream, onAnswer),
         (text) => c.emit({ type: 'text-delta', turn: a.turn, text }),

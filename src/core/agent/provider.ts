@@ -42,6 +42,8 @@ export interface ChatProvider {
   readonly id: string;
   /** The output limit it sends when a request names none (Anthropic requires one); absent: none is sent. */
   readonly defaultMaxOutputTokens?: number;
+  /** True when a request's `maxOutputTokens` cannot be passed on (vscode.lm): the loop cuts the stream. */
+  readonly ignoresOutputLimit?: boolean;
   /**
    * Streams one completion. Throws `ProviderError` (classified) on failure, with kind `aborted` when
    * `signal` fired. Must stop reading the network as soon as the signal fires.

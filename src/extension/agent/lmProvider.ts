@@ -67,6 +67,8 @@ export function classifyLanguageModelError(e: unknown, signal: AbortSignal): Pro
 
 export class LanguageModelProvider implements ChatProvider {
   readonly id = 'vscode-lm';
+  // sendRequest takes no output limit: the agent cuts the stream itself (output-limited.ts).
+  readonly ignoresOutputLimit = true;
 
   constructor(private readonly lookup: ModelLookup = selectLanguageModel) {}
 
@@ -99,6 +101,7 @@ export class LanguageModelProvider implements ChatProvider {
       throw classifyLanguageModelError(e, request.signal);
     } finally {
       request.signal.removeEventListener('abort', onAbort);
+      cancel.cancel(); // left early (an output limit reached): the model stops writing
       cancel.dispose();
     }
     if (request.signal.aborted) throw new ProviderError({ kind: 'aborted', message: 'Stopped' });
