@@ -4,6 +4,7 @@
 // the approval of an edit to one says it can run programs.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { lookAlikeWarning } from './look-alike';
 import { runsCode } from './runs-code';
 
 /** The most folders of one command line looked at (its own and those it changes to). */
@@ -65,7 +66,11 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   return `${files.join(', ')}: ${runsCode(files[0]!) ?? 'it can run programs'}`;
 }
 
-/** A command's approval title: like an edit's, it warns when the folder can run a program on its own. */
-export function commandApprovalTitle(request: { runsCode?: string }): string {
-  return `Run this command?${request.runsCode ? ` Careful: ${request.runsCode}.` : ''}`;
+/**
+ * A command's approval title: like an edit's, it warns when the folder can run a program on its own, and
+ * when the command holds look-alike letters (`nрm test` with a Cyrillic р).
+ */
+export function commandApprovalTitle(request: { command?: string; runsCode?: string }): string {
+  const lookAlike = request.command === undefined ? undefined : lookAlikeWarning(request.command);
+  return `Run this command?${request.runsCode ? ` Careful: ${request.runsCode}.` : ''}${lookAlike ? ` Careful: ${lookAlike}.` : ''}`;
 }

@@ -1,0 +1,166 @@
+// Look-alike letters in a command the agent asks to run: `nрm test` with a Cyrillic р runs another
+// program than the `npm test` the approval seems to show, and `curl https://gіthub.com/…` (Cyrillic і)
+// fetches from another host. A word that mixes scripts (Latin with Cyrillic or Greek, …) and a program
+// name that is not plain ASCII are named in the approval's title. A word written in one script
+// (`git commit -m "исправлен тест"`) is ordinary text and is not.
+
+/**
+ * Scripts a letter is named by, tried in order (JS regex script properties, so the Unicode tables are
+ * the engine's). A letter of none of them counts as "another script".
+ */
+const SCRIPTS = [
+  'Latin',
+  'Cyrillic',
+  'Greek',
+  'Armenian',
+  'Cherokee',
+  'Coptic',
+  'Georgian',
+  'Lisu',
+  'Vai',
+  'Tifinagh',
+  'Canadian_Aboriginal',
+  'Hebrew',
+  'Arabic',
+  'Syriac',
+  'Thaana',
+  'Devanagari',
+  'Bengali',
+  'Gurmukhi',
+  'Gujarati',
+  'Oriya',
+  'Tamil',
+  'Telugu',
+  'Kannada',
+  'Malayalam',
+  'Sinhala',
+  'Thai',
+  'Lao',
+  'Tibetan',
+  'Myanmar',
+  'Khmer',
+  'Mongolian',
+  'Ethiopic',
+  'Han',
+  'Hiragana',
+  'Katakana',
+  'Hangul',
+  'Bopomofo',
+].map((name) => ({ name: name.replace('_', ' '), test: new RegExp(`^\\p{Script=${name}}$`, 'u') }));
+
+/** Scripts written together in one word (Unicode TS #39's "highly restrictive" sets): not a disguise. */
+const TOGETHER = [
+  new Set(['Latin', 'Han', 'Hiragana', 'Katakana']),
+  new Set(['Latin', 'Han', 'Bopomofo']),
+  new Set(['Latin', 'Han', 'Hangul']),
+];
+
+/** Letters of no one script (the Japanese long-vowel mark ー, modifier letters) mix with any. */
+const SHARED = /^[\p{Script=Common}\p{Script=Inherited}]$/u;
+
+function scriptOf(letter: string): string {
+  return SCRIPTS.find((s) => s.test.test(letter))?.name ?? 'another script';
+}
+
+const codePoint = (c: string): string => `U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
+
+/** What is odd about one word, or undefined when it is written in one script (or a usual mix). */
+function mixedScripts(word: string): string | undefined {
+  const letters = [...word].filter((c) => /\p{L}/u.test(c) && !SHARED.test(c));
+  const byScript = new Map<string, string[]>();
+  for (const c of letters) byScript.set(scriptOf(c), [...(byScript.get(scriptOf(c)) ?? []), c]);
+  const scripts = [...byScript.keys()];
+  if (scripts.length < 2 || TOGETHER.some((set) => scripts.every((s) => set.has(s)))) return undefined;
+  // The letters that stand out: those not of the script the word poses as (Latin, when it has any; else
+  // the one most of the word is in).
+  const main = byScript.has('Latin')
+    ? 'Latin'
+    : scripts.reduce((a, b) => (byScript.get(b)!.length > byScript.get(a)!.length ? b : a));
+  const odd = scripts
+    .filter((s) => s !== main)
+    .flatMap((s) => [...new Set(byScript.get(s))].map((c) => `${c} ${codePoint(c)} is ${s}`));
+  const order = [main, ...scripts.filter((s) => s !== main)];
+  const named = `${order.slice(0, -1).join(', ')} and ${order[order.length - 1]!}`;
+  return `${word} mixes ${named} letters (${odd.slice(0, 3).join(', ')})`;
+}
+
+/** Words that run a program rather than being it (`sudo nрm`, `env X=1 nрm`): the next word is the program. */
+const PREFIXES = new Set(
+  'if then else elif do while until ! { time sudo doas env exec command builtin nohup nice timeout xargs npx bunx pnpx uvx'.split(
+    ' ',
+  ),
+);
+
+/**
+ * The program words of a command line: the first word of each command (after `;`, `&&`, `|`, `(`, `$(`,
+ * a backtick or a newline), past variable assignments and words like `sudo`. Quotes are followed so
+ * that `;` inside a message does not start a command; a word's quotes stay in it.
+ */
+export function programWords(command: string): string[] {
+  const out: string[] = [];
+  let word = '';
+  let quote: '' | "'" | '"' = '';
+  let atCommand = true;
+  const end = (): void => {
+    if (word === '') return;
+    if (atCommand && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !PREFIXES.has(word) && !/^(?:-|\d+$)/.test(word)) {
+      out.push(word);
+      atCommand = false;
+    }
+    word = '';
+  };
+  for (let i = 0; i < command.length; i++) {
+    const c = command[i]!;
+    if (quote) {
+      if (c === '\\' && quote === '"') word += command[++i] ?? '';
+      else {
+        if (c === quote) quote = '';
+        word += c;
+      }
+      continue;
+    }
+    if (c === '\\') word += command[++i] ?? '';
+    else if (c === "'" || c === '"') {
+      quote = c;
+      word += c;
+    } else if (c === '$' && command[i + 1] === '(') {
+      end();
+      atCommand = true;
+      i++;
+    } else if (/[;&|(`\n]/.test(c)) {
+      end();
+      atCommand = true;
+    } else if (c === ')' || /\s/.test(c)) end();
+    else word += c;
+  }
+  end();
+  return out;
+}
+
+/** A program word that is not plain ASCII: what it holds that is not, or undefined. */
+function unusualProgram(word: string): string | undefined {
+  const name = word.replace(/["']/g, '').split('/').pop() ?? '';
+  const odd = [...new Set([...name].filter((c) => c > '\u007f'))];
+  if (odd.length === 0) return undefined;
+  const shown = odd.slice(0, 3).map((c) => `${c} ${codePoint(c)}${/\p{L}/u.test(c) ? ` is ${scriptOf(c)}` : ''}`);
+  return `the program name ${name} is not plain ASCII (${shown.join(', ')})`;
+}
+
+/**
+ * Why a command may not be what it looks like, for its approval's title: mixed-script words and program
+ * names with letters outside ASCII, at most three named; undefined when it has none.
+ */
+export function lookAlikeWarning(command: string): string | undefined {
+  const found: string[] = [];
+  const programs = programWords(command)
+    .map(unusualProgram)
+    .filter((w): w is string => w !== undefined);
+  found.push(...programs);
+  for (const [word] of command.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    const why = mixedScripts(word);
+    if (why !== undefined && !found.some((f) => f.includes(word))) found.push(why);
+  }
+  if (found.length === 0) return undefined;
+  const more = found.length > 3 ? `, and ${found.length - 3} more` : '';
+  return `${found.slice(0, 3).join('; ')}${more}; it may not be what it looks like`;
+}
