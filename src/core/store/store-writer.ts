@@ -139,11 +139,20 @@ export class StoreWriter {
     return file;
   }
 
-  /** After an open: the folder the file landed in must still be the one inside the store (no race swapped it). */
+  /**
+   * After an open: the folder the file landed in must still be the one inside the store (no race swapped
+   * it). Below the root, names may differ in case only: macOS and Windows give realpath the case a name
+   * has on disk, so `terminals/` there is a shipped `TERMINALS/` (or an MCP server renamed GitHub ->
+   * github), the same folder; the root itself must match exactly.
+   */
   private async verifyLanded(file: string, handle: fsp.FileHandle): Promise<void> {
     const expected = path.join(this.realRoot, path.relative(this.root, path.dirname(file)));
     const real = await fsp.realpath(path.dirname(file)).catch(() => '');
-    if (real !== expected) {
+    const below = this.realRoot + path.sep;
+    const sameFolder =
+      real === expected ||
+      (real.startsWith(below) && expected.startsWith(below) && real.toLowerCase() === expected.toLowerCase());
+    if (!sameFolder) {
       await handle.close().catch(() => undefined);
       throw this.refuse(path.dirname(file), 'write');
     }

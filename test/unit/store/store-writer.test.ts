@@ -1,6 +1,6 @@
 // The store writer refuses every link under the store (folder on the way, the target, a swapped root),
 // redacts what it writes, and deletes nothing through a link.
-import { test } from 'node:test';
+import { test, type TestContext } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
@@ -135,4 +135,35 @@ test('JSON is redacted as the file it becomes: a value under a secret-named key 
   assert.equal(back.description, 'Signs in.');
   assert.deepEqual(back.inputSchema.properties, tool.inputSchema.properties, 'the schema itself stays');
   assert.equal(back.inputSchema.examples[0]!.user, 'bob');
+});
+
+// macOS and Windows give realpath the case names have on disk; on Linux it keeps the case asked for. The
+// disk is simulated: `terminals` is asked for, the folder is `TERMINALS` (a repository shipped it, or an
+// MCP server was renamed GitHub -> github), and realpath says so.
+function onDiskCase(t: TestContext, root: string, swap: (p: string) => string): void {
+  const realpath = fsp.realpath.bind(fsp);
+  t.mock.method(fsp, 'realpath', async (p: string) => {
+    const real = await realpath(p);
+    return real.startsWith(root + path.sep) ? swap(real) : real;
+  });
+}
+
+test('a folder whose name differs only in case on disk is written to, not refused as a link', async (t) => {
+  const { root, writer, problems } = await setup(t);
+  const realRoot = writer.realRoot;
+  onDiskCase(t, realRoot, (p) => p.replace(`${path.sep}terminals`, `${path.sep}TERMINALS`));
+  await writer.writeFile(path.join(root, 'terminals', 'a.log'), 'one\n');
+  const log = await writer.openAppend(path.join(root, 'terminals', 'b.log'));
+  await log.close();
+  assert.equal(await fsp.readFile(path.join(root, 'terminals', 'a.log'), 'utf8'), 'one\n');
+  assert.deepEqual(problems, [], 'no link reported');
+});
+
+test('a folder that resolves outside the store, even one differing only in case, is still refused', async (t) => {
+  const { dir, root, writer, problems } = await setup(t);
+  // The store's own path in another case (a different folder where the disk keeps case): not the store.
+  const upper = path.join(dir.toUpperCase());
+  onDiskCase(t, writer.realRoot, (p) => upper + p.slice(dir.length));
+  await assert.rejects(writer.writeFile(path.join(root, 'terminals', 'a.log'), 'one\n'), StoreSymlinkError);
+  assert.equal(problems.length, 1);
 });
