@@ -6,7 +6,7 @@
 // what the model is told, and warned about if either path runs programs.
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import { editedFile, type EditRequest } from '../../core/agent/tools';
+import { editDiffTitle, editedFile, type EditRequest } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
 
@@ -90,7 +90,7 @@ async function askWithDiff(
     proposals.update(right, again.ok ? again.proposed : e.document.getText());
   });
   try {
-    await vscode.commands.executeCommand('vscode.diff', left, right, `${name} ↔ proposed edit`, {
+    await vscode.commands.executeCommand('vscode.diff', left, right, editDiffTitle(request), {
       preview: true,
       preserveFocus: true,
     });

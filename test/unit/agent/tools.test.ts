@@ -9,6 +9,7 @@ import type { StoreOutputOptions, ToolContext } from '../../../src/core/agent/to
 import {
   commandApprovalTitle,
   createWorkspaceTools,
+  editDiffTitle,
   editedFile,
   foldersChangedTo,
   lastLines,
@@ -190,6 +191,15 @@ test('an edit through a committed link names where it leads, and is judged there
   assert.match(editedFile({ display: '.GitHub/Workflows/ci.yml' }).runsCode ?? '', /CI runs it/, 'any case');
   const plain = await new PathGuard({ workspaceRoot: ws, storeRoot: store }).resolve('src/a.ts', 'write');
   assert.equal(plain.ok && plain.target, undefined, 'no target when the path is the file');
+});
+
+test('the diff editor tab of an edit shows the path as its approval does: invisible characters escaped', () => {
+  // A right-to-left override makes `src/a<RLO>gpj.ts` draw as `src/ast.jpg`; a newline hides the rest.
+  assert.equal(
+    editDiffTitle({ display: 'src/a\u202egpj.ts\n\u200b.envrc' }),
+    'src/a\\u{202e}gpj.ts\\u{a}\\u{200b}.envrc ↔ proposed edit',
+  );
+  assert.equal(editDiffTitle({ display: 'env.sh', target: '.envrc' }), 'env.sh → .envrc ↔ proposed edit');
 });
 
 test('property: whatever path the model makes up, an accepted one lies inside a root', async () => {

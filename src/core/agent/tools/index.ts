@@ -9,7 +9,7 @@ import { PathGuard } from './paths';
 export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from './paths';
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
-export { editedFile, runsCode } from './runs-code';
+export { editDiffTitle, editedFile, runsCode } from './runs-code';
 export { commandApprovalTitle, foldersChangedTo, runsOnEntering } from './entered-folder';
 export * from './host-ports';
 

@@ -5,6 +5,8 @@
 // `.envrc` of whatever folder a shell enters, a folder of a multi-root workspace (or one opened on its
 // own) has its own `.vscode`, and a repository inside the workspace its own hooks and workflows.
 
+import { visibleLine } from './mcp';
+
 // `(^|\/)`: at the workspace root or in any folder below it.
 const FILES: [RegExp, string][] = [
   [
@@ -30,4 +32,12 @@ export function editedFile(request: { display: string; target?: string }): { nam
   const name = request.target === undefined ? request.display : `${request.display} → ${request.target}`;
   const why = runsCode(request.display) ?? (request.target === undefined ? undefined : runsCode(request.target));
   return why === undefined ? { name } : { name, runsCode: why };
+}
+
+/**
+ * The diff editor's tab title for an edit: one line, the model's path with invisible and
+ * direction-changing characters shown as `\u{…}`, as the approval's title shows it (approvals.ts).
+ */
+export function editDiffTitle(request: { display: string; target?: string }): string {
+  return `${visibleLine(editedFile(request).name)} ↔ proposed edit`;
 }
