@@ -304,7 +304,7 @@ export class ChatController implements vscode.Disposable {
     await this.written.add(into, await fileIdentity(store.historyPaths(into).jsonl));
     this.newChat();
     const shown = (s: string): string => store.displayPath(store.historyPaths(s).jsonl);
-    const view = resumedView(this.model.snapshot, into, past, shown(id));
+    const view = resumedView(this.model.snapshot, into, past, shown(id), foreign);
     this.model = this.chatModel(view.snapshot);
     this.carryOver = past.state;
     this.resumed = { records };

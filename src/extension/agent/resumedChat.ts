@@ -11,6 +11,7 @@ import { isStrategyName } from '../../core/strategies/types';
 import type { ChatSnapshot } from '../../protocol/chat';
 import type { Settings } from '../settings';
 import { itemsFromMessages } from './chatItems';
+import { hiddenNotice, revealHiddenInMessages } from './foreignItems';
 import { meterFromLog, seriesFromLog } from './meter';
 import { providerKind } from './providers';
 
@@ -45,6 +46,7 @@ export function resumedView(
   id: string,
   { state, loaded, ignored }: PastSession,
   shownPath: string,
+  foreign = false,
 ): { snapshot: ChatSnapshot; notice: string } {
   const { records, badLines, tornTail } = loaded;
   const masked = maskedFromHistory(records);
@@ -58,7 +60,9 @@ export function resumedView(
     },
     log,
   );
-  const items = itemsFromMessages(id, state.messages, Date.now(), masked);
+  // A shipped session's messages can hide instructions in characters that draw nothing: shown.
+  const all = itemsFromMessages(id, state.messages, Date.now(), masked);
+  const { items, hidden } = foreign ? revealHiddenInMessages(all) : { items: all, hidden: 0 };
   const damaged = badLines.length + (tornTail ? 1 : 0) + log.skipped;
   const skipped = damaged ? ` ${damaged} damaged line${damaged === 1 ? ' was' : 's were'} skipped.` : '';
   const counted =
@@ -67,7 +71,7 @@ export function resumedView(
       : 'The file has no call records (written before they were kept): the meter counts from here.';
   return {
     snapshot: { ...base, sessionId: id, items, meter, series: seriesFromLog(log.calls) },
-    notice: `Resumed from ${shownPath} (${state.messages.length} messages). ${counted}${skipped}${ignored ? ` ${ignored}` : ''}`,
+    notice: `Resumed from ${shownPath} (${state.messages.length} messages). ${counted}${skipped}${ignored ? ` ${ignored}` : ''}${hiddenNotice(hidden)}`,
   };
 }
 
