@@ -189,6 +189,18 @@ test('an edit through a committed link names where it leads, and is judged there
   assert.deepEqual(editedFile({ display: 'src/a.ts' }), { name: 'src/a.ts' });
   assert.match(editedFile({ display: '.envrc', target: 'notes/env.txt' }).runsCode ?? '', /direnv/);
   assert.match(editedFile({ display: '.GitHub/Workflows/ci.yml' }).runsCode ?? '', /CI runs it/, 'any case');
+  for (const mise of [
+    'mise.toml',
+    'api/.mise.toml',
+    'mise.local.toml',
+    'mise.dev.toml',
+    '.mise/config.toml',
+    '.config/mise.toml',
+    '.config/mise/config.toml',
+  ])
+    assert.match(editedFile({ display: mise }).runsCode ?? '', /mise runs its hooks/, mise);
+  assert.equal(editedFile({ display: 'docs/mise.md' }).runsCode, undefined);
+  assert.equal(editedFile({ display: 'promise.toml' }).runsCode, undefined);
   const plain = await new PathGuard({ workspaceRoot: ws, storeRoot: store }).resolve('src/a.ts', 'write');
   assert.equal(plain.ok && plain.target, undefined, 'no target when the path is the file');
 });

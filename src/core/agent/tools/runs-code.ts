@@ -14,6 +14,12 @@ const FILES: [RegExp, string][] = [
     'VS Code reads it: it can name programs that run in this workspace',
   ],
   [/(^|\/)\.envrc$/i, 'direnv runs it when a shell enters the folder'],
+  // mise.toml, .mise.toml, mise.local.toml, mise.<env>.toml, .mise/config.toml, .config/mise.toml, …:
+  // its [hooks] run on entering the folder, and mise trusts a file by its path, not what it holds.
+  [
+    /(^|\/)\.?mise(\.[\w-]+)?\.toml$|(^|\/)\.?(config\/)?mise\/config(\.[\w-]+)?\.toml$|(^|\/)\.config\/mise\.toml$/i,
+    'mise runs its hooks when a shell enters the folder',
+  ],
   [/(^|\/)\.husky\//i, 'a git hook (husky): git runs it'],
   [/(^|\/)\.devcontainer(\/|\.json$)/i, 'the dev container is built from it'],
   [/(^|\/)\.github\/workflows\//i, 'CI runs it with the repository secrets'],
