@@ -29,7 +29,17 @@ export interface ChatToolCall {
 }
 
 export type ChatItem =
-  | { kind: 'user'; id: string; text: string; at: number }
+  | {
+      kind: 'user';
+      id: string;
+      text: string;
+      at: number;
+      /**
+       * Set aside, never sent: alone the message is over the model's window, so the session took it out
+       * of the conversation (core/agent/set-aside.ts). The panel shows it as not sent, its text still there.
+       */
+      notSent?: boolean;
+    }
   | {
       kind: 'assistant';
       id: string;
@@ -186,5 +196,7 @@ export type ChatPatch =
   | { op: 'pastSessions'; sessions: SessionSummary[] }
   | { op: 'activity'; text: string | undefined }
   | { op: 'removeItems'; ids: string[] }
+  /** The person's message `id` was set aside (see `notSent`): the panel may put its text back in an empty box. */
+  | { op: 'notSent'; id: string }
   /** The models the picker offers (e.g. VS Code's language models, once listed). */
   | { op: 'models'; models: string[] };

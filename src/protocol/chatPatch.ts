@@ -56,6 +56,11 @@ function applyOne(s: ChatSnapshot, p: ChatPatch): ChatSnapshot {
       const { activity: _old, ...rest } = s;
       return p.text === undefined ? rest : { ...rest, activity: p.text };
     }
+    case 'notSent':
+      return {
+        ...s,
+        items: s.items.map((x) => (x.id === p.id && x.kind === 'user' ? { ...x, notSent: true } : x)),
+      };
     case 'removeItems': {
       const ids = new Set(p.ids);
       return { ...s, items: s.items.filter((i) => !ids.has(i.id)) };

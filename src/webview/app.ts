@@ -6,7 +6,7 @@
 // hidden; the draft, the setup form's unsaved fields and the error line are kept by the host (VS Code
 // writes the webview's state to disk as it is, and they may hold a key).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
-import type { ChatSnapshot } from '../protocol/chat';
+import type { ChatPatch, ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
 import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
 import type { PanelMemory, SetupDraft } from '../protocol/panelMemory';
@@ -131,7 +131,9 @@ export class CdApp extends LitElement {
     if (method === 'settingsChanged') this.settings = params as WebviewNotifications['settingsChanged'];
     else if (method === 'chatSnapshot') this.showChat(params as ChatSnapshot);
     else if (method === 'chatPatch' && this.latest) {
-      this.latest = applyChatPatches(this.latest, params as WebviewNotifications['chatPatch']);
+      const patches = params as WebviewNotifications['chatPatch'];
+      this.latest = applyChatPatches(this.latest, patches);
+      this.takeBackNotSent(patches);
       this.showLatestSoon();
     } else if (method === 'showView') this.show((params as WebviewNotifications['showView']).view);
     else if (method === 'focusComposer') {
@@ -217,6 +219,19 @@ export class CdApp extends LitElement {
     }
     const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
     if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
+  }
+
+  /**
+   * A message the agent set aside (over the model's window alone) goes back into the message box to be
+   * shortened and sent again, when the box is empty: never over what the person typed since.
+   */
+  private takeBackNotSent(patches: WebviewNotifications['chatPatch']): void {
+    if (!Array.isArray(patches) || this.draft.trim() !== '') return;
+    const id = patches.findLast((p): p is Extract<ChatPatch, { op: 'notSent' }> => p?.op === 'notSent')?.id;
+    const item = this.latest?.items.find((i) => i.id === id);
+    if (item?.kind !== 'user') return;
+    this.keepDraft(item.text);
+    this.requestUpdate();
   }
 
   private keepDraft(text: string): void {

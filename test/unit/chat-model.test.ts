@@ -466,3 +466,22 @@ test('budget: a summary call moves the line too, against the limit it shows', ()
   });
   assert.deepEqual(model.snapshot.meter.budget, { state: 'warning', usedPercent: 85, limit: 1000 });
 });
+
+test('a message the session set aside is marked not sent, in the host copy and the panel alike', () => {
+  const model = new ChatModel(emptyChat('s', 'masking', 1000, false));
+  const panel = applyChatPatches(model.snapshot, [
+    ...model.userMessage('same words', 1),
+    ...model.event({ type: 'done', reason: 'completed', turns: 1 }),
+    ...model.userMessage('same words', 2),
+  ]);
+  const patches = model.setAside('same words');
+  const mirrored = applyChatPatches(panel, patches);
+  assert.deepEqual(mirrored, model.snapshot);
+  const users = model.snapshot.items.filter((i) => i.kind === 'user');
+  assert.deepEqual(
+    users.map((u) => u.kind === 'user' && u.notSent === true),
+    [false, true],
+    'only the latest message with that text (the one of this run) is marked',
+  );
+  assert.deepEqual(model.setAside('never said'), [], 'no item, no patch');
+});

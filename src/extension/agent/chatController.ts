@@ -359,7 +359,10 @@ export class ChatController implements vscode.Disposable {
         onCall: sink.onCall,
         onSummaryCall: sink.onSummaryCall,
         onStrategyState: sink.onStrategyState,
-        onSetAside: sink.onSetAside,
+        onSetAside: (m, index) => {
+          sink.onSetAside(m, index);
+          this.d.post(this.model.setAside(m.content));
+        },
         onMessage: (m) => {
           sink.onMessage(m);
           // A stored output's full size is in its preview's last line: the card shows it.

@@ -63,6 +63,15 @@ export class ChatModel {
     ]);
   }
 
+  /**
+   * The session set aside the person's message `text` (over the window alone, never sent): the latest
+   * user item with that text is marked, which a reload of the panel shows too.
+   */
+  setAside(text: string): ChatPatch[] {
+    const item = this.s.items.findLast((i) => i.kind === 'user' && i.text === text && !i.notSent);
+    return item ? this.patch([{ op: 'notSent', id: item.id }]) : [];
+  }
+
   notice(level: 'info' | 'warning' | 'error', text: string, action?: NoticeAction, transient = false): ChatPatch[] {
     const item: ChatItem = {
       kind: 'notice',

@@ -63,8 +63,22 @@ export function renderItem(
 ): TemplateResult | typeof nothing {
   switch (item.kind) {
     case 'user':
-      return html`<div class="item user" role="article" aria-label="You">
-        <div class="who"><span class="codicon codicon-account" aria-hidden="true"></span>You</div>
+      // A set-aside message stays readable and selectable (to shorten and send again), dimmed and labelled.
+      return html`<div
+        class="item user ${item.notSent ? 'not-sent' : ''}"
+        role="article"
+        aria-label=${item.notSent ? 'You, not sent' : 'You'}
+      >
+        <div class="who">
+          <span class="codicon codicon-account" aria-hidden="true"></span>You
+          ${
+            item.notSent
+              ? html`<span class="not-sent-label" data-testid="not-sent"
+                  ><span class="codicon codicon-circle-slash" aria-hidden="true"></span>Not sent</span
+                >`
+              : nothing
+          }
+        </div>
         <div class="text">${item.text}</div>
       </div>`;
     case 'assistant':
@@ -144,6 +158,19 @@ export const messageStyles = css`
   .turn {
     font-weight: normal;
     color: var(--vscode-descriptionForeground);
+  }
+  .not-sent-label {
+    display: inline-flex;
+    align-items: center;
+    gap: 3px;
+    font-weight: normal;
+    color: var(--vscode-descriptionForeground);
+  }
+  /* Dimmed in the theme's own muted colour (still readable: the text is there to copy and shorten). */
+  .user.not-sent .text {
+    color: var(--vscode-descriptionForeground);
+    border-left: 2px dashed var(--vscode-descriptionForeground);
+    padding-left: 6px;
   }
   .user .text {
     white-space: pre-wrap;

@@ -92,3 +92,27 @@ test('a resume brings back what the model saw: the set-aside message is out of t
     live.map((m) => m.content),
   );
 });
+
+test('the panel marks the set-aside message not sent, as the chat controller wires it', async (t) => {
+  const { ChatModel, emptyChat } = await import('../../../src/extension/agent/chatModel');
+  const model = new ChatModel(emptyChat('s', 'cache-aware', 2_000, false));
+  const h = await harness([{ reply: { text: 'Hello.' } }], {
+    strategy: 'cache-aware',
+    strategyOptions: { contextWindow: 2_000 },
+    onSetAside: (m) => model.setAside(m.content),
+  });
+  t.after(() => h.close());
+  h.agent.on((e) => model.event(e));
+  model.userMessage(BIG, 1);
+  assert.equal(await h.agent.send(BIG), 'error');
+  model.userMessage('Say hello.', 2);
+  assert.equal(await h.agent.send('Say hello.'), 'completed');
+  const users = model.snapshot.items.filter((i) => i.kind === 'user');
+  assert.deepEqual(
+    users.map((u) => u.kind === 'user' && [u.text === BIG, u.notSent === true]),
+    [
+      [true, true],
+      [false, false],
+    ],
+  );
+});
