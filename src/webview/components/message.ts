@@ -4,8 +4,8 @@ import { css, html, nothing, type TemplateResult } from 'lit';
 import { unsafeHTML } from 'lit/directives/unsafe-html.js';
 import DOMPurify from 'dompurify';
 import type { ChatItem } from '../../protocol/chat';
-import { markdownToHtml, sanitizeModelHtml } from '../lib/markdown';
-import { PARTS_PER_FRAME, markdownParts } from '../lib/markdownParts';
+import { markdownToHtml, referenceLinks, sanitizeModelHtml, type ReferenceLinks } from '../lib/markdown';
+import { PARTS_PER_FRAME, linksUsed, markdownParts, wholeLinks } from '../lib/markdownParts';
 import { requestHost } from '../events';
 import './tool-card';
 
@@ -14,41 +14,63 @@ const NOTICE_ICON = { info: 'codicon-info', warning: 'codicon-warning', error: '
 interface RenderedPart {
   text: string;
   streaming: boolean;
+  /** The reference definitions the part makes (markdown.ts `referenceLinks`). */
+  defs: ReferenceLinks;
+  /** The definitions of the whole answer it uses, as JSON: a change renders it again. */
+  uses: string;
   /** Sanitized HTML; none while the part is shown as written, until its turn comes (PARTS_PER_FRAME). */
   html?: string;
+  /** The HTML is from before a definition it uses changed: shown until its turn comes. */
+  stale?: boolean;
 }
 
 /** A part to show: its sanitized HTML, or its text as written (a text node: no HTML to parse). */
 export type ShownPart = { html: string } | { asWritten: string };
 
 /** Sanitized HTML of each part of an assistant item, reused while the part's text does not change. */
-const rendered = new Map<string, { text: string; streaming: boolean; parts: RenderedPart[]; shown: ShownPart[] }>();
+const rendered = new Map<
+  string,
+  { text: string; streaming: boolean; parts: RenderedPart[]; shown: ShownPart[]; links: string }
+>();
 
 /**
  * The answer's sanitized HTML, part by part (lib/markdownParts.ts): a streamed chunk renders only the
- * parts it changed, in practice the last one, and the DOM of the others is left as it is.
+ * parts it changed, in practice the last one, and the DOM of the others is left as it is. Each part is
+ * rendered with the reference definitions of the whole answer (`[1]: https://…` at its end).
  */
 export function assistantParts(id: string, text: string, streaming: boolean, later?: () => void): ShownPart[] {
   const hit = rendered.get(id);
-  if (hit && hit.text === text && hit.streaming === streaming && hit.parts.every((p) => p.html !== undefined))
-    return hit.shown;
+  const done = (p: RenderedPart): boolean => p.html !== undefined && !p.stale;
+  if (hit && hit.text === text && hit.streaming === streaming && hit.parts.every(done)) return hit.shown;
   const before = hit?.parts ?? [];
   const texts = markdownParts(text);
+  // Only the last part can end inside an open fence (closed while streaming).
+  const open = (i: number): boolean => streaming && i === texts.length - 1;
+  const defs = texts.map((t, i) => {
+    const same = before[i];
+    return same && same.text === t && same.streaming === open(i) ? same.defs : referenceLinks(t, open(i));
+  });
+  const links = wholeLinks(defs);
+  // The same definitions as the last render: an unchanged part uses what it used (no search again).
+  const linksKey = JSON.stringify(links);
+  const sameLinks = hit?.links === linksKey;
   const parts: RenderedPart[] = [];
   let budget = later ? PARTS_PER_FRAME : Infinity;
   for (let i = texts.length - 1; i >= 0; i--) {
     const t = texts[i]!;
-    // Only the last part can end inside an open fence (closed while streaming).
-    const open = streaming && i === texts.length - 1;
     const same = before[i];
-    if (same && same.text === t && same.streaming === open && same.html !== undefined) parts[i] = same;
-    else if (budget-- > 0)
-      parts[i] = { text: t, streaming: open, html: sanitizeModelHtml(markdownToHtml(t, open), DOMPurify) };
-    else parts[i] = { text: t, streaming: open };
+    const uses = sameLinks && same?.text === t ? same.uses : JSON.stringify(linksUsed(t, links) ?? {});
+    const base = { text: t, streaming: open(i), defs: defs[i]!, uses };
+    const kept = same && same.text === t && same.streaming === open(i) && same.html !== undefined ? same : undefined;
+    if (kept && kept.uses === uses && !kept.stale) parts[i] = kept;
+    else if (budget-- > 0) {
+      const html = markdownToHtml(t, open(i), Object.keys(links).length > 0 ? links : undefined);
+      parts[i] = { ...base, html: sanitizeModelHtml(html, DOMPurify) };
+    } else parts[i] = kept ? { ...base, html: kept.html!, stale: true } : base;
   }
   if (rendered.size > 2000) rendered.clear();
   const shown = parts.map((p): ShownPart => (p.html === undefined ? { asWritten: p.text } : { html: p.html }));
-  rendered.set(id, { text, streaming, parts, shown });
+  rendered.set(id, { text, streaming, parts, shown, links: linksKey });
   if (budget < 0 && later) later();
   return shown;
 }

@@ -2,7 +2,7 @@
 // sanitizes its output with `sanitizeModelHtml` (DOMPurify, with the config below) before it reaches the
 // document. Model output is hostile text: it must not carry forms, buttons, styles or anything that can
 // position itself over the panel (e.g. over an approval prompt).
-import { Marked, type Tokens } from 'marked';
+import { Lexer, Marked, Parser, type Links, type Tokens } from 'marked';
 import type { Config, DOMPurify } from 'dompurify';
 
 /** The Copy button of a code block: added after sanitizing (model HTML cannot carry buttons). */
@@ -26,17 +26,48 @@ const marked = new Marked({
   },
 });
 
-/** Renders Markdown to (unsanitized) HTML; while streaming, an unclosed fence is closed first. */
-export function markdownToHtml(text: string, streaming = false): string {
+/** Link reference definitions (`[1]: https://…`) by normalized label, as marked keeps them. */
+export type ReferenceLinks = Links;
+
+/**
+ * Renders Markdown to (unsanitized) HTML; while streaming, an unclosed fence is closed first. `links`: the
+ * reference definitions of the whole answer when `text` is one of its parts (markdownParts.ts): a part
+ * uses a definition written in another as the whole would, the first one of a label winning.
+ */
+export function markdownToHtml(text: string, streaming = false, links?: ReferenceLinks): string {
   const plain = (): string => `<pre class="plain">${escapeHtml(text)}</pre>\n`;
   if (indentedPast(text, MAX_INDENT)) return plain();
-  const source = calmEmphasis(streaming ? closeOpenFence(text) : text);
+  const source = markdownSource(text, streaming);
   try {
-    return marked.parse(source, { async: false });
+    if (!links) return marked.parse(source, { async: false });
+    const options = { ...marked.defaults };
+    const lexer = new Lexer(options);
+    lexer.tokens.links = Object.assign(Object.create(null) as ReferenceLinks, links);
+    return Parser.parse(lexer.lex(source), options);
   } catch {
     // Nesting deeper than marked's stack (`> > > …` thousands deep): the text as written, not a blank.
     return plain();
   }
+}
+
+/**
+ * The reference definitions `text` makes, from marked's block lexer alone (no inline parsing, so cheap):
+ * what `markdownToHtml(text, streaming)` would define. None for a text shown as written.
+ */
+export function referenceLinks(text: string, streaming = false): ReferenceLinks {
+  if (!text.includes(']:') || indentedPast(text, MAX_INDENT)) return {};
+  try {
+    const lexer = new Lexer({ ...marked.defaults });
+    lexer.blockTokens(markdownSource(text, streaming).replace(/\r\n|\r/g, '\n'), []);
+    return { ...lexer.tokens.links };
+  } catch {
+    return {};
+  }
+}
+
+/** What marked is given for `text` (see calmEmphasis and closeOpenFence). */
+function markdownSource(text: string, streaming: boolean): string {
+  return calmEmphasis(streaming ? closeOpenFence(text) : text);
 }
 
 /**

@@ -1,9 +1,11 @@
 // A long answer in parts that render alone to what the whole renders to, so a streamed chunk redraws
 // only the last part: a 200 KB answer took seconds per redraw when every chunk rendered all of it.
 // A part ends only at a blank line outside code fences before a line that starts a new top-level block:
-// at column 0 and not a list item (which would join the list above). Markdown that can reach across
-// blank lines is never cut: link reference definitions (they serve the whole text) and raw HTML blocks
-// (a <details> around the paragraphs after it): after the first such line the rest is one part.
+// at column 0 and not a list item (which would join the list above). Raw HTML blocks can reach across
+// blank lines (a <details> around the paragraphs after it): after the first one the rest is one part.
+// Link reference definitions (`[1]: https://…`) serve the whole text: each part is rendered with the
+// definitions of all parts that it can use (`linksUsed`), so an answer that cites stays in parts.
+import type { ReferenceLinks } from './markdown';
 
 /** Parts are at least this long (except the last): few parts, each cheap to render again. */
 export const PART_SIZE = 4096;
@@ -20,11 +22,10 @@ export const PARTS_PER_FRAME = 6;
 const FENCE = /^ {0,3}(`{3,}(?=[^`]*$)|~{3,})/;
 const LIST_ITEM = /^(?:[-+*]|\d{1,9}[.)])(?:[ \t]|$)/;
 const HTML_BLOCK = /^ {0,3}<[A-Za-z/!?]/;
-const REFERENCE = /^ {0,3}\[[^\]]+\]:/m;
 
 /** `text` cut into parts whose concatenation is `text` (see the top of this file for where). */
 export function markdownParts(text: string, size = PART_SIZE): string[] {
-  if (text.length <= size || REFERENCE.test(text)) return [text];
+  if (text.length <= size) return [text];
   const parts: string[] = [];
   let start = 0;
   let fence: string | undefined;
@@ -54,4 +55,40 @@ export function markdownParts(text: string, size = PART_SIZE): string[] {
   }
   parts.push(text.slice(start));
   return parts;
+}
+
+/** The definitions of the whole text from those of its parts, in order: the first of a label wins (marked). */
+export function wholeLinks(defs: readonly ReferenceLinks[]): ReferenceLinks {
+  const all: ReferenceLinks = {};
+  for (const d of defs)
+    for (const [label, link] of Object.entries(d)) if (!Object.hasOwn(all, label)) all[label] = link;
+  return all;
+}
+
+/** A label as marked looks it up (its `W`): trimmed, blanks as one space, case folded. */
+const normalized = (label: string): string =>
+  label.trim().replace(/\s+/g, ' ').toLowerCase().toUpperCase().toLowerCase();
+
+/**
+ * A label in brackets as marked reads one from a `[`: a backslash escapes the character after it. At most
+ * as long as a definition's label (999): a label written with long runs of blanks is not seen.
+ */
+const LABEL = /\[((?:\\[\s\S]|[^[\]\\]){1,999})\]/y;
+
+/**
+ * The definitions of `all` that `text` uses (undefined: none): those whose label is written in brackets
+ * in it, from any `[` (what marked looks up, and more). A part is rendered again when these change, not
+ * whenever a definition streams in anywhere.
+ */
+export function linksUsed(text: string, all: ReferenceLinks): ReferenceLinks | undefined {
+  let used: ReferenceLinks | undefined;
+  if (Object.keys(all).length === 0) return used;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
+    LABEL.lastIndex = at;
+    const label = LABEL.exec(text)?.[1];
+    if (label === undefined) continue;
+    const key = normalized(label);
+    if (Object.hasOwn(all, key)) (used ??= {})[key] = all[key]!;
+  }
+  return used;
 }

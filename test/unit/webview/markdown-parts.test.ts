@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { markdownToHtml } from '../../../src/webview/lib/markdown';
-import { markdownParts } from '../../../src/webview/lib/markdownParts';
+import { markdownToHtml, referenceLinks } from '../../../src/webview/lib/markdown';
+import { linksUsed, markdownParts, wholeLinks } from '../../../src/webview/lib/markdownParts';
 
 /** Lines of Markdown that meet at part boundaries: lists, fences, tables, quotes, HTML, references. */
 const LINES = [
@@ -41,6 +41,17 @@ const LINES = [
   '-->',
   '[ref]: https://example.com/ref',
   'See [ref] and [link][ref].',
+  '[REF]: https://example.com/second "a title"',
+  '[1]: https://example.com/one',
+  '  [Two  Words]:',
+  '    <https://example.com/two>',
+  'Cited [1], [two words] and ![pic][1][^1].',
+  '[^1]: https://example.com/footnote',
+  '[^1]: A footnote in words.',
+  'A footnote[^1] and an escaped \\[1] and [a\\]b].',
+  '[a\\]b]: https://example.com/escaped',
+  '> [1]: https://example.com/quoted',
+  '- [ref]: https://example.com/listed',
   '<https://example.com/auto>',
   '   - three-space item',
   ' 3. one-space ordered',
@@ -63,8 +74,14 @@ test('the parts of any Markdown render to what the whole renders to, streaming o
         const text = lines.join('\n') + (trailingNewline ? '\n' : '');
         const parts = markdownParts(text, size);
         assert.equal(parts.join(''), text);
-        const joined = parts.map((p, i) => markdownToHtml(p, streaming && i === parts.length - 1)).join('');
+        const open = (i: number): boolean => streaming && i === parts.length - 1;
+        // Each part with the definitions of the whole (found in the parts), as the panel renders it.
+        const links = wholeLinks(parts.map((p, i) => referenceLinks(p, open(i))));
+        const joined = parts.map((p, i) => markdownToHtml(p, open(i), links)).join('');
         assert.equal(joined, markdownToHtml(text, streaming));
+        // What a part uses of them is all it needs: a change elsewhere does not render it again.
+        for (const [i, p] of parts.entries())
+          assert.equal(markdownToHtml(p, open(i), linksUsed(p, links) ?? {}), markdownToHtml(p, open(i), links));
       },
     ),
     { numRuns: 3000 },
@@ -80,6 +97,6 @@ test('a long answer is cut at blank lines before new blocks, so a streamed chunk
   assert.ok(before.every((p) => p.length < 8_192));
   const after = markdownParts(`${text}More text streamed`);
   assert.deepEqual(after.slice(0, -1), before.slice(0, -1));
-  // A reference definition serves the whole text: no cuts.
-  assert.equal(markdownParts(`${text}[ref]: https://example.com\n`).length, 1);
+  // A reference definition (it serves the whole text) does not make the answer one part.
+  assert.deepEqual(markdownParts(`${text}[ref]: https://example.com\n`).slice(0, -1), before.slice(0, -1));
 });

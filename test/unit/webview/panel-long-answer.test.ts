@@ -121,3 +121,26 @@ test('a streamed answer whose first chunk is 200 KB is drawn the same way and ke
   assert.deepEqual(end, { bold: n + 1, code: 1, ends: true });
   await page.close();
 });
+
+test('a long answer that cites a reference defined at its end is drawn in parts, every citation a link', async () => {
+  let text = '';
+  let n = 0;
+  for (; text.length < 200_000; n++) text += `Paragraph ${n} with **bold ${n}** cites [1].\n\n- a\n- b\n\n`;
+  text += '[1]: https://example.com/fir';
+  const page = await panel.open(
+    emptyChat({ status: 'running', items: [{ kind: 'user', id: 'u1', text: 'Go', at: 1 }] }),
+  );
+  const first = await firstDraw(page, {
+    type: 'notification',
+    method: 'chatPatch',
+    params: [{ op: 'upsertItem', item: { kind: 'assistant', id: 'a1', turn: 1, streaming: true, text, tools: [] } }],
+  });
+  assertDrawnFromEnd(first, text, n);
+  // The definition streams on: every citation follows it, in the parts drawn long before too.
+  await patch(page, [{ op: 'appendText', id: 'a1', text: 'st-source\n' }]);
+  const links = (href: string): string => `${CONV}.querySelectorAll('.assistant a[href="${href}"]').length`;
+  await page.waitForFunction(`${links('https://example.com/first-source')} === ${n}`, null, { timeout: 60_000 });
+  assert.equal(await page.evaluate(links('https://example.com/fir')), 0);
+  assert.equal(await page.evaluate(`${CONV}.querySelector('.assistant pre.plain')`), null);
+  await page.close();
+});
