@@ -1,6 +1,6 @@
 // <cd-plot>: tokens sent vs what raw history would have sent, per model call (uPlot). The chart is
 // created once and fed with setData on every new point; it follows the view's width and is rebuilt
-// only when the colour theme changes (canvas colours are resolved from the theme variables).
+// only when the theme's colours change (canvas colours are resolved from the theme variables).
 import { LitElement, css, html, nothing, unsafeCSS, type PropertyValues } from 'lit';
 import uPlot from 'uplot';
 import uplotCss from 'uplot/dist/uPlot.min.css';
@@ -15,6 +15,8 @@ export class CdPlot extends LitElement {
   private chart: uPlot | undefined;
   private resize: ResizeObserver | undefined;
   private theme: MutationObserver | undefined;
+  /** The colours of the chart drawn (see `colors`). */
+  private drawnWith = '';
 
   constructor() {
     super();
@@ -34,17 +36,29 @@ export class CdPlot extends LitElement {
     return getComputedStyle(this).getPropertyValue(name).trim() || fallback;
   }
 
+  /** The theme's colours and font the chart is drawn with. */
+  private colors(): [fg: string, grid: string, font: string, sent: string, raw: string] {
+    return [
+      this.color('--vscode-descriptionForeground', '#888'),
+      this.color('--vscode-widget-border', 'rgba(128,128,128,0.25)'),
+      this.color('--vscode-font-family', 'sans-serif'),
+      this.color('--vscode-charts-blue', '#3794ff'),
+      this.color('--vscode-charts-orange', '#d18616'),
+    ];
+  }
+
   private create(): void {
     const box = this.box;
     if (!box) return;
     this.chart?.destroy();
-    const fg = this.color('--vscode-descriptionForeground', '#888');
-    const grid = this.color('--vscode-widget-border', 'rgba(128,128,128,0.25)');
+    const colors = this.colors();
+    this.drawnWith = colors.join('\n');
+    const [fg, grid, font, sent, raw] = colors;
     const axis: uPlot.Axis = {
       stroke: fg,
       grid: { stroke: grid, width: 1 },
       ticks: { stroke: grid, width: 1 },
-      font: `10px ${this.color('--vscode-font-family', 'sans-serif')}`,
+      font: `10px ${font}`,
     };
     // Axis titles in the ticks' size: a narrow sidebar has little room for them.
     const small = { labelSize: 14, labelFont: axis.font, labelGap: 0 };
@@ -67,13 +81,13 @@ export class CdPlot extends LitElement {
           { label: 'Call' },
           {
             label: 'Sent',
-            stroke: this.color('--vscode-charts-blue', '#3794ff'),
+            stroke: sent,
             width: 2,
             value: (_u, v) => (v === null || v === undefined ? '–' : formatTokens(v)),
           },
           {
             label: 'Raw history',
-            stroke: this.color('--vscode-charts-orange', '#d18616'),
+            stroke: raw,
             width: 1.5,
             dash: [4, 3],
             value: (_u, v) => (v === null || v === undefined ? '–' : formatTokens(v)),
@@ -94,9 +108,16 @@ export class CdPlot extends LitElement {
     });
     const box = this.box;
     if (box) this.resize.observe(box);
-    // VS Code swaps the body's theme class and variables when the colour theme changes.
-    this.theme = new MutationObserver(() => this.create());
-    this.theme.observe(document.body, { attributes: true, attributeFilter: ['class'] });
+    // VS Code sets the theme's variables on <html> (its style) and names the theme on the body: between two
+    // dark themes the body's class stays the same and only these change. Rebuilt when the colours differ.
+    this.theme = new MutationObserver(() => {
+      if (this.colors().join('\n') !== this.drawnWith) this.create();
+    });
+    this.theme.observe(document.documentElement, { attributes: true, attributeFilter: ['style'] });
+    this.theme.observe(document.body, {
+      attributes: true,
+      attributeFilter: ['class', 'data-vscode-theme-id', 'data-vscode-theme-name'],
+    });
   }
 
   override updated(changed: PropertyValues<this>): void {
