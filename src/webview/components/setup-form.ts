@@ -8,6 +8,7 @@ import type { SetupDraft } from '../../protocol/panelMemory';
 import { askHost, showView } from '../events';
 import { buttons } from './buttons';
 import { codicons } from './codicons';
+import { keyboardPicker } from '../lib/picker';
 
 type Draft = SetupDraft;
 
@@ -86,6 +87,15 @@ export class CdSetup extends LitElement {
     this.keep(undefined);
     showView(this, 'chat');
   }
+
+  /**
+   * Arrows pass over the providers; Enter, leaving the list or the mouse takes one (lib/picker.ts): each
+   * provider passed over swapped the fields below and cleared the base URL, key and model typed.
+   */
+  private readonly providerKeys = keyboardPicker({
+    take: (select) => this.chooseProvider(select.value as ProviderChoice),
+    inUse: () => this.draft?.provider ?? '',
+  });
 
   private chooseProvider(id: ProviderChoice): void {
     const form = this.form;
@@ -168,7 +178,10 @@ export class CdSetup extends LitElement {
       <select
         id="provider"
         data-testid="setup-provider"
-        @change=${(e: Event) => this.chooseProvider((e.target as HTMLSelectElement).value as ProviderChoice)}
+        @change=${this.providerKeys.change}
+        @keydown=${this.providerKeys.keydown}
+        @focusout=${this.providerKeys.focusout}
+        @pointerdown=${this.providerKeys.pointerdown}
       >
         ${f.providers.map((p) => html`<option value=${p.id} ?selected=${p.id === d.provider}>${p.label}</option>`)}
       </select>

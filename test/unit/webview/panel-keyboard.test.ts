@@ -94,3 +94,28 @@ test('arrows in a picker pass over models and strategies; Enter or leaving takes
   await page.locator('cd-app cd-setup').waitFor({ timeout: 2000 });
   await page.close();
 });
+
+test('arrows in the setup form’s provider list keep what was typed until a provider is taken', async () => {
+  const { SETUP_FORM } = await import('../../../scripts/lib/panel-fixture');
+  const page = await panel.open(emptyChat());
+  await page.evaluate((r) => Object.assign(window, { __results: r }), { getSetup: SETUP_FORM });
+  await page.locator('cd-app [data-testid="model-picker"]').selectOption('__setup__');
+  const base = page.locator('cd-app [data-testid="setup-base-url"]');
+  const model = page.locator('cd-app [data-testid="setup-model"]');
+  await base.fill('http://10.0.0.5:8000/v1');
+  await model.fill('my-model');
+  const provider = page.locator('cd-app [data-testid="setup-provider"]');
+  // Down to the demo model and Escape: the fields stayed all along, and are still what was typed.
+  await provider.focus();
+  await provider.press('ArrowDown');
+  assert.equal(await provider.inputValue(), 'demo');
+  assert.equal(await base.inputValue(), 'http://10.0.0.5:8000/v1', 'passing over a provider swapped the fields');
+  await provider.press('Escape');
+  assert.equal(await provider.inputValue(), 'openai-compatible');
+  assert.equal(await model.inputValue(), 'my-model');
+  // Enter takes the provider passed over: the demo model has no base URL.
+  await provider.press('ArrowDown');
+  await provider.press('Enter');
+  await base.waitFor({ state: 'detached', timeout: 2000 });
+  await page.close();
+});
