@@ -1,5 +1,6 @@
 // Streaming ripgrep: spawned without a shell, arguments as an array, `--json` parsed line by line.
 import { spawn } from 'node:child_process';
+import { decodeLine } from '../legacy-encoding';
 
 export type CaseMode = 'sensitive' | 'ignore' | 'smart';
 
@@ -41,6 +42,11 @@ export interface GrepMatch {
   text: string;
   /** Match ranges in `text` (UTF-16 offsets); empty unless `ranges` was requested. */
   ranges: { start: number; end: number }[];
+  /**
+   * The line is not UTF-8 and holds no UTF-8 character: `text` is its bytes read as Windows-1252 (with
+   * `ranges` only; see legacy-encoding.ts).
+   */
+  legacy?: true;
 }
 
 /** rg failed (bad regex, unreadable path): the message is rg's own. */
@@ -112,8 +118,18 @@ function toRanges(lineText: string, subs: { start: number; end: number }[]): { s
 function parseJsonLine(line: string): GrepMatch | undefined {
   if (!line.startsWith('{"type":"match"')) return undefined;
   const m = JSON.parse(line) as RgMatch;
+  const file = decode(m.data.path);
+  // rg sends a line that is not UTF-8 as base64 bytes: a Latin-1 line is shown as such, not as U+FFFD.
+  const bytes = m.data.lines.text === undefined ? Buffer.from(m.data.lines.bytes ?? '', 'base64') : undefined;
+  const legacy = bytes ? decodeLine(bytes) : undefined;
+  if (legacy?.legacy) {
+    // One character per byte: rg's byte offsets are the text's.
+    const text = legacy.text.replace(/\r?\n$/, '');
+    const ranges = m.data.submatches.map((s) => ({ start: s.start, end: s.end }));
+    return { file, line: m.data.line_number, text, ranges, legacy: true };
+  }
   const text = decode(m.data.lines).replace(/\r?\n$/, '');
-  return { file: decode(m.data.path), line: m.data.line_number, text, ranges: toRanges(text, m.data.submatches) };
+  return { file, line: m.data.line_number, text, ranges: toRanges(text, m.data.submatches) };
 }
 
 // `path NUL line:text`; anything else (e.g. a "binary file matches" notice) is skipped.
@@ -125,6 +141,18 @@ function parsePlainLine(line: string): GrepMatch | undefined {
   if (!Number.isInteger(n) || n < 1) return undefined;
   const end = line.endsWith('\r') ? line.length - 1 : line.length;
   return { file: line.slice(0, nul), line: n, text: line.slice(colon + 1, end), ranges: [] };
+}
+
+/** `parsePlainLine` from the line's bytes: a text that is not UTF-8 is decoded as `parseJsonLine` does. */
+function parsePlainBytes(b: Buffer): GrepMatch | undefined {
+  const nul = b.indexOf(0);
+  const colon = nul === -1 ? -1 : b.indexOf(58, nul + 1);
+  if (colon === -1) return undefined;
+  const match = parsePlainLine(b.subarray(0, colon + 1).toString('utf8'));
+  if (!match) return undefined;
+  const end = b[b.length - 1] === 13 ? b.length - 1 : b.length;
+  const decoded = decodeLine(b.subarray(colon + 1, end));
+  return { ...match, text: decoded.text, ...(decoded.legacy ? { legacy: true as const } : {}) };
 }
 
 /**
@@ -215,12 +243,20 @@ export async function* ripgrepBatches(o: RipgrepOptions): AsyncGenerator<GrepMat
   for await (const chunk of ripgrepLineChunks(o)) {
     // Split by hand (cheaper than readline); in --json output only `match` records are parsed.
     const text = chunk.toString('utf8');
+    // A line that is not UTF-8 (U+FFFD in its text) is read again from its bytes, as --json's are.
+    const bytesToo = !o.ranges && text.includes('\ufffd');
     const batch: GrepMatch[] = [];
     let start = 0;
+    let byteStart = 0;
     for (let nl = text.indexOf('\n'); nl !== -1; nl = text.indexOf('\n', start)) {
       const line = text.slice(start, nl);
       start = nl + 1;
-      const match = o.ranges ? parseJsonLine(line) : parsePlainLine(line);
+      let match: GrepMatch | undefined;
+      if (bytesToo) {
+        const byteEnd = chunk.indexOf(10, byteStart);
+        match = parsePlainBytes(chunk.subarray(byteStart, byteEnd));
+        byteStart = byteEnd + 1;
+      } else match = o.ranges ? parseJsonLine(line) : parsePlainLine(line);
       if (!match) continue;
       batch.push(match);
       if (o.maxMatches !== undefined && ++count >= o.maxMatches) break;

@@ -3,12 +3,21 @@ import { constants, promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
-import { DEFAULT_READ_LINES, formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange } from './line-range';
+import {
+  DEFAULT_READ_LINES,
+  formatLineRange,
+  LEGACY_NAME,
+  MAX_LINE_CHARS,
+  MAX_READ_LINES,
+  readLineRange,
+} from './line-range';
+import { decodeLegacy, Utf8Census } from '../../legacy-encoding';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 import { openChecked, ReadRefusedError } from '../../read-text';
 import { BOM_BYTES, decodeUtf16, isNewlineUnit, utf16Order, type Utf16 } from './utf16';
 
 const MAX_DIR_ENTRIES = 500;
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
 
 const clipLine = (s: string): string =>
   s.length > MAX_LINE_CHARS ? `${s.slice(0, secretSafeCut(s, MAX_LINE_CHARS))}… (line cut)` : s;
@@ -136,6 +145,19 @@ export async function lastLines(
   n: number,
   encoding?: Utf16,
 ): Promise<string[]> {
+  return (await readLastLines(file, size, n, encoding)).lines;
+}
+
+/**
+ * `lastLines`, and whether they were decoded as Windows-1252: a UTF-8 file's last lines that are not
+ * UTF-8 and hold no UTF-8 character (see legacy-encoding.ts) are read as such.
+ */
+export async function readLastLines(
+  file: string | fsp.FileHandle,
+  size: number,
+  n: number,
+  encoding?: Utf16,
+): Promise<{ lines: string[]; legacy: boolean }> {
   // Never waits: a path swapped for a FIFO after it was checked fails instead.
   const fh = typeof file === 'string' ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
   // UTF-16 is read in whole code units after its mark: chunks start at even offsets, newlines are units.
@@ -169,17 +191,32 @@ export async function lastLines(
       start = end + unit;
     }
     if (start < size) spans.push([start, size, false]);
-    const lines: string[] = [];
+    const read: { bytes: Buffer; whole: boolean }[] = [];
+    const census = { invalid: false, multibyte: false };
     for (const [from, to, ended] of spans.slice(-n)) {
       const len = Math.min(to - from, LINE_BYTES);
       const buf = Buffer.alloc(len);
       // Fewer bytes than asked: the file was shortened meanwhile; the rest of `buf` is not the file's.
       const { bytesRead } = await fh.read(buf, 0, len, from);
-      const read = buf.subarray(0, bytesRead);
-      const text = encoding ? decodeUtf16(read, encoding) : read.toString('utf8');
-      lines.push(ended && bytesRead === to - from && text.endsWith('\r') ? text.slice(0, -1) : text);
+      // A UTF-8 byte order mark is not text (read_file and grep leave it out too).
+      const bom = !encoding && from === 0 && buf.subarray(0, 3).equals(UTF8_BOM) ? 3 : 0;
+      const bytes = buf.subarray(bom, bytesRead);
+      const whole = ended && bytesRead === to - from;
+      read.push({ bytes, whole });
+      if (encoding) continue;
+      const c = new Utf8Census().push(bytes);
+      if (bytesRead === to - from) c.end();
+      census.invalid ||= c.invalid;
+      census.multibyte ||= c.multibyte;
     }
-    return lines;
+    const legacy = census.invalid && !census.multibyte;
+    const decode = (b: Buffer): string =>
+      encoding ? decodeUtf16(b, encoding) : legacy ? decodeLegacy(b) : b.toString('utf8');
+    const lines = read.map(({ bytes, whole }) => {
+      const text = decode(bytes);
+      return whole && text.endsWith('\r') ? text.slice(0, -1) : text;
+    });
+    return { lines, legacy };
   } finally {
     if (fh !== file) await fh.close();
   }
@@ -202,9 +239,12 @@ export function tailTool(guard: PathGuard): AgentTool {
       const opened = await openText(guard, args.path);
       if (isOutput(opened)) return opened;
       const n = typeof args.lines === 'number' ? args.lines : 50;
-      const lines = await lastLines(opened.fh, opened.size, n, opened.encoding).finally(() => opened.fh.close());
+      const { lines, legacy } = await readLastLines(opened.fh, opened.size, n, opened.encoding).finally(() =>
+        opened.fh.close(),
+      );
       if (lines.length === 0) return { ok: true, text: `${opened.display} is empty.` };
-      return { ok: true, text: `Last ${lines.length} lines of ${shownAs(opened)}:\n${lines.map(clipLine).join('\n')}` };
+      const name = legacy ? `${opened.display} (${LEGACY_NAME}, not UTF-8)` : shownAs(opened);
+      return { ok: true, text: `Last ${lines.length} lines of ${name}:\n${lines.map(clipLine).join('\n')}` };
     },
   };
 }

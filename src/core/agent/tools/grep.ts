@@ -66,6 +66,7 @@ export function grepTool(
       const storeExclude = store && !inStore ? [`!**/${path.basename(store)}/**`] : [];
       const lines: string[] = [];
       let unreadable: string[] = [];
+      let legacy = 0;
       const timer = deadline(timeoutMs);
       try {
         for await (const m of port({
@@ -83,6 +84,7 @@ export function grepTool(
         })) {
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');
           const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS).text;
+          if (m.legacy && lines.length < max) legacy++;
           lines.push(`${shownName(rel.startsWith('..') ? m.file : rel)}:${m.line}: ${shown}`);
         }
       } catch (e) {
@@ -92,7 +94,7 @@ export function grepTool(
       } finally {
         timer.clear();
       }
-      const skipped = unreadableNote(unreadable, guard.workspaceRoot);
+      const skipped = unreadableNote(unreadable, guard.workspaceRoot) + legacyNote(legacy);
       if (lines.length === 0) {
         // Nothing found and nothing readable (a file named by path that cannot be read): a failure.
         const none = `No matches for ${JSON.stringify(args.pattern)} in ${r.display}`;
@@ -115,6 +117,13 @@ function unreadableNote(reports: string[], root: string): string {
   const rest = reports.length - shown.length;
   const n = reports.length === 1 ? '1 path' : `${reports.length} paths`;
   return `\n(${n} could not be read and ${reports.length === 1 ? 'was' : 'were'} not searched: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''})`;
+}
+
+/** A note on matched lines shown as Windows-1252, or ''. */
+function legacyNote(n: number): string {
+  if (n === 0) return '';
+  const which = n === 1 ? '1 matched line is' : `${n} matched lines are`;
+  return `\n(${which} not UTF-8 and shown read as Windows-1252: ripgrep searches such a file as bytes, where a non-ASCII letter or "." in a pattern does not match its accented letters)`;
 }
 
 /** What a search that ran out of time answers: the matches found until then, and how to search faster. */

@@ -2,7 +2,11 @@
 // read_file and the `contextDesk_readStoredFile` language-model tool share it, with the same caps.
 import { constants, promises as fsp } from 'node:fs';
 import { LineWindowReader, type Window } from './line-window';
-import { utf16AsUtf8, type Utf16 } from './utf16';
+import { decodedAsUtf8, type Utf16 } from './utf16';
+import { LEGACY_ENCODING, Utf8Census } from '../../legacy-encoding';
+
+/** How a file's bytes are read: UTF-16 with a byte order mark, Windows-1252 (not UTF-8), or UTF-8 (undefined). */
+export type FileEncoding = Utf16 | typeof LEGACY_ENCODING;
 
 /** At most this many lines per read. */
 export const MAX_READ_LINES = 2000;
@@ -23,6 +27,8 @@ export interface LineRange {
   size: number;
   /** Bytes read from the file to answer (a range near the start of a huge file reads little). */
   bytesRead: number;
+  /** Set when the file was read as Windows-1252: what was read of it is not UTF-8. */
+  encoding?: typeof LEGACY_ENCODING;
 }
 
 const NEWLINE = 0x0a;
@@ -48,8 +54,11 @@ export interface ReadLineOptions {
   tool?: string;
   maxLineChars?: number;
   maxCountBytes?: number;
-  /** The file is UTF-16 with a byte order mark (see utf16.ts); UTF-8 otherwise. */
-  encoding?: Utf16;
+  /**
+   * The file is UTF-16 with a byte order mark (see utf16.ts) or Windows-1252. Otherwise it is read as
+   * UTF-8, and read again as Windows-1252 when what was read is not UTF-8 and holds no UTF-8 character.
+   */
+  encoding?: FileEncoding;
   chunkBytes?: number;
 }
 
@@ -128,10 +137,14 @@ export async function readLineRange(file: string | fsp.FileHandle, options: Read
   // Non-blocking: a file swapped for a FIFO after it was checked fails instead of waiting for a writer.
   const own = typeof file === 'string';
   const fh = own ? await fsp.open(file, constants.O_RDONLY | constants.O_NONBLOCK) : file;
-  const stream = fh.createReadStream({ highWaterMark: options.chunkBytes ?? 256 * 1024, start: 0, autoClose: own });
-  const bytes = stream as AsyncIterable<Buffer>;
+  // A UTF-8 byte order mark is not text: ripgrep and VS Code leave it out too (`^` matches after it).
+  const skip = options.encoding ? 0 : await utf8BomBytes(fh);
+  const stream = { bytesRead: 0 };
+  const bytes = chunksOf(fh, skip, options.chunkBytes ?? 256 * 1024, stream);
+  const census = options.encoding ? undefined : new Utf8Census();
   try {
-    for await (const chunk of options.encoding ? utf16AsUtf8(bytes, options.encoding) : bytes) {
+    for await (const chunk of options.encoding ? decodedAsUtf8(bytes, options.encoding) : bytes) {
+      census?.push(chunk);
       let start = 0;
       for (let nl = chunk.indexOf(NEWLINE); nl !== -1; nl = chunk.indexOf(NEWLINE, start)) {
         keep(chunk.subarray(start, nl));
@@ -141,24 +154,61 @@ export async function readLineRange(file: string | fsp.FileHandle, options: Read
       keep(chunk.subarray(start));
       // Past the range, a large file is not read on: whether anything follows is all that is needed.
       if (line > last && !countAll) {
-        more = start < chunk.length || stream.bytesRead < size;
+        more = start < chunk.length || skip + stream.bytesRead < size;
         break;
       }
     }
   } finally {
-    stream.destroy();
+    if (own) await fh.close();
+  }
+  // Read to its end, the file's last character must be whole; read in part, it may be cut.
+  if (census && (more ? census : census.end()).legacy) {
+    const again = await readLineRange(own ? file : fh, { ...options, encoding: LEGACY_ENCODING });
+    return { ...again, encoding: LEGACY_ENCODING };
   }
   if (pendingBytes) finishLine(false); // a last line without a newline
-  const bytesRead = stream.bytesRead;
+  const bytesRead = skip + stream.bytesRead;
   if (!countAll) return { offset, lines, more, size, bytesRead };
   const total = line - 1;
   return { offset, lines, total, more: total > last, size, bytesRead };
 }
 
+/**
+ * The file's bytes from `start`, a chunk at a time, read by position through the handle (a stream would
+ * close the caller's handle at its end, and the file may be read twice: again as Windows-1252).
+ */
+async function* chunksOf(
+  fh: fsp.FileHandle,
+  start: number,
+  chunkBytes: number,
+  count: { bytesRead: number },
+): AsyncGenerator<Buffer> {
+  for (;;) {
+    const buf = Buffer.allocUnsafe(chunkBytes);
+    const { bytesRead } = await fh.read(buf, 0, chunkBytes, start + count.bytesRead);
+    if (bytesRead === 0) return;
+    count.bytesRead += bytesRead;
+    yield buf.subarray(0, bytesRead);
+  }
+}
+
+const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
+
+/** 3 when the file starts with a UTF-8 byte order mark, else 0. */
+async function utf8BomBytes(fh: fsp.FileHandle): Promise<number> {
+  const head = Buffer.alloc(3);
+  const { bytesRead } = await fh.read(head, 0, 3, 0);
+  return bytesRead === 3 && head.equals(UTF8_BOM) ? 3 : 0;
+}
+
 const MB = 1024 * 1024;
+/** How a header names the encoding a file that is not UTF-8 was read as. */
+export const LEGACY_NAME = 'read as Windows-1252';
 
 /** The text both tools return: a header, numbered lines, and how to read on. */
-export function formatLineRange(display: string, r: LineRange): string {
+export function formatLineRange(file: string, r: LineRange): string {
+  // Said in the header: an edit of the file must keep its encoding, and a search for é finds its UTF-8 bytes.
+  const display = r.encoding ? `${file} (${LEGACY_NAME}, not UTF-8)` : file;
   if (r.total === 0) return `${display} is empty.`;
   if (r.lines.length === 0) {
     const known = r.total !== undefined ? `${r.total} lines` : `fewer than ${r.offset} lines`;

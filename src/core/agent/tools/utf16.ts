@@ -2,6 +2,8 @@
 // and Out-File, regedit exports, some .NET and Visual Studio files. Their NUL bytes made read_file and
 // tail call them binary, while grep (ripgrep reads the mark) searched them as text.
 
+import { decodeLegacy, LEGACY_ENCODING } from '../../legacy-encoding';
+
 export type Utf16 = 'utf-16le' | 'utf-16be';
 
 /** Bytes of the byte order mark. */
@@ -15,10 +17,18 @@ export function utf16Order(head: Buffer): Utf16 | undefined {
   return undefined;
 }
 
-/** The chunks of a UTF-16 file (its mark first) as UTF-8, for readers that split lines at byte 10. */
-export async function* utf16AsUtf8(chunks: AsyncIterable<Buffer>, order: Utf16): AsyncGenerator<Buffer> {
+/**
+ * The chunks of a UTF-16 file (its mark first) or of a Windows-1252 one as UTF-8, for readers that split
+ * lines at byte 10.
+ */
+export async function* decodedAsUtf8(chunks: AsyncIterable<Buffer>, encoding: string): AsyncGenerator<Buffer> {
+  if (encoding === LEGACY_ENCODING) {
+    // One byte, one character: nothing is cut between chunks.
+    for await (const chunk of chunks) yield Buffer.from(decodeLegacy(chunk), 'utf8');
+    return;
+  }
   // Drops the mark; keeps a code unit or surrogate pair cut between chunks for the next one.
-  const decoder = new TextDecoder(order);
+  const decoder = new TextDecoder(encoding);
   for await (const chunk of chunks) yield Buffer.from(decoder.decode(chunk, { stream: true }), 'utf8');
   const rest = decoder.decode();
   if (rest !== '') yield Buffer.from(rest, 'utf8');
