@@ -11,6 +11,7 @@ import {
 } from '../../core/search/store-grep';
 import { RipgrepError } from '../../core/search/ripgrep';
 import { stripControls } from '../../core/terminal-controls';
+import { unreadableNote } from '../../core/search/unreadable';
 
 const usage = `Usage: context-desk grep PATTERN [options]
 
@@ -24,7 +25,10 @@ Options:
   -i, --ignore-case  case-insensitive
   --max N            stop after N matches
 
-Exit code: 0 matches found, 1 none, 2 error.`;
+A file or folder that cannot be read is named on standard error; the matches found in the
+rest are printed, and the exit code is 2 (as rg's and grep's).
+
+Exit code: 0 matches found, 1 none, 2 error (or something could not be read).`;
 
 const command: Command = {
   summary: 'search terminal logs, tool outputs and history in the Context Desk folder',
@@ -64,6 +68,7 @@ const command: Command = {
         throw new UsageError(`--max must be a positive integer, not '${values.max}'`);
     }
     const root = path.resolve(values.dir);
+    let unreadable: string[] = [];
     const search = {
       root,
       pattern: positionals[0]!,
@@ -72,6 +77,9 @@ const command: Command = {
       caseMode: values['ignore-case'] ? ('ignore' as const) : ('sensitive' as const),
       maxMatches: max,
       signal: io.signal,
+      // A path rg cannot read (a file another user wrote, a folder without permission) does not void
+      // the matches found in the rest; it is named on stderr and the exit code says so.
+      onUnreadable: (paths: string[]) => (unreadable = paths),
     };
     // One write per chunk of rg's output; wait when the reader (a pipe into `head`, a terminal) is slower.
     const write = async (out: string | Buffer): Promise<void> => {
@@ -119,6 +127,10 @@ const command: Command = {
         return 2;
       }
       throw e;
+    }
+    if (unreadable.length > 0) {
+      io.stderr.write(`context-desk grep: ${unreadableNote(unreadable, process.cwd(), '').slice(2, -1)}\n`);
+      return 2;
     }
     return found > 0 ? 0 : 1;
   },

@@ -314,7 +314,8 @@ export async function* ripgrepPrintedLines(
  * The same lines written by rg itself straight to `fd` (a terminal, a file, a pipe the process owns):
  * nothing passes through node, so a search with many matches costs what rg costs. Every line rg prints
  * is a match here, since a binary file is only reported when named in `paths` and store searches name
- * folders. True if anything matched; throws `RipgrepError` as `ripgrepBatches` does.
+ * folders. True if anything matched (false, not known, after `onUnreadable` was called); throws
+ * `RipgrepError` as `ripgrepBatches` does.
  */
 export async function ripgrepToFd(o: Omit<RipgrepOptions, 'ranges' | 'maxMatches'>, fd: number): Promise<boolean> {
   if (o.paths.length === 0) throw new RipgrepError('nothing to search: no paths given', null);
@@ -340,6 +341,12 @@ export async function ripgrepToFd(o: Omit<RipgrepOptions, 'ranges' | 'maxMatches
       throw new RipgrepError(`could not run ripgrep at ${o.rgPath}: ${e.message}`, null);
     });
     o.signal?.throwIfAborted();
+    const unreadable = code === 2 && o.onUnreadable ? unreadablePaths(stderr) : undefined;
+    if (unreadable) {
+      // rg exits 2 after a path it could not read whether or not it printed matches: which is not known.
+      o.onUnreadable!(unreadable);
+      return false;
+    }
     if (code === 2) throw new RipgrepError(describeRipgrepError(stderr, o.pattern), code);
     if (code !== 0 && code !== 1) throw new RipgrepError(stderr.trim() || `ripgrep exited with ${code}`, code);
     return code === 0;

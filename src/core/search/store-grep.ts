@@ -31,6 +31,11 @@ export interface StoreGrepOptions {
   /** How to find rg (VS Code passes its appRoot); or `rgPath` to skip the search. */
   locate?: LocateOptions;
   rgPath?: string;
+  /**
+   * Paths rg could not read (see `RipgrepOptions.onUnreadable`): given this, the search keeps what it
+   * found in the rest instead of failing as a whole.
+   */
+  onUnreadable?: (paths: string[]) => void;
 }
 
 /**
@@ -61,7 +66,14 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
  */
 export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
   const search = await storeSearch(o);
-  if (search) yield* ripgrepBatches({ ...search, maxMatches: o.maxMatches, signal: o.signal, ranges: o.ranges });
+  if (search)
+    yield* ripgrepBatches({
+      ...search,
+      maxMatches: o.maxMatches,
+      signal: o.signal,
+      ranges: o.ranges,
+      onUnreadable: o.onUnreadable,
+    });
 }
 
 /**
@@ -81,6 +93,7 @@ export async function* grepStorePrintedLines(
     cwd: o.cwd,
     maxMatches: o.maxMatches,
     signal: o.signal,
+    onUnreadable: o.onUnreadable,
     dropDotSlash: paths.includes('.'),
   });
 }
@@ -97,7 +110,7 @@ export async function grepStoreToFd(
   if (!search) return false;
   const paths = search.paths.map((p) => path.relative(o.cwd, p));
   if (paths.includes('')) return undefined;
-  return ripgrepToFd({ ...search, paths, cwd: o.cwd, signal: o.signal }, o.fd);
+  return ripgrepToFd({ ...search, paths, cwd: o.cwd, signal: o.signal, onUnreadable: o.onUnreadable }, o.fd);
 }
 
 /** rg, pattern and folders for a store search; undefined when no folder of the scope exists yet. */

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { grepStore, type GrepScope } from '../../core/search/store-grep';
 import type { GrepMatch } from '../../core/search/ripgrep';
+import { unreadableNote } from '../../core/search/unreadable';
 import type { ChatSnapshot } from '../../protocol/chat';
 import type { ContextFolder } from '../contextFolder';
 import type { TerminalCapture } from './terminalCapture';
@@ -114,6 +115,7 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     void (async () => {
       const found: Item[] = [];
       let flushed = 0;
+      let unreadable: string[] = [];
       try {
         for await (const m of grepStore({
           root,
@@ -126,6 +128,8 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
           // Where the match is: the label shows it and accepting opens the file there.
           ranges: true,
           locate: { appRoot: vscode.env.appRoot },
+          // A file it cannot read does not void the matches found in the rest; a last item names it.
+          onUnreadable: (paths) => (unreadable = paths),
         })) {
           found.push({
             label: aroundMatch(m) || '(blank line)',
@@ -138,8 +142,11 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
             flushed = found.length;
           }
         }
-        if (!controller.signal.aborted)
-          qp.items = found.length ? found : [{ label: `No matches for ${pattern}`, alwaysShow: true }];
+        if (!controller.signal.aborted) {
+          const items = found.length ? found : [{ label: `No matches for ${pattern}`, alwaysShow: true }];
+          const note = unreadableNote(unreadable, root).trim().slice(1, -1);
+          qp.items = note ? [...items, { label: `$(warning) ${note}`, alwaysShow: true }] : items;
+        }
       } catch (e) {
         if (!controller.signal.aborted)
           qp.items = [{ label: `$(error) ${e instanceof Error ? e.message : String(e)}`, alwaysShow: true }];

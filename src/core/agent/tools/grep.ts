@@ -7,6 +7,7 @@ import { ripgrep, RipgrepError, type GrepMatch, type RipgrepOptions } from '../.
 import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { deadline } from './deadline';
+import { shownName, unreadableNote } from '../../search/unreadable';
 import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
 
 export type GrepPort = (o: Omit<RipgrepOptions, 'rgPath'>) => AsyncIterable<GrepMatch>;
@@ -24,9 +25,6 @@ export function ripgrepPort(locate: Parameters<typeof locateRipgrep>[0] = {}): G
 
 // Terminal logs' indexes repeat every command line as JSON: grep finds the readable log lines instead.
 const DEFAULT_EXCLUDES = ['!**/.git/**', '!**/node_modules/**', '!**/terminals/*.index.jsonl'];
-
-// A name with a newline or other control character is quoted: as it is, it would read as another line.
-const shownName = (name: string): string => (/[\x00-\x1f\x7f]/.test(name) ? JSON.stringify(name) : name);
 
 export function grepTool(
   guard: PathGuard,
@@ -104,19 +102,6 @@ export function grepTool(
       return { ok: true, text: lines.slice(0, max).join('\n') + more + skipped };
     },
   };
-}
-
-/** Shown paths at most, of those rg could not read. */
-const MAX_UNREADABLE_SHOWN = 5;
-
-/** A note naming the paths rg could not read and why (workspace-relative), or '' when it read all. */
-function unreadableNote(reports: string[], root: string): string {
-  if (reports.length === 0) return '';
-  // Each report is `<path>: <reason>`, the path as rg was given it (absolute, inside the root).
-  const shown = reports.slice(0, MAX_UNREADABLE_SHOWN).map((p) => shownName(p.split(root + path.sep).join('')));
-  const rest = reports.length - shown.length;
-  const n = reports.length === 1 ? '1 path' : `${reports.length} paths`;
-  return `\n(${n} could not be read and ${reports.length === 1 ? 'was' : 'were'} not searched: ${shown.join('; ')}${rest > 0 ? `; and ${rest} more` : ''})`;
 }
 
 /** A note on matched lines shown as Windows-1252, or ''. */

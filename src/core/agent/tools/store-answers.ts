@@ -11,6 +11,7 @@ import { formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange, type Li
 import { recentExecutions } from '../../store/terminal-log-reader';
 import { openChecked } from '../../read-text';
 import { deadline } from './deadline';
+import { unreadableNote } from '../../search/unreadable';
 import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
 
 /** Whether a terminal is captured, as the terminal list tells a calling model. */
@@ -153,6 +154,7 @@ export async function grepText(
   let full = false;
   const timer = deadline(timeoutMs);
   let timedOut = false;
+  let unreadable: string[] = [];
   try {
     // One match past the cap tells whether there are more.
     for await (const m of grepStore({
@@ -165,6 +167,8 @@ export async function grepText(
       // Where each match starts, so a long line is shown around it.
       ranges: true,
       locate,
+      // A file or folder it may not read does not void what was found in the rest.
+      onUnreadable: (paths) => (unreadable = paths),
     })) {
       if (++found > maxMatches) break;
       const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS);
@@ -187,7 +191,11 @@ export async function grepText(
   const faster = 'narrow the scope, or use a simpler or literal (fixed) pattern';
   if (timedOut && lines.length === 0)
     return `grep stopped after ${timeoutMs / 1000} s without a match in ${scope}: ${faster}.`;
-  if (lines.length === 0) return `No matches for ${JSON.stringify(pattern)} in ${scope}.`;
+  const skipped = unreadableNote(unreadable, store.root, store.displayPath(store.root) + '/').slice(1);
+  if (lines.length === 0) {
+    const none = `No matches for ${JSON.stringify(pattern)} in ${scope}.`;
+    return skipped ? `${none}\n${skipped}` : none;
+  }
   const notes: string[] = [];
   if (timedOut)
     notes.push(
@@ -205,6 +213,7 @@ export async function grepText(
     notes.push(
       `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; ${READ_TOOL} at its line with column reads ${MAX_LINE_CHARS.toLocaleString('en-US')} characters from there)`,
     );
+  if (skipped) notes.push(skipped);
   return [...lines, ...notes].join('\n');
 }
 
