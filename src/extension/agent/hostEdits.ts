@@ -6,7 +6,7 @@
 // what the model is told, and warned about if either path runs programs.
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import { editDiffTitle, editedFile, type EditRequest } from '../../core/agent/tools';
+import { editDiffTitle, editedFile, nonUtf8EditRefusal, type EditRequest } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
 
@@ -108,10 +108,27 @@ async function askWithDiff(
   }
 }
 
+/** Bytes of a file checked for its encoding at most (a larger one is edited as before). */
+const ENCODING_CHECK_MAX_BYTES = 16 * 1024 * 1024;
+
+/** Why an edit of the document would damage the file on saving (it is not UTF-8, open as UTF-8), or ''. */
+async function encodingRefusal(name: string, doc: vscode.TextDocument): Promise<string> {
+  if (doc.uri.scheme !== 'file' || !doc.getText().includes('\ufffd')) return '';
+  const size = await vscode.workspace.fs.stat(doc.uri).then(
+    (s) => s.size,
+    () => Infinity,
+  );
+  if (size > ENCODING_CHECK_MAX_BYTES) return '';
+  const bytes = await vscode.workspace.fs.readFile(doc.uri).then(undefined, () => undefined);
+  return (bytes && nonUtf8EditRefusal(name, doc.encoding, bytes)) ?? '';
+}
+
 export async function applyEdit(request: EditRequest, o: EditOptions): Promise<ToolOutput> {
   const { name } = editedFile(request);
   const uri = vscode.Uri.file(request.absolute);
   const before = await stateOf(uri);
+  const refused = before.doc && (await encodingRefusal(name, before.doc));
+  if (refused) return { ok: false, text: refused };
   const planned = plan(request, before.state);
   if (!planned.ok) return planned;
   if (o.approve() && !(await askWithDiff(request, uri, { state: before.state, planned }, o)))
