@@ -129,3 +129,17 @@ test('base64 that is no key stays readable: a certificate, a BEGIN named in code
   await writeFile(path.join(d, 'doc.md'), doc.join('\n'));
   assert.deepEqual((await readLineRange(path.join(d, 'doc.md'))).lines, doc);
 });
+
+test('carriage returns that end no line (old Mac line ends) are named: lines are counted as grep counts them', async (t) => {
+  const file = path.join(await dir(t), 'mac.txt');
+  await writeFile(file, 'one\rtwo\rthree\r\nnext\r\n');
+  const text = formatLineRange('mac.txt', await readLineRange(file));
+  assert.equal(
+    text,
+    'mac.txt lines 1-2 of 2:\n1\tone\rtwo\rthree\n2\tnext\n' +
+      '(line 1 holds carriage returns (\\r) that do not end a line here: lines are counted at \\n, as grep counts them, while an editor may show each \\r as a line break)',
+  );
+  // Windows line ends alone are no such case.
+  await writeFile(file, 'a\r\nb\r\n');
+  assert.equal(formatLineRange('w.txt', await readLineRange(file)), 'w.txt lines 1-2 of 2:\n1\ta\n2\tb');
+});

@@ -205,6 +205,17 @@ const MB = 1024 * 1024;
 /** How a header names the encoding a file that is not UTF-8 was read as. */
 export const LEGACY_NAME = 'read as Windows-1252';
 
+/**
+ * A note when shown lines hold a carriage return not before a newline (old Mac line ends, a progress bar
+ * redrawn with \r): lines are counted at newlines only, as grep counts them, so its line numbers match;
+ * an editor may show such a line as several.
+ */
+function loneCrNote(r: LineRange): string {
+  const at = r.lines.findIndex((l) => l.includes('\r'));
+  if (at === -1) return '';
+  return `\n(line ${r.offset + at} holds carriage returns (\\r) that do not end a line here: lines are counted at \\n, as grep counts them, while an editor may show each \\r as a line break)`;
+}
+
 /** The text both tools return: a header, numbered lines, and how to read on. */
 export function formatLineRange(file: string, r: LineRange): string {
   // Said in the header: an edit of the file must keep its encoding, and a search for é finds its UTF-8 bytes.
@@ -223,5 +234,5 @@ export function formatLineRange(file: string, r: LineRange): string {
     more = `\n(${n} more line${n === 1 ? '' : 's'}; read on with offset ${end + 1})`;
   } else if (r.more)
     more = `\n(more lines follow in this ${(r.size / MB).toFixed(0)} MB file; read on with offset ${end + 1}, or tail or grep it)`;
-  return `${display} lines ${r.offset}-${end}${of}:\n${body}${more}`;
+  return `${display} lines ${r.offset}-${end}${of}:\n${body}${more}${loneCrNote(r)}`;
 }
