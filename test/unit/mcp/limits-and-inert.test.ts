@@ -35,17 +35,18 @@ test('a server that pages forever fails at the overall deadline, reported as suc
       outDir: out,
       allowStart: true,
       resolveCommand: nodeCommand,
-      syncDeadlineMs: 1500,
+      // Long enough for the fine server to start under load (node and the SDK), short for the pager's pages.
+      syncDeadlineMs: 3000,
       settingServers: { pager: sdk('paging'), fine: sdk('ok') },
     });
     try {
       const started = performance.now();
       const [pager, fine] = await m.syncAll();
       const took = performance.now() - started;
-      assert.ok(took < 6000, `the sync ended ${Math.round(took)} ms after it began`);
+      assert.ok(took < 8000, `the sync ended ${Math.round(took)} ms after it began`);
       assert.equal(fine!.status, 'connected');
       assert.equal(pager!.status, 'error');
-      assert.match(pager!.message!, /within the overall deadline of 2 s \(it had sent \d+ tools on \d+ pages\)/);
+      assert.match(pager!.message!, /within the overall deadline of 3 s \(it had sent \d+ tools on \d+ pages\)/);
       assert.match(pager!.fix!, /contextDesk\.mcp\.listTimeoutSeconds/);
       const server = await readFile(path.join(out, 'mcp', 'pager', 'SERVER.md'), 'utf8');
       const index = await readFile(path.join(out, 'mcp', 'INDEX.md'), 'utf8');
