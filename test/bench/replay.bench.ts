@@ -10,7 +10,8 @@ import { createTokenizer, type TokenizerName } from '../../src/core/tokens';
 import { loadTrajectories } from '../../src/core/trajectories';
 import { DEFAULT_REPLAY_OPTIONS, STRATEGY_NAMES, aggregate, replayTrajectory } from '../../src/core/replay/replay';
 import type { StrategyRun } from '../../src/cli/replay/run';
-import { buildReport, formatTable } from '../../src/cli/replay/report';
+import { buildReport } from '../../src/cli/replay/report';
+import { formatTable } from '../../src/cli/replay/report-table';
 
 const GOAL = 2;
 const folder = resolve(process.argv[2] ?? resolve(__dirname, '../../../shared/trajectories'));

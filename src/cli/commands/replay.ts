@@ -7,7 +7,9 @@ import { aggregate } from '../../core/replay/replay';
 import { parseReplayArgs } from '../replay/args';
 import { ContextDump } from '../replay/dump';
 import { Progress } from '../replay/progress';
-import { buildReport, formatCsv, formatTable, groupSkipped } from '../replay/report';
+import { buildReport, groupSkipped } from '../replay/report';
+import { formatTable } from '../replay/report-table';
+import { formatCsv } from '../replay/report-csv';
 import { renderPlot } from '../replay/plot';
 import { Interrupted, replayFiles, type TrajectoryWarning } from '../replay/run';
 

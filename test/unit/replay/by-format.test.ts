@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregate, type TrajectoryReplay } from '../../../src/core/replay/replay';
 import type { StrategyName } from '../../../src/core/strategies';
-import { buildReport, formatTable } from '../../../src/cli/replay/report';
+import { buildReport } from '../../../src/cli/replay/report';
+import { formatTable } from '../../../src/cli/replay/report-table';
 
 function replay(
   id: string,

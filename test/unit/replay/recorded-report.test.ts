@@ -2,7 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { aggregate, type TrajectoryReplay } from '../../../src/core/replay/replay';
 import type { RecordedUsage } from '../../../src/core/trajectories';
-import { buildReport, formatCsv, formatTable, type ReplayReport } from '../../../src/cli/replay/report';
+import { buildReport, type ReplayReport } from '../../../src/cli/replay/report';
+import { formatTable } from '../../../src/cli/replay/report-table';
+import { formatCsv } from '../../../src/cli/replay/report-csv';
 
 /** A raw replay whose calls sent `sent[k]` context tokens and recorded `recorded[k]` (or nothing). */
 function replay(

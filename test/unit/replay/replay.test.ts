@@ -14,7 +14,8 @@ import {
 } from '../../../src/core/replay/replay';
 import { conversation, trajectoryOf, turnsArb, wordTokenizer } from '../strategies/helpers';
 import { assertQuick } from '../../support/linear-time';
-import { buildReport, formatTable } from '../../../src/cli/replay/report';
+import { buildReport } from '../../../src/cli/replay/report';
+import { formatTable } from '../../../src/cli/replay/report-table';
 
 const tokenizer = wordTokenizer();
 const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
