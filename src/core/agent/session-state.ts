@@ -1,4 +1,5 @@
 // The session as plain JSON: the panel restores it after a reload and history files store it.
+import { randomUUID } from 'node:crypto';
 import type { Message } from '../messages';
 import { withOrigins } from '../provenance';
 import { parseStrategyState, type StrategyState } from '../strategies/strategy-state';
@@ -120,6 +121,31 @@ export interface SessionState {
    */
   strategyState?: StrategyState;
   status: 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
+}
+
+/** A new conversation: the host's system prompt (if any), nothing said or spent yet. */
+export function newSessionState(start: {
+  createdAt: number;
+  provider: string;
+  model: string;
+  strategy: StrategyName;
+  systemPrompt: string | undefined;
+}): SessionState {
+  return {
+    version: SESSION_STATE_VERSION,
+    id: randomUUID(),
+    createdAt: start.createdAt,
+    provider: start.provider,
+    model: start.model,
+    strategy: start.strategy,
+    // The system prompt has no origin: it is the host's standing instructions, kept by every strategy.
+    messages: start.systemPrompt ? [{ role: 'system', content: start.systemPrompt }] : [],
+    turns: 0,
+    calls: [],
+    summaryCalls: [],
+    cost: 0,
+    status: 'idle',
+  };
 }
 
 const STATUSES = new Set(['idle', 'running', 'completed', 'max-turns', 'aborted', 'budget', 'error']);

@@ -1,40 +1,32 @@
 // The agent loop: prepare the context with the selected strategy, make one model call (ModelCaller: budget,
 // send, accounting) with the retries the retry policy allows (retry-loop.ts), run the tools, repeat until
 // the model answers without tool calls, the user stops, the budget refuses or a failure cannot be retried.
-import { randomUUID } from 'node:crypto';
-import { TokenBudget, type BudgetLimits, type BudgetScope } from '../budget';
-import type { Message, Tokenizer, ToolCall } from '../messages';
+import { TokenBudget } from '../budget';
+import type { Message, Tokenizer } from '../messages';
 import type { StrategyState } from '../strategies/strategy-state';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import type { AgentOptions, LiveSettings } from './session-options';
 import { createStrategy } from '../strategies/registry';
 import { createRetryFilterStrategy } from '../strategies/retry-filter';
-import {
-  DEFAULT_STRATEGY_OPTIONS,
-  type ContextResult,
-  type ContextStrategy,
-  type StrategyName,
-  type StrategyOptions,
-} from '../strategies/types';
-import { DEFAULT_OUTPUT_PRICE, type MoneyPrice } from '../cost/pricing';
+import type { ContextResult, ContextStrategy, StrategyName, StrategyOptions } from '../strategies/types';
 import { countsExactly } from '../tokens/model-family';
-import { CallAccountant, type CallPrices } from './accounting';
 import { uniqueCallIds } from './call-ids';
 import { SUMMARY_REST_CALLS, SummaryRest } from './summary-rest';
 import { BudgetStop, stoppable } from './call-records';
 import { isAbortError } from './errors';
 import type { AgentEvent, AgentEventListener } from './events';
 import { passThroughLongOutput } from './long-output';
-import { ModelCaller, type AttemptContext, type BudgetCut } from './model-call';
+import { ModelCaller, type AttemptContext } from './model-call';
 import { sessionSummarizer } from './session-summarizer';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
-import { SESSION_STATE_VERSION, type CallRecord, type SessionState } from './session-state';
+import { newSessionState, type CallRecord, type SessionState } from './session-state';
 import { restoredState } from './restored-state';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
-import { BUDGET_CUT_CALL_TEXT, budgetName, cutCall, replyEnd, replyEndWarning } from './stop-reason';
+import { BUDGET_CUT_CALL_TEXT, budgetRanOutMessage, unfinishedReply } from './stop-reason';
 import { overWindowStop } from './set-aside';
+import { SessionSettings, type StrategyMaker } from './session-settings';
 
 export type { AgentOptions, LiveSettings } from './session-options';
 
@@ -44,14 +36,10 @@ const MAX_CUT_REPLIES = 3;
 export class AgentSession {
   private readonly listeners = new Set<AgentEventListener>();
   private readonly s: SessionState;
-  private strategy: ContextStrategy;
-  private strategyName: StrategyName;
-  private strategyOptions: StrategyOptions;
-  private tokenizer: Tokenizer;
+  /** The strategy, tokenizer, prices and budget limits, which may change between calls. */
+  private readonly settings: SessionSettings;
   private readonly retryFilter = createRetryFilterStrategy();
-  private accountant: CallAccountant;
   private readonly budget: TokenBudget;
-  private budgetLimits: string;
   private readonly caller: ModelCaller;
   private readonly policy: RetryPolicy;
   private readonly clock: Clock;
@@ -59,9 +47,6 @@ export class AgentSession {
   private readonly sleep: AbortableSleep;
   private signal: AbortSignal = new AbortController().signal;
   private running = false;
-  private pending: LiveSettings | undefined;
-  private livePrices: CallPrices | undefined;
-  private money: MoneyPrice | undefined;
   /** The record of a call whose answer is about to be added: reported right after it. */
   private heldRecord: CallRecord | undefined;
   /** After a failed summary, contexts are built without summarizing for a few calls. */
@@ -76,11 +61,6 @@ export class AgentSession {
     this.log = o.logger ?? silentLogger;
     this.sleep = o.sleep ?? abortableSleep;
     this.policy = { ...DEFAULT_RETRY_POLICY, ...o.retry };
-    this.tokenizer = o.tokenizer;
-    this.strategyName = o.strategy ?? 'cache-aware';
-    this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
-    this.money = o.money;
-    this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens);
     const restored = o.restore
       ? restoredState(o.restore, o.systemPrompt, (why) => (this.ignoredState = why))
       : undefined;
@@ -95,43 +75,30 @@ export class AgentSession {
       // A conversation that goes on (new model or strategy) keeps what it spent.
       sessionUsed: restored?.spentTokens ?? 0,
     });
-    this.budgetLimits = limitsKey(o.budget ?? {});
     this.caller = new ModelCaller(() => this.attemptContext()); // before the summarizer, which adds to it
-    this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
+    const make: StrategyMaker = (name, options, tokenizer) => this.makeStrategy(name, options, tokenizer);
+    this.settings = new SessionSettings(o, this.budget, make, () => this.s);
+    const strategyName = this.settings.strategyName;
     // The same strategy goes on with its checkpoint and mask boundary (no new summary, the same prefix).
-    if (restored?.strategyState?.strategy === this.strategyName) this.strategy.restore?.(restored.strategyState);
+    if (restored?.strategyState?.strategy === strategyName) this.strategy.restore?.(restored.strategyState);
     if (restored) delete restored.strategyState; // from now on the strategy holds it (see `state`)
     this.savedStrategyState = JSON.stringify(this.strategy.snapshot?.());
     if (this.ignoredState) this.log.warn(this.ignoredState);
-    this.s = restored ?? {
-      version: SESSION_STATE_VERSION,
-      id: randomUUID(),
-      createdAt: this.clock.now(),
-      provider: o.provider.id,
-      model: o.model,
-      strategy: this.strategyName,
-      // The system prompt has no origin: it is the host's standing instructions, kept by every strategy.
-      messages: o.systemPrompt ? [{ role: 'system', content: o.systemPrompt }] : [],
-      turns: 0,
-      calls: [],
-      summaryCalls: [],
-      cost: 0,
-      status: 'idle',
-    };
-    Object.assign(this.s, { provider: o.provider.id, model: o.model, strategy: this.strategyName });
+    this.s =
+      restored ??
+      newSessionState({
+        createdAt: this.clock.now(),
+        provider: o.provider.id,
+        model: o.model,
+        strategy: strategyName,
+        systemPrompt: o.systemPrompt,
+      });
+    Object.assign(this.s, { provider: o.provider.id, model: o.model, strategy: strategyName });
   }
 
-  private prices(): CallPrices {
-    if (this.livePrices) return this.livePrices;
-    const o = this.o.prices;
-    return {
-      cachedPrice: o?.cachedPrice ?? this.strategyOptions.cachedPrice,
-      cacheWritePrice: o?.cacheWritePrice ?? this.strategyOptions.cacheWritePrice,
-      ...(o?.reportedWritePrice !== undefined ? { reportedWritePrice: o.reportedWritePrice } : {}),
-      outputPrice: o?.outputPrice ?? DEFAULT_OUTPUT_PRICE,
-      ...(o?.longContext ? { longContext: o.longContext } : {}),
-      ...(o?.minCachedTokens !== undefined ? { minCachedTokens: o.minCachedTokens } : {}),
-    };
+  /** The current strategy (it changes with the settings, or when a message is set aside). */
+  private get strategy(): ContextStrategy {
+    return this.settings.strategy;
   }
 
   /** A fresh strategy (and summarizer) from the given name, options and tokenizer; throws on bad options. */
@@ -142,8 +109,8 @@ export class AgentSession {
         budget: this.budget,
         caller: this.caller,
         state: () => this.s,
-        accountant: () => this.accountant,
-        money: () => this.money,
+        accountant: () => this.settings.accountant,
+        money: () => this.settings.money,
         signal: () => this.signal,
         policy: this.policy,
         sleep: this.sleep,
@@ -161,23 +128,24 @@ export class AgentSession {
 
   private attemptContext(): AttemptContext {
     const o = this.o;
+    const { accountant, strategyOptions, tokenizer, money } = this.settings;
     return {
       provider: o.provider,
       model: o.model,
-      accountant: this.accountant,
+      accountant,
       budget: this.budget,
       state: this.s,
       strategy: this.strategy.name,
       params: {
-        window: this.strategyOptions.window,
-        polling: this.strategyOptions.polling,
-        contextWindow: this.strategyOptions.contextWindow,
-        summaryTokens: this.strategyOptions.summaryTokens,
+        window: strategyOptions.window,
+        polling: strategyOptions.polling,
+        contextWindow: strategyOptions.contextWindow,
+        summaryTokens: strategyOptions.summaryTokens,
       },
-      tokenizer: this.tokenizer.name,
-      ...(this.money ? { money: this.money } : {}),
+      tokenizer: tokenizer.name,
+      ...(money ? { money } : {}),
       // o200k / cl100k count OpenAI's models exactly; any other model's tokens they only estimate.
-      exact: this.tokenizer.exact && countsExactly(this.tokenizer.name, o.model),
+      exact: tokenizer.exact && countsExactly(tokenizer.name, o.model),
       clock: this.clock,
       emit: (e) => this.emit(e),
       ...(o.taskId !== undefined ? { taskId: o.taskId } : {}),
@@ -192,40 +160,7 @@ export class AgentSession {
    * the current ones change nothing, so a strategy keeps its state unless it really changes.
    */
   reconfigure(update: LiveSettings): void {
-    this.pending = { ...this.pending, ...update };
-  }
-
-  private async applySettings(): Promise<void> {
-    const p = this.pending;
-    if (!p) return;
-    this.pending = undefined;
-    const options = { ...this.strategyOptions, ...p.strategyOptions };
-    const tokenizer = p.tokenizer ?? this.tokenizer;
-    const name = p.strategy ?? this.strategyName;
-    if (p.money !== undefined) this.money = p.money ?? undefined;
-    if (p.prices && JSON.stringify(p.prices) !== JSON.stringify(this.accountant.relativePrices)) {
-      this.livePrices = p.prices;
-      this.accountant = this.accountant.carriedTo(this.tokenizer, p.prices);
-    }
-    const same =
-      name === this.strategyName &&
-      tokenizer.name === this.tokenizer.name &&
-      JSON.stringify(options) === JSON.stringify(this.strategyOptions);
-    if (!same) {
-      // Built first: options no strategy accepts leave the current one in place (and end this run).
-      const carried = name === this.strategyName ? this.strategy.snapshot?.() : undefined;
-      this.strategy = this.makeStrategy(name, options, tokenizer);
-      if (carried) this.strategy.restore?.(carried);
-      this.strategyName = name;
-      this.strategyOptions = options;
-      this.tokenizer = tokenizer;
-      this.accountant = this.accountant.carriedTo(tokenizer, this.prices());
-      this.s.strategy = name;
-    }
-    if (p.budget && limitsKey(p.budget) !== this.budgetLimits) {
-      this.budgetLimits = limitsKey(p.budget);
-      await this.budget.setLimits(p.budget);
-    }
+    this.settings.reconfigure(update);
   }
 
   /** Subscribes to events; returns the unsubscribe function. */
@@ -346,7 +281,11 @@ export class AgentSession {
       // Before the answer is kept, run or sent back: a result pairs with its call by id.
       const toolCalls = uniqueCallIds(outcome.result.toolCalls, this.s.messages);
       const budgetCut = outcome.budgetCut;
-      const cut = this.warnReplyEnd(turn, outcome.result.finishReason, toolCalls, budgetCut);
+      const { cut, warning } = unfinishedReply(outcome.result.finishReason, toolCalls, this.o.tools, budgetCut);
+      if (warning) {
+        this.log.warn(warning);
+        this.emit({ type: 'warning', turn, message: warning });
+      }
       const action: Message = { role: 'assistant', content: text, origin: 'agent' };
       if (toolCalls.length > 0) action.toolCalls = toolCalls;
       this.append(action);
@@ -354,7 +293,7 @@ export class AgentSession {
       this.heldRecord = undefined;
       if (held) this.reportCall(held);
       if (toolCalls.length === 0) {
-        if (budgetCut) return this.budgetRanOut(budgetCut);
+        if (budgetCut) return this.stop('budget', budgetRanOutMessage(budgetCut));
         this.emit({ type: 'done', reason: 'completed', turns: this.s.turns });
         return 'completed';
       }
@@ -373,12 +312,12 @@ export class AgentSession {
           const result: Message = { ...m, origin: 'environment' };
           this.append(result);
           // Count new text on arrival, so assembling the next call only looks tokens up.
-          this.accountant.count(result);
+          this.settings.accountant.count(result);
         },
       });
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
       // An approval budget goes on: the next call is over its limit, so it asks before anything more is spent.
-      if (budgetCut?.mode === 'hard') return this.budgetRanOut(budgetCut);
+      if (budgetCut?.mode === 'hard') return this.stop('budget', budgetRanOutMessage(budgetCut));
       // Each cut reply costs a full output: a model that keeps writing too much is stopped, not paid on.
       cutInARow = cut ? cutInARow + 1 : 0;
       if (cutInARow >= MAX_CUT_REPLIES)
@@ -390,45 +329,10 @@ export class AgentSession {
     }
   }
 
-  /** The budget ran out in the answer just kept (its finished calls were run): the run stops. */
-  private budgetRanOut(cut: BudgetCut): SessionState['status'] {
-    if (cut.mode === 'approval')
-      return this.stop(
-        'budget',
-        `The ${budgetName(cut)} budget reached its limit in the last answer (approval): send a message to go ` +
-          'on, and the next call asks for your approval',
-      );
-    return this.stop(
-      'budget',
-      `The ${budgetName(cut)} budget stopped the run (hard-limit): the last answer used it up`,
-    );
-  }
-
-  /**
-   * Warns when a reply did not end normally: cut at the output limit (then returns the tool call the limit
-   * left half written, answered with a note instead of run) or refused.
-   */
-  private warnReplyEnd(
-    turn: number,
-    reason: string | undefined,
-    calls: readonly ToolCall[],
-    budget: BudgetScope | undefined,
-  ): ToolCall | undefined {
-    const end = replyEnd(reason);
-    if (end === 'complete' || reason === undefined) return undefined;
-    const cut = end === 'output-limit' ? cutCall(calls, this.o.tools) : undefined;
-    const message = replyEndWarning(end, reason, cut !== undefined, budget);
-    if (message) {
-      this.log.warn(message);
-      this.emit({ type: 'warning', turn, message });
-    }
-    return cut;
-  }
-
   /** The strategy's view for this call; a failed summary warns and the call goes ahead (summary-rest.ts). */
   private buildContext(turn: number, history: readonly Message[], signal: AbortSignal): Promise<ContextResult> {
     // Tool definitions and reply priming travel with every request: the window leaves room for them.
-    const reservedTokens = this.accountant.reserved(this.o.tools.specs());
+    const reservedTokens = this.settings.accountant.reserved(this.o.tools.specs());
     return this.summaryRest.build(this.strategy, history, { reservedTokens }, signal, (why) => {
       this.log.warn(`Summarizing failed, the call goes ahead without a new summary: ${why}`);
       this.emit({
@@ -447,7 +351,7 @@ export class AgentSession {
     let view: ContextResult;
     let before: StrategyState | undefined; // the strategy's state as the model last saw it
     try {
-      await this.applySettings();
+      await this.settings.apply();
       before = this.strategy.snapshot?.();
       view = await this.buildContext(turn, history, signal);
     } catch (e) {
@@ -460,9 +364,10 @@ export class AgentSession {
     if (view.overWindow) {
       const whole = this.strategy.name === 'raw';
       const onSetAside = (m: Message, i: number): void => this.report(() => this.o.onSetAside?.(m, i));
-      const stop = overWindowStop(view.overWindow, this.s.messages, { tokenizer: this.tokenizer, whole, onSetAside });
+      const tokenizer = this.settings.tokenizer;
+      const stop = overWindowStop(view.overWindow, this.s.messages, { tokenizer, whole, onSetAside });
       // Set aside, the message was never part of the conversation: nor is what the strategy built on it.
-      if (stop.setAside) this.strategy = this.makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
+      if (stop.setAside) this.settings.renewStrategy();
       if (stop.setAside && before) this.strategy.restore?.(before);
       this.reportStrategyState();
       return { ok: false, reason: 'error', message: stop.message };
@@ -486,9 +391,4 @@ export class AgentSession {
       { turn, view, history, signal },
     );
   }
-}
-
-/** Budget limits compared by value (mode and limit per level). */
-function limitsKey(l: BudgetLimits): string {
-  return JSON.stringify([l.session ?? null, l.task ?? null, l.agent ?? null]);
 }

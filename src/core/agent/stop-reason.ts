@@ -1,6 +1,6 @@
 // How a reply ended, from the provider's stop reason. A reply cut at the output limit is not a complete
 // answer (its text ends mid-way, its last tool call may be half written), and a refusal is no answer.
-import type { BudgetScope } from '../budget';
+import type { BudgetRoom, BudgetScope } from '../budget';
 import type { ToolCall } from '../messages';
 import type { ToolRegistry } from './tool-registry';
 
@@ -69,4 +69,31 @@ export function replyEndWarning(
       ? "The provider's content filter stopped the answer (content_filter)."
       : `The model refused this request (${reason}).`;
   return undefined;
+}
+
+/**
+ * A reply that did not end normally: cut at the output limit (then the tool call the limit left half
+ * written, answered with a note instead of run) or refused, with the warning the user sees.
+ */
+export function unfinishedReply(
+  reason: string | undefined,
+  calls: readonly ToolCall[],
+  tools: ToolRegistry,
+  budget: BudgetScope | undefined,
+): { cut?: ToolCall; warning?: string } {
+  const end = replyEnd(reason);
+  if (end === 'complete' || reason === undefined) return {};
+  const cut = end === 'output-limit' ? cutCall(calls, tools) : undefined;
+  const warning = replyEndWarning(end, reason, cut !== undefined, budget);
+  return { ...(cut ? { cut } : {}), ...(warning ? { warning } : {}) };
+}
+
+/** Why the run stops when the budget ran out in the answer just kept (its finished calls were run). */
+export function budgetRanOutMessage(cut: Omit<BudgetRoom, 'tokens'>): string {
+  if (cut.mode === 'approval')
+    return (
+      `The ${budgetName(cut)} budget reached its limit in the last answer (approval): send a message to go ` +
+      'on, and the next call asks for your approval'
+    );
+  return `The ${budgetName(cut)} budget stopped the run (hard-limit): the last answer used it up`;
 }
