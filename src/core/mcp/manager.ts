@@ -3,10 +3,8 @@
 // `<out>/mcp/<server>/...` and `<out>/mcp/INDEX.md`, re-syncs on `tools/list_changed`, reconnects with
 // backoff after a lost connection, and closes everything on `dispose()`.
 import * as path from 'node:path';
-import { mcpSdkModules } from './sdk-modules';
 import { Emitter, type Event } from './events';
 import { assignSafeNames } from './names';
-import { buildToolEntries, warningsLine } from './tools';
 import {
   DEFAULT_RECONNECT,
   disabledState,
@@ -22,19 +20,14 @@ import {
   type McpSyncManagerOptions,
 } from './manager-options';
 import { toCallResult } from './call-result';
-import { redact, resolveServerConfig, VariableError, withEnvFile } from './variables';
+import { resolveServerConfig, VariableError, withEnvFile } from './variables';
 import { writeIndex, writeServerFolder } from './writer';
 import type { McpCallResult, McpConfigError, McpInputDeclaration, McpServerState, VscodeToolInfo } from './types';
 import { silentLogger, systemClock, type Clock, type Logger } from '../ports';
 import { ContextStore } from '../store/context-store';
-import { redactSecrets } from '../store/sanitize/secrets';
+import { syncServerTools } from './server-sync';
 
-/** Default overall deadline for connecting to one server and listing all its tools. */
-export const DEFAULT_SYNC_DEADLINE_MS = 60_000;
-
-const redactText = async (text: string | undefined, secrets: string[]): Promise<string | undefined> =>
-  text === undefined ? undefined : (await redactSecrets(redact(text, secrets))).text;
-
+export { DEFAULT_SYNC_DEADLINE_MS } from './server-sync';
 export { VSCODE_SERVER, type McpSyncManagerOptions } from './manager-options';
 
 /**
@@ -276,80 +269,21 @@ export class McpSyncManager {
     };
   }
 
-  /** Connects if needed, lists tools, publishes the state. Never throws for a server's own failures. */
+  /** Connects if needed, lists tools, publishes the state (server-sync.ts). */
   private async syncOne(name: string, l: Live, baseIn?: McpServerState): Promise<void> {
     const prev = this.states.get(name);
     const base = baseIn ?? (prev ? { ...prev } : undefined);
     if (!base || this.disposed) return;
-    const { McpConnection, raceAbort, classifyFailure, DeadlineError } = mcpSdkModules();
-    const folder = this.mcpDir ? path.join(this.mcpDir, base.folderName) : '';
-    let phase: 'connect' | 'list' = 'connect';
-    // One overall deadline for connect + every page: a slow paging server cannot hold the sync for hours.
-    const deadlineMs = this.options.syncDeadlineMs ?? DEFAULT_SYNC_DEADLINE_MS;
-    const deadline = new AbortController();
-    const timer = setTimeout(
-      () => deadline.abort(new DeadlineError(deadlineMs, { ...(l.connection?.progress ?? { pages: 0, tools: 0 }) })),
-      deadlineMs,
-    );
-    try {
-      if (!l.connection) {
-        const opening = McpConnection.open(l.config, {
-          connectTimeoutMs: this.options.connectTimeoutMs ?? 15_000,
-          listTimeoutMs: this.options.listTimeoutMs ?? 15_000,
-          resolveCommand: this.options.resolveCommand,
-          onToolsChanged: () => this.onToolsChanged(name, l),
-          onUnexpectedClose: () => this.onLost(name, l),
-        });
-        l.connection = await raceAbort(opening, deadline.signal);
-        if (this.disposed || this.live.get(name) !== l) {
-          await l.connection.close();
-          return;
-        }
-      }
-      phase = 'list';
-      const conn = l.connection;
-      const listed = await conn.listTools(deadline.signal);
-      const warnings = listed.warnings;
-      const tools = buildToolEntries(listed.tools, folder, warnings);
-      l.attempts = 0;
-      const state: McpServerState = { ...base, status: 'connected', lastSync: this.clock.now(), tools };
-      delete state.message;
-      delete state.fix;
-      if (warnings.length > 0) state.message = await redactText(warningsLine(warnings), l.secrets);
-      if (conn.serverInfo) state.serverInfo = conn.serverInfo;
-      if (conn.instructions) state.instructions = await redactText(conn.instructions, l.secrets);
-      await this.publish(state);
-    } catch (caught) {
-      // Past the overall deadline, whatever the aborted request threw, the deadline is the reason.
-      const e: unknown = deadline.signal.aborted ? deadline.signal.reason : caught;
-      const stderr = (caught as { stderr?: unknown }).stderr;
-      const failure = classifyFailure(
-        e,
-        l.config,
-        phase,
-        typeof stderr === 'string' ? stderr : (l.connection?.stderr ?? ''),
-        phase === 'connect' ? (this.options.connectTimeoutMs ?? 15_000) : (this.options.listTimeoutMs ?? 15_000),
-      );
-      // Stderr and messages can carry tokens and passwords: redacted before they are logged, shown or written.
-      const message = (await redactText(failure.message, l.secrets))!;
-      this.logger.warn(`MCP server ${name}: ${failure.status}: ${message}`);
-      const c = l.connection;
-      l.connection = undefined;
-      await c?.close();
-      const state: McpServerState = {
-        ...base,
-        status: failure.status,
-        message,
-        fix: (await redactText(failure.fix, l.secrets))!,
-        lastSync: this.clock.now(),
-        tools: [],
-      };
-      delete state.serverInfo;
-      delete state.instructions;
-      await this.publish(state);
-    } finally {
-      clearTimeout(timer);
-    }
+    await syncServerTools(name, l, base, {
+      options: () => this.options,
+      mcpDir: this.mcpDir,
+      clock: this.clock,
+      logger: this.logger,
+      current: () => !this.disposed && this.live.get(name) === l,
+      onToolsChanged: () => this.onToolsChanged(name, l),
+      onLost: () => this.onLost(name, l),
+      publish: (state) => this.publish(state),
+    });
   }
 
   /** A burst of list_changed notifications costs one re-list: later ones wait for the queued one. */
