@@ -5,7 +5,10 @@ import { readFileSync } from 'node:fs';
 import { launchBrowser } from './lib/browser';
 
 const SHOTS = [
-  ['test-results/agent-panel-masked.png', 'A long task: a masked observation and the link to its file, the one-line meter'],
+  [
+    'test-results/agent-panel-masked.png',
+    'A long task: a masked observation and the link to its file, the one-line meter',
+  ],
   ['test-results/setup-test-connection-ok.png', 'The setup form after Test connection'],
   ['test-results/history.png', 'History: each session titled by its first instruction, with its cost'],
 ] as const;
