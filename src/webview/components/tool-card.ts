@@ -1,6 +1,6 @@
 // <cd-tool-card>: one tool call: name with a codicon, state, duration, arguments (collapsed JSON) and
 // the output preview (collapsible, monospace). Masked observations say so and link to the stored file.
-import { LitElement, css, html, nothing } from 'lit';
+import { LitElement, css, html, nothing, type TemplateResult } from 'lit';
 import type { ChatToolCall } from '../../protocol/chat';
 import { formatDuration, prettyArguments } from '../lib/format';
 import { outputLabels } from '../lib/labels';
@@ -57,6 +57,20 @@ export class CdToolCard extends LitElement {
     if (this.call.storedAt) requestHost(this, 'openStored', { path: this.call.storedAt });
   }
 
+  /** The stored file's path as the link that opens it (wrapping at its slashes in a narrow card). */
+  private fileLink(tool: string, storedAt: string, testId: string): TemplateResult {
+    return html`<button
+      type="button"
+      class="link path"
+      data-testid=${testId}
+      aria-label="Open the full output of ${tool} (${storedAt})"
+      title="Open ${storedAt}"
+      @click=${this.open}
+    >
+      ${brokenAtSlashes(storedAt)}
+    </button>`;
+  }
+
   /** A disclosure of this card is open: as the user left it, else `byDefault`. */
   private isOpen(part: string, byDefault: boolean): boolean {
     return disclosures.isOpen(`${this.call.callId}:${part}`, byDefault);
@@ -92,21 +106,7 @@ export class CdToolCard extends LitElement {
             ? html`<div class="masked" data-testid="masked" title=${labels.maskedTitle ?? ''}>
                   <span class="codicon codicon-eye-closed" aria-hidden="true"></span>
                   <span class="said"
-                    >${labels.masked}
-                    ${
-                      c.storedAt
-                        ? html`<button
-                            type="button"
-                            class="link path"
-                            data-testid="open-masked"
-                            aria-label="Open the full output of ${c.tool} (${c.storedAt})"
-                            title="Open ${c.storedAt}"
-                            @click=${this.open}
-                          >
-                            ${brokenAtSlashes(c.storedAt)}
-                          </button>`
-                        : nothing
-                    }</span
+                    >${labels.masked} ${c.storedAt ? this.fileLink(c.tool, c.storedAt, 'open-masked') : nothing}</span
                   >
                 </div>
                 ${
@@ -138,19 +138,7 @@ export class CdToolCard extends LitElement {
         }
         ${
           c.storedAt && !c.masked
-            ? html`<div class="full">
-                Full output:
-                <button
-                  type="button"
-                  class="link path"
-                  data-testid="open-full"
-                  aria-label="Open the full output of ${c.tool} (${c.storedAt})"
-                  title="Open ${c.storedAt}"
-                  @click=${this.open}
-                >
-                  ${brokenAtSlashes(c.storedAt)}
-                </button>
-              </div>`
+            ? html`<div class="full">Full output: ${this.fileLink(c.tool, c.storedAt, 'open-full')}</div>`
             : nothing
         }
       </div>
