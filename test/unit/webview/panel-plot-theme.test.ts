@@ -28,8 +28,11 @@ test('switching between two dark themes gives the plot the new theme’s colours
   assert.equal(await page.evaluate(() => document.body.className), bodyClass);
   // A style change that leaves the colours as they are does not rebuild the chart.
   await page.evaluate(`window.__chart = ${PLOT}.chart`);
-  await page.evaluate(() => document.documentElement.style.setProperty('--vscode-font-size', '14px'));
-  await page.evaluate(() => new Promise((r) => setTimeout(r, 100)));
+  // The observer's callback is a microtask queued by the change: one queued after it runs once it has.
+  await page.evaluate(async () => {
+    document.documentElement.style.setProperty('--vscode-font-size', '14px');
+    await new Promise<void>((r) => queueMicrotask(r));
+  });
   assert.equal(await page.evaluate(`window.__chart === ${PLOT}.chart`), true);
   await page.close();
 });
