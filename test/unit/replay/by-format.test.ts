@@ -5,6 +5,7 @@ import { aggregate, type TrajectoryReplay } from '../../../src/core/replay/repla
 import type { StrategyName } from '../../../src/core/strategies';
 import { buildReport } from '../../../src/cli/replay/report';
 import { formatTable } from '../../../src/cli/replay/report-table';
+import { reportMeta } from './report-meta';
 
 function replay(
   id: string,
@@ -45,21 +46,7 @@ function report(runs: Record<string, TrajectoryReplay[]>) {
       totals: aggregate(replays),
       replays,
     })),
-    {
-      tokenizer: 'o200k',
-      exact: true,
-      skipped: [],
-      perTrajectory: false,
-      options: {
-        window: 10,
-        polling: 1,
-        cachedPrice: 0.1,
-        cacheWritePrice: 1,
-        contextWindow: 200_000,
-        includeOutput: false,
-        minCachedTokens: 0,
-      },
-    },
+    reportMeta(),
     (x) => aggregate([x]),
   );
 }

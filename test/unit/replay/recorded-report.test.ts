@@ -5,6 +5,7 @@ import type { RecordedUsage } from '../../../src/core/trajectories';
 import { buildReport, type ReplayReport } from '../../../src/cli/replay/report';
 import { formatTable } from '../../../src/cli/replay/report-table';
 import { formatCsv } from '../../../src/cli/replay/report-csv';
+import { reportMeta } from './report-meta';
 
 /** A raw replay whose calls sent `sent[k]` context tokens and recorded `recorded[k]` (or nothing). */
 function replay(
@@ -41,21 +42,7 @@ function replay(
 function report(replays: TrajectoryReplay[]): ReplayReport {
   return buildReport(
     [{ strategy: 'raw', totals: aggregate(replays), replays }],
-    {
-      tokenizer: 'o200k',
-      exact: true,
-      skipped: [],
-      perTrajectory: true,
-      options: {
-        window: 10,
-        polling: 1,
-        cachedPrice: 0.1,
-        cacheWritePrice: 1,
-        contextWindow: 200_000,
-        includeOutput: false,
-        minCachedTokens: 0,
-      },
-    },
+    reportMeta({ perTrajectory: true }),
     (x) => aggregate([x]),
   );
 }

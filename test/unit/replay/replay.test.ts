@@ -16,6 +16,7 @@ import { conversation, trajectoryOf, turnsArb, wordTokenizer } from '../strategi
 import { assertQuick } from '../../support/linear-time';
 import { buildReport } from '../../../src/cli/replay/report';
 import { formatTable } from '../../../src/cli/replay/report-table';
+import { reportMeta } from './report-meta';
 
 const tokenizer = wordTokenizer();
 const size = (ms: readonly Message[]) => ms.reduce((n, m) => n + tokenizer.countMessage(m), 0);
@@ -300,21 +301,7 @@ test("Context Desk's recomputed cost units are shown on the recorded row only wh
       ],
     };
     const r = await replayTrajectory(t, 'raw', DEFAULT_REPLAY_OPTIONS, tokenizer);
-    const meta = {
-      tokenizer: 'words',
-      exact: true,
-      skipped: [],
-      perTrajectory: false,
-      options: {
-        window: 10,
-        polling: 1,
-        cachedPrice: 0.1,
-        cacheWritePrice: 1,
-        contextWindow: 1,
-        includeOutput: false,
-        minCachedTokens: 0,
-      },
-    };
+    const meta = reportMeta({ tokenizer: 'words', contextWindow: 1 });
     return formatTable(
       buildReport([{ strategy: 'raw', totals: aggregate([r]), replays: [r] }], meta, (x) => aggregate([x])),
     );
