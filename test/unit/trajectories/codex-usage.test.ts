@@ -137,3 +137,31 @@ test('Codex: the usage of a later turn (a /compact call) is not given to a call 
     [1000, undefined, 500],
   );
 });
+
+test("Codex: older rollouts' flat token_count events (no `info`) are each call's usage", async () => {
+  // Codex before TokenUsageInfo sent the completed response's TokenUsage itself as the event.
+  const r = rollout();
+  const flat = (input: number, cached: number) =>
+    r.add('event_msg', {
+      type: 'token_count',
+      input_tokens: input,
+      cached_input_tokens: cached,
+      output_tokens: 40,
+      reasoning_output_tokens: 0,
+      total_tokens: input + 40,
+    });
+  r.user('first');
+  r.reply('answer one');
+  flat(1000, 0);
+  r.user('second');
+  r.reply('answer two');
+  flat(1200, 1000);
+  const t = await r.load();
+  assert.deepEqual(
+    t.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 1000, cachedTokens: 0, outputTokens: 40 },
+      { inputTokens: 1200, cachedTokens: 1000, outputTokens: 40 },
+    ],
+  );
+});

@@ -74,6 +74,8 @@ function rollBack(b: TrajectoryBuilder, turns: number): void {
   for (const i of live) if (i >= cut) b.forget(i);
 }
 
+const positive = (v: unknown) => typeof v === 'number' && v > 0;
+
 /**
  * Reads `token_count` events as the usage of the call just made. Codex also sends one when only its
  * rate limits change (as each request's headers arrive, before its output) and after a compaction or
@@ -84,9 +86,12 @@ function rollBack(b: TrajectoryBuilder, turns: number): void {
 function tokenCounts(): (payload: JsonObject) => RecordedUsage | undefined {
   let total: string | undefined; // the running total of the last event read as a call's usage
   return (payload) => {
+    // Codex before `info` (2025) wrote the response's own usage flat in the event, once per completed
+    // response: that call's figures, with no running total and no re-sends. `info: null` is no usage yet.
+    if (!('info' in payload)) return positive(payload.input_tokens) ? usageFrom(payload) : undefined;
     const info = isObject(payload.info) ? payload.info : undefined;
     const last = isObject(info?.last_token_usage) ? info.last_token_usage : undefined;
-    if (!info || !last || !(typeof last.input_tokens === 'number' && last.input_tokens > 0)) return undefined;
+    if (!info || !last || !positive(last.input_tokens)) return undefined;
     const sum = isObject(info.total_token_usage) ? info.total_token_usage : undefined;
     if (sum) {
       // Only a new call adds to the running input and output; a re-sent or re-estimated one does not.
