@@ -13,6 +13,7 @@ import type { ImportedRun } from './importer';
 import { Notes, plural } from './notes';
 import { EVENTS_DIR, isSdkConversationFolder, readSdkConversation } from './read/sdk-conversation';
 import { readSource, type Input } from './read/source';
+import { withCodexParent } from './read/codex-parent';
 import type { Trajectory } from './types';
 
 export interface Skipped {
@@ -153,7 +154,8 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
 }
 
 async function importFile(file: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {
-  const imported = importInput(await readSource(file));
+  const input = await readSource(file);
+  const imported = await withCodexParent(file, input, importInput(input));
   if (imported.importer === clineHistory) await readClineRanges(file, imported.runs, imported.notes);
   if (imported.runs.some((r) => r.compactionOf))
     return { runs: await joinCompactions(file, imported.runs, imported.notes), notes: imported.notes };

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import fc from 'fast-check';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextOf, loadTrajectoryFile } from '../../../src/core/trajectories';
@@ -424,6 +424,44 @@ test('Codex: a fork copy whose end the turn ids do not mark keeps its calls but 
     t.warnings!.join('\n'),
     /starts with a copy of that session's history from record 2, and its turn ids do not say where the copy ends: .*recorded usage is left out/,
   );
+});
+
+test("Codex: an unmarked fork copy ends where the parent's own rollout (in the same sessions tree) stops matching it", async () => {
+  const child = forkedChild({ parent: (n) => `turn-p${n}`, child: (n) => `turn-c${n}` })
+    .trimEnd()
+    .split('\n');
+  const own = child.findIndex((l) => l.includes('"turn-c1"'));
+  // The parent's rollout as the parent wrote it (its own times), which went on after the fork.
+  const stamp = (l: string) => l.replace(/"timestamp":"[^"]*"/, '"timestamp":"2026-08-15T17:10:00.000Z"');
+  const later = codexRollout();
+  later.turn('turn-p3');
+  later.user('anything else?');
+  later.reply('No.');
+  later.usage(9900);
+  const parent = [...child.slice(1, own).map(stamp), ...later.text().trimEnd().split('\n')];
+  const sessions = mkdtempSync(join(tmpdir(), 'cd-codex-sessions-'));
+  const day = (d: string) => {
+    mkdirSync(join(sessions, '2026', '08', d), { recursive: true });
+    return join(sessions, '2026', '08', d);
+  };
+  writeFileSync(join(day('14'), `rollout-2026-08-14T17-10-00-${PARENT}.jsonl`), parent.join('\n') + '\n');
+  const file = join(day('15'), 'rollout-2026-08-15T17-20-27-child.jsonl');
+  writeFileSync(file, child.join('\n') + '\n');
+  const [t] = await loadTrajectoryFile(file);
+  assert.deepEqual(
+    t!.calls!.map((c) => c.recorded?.inputTokens),
+    [9700, 9800],
+  );
+  assert.equal(contextOf(t!, t!.calls![0]!).at(-1)!.content, 'review the parser fix');
+  assert.doesNotMatch(t!.warnings!.join('\n'), /do not say where the copy ends/);
+  // A parent rollout that differs inside the copy (rewritten by another version) places nothing.
+  writeFileSync(
+    join(day('14'), `rollout-2026-08-14T17-10-00-${PARENT}.jsonl`),
+    parent.map((l) => l.replace('It is the parser test', 'It was the parser test')).join('\n') + '\n',
+  );
+  const [u] = await loadTrajectoryFile(file);
+  assert.ok(u!.calls!.every((c) => c.recorded === undefined));
+  assert.match(u!.warnings!.join('\n'), /do not say where the copy ends/);
 });
 
 test('Codex: a sub-agent started with a fresh history (no copy) keeps its calls and recorded usage, with no note of a copy', async () => {

@@ -72,3 +72,29 @@ export function forkCopy(records: readonly Json[], meta: number, id: string | un
   // Every turn placed, all before the child's: it never started one of its own, all of it is the copy.
   return placed && !unplaced ? { kind: 'copy', from, to: records.length } : { kind: 'unmarked', from };
 }
+
+/** A record as Codex wrote it, without the time it was written at (a copy is stamped anew). */
+const written = (r: Json) => (isObject(r) ? JSON.stringify({ ...r, timestamp: null }) : JSON.stringify(r));
+
+/**
+ * An unmarked copy's end, read from the parent's own rollout: the copy is the parent's records as they
+ * were at the fork, so it ends at the first record that differs from the parent's (or past its last).
+ * Undefined when the copy does not start as the parent's rollout does (not that parent's, or rewritten).
+ */
+export function copyEndFromParent(records: readonly Json[], from: number, parent: readonly Json[]): number | undefined {
+  if (parent.length === 0 || written(records[from]!) !== written(parent[0]!)) return undefined;
+  let i = from;
+  for (const p of parent) {
+    if (i >= records.length || written(records[i]!) !== written(p)) break;
+    i++;
+  }
+  // The child's own records start with a turn (its context, or the person's message). A difference
+  // anywhere else (a response, a usage event) is not where the child began: the parent's rollout was
+  // written differently (another Codex version), and the copy's end stays unknown.
+  const next = records[i];
+  if (next === undefined || !isObject(next)) return i;
+  const p = isObject(next.payload) ? next.payload : undefined;
+  const person = next.type === 'response_item' && p?.type === 'message' && p.role === 'user';
+  const said = next.type === 'event_msg' && p?.type === 'user_message';
+  return turnOf(next) !== undefined || person || said ? i : undefined;
+}

@@ -9,13 +9,13 @@ import { TrajectoryBuilder } from '../builder';
 import { fail, printable } from '../errors';
 import { isObject, type Json, type JsonObject } from '../json';
 import { plural, noteBadLines, type Notes } from '../notes';
-import type { Importer } from '../importer';
+import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
 import type { RecordedUsage } from '../types';
 import { contentText } from '../content';
 import { usageFrom } from '../usage';
 import { inputMessage, itemKind, ResponseAssembler, responseOutputMessage } from './responses';
-import { forkCopy, type ForkCopy } from './codex-fork';
+import { copyEndFromParent, forkCopy, type ForkCopy } from './codex-fork';
 
 const ROLLOUT_TYPES = new Set(['session_meta', 'response_item', 'event_msg', 'turn_context', 'compacted']);
 
@@ -104,11 +104,26 @@ function tokenCounts(): (payload: JsonObject) => RecordedUsage | undefined {
 }
 
 /** The copy of a parent's rollout in a fork's or sub-agent's file, found from its first metadata. */
-function copyOf(records: Json[]): ForkCopy {
+function copyOf(records: Json[], parent?: readonly Json[]): ForkCopy {
   const meta = records.findIndex((r) => isObject(r) && r.type === 'session_meta' && isObject(r.payload));
   const payload = meta >= 0 ? (records[meta] as JsonObject).payload : undefined;
   if (!isObject(payload) || forkedFrom(payload) === undefined) return { kind: 'none' };
-  return forkCopy(records, meta, typeof payload.id === 'string' ? payload.id : undefined, payload.timestamp);
+  const copy = forkCopy(records, meta, typeof payload.id === 'string' ? payload.id : undefined, payload.timestamp);
+  if (copy.kind !== 'unmarked' || !parent) return copy;
+  const to = copyEndFromParent(records, copy.from, parent);
+  return to === undefined ? copy : { kind: 'copy', from: copy.from, to };
+}
+
+/**
+ * The parent session of a fork or sub-agent whose copy of it has no marked end (turn ids that are not
+ * UUIDv7): the loader looks for that session's rollout, whose records show where the copy ends.
+ */
+export function unmarkedForkParent(input: Input): string | undefined {
+  if (input.kind !== 'lines') return undefined;
+  const meta = input.records.find((r) => isObject(r) && r.type === 'session_meta' && isObject(r.payload));
+  const payload = isObject(meta) && isObject(meta.payload) ? meta.payload : undefined;
+  const parent = payload && forkedFrom(payload);
+  return parent !== undefined && copyOf(input.records).kind === 'unmarked' ? parent : undefined;
 }
 
 function noteFork(notes: Notes, parent: string, fork: ForkCopy, records: Json[]): void {
@@ -126,160 +141,162 @@ function noteFork(notes: Notes, parent: string, fork: ForkCopy, records: Json[])
     notes.say(
       `${of}: it starts with a copy of that session's history from record ${fork.from + 1}, and its turn ids do not ` +
         "say where the copy ends: the parent's copied calls are replayed as this file's, and recorded usage is left out " +
-        "(it would count the parent's calls again)",
+        "(it would count the parent's calls again); with the parent's rollout in the same sessions folder they are told apart",
     );
 }
 
 export const codex: Importer = {
   name: 'Codex CLI',
   detect: (input: Input) => input.kind === 'lines' && isRollout(input.records),
-  read(input, notes) {
-    const records = input.kind === 'lines' ? input.records : [];
-    if (input.kind === 'lines') noteBadLines(notes, input.bad);
-    const b = new TrajectoryBuilder();
-    const a = new ResponseAssembler();
-    const tokenUsage = tokenCounts();
-    let waiting: number | undefined; // the last call with no usage recorded yet
-    let instructions: string | undefined; // the system instructions, sent with every request
-    let own: { id?: string; parent?: string } | undefined; // the file's own session (its first metadata)
-    const fork = copyOf(records);
-    // Inside a fork's copy of its parent: the messages are the context the child starts with, the
-    // responses and usage are the parent's calls (in the parent's rollout), not calls of this file.
-    let copying = false;
-    // `instructions` (session_meta, and the first line of early rollouts) is the user's instructions
-    // (AGENTS.md), not the system prompt: Codex 0.3x on also sends them as a `<user_instructions>` user
-    // item, which the rollout keeps; earlier versions appended them to the system prompt. Only
-    // `base_instructions` is the system prompt itself.
-    const sentAsItem = records.some(
-      (r) => isObject(r) && isObject(r.payload) && r.type === 'response_item' && isUserInstructions(r.payload),
-    );
-    const system = (base: string | undefined, user: Json | undefined) => {
-      const extra = typeof user === 'string' && user !== '' && !sentAsItem ? user : undefined;
-      const text = base !== undefined && extra !== undefined ? `${base}\n\n${extra}` : (base ?? extra);
-      if (text !== undefined) {
-        instructions = text;
-        b.push({ role: 'system', content: text, origin: 'agent' });
-      }
-      if (base === undefined)
-        notes.say(
-          "the rollout does not keep Codex's system instructions" +
-            (extra !== undefined ? ' (only the AGENTS.md instructions sent with them)' : '') +
-            ': raw counts are a lower bound',
-        );
-    };
-    const flush = () => {
-      if (!a.pending) return;
-      const at = b.push(a.take());
-      if (!copying) waiting = b.call(at);
-    };
-    const item = (v: JsonObject, where: string) => {
-      const kind = itemKind(v);
-      if (kind === 'output' || kind === 'reasoning') a.add(v, where, notes);
-      else if (v.type === 'agent_message') {
-        // A message from another agent of the same run (multi-agent Codex): sent as this agent's input.
-        flush();
-        b.push({ role: 'user', content: contentText(v.content, where, notes), origin: 'agent' });
-      } else if (kind === 'input') {
-        flush();
-        b.push(inputMessage(v, where, notes, v.role === 'user' ? userOrigin(v) : 'person'));
-      } else
-        notes.add(
-          `item:${String(v.type)}`,
-          (n) => `${plural(n, 'item')} of type ${JSON.stringify(v.type ?? null)} not replayed`,
-        );
-    };
-    records.forEach((r, i) => {
-      if (fork.kind === 'copy' && (i === fork.from || i === fork.to)) {
-        flush();
-        copying = i === fork.from;
-      }
-      if (!isObject(r)) return;
-      const where = `record ${i + 1}`;
-      const payload = isObject(r.payload) ? r.payload : undefined;
-      if (r.type === 'session_meta' && payload) {
-        const id = typeof payload.id === 'string' ? payload.id : undefined;
-        if (own !== undefined) {
-          // Only the file's first metadata is its own. A fork copies its parent's rollout verbatim, the
-          // parent's metadata with it, and a long-lived session repeats its own: neither is a second
-          // system prompt (Codex sends the instructions once per request). Another session's metadata in
-          // a file that names no parent is a second session whose calls would be merged into the first.
-          if (own.parent === undefined && id !== undefined && own.id !== undefined && id !== own.id)
-            fail(
-              `holds more than one Codex session (${printable(own.id, 40)}, then ${printable(id, 40)} at ${where}): ` +
-                'replay each rollout file on its own',
-              'several Codex sessions in one file',
-            );
-          return;
-        }
-        own = { id, parent: forkedFrom(payload) };
-        const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
-        system(typeof base === 'string' && base !== '' ? base : undefined, payload.instructions);
-        if (own.parent !== undefined) noteFork(notes, own.parent, fork, records);
-      } else if (r.type === 'response_item' && payload) item(payload, where);
-      else if (r.type === 'event_msg' && payload?.type === 'token_count') {
-        flush();
-        const u = tokenUsage(payload); // read in a fork's copy too: it keeps the running total
-        if (copying) return;
-        if (u && waiting !== undefined) {
-          b.calls[waiting]!.recorded = u;
-          waiting = undefined;
-        }
-      } else if (r.type === 'turn_context' || (r.type === 'event_msg' && payload?.type === 'turn_aborted')) {
-        // A call's usage comes in its own turn: one left waiting (interrupted) never gets another call's.
-        flush();
-        waiting = undefined;
-      } else if (r.type === 'event_msg' && payload?.type === 'thread_rolled_back') {
-        flush();
-        rollBack(b, typeof payload.num_turns === 'number' ? payload.num_turns : 0);
-        notes.add(
-          'rolled-back',
-          (n) => `${plural(n, 'rollback')} (thread_rolled_back): later calls do not send the turns it removed`,
-        );
-      } else if (r.type === 'compacted' && payload) {
-        flush();
-        b.reset();
-        // The instructions go with every request, outside the history a compaction replaces.
-        if (instructions !== undefined) b.push({ role: 'system', content: instructions, origin: 'agent' });
-        const replacement = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
-        if (replacement)
-          replacement.forEach((v, j) => {
-            if (!isObject(v)) return;
-            const w = `${where}: replacement ${j}`;
-            if (itemKind(v) === 'input')
-              b.push(inputMessage(v, w, notes, v.role === 'user' ? userOrigin(v) : 'person'));
-            else if (itemKind(v) === 'output') b.push(responseOutputMessage({ output: [v] }, w, notes));
-            else if (v.type === 'compaction' || v.type === 'compaction_summary')
-              notes.add(
-                'encrypted-compaction',
-                (n) =>
-                  `${plural(n, 'compaction summary', 'compaction summaries')} sent encrypted (the rollout does not say its size): not counted, compare with the recorded row`,
-              );
-          });
-        else {
-          b.push({
-            role: 'user',
-            content: typeof payload.message === 'string' ? payload.message : '',
-            origin: 'agent',
-          });
-          notes.add(
-            'compacted-summary',
-            (n) =>
-              `${plural(n, 'compaction')} without its replacement history: the context after it is replayed from the summary alone (Codex also re-sends recent user messages)`,
-          );
-        }
-      } else if (i === 0 && typeof r.instructions === 'string' && r.instructions !== '') {
-        system(undefined, r.instructions); // early rollouts' first line
-      } else if (
-        r.type === undefined ||
-        (typeof r.type === 'string' && !ROLLOUT_TYPES.has(r.type) && itemKind(r) !== undefined)
-      ) {
-        if (itemKind(r) !== undefined) item(r, where); // early rollouts: the items themselves
-      }
-    });
-    flush();
-    // A copy whose end is not marked: its calls cannot be told from the child's, and the parent's recorded
-    // usage would be counted again under this file.
-    if (fork.kind === 'unmarked') for (const c of b.calls) delete c.recorded;
-    return [{ format: 'codex', messages: b.messages, calls: b.calls }];
-  },
+  read: (input, notes) => readCodex(input, notes),
 };
+
+/** Reads a rollout; `parent`, the records of the session it was forked from, places an unmarked copy's end. */
+export function readCodex(input: Input, notes: Notes, parent?: readonly Json[]): ImportedRun[] {
+  const records = input.kind === 'lines' ? input.records : [];
+  if (input.kind === 'lines') noteBadLines(notes, input.bad);
+  const b = new TrajectoryBuilder();
+  const a = new ResponseAssembler();
+  const tokenUsage = tokenCounts();
+  let waiting: number | undefined; // the last call with no usage recorded yet
+  let instructions: string | undefined; // the system instructions, sent with every request
+  let own: { id?: string; parent?: string } | undefined; // the file's own session (its first metadata)
+  const fork = copyOf(records, parent);
+  // Inside a fork's copy of its parent: the messages are the context the child starts with, the
+  // responses and usage are the parent's calls (in the parent's rollout), not calls of this file.
+  let copying = false;
+  // `instructions` (session_meta, and the first line of early rollouts) is the user's instructions
+  // (AGENTS.md), not the system prompt: Codex 0.3x on also sends them as a `<user_instructions>` user
+  // item, which the rollout keeps; earlier versions appended them to the system prompt. Only
+  // `base_instructions` is the system prompt itself.
+  const sentAsItem = records.some(
+    (r) => isObject(r) && isObject(r.payload) && r.type === 'response_item' && isUserInstructions(r.payload),
+  );
+  const system = (base: string | undefined, user: Json | undefined) => {
+    const extra = typeof user === 'string' && user !== '' && !sentAsItem ? user : undefined;
+    const text = base !== undefined && extra !== undefined ? `${base}\n\n${extra}` : (base ?? extra);
+    if (text !== undefined) {
+      instructions = text;
+      b.push({ role: 'system', content: text, origin: 'agent' });
+    }
+    if (base === undefined)
+      notes.say(
+        "the rollout does not keep Codex's system instructions" +
+          (extra !== undefined ? ' (only the AGENTS.md instructions sent with them)' : '') +
+          ': raw counts are a lower bound',
+      );
+  };
+  const flush = () => {
+    if (!a.pending) return;
+    const at = b.push(a.take());
+    if (!copying) waiting = b.call(at);
+  };
+  const item = (v: JsonObject, where: string) => {
+    const kind = itemKind(v);
+    if (kind === 'output' || kind === 'reasoning') a.add(v, where, notes);
+    else if (v.type === 'agent_message') {
+      // A message from another agent of the same run (multi-agent Codex): sent as this agent's input.
+      flush();
+      b.push({ role: 'user', content: contentText(v.content, where, notes), origin: 'agent' });
+    } else if (kind === 'input') {
+      flush();
+      b.push(inputMessage(v, where, notes, v.role === 'user' ? userOrigin(v) : 'person'));
+    } else
+      notes.add(
+        `item:${String(v.type)}`,
+        (n) => `${plural(n, 'item')} of type ${JSON.stringify(v.type ?? null)} not replayed`,
+      );
+  };
+  records.forEach((r, i) => {
+    if (fork.kind === 'copy' && (i === fork.from || i === fork.to)) {
+      flush();
+      copying = i === fork.from;
+    }
+    if (!isObject(r)) return;
+    const where = `record ${i + 1}`;
+    const payload = isObject(r.payload) ? r.payload : undefined;
+    if (r.type === 'session_meta' && payload) {
+      const id = typeof payload.id === 'string' ? payload.id : undefined;
+      if (own !== undefined) {
+        // Only the file's first metadata is its own. A fork copies its parent's rollout verbatim, the
+        // parent's metadata with it, and a long-lived session repeats its own: neither is a second
+        // system prompt (Codex sends the instructions once per request). Another session's metadata in
+        // a file that names no parent is a second session whose calls would be merged into the first.
+        if (own.parent === undefined && id !== undefined && own.id !== undefined && id !== own.id)
+          fail(
+            `holds more than one Codex session (${printable(own.id, 40)}, then ${printable(id, 40)} at ${where}): ` +
+              'replay each rollout file on its own',
+            'several Codex sessions in one file',
+          );
+        return;
+      }
+      own = { id, parent: forkedFrom(payload) };
+      const base = isObject(payload.base_instructions) ? payload.base_instructions.text : undefined;
+      system(typeof base === 'string' && base !== '' ? base : undefined, payload.instructions);
+      if (own.parent !== undefined) noteFork(notes, own.parent, fork, records);
+    } else if (r.type === 'response_item' && payload) item(payload, where);
+    else if (r.type === 'event_msg' && payload?.type === 'token_count') {
+      flush();
+      const u = tokenUsage(payload); // read in a fork's copy too: it keeps the running total
+      if (copying) return;
+      if (u && waiting !== undefined) {
+        b.calls[waiting]!.recorded = u;
+        waiting = undefined;
+      }
+    } else if (r.type === 'turn_context' || (r.type === 'event_msg' && payload?.type === 'turn_aborted')) {
+      // A call's usage comes in its own turn: one left waiting (interrupted) never gets another call's.
+      flush();
+      waiting = undefined;
+    } else if (r.type === 'event_msg' && payload?.type === 'thread_rolled_back') {
+      flush();
+      rollBack(b, typeof payload.num_turns === 'number' ? payload.num_turns : 0);
+      notes.add(
+        'rolled-back',
+        (n) => `${plural(n, 'rollback')} (thread_rolled_back): later calls do not send the turns it removed`,
+      );
+    } else if (r.type === 'compacted' && payload) {
+      flush();
+      b.reset();
+      // The instructions go with every request, outside the history a compaction replaces.
+      if (instructions !== undefined) b.push({ role: 'system', content: instructions, origin: 'agent' });
+      const replacement = Array.isArray(payload.replacement_history) ? payload.replacement_history : undefined;
+      if (replacement)
+        replacement.forEach((v, j) => {
+          if (!isObject(v)) return;
+          const w = `${where}: replacement ${j}`;
+          if (itemKind(v) === 'input') b.push(inputMessage(v, w, notes, v.role === 'user' ? userOrigin(v) : 'person'));
+          else if (itemKind(v) === 'output') b.push(responseOutputMessage({ output: [v] }, w, notes));
+          else if (v.type === 'compaction' || v.type === 'compaction_summary')
+            notes.add(
+              'encrypted-compaction',
+              (n) =>
+                `${plural(n, 'compaction summary', 'compaction summaries')} sent encrypted (the rollout does not say its size): not counted, compare with the recorded row`,
+            );
+        });
+      else {
+        b.push({
+          role: 'user',
+          content: typeof payload.message === 'string' ? payload.message : '',
+          origin: 'agent',
+        });
+        notes.add(
+          'compacted-summary',
+          (n) =>
+            `${plural(n, 'compaction')} without its replacement history: the context after it is replayed from the summary alone (Codex also re-sends recent user messages)`,
+        );
+      }
+    } else if (i === 0 && typeof r.instructions === 'string' && r.instructions !== '') {
+      system(undefined, r.instructions); // early rollouts' first line
+    } else if (
+      r.type === undefined ||
+      (typeof r.type === 'string' && !ROLLOUT_TYPES.has(r.type) && itemKind(r) !== undefined)
+    ) {
+      if (itemKind(r) !== undefined) item(r, where); // early rollouts: the items themselves
+    }
+  });
+  flush();
+  // A copy whose end is not marked: its calls cannot be told from the child's, and the parent's recorded
+  // usage would be counted again under this file.
+  if (fork.kind === 'unmarked') for (const c of b.calls) delete c.recorded;
+  return [{ format: 'codex', messages: b.messages, calls: b.calls }];
+}
