@@ -205,6 +205,16 @@ async function joinCompactions(file: string, runs: ImportedRun[], notes: Notes):
  * The ranges Cline left out of long histories, from the `ui_messages.json` beside a task's history (a
  * Roo Code task's rows record none). Missing or unreadable, the history is replayed whole, said.
  */
+/** Cline's `api_req_started` rows carry each request's usage in their JSON text. */
+function recordsUsage(ui: unknown): boolean {
+  return (
+    Array.isArray(ui) &&
+    ui.some(
+      (r) => isObject(r) && r.say === 'api_req_started' && typeof r.text === 'string' && r.text.includes('"tokensIn"'),
+    )
+  );
+}
+
 async function readClineRanges(file: string, runs: ImportedRun[], notes: Notes): Promise<void> {
   const beside = join(dirname(file), CLINE_UI_MESSAGES);
   let ui: Input;
@@ -219,6 +229,10 @@ async function readClineRanges(file: string, runs: ImportedRun[], notes: Notes):
   }
   const rows = ui.kind === 'document' ? deletedRanges(ui.value) : [];
   for (const run of runs) applyDeletedRanges(run, rows, notes);
+  if (ui.kind === 'document' && recordsUsage(ui.value))
+    notes.say(
+      `the per-request usage in ${CLINE_UI_MESSAGES} (tokensIn, cacheReads, cost) is not read: its tokensIn leaves cache reads out for some providers (Anthropic) and holds them for others, and the file does not say which provider: no recorded figures`,
+    );
 }
 
 async function importConversation(dir: string): Promise<{ runs: ImportedRun[]; notes: Notes }> {

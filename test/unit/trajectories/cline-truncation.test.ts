@@ -106,3 +106,13 @@ test('a Cline task folder: ui_messages.json is not reported as an unknown kind o
     ['Cline / Roo Code UI messages (read with the task history beside them)'],
   );
 });
+
+test("Cline / Roo Code: the usage on api_req_started rows is said not to be read (its tokensIn's meaning depends on the provider), never used", async () => {
+  const usage = { request: '…', tokensIn: 12, tokensOut: 80, cacheWrites: 2000, cacheReads: 9000, cost: 0.01 };
+  const t = await task([{ ...row('api_req_started', 0), text: JSON.stringify(usage) }, row('text', 0)]);
+  assert.ok(t.calls!.every((c) => c.recorded === undefined));
+  assert.match(
+    t.warnings!.join('\n'),
+    /per-request usage in ui_messages\.json \(tokensIn, cacheReads, cost\) is not read/,
+  );
+});
