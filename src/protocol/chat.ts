@@ -1,7 +1,8 @@
 // The Agent panel's chat view model: plain data the host builds from the agent's events and the webview
 // renders. The host owns it; the webview only displays it and sends requests back.
 
-export type ChatStatus = 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error';
+/** `not-sent`: the run stopped before any call because the person's message alone was over the window. */
+export type ChatStatus = 'idle' | 'running' | 'completed' | 'max-turns' | 'aborted' | 'budget' | 'error' | 'not-sent';
 
 export type ToolCallState = 'running' | 'ok' | 'error' | 'invalid' | 'cancelled';
 

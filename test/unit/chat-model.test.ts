@@ -10,6 +10,7 @@ import {
 } from '../../src/extension/agent/chatModel';
 import type { ChatToolCall } from '../../src/protocol/chat';
 import { applyChatPatches } from '../../src/protocol/chatPatch';
+import { statusText } from '../../src/webview/lib/format';
 import type { AgentEvent } from '../../src/core/agent/events';
 import type { CallRecord } from '../../src/core/agent/session-state';
 
@@ -484,4 +485,23 @@ test('a message the session set aside is marked not sent, in the host copy and t
     'only the latest message with that text (the one of this run) is marked',
   );
   assert.deepEqual(model.setAside('never said'), [], 'no item, no patch');
+});
+
+test('a run stopped because the message was set aside says "Not sent", with a warning, not "Failed"', () => {
+  const model = new ChatModel(emptyChat('s', 'masking', 1000, false));
+  model.userMessage('a very long message', 1);
+  model.setAside('a very long message');
+  const why = 'The context does not fit … it was not sent, and it is left out of this chat';
+  model.event({ type: 'stopped', reason: 'error', turns: 0, message: why, setAside: true });
+  assert.equal(model.snapshot.status, 'not-sent');
+  assert.equal(statusText(model.snapshot.status), 'Not sent: too long for the window');
+  const notices = model.snapshot.items.filter((i) => i.kind === 'notice');
+  assert.deepEqual(
+    notices.map((n) => n.kind === 'notice' && [n.level, n.text]),
+    [['warning', why]],
+  );
+  // A real failure still reads as one.
+  model.userMessage('next', 2);
+  model.event({ type: 'stopped', reason: 'error', turns: 0, message: 'boom' });
+  assert.equal(model.snapshot.status, 'error');
 });

@@ -88,6 +88,7 @@ export type AgentEvent =
   /** Something went wrong that the run works around (a failed summary: the call goes ahead without it). */
   | { type: 'warning'; turn: number; message: string }
   | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number }
-  | { type: 'stopped'; reason: 'aborted' | 'budget' | 'error'; turns: number; message: string };
+  /** `setAside`: the person's message alone was over the window and was not sent (set-aside.ts), no failure. */
+  | { type: 'stopped'; reason: 'aborted' | 'budget' | 'error'; turns: number; message: string; setAside?: true };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -14,7 +14,7 @@ import type { ToolRegistry } from './tool-registry';
 export type CallOutcome =
   /** `budgetCut`: the budget's output limit cut the answer (model-call.ts). */
   | { ok: true; result: ChatResult; budgetCut?: BudgetCut }
-  | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string; partialText?: string };
+  | { ok: false; reason: 'aborted' | 'budget' | 'error'; message: string; partialText?: string; setAside?: true };
 
 export interface RetryLoopDeps {
   caller: ModelCaller;

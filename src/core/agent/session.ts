@@ -249,8 +249,8 @@ export class AgentSession {
     this.report(() => this.o.onCall?.(record));
   }
 
-  private stop(reason: 'aborted' | 'budget' | 'error', message: string): typeof reason {
-    this.emit({ type: 'stopped', reason, turns: this.s.turns, message });
+  private stop(reason: 'aborted' | 'budget' | 'error', message: string, setAside?: true): typeof reason {
+    this.emit({ type: 'stopped', reason, turns: this.s.turns, message, ...(setAside ? { setAside } : {}) });
     return reason;
   }
 
@@ -274,7 +274,7 @@ export class AgentSession {
           this.s.turns = turn;
           this.append({ role: 'assistant', content: outcome.partialText, origin: 'agent' });
         }
-        return this.stop(outcome.reason, outcome.message);
+        return this.stop(outcome.reason, outcome.message, outcome.setAside);
       }
       this.s.turns = turn;
       const text = outcome.result.text;
@@ -370,7 +370,7 @@ export class AgentSession {
       if (stop.setAside) this.settings.renewStrategy();
       if (stop.setAside && before) this.strategy.restore?.(before);
       this.reportStrategyState();
-      return { ok: false, reason: 'error', message: stop.message };
+      return { ok: false, reason: 'error', message: stop.message, ...(stop.setAside ? { setAside: true } : {}) };
     }
     this.reportStrategyState();
     return callWithRetries(

@@ -164,11 +164,14 @@ export class ChatModel {
           { op: 'status', status: e.reason },
         ]);
       case 'stopped':
+        // A message set aside is no failure of the agent: the notice says what happened, not an error.
         return this.patch([
           ...this.finishStreaming(),
           { op: 'activity', text: undefined },
-          ...this.stoppedNotice(e.reason, e.message),
-          { op: 'status', status: e.reason },
+          ...(e.setAside
+            ? this.notice('warning', e.message, undefined, true)
+            : this.stoppedNotice(e.reason, e.message)),
+          { op: 'status', status: e.setAside ? 'not-sent' : e.reason },
         ]);
     }
   }

@@ -47,6 +47,7 @@ const STATUS_TEXT: Record<ChatStatus, string> = {
   aborted: 'Stopped',
   budget: 'Stopped: budget exceeded',
   error: 'Failed',
+  'not-sent': 'Not sent: too long for the window',
 };
 
 export function statusText(status: ChatStatus): string {

@@ -30,6 +30,7 @@ test('a message alone over the window is set aside: told, never sent, and the ne
       assert.equal(await h.agent.send(BIG), 'error', strategy);
       const stopped = h.events.findLast((e) => e.type === 'stopped');
       assert.ok(stopped?.type === 'stopped');
+      assert.equal(stopped.setAside, true, `${strategy}: the stop says the message was set aside`);
       assert.match(stopped.message, /Your message alone needs 3,0\d\d tokens/, strategy);
       assert.match(stopped.message, /it was not sent, and it is left out of this chat/, strategy);
       assert.doesNotMatch(stopped.message, /start a new chat/, strategy);
