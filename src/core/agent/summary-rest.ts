@@ -16,7 +16,10 @@ export class SummaryRest {
   /** The strategy whose summarizer failed: another one (new settings) asks its own at once. */
   private resting: ContextStrategy | undefined;
 
-  /** The strategy's view; `failed` hears why summarizing failed (the view is then built without it). */
+  /**
+   * The strategy's view; `failed` hears why summarizing failed when the call goes ahead without it (a view
+   * still over the window carries the reason in `overWindow.summaryFailed` instead).
+   */
   async build(
     strategy: ContextStrategy,
     history: readonly Message[],
@@ -38,9 +41,11 @@ export class SummaryRest {
       this.rest = SUMMARY_REST_CALLS;
       this.resting = strategy;
       const why = e instanceof Error ? e.message : String(e);
-      failed(why);
       const view = await strategy.build(history, { ...options, summarize: false });
-      return view.overWindow ? { ...view, overWindow: { ...view.overWindow, summaryFailed: why } } : view;
+      // Over the window the call is not sent and the stop says why: "going on" would contradict it.
+      if (view.overWindow) return { ...view, overWindow: { ...view.overWindow, summaryFailed: why } };
+      failed(why);
+      return view;
     }
   }
 }

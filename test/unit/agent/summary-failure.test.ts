@@ -134,6 +134,9 @@ test('a failed summary never lets a request over the window through: the run sto
       assert.ok(stopped?.type === 'stopped');
       assert.match(stopped.message, /without a new summary of the older turns it needs [\d,]+ tokens/, strategy);
       assert.match(stopped.message, /Summarizing the older turns failed \(.*HTTP 500.*\)/, strategy);
+      // The stop is the whole story: no "goes on without a summary" warning for the call it did not send.
+      const goesOn = warningsOf(h.events).filter((w) => w.turn > stopped.turns);
+      assert.deepEqual(goesOn, [], `${strategy}: ${goesOn.map((w) => w.message).join(' | ')}`);
       const asked = summaries.chatRequests().length;
       // The next message does not wait out the rest: the summary model is asked again at once.
       assert.equal(await h.agent.send('Please go on.'), 'error', strategy);
