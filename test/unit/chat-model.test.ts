@@ -11,6 +11,7 @@ import {
 import type { ChatToolCall } from '../../src/protocol/chat';
 import { applyChatPatches } from '../../src/protocol/chatPatch';
 import { statusText } from '../../src/webview/lib/format';
+import { fullOutputLine } from '../../src/core/store/tool-outputs';
 import type { AgentEvent } from '../../src/core/agent/events';
 import type { CallRecord } from '../../src/core/agent/session-state';
 
@@ -51,6 +52,9 @@ function run(events: AgentEvent[]): { model: ChatModel; mirrored: ReturnType<typ
   return { model, mirrored };
 }
 
+// A stored output's preview as the store writes it: head, tail and the Full output line.
+const STORED_PREVIEW = `out\n[... 78 lines omitted ...]\nend\n${fullOutputLine(80, 900, '.context-desk/x.txt')}`;
+
 test('a turn with a tool call, masking later, and completion', () => {
   const { model, mirrored } = run([
     { type: 'turn-started', turn: 1, at: 1 },
@@ -66,7 +70,7 @@ test('a turn with a tool call, masking later, and completion', () => {
       arguments: '{}',
       status: 'ok',
       durationMs: 5,
-      preview: 'out',
+      preview: STORED_PREVIEW,
       storedAt: '.context-desk/x.txt',
     },
     { type: 'call-finished', turn: 1, call: 1, outputTokens: 3, record: record(1, 12), costSoFar: 12 },
@@ -84,8 +88,9 @@ test('a turn with a tool call, masking later, and completion', () => {
     arguments: '{}',
     state: 'ok',
     durationMs: 5,
-    preview: 'out',
+    preview: STORED_PREVIEW,
     storedAt: '.context-desk/x.txt',
+    outputLines: 80,
     masked: true,
     maskedLines: 80,
     placeholder: 'Old environment output: (80 lines omitted; full text: .context-desk/x.txt)',
@@ -504,4 +509,20 @@ test('a run stopped because the message was set aside says "Not sent", with a wa
   model.userMessage('next', 2);
   model.event({ type: 'stopped', reason: 'error', turns: 0, message: 'boom' });
   assert.equal(model.snapshot.status, 'error');
+});
+
+test('a short output kept in a file shows its own line count, as an unstored one does', () => {
+  const model = new ChatModel(emptyChat('s', 'masking', 1000, false));
+  model.event({ type: 'turn-started', turn: 1, at: 1 });
+  model.event({ type: 'tool-call-started', turn: 1, callId: 'c1', tool: 'read_file', arguments: '{}' });
+  const shown = { turn: 1, callId: 'c1', tool: 'read_file', arguments: '{}', status: 'ok' as const, durationMs: 1 };
+  model.event({
+    type: 'tool-call-finished',
+    ...shown,
+    preview: 'a\nb\nc\n',
+    storedAt: '.context-desk/t/0001-read_file.txt',
+  });
+  const a = model.snapshot.items.find((i) => i.kind === 'assistant');
+  assert.ok(a?.kind === 'assistant');
+  assert.equal(a.tools[0]!.outputLines, 3);
 });

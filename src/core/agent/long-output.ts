@@ -8,6 +8,11 @@ export interface LongOutputMeta {
   tool: string;
   /** The output is a secret as a whole (a command that prints one): every line is redacted. */
   secretOutput?: boolean;
+  /**
+   * Write a file even for a short output (the text then stays whole, `storedAt` names the file): masking
+   * may later replace any output, and its placeholder must name where the full text is.
+   */
+  keep?: boolean;
 }
 
 export interface LongOutputPort {

@@ -90,7 +90,9 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     let storedAt = out.storedAt;
     if (storedAt === undefined) {
       try {
-        const stored = await ctx.longOutput.store(out.text, { session: ctx.session, turn: ctx.turn, tool: call.name });
+        // Kept even when short: a later mask of it names this file (reversible masking).
+        const meta = { session: ctx.session, turn: ctx.turn, tool: call.name, keep: true };
+        const stored = await ctx.longOutput.store(out.text, meta);
         text = stored.text;
         storedAt = stored.storedAt;
       } catch (e) {

@@ -112,7 +112,7 @@ function finalText(f: TourFacts): string {
     f.buildLog
       ? `- The build log (${DEMO_BUILD_LINES.toLocaleString('en-US')} lines) never entered the context whole: it was stored at ${code(f.buildLog)}, I saw a preview and its path, and read only the lines I needed (the error is on line ${f.errorLine}).`
       : '- The build log could not be stored here, so it stayed in the context whole.',
-    `- Observations older than ${DEMO_MASKING_WINDOW} turns are now **masked**: the model sees a one-line placeholder. Their cards say so; **open** shows a stored full text, and short outputs are masked without a file ("not stored").`,
+    `- Observations older than ${DEMO_MASKING_WINDOW} turns are now **masked**: the model sees a one-line placeholder. Their cards say so; **open** shows the full text from its file (short outputs are kept in a file too, so every mask can be undone).`,
     '- The meter under the conversation counts the tokens of every call against the window; expand it for the details and the plot of tokens sent against raw history.',
     '',
     'This was a script, not an AI. To talk to a real model, choose **Set up a model** (the gear in the title bar of this view).',

@@ -33,12 +33,14 @@ export interface ToolOutputInput {
   signal?: AbortSignal;
   /** The output is a secret as a whole (a command that prints one): every line is redacted. */
   secretOutput?: boolean;
+  /** A short output gets a file too (its content stays whole): masking it later names where it is. */
+  keep?: boolean;
 }
 
 export interface ToolOutputResult {
   /** What the agent gets: the whole sanitized output, or head + tail + the `Full output` line. */
   content: string;
-  /** Absolute path of the stored file (only when the output was over the threshold). */
+  /** Absolute path of the stored file (when the output was over the threshold, or kept). */
   storedAt?: string;
   /** Workspace-relative path (the one in the `Full output` line and in `Message.storedAt`). */
   display?: string;
@@ -173,7 +175,19 @@ export class ToolOutputStore implements LongOutputPort {
     const tokensExact = counted >= chars;
     if (!tokensExact && counted > 0) tokens = Math.round((tokens / counted) * chars);
     const base = { lines, tokens, tokensExact, stats: stream.stats };
-    if (!file) return { ...base, content: inline };
+    // A short output the model sees whole; kept, it is also written, so a mask of it stays reversible.
+    const whole = !file;
+    if (whole && (!input.keep || chars === 0)) return { ...base, content: inline };
+    if (!file) {
+      partialPath = `${await this.freePath(input)}.partial`;
+      file = await this.contextStore.writer.createStream(partialPath);
+      try {
+        for (const c of held) await file.write(c);
+      } catch (e) {
+        await file.discard();
+        throw e;
+      }
+    }
 
     const final = partialPath.slice(0, -'.partial'.length);
     try {
@@ -202,7 +216,7 @@ export class ToolOutputStore implements LongOutputPort {
       ...base,
       storedAt: final,
       display,
-      content: this.preview(head, tail, lines, tokensExact ? tokens : `~${tokens}`, display),
+      content: whole ? inline : this.preview(head, tail, lines, tokensExact ? tokens : `~${tokens}`, display),
     };
   }
 

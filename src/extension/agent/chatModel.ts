@@ -101,11 +101,10 @@ export class ChatModel {
       case 'tool-call-started':
         return this.patch([this.withTool(e.turn, { ...shownCall(e), state: 'running' })]);
       case 'tool-call-finished': {
-        const lines = e.storedAt
-          ? outputLinesOf(e.preview)
-          : e.preview.endsWith('…')
-            ? undefined
-            : countLines(e.preview);
+        // A stored output's size is in its preview's last line; a short one kept in a file is whole.
+        const lines =
+          (e.storedAt ? outputLinesOf(e.preview) : undefined) ??
+          (e.preview.endsWith('…') ? undefined : countLines(e.preview));
         return this.patch([
           this.withTool(e.turn, {
             ...shownCall(e),

@@ -31,6 +31,24 @@ test('a short output is returned whole and not stored', async (t) => {
   assert.deepEqual(await fsp.readdir(store.folder('tool-outputs')), []);
 });
 
+test('a short output kept for masking stays whole for the agent and gets a sanitized file', async (t) => {
+  const { ws, store } = await setup(t);
+  const outputs = new ToolOutputStore(store, tokenizer);
+  const r = await outputs.store('\x1b[32mok\x1b[0m\nAKIAIOSFODNN7EXAMPLE\n', {
+    session: 's',
+    turn: 1,
+    tool: 'shell',
+    keep: true,
+  });
+  assert.ok(r.storedAt, 'the output has a file');
+  assert.doesNotMatch(r.text, /Full output/, 'the agent sees the output whole, as before');
+  assert.doesNotMatch(r.text, /AKIAIOSFODNN7EXAMPLE/);
+  assert.equal(await fsp.readFile(path.join(ws, r.storedAt), 'utf8'), r.text, 'the file holds what the agent saw');
+  assert.equal((await listStoredOutputs(store, 's')).length, 1, 'indexed like a long one');
+  // Nothing to keep: an empty output gets no file.
+  assert.equal((await outputs.store('', { session: 's', turn: 2, tool: 'shell', keep: true })).storedAt, undefined);
+});
+
 test('a long output is stored; the agent gets head, tail and exactly one Full output line', async (t) => {
   const { store } = await setup(t);
   const lines = Array.from({ length: 5000 }, (_, i) => `line ${i} of the build log`);

@@ -1,0 +1,44 @@
+// Masking is reversible: every placeholder the model gets names the file with the full text, short
+// outputs (under the 8 KB storing threshold) included. Real store, real scripted server, real tokenizer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
+import { ContextStore } from '../../../src/core/store/context-store';
+import { ToolOutputStore } from '../../../src/core/store/tool-outputs';
+import { parseMaskPlaceholder } from '../../../src/core/strategies/placeholder';
+import { createTokenizer } from '../../../src/core/tokens';
+import { harness, readSteps } from './helpers';
+import { tempDir } from '../store/helpers';
+
+for (const strategy of ['masking', 'cache-aware', 'hybrid'] as const) {
+  test(`${strategy}: a masked short output names a file holding its full text`, async (t) => {
+    const ws = await tempDir(t);
+    const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+    const h = await harness([...readSteps(14), { reply: { text: 'Done.' } }], {
+      strategy,
+      // A small window makes cache-aware and hybrid mask too.
+      strategyOptions: { contextWindow: 4_000, window: 3 },
+      longOutput: new ToolOutputStore(store, createTokenizer('o200k')),
+    });
+    try {
+      assert.equal(await h.agent.send('Read the files.'), 'completed');
+      const originals = h.agent.state().messages.filter((m) => m.role === 'tool');
+      assert.ok(originals.every((m) => m.content.length < 8 * 1024 && !m.content.includes('Full output')));
+      let placeholders = 0;
+      for (const request of h.server.chatRequests()) {
+        for (const m of request.messages) {
+          const parsed = m.role === 'tool' ? parseMaskPlaceholder(String(m.content)) : undefined;
+          if (!parsed) continue;
+          placeholders++;
+          assert.ok(parsed.storedAt, `a placeholder without a file: ${String(m.content)}`);
+          const original = originals.find((o) => o.toolCallId === m.tool_call_id)!;
+          assert.equal(readFileSync(path.join(ws, parsed.storedAt), 'utf8'), original.content);
+        }
+      }
+      assert.ok(placeholders > 0, `${strategy} masked something`);
+    } finally {
+      await h.close();
+    }
+  });
+}
