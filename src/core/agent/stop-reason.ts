@@ -52,18 +52,25 @@ export function replyEndWarning(
   reason: string,
   callCut: boolean,
   budget?: BudgetScope,
+  ran = 0,
 ): string | undefined {
+  // The calls the model finished before the cut still run: the user is told, as a cut answer's are no surprise.
+  const run =
+    ran > 0
+      ? ` The ${ran === 1 ? 'tool call' : `${ran} tool calls`} it finished before the cut ${ran === 1 ? 'runs' : 'run'}.`
+      : '';
   if (end === 'output-limit' && budget)
     return (
       `The answer was cut where the ${budgetName(budget)} budget ran out (${reason}): ` +
-      (callCut ? 'the tool call the model was writing was not run.' : 'it ends mid-way.')
+      (callCut ? 'the tool call the model was writing was not run.' : 'it ends mid-way.') +
+      run
     );
   if (end === 'output-limit')
     return callCut
       ? `The answer was cut at the output limit (${reason}) while the model wrote a tool call: that call was ` +
-          'not run, and the model is told to write smaller pieces.'
+          `not run, and the model is told to write smaller pieces.${run}`
       : `The answer was cut at the output limit (${reason}): it ends mid-way. Ask the model to continue, ` +
-          'or allow it more output tokens.';
+          `or allow it more output tokens.${run}`;
   if (end === 'refused')
     return reason === 'content_filter'
       ? "The provider's content filter stopped the answer (content_filter)."
@@ -84,7 +91,8 @@ export function unfinishedReply(
   const end = replyEnd(reason);
   if (end === 'complete' || reason === undefined) return {};
   const cut = end === 'output-limit' ? cutCall(calls, tools) : undefined;
-  const warning = replyEndWarning(end, reason, cut !== undefined, budget);
+  const ran = calls.filter((c) => c !== cut && tools.check(c).ok).length;
+  const warning = replyEndWarning(end, reason, cut !== undefined, budget, ran);
   return { ...(cut ? { cut } : {}), ...(warning ? { warning } : {}) };
 }
 

@@ -100,6 +100,11 @@ test('a tool call cut by the output limit is not resent as it was nor run: the m
   assert.ok(!second.some((m) => /invalid tool call/.test(m.content)), 'no invalid-call note');
   assert.equal(warnings().length, 1);
   assert.match(warnings()[0]!, /cut at the output limit .* tool call: that call was not run/);
+  assert.match(
+    warnings()[0]!,
+    /The tool call it finished before the cut runs\.$/,
+    'the user is told small.ts is written',
+  );
   const finished = events.find((e) => e.type === 'tool-call-finished' && e.callId === 'c2');
   assert.equal(finished?.type === 'tool-call-finished' && finished.status, 'invalid');
 });
