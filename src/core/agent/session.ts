@@ -281,7 +281,7 @@ export class AgentSession {
       // Before the answer is kept, run or sent back: a result pairs with its call by id.
       const toolCalls = uniqueCallIds(outcome.result.toolCalls, this.s.messages);
       const budgetCut = outcome.budgetCut;
-      const { cut, warning } = unfinishedReply(outcome.result.finishReason, toolCalls, this.o.tools, budgetCut);
+      const { cut, warning } = unfinishedReply(outcome.result.finishReason, toolCalls, this.o.tools, budgetCut, text);
       if (warning) {
         this.log.warn(warning);
         this.emit({ type: 'warning', turn, message: warning });

@@ -3,6 +3,7 @@
 import type { BudgetRoom, BudgetScope } from '../budget';
 import type { ToolCall } from '../messages';
 import type { ToolRegistry } from './tool-registry';
+import { visible } from '../providers/visible-text';
 
 export type ReplyEnd = 'complete' | 'output-limit' | 'refused';
 
@@ -87,14 +88,21 @@ export function unfinishedReply(
   calls: readonly ToolCall[],
   tools: ToolRegistry,
   budget: BudgetScope | undefined,
+  text: string,
 ): { cut?: ToolCall; warning?: string } {
   const end = replyEnd(reason);
+  // An empty answer would end the run as "Completed" with nothing to read: the user is told instead.
+  if (end === 'complete' && calls.length === 0 && !visible(text) && !budget) return { warning: EMPTY_ANSWER };
   if (end === 'complete' || reason === undefined) return {};
   const cut = end === 'output-limit' ? cutCall(calls, tools) : undefined;
   const ran = calls.filter((c) => c !== cut && tools.check(c).ok).length;
   const warning = replyEndWarning(end, reason, cut !== undefined, budget, ran);
   return { ...(cut ? { cut } : {}), ...(warning ? { warning } : {}) };
 }
+
+/** The warning for an answer with no visible text and no tool call. */
+export const EMPTY_ANSWER =
+  'The model sent an empty answer (no text, no tool call). Send your message again, or try another model.';
 
 /** Why the run stops when the budget ran out in the answer just kept (its finished calls were run). */
 export function budgetRanOutMessage(cut: Omit<BudgetRoom, 'tokens'>): string {

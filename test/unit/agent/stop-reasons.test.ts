@@ -6,7 +6,7 @@ import type { AgentEvent } from '../../../src/core/agent/events';
 import { createModelSummarizer, CUT_SUMMARY_MARK } from '../../../src/core/agent/model-summarizer';
 import type { ChatProvider, ChatRequest, ChatStreamEvent } from '../../../src/core/agent/provider';
 import { AgentSession } from '../../../src/core/agent/session';
-import { CUT_CALL_TEXT } from '../../../src/core/agent/stop-reason';
+import { CUT_CALL_TEXT, EMPTY_ANSWER } from '../../../src/core/agent/stop-reason';
 import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
 import type { ToolCall } from '../../../src/core/messages';
 import { createTokenizer } from '../../../src/core/tokens';
@@ -151,4 +151,21 @@ test('a summary cut at its output limit is kept, marked as cut, and reported', a
     assert.equal(summary.endsWith(CUT_SUMMARY_MARK), cut, finish);
     assert.equal(reported, cut ? 1 : 0);
   }
+});
+
+for (const text of [undefined, ' \n\t'])
+  test(`an empty answer (${JSON.stringify(text)}) completes with a warning that says so`, async () => {
+    const { agent, events, warnings } = setup([{ ...(text === undefined ? {} : { text }), finish: 'stop' }]);
+    assert.equal(await agent.send('Summarize the README.'), 'completed');
+    assert.deepEqual(warnings(), [EMPTY_ANSWER]);
+    assert.ok(events.some((e) => e.type === 'done' && e.reason === 'completed'));
+  });
+
+test('an answer with text, or with only a tool call, gets no empty-answer warning', async () => {
+  const { agent, warnings } = setup([
+    { calls: [wholeCall('c1', 'a.ts')], finish: 'tool_calls' },
+    { text: 'Done.', finish: 'stop' },
+  ]);
+  assert.equal(await agent.send('Write a.ts.'), 'completed');
+  assert.deepEqual(warnings(), []);
 });
