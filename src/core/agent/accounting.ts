@@ -130,6 +130,15 @@ export class CallAccountant {
     return { inputCost: inputUnits(input, this.pricesFor(input.input)), by: estimated ? 'estimate' : 'provider' };
   }
 
+  /**
+   * Input cost of a call the provider reported no prompt size for, at the size the budget keeps for it
+   * (`tokens`, our count scaled for the model's tokenizer), with our count's cached share (see reportedInput).
+   */
+  scaledInputCost(tokens: number, estimate: CachedShare): number {
+    const { input } = reportedInput({ inputTokens: tokens }, estimate);
+    return inputUnits(input, this.pricesFor(input.input));
+  }
+
   /** Output cost of a call whose prompt had `promptTokens` (its size picks the tier). */
   outputCost(outputTokens: number, promptTokens = 0): number {
     return outputTokens * this.pricesFor(promptTokens).outputPrice;

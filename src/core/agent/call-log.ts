@@ -23,6 +23,13 @@ function prices(v: unknown): CallRecord['prices'] {
   };
 }
 
+/** A record's `scaled` figures, when they are counts. */
+function scaledOf(v: unknown): { scaled: { inputTokens: number; outputTokens: number } } | undefined {
+  const o = v as Record<string, unknown> | null | undefined;
+  if (!o || typeof o !== 'object' || !count(o.inputTokens) || !count(o.outputTokens)) return undefined;
+  return { scaled: { inputTokens: o.inputTokens, outputTokens: o.outputTokens } };
+}
+
 /** A model call's record, checked; undefined when a figure it is billed by is missing or not a count. */
 export function parseCallRecord(v: unknown): CallRecord | undefined {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return undefined;
@@ -36,6 +43,7 @@ export function parseCallRecord(v: unknown): CallRecord | undefined {
     for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens'])
       if (usage[k] !== undefined && !count(usage[k])) return undefined;
   }
+  if (o.scaled !== undefined && !scaledOf(o.scaled)) return undefined;
   const r = structuredClone(o) as unknown as CallRecord;
   r.retry = o.retry === true;
   const p = prices(o.prices);
@@ -59,6 +67,7 @@ export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefine
     outputTokens: o.outputTokens,
     cost: o.cost,
     ...(o.costUsd !== undefined ? { costUsd: o.costUsd as number } : {}),
+    ...(scaledOf(o.scaled) ?? {}),
     ...(count(o.at) ? { at: o.at } : {}),
     ...(count((o.budget as { spentTokens?: unknown } | undefined)?.spentTokens)
       ? { budget: { spentTokens: (o.budget as { spentTokens: number }).spentTokens } }
@@ -98,13 +107,15 @@ export function callLogFrom(lines: Iterable<unknown>): CallLog {
 /**
  * A call's input tokens as billed: the provider's figures when it reported them (the cached part from our
  * count's share when it reported none: see reportedInput), else our own count (everything not cached
- * written to the cache), none for a call that was not billed.
+ * written to the cache; scaled for a model we do not count exactly, see `scaled`), none for a call that was not
+ * billed.
  */
 export function billedInputOf(r: CallRecord): BilledInput {
   if (r.billedBy === 'none') return { input: 0, cached: 0 };
   const u = r.usage;
   if (r.billedBy === 'provider' && u) return reportedInput(u, { tokensSent: 0, cachedTokens: 0 }).input;
   if (r.billedBy === 'estimate' && u?.inputTokens !== undefined) return reportedInput(u, r).input;
+  if (r.billedBy === 'estimate' && r.scaled) return reportedInput({ inputTokens: r.scaled.inputTokens }, r).input;
   return { input: r.tokensSent, cached: r.cachedTokens };
 }
 
@@ -114,7 +125,8 @@ export function billedInputOf(r: CallRecord): BilledInput {
  */
 export function recomputedCost(r: CallRecord): number {
   if (!r.prices) return r.cost;
-  return inputUnits(billedInputOf(r), r.prices) + r.outputTokens * r.prices.outputPrice;
+  const output = r.billedBy === 'estimate' && r.scaled ? r.scaled.outputTokens : r.outputTokens;
+  return inputUnits(billedInputOf(r), r.prices) + output * r.prices.outputPrice;
 }
 
 /** Sums of a log: what the meter shows after the session's calls. */

@@ -197,15 +197,17 @@ export class ModelCaller {
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);
-    this.pendingTokens += partial.usage.outputTokens ?? expectedOutput(output, c.exact, c.model);
+    const spent = partial.usage.outputTokens ?? expectedOutput(output, c.exact, c.model);
+    this.pendingTokens += spent;
     // What the provider reported wins over our count: it is what it bills.
+    const scaled = scaledFigures(c, input, partial.usage.inputTokens, spent);
     const billed: BilledInput =
       partial.usage.inputTokens !== undefined
         ? c.accountant.reportedInputCost(partial.usage, bill)
-        : { inputCost: bill.inputCost, by: 'estimate' };
+        : estimatedInput(c, bill, scaled);
     c.state.cost += billed.inputCost - bill.inputCost;
     await this.settleInput(c, input, partial.usage.inputTokens, bill);
-    this.record(c, a, call, bill, billed, output, partial);
+    this.record(c, a, call, bill, billed, output, partial, undefined, scaled);
     const room = decision.room;
     if (cap.byBudget && room && replyEnd(partial.finishReason) === 'output-limit')
       return {
@@ -234,26 +236,27 @@ export class ModelCaller {
     let billed: BilledInput = { inputCost: 0, by: 'none' };
     let output = 0;
     let spent = 0; // the output as the budget counts it
+    let scaled: CallRecord['scaled'];
     if (reported) {
-      // Output alone reported (a prompt size the usage could not give): the prompt by our own count.
-      billed =
-        usage.inputTokens !== undefined
-          ? c.accountant.reportedInputCost(usage, bill)
-          : { inputCost: bill.inputCost, by: 'estimate' };
-      await this.settleInput(c, input, usage.inputTokens, bill);
       // Anthropic reports output only at the end: a call cut before it produced what streamed so far.
       output = usage.outputTokens ?? countOutput(c.accountant, partial);
       spent = usage.outputTokens ?? expectedOutput(output, c.exact, c.model);
+      // Output alone reported (a prompt size the usage could not give): the prompt as the budget keeps it.
+      scaled = scaledFigures(c, input, usage.inputTokens, spent);
+      billed =
+        usage.inputTokens !== undefined ? c.accountant.reportedInputCost(usage, bill) : estimatedInput(c, bill, scaled);
+      await this.settleInput(c, input, usage.inputTokens, bill);
     } else if (aborted && announced) {
-      billed = { inputCost: bill.inputCost, by: 'estimate' };
-      await this.settleInput(c, input, undefined, bill);
       output = countOutput(c.accountant, partial);
       spent = expectedOutput(output, c.exact, c.model);
+      scaled = scaledFigures(c, input, undefined, spent);
+      billed = estimatedInput(c, bill, scaled);
+      await this.settleInput(c, input, undefined, bill);
     } else await this.refund(c, input); // before the record reads the budget: it must not count this call
     if (announced) c.state.cost += billed.inputCost - bill.inputCost;
     else announce(billed.inputCost);
     this.pendingTokens += spent;
-    this.record(c, a, call, bill, billed, output, reported ? partial : undefined, error);
+    this.record(c, a, call, bill, billed, output, reported ? partial : undefined, error, scaled);
   }
 
   private refund(c: AttemptContext, input: SpendRequest): Promise<void> {
@@ -289,10 +292,11 @@ export class ModelCaller {
     output: number,
     result: ChatResult | undefined,
     error?: string,
+    scaled?: CallRecord['scaled'],
   ): void {
     // The prompt's size picks the prices (a long-context tier): the provider's figure when it gave one.
-    const prompt = result?.usage.inputTokens ?? bill.tokensSent;
-    const outputCost = c.accountant.outputCost(output, prompt);
+    const prompt = result?.usage.inputTokens ?? scaled?.inputTokens ?? bill.tokensSent;
+    const outputCost = c.accountant.outputCost(scaled?.outputTokens ?? output, prompt);
     const record = callRecord(
       { turn: a.turn, call, retry: a.retry, at: c.clock.now() },
       bill,
@@ -332,11 +336,36 @@ export class ModelCaller {
         ...(budget?.limit !== undefined ? { limit: budget.limit, mode: budget.mode } : {}),
       },
       ...(error ? { error } : {}),
+      ...(scaled ? { scaled } : {}),
     } satisfies Partial<CallRecord>);
     c.state.cost += outputCost;
     c.state.calls.push(record);
     c.emit(callFinished(record, c.state.cost));
   }
+}
+
+/**
+ * The prompt and answer as the budget keeps them for a call whose prompt size the provider did not report,
+ * on a model our tokenizer does not count exactly; undefined otherwise (our count is the model's own, or
+ * the provider's figure stands). Its cost is billed by them: billed by our own count, a Claude call via
+ * vscode.lm cost about a fifth less than the budget counted.
+ */
+function scaledFigures(
+  c: AttemptContext,
+  input: SpendRequest,
+  reportedInput: number | undefined,
+  spentOutput: number,
+): CallRecord['scaled'] {
+  if (reportedInput !== undefined || c.exact) return undefined;
+  return { inputTokens: input.tokens, outputTokens: spentOutput };
+}
+
+/** Input billed without the provider's prompt size: at the scaled size when there is one, else our count. */
+function estimatedInput(c: AttemptContext, bill: PreparedBill, scaled: CallRecord['scaled']): BilledInput {
+  return {
+    inputCost: scaled ? c.accountant.scaledInputCost(scaled.inputTokens, bill) : bill.inputCost,
+    by: 'estimate',
+  };
 }
 
 function configuredOutput(c: AttemptContext): number | undefined {

@@ -54,6 +54,12 @@ export interface CallRecord {
   usage?: ReportedUsage;
   /** What the cost was computed from: the provider's usage, our own count, or nothing (not billed). */
   billedBy?: 'provider' | 'estimate' | 'none';
+  /**
+   * A call the provider reported no prompt size for, on a model our tokenizer does not count exactly
+   * (Claude via vscode.lm): its prompt and answer as the budget counts them (our count scaled for the
+   * model's tokenizer, expected-prompt.ts). The cost is billed by these too, so cost and budget agree.
+   */
+  scaled?: { inputTokens: number; outputTokens: number };
   /** The relative prices the cost used (`reportedWritePrice`, `inputPrice`: see RelativePrices). */
   prices?: {
     cachedPrice: number;
@@ -90,6 +96,8 @@ export interface SummaryCallRecord {
   outputTokens: number;
   cost: number;
   costUsd?: number;
+  /** As a model call's `scaled`: the prompt and answer the budget counted and the cost was billed by. */
+  scaled?: { inputTokens: number; outputTokens: number };
   at?: number;
   /** Tokens the session budget had counted after this call. */
   budget?: { spentTokens: number };

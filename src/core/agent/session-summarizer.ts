@@ -87,17 +87,22 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
     afterCall: async (usage, promptTokens, reported) => {
       const s = d.state();
       const money = d.money();
-      const { cost, costUsd } = summaryCallCost(usage, {
-        model: o.model,
-        accountant: d.accountant(),
-        money,
-        ...(o.summaryModel ? { summaryModel: o.summaryModel } : {}),
-      });
       // Its output is asked of the budget with the next model call, like a model call's own output; its
       // prompt is counted as the provider reported it, as a model call's is. Unreported, both stay
       // estimates: our count where it is the model's own, else the asked prompt and the scaled answer.
       const input = reported.inputTokens ?? (exact ? promptTokens : asked);
       const output = reported.outputTokens ?? expectedOutput(usage.outputTokens, exact, summary.model);
+      // Billed by the same figures the budget keeps (a scaled estimate only where nothing was reported).
+      const scaled =
+        !exact && (reported.inputTokens === undefined || reported.outputTokens === undefined)
+          ? { inputTokens: input, outputTokens: output }
+          : undefined;
+      const { cost, costUsd } = summaryCallCost(scaled ? { ...usage, ...scaled } : usage, {
+        model: o.model,
+        accountant: d.accountant(),
+        money,
+        ...(o.summaryModel ? { summaryModel: o.summaryModel } : {}),
+      });
       d.caller.pendingTokens += output + Math.max(0, input - asked);
       if (input < asked) await d.budget.refund({ tokens: asked - input, ...scope });
       const record: SummaryCallRecord = {
@@ -110,6 +115,7 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
         outputTokens: usage.outputTokens,
         cost,
         ...(costUsd !== undefined ? { costUsd } : {}),
+        ...(scaled ? { scaled } : {}),
         at: d.clock.now(),
         budget: { spentTokens: (d.budget.usage()[0]?.used ?? 0) + d.caller.pendingTokens },
       };
