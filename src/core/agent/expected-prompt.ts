@@ -16,10 +16,19 @@ import type { CallRecord } from './session-state';
 export const MAX_PROMPT_SCALE = 2;
 
 /**
- * The scale of a first call to Claude: o200k counts Claude's prompts about 1.2 times short, and Anthropic
- * says its newer tokenizer uses up to 1.35 times as many tokens again (1.2 x 1.35 = 1.62).
+ * The scale of a first call to Claude 3 up to Opus 4.6 (one tokenizer). Measured against o200k (GPT-4o)
+ * on the same texts, Claude 3.5 Sonnet's count was 16 % higher on English articles, 21 % on maths and 30 %
+ * on Python code (L. Gupta, "Hidden costs in AI deployment", VentureBeat, May 2025); agent prompts are
+ * mostly code and tool output, so 1.3, with room for content denser than those samples.
  */
 export const CLAUDE_FIRST_SCALE = 1.65;
+/**
+ * The scale of a first call to Claude Opus 4.7 and later (Claude 5 models too), and to a Claude name we
+ * cannot place: Anthropic's token-counting page says their newer tokenizer gives about 30 % more tokens for
+ * the same text than earlier models, its Opus 4.7 release notes 1.0 to 1.35 times. On code, 1.3 x 1.35 =
+ * 1.755: the earlier 1.65 fell short there. Not measured here: no Claude tokenizer is available offline.
+ */
+export const CLAUDE_NEW_TOKENIZER_FIRST_SCALE = 1.8;
 /** The scale of a first call to any other model we do not count exactly (another tokenizer, or chars/4). */
 export const OTHER_FIRST_SCALE = 1.5;
 
@@ -72,7 +81,20 @@ export function expectedPrompt(count: PromptCount, calls: readonly ReportedCall[
 }
 
 function priorScale(model: string): number {
-  return isClaude(model) ? CLAUDE_FIRST_SCALE : OTHER_FIRST_SCALE;
+  if (!isClaude(model)) return OTHER_FIRST_SCALE;
+  return usesClaude3Tokenizer(model) ? CLAUDE_FIRST_SCALE : CLAUDE_NEW_TOKENIZER_FIRST_SCALE;
+}
+
+/**
+ * True for Claude models from Claude 3 to Opus 4.6, which share one tokenizer: `claude-3-5-sonnet`,
+ * `claude-sonnet-4-5`, `claude-opus-4` (4.0). Opus 4.7 and later, Claude 5 and a name not placed here get
+ * the newer tokenizer's larger scale: too high a prior only makes a first call ask for more.
+ */
+export function usesClaude3Tokenizer(model: string): boolean {
+  const n = normalizeModelName(model);
+  if (/^claude-(?:instant|2|3)(?:$|-)/.test(n)) return true;
+  const v = /^claude-(?:opus|sonnet|haiku)-4(?:-(\d+))?$/.exec(n);
+  return v !== null && Number(v[1] ?? 0) <= 6;
 }
 
 /**

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   CLAUDE_FIRST_SCALE,
+  CLAUDE_NEW_TOKENIZER_FIRST_SCALE,
   CLAUDE_TOOL_PROMPT,
   expectedPrompt,
   MAX_PROMPT_SCALE,
@@ -56,6 +57,25 @@ test("a first call is scaled by a prior for its family unless our tokenizer is t
   // A report of another model says nothing about this one's tokenizer.
   const other = [call('gpt-4.1', 1000, 1000)];
   assert.equal(expectedPrompt(counted(1000, false), other, 'claude-opus-4.5'), 1000 * CLAUDE_FIRST_SCALE);
+});
+
+test("a first call to Claude takes its tokenizer's prior: Opus 4.7 and later count up to 1.35x the earlier", () => {
+  const first = (model: string): number => expectedPrompt(counted(1000, false), [], model) / 1000;
+  for (const m of ['claude-3-5-sonnet-20241022', 'claude-sonnet-4', 'claude-opus-4-20250514', 'claude-opus-4.6'])
+    assert.equal(first(m), CLAUDE_FIRST_SCALE, m);
+  for (const m of ['claude-haiku-4-5', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'])
+    assert.equal(first(m), CLAUDE_FIRST_SCALE, m);
+  // The newer tokenizer, and a Claude name we cannot place: the larger prior.
+  for (const m of ['claude-opus-4-7', 'claude-opus-4.8', 'claude-sonnet-5', 'claude-fable-5', 'claude-sonnet-4-10'])
+    assert.equal(first(m), CLAUDE_NEW_TOKENIZER_FIRST_SCALE, m);
+  // Measured: o200k counts Python code 1.3x short for Claude 3.5; the newer tokenizer adds up to 1.35x.
+  assert.ok(CLAUDE_FIRST_SCALE >= 1.3 && CLAUDE_NEW_TOKENIZER_FIRST_SCALE >= 1.3 * 1.35);
+  // Bedrock's cross-region ids are Claude: the tool prompt is added.
+  const tools = counted(1000, false, 300);
+  assert.equal(
+    expectedPrompt(tools, [], 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'),
+    1000 * CLAUDE_FIRST_SCALE + CLAUDE_TOOL_PROMPT,
+  );
 });
 
 test("Claude's tool prompt is added to a request with tools, and taken out of a report before scaling", () => {
