@@ -124,7 +124,8 @@ export function mergePrices(
 export function normalizeModelName(name: string, keepDate = false): string {
   let n = name.trim().toLowerCase();
   n = n.replace(/^(?:[a-z0-9_-]+\/)+/, ''); // openrouter-style `vendor/model`
-  n = n.replace(/^(?:anthropic|openai)\./, '').replace(/-v\d+(?::\d+)?$/, ''); // Bedrock ids
+  // Bedrock ids, cross-region inference profiles too (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`).
+  n = n.replace(/^(?:(?:us|eu|apac|jp|au|global)\.)?(?:anthropic|openai)\./, '').replace(/-v\d+(?::\d+)?$/, '');
   n = n.replace(/@.*$/, ''); // Vertex `model@date`
   n = n.replace(/\./g, '-');
   if (!keepDate) n = n.replace(/-(?:latest|\d{8}|\d{4}-\d{2}-\d{2})$/, '');

@@ -65,6 +65,10 @@ test('prices match by model name without vendor prefix, release date or dot/dash
   assert.equal(key('claude-opus-4.1'), 'claude-opus-4-1');
   assert.equal(key('anthropic/claude-sonnet-4-5'), 'claude-sonnet-4-5');
   assert.equal(key('anthropic.claude-haiku-4-5-20251001-v1:0'), 'claude-haiku-4-5');
+  // Bedrock's cross-region inference profiles put the region first; the model is the same.
+  assert.equal(key('us.anthropic.claude-sonnet-4-5-20250929-v1:0'), 'claude-sonnet-4-5');
+  assert.equal(key('global.anthropic.claude-opus-4-5-20251101-v1:0'), 'claude-opus-4-5');
+  assert.equal(key('eu.anthropic.claude-haiku-4-5-20251001-v1:0'), 'claude-haiku-4-5');
   assert.equal(key('claude-sonnet-4@20250514'), 'claude-sonnet-4');
   assert.equal(key('openai/gpt-4o-2024-08-06'), 'gpt-4o');
   assert.equal(key('GPT-4.1-mini'), 'gpt-4.1-mini');
