@@ -46,3 +46,28 @@ test('SonarQube and Heroku tokens go on their own', () => {
   const b64 = 'data:image/png;base64,iVBORw0KGgo/EAAABCiZ7bvT8XjCCT2MnhJEqyNRK49mshagcHI/Lgxzn28VsuK3dGDfYBF';
   for (const line of [`squ_${HEX40}0`, b64]) assert.equal(clean(line), line);
 });
+
+test("a stand-in a tool prints instead of the secret stays whole: npm config list's (protected), Terraform's (sensitive value)", () => {
+  // `npm config list` as it prints a user .npmrc holding a token.
+  const npm = [
+    '; "user" config from /home/dev/.npmrc',
+    '',
+    '//registry.npmjs.org/:_authToken = (protected)',
+    '_password = (protected)',
+    'registry = "https://registry.npmjs.org/"',
+  ].join('\n');
+  assert.equal(clean(npm), npm);
+  for (const line of [
+    '      + password = (sensitive value)',
+    'export API_KEY=(redacted)',
+    '"_authToken": "(protected)"',
+  ])
+    assert.equal(clean(line), line);
+  // A token in the same place still goes.
+  const token = `npm_${'aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6'}`;
+  assert.equal(
+    clean(`//registry.npmjs.org/:_authToken = ${token}`),
+    '//registry.npmjs.org/:_authToken = [REDACTED:npm-token]',
+  );
+  assert.equal(clean('_authToken=Hw8dK2pL9xQmZz4Rt7'), '_authToken=[REDACTED:npmrc-auth]');
+});

@@ -71,9 +71,11 @@ export function unquote(s: string): string {
 // References and stand-ins that name a secret without holding it: `$VAR`, `${VAR}`, `%VAR%`, `<token>`,
 // `{{ secret }}`, a format field (`{password}`, `{attrs[2]}`, `{pw!r}`, `%(password)s`, `%s`), `***`,
 // `xxxx`, `...`, an already redacted value, a value shown masked (`gho_****…`, `****ABCD`), a YAML tag
-// that fetches the value (CloudFormation's `!Ref`, Ansible's `!vault`, Home Assistant's `!secret`).
+// that fetches the value (CloudFormation's `!Ref`, Ansible's `!vault`, Home Assistant's `!secret`), a
+// word in parentheses a tool prints instead of the value (`npm config list`'s `(protected)`, Terraform's
+// `(sensitive value)`; its `)` may already be trimmed as punctuation).
 const PLACEHOLDER =
-  /^(?:\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\{[A-Za-z_][\w.-]*(?:\[[\w'"-]*\])*(?:![rsa])?\}|%(?:\([\w.-]+\))?s|\[[A-Z_ -]*\]|\*+|[\w-]{0,12}\*{4,}\w{0,6}|!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|vault|secret|env|include)|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
+  /^(?:\((?:protected|sensitive(?: value)?|hidden|masked|redacted|secret|encrypted|not set|unset)\)?|\$\{?[A-Za-z_][\w.]*\}?|\$\(.*\)|%[A-Za-z_]\w*%|<[^<>]*>|\{\{.*\}\}|\{[A-Za-z_][\w.-]*(?:\[[\w'"-]*\])*(?:![rsa])?\}|%(?:\([\w.-]+\))?s|\[[A-Z_ -]*\]|\*+|[\w-]{0,12}\*{4,}\w{0,6}|!(?:Ref|Sub|GetAtt|ImportValue|FindInMap|Join|Select|Base64|vault|secret|env|include)|x{3,}|X{3,}|\.{3,}|\u2026|\[REDACTED:[^\]]*\].*|(?:your|my|the)[_-][\w-]*|changeme_?placeholder)$/i;
 const TYPE_OR_LITERAL =
   /^(?:true|false|null|nil|none|undefined|string|str|number|int|integer|bool|boolean|any|unknown|object|bytes|secret|password|token|value|required|optional|empty|redacted|hidden|masked|function|class|lambda|\*\*\*)$/i;
 
