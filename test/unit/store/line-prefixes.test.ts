@@ -40,6 +40,17 @@ const SHOWN: [string, (lines: string[]) => string][] = [
   ['Python logger', (ls) => ls.map((l, i) => `2026-11-22 02:33:02,1${i}0 INFO ${l}`).join('\n')],
   ['padded level', (ls) => ls.map((l) => `[12:00:01] WARN  ${l}`).join('\n')],
   ['compose logs -t', (ls) => ls.map((l) => `web-1  | 2026-11-22T02:33:02.123456789Z ${l}`).join('\n')],
+  // Typed in a terminal: each line after the shell's continuation prompt, as the screen (or a log of
+  // it) shows a here-doc, and as a terminal log's header writes a multi-line command.
+  ['here-doc at a bash prompt', (ls) => `$ cat <<'EOF' > app.yaml\n${ls.map((l) => `> ${l}`).join('\n')}\n> EOF`],
+  [
+    'here-doc at a zsh prompt',
+    (ls) => `% cat <<EOF > app.yaml\n${ls.map((l) => `heredoc> ${l}`).join('\n')}\nheredoc> EOF`,
+  ],
+  [
+    'terminal log header',
+    (ls) => `\u241e $ cat <<EOF > app.yaml\n${ls.map((l) => `\u241e > ${l}`).join('\n')}\n\u241e > EOF`,
+  ],
   [
     'CI log in a JSON tool result',
     (ls) => JSON.stringify({ type: 'tool_result', content: ls.map((l) => `2026-11-22T02:33:02Z ${l}`).join('\n') }),
@@ -87,6 +98,16 @@ test("a logger's time and level go, the line's own indentation stays", () => {
   assert.equal(clean(log), log);
 });
 
+test("a block's key on a line without a logger's time, its value on lines with one", () => {
+  // A command line that prints a template literal holding a block: only the lines it printed are stamped.
+  const text = [
+    './run.sh 2026-11-22T02:33:00.1234567Z INFO  const values = `apiKey: |',
+    '2026-11-22T02:33:01.1234567Z INFO    CrmI7S!tnCuf#99',
+    '2026-11-22T02:33:02.1234567Z INFO  `;',
+  ].join('\n');
+  assert.equal(clean(text), text.replace('CrmI7S!tnCuf#99', '[REDACTED:code-secret]'));
+});
+
 test('dates, times without seconds, tables and prose are no prefixes', () => {
   const text = [
     '2026-11-22 worker-3 handled request 12 in 4 ms',
@@ -110,6 +131,9 @@ test('the view without prefixes is the lines without them, each character mapped
     '+',
     '-',
     'web-1  | ',
+    '> ',
+    'dquote> ',
+    '\u241e > ',
     '42:',
     '',
   ];

@@ -1,7 +1,8 @@
 // What a tool prints before each line of a file: grep's `path:12:`, `cat -n`'s number and tab (an
 // agent's Read tool: `12→`), a diff's `+`, `docker compose logs`' `web-1 | `.
 // Rules that read a file's lines (a YAML block, `- name: DB_PASSWORD`, `.netrc`'s `password`, a
-// `.pgpass` line) also run on a view of the text with these prefixes taken out.
+// `.pgpass` line) also run on a view of the text with these prefixes taken out. So does a shell's
+// continuation prompt before each line of a here-doc typed in a terminal (`> `, zsh's `heredoc> `).
 import type { DecodedView } from './decoded-view';
 
 /** A line number: `cat -n` and `nl` (a tab), an agent's Read tool (`→`, DEL in the ASCII view), `12:`, `12|`. */
@@ -13,6 +14,12 @@ const NUMBERED = String.raw`[ \t]*\d{1,7}(?:\t|\x7f|\u2192|:[ \t]?|\|[ \t]?)`;
 const GREP = String.raw`([^\s:"'=]{1,200}?)(?::\d{1,7}:|-\d{1,7}-)|(?:[\w.@+-]+\/)+[\w.@+-]+:(?=\S)|[\w@+-]*\.\w{1,10}:(?=\S)`;
 /** A compose service's `web-1  | `, kubectl's `[pod/name/container] `. */
 const CONTAINER = String.raw`[\w.-]{1,60}[ \t]*\|[ \t]?|\[pod\/[^\]\s]{1,200}\][ \t]`;
+/**
+ * A prompt before a typed line: bash's continuation `> ` (each line of a here-doc or of a quoted
+ * multi-line argument), zsh's `heredoc> ` / `dquote> `, PowerShell's `>> `, `$ ` before the command;
+ * a terminal log's header writes its command's lines after `␞ $ ` and `␞ > ` (DEL in the ASCII view).
+ */
+const PROMPT = String.raw`(?:[\u241e\x7f] )?(?:[$>] |>> |(?:[a-z]{2,8} ){0,3}(?:heredoc|quote|dquote|bquote|cmdsubst|subsh|pipe|then|else|for|while|if)> )`;
 /** A unified diff's added or removed line. */
 const DIFF = '[+-]';
 /**
@@ -25,13 +32,24 @@ export const STAMP = String.raw`\[?(?:\d{4}-\d\d-\d\d[T ])?\d\d:\d\d:\d\d(?:[.,]
 /**
  * At most one of each, in the order tools stack them (`docker compose logs -t` of a numbered listing).
  */
-const PREFIX = new RegExp(`(?:${CONTAINER})?(?:${STAMP})?(?:${NUMBERED}|${DIFF}|${GREP})?`, 'y');
-const UNSTAMPED = new RegExp(`(?:${CONTAINER})?(?:${NUMBERED}|${DIFF}|${GREP})?`, 'y');
+const PREFIX = new RegExp(`(?:${CONTAINER})?(?:${STAMP})?(?:${PROMPT}|${NUMBERED}|${DIFF}|${GREP})?`, 'y');
+const UNSTAMPED = new RegExp(`(?:${CONTAINER})?(?:${PROMPT}|${NUMBERED}|${DIFF}|${GREP})?`, 'y');
 const STAMPED_LINE = new RegExp(`^(?:${CONTAINER})?${STAMP}.*`, 'gm');
 
-/** The lines of `text` that start with a logger's time (after a container's name), one per line. */
+/**
+ * The lines of `text` that start with a logger's time (after a container's name), one per line, and the
+ * line before each run of them: a block's key may be on a line the time is not in front of (a command
+ * line that prints the block, ``./run.sh <time> INFO const v = `password: |``), its value on stamped lines.
+ */
 export function stampedLines(text: string): string {
-  return Array.from(text.matchAll(STAMPED_LINE), (m) => m[0]).join('\n');
+  const out: string[] = [];
+  let after = -1;
+  for (const m of text.matchAll(STAMPED_LINE)) {
+    if (m.index > 0 && m.index !== after) out.push(text.slice(text.lastIndexOf('\n', m.index - 2) + 1, m.index - 1));
+    out.push(m[0]);
+    after = m.index + m[0].length + 1;
+  }
+  return out.join('\n');
 }
 
 /**
