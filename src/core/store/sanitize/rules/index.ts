@@ -15,6 +15,7 @@ import { PRIVATE_KEY_RULES } from './private-keys';
 import { SECRET_STORE_RULES } from './secret-stores';
 import { SERVICE_RULES } from './ai-and-services';
 import { TERRAFORM_RULES } from './terraform';
+import { TERRAFORM_STATE_RULES } from './terraform-state';
 import { TOKEN_RULES } from './tokens';
 import { YAML_BLOCK_RULES } from './yaml-blocks';
 import type { SecretRule } from './types';
@@ -39,5 +40,6 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
   ...TERRAFORM_RULES,
+  ...TERRAFORM_STATE_RULES,
   ...CSV_RULES,
 ];
