@@ -1428,4 +1428,15 @@ export const FORMATS: Format[] = [
     },
     (s) => `MAPBOX_DOWNLOADS_TOKEN=${s}`,
   ),
+  // Terraform state marks an attribute sensitive beside it, whatever its name: a state file's instance
+  // (`cat terraform.tfstate`, which Terraform writes indented) holding `random_password`'s `result`.
+  ctx('terraform-state-sensitive-attribute', 'terraform-sensitive', (r) => {
+    const secret = password(r);
+    const instance = {
+      schema_version: 3,
+      attributes: { id: 'none', length: 16, result: secret },
+      sensitive_attributes: [[{ type: 'get_attr', value: 'result' }]],
+    };
+    return { secret, line: JSON.stringify(instance, null, 2) };
+  }),
 ];

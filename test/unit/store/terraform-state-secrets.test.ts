@@ -117,6 +117,9 @@ test('the same state inside a JSON string (a tool result) and what names nothing
   const out = clean(inResult);
   for (const s of [RESULT, API]) assert.ok(!out.includes(s), out);
   assert.equal((JSON.parse(out) as { tool: string }).tool, 'run_command');
+  // One line, the string's first: `"{"` opens JSON, not a string, in the decoded view.
+  const oneLine = JSON.stringify({ tool: 'run_command', output: JSON.stringify(JSON.parse(STATE)) });
+  assert.ok(!clean(oneLine).includes(RESULT), clean(oneLine));
   const plain = '{"values": {"name": "web", "result": "ok"}, "sensitive_values": {}}';
   assert.deepEqual(stateSensitiveValues(plain), []);
   assert.equal(clean(plain), plain);

@@ -201,7 +201,7 @@ function stringEnd(text: string, i: number, lines: LineState): number {
  */
 const JSON_IN_STRING = /"[\s[]*\{\s*"(?!\s*[,\]}])(?:[^"\\\n]|\\.)*"\s*:/y;
 
-function jsonInString(text: string, i: number): boolean {
+export function jsonInString(text: string, i: number): boolean {
   const next = text.charCodeAt(i + 1);
   if (next !== 123 && next !== 91) return false;
   JSON_IN_STRING.lastIndex = i;

@@ -4,6 +4,7 @@
 // `"sensitive_attributes"` (paths of steps, the first `{"type": "get_attr", "value": "result"}`); in
 // `terraform show -json` a resource has `"values"` and `"sensitive_values"` (`{"result": true}`), and a
 // plan's change `"after"` / `"after_sensitive"` (and `before`). Every string of such an attribute goes.
+import { jsonInString } from './kubernetes-json';
 import { isPlaceholder, type SecretRule } from './types';
 
 /** A JSON string that is a value (not followed by `:`, which makes it a key). */
@@ -101,6 +102,8 @@ export function stateSensitiveValues(text: string): Array<[number, number]> {
   };
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
+    // JSON held in a string, as the decoded view shows it (`"{"attributes": …}"`): read as JSON.
+    if (c === '"' && jsonInString(text, i)) continue;
     if (c === '"') {
       let j = i + 1;
       while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
