@@ -331,4 +331,12 @@ export const messageStyles = css`
     min-width: 0;
     overflow-wrap: anywhere;
   }
+  /* A long action label ("Open Transcript of …") wraps inside the button, not past the panel's edge. */
+  .notice vscode-button {
+    max-width: 100%;
+  }
+  .notice vscode-button::part(base) {
+    white-space: normal;
+    overflow-wrap: anywhere;
+  }
 `;

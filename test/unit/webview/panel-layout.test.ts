@@ -224,6 +224,31 @@ test('an MCP approval with a long tool name wraps its question and its buttons i
   await page.close();
 });
 
+test("a notice's action button wraps its label inside a 220 and a 300 pixel panel", async () => {
+  const label = 'Open the setup form and choose another provider for this workspace';
+  const snapshot = chat();
+  snapshot.items = snapshot.items.map((i) =>
+    i.kind === 'notice' ? { ...i, action: { label, action: 'configure' } } : i,
+  );
+  for (const width of [220, 300]) {
+    const page = await open(width, 700, snapshot);
+    // The button inside its notice, and its label not cut inside the button's own box (which clips it).
+    const cut = (await page.evaluate(`(() => {
+      const conv = document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot;
+      const notice = [...conv.querySelectorAll('.notice')].pop();
+      const box = notice.getBoundingClientRect();
+      const button = notice.querySelector('vscode-button');
+      const r = button.getBoundingClientRect();
+      const inner = button.shadowRoot.querySelector('.base');
+      return r.right > box.right + 0.5 || inner.scrollWidth > inner.clientWidth + 1
+        ? Math.round(r.right) + ' > ' + Math.round(box.right) + ', label ' + inner.scrollWidth + ' in ' + inner.clientWidth
+        : '';
+    })()`)) as string;
+    assert.equal(cut, '', `${width} px: the notice's button is cut`);
+    await page.close();
+  }
+});
+
 test('the message box stays in view under a tall approval and the open meter; focus comes back to it', async () => {
   const detail = Array.from({ length: 60 }, (_, i) => `line ${i} of a long command`).join('\n');
   const page = await open(300, 450, chat({ id: 'ap1', kind: 'command', title: 'Run this command?', detail }));
