@@ -3,7 +3,7 @@
 import * as vscode from 'vscode';
 import type { ChatSnapshot } from '../protocol/chat';
 import { formatUsd } from '../protocol/money';
-import { formatTokens } from '../protocol/token-count';
+import { formatTokens, formatUsedPercent } from '../protocol/token-count';
 
 export class ContextStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem(
@@ -37,7 +37,9 @@ export class ContextStatusBar implements vscode.Disposable {
         m.costUsd !== undefined
           ? `Cost so far: ${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
           : `Cost so far: ${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
-        m.budget ? `Budget: ${m.budget.state}, ${m.budget.usedPercent}% of ${m.budget.limit.toLocaleString()}` : '',
+        m.budget
+          ? `Budget: ${m.budget.state}, ${formatUsedPercent(m.budget.usedPercent)} of ${m.budget.limit.toLocaleString()}`
+          : '',
       ]
         .filter(Boolean)
         .join('\n\n'),

@@ -13,3 +13,19 @@ export function formatTokens(n: number): string {
 export function trimZeros(fixed: string): string {
   return fixed.includes('.') ? fixed.replace(/\.?0+$/, '') : fixed;
 }
+
+/**
+ * A budget's use (percent of its limit) as shown. Whole percents, except that use just under the limit
+ * keeps one decimal rounded down and use just over it one decimal rounded up: 99.6 % of a budget that is
+ * not yet spent read "100%", as if it were. Below 99 % it rounds down (79.6 % is not yet the 80 % warning).
+ */
+export function formatUsedPercent(percent: number): string {
+  if (!Number.isFinite(percent) || percent <= 0) return '0%';
+  // The nudge keeps 99.7 (996.9999… tenths in floating point) from dropping a tenth.
+  const tenths = percent * 10;
+  if (percent < 99) return `${Math.floor(percent + 1e-9)}%`;
+  if (percent < 100) return `${trimZeros((Math.min(999, Math.floor(tenths + 1e-6)) / 10).toFixed(1))}%`;
+  if (percent === 100) return '100%';
+  if (percent < 101) return `${trimZeros((Math.max(1001, Math.ceil(tenths - 1e-6)) / 10).toFixed(1))}%`;
+  return `${Math.floor(percent)}%`;
+}

@@ -317,7 +317,8 @@ export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): B
   const limit = e.limit;
   // Slowing down is decided on the use after the spend it delays (its ratio); `used` is from before it.
   const used = e.type === 'backpressure' && limit > 0 ? e.ratio * limit : e.used;
-  const usedPercent = limit > 0 ? Math.round((used / limit) * 100) : (previous?.usedPercent ?? 0);
+  // Unrounded: the panel shows it (99.6 % of a budget must not read as a full 100 %).
+  const usedPercent = limit > 0 ? (used / limit) * 100 : (previous?.usedPercent ?? 0);
   const byUse: BudgetMeter['state'] = used > limit ? 'exceeded' : used >= 0.8 * limit ? 'warning' : 'ok';
   let state: BudgetMeter['state'];
   switch (e.type) {

@@ -73,7 +73,7 @@ export function budgetOfRecord(b: NonNullable<CallRecord['budget']>): NonNullabl
   const used = b.spentTokens;
   return {
     state: used > limit ? 'exceeded' : used >= 0.8 * limit ? 'warning' : 'ok',
-    usedPercent: limit > 0 ? Math.round((used / limit) * 100) : 0,
+    usedPercent: limit > 0 ? (used / limit) * 100 : 0,
     limit,
   };
 }

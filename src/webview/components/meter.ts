@@ -2,7 +2,7 @@
 // expanding on demand into the details and the per-call plot. Every number comes from ContextMeter.
 import { LitElement, css, html, nothing } from 'lit';
 import type { CallPoint, ContextMeter } from '../../protocol/chat';
-import { cachedShare, formatPercent, formatTokens, tokenLabel, windowShare } from '../lib/format';
+import { budgetLabel, cachedShare, formatPercent, formatTokens, tokenLabel, windowShare } from '../lib/format';
 import { costLabel, maskedLabel, plural, reportedLabel } from '../lib/labels';
 import { codicons } from './codicons';
 import './plot';
@@ -57,7 +57,7 @@ export class CdMeter extends LitElement {
     const budget = b
       ? html`<span class="budget ${b.state}" data-testid="meter-budget" title=${BUDGET_TEXT[b.state] ?? b.state}
           >${budgetFirst ? html`<span class="codicon codicon-warning" aria-hidden="true"></span>` : nothing}budget
-          ${Math.round(b.usedPercent)}%</span
+          ${budgetLabel(m)}</span
         >`
       : nothing;
     return html`<div class="meter" data-testid="meter">
@@ -145,7 +145,7 @@ export class CdMeter extends LitElement {
           m.budget
             ? stat(
                 'Budget',
-                `${Math.round(m.budget.usedPercent)}% of ${plural(m.budget.limit, 'token')} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
+                `${budgetLabel(m)} of ${plural(m.budget.limit, 'token')} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
                 `budget ${m.budget.state}`,
               )
             : nothing

@@ -2,12 +2,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import {
+  budgetLabel,
   cachedShare,
   countLines,
   formatDuration,
   formatPercent,
   formatTokens,
   formatUsd,
+  formatUsedPercent,
   prettyArguments,
   statusText,
   tokenLabel,
@@ -77,4 +79,32 @@ test('line counts ignore a trailing newline', () => {
 test('arguments are pretty-printed when JSON and shown as sent otherwise', () => {
   assert.equal(prettyArguments('{"path":"a.ts"}'), '{\n  "path": "a.ts"\n}');
   assert.equal(prettyArguments('{not json'), '{not json');
+});
+
+test('a budget just under or over its limit never reads as exactly 100 %', () => {
+  assert.equal(formatUsedPercent(99.6), '99.6%');
+  assert.equal(formatUsedPercent(99.96), '99.9%');
+  assert.equal(formatUsedPercent(79.6), '79%');
+  assert.equal(formatUsedPercent(100), '100%');
+  assert.equal(formatUsedPercent(100.04), '100.1%');
+  assert.equal(formatUsedPercent((63865 / 60000) * 100), '106%');
+  fc.assert(
+    fc.property(fc.double({ min: 0, max: 300, noNaN: true }), (p) => {
+      const shown = Number.parseFloat(formatUsedPercent(p));
+      // Never more than a whole percent off, and on the same side of the limit as the use itself.
+      assert.ok(Math.abs(shown - p) <= 1, `${p} shown as ${shown}`);
+      assert.equal(Math.sign(shown - 100), Math.sign(p - 100), `${p} shown as ${shown}`);
+    }),
+  );
+});
+
+test('the budget carries ≈ when a model we count approximately had calls its provider did not report', () => {
+  const totals = { tokensSent: 1, cachedTokens: 0, outputTokens: 1, reportedInputTokens: 1, reportedCachedTokens: 0 };
+  const budget = { state: 'warning' as const, usedPercent: 99.6, limit: 30_000 };
+  // VS Code's language models: nothing reported, the budget holds our scaled estimate.
+  assert.equal(budgetLabel({ budget, estimated: true, calls: 4, totals: { ...totals, reportedCalls: 0 } }), '≈ 99.6%');
+  assert.equal(budgetLabel({ budget, estimated: true, calls: 4 }), '≈ 99.6%');
+  // Every call reported: the budget was settled to the provider's figures.
+  assert.equal(budgetLabel({ budget, estimated: true, calls: 4, totals: { ...totals, reportedCalls: 4 } }), '99.6%');
+  assert.equal(budgetLabel({ budget, estimated: false, calls: 4 }), '99.6%');
 });

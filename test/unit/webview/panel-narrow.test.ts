@@ -61,3 +61,17 @@ test('the meter line and the pickers are not cut at 150, 300 and 800 pixels', as
     await page.close();
   }
 });
+
+test('a budget 99.6 % spent by an estimated count reads "≈ 99.6%", not a full 100 %', async () => {
+  const estimated = emptyChat({
+    meter: { ...emptyChat().meter, estimated: true, budget: { state: 'warning', usedPercent: 99.6, limit: 30_000 } },
+  });
+  const page = await panel.open(estimated, { width: 300, height: 500 });
+  assert.equal(
+    (await page.locator('cd-app [data-testid="meter-budget"]').innerText()).replace(/\s+/g, ' ').trim(),
+    'budget ≈ 99.6%',
+  );
+  await page.locator('cd-app [data-testid="meter-toggle"]').click();
+  assert.match(await page.locator('cd-app [data-testid="meter-details"]').innerText(), /≈ 99\.6% of 30,000 tokens/);
+  await page.close();
+});
