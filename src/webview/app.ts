@@ -399,9 +399,11 @@ export class CdApp extends LitElement {
         min-height: 1.2em;
         font-size: 0.92em;
         color: var(--vscode-descriptionForeground);
-        overflow: hidden;
-        white-space: nowrap;
-        text-overflow: ellipsis;
+      }
+      /* Wraps: a retry's reason ("…: the provider is rate limiting") comes last and was cut at 300 px. */
+      .status-line .status {
+        min-width: 0;
+        overflow-wrap: anywhere;
       }
       /* The words in the foreground colour (the error colour is faint on a light theme), the icon in error. */
       .status.error,

@@ -75,3 +75,19 @@ test('a budget 99.6 % spent by an estimated count reads "≈ 99.6%", not a full 
   assert.match(await page.locator('cd-app [data-testid="meter-details"]').innerText(), /≈ 99\.6% of 30,000 tokens/);
   await page.close();
 });
+
+test('the status line shows a whole retry message at 220 and 300 pixels', async () => {
+  const activity = 'Retrying in 30 s (attempt 2): the provider is rate limiting; tool traffic filtered…';
+  for (const width of [220, 300]) {
+    const page = await panel.open(emptyChat({ status: 'running', activity }), { width, height: 500 });
+    const cut = await page.evaluate(`(() => {
+      const line = document.querySelector('cd-app').shadowRoot.querySelector('.status-line');
+      const text = line.querySelector('[data-testid="status"]');
+      const l = line.getBoundingClientRect();
+      const t = text.getBoundingClientRect();
+      return line.scrollWidth > line.clientWidth + 1 || t.right > l.right + 1 || t.bottom > l.bottom + 1;
+    })()`);
+    assert.equal(cut, false, `${width} px: the status line is cut`);
+    await page.close();
+  }
+});
