@@ -19,6 +19,7 @@ import { Disclosures, useDisclosures } from './lib/disclosures';
 import {
   EMPTY_STATE,
   disclosuresFor,
+  isPanelView,
   legacyDraft,
   readSavedState,
   scrollFor,
@@ -162,6 +163,8 @@ export class CdApp extends LitElement {
   }
 
   private show(view: PanelView): void {
+    // A view from a newer host would show the conversation without its dock (no message box).
+    if (!isPanelView(view)) return;
     this.view = view;
     this.save({ view });
   }

@@ -31,12 +31,15 @@ export const EMPTY_STATE: SavedState = { meterOpen: false, view: 'chat' };
 
 const VIEWS: readonly PanelView[] = ['chat', 'setup', 'history'];
 
+/** A view this panel has (a newer host may name one it does not). */
+export const isPanelView = (v: unknown): v is PanelView => VIEWS.includes(v as PanelView);
+
 export function readSavedState(raw: unknown): SavedState {
   if (typeof raw !== 'object' || raw === null) return { ...EMPTY_STATE };
   const r = raw as Record<string, unknown>;
   const state: SavedState = {
     meterOpen: r.meterOpen === true,
-    view: VIEWS.includes(r.view as PanelView) ? (r.view as PanelView) : 'chat',
+    view: isPanelView(r.view) ? r.view : 'chat',
   };
   const scroll = r.scroll as Record<string, unknown> | undefined;
   if (typeof scroll === 'object' && scroll !== null && Number.isFinite(scroll.top) && (scroll.top as number) >= 0) {

@@ -38,3 +38,19 @@ test('an unknown patch or item kind is left out; the panel keeps showing what th
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('a view this panel does not know (from a newer host) leaves the chat and its message box shown', async () => {
+  const page = await panel.open(emptyChat());
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.evaluate(() =>
+    window.postMessage({ type: 'notification', method: 'showView', params: { view: 'tools' } }, '*'),
+  );
+  await page.evaluate(() =>
+    window.postMessage({ type: 'notification', method: 'chatPatch', params: [{ op: 'status', status: 'idle' }] }, '*'),
+  );
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('cd-app [data-testid="composer"]').count(), 1, 'the message box is gone');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
