@@ -155,10 +155,10 @@ export class CdHistory extends LitElement {
         font-size: 12px;
         color: var(--vscode-editorWarning-foreground);
       }
+      /* Whole (at most 80 characters): titles often start alike ("Fix the failing test in …") and differ
+         where one line at 300 px cut them off. */
       .title {
-        overflow: hidden;
-        text-overflow: ellipsis;
-        white-space: nowrap;
+        overflow-wrap: anywhere;
       }
       .meta,
       .note {

@@ -91,3 +91,26 @@ test('the status line shows a whole retry message at 220 and 300 pixels', async 
     await page.close();
   }
 });
+
+test('History shows each session title whole at 220 and 300 pixels (titles that start alike differ at the end)', async () => {
+  const title = 'Fix the failing test in the billing service where the invoice total is off by a cent';
+  const sessions = [
+    { id: 'p1', title, createdAt: 1, turns: 3 },
+    { id: 'p2', title: `${'averyveryverylongidentifierwithoutspaces'.repeat(2)}`, createdAt: 2, turns: 1 },
+  ];
+  for (const width of [220, 300]) {
+    const page = await panel.open(emptyChat({ pastSessions: sessions }), { width, height: 500 });
+    await page.evaluate(() =>
+      window.postMessage({ type: 'notification', method: 'showView', params: { view: 'history' } }, '*'),
+    );
+    await page.locator('cd-app [data-testid="history-item"]').first().waitFor();
+    const cut = (await page.evaluate(`(() => {
+      const root = document.querySelector('cd-app').shadowRoot.querySelector('cd-history').shadowRoot;
+      return [...root.querySelectorAll('.title')]
+        .filter((t) => t.scrollWidth > t.clientWidth + 1 || t.scrollHeight > t.clientHeight + 1 || t.getBoundingClientRect().right > innerWidth)
+        .map((t) => t.textContent);
+    })()`)) as string[];
+    assert.deepEqual(cut, [], `${width} px: titles cut`);
+    await page.close();
+  }
+});
