@@ -306,3 +306,37 @@ test("Test connection's answer lands in a live region that was there before it",
   assert.match(await page.locator('cd-app [data-testid="setup-result"]').innerText(), /ECONNREFUSED/);
   await page.close();
 });
+
+test('with reduced motion asked for, no spinner turns (the status line, an answer being written, a tool card)', async () => {
+  const items: ChatItem[] = [
+    { kind: 'user', id: 'u1', text: 'Go', at: 1 },
+    {
+      kind: 'assistant',
+      id: 'a1',
+      turn: 1,
+      streaming: true,
+      text: 'Reading',
+      tools: [{ callId: 'c1', tool: 'read_file', arguments: '{}', state: 'running' }],
+    },
+  ];
+  const page = await panel.open(emptyChat({ status: 'running', items }));
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.locator('cd-app cd-tool-card').waitFor();
+  const turning = (await page.evaluate(`(() => {
+    const found = [];
+    const walk = (root) => {
+      for (const el of root.querySelectorAll('*')) {
+        if (el.classList.contains('codicon-modifier-spin')) found.push(getComputedStyle(el).animationName);
+        if (el.shadowRoot) walk(el.shadowRoot);
+      }
+    };
+    walk(document);
+    return found;
+  })()`)) as string[];
+  assert.equal(turning.length, 3, `spinners found: ${turning.length}`);
+  assert.deepEqual(
+    turning.filter((name) => name !== 'none'),
+    [],
+  );
+  await page.close();
+});
