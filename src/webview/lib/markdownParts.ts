@@ -70,25 +70,24 @@ const normalized = (label: string): string =>
   label.trim().replace(/\s+/g, ' ').toLowerCase().toUpperCase().toLowerCase();
 
 /**
- * A label in brackets as marked reads one from a `[`: a backslash escapes the character after it. At most
- * as long as a definition's label (999): a label written with long runs of blanks is not seen.
- */
-const LABEL = /\[((?:\\[\s\S]|[^[\]\\]){1,999})\]/y;
-
-/**
  * The definitions of `all` that `text` uses (undefined: none): those whose label is written in brackets
- * in it, from any `[` (what marked looks up, and more). A part is rendered again when these change, not
- * whenever a definition streams in anywhere.
+ * in it, as marked reads a label: from a `[` to the next `]`, with no `[` between and a backslash escaping
+ * the character after it, of any length (marked has no 999-character limit). A part is rendered again when
+ * these change, not whenever a definition streams in anywhere. One pass: labels never overlap.
  */
 export function linksUsed(text: string, all: ReferenceLinks): ReferenceLinks | undefined {
   let used: ReferenceLinks | undefined;
   if (Object.keys(all).length === 0) return used;
-  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) {
-    LABEL.lastIndex = at;
-    const label = LABEL.exec(text)?.[1];
-    if (label === undefined) continue;
-    const key = normalized(label);
-    if (Object.hasOwn(all, key)) (used ??= {})[key] = all[key]!;
+  let open = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x5c /* \ */) i++;
+    else if (c === 0x5b /* [ */) open = i;
+    else if (c === 0x5d /* ] */ && open !== -1) {
+      const key = normalized(text.slice(open + 1, i));
+      if (key !== '' && Object.hasOwn(all, key)) (used ??= {})[key] = all[key]!;
+      open = -1;
+    }
   }
   return used;
 }

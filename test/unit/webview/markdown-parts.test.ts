@@ -58,6 +58,10 @@ const LINES = [
   '+ plus item',
   '>',
   'Term with trailing spaces  ',
+  // Labels over 999 characters, which marked reads as definitions too (one of long runs of blanks).
+  `[long ${' '.repeat(1000)} label]: https://example.com/blanks`,
+  `Cited [Long ${' '.repeat(1200)} LABEL] and [${'x'.repeat(1000)}].`,
+  `[${'x'.repeat(1000)}]: https://example.com/long`,
   '\\',
   '',
   '',
@@ -99,4 +103,31 @@ test('a long answer is cut at blank lines before new blocks, so a streamed chunk
   assert.deepEqual(after.slice(0, -1), before.slice(0, -1));
   // A reference definition (it serves the whole text) does not make the answer one part.
   assert.deepEqual(markdownParts(`${text}[ref]: https://example.com\n`).slice(0, -1), before.slice(0, -1));
+});
+
+test('a part that cites a label over 999 characters (marked reads those too) is rendered with its definition', () => {
+  for (const [use, def] of [
+    [`[Long ${' '.repeat(1200)} LABEL]`, `[long ${' '.repeat(1000)} label]`],
+    [`[${'x'.repeat(1000)}]`, `[${'X'.repeat(1000)}]`],
+  ] as const) {
+    const text = `Cited ${use}.\n\n${def}: https://example.com/long\n`;
+    const parts = markdownParts(text, 10);
+    assert.equal(parts.length, 2);
+    const links = wholeLinks(parts.map((p) => referenceLinks(p)));
+    assert.equal(Object.keys(links).length, 1);
+    assert.deepEqual(linksUsed(parts[0]!, links), links);
+    assert.match(
+      markdownToHtml(parts[0]!, false, linksUsed(parts[0]!, links) ?? {}),
+      /href="https:\/\/example.com\/long"/,
+    );
+  }
+});
+
+test('finding the labels a part uses takes linear time, also with many escaped and unclosed brackets', () => {
+  const links = { a: { href: 'https://example.com', title: '' } };
+  for (const text of ['\\['.repeat(100_000), '['.repeat(200_000), `[${' '.repeat(200_000)}`, '[a'.repeat(100_000)]) {
+    const started = performance.now();
+    linksUsed(text, links);
+    assert.ok(performance.now() - started < 500, `${text.slice(0, 6)}…: ${Math.round(performance.now() - started)} ms`);
+  }
 });
