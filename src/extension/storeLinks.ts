@@ -3,7 +3,13 @@
 // and opens stored files by reference after the core has checked they stay inside the store.
 import * as vscode from 'vscode';
 import { ContextStore } from '../core/store/context-store';
-import { StoreFolderError, StoreReferenceError, StoreSymlinkError, type StoreWriteError } from '../core/store/errors';
+import {
+  StoreFolderError,
+  StoreHardLinkError,
+  StoreReferenceError,
+  StoreSymlinkError,
+  type StoreWriteError,
+} from '../core/store/errors';
 import type { Logger } from '../core/ports';
 import type { ContextFolder, ContextFolders } from './contextFolder';
 
@@ -59,10 +65,11 @@ export class StoreAccess {
     return p;
   }
 
-  /** A refused write (a link under the store): logged each time, shown once per path. */
+  /** A refused write (a link or hard link under the store): logged each time, shown once per path. */
   problem(e: StoreWriteError): void {
     this.logger.error(e.message);
-    if (e instanceof StoreSymlinkError) this.tell(`link:${e.link}`, `Context Desk: ${e.message}`, 'Show Log');
+    if (e instanceof StoreSymlinkError || e instanceof StoreHardLinkError)
+      this.tell(`link:${e.link}`, `Context Desk: ${e.message}`, 'Show Log');
   }
 
   /** Shows a warning once per key (the log has every occurrence). */

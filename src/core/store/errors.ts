@@ -48,6 +48,25 @@ export class StoreSymlinkError extends StoreWriteError {
   }
 }
 
+/**
+ * A file under the store that has another name elsewhere (a hard link): appending to it would write
+ * into that other file, which may lie outside the workspace (`ln ~/.bashrc .context-desk/history/x.jsonl`
+ * by a command). Nothing was written. `link` is the path under the store.
+ */
+export class StoreHardLinkError extends StoreWriteError {
+  override readonly name = 'StoreHardLinkError';
+  constructor(
+    readonly link: string,
+    /** How many names the file has. */
+    readonly names: number,
+  ) {
+    super(
+      link,
+      `Refused to append to ${link}: the file has ${names} names (a hard link), so writing to it would change a file elsewhere. Context Desk never writes into a file with another name. Delete ${link} (the other names keep their content).`,
+    );
+  }
+}
+
 /** A path given to the store writer that is not inside the store, or a store root that moved since it was opened. */
 export class StoreBoundaryError extends StoreWriteError {
   override readonly name = 'StoreBoundaryError';

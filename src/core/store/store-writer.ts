@@ -12,7 +12,7 @@ import { promises as fsp, constants as fsc } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { readTextFile } from '../read-text';
-import { StoreBoundaryError, StoreSymlinkError, StoreWriteError } from './errors';
+import { StoreBoundaryError, StoreHardLinkError, StoreSymlinkError, StoreWriteError } from './errors';
 import { LOCK_REFRESH_MS, LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
 import { sameJsonShape, setOwn } from './sanitize/json-values';
 import { redactSecrets } from './sanitize/secrets';
@@ -239,7 +239,10 @@ export class StoreWriter {
     return this.writeFile(file, text, options.ifChanged ? { ifChanged: true } : {});
   }
 
-  /** Opens `file` for appending (creating it), registered as in use until closed. */
+  /**
+   * Opens `file` for appending (creating it), registered as in use until closed. An existing file with
+   * another name (a hard link, which O_NOFOLLOW does not see) is refused: the appends would land in it.
+   */
   async openAppend(file: string): Promise<StoreAppendFile> {
     const target = await this.prepare(file, 'append');
     let handle: fsp.FileHandle;
@@ -247,6 +250,14 @@ export class StoreWriter {
       handle = await this.openFile(target, fsc.O_RDWR | fsc.O_APPEND | fsc.O_CREAT, 'append');
     } catch (e) {
       throw wrap(e, target, 'append');
+    }
+    // Checked on the open descriptor: the file the appends would go to, whatever its name is now.
+    const { nlink } = await handle.stat();
+    if (nlink > 1) {
+      await handle.close().catch(() => undefined);
+      const e = new StoreHardLinkError(target, nlink);
+      this.options.onProblem?.(e);
+      throw e;
     }
     const release = await this.lock(target).catch(async (e: unknown) => {
       await handle.close();

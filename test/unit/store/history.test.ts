@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
+import { StoreHardLinkError } from '../../../src/core/store/errors';
 import {
   HistoryWriter,
   historyPointer,
@@ -242,4 +243,18 @@ test('a transcript in a history folder that a link takes out of the store is ref
     transcriptFile(store, 's'),
     /history\/s\.md leads outside the Context Desk folder through a link/,
   );
+});
+
+test('a history file replaced by a hard link to another file is not continued into it', async (t) => {
+  const store = await setup(t);
+  const w = await HistoryWriter.open(store, 'linked');
+  await w.append({ role: 'user', content: 'hello' });
+  await w.close();
+  const elsewhere = path.join(path.dirname(store.root), 'profile');
+  await fsp.writeFile(elsewhere, 'export PATH=/usr/bin\n');
+  const jsonl = store.historyPaths('linked').jsonl;
+  await fsp.rm(jsonl);
+  await fsp.link(elsewhere, jsonl);
+  await assert.rejects(HistoryWriter.open(store, 'linked'), StoreHardLinkError);
+  assert.equal(await fsp.readFile(elsewhere, 'utf8'), 'export PATH=/usr/bin\n');
 });

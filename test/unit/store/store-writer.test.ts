@@ -5,7 +5,12 @@ import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { StoreWriter } from '../../../src/core/store/store-writer';
-import { StoreBoundaryError, StoreSymlinkError, type StoreWriteError } from '../../../src/core/store/errors';
+import {
+  StoreBoundaryError,
+  StoreHardLinkError,
+  StoreSymlinkError,
+  type StoreWriteError,
+} from '../../../src/core/store/errors';
 import { tempDir } from './helpers';
 
 const FAKE_TOKEN = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
@@ -70,6 +75,38 @@ test('a linked target file is refused; rename cannot replace it and delete keeps
   await assert.rejects(writer.rename(path.join(root, 'history', 'a.md'), link), StoreSymlinkError);
   assert.equal(await fsp.readFile(path.join(outside, 'package.json'), 'utf8'), '{"name":"mine"}\n');
   assert.ok((await fsp.lstat(link)).isSymbolicLink(), 'the link itself stays (the user removes it)');
+});
+
+test('a file with another name (a hard link) is never appended to; replacing or deleting it leaves the other name alone', async (t) => {
+  // A command can run `ln ~/.bashrc .context-desk/history/<session>.jsonl`: O_NOFOLLOW does not see a
+  // hard link, and a history line holding `"$(curl … | sh)"` is code to a shell reading that file.
+  const { root, outside, writer, problems } = await setup(t);
+  await writer.mkdir(path.join(root, 'history'));
+  const other = path.join(outside, 'package.json');
+  const link = path.join(root, 'history', 's.jsonl');
+  await fsp.link(other, link);
+  await assert.rejects(writer.openAppend(link), (e: unknown) => {
+    assert.ok(e instanceof StoreHardLinkError, String(e));
+    assert.equal(e.link, link);
+    assert.equal(e.names, 2);
+    assert.match(e.message, /Refused to append to .*s\.jsonl: the file has 2 names \(a hard link\)/);
+    return true;
+  });
+  assert.equal(problems.length, 1, 'the refusal is reported');
+  assert.equal(await fsp.readFile(other, 'utf8'), '{"name":"mine"}\n');
+  // Atomic replacement and deletion only change the name under the store.
+  await writer.writeFile(link, 'replaced\n');
+  assert.equal(await fsp.readFile(link, 'utf8'), 'replaced\n');
+  assert.equal(await fsp.readFile(other, 'utf8'), '{"name":"mine"}\n');
+  await fsp.rm(link);
+  await fsp.link(other, link);
+  assert.equal(await writer.remove(link), true);
+  assert.equal(await fsp.readFile(other, 'utf8'), '{"name":"mine"}\n');
+  // A file with one name is appended to as before.
+  const own = await writer.openAppend(link);
+  await own.append('{"a":1}\n');
+  await own.close();
+  assert.equal(await fsp.readFile(link, 'utf8'), '{"a":1}\n');
 });
 
 test('removeTree deletes real files and keeps a link inside (and the folder holding it)', async (t) => {
