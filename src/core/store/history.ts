@@ -325,8 +325,19 @@ export interface SessionEntry {
   markdown: string;
   bytes: number;
   modifiedMs: number;
-  /** Device and inode: which file it is (a checkout that replaces it makes another). */
+  /** Which file it is and in what state (see `historyIdentity`). */
   identity: string;
+}
+
+/**
+ * A history file's identity: device and inode (a checkout that replaces the file makes another), size
+ * and change time in nanoseconds (a command that appends to it or rewrites it in place, keeping the
+ * inode, changes them; the change time cannot be set back, unlike the modification time). Undefined
+ * when the file is missing.
+ */
+export async function historyIdentity(file: string): Promise<string | undefined> {
+  const st = await fsp.lstat(file, { bigint: true }).catch(() => undefined);
+  return st ? `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}` : undefined;
 }
 
 /** Lists the sessions in the store's history, newest first. */
@@ -338,14 +349,15 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
     const jsonl = path.join(dir, n);
     // lstat: a link (a cloned repository can ship one) is not a session of this store.
     const st = await fsp.lstat(jsonl).catch(() => undefined);
-    if (!st?.isFile()) continue;
+    const identity = st?.isFile() ? await historyIdentity(jsonl) : undefined;
+    if (!st?.isFile() || !identity) continue;
     out.push({
       name: n.slice(0, -'.jsonl'.length),
       jsonl,
       markdown: jsonl.replace(/\.jsonl$/, '.md'),
       bytes: st.size,
       modifiedMs: st.mtimeMs,
-      identity: `${st.dev}:${st.ino}`,
+      identity,
     });
   }
   return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));

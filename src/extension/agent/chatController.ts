@@ -376,13 +376,15 @@ export class ChatController implements vscode.Disposable {
     // A continued conversation keeps appending to the history file it already has.
     if (!this.history) {
       const writer = await HistoryWriter.open(store, sessionId, { tokenizer });
-      await this.written.add(sessionId, await fileIdentity(writer.paths.jsonl));
+      const own = async (): Promise<void> => this.written.add(sessionId, await fileIdentity(writer.paths.jsonl));
+      await own();
       this.history = SessionHistory.open(
         writer,
         // (counted after the session put its own system prompt in place of the file's)
         restoring ? session.state().messages.length : 0,
         this.resumed?.records ?? [],
         this.d.logger,
+        own, // each write of ours moves the file's identity on; anyone else's makes it not ours
       );
     }
     sink.session = session;

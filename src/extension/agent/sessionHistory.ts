@@ -21,14 +21,22 @@ export class SessionHistory {
     private readonly writer: HistoryWriter,
     private written: number,
     private readonly logger: Logger,
+    private readonly afterWrite?: () => Promise<void>,
   ) {}
 
   /**
    * `written`: messages of the session already in the file (a resumed session's); `records`: the file's
-   * records, to find their indices and what was masked already.
+   * records, to find their indices and what was masked already. `afterWrite`: called after each write
+   * (to note the file's new state as this workspace's own, see WrittenSessions).
    */
-  static open(writer: HistoryWriter, written: number, records: readonly HistoryLine[], logger: Logger): SessionHistory {
-    const h = new SessionHistory(writer, written, logger);
+  static open(
+    writer: HistoryWriter,
+    written: number,
+    records: readonly HistoryLine[],
+    logger: Logger,
+    afterWrite?: () => Promise<void>,
+  ): SessionHistory {
+    const h = new SessionHistory(writer, written, logger, afterWrite);
     const seen = new Set<number>();
     for (const r of records) {
       if (!isMessageRecord(r)) continue;
@@ -138,6 +146,7 @@ export class SessionHistory {
   private enqueue(work: () => Promise<void>): Promise<void> {
     this.queue = this.queue
       .then(work)
+      .finally(() => this.afterWrite?.())
       .catch((e: unknown) => this.logger.error(`Writing the chat history failed: ${String(e)}`));
     return this.queue;
   }

@@ -3,9 +3,11 @@
 // repository can ship one whose "user" messages are instructions nobody here gave, so History marks it
 // and resuming it asks first. Each is kept with the identity (device and inode) of the file it wrote:
 // a pull or checkout that replaces the file with a teammate's or an attacker's version (git writes a
-// new file) makes it a file this workspace did not write, though it has the same name.
-import { promises as fsp } from 'node:fs';
+// new file) makes it a file this workspace did not write, though it has the same name; so does a command
+// that appends to it or rewrites it in place (the identity holds the size and change time as last
+// written here, brought up to date after each of Context Desk's own writes).
 import type * as vscode from 'vscode';
+import { historyIdentity } from '../../core/store/history';
 import { safeName } from '../../core/store/names';
 import { mementoStrings } from '../mementoStrings';
 
@@ -26,7 +28,9 @@ export class WrittenSessions {
   has(id: string, identity?: string): boolean {
     const name = safeName(id);
     return this.ids().some(
-      (x) => x === name || (x.startsWith(`${name}#`) && (identity === undefined || x === `${name}#${identity}`)),
+      (x) =>
+        x === name ||
+        (x.startsWith(`${name}#`) && (identity === undefined || sameFile(x.slice(name.length + 1), identity))),
     );
   }
 
@@ -38,8 +42,10 @@ export class WrittenSessions {
   }
 }
 
-/** The identity of a history file as written (device and inode), or undefined when it is missing. */
-export async function fileIdentity(file: string): Promise<string | undefined> {
-  const st = await fsp.lstat(file).catch(() => undefined);
-  return st ? `${st.dev}:${st.ino}` : undefined;
+/** The identity of a history file as it is now (see `historyIdentity`), or undefined when it is missing. */
+export const fileIdentity = historyIdentity;
+
+/** An identity kept by an older version holds only device and inode: it is compared on those. */
+function sameFile(kept: string, now: string): boolean {
+  return kept.split(':').length === 2 ? now.startsWith(`${kept}:`) : kept === now;
 }
