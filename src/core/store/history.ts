@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import type { Message, Tokenizer } from '../messages';
 import type { Clock } from '../ports';
 import { systemClock } from '../ports';
-import { fenced } from '../markdown-fence';
+import { fenced, inlineCode } from '../markdown-fence';
 import type { ContextStore } from './context-store';
 import { MAX_JSONL_BYTES, readJsonl, type JsonlReadResult } from './durable';
 import type { StoreAppendFile } from './store-writer';
@@ -161,17 +161,22 @@ function fence(text: string): string {
   return fenced(text.replace(/\n$/, ''));
 }
 
-/** The Markdown block of one record. */
+/**
+ * The Markdown block of one record. Every text a model, a tool or a shipped file wrote is in a code
+ * block or span: an editor makes a Markdown link active on Ctrl+click, and a `command:` link would run
+ * a VS Code command (`workbench.action.terminal.sendSequence` types into a terminal) as the transcript's
+ * own links to stored outputs do.
+ */
 export function renderMarkdown(r: HistoryRecord): string {
   const m = r.message;
-  const title = m.role === 'tool' ? `tool result${m.name ? ` (${m.name})` : ''}` : m.role;
+  const title = m.role === 'tool' ? `tool result${m.name ? ` (${inlineCode(m.name)})` : ''}` : m.role;
   const meta = [r.turn !== undefined ? `turn ${r.turn}` : '', r.tokens !== undefined ? `${r.tokens} tokens` : '', r.at]
     .filter(Boolean)
     .join(' · ');
   const parts = [`### ${r.index + 1}. ${title}`, `<sub>${meta}</sub>`, ''];
-  if (m.role === 'tool' || m.role === 'system') parts.push(fence(m.content));
-  else if (m.content !== '') parts.push(m.content);
-  for (const c of m.toolCalls ?? []) parts.push('', `Tool call \`${c.name}\` (${c.id}):`, fence(c.arguments));
+  if (m.content !== '' || m.role === 'tool' || m.role === 'system') parts.push(fence(m.content));
+  for (const c of m.toolCalls ?? [])
+    parts.push('', `Tool call ${inlineCode(c.name)} (${inlineCode(c.id)}):`, fence(c.arguments));
   const stored = r.masked?.storedAt ?? m.storedAt;
   if (stored) parts.push('', `Full text: [${stored}](${encodeURI(stored)})`);
   return parts.join('\n') + '\n\n';

@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { Marked } from 'marked';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { StoreHardLinkError } from '../../../src/core/store/errors';
 import {
@@ -11,7 +12,9 @@ import {
   listSessions,
   loadSession,
   MAX_RESUME_BYTES,
+  renderMarkdown,
   transcriptFile,
+  type HistoryRecord,
 } from '../../../src/core/store/history';
 import { createTokenizer } from '../../../src/core/tokens/tokenizer';
 import type { Message, Tokenizer } from '../../../src/core/messages';
@@ -74,7 +77,7 @@ test('every message is appended to the JSONL with tokens and masking, and to a M
   const md = await fsp.readFile(w.paths.markdown, 'utf8');
   assert.match(md, /^# Session s1\n/);
   assert.match(md, /### 3\. assistant/);
-  assert.match(md, /Tool call `shell` \(c1\):\n```text\n\{"cmd":"npm test"\}\n```/);
+  assert.match(md, /Tool call `shell` \(`c1`\):\n```text\n\{"cmd":"npm test"\}\n```/);
   // The tool output holds a fence: the transcript uses a longer one so the block stays intact.
   assert.match(md, /````text\nFAIL src\/a\.test\.ts\n```\nexpected 1\n```\n````/);
   assert.match(
@@ -257,4 +260,52 @@ test('a history file replaced by a hard link to another file is not continued in
   await fsp.link(elsewhere, jsonl);
   await assert.rejects(HistoryWriter.open(store, 'linked'), StoreHardLinkError);
   assert.equal(await fsp.readFile(elsewhere, 'utf8'), 'export PATH=/usr/bin\n');
+});
+
+test('no text a model, a tool or a shipped file wrote is an active Markdown link in the transcript', async () => {
+  // Ctrl+click on a Markdown link in an editor opens it, and a `command:` link runs the command.
+  const hostile =
+    '[the log](command:workbench.action.terminal.sendSequence?%7B%22text%22%3A%22curl%20x%7Csh%5Cn%22%7D)';
+  const marked = new Marked();
+  const links = (md: string): string[] => {
+    const tokens = marked.lexer(md);
+    const found = Object.keys(tokens.links); // reference definitions
+    marked.walkTokens(tokens, (t) => {
+      const own = t.type === 'html' && /^<\/?sub>$/.test(t.raw); // the transcript's own meta line
+      if (!own && ['link', 'image', 'html', 'def'].includes(t.type)) found.push(t.raw);
+    });
+    return found;
+  };
+  const records: HistoryRecord[] = [
+    {
+      v: 1,
+      session: 's',
+      index: 0,
+      at: '',
+      message: { role: 'user', content: `Read ${hostile}\n\n[x]: command:evil` },
+    },
+    {
+      v: 1,
+      session: 's',
+      index: 1,
+      at: '',
+      message: {
+        role: 'assistant',
+        content: `<a href="command:evil">ok</a> ![](https://evil.example/p.png)`,
+        toolCalls: [{ id: `c1\` ${hostile} \``, name: `shell\n${hostile}`, arguments: '{}' }],
+      },
+    },
+    {
+      v: 1,
+      session: 's',
+      index: 2,
+      at: '',
+      message: { role: 'tool', name: `x\` ${hostile}`, toolCallId: 'c1', content: 'ok' },
+    },
+  ];
+  for (const r of records) {
+    const md = renderMarkdown(r);
+    assert.deepEqual(links(md), [], md);
+    assert.ok(md.includes('command:'), 'the text itself is kept, as code');
+  }
 });
