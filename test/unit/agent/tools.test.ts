@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtemp, mkdir, rm, symlink, writeFile, realpath } from 'node:fs/promises';
+import { link, mkdtemp, mkdir, rm, symlink, writeFile, realpath } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -97,6 +97,26 @@ test('paths outside the workspace and the store are refused: traversal, absolute
   assert.equal((await read.run({ path: path.join(ws, 'src', 'a.ts'), limit: 1 }, ctx)).ok, true);
   assert.match((await read.run({ path: path.join(store, 'tool-outputs', 'out.txt') }, ctx)).text, /stored output line/);
   assert.equal((await read.run({ path: 'inside-link.ts', limit: 1 }, ctx)).ok, true);
+});
+
+test('a file with another name (a hard link, perhaps outside) is refused for edits and still read', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-hardlink-'));
+  try {
+    const w = path.join(dir, 'ws');
+    await mkdir(w);
+    await writeFile(path.join(dir, 'bashrc'), 'export A=1\n');
+    await link(path.join(dir, 'bashrc'), path.join(w, 'notes.txt'));
+    await writeFile(path.join(w, 'plain.txt'), 'x\n');
+    const guard = new PathGuard({ workspaceRoot: w });
+    const edit = await guard.resolve('notes.txt', 'write');
+    assert.equal(edit.ok, false);
+    assert.match(!edit.ok ? edit.message : '', /is a file with other names \(a hard link\)/);
+    assert.equal((await guard.resolve('notes.txt', 'read')).ok, true, 'reading it changes nothing');
+    assert.equal((await guard.resolve('plain.txt', 'write')).ok, true);
+    assert.equal((await guard.resolve('new.txt', 'write')).ok, true, 'a new file');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });
 
 test('a link whose target is missing is judged by its target: a write through it cannot leave the workspace', async () => {

@@ -138,6 +138,13 @@ export class PathGuard {
     if (access === 'write' && inGitFolder(realRoots.write[0]!, real))
       return refused("is in git's own folder (.git), where an edit can make git run a program; use git commands");
     if (!realRoots[access].some((root) => inside(root, real))) return refused('leads outside through a symbolic link');
+    // A hard link is the same file under another name, perhaps outside (`ln ~/.bashrc notes.txt`):
+    // an editor saves in place, so the edit would change that file too. realpath cannot see it.
+    const st = access === 'write' ? await fsp.lstat(real).catch(() => undefined) : undefined;
+    if (st?.isFile() && st.nlink > 1)
+      return refused(
+        'is a file with other names (a hard link), which may lie outside the workspace and would change too',
+      );
     const shown = (root: string, p: string): string =>
       inside(root, p) ? path.relative(root, p).split(path.sep).join('/') || '.' : p;
     const display = shown(this.workspaceRoot, absolute);
