@@ -1,35 +1,23 @@
 // <cd-app>: the Agent panel's root. One scrolling conversation takes all the height left; below it a
-// fixed dock holds the approval prompt (where model output cannot reach it), the run's one-line status,
-// the one-line context meter and the composer. The setup form and History replace the conversation
-// when asked for. Holds the chat snapshot from the host (replaced on `init`/`chatSnapshot`, patched by
-// `chatPatch`) and keeps the scroll position, meter toggle, open disclosures and view while the view is
-// hidden; the draft, the setup form's unsaved fields and the error line are kept by the host (VS Code
-// writes the webview's state to disk as it is, and they may hold a key).
+// fixed dock (components/dock.ts) holds the approval prompt, the run's one-line status, the context meter
+// and the composer. The setup form and History replace the conversation when asked for. Holds the chat
+// snapshot from the host (replaced on `init`/`chatSnapshot`, patched by `chatPatch`); kept.ts holds what
+// outlives a hidden view (scroll position, meter toggle, open disclosures, view, draft, error line).
 import { LitElement, css, html, nothing, type PropertyValues } from 'lit';
 import type { ChatPatch, ChatSnapshot } from '../protocol/chat';
 import { applyChatPatches } from '../protocol/chatPatch';
 import type { InitPayload, PanelSettings, PanelView, WebviewNotifications } from '../protocol/messages';
-import type { PanelMemory, SetupDraft } from '../protocol/panelMemory';
+import type { SetupDraft } from '../protocol/panelMemory';
 import { HOST_REQUEST, SHOW_VIEW, type HostRequestDetail } from './events';
 import { HostConnection } from './host';
+import { Kept } from './kept';
 import { announcement } from './lib/announce';
-import { statusText } from './lib/format';
 import { deepActiveElement } from './lib/focus';
 import { Disclosures, useDisclosures } from './lib/disclosures';
-import {
-  EMPTY_STATE,
-  disclosuresFor,
-  isPanelView,
-  legacyDraft,
-  readSavedState,
-  scrollFor,
-  type SavedState,
-  type ScrollState,
-} from './lib/savedState';
-import './components/meter';
+import { NextFrame } from './lib/nextFrame';
+import { disclosuresFor, isPanelView, scrollFor, type ScrollState } from './lib/savedState';
 import './components/conversation';
-import './components/approval';
-import './components/composer';
+import { dock, dockStyles } from './components/dock';
 import './components/welcome';
 import { SETUP_DRAFT } from './components/setup-form';
 import './components/history-list';
@@ -55,13 +43,7 @@ export class CdApp extends LitElement {
   /** The live region's text (see lib/announce.ts). */
   declare announced: string;
   private host: HostConnection | undefined;
-  private saved: SavedState = { ...EMPTY_STATE };
-  /** The composer's text as the host last heard it. */
-  private draft = '';
-  /** A draft an earlier version left in the webview's state: handed to the host once, then dropped. */
-  private legacy = '';
-  /** What the host keeps for the panel while it is hidden (protocol/panelMemory.ts). */
-  private memory: PanelMemory = {};
+  private readonly kept = new Kept();
   /** The chat whose disclosures are in use. */
   private disclosuresSession: string | undefined;
   private lastPing: number | undefined;
@@ -70,7 +52,12 @@ export class CdApp extends LitElement {
    * sends many chunks a frame, and each render of a long message costs the whole message again.
    */
   private latest: ChatSnapshot | undefined;
-  private pendingFrame: { raf: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  /** Shows the newest chat at the next frame. */
+  private readonly frame = new NextFrame(() => {
+    const said = this.latest && announcement(this.chat, this.latest);
+    if (said) this.announced = said;
+    this.chat = this.latest;
+  });
 
   constructor() {
     super();
@@ -82,22 +69,19 @@ export class CdApp extends LitElement {
     super.connectedCallback();
     this.addEventListener(HOST_REQUEST, (e) => void this.forward((e as CustomEvent<HostRequestDetail>).detail));
     this.addEventListener(SHOW_VIEW, (e) => this.show((e as CustomEvent<PanelView>).detail));
-    this.addEventListener('cd-draft', (e) => this.keepDraft((e as CustomEvent<string>).detail));
+    this.addEventListener('cd-draft', (e) => this.kept.keepDraft((e as CustomEvent<string>).detail));
     this.addEventListener(SETUP_DRAFT, (e) =>
-      this.remember({ setup: (e as CustomEvent<SetupDraft | undefined>).detail }),
+      this.kept.remember({ setup: (e as CustomEvent<SetupDraft | undefined>).detail }),
     );
-    this.addEventListener('cd-meter-open', (e) => this.save({ meterOpen: (e as CustomEvent<boolean>).detail }));
+    this.addEventListener('cd-meter-open', (e) => this.kept.save({ meterOpen: (e as CustomEvent<boolean>).detail }));
     this.addEventListener('cd-scrolled', (e) =>
-      this.save({ scroll: { ...(e as CustomEvent<ScrollState>).detail, session: this.chat?.sessionId ?? '' } }),
+      this.kept.save({ scroll: { ...(e as CustomEvent<ScrollState>).detail, session: this.chat?.sessionId ?? '' } }),
     );
     this.host = new HostConnection(
       {
         onInit: (payload) => {
-          this.draft = payload.draft ?? '';
-          if (this.legacy !== '' && this.draft === '') this.keepDraft(this.legacy);
-          this.legacy = '';
-          this.memory = payload.memory ?? {};
-          this.error = this.memory.error;
+          this.kept.received(payload);
+          this.error = this.kept.memory.error;
           this.init = payload;
           this.settings = payload.settings;
           this.showChat(payload.chat);
@@ -120,12 +104,8 @@ export class CdApp extends LitElement {
         }),
       },
     );
-    const raw = this.host.getState();
-    this.saved = readSavedState(raw);
-    this.legacy = legacyDraft(raw);
-    // Written back at once: a draft an earlier version stored does not stay on disk.
-    if (this.legacy !== '') this.host.setState(this.saved);
-    this.view = this.saved.view;
+    this.kept.connect(this.host);
+    this.view = this.kept.saved.view;
   }
 
   private notified<K extends keyof WebviewNotifications>(method: K, params: WebviewNotifications[K]): void {
@@ -135,7 +115,7 @@ export class CdApp extends LitElement {
       const patches = params as WebviewNotifications['chatPatch'];
       this.latest = applyChatPatches(this.latest, patches);
       this.takeBackNotSent(patches);
-      this.showLatestSoon();
+      this.frame.ask();
     } else if (method === 'showView') this.show((params as WebviewNotifications['showView']).view);
     else if (method === 'focusComposer') {
       this.show('chat');
@@ -147,26 +127,18 @@ export class CdApp extends LitElement {
     return this.renderRoot.querySelector('cd-conversation');
   }
 
-  /** Has the host keep `part` of the panel's memory while the view is hidden (not through `forward`). */
-  private remember(part: Partial<PanelMemory>): void {
-    const next: PanelMemory = { ...this.memory, ...part };
-    for (const k of Object.keys(next) as (keyof PanelMemory)[]) if (next[k] === undefined) delete next[k];
-    this.memory = next;
-    this.host?.request('keepMemory', next).catch(() => undefined);
-  }
-
   /** The error line (undefined: none); the host keeps it until dismissed. */
   private showError(message: string | undefined): void {
     if (message === this.error) return;
     this.error = message;
-    this.remember({ error: message });
+    this.kept.remember({ error: message });
   }
 
   private show(view: PanelView): void {
     // A view from a newer host would show the conversation without its dock (no message box).
     if (!isPanelView(view)) return;
     this.view = view;
-    this.save({ view });
+    this.kept.save({ view });
   }
 
   override updated(changed: PropertyValues<this>): void {
@@ -182,31 +154,9 @@ export class CdApp extends LitElement {
     });
   }
 
-  /** Shows the newest chat at the next frame (or soon, if a hidden view draws no frames). */
-  private showLatestSoon(): void {
-    if (this.pendingFrame) return;
-    const show = (): void => {
-      if (!this.cancelFrame()) return;
-      const said = this.latest && announcement(this.chat, this.latest);
-      if (said) this.announced = said;
-      this.chat = this.latest;
-    };
-    this.pendingFrame = { raf: requestAnimationFrame(show), timer: setTimeout(show, 250) };
-  }
-
-  /** Drops the frame asked for, if any; true when there was one. */
-  private cancelFrame(): boolean {
-    const f = this.pendingFrame;
-    if (!f) return false;
-    cancelAnimationFrame(f.raf);
-    clearTimeout(f.timer);
-    this.pendingFrame = undefined;
-    return true;
-  }
-
   private showChat(chat: ChatSnapshot): void {
     const first = this.chat === undefined;
-    this.cancelFrame();
+    this.frame.cancel();
     const said = announcement(this.chat, chat);
     if (said) this.announced = said;
     this.latest = chat;
@@ -215,12 +165,12 @@ export class CdApp extends LitElement {
       const session = chat.sessionId;
       this.disclosuresSession = session;
       useDisclosures(
-        new Disclosures(disclosuresFor(this.saved, session), (chosen) =>
-          this.save({ disclosures: { session, chosen } }),
+        new Disclosures(disclosuresFor(this.kept.saved, session), (chosen) =>
+          this.kept.save({ disclosures: { session, chosen } }),
         ),
       );
     }
-    const scroll = first ? scrollFor(this.saved, chat.sessionId) : undefined;
+    const scroll = first ? scrollFor(this.kept.saved, chat.sessionId) : undefined;
     if (scroll) void this.updateComplete.then(() => this.conversation?.restore(scroll));
   }
 
@@ -229,23 +179,12 @@ export class CdApp extends LitElement {
    * shortened and sent again, when the box is empty: never over what the person typed since.
    */
   private takeBackNotSent(patches: WebviewNotifications['chatPatch']): void {
-    if (!Array.isArray(patches) || this.draft.trim() !== '') return;
+    if (!Array.isArray(patches) || this.kept.draft.trim() !== '') return;
     const id = patches.findLast((p): p is Extract<ChatPatch, { op: 'notSent' }> => p?.op === 'notSent')?.id;
     const item = this.latest?.items.find((i) => i.id === id);
     if (item?.kind !== 'user') return;
-    this.keepDraft(item.text);
+    this.kept.keepDraft(item.text);
     this.requestUpdate();
-  }
-
-  private keepDraft(text: string): void {
-    this.draft = text;
-    // Not through `forward`: typing must neither clear nor show the panel's error line.
-    this.host?.request('saveDraft', { text }).catch(() => undefined);
-  }
-
-  private save(part: Partial<SavedState>): void {
-    this.saved = { ...this.saved, ...part };
-    this.host?.setState(this.saved);
   }
 
   private async forward(d: HostRequestDetail): Promise<void> {
@@ -274,7 +213,7 @@ export class CdApp extends LitElement {
       <main>
         ${
           this.view === 'setup'
-            ? html`<cd-setup .kept=${this.memory.setup}></cd-setup>`
+            ? html`<cd-setup .kept=${this.kept.memory.setup}></cd-setup>`
             : this.view === 'history'
               ? html`<cd-history .sessions=${c.pastSessions} .current=${c.sessionId} ?running=${running}></cd-history>`
               : html`<cd-conversation .items=${c.items}>
@@ -282,74 +221,16 @@ export class CdApp extends LitElement {
                 </cd-conversation>`
         }
       </main>
-      ${
-        this.view === 'chat' || c.approval || this.error
-          ? html`<footer class="dock">
-              <div class="dock-scroll">
-                <cd-approval .approval=${c.approval}></cd-approval>
-                ${
-                  this.error
-                    ? html`<div class="error" role="alert" data-testid="panel-error">
-                        <span class="codicon codicon-error" aria-hidden="true"></span>
-                        <span class="text">${this.error}</span>
-                        <button
-                          type="button"
-                          class="dismiss"
-                          aria-label="Dismiss"
-                          title="Dismiss"
-                          @click=${() => this.showError(undefined)}
-                        >
-                          <span class="codicon codicon-close" aria-hidden="true"></span>
-                        </button>
-                      </div>`
-                    : nothing
-                }
-                ${this.view === 'chat' ? this.chatStatus(c) : nothing}
-              </div>
-              ${this.view === 'chat' ? this.composer(c) : nothing}
-            </footer>`
-          : nothing
-      }
+      ${dock({
+        chat: c,
+        view: this.view,
+        settings: this.settings,
+        error: this.error,
+        dismissError: () => this.showError(undefined),
+        draft: this.kept.draft,
+        meterOpen: this.kept.saved.meterOpen,
+      })}
     `;
-  }
-
-  /** What the dock shows above the composer while chatting: the status line and the meter. */
-  private chatStatus(c: ChatSnapshot): unknown {
-    const running = c.status === 'running';
-    const quiet = c.activity ?? (running || c.status !== 'idle' ? statusText(c.status) : undefined);
-    return html`
-      ${
-        quiet
-          ? html`<div class="status-line" role="status" aria-live="polite">
-              ${running ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>` : nothing}
-              ${c.status === 'error' || c.status === 'budget' ? html`<span class="codicon codicon-error" aria-hidden="true"></span>` : nothing}
-              <span class="status ${c.status}" data-testid="status">${quiet}</span>
-            </div>`
-          : nothing
-      }
-      ${
-        c.meter.calls > 0 || c.meter.budget || c.meter.maskedObservations > 0
-          ? html`<cd-meter
-              .meter=${c.meter}
-              .series=${c.series}
-              .strategy=${this.settings?.strategy ?? c.strategy}
-              ?open=${this.saved.meterOpen}
-            ></cd-meter>`
-          : nothing
-      }
-    `;
-  }
-
-  private composer(c: ChatSnapshot): unknown {
-    return html`<cd-composer
-      .draft=${this.draft}
-      ?running=${c.status === 'running'}
-      ?ready=${c.setup.ready}
-      .strategy=${c.strategy}
-      .strategies=${c.strategies}
-      .model=${c.model}
-      .models=${c.models}
-    ></cd-composer>`;
   }
 
   static override styles = [
@@ -374,48 +255,6 @@ export class CdApp extends LitElement {
         flex: 1;
         min-height: 0;
       }
-      /* The dock is painted above anything in main, and main's content cannot reach into it. */
-      .dock {
-        flex: none;
-        position: relative;
-        z-index: 1;
-        padding: 4px 10px 8px;
-        border-top: 1px solid var(--vscode-panel-border, var(--vscode-contrastBorder, transparent));
-        background: var(--vscode-sideBar-background, var(--vscode-editor-background));
-        max-height: 70vh;
-        display: flex;
-        flex-direction: column;
-      }
-      /* The prompt, errors and the meter scroll; the composer below them always stays in view. */
-      .dock-scroll {
-        flex: 0 1 auto;
-        min-height: 0;
-        overflow-y: auto;
-      }
-      cd-composer {
-        flex: none;
-      }
-      .status-line {
-        display: flex;
-        align-items: center;
-        gap: 5px;
-        min-height: 1.2em;
-        font-size: 0.92em;
-        color: var(--vscode-descriptionForeground);
-      }
-      /* Wraps: a retry's reason ("…: the provider is rate limiting") comes last and was cut at 300 px. */
-      .status-line .status {
-        min-width: 0;
-        overflow-wrap: anywhere;
-      }
-      /* The words in the foreground colour (the error colour is faint on a light theme), the icon in error. */
-      .status.error,
-      .status.budget {
-        color: var(--vscode-foreground);
-      }
-      .status-line .codicon-error {
-        color: var(--vscode-errorForeground);
-      }
       /* Read by screen readers, not shown. */
       .sr-only {
         position: absolute;
@@ -429,30 +268,8 @@ export class CdApp extends LitElement {
         padding: 8px 12px;
         color: var(--vscode-descriptionForeground);
       }
-      .error {
-        display: flex;
-        align-items: flex-start;
-        gap: 5px;
-        color: var(--vscode-errorForeground);
-        margin: 2px 0 4px;
-      }
-      .error .text {
-        flex: 1;
-        min-width: 0;
-        overflow-wrap: anywhere;
-      }
-      .dismiss {
-        flex: none;
-        padding: 0 2px;
-        border: none;
-        background: none;
-        color: var(--vscode-foreground);
-        cursor: pointer;
-      }
-      .dismiss:focus-visible {
-        outline: 1px solid var(--vscode-focusBorder);
-      }
     `,
+    dockStyles,
   ];
 }
 
