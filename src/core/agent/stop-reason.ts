@@ -3,7 +3,6 @@
 import type { BudgetRoom, BudgetScope } from '../budget';
 import type { ToolCall } from '../messages';
 import type { ToolRegistry } from './tool-registry';
-import { visible } from '../providers/visible-text';
 
 export type ReplyEnd = 'complete' | 'output-limit' | 'refused';
 
@@ -92,7 +91,7 @@ export function unfinishedReply(
 ): { cut?: ToolCall; warning?: string } {
   const end = replyEnd(reason);
   // An empty answer would end the run as "Completed" with nothing to read: the user is told instead.
-  if (end === 'complete' && calls.length === 0 && !visible(text) && !budget) return { warning: EMPTY_ANSWER };
+  if (end === 'complete' && calls.length === 0 && text.trim() === '' && !budget) return { warning: EMPTY_ANSWER };
   if (end === 'complete' || reason === undefined) return {};
   const cut = end === 'output-limit' ? cutCall(calls, tools) : undefined;
   const ran = calls.filter((c) => c !== cut && tools.check(c).ok).length;
