@@ -1,76 +1,99 @@
 // What a shell can run just by entering a command's folder. Every command first changes to its folder
-// (in-folder.ts), and direnv then runs the `.envrc` of that folder or of the nearest folder above it,
-// which a cloned repository can ship (`services/api/.envrc`). The approval of a command names them, as
-// the approval of an edit to one says it can run programs.
+// (in-folder.ts); direnv then runs the `.envrc` of that folder or of the nearest folder above it, and
+// mise (when the shell activates it) the hooks and `[env]` scripts (`_.source`) of its config files
+// there and in every folder above. A cloned repository can ship either (`services/api/.envrc`,
+// `tools/.config/mise/config.toml`). The approval of a command names them, as the approval of an edit
+// to one says it can run programs, and says when the line enters a folder that cannot be known.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { folderChanges } from './folder-changes';
 import { lookAlikeWarning } from './look-alike';
-import { runsCode } from './runs-code';
+import { ON_ENTER } from './runs-code';
+
+export { foldersChangedTo } from './folder-changes';
 
 /** The most folders of one command line looked at (its own and those it changes to). */
 const MAX_FOLDERS = 32;
 
-/** Files a shell runs on entering their folder (or one below it). */
-const ON_ENTER = new Set(['.envrc']);
+/** Sub-folders config files are looked for in (`.config/mise/conf.d`), compared without case. */
+const CONFIG_FOLDERS = new Set(['.config', '.mise', 'mise', 'conf.d']);
 
 function inside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
+/** Paths below `dir` (with `/`, at most three folders deep) that may be config files: listed, not looked up. */
+async function candidates(dir: string, prefix = '', depth = 0): Promise<string[]> {
+  const names = await fsp.readdir(path.join(dir, prefix)).catch((): string[] => []);
+  const out = names.map((n) => prefix + n);
+  if (depth < 3)
+    for (const n of names.filter((n) => CONFIG_FOLDERS.has(n.toLowerCase())))
+      out.push(...(await candidates(dir, `${prefix}${n}/`, depth + 1)));
+  return out;
+}
+
 /**
  * The files of `ON_ENTER` in `folder` and each folder above it up to the workspace root, nearest first,
- * as workspace-relative paths with `/`. Names are compared without case: on macOS and Windows `.ENVRC`
- * is `.envrc`, and listing the folder (rather than looking the name up) finds it on any disk.
+ * as workspace-relative paths with `/`, each with why it runs. Names are compared without case: on
+ * macOS and Windows `.ENVRC` is `.envrc`, and listing the folder (rather than looking the name up) finds
+ * it on any disk.
  */
-async function filesOnEnter(workspaceRoot: string, folder: string): Promise<string[]> {
+async function filesOnEnter(workspaceRoot: string, folder: string): Promise<[string, string][]> {
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
-  const found: string[] = [];
+  const found: [string, string][] = [];
   for (let dir = path.resolve(folder); inside(root, dir); dir = path.dirname(dir)) {
-    const names = await fsp.readdir(dir).catch((): string[] => []);
-    for (const name of names.filter((n) => ON_ENTER.has(n.toLowerCase())).sort())
-      found.push(path.relative(root, path.join(dir, name)).split(path.sep).join('/'));
+    for (const name of (await candidates(dir)).sort()) {
+      const why = ON_ENTER.find(([re]) => re.test(name))?.[1];
+      if (why) found.push([path.relative(root, path.join(dir, name)).split(path.sep).join('/'), why]);
+    }
     if (dir === root) break;
   }
   return found;
 }
 
-// `cd x` / `pushd x` at the start of the line or after `;`, `&&`, `||`, `|`, `(`, a newline, `then`, `do`:
-// the shell enters `x` too (zsh's direnv hook runs on the change itself, bash's at the next prompt).
-const CHANGE = /(?:^|[;&|(\n]|\bthen\b|\bdo\b)\s*(?:cd|pushd)\s+(?:--\s+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)/g;
-
-/**
- * The folders a command line changes to, as written (quotes removed). Ones a shell would expand (`$`,
- * a backtick, `~`, which leads home: the user's own) or `-` cannot be known here and are left out.
- */
-export function foldersChangedTo(command: string): string[] {
-  const out: string[] = [];
-  for (const m of command.matchAll(CHANGE)) {
-    const word = m[1]!.replace(/^(["'])(.*)\1$/s, '$2');
-    if (word !== '-' && !/[$`]|^~/.test(word)) out.push(word);
-  }
-  return out;
+/** What entering a command's folders can run, for its approval. */
+export interface EnteredFolders {
+  /** `services/api/.envrc: direnv runs it when a shell enters the folder`; absent when nothing does. */
+  runsCode?: string;
+  /** The line changes to a folder that cannot be known before it runs: which, and what was not checked. */
+  unknownFolder?: string;
 }
 
+/** At most this many characters of a change shown in the approval's title. */
+const SHOWN = 60;
+
 /**
- * Why entering `folder` (a checked, real path inside the workspace), or a folder `command` changes to
- * from there, can run a program the workspace holds, naming the files: `services/api/.envrc: direnv
- * runs it when a shell enters the folder`; or undefined when nothing there does.
+ * What entering `folder` (a checked, real path inside the workspace), or a folder `command` changes to
+ * from there, can run that the workspace holds, naming the files; and the changes to folders that
+ * cannot be known before the line runs (`cd "$(…)"`, `cd $DIR`, `cd -`, `popd`, `eval`).
  */
-export async function runsOnEntering(workspaceRoot: string, folder: string, command = ''): Promise<string | undefined> {
+export async function runsOnEntering(workspaceRoot: string, folder: string, command = ''): Promise<EnteredFolders> {
+  const changes = folderChanges(command);
   // At most MAX_FOLDERS different ones: a command line of 10,000 `cd`s must not list 10,000 folders.
-  const changed = foldersChangedTo(command).map((p) => path.resolve(folder, p));
+  const changed = changes.known.map((p) => path.resolve(folder, p));
   const folders = [...new Set([folder, ...changed])].slice(0, MAX_FOLDERS);
-  const files = [...new Set((await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat())];
-  if (files.length === 0) return undefined;
-  return `${files.join(', ')}: ${runsCode(files[0]!) ?? 'it can run programs'}`;
+  const found = (await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat();
+  const byWhy = new Map<string, string[]>();
+  for (const [file, why] of found)
+    if (!byWhy.get(why)?.includes(file)) byWhy.set(why, [...(byWhy.get(why) ?? []), file]);
+  const runs = [...byWhy].map(([why, files]) => `${files.join(', ')}: ${why}`).join('; ');
+  const unknown = [...new Set(changes.unknown)].map((c) => (c.length > SHOWN ? `${c.slice(0, SHOWN)}…` : c));
+  const more = unknown.length > 2 ? ` and ${unknown.length - 2} more` : '';
+  const unknownFolder =
+    unknown.length === 0
+      ? undefined
+      : `the line may enter a folder known only when it runs (${unknown.slice(0, 2).join(', ')}${more}): a .envrc or mise config there was not looked for`;
+  return { ...(runs ? { runsCode: runs } : {}), ...(unknownFolder ? { unknownFolder } : {}) };
 }
 
 /**
- * A command's approval title: like an edit's, it warns when the folder can run a program on its own, and
- * when the command holds look-alike letters (`nрm test` with a Cyrillic р).
+ * A command's approval title: like an edit's, it warns when the folder can run a program on its own or
+ * the line enters one that cannot be known, and when the command holds look-alike letters (`nрm test`
+ * with a Cyrillic р).
  */
-export function commandApprovalTitle(request: { command?: string; runsCode?: string }): string {
+export function commandApprovalTitle(request: { command?: string; runsCode?: string; unknownFolder?: string }): string {
   const lookAlike = request.command === undefined ? undefined : lookAlikeWarning(request.command);
-  return `Run this command?${request.runsCode ? ` Careful: ${request.runsCode}.` : ''}${lookAlike ? ` Careful: ${lookAlike}.` : ''}`;
+  const careful = [request.runsCode, request.unknownFolder, lookAlike].filter(Boolean).map((w) => ` Careful: ${w!}.`);
+  return `Run this command?${careful.join('')}`;
 }

@@ -59,6 +59,8 @@ export interface CommandRequest {
   timeoutMs: number;
   /** Why entering `cwd` can run a program the workspace holds (its `.envrc`): the approval says so. */
   runsCode?: string;
+  /** The line changes to a folder that cannot be known before it runs (`cd "$(…)"`): the approval says so. */
+  unknownFolder?: string;
 }
 
 export interface CommandPort {
@@ -135,11 +137,8 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
               storeOutput: (chunks: AsyncIterable<string | Uint8Array>) => store(chunks, { secretOutput: true }),
             }
           : ctx;
-      const why = await runsOnEntering(guard.workspaceRoot, r.absolute, command);
-      return port.run(
-        { command, cwd: r.absolute, timeoutMs: seconds * 1000, ...(why === undefined ? {} : { runsCode: why }) },
-        withSecret,
-      );
+      const entered = await runsOnEntering(guard.workspaceRoot, r.absolute, command);
+      return port.run({ command, cwd: r.absolute, timeoutMs: seconds * 1000, ...entered }, withSecret);
     },
   };
 }

@@ -7,19 +7,31 @@
 
 import { visibleLine } from './mcp';
 
-// `(^|\/)`: at the workspace root or in any folder below it.
+/**
+ * Files a shell runs on entering their folder (or one below it), by their path from that folder
+ * (entered-folder.ts looks for them there). mise's project config files: mise.toml, .mise.toml,
+ * mise.local.toml, mise.<env>.toml, .config/mise.toml, .config/mise/config.toml,
+ * .config/mise/conf.d/*.toml, .mise/config.toml, mise/config.toml, and `.rtx.toml` of its earlier name:
+ * their [hooks] and `[env]` scripts (`_.source`) run on entering the folder, and mise trusts a file by
+ * its path, not what it holds. `.tool-versions` only names versions.
+ */
+export const ON_ENTER: readonly [RegExp, string][] = [
+  [/^\.envrc$/i, 'direnv runs it when a shell enters the folder'],
+  [
+    /^(?:\.?(?:mise|rtx)(?:\.[\w-]+)?\.toml|\.config\/mise\.toml|(?:\.?config\/mise|\.mise|mise)\/(?:config|mise)(?:\.[\w-]+)?\.toml|\.config\/mise\/conf\.d\/[^/]+\.toml)$/i,
+    'mise runs its hooks and env scripts when a shell enters the folder',
+  ],
+];
+
+/** `re` (anchored with `^`) at the workspace root or in any folder below it. */
+const inAnyFolder = (re: RegExp): RegExp => new RegExp(`(?:^|/)${re.source.slice(1)}`, re.flags);
+
 const FILES: [RegExp, string][] = [
   [
     /(^|\/)\.vscode\/(settings|tasks|launch)\.json$|\.code-workspace$/i,
     'VS Code reads it: it can name programs that run in this workspace',
   ],
-  [/(^|\/)\.envrc$/i, 'direnv runs it when a shell enters the folder'],
-  // mise.toml, .mise.toml, mise.local.toml, mise.<env>.toml, .mise/config.toml, .config/mise.toml, …:
-  // its [hooks] run on entering the folder, and mise trusts a file by its path, not what it holds.
-  [
-    /(^|\/)\.?mise(\.[\w-]+)?\.toml$|(^|\/)\.?(config\/)?mise\/config(\.[\w-]+)?\.toml$|(^|\/)\.config\/mise\.toml$/i,
-    'mise runs its hooks when a shell enters the folder',
-  ],
+  ...ON_ENTER.map(([re, why]): [RegExp, string] => [inAnyFolder(re), why]),
   [/(^|\/)\.husky\//i, 'a git hook (husky): git runs it'],
   [/(^|\/)\.devcontainer(\/|\.json$)/i, 'the dev container is built from it'],
   [/(^|\/)\.github\/workflows\//i, 'CI runs it with the repository secrets'],

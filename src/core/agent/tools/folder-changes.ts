@@ -1,0 +1,62 @@
+// The folders a command line changes to, read from its text before it runs: each is entered by the
+// agent terminal's shell, whose direnv or mise hook then runs what that folder holds (entered-folder.ts).
+// A change whose folder only the shell can work out (`cd "$(git rev-parse --show-toplevel)"`, `cd $DIR`,
+// `cd -`, `popd`, anything `eval` runs) is kept apart, so the approval can say it was not looked in.
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+// A command's start: the start of the line or after `;`, `&`, `|`, `(`, `{`, `!`, a newline, `then`, `do`,
+// `else`; then variable assignments (`X=1 cd a` changes folder too) and `builtin` or `command`.
+const START = String.raw`(?:^|[;&|({!\n]|\b(?:then|do|else)\b)[ \t]*(?:[A-Za-z_]\w*=[^\s;&|()]*[ \t]+)*(?:(?:builtin|command)[ \t]+)?`;
+
+// `cd`, `pushd` or `popd` starting a command, its options (`-P`, `-L`, `--`) and its folder word, on
+// the same line. zsh's direnv hook runs on the change itself, bash's at the next prompt: either way the
+// folder is entered.
+const CHANGE = new RegExp(
+  String.raw`${START}(cd|pushd|popd)(?=$|[\s;&|)])(?:[ \t]+(?:-[A-Za-z@]+[ \t]+)*(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+))?`,
+  'g',
+);
+
+/** `eval` as a command: what it runs is a command line made when it runs. */
+const EVAL = new RegExp(String.raw`${START}eval(?=$|\s)`);
+
+export interface FolderChanges {
+  /** Folders the line changes to, as written (quotes removed; `~` made the home folder). */
+  known: string[];
+  /** How the line changes to folders that cannot be known before it runs, as written (`cd $DIR`). */
+  unknown: string[];
+}
+
+/** A folder word a shell would expand (`$`, a backtick, `~user`, a glob), or one of the folder stack. */
+function expanded(word: string): boolean {
+  return /[$`*?[]|^~[^/]|^[-+]\d*$/.test(word);
+}
+
+/** Reads `command`'s changes of folder; see FolderChanges. */
+export function folderChanges(command: string): FolderChanges {
+  const known: string[] = [];
+  const unknown: string[] = [];
+  for (const m of command.matchAll(CHANGE)) {
+    const [, verb, raw] = m;
+    const written = raw === undefined ? verb! : `${verb!} ${raw}`;
+    const word = raw?.replace(/^(["'])(.*)\1$/s, '$2');
+    // `cd` alone goes home; `pushd` alone swaps the top two folders of the stack, `popd` returns to one.
+    if (word === undefined && verb === 'cd') known.push(os.homedir());
+    else if (word === undefined || verb === 'popd' || expanded(word)) unknown.push(written);
+    else known.push(word === '~' || word.startsWith('~/') ? path.join(os.homedir(), word.slice(1)) : word);
+  }
+  const evaluated = EVAL.exec(command);
+  if (evaluated)
+    unknown.push(
+      command
+        .slice(evaluated.index)
+        .replace(/^[;&|({!\s]+/, '')
+        .split('\n')[0]!,
+    );
+  return { known, unknown };
+}
+
+/** The folders a command line changes to that can be known before it runs (see folderChanges). */
+export function foldersChangedTo(command: string): string[] {
+  return folderChanges(command).known;
+}
