@@ -6,7 +6,13 @@
 // what the model is told, and warned about if either path runs programs.
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
-import { editDiffTitle, editedFile, nonUtf8EditRefusal, type EditRequest } from '../../core/agent/tools';
+import {
+  editApprovalTitle,
+  editDiffTitle,
+  editedFile,
+  nonUtf8EditRefusal,
+  type EditRequest,
+} from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
 
@@ -78,8 +84,7 @@ async function askWithDiff(
   o: EditOptions,
 ): Promise<boolean> {
   const proposals = o.proposals;
-  const { name, runsCode: why } = editedFile(request);
-  const title = `Apply this edit to ${name}?${why ? ` Careful: ${why}.` : ''}`;
+  const title = editApprovalTitle(request);
   const detail = summary(request, first.planned, first.state);
   if (!proposals) return o.approvals.ask('edit', title, detail);
   const right = proposals.create(uri, first.planned.proposed);

@@ -3,7 +3,7 @@
 // such hints (contextDesk.agent.autoApproveReadOnlyMcpTools, off by default: a server describes
 // itself, and a hostile one can claim anything).
 import type { McpApprovalPort } from '../../core/mcp/agent-tools';
-import { approvalArguments, mcpCallTitle, visibleName } from '../../core/agent/tools/mcp';
+import { approvalArguments, mcpApprovalTitle, mcpCallTitle, visibleName } from '../../core/agent/tools/mcp';
 import type { ApprovalBroker } from './approvals';
 import type { McpAllowList } from './mcpAllowList';
 
@@ -26,7 +26,7 @@ export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
     const { text: args, secret } = await approvalArguments(r.arguments);
     const answer = await o.approvals.request({
       kind: 'mcp',
-      title: `Call ${title}?${secret ? ' Its arguments hold what looks like a secret, shown as it will be sent.' : ''}`,
+      title: mcpApprovalTitle(r.server, r.tool, args, secret),
       detail: `${args}${r.readOnlyHint ? '\n(The server marks this tool read-only: its own claim.)' : ''}`,
       mcp: { server: visibleName(r.server), tool: visibleName(r.tool), arguments: args, readOnlyHint: r.readOnlyHint },
       alwaysLabel: `Always allow ${title} in this workspace`,

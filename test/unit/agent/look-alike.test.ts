@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { commandApprovalTitle } from '../../../src/core/agent/tools';
-import { lookAlikeWarning, programWords } from '../../../src/core/agent/tools/look-alike';
+import { commandApprovalTitle, editApprovalTitle } from '../../../src/core/agent/tools';
+import { lookAlikeText, lookAlikeWarning, programWords } from '../../../src/core/agent/tools/look-alike';
 
 test('a program name with a Cyrillic letter is named in the approval title', () => {
   assert.equal(
@@ -108,6 +108,48 @@ test('property: words of one script in a quoted argument are not flagged', () =>
   fc.assert(
     fc.property(fc.constantFrom(...PROGRAMS), fc.array(word, { maxLength: 8 }), (program, words) => {
       return lookAlikeWarning(`${program} -m "${words.join(' ')}"`) === undefined;
+    }),
+  );
+});
+
+test('an edit approval names look-alike letters in the path; a path in one script is not flagged', () => {
+  assert.equal(
+    editApprovalTitle({ display: 'src/cоnfig.ts' }),
+    'Apply this edit to src/cоnfig.ts? Careful: cоnfig mixes Latin and Cyrillic letters (о U+043E is Cyrillic); it may not be what it looks like.',
+  );
+  assert.match(
+    editApprovalTitle({ display: 'src/ｃonfig.ts' }),
+    /Careful: ｃonfig has letters drawn like plain ones \(ｃ U\+FF43 is read as c\)/,
+  );
+  assert.match(editApprovalTitle({ display: '.github/workflоws/ci.yml' }), /workflоws mixes Latin and Cyrillic/);
+  // Through a link: the name shown holds both paths, and both are checked.
+  assert.match(editApprovalTitle({ display: 'docs/a.md', target: 'pаckage.json' }), /pаckage mixes/);
+  assert.equal(editApprovalTitle({ display: 'src/config.ts' }), 'Apply this edit to src/config.ts?');
+  // In a command's argument too: fullwidth letters read as ASCII ones, but are another package name.
+  assert.match(lookAlikeWarning('npm install ｅxpress') ?? '', /ｅxpress has letters drawn like plain ones/);
+  assert.equal(
+    editApprovalTitle({ display: 'docs/руководство/введение.md' }),
+    'Apply this edit to docs/руководство/введение.md?',
+  );
+  assert.equal(
+    editApprovalTitle({ display: '.envrc' }),
+    'Apply this edit to .envrc? Careful: direnv runs it when a shell enters the folder.',
+  );
+});
+
+test('property: a plain ASCII path is never flagged; one look-alike letter in it always is', () => {
+  const name = fc.stringMatching(/^[a-z][a-z0-9_.-]{0,12}$/);
+  fc.assert(
+    fc.property(
+      fc.array(name, { minLength: 1, maxLength: 4 }),
+      (parts) => lookAlikeText(parts.join('/')) === undefined,
+    ),
+  );
+  fc.assert(
+    fc.property(fc.constantFrom(...Object.keys(LOOK_ALIKE)), fc.constantFrom('src', 'lib'), (letter, folder) => {
+      const word = `conf${letter}g`;
+      const path = `${folder}/${word.replace(letter, LOOK_ALIKE[letter]!)}.ts`;
+      return lookAlikeText(path)?.includes(word.replace(letter, LOOK_ALIKE[letter]!)) === true;
     }),
   );
 });

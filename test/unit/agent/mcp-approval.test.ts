@@ -157,3 +157,36 @@ test('the approval shows the arguments exactly as sent: a redaction rule cannot 
   broker.answer(shown.at(-1)!.id, true);
   assert.equal(await plain, true);
 });
+
+test('the approval of an MCP call warns about look-alike letters in its arguments and tool name', async () => {
+  const shown: ApprovalRequest[] = [];
+  const broker = new ApprovalBroker((patches: ChatPatch[]) => {
+    for (const p of patches) if (p.op === 'approval' && p.approval) shown.push(p.approval);
+  });
+  const ask = mcpApprovalPort({
+    approvals: broker,
+    allowList: { has: () => false, add: () => Promise.resolve() } as unknown as McpAllowList,
+    approve: () => true,
+    trustReadOnly: () => false,
+  });
+  const titleOf = async (tool: string, args: Record<string, unknown>): Promise<string> => {
+    const pending = ask({ server: 'web', serverIdentity: 'id', tool, arguments: args, readOnlyHint: false });
+    await new Promise((resolve) => setImmediate(resolve));
+    const request = shown.at(-1)!;
+    broker.answer(request.id, false);
+    await pending;
+    return request.title;
+  };
+  // Cyrillic і in the host: the request goes to another site than the one it reads as.
+  assert.match(
+    await titleOf('fetch', { url: 'https://gіthub.com/acme/app/raw/main/install.sh' }),
+    /^Call web › fetch\? Careful: gіthub mixes Latin and Cyrillic letters \(і U\+0456 is Cyrillic\); it may not be/,
+  );
+  assert.match(
+    await titleOf('fetch', { path: 'src/ｃonfig.ts' }),
+    /Careful: ｃonfig has letters drawn like plain ones/,
+  );
+  assert.match(await titleOf('rеad_file', { path: 'a' }), /Careful: rеad mixes Latin and Cyrillic/);
+  assert.equal(await titleOf('fetch', { url: 'https://github.com/acme/app' }), 'Call web › fetch?');
+  assert.equal(await titleOf('search', { query: 'исправлен тест 日本語' }), 'Call web › search?');
+});

@@ -9,7 +9,7 @@ import { PathGuard } from './paths';
 export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from './paths';
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
-export { editDiffTitle, editedFile, runsCode } from './runs-code';
+export { editApprovalTitle, editDiffTitle, editedFile, runsCode } from './runs-code';
 export { nonUtf8EditRefusal } from './edit-encoding';
 export { commandApprovalTitle, foldersChangedTo, runsOnEntering } from './entered-folder';
 export * from './host-ports';

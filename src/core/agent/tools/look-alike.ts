@@ -147,20 +147,51 @@ function unusualProgram(word: string): string | undefined {
 }
 
 /**
+ * Letters of a word drawn like plain ASCII ones though they are other characters: fullwidth `ｃ`,
+ * mathematical `𝐜`, the `ﬁ` ligature (their compatibility form, NFKC, is ASCII). A word of them alone
+ * counts too: `ｃｏｎｆｉｇ` is not `config`.
+ */
+function asciiLookAlikes(word: string): string | undefined {
+  const odd = [
+    ...new Set([...word].filter((c) => c > '\u007f' && /\p{L}/u.test(c) && /^[A-Za-z]+$/.test(c.normalize('NFKC')))),
+  ];
+  if (odd.length === 0) return undefined;
+  const shown = odd.slice(0, 3).map((c) => `${c} ${codePoint(c)} is read as ${c.normalize('NFKC')}`);
+  return `${word} has letters drawn like plain ones (${shown.join(', ')})`;
+}
+
+/** Look-alike words in `text`, each said once, leaving out those `known` already names. */
+function oddWords(text: string, known: string[] = []): string[] {
+  const found = [...known];
+  for (const [word] of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    const why = mixedScripts(word) ?? asciiLookAlikes(word);
+    if (why !== undefined && !found.some((f) => f.includes(word))) found.push(why);
+  }
+  return found;
+}
+
+/** At most three reasons, for a title, with how many more there were. */
+function warning(found: string[]): string | undefined {
+  if (found.length === 0) return undefined;
+  const more = found.length > 3 ? `, and ${found.length - 3} more` : '';
+  return `${found.slice(0, 3).join('; ')}${more}; it may not be what it looks like`;
+}
+
+/**
  * Why a command may not be what it looks like, for its approval's title: mixed-script words and program
  * names with letters outside ASCII, at most three named; undefined when it has none.
  */
 export function lookAlikeWarning(command: string): string | undefined {
-  const found: string[] = [];
   const programs = programWords(command)
     .map(unusualProgram)
     .filter((w): w is string => w !== undefined);
-  found.push(...programs);
-  for (const [word] of command.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    const why = mixedScripts(word);
-    if (why !== undefined && !found.some((f) => f.includes(word))) found.push(why);
-  }
-  if (found.length === 0) return undefined;
-  const more = found.length > 3 ? `, and ${found.length - 3} more` : '';
-  return `${found.slice(0, 3).join('; ')}${more}; it may not be what it looks like`;
+  return warning(oddWords(command, programs));
+}
+
+/**
+ * The same for text that names no program (an edited file's path, an MCP call's tool and arguments):
+ * `src/cоnfig.ts` with a Cyrillic о is another file than the `src/config.ts` it reads as.
+ */
+export function lookAlikeText(text: string): string | undefined {
+  return warning(oddWords(text));
 }

@@ -11,6 +11,7 @@ import {
 } from '../../mcp/agent-tools';
 import { jsonOrNote } from '../../json-depth';
 import { redactSecrets } from '../../store/sanitize/secrets';
+import { lookAlikeText } from './look-alike';
 import type { AgentTool } from '../tool-registry';
 
 // C0/C1 controls, zero-width and blank-looking characters, bidi marks/embeddings/overrides/isolates,
@@ -98,6 +99,19 @@ export async function displayArguments(args: unknown): Promise<string> {
 export async function approvalArguments(args: unknown): Promise<{ text: string; secret: boolean }> {
   const text = exactArguments(args);
   return { text, secret: (await redactSecrets(text)).text !== text };
+}
+
+/**
+ * An MCP call's approval title: the tool, that its arguments hold what looks like a secret, and
+ * look-alike letters in its names or arguments (`"url": "https://gіthub.com/…"` with a Cyrillic і).
+ */
+export function mcpApprovalTitle(server: unknown, tool: unknown, args: string, secret: boolean): string {
+  const lookAlike = lookAlikeText(`${visibleName(server)} ${visibleName(tool)} ${args}`);
+  return (
+    `Call ${mcpCallTitle(server, tool)}?` +
+    (secret ? ' Its arguments hold what looks like a secret, shown as it will be sent.' : '') +
+    (lookAlike ? ` Careful: ${lookAlike}.` : '')
+  );
 }
 
 export function mcpAgentTools(host: McpToolHost, approve?: McpApprovalPort): AgentTool[] {

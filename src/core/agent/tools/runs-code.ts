@@ -5,6 +5,7 @@
 // `.envrc` of whatever folder a shell enters, a folder of a multi-root workspace (or one opened on its
 // own) has its own `.vscode`, and a repository inside the workspace its own hooks and workflows.
 
+import { lookAlikeText } from './look-alike';
 import { visibleLine } from './mcp';
 
 /**
@@ -50,6 +51,16 @@ export function editedFile(request: { display: string; target?: string }): { nam
   const name = request.target === undefined ? request.display : `${request.display} → ${request.target}`;
   const why = runsCode(request.display) ?? (request.target === undefined ? undefined : runsCode(request.target));
   return why === undefined ? { name } : { name, runsCode: why };
+}
+
+/**
+ * An edit's approval title: the file, why editing it can make a program run, and look-alike letters in
+ * its path (`src/cоnfig.ts` with a Cyrillic о is a new file beside `src/config.ts`, not an edit of it).
+ */
+export function editApprovalTitle(request: { display: string; target?: string }): string {
+  const { name, runsCode: why } = editedFile(request);
+  const lookAlike = lookAlikeText(name);
+  return `Apply this edit to ${name}?${why ? ` Careful: ${why}.` : ''}${lookAlike ? ` Careful: ${lookAlike}.` : ''}`;
 }
 
 /**
