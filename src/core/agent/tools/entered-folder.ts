@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
+import { loadedCodeWarning } from './loaded-code';
 import { lookAlikeWarning } from './look-alike';
 import { ON_ENTER } from './runs-code';
 
@@ -89,11 +90,14 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
 
 /**
  * A command's approval title: like an edit's, it warns when the folder can run a program on its own or
- * the line enters one that cannot be known, and when the command holds look-alike letters (`nрm test`
- * with a Cyrillic р).
+ * the line enters one that cannot be known, when the line makes its programs load other code
+ * (`LD_PRELOAD=`, `git -c core.fsmonitor=`), and when it holds look-alike letters (`nрm test` with a
+ * Cyrillic р).
  */
 export function commandApprovalTitle(request: { command?: string; runsCode?: string; unknownFolder?: string }): string {
-  const lookAlike = request.command === undefined ? undefined : lookAlikeWarning(request.command);
-  const careful = [request.runsCode, request.unknownFolder, lookAlike].filter(Boolean).map((w) => ` Careful: ${w!}.`);
+  const command = request.command ?? '';
+  const careful = [request.runsCode, request.unknownFolder, loadedCodeWarning(command), lookAlikeWarning(command)]
+    .filter(Boolean)
+    .map((w) => ` Careful: ${w!}.`);
   return `Run this command?${careful.join('')}`;
 }
