@@ -24,7 +24,8 @@ export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: Co
     command: {
       async run(request, ctx): Promise<ToolOutput> {
         const title = commandApprovalTitle(request);
-        if (o.approve() && !(await o.approvals.ask('command', title, `${request.command}\n(in ${request.cwd})`))) {
+        const detail = `${request.command}\n(in ${request.cwd})${request.scripts ? `\n(${request.scripts})` : ''}`;
+        if (o.approve() && !(await o.approvals.ask('command', title, detail))) {
           return { ok: false, text: 'The user declined to run this command.' };
         }
         // runInTerminal runs it in request.cwd, whatever folder the reused terminal is in.

@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { runsOnEntering } from './entered-folder';
+import { packageScriptsRun } from './package-scripts';
 import { secretPrinter } from '../../store/sanitize/printed-secrets';
 
 /** What the store writes where a secret was: `[REDACTED:<rule>]`. */
@@ -61,6 +62,8 @@ export interface CommandRequest {
   runsCode?: string;
   /** The line changes to a folder that cannot be known before it runs (`cd "$(…)"`): the approval says so. */
   unknownFolder?: string;
+  /** The package.json scripts the line runs (`npm test`), by name and text: the approval shows them. */
+  scripts?: string;
 }
 
 export interface CommandPort {
@@ -138,7 +141,11 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
             }
           : ctx;
       const entered = await runsOnEntering(guard.workspaceRoot, r.absolute, command);
-      return port.run({ command, cwd: r.absolute, timeoutMs: seconds * 1000, ...entered }, withSecret);
+      const scripts = await packageScriptsRun(guard.workspaceRoot, r.absolute, command);
+      return port.run(
+        { command, cwd: r.absolute, timeoutMs: seconds * 1000, ...entered, ...(scripts ? { scripts } : {}) },
+        withSecret,
+      );
     },
   };
 }

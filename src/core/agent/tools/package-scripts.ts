@@ -1,0 +1,112 @@
+// `npm test` runs whatever the repository's package.json names as its test script (and pretest,
+// posttest); `npm install` runs its preinstall, install, postinstall and prepare scripts. The approval
+// shows `npm test`, which reads as "run the tests"; it also names the scripts that line runs, as the
+// package.json nearest the command's folder has them.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { folderChanges } from './folder-changes';
+import { programWords } from './look-alike';
+
+/** Lifecycle scripts an install runs in the project itself, in order. */
+const INSTALL = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'];
+/** npm's aliases of its script commands. */
+const NPM: Record<string, string> = {
+  t: 'test',
+  tst: 'test',
+  test: 'test',
+  start: 'start',
+  stop: 'stop',
+  restart: 'restart',
+};
+/** The most characters of one script shown. */
+const SHOWN = 160;
+
+/** The script names a package-manager command line runs, or undefined when it runs none we can tell. */
+function scriptsRun(words: string[]): string[] | undefined {
+  const [tool, ...rest] = words;
+  // Options that pick another package (`-w api`, `--prefix x`, `-C dir`, `--filter`) leave it unknown.
+  if (
+    rest.some((w) =>
+      /^(?:-w|--workspace|--workspaces|--prefix|-C|--cwd|--dir|--filter|-F|-r|--recursive)(?:=|$)/.test(w),
+    )
+  )
+    return undefined;
+  const args = rest.filter((w) => !w.startsWith('-'));
+  const [verb, name] = args;
+  if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
+    if (verb === undefined) return tool === 'yarn' ? INSTALL : undefined;
+    if (['install', 'i', 'ci', 'add'].includes(verb) && (tool !== 'bun' || verb !== 'add') && args.length === 1)
+      return INSTALL;
+    if (['run', 'run-script', 'rum', 'urn'].includes(verb))
+      return name === undefined ? undefined : [`pre${name}`, name, `post${name}`];
+    if (tool !== 'bun' && NPM[verb]) return [`pre${NPM[verb]}`, NPM[verb], `post${NPM[verb]}`];
+  }
+  return undefined;
+}
+
+/** The words of one command of a line, from its program word on (quotes removed), for each npm-like one. */
+function managerCommands(command: string): string[][] {
+  const out: string[][] = [];
+  for (const segment of command.split(/&&|\|\||[;|\n]/)) {
+    const program = programWords(segment)[0];
+    if (!program || !/^(?:npm|pnpm|yarn|bun)$/.test(program)) continue;
+    const from = segment.search(new RegExp(`(?:^|\\s)${program}(?:\\s|$)`));
+    out.push(
+      segment
+        .slice(from)
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/^(["'])(.*)\1$/, '$2')),
+    );
+  }
+  return out;
+}
+
+/** The nearest package.json at or above `folder`, up to the workspace root: its scripts and path. */
+async function nearestScripts(
+  root: string,
+  folder: string,
+): Promise<{ file: string; scripts: Record<string, unknown> } | undefined> {
+  for (let dir = folder; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
+    if (text !== undefined) {
+      try {
+        const json = JSON.parse(text) as { scripts?: unknown };
+        const scripts =
+          json.scripts && typeof json.scripts === 'object' ? (json.scripts as Record<string, unknown>) : {};
+        return { file: path.relative(root, file).split(path.sep).join('/'), scripts };
+      } catch {
+        return undefined;
+      }
+    }
+    const rel = path.relative(root, dir);
+    if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  }
+}
+
+/**
+ * The package.json scripts `command`, run in `folder` (checked, inside the workspace), runs through npm,
+ * pnpm, yarn or bun: `package.json scripts it may run: pretest: "node x.js"; test: "jest"` (pnpm and
+ * yarn 2+ skip pre/post scripts unless told to, so they are named as "may"); undefined when
+ * it runs none, or when the line changes folder first (which package.json then is not known here).
+ */
+export async function packageScriptsRun(
+  workspaceRoot: string,
+  folder: string,
+  command: string,
+): Promise<string | undefined> {
+  const changes = folderChanges(command);
+  if (changes.known.length > 0 || changes.unknown.length > 0) return undefined;
+  const names = [...new Set(managerCommands(command).flatMap((words) => scriptsRun(words) ?? []))];
+  if (names.length === 0) return undefined;
+  const found = await nearestScripts(workspaceRoot, folder);
+  if (!found) return undefined;
+  const shown = names
+    .filter((n) => typeof found.scripts[n] === 'string')
+    .map((n) => {
+      const script = found.scripts[n] as string;
+      return `${n}: ${JSON.stringify(script.length > SHOWN ? `${script.slice(0, SHOWN)}…` : script)}`;
+    });
+  return shown.length === 0 ? undefined : `${found.file} scripts it may run: ${shown.join('; ')}`;
+}
