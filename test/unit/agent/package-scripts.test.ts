@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
-import { createWorkspaceTools, type CommandRequest } from '../../../src/core/agent/tools';
+import { createWorkspaceTools, editApprovalTitle, type CommandRequest } from '../../../src/core/agent/tools';
 import type { ToolContext } from '../../../src/core/agent/tool-registry';
 
 let ws: string;
@@ -39,4 +39,22 @@ test('an npm, pnpm, yarn or bun command names the package.json scripts it runs, 
   // Nothing is said where the script cannot be known here or there is none.
   for (const command of ['ls', 'npx jest', 'bun test', 'npm run lint', 'npm -w api test', 'cd web && npm test'])
     assert.equal(await scriptsOf(command), undefined, command);
+});
+
+test('package-manager settings that swap the program run are named, on the command and on an edit', async () => {
+  await mkdir(path.join(ws, 'web', 'src'), { recursive: true });
+  await writeFile(path.join(ws, 'web', 'package.json'), '{"scripts": {}}');
+  await writeFile(path.join(ws, 'web', '.yarnrc.yml'), 'nodeLinker: node-modules\nyarnPath: .yarn/releases/yarn.cjs\n');
+  await writeFile(path.join(ws, 'web', '.npmrc'), 'fund=false\nscript-shell=./tools/sh\n');
+  try {
+    assert.equal(
+      await scriptsOf('yarn build', 'web/src'),
+      'web/.npmrc sets script-shell, web/.yarnrc.yml sets yarnPath: the package manager runs another program',
+    );
+    assert.equal(await scriptsOf('ls', 'web/src'), undefined);
+    for (const file of ['.npmrc', 'web/.yarnrc.yml', '.yarnrc', '.pnpmfile.cjs', 'bunfig.toml'])
+      assert.match(editApprovalTitle({ display: file }), /Careful: the package manager reads it/, file);
+  } finally {
+    await rm(path.join(ws, 'web'), { recursive: true });
+  }
 });

@@ -1,7 +1,8 @@
 // `npm test` runs whatever the repository's package.json names as its test script (and pretest,
 // posttest); `npm install` runs its preinstall, install, postinstall and prepare scripts. The approval
 // shows `npm test`, which reads as "run the tests"; it also names the scripts that line runs, as the
-// package.json nearest the command's folder has them.
+// package.json nearest the command's folder has them, and settings beside it that make the package
+// manager run another program (`.yarnrc.yml`'s yarnPath, `.npmrc`'s script-shell).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
@@ -62,6 +63,31 @@ function managerCommands(command: string): string[][] {
   return out;
 }
 
+/**
+ * Settings next to a package.json that make its package manager run another program than it seems: npm's
+ * `script-shell` (the shell every script runs in) and `node-options`, yarn's `yarnPath` (the file every
+ * yarn command runs), a pnpmfile (run on install), bun's `preload`.
+ */
+const MANAGER_SETTINGS: [file: string, setting: RegExp][] = [
+  ['.npmrc', /^[ \t]*(script-shell|node-options|onload-script)[ \t]*=/im],
+  ['.yarnrc.yml', /^[ \t]*(yarnPath)[ \t]*:/m],
+  ['.yarnrc', /^[ \t]*(yarn-path)[ \t]/m],
+  ['.pnpmfile.cjs', /^/],
+  ['.pnpmfile.mjs', /^/],
+  ['bunfig.toml', /^[ \t]*(preload)[ \t]*=/m],
+];
+
+/** Which of MANAGER_SETTINGS the folder `dir` (workspace-relative `shown`) holds: `.npmrc sets script-shell`. */
+async function managerSettings(dir: string, shown: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const [file, setting] of MANAGER_SETTINGS) {
+    const text = await fsp.readFile(path.join(dir, file), 'utf8').catch(() => undefined);
+    const m = text === undefined ? null : setting.exec(text);
+    if (m) found.push(`${shown}${file}${m[1] ? ` sets ${m[1]}` : ''}`);
+  }
+  return found;
+}
+
 /** The nearest package.json at or above `folder`, up to the workspace root: its scripts and path. */
 async function nearestScripts(
   root: string,
@@ -98,15 +124,20 @@ export async function packageScriptsRun(
 ): Promise<string | undefined> {
   const changes = folderChanges(command);
   if (changes.known.length > 0 || changes.unknown.length > 0) return undefined;
-  const names = [...new Set(managerCommands(command).flatMap((words) => scriptsRun(words) ?? []))];
-  if (names.length === 0) return undefined;
+  const commands = managerCommands(command);
+  if (commands.length === 0) return undefined;
+  const names = [...new Set(commands.flatMap((words) => scriptsRun(words) ?? []))];
   const found = await nearestScripts(workspaceRoot, folder);
   if (!found) return undefined;
+  const dir = path.posix.dirname(found.file);
+  const settings = await managerSettings(path.join(workspaceRoot, dir), dir === '.' ? '' : `${dir}/`);
+  const swapped = settings.length === 0 ? '' : `${settings.join(', ')}: the package manager runs another program`;
   const shown = names
     .filter((n) => typeof found.scripts[n] === 'string')
     .map((n) => {
       const script = found.scripts[n] as string;
       return `${n}: ${JSON.stringify(script.length > SHOWN ? `${script.slice(0, SHOWN)}…` : script)}`;
     });
-  return shown.length === 0 ? undefined : `${found.file} scripts it may run: ${shown.join('; ')}`;
+  const scripts = shown.length === 0 ? '' : `${found.file} scripts it may run: ${shown.join('; ')}`;
+  return [scripts, swapped].filter(Boolean).join('; ') || undefined;
 }

@@ -34,6 +34,11 @@ const FILES: [RegExp, string][] = [
   ],
   ...ON_ENTER.map(([re, why]): [RegExp, string] => [inAnyFolder(re), why]),
   [/(^|\/)\.husky\//i, 'a git hook (husky): git runs it'],
+  // Package-manager settings: a program every npm/yarn/pnpm/bun command then runs (package-scripts.ts).
+  [
+    /(^|\/)(\.npmrc|\.yarnrc(\.yml)?|\.pnpmfile\.[cm]?js|bunfig\.toml)$/i,
+    'the package manager reads it: it can name a program every npm, yarn, pnpm or bun command runs',
+  ],
   [/(^|\/)\.devcontainer(\/|\.json$)/i, 'the dev container is built from it'],
   [/(^|\/)\.github\/workflows\//i, 'CI runs it with the repository secrets'],
 ];
