@@ -67,6 +67,7 @@ test('a change to a folder only the shell can work out is said, not taken for th
     'pushd && make',
     'pushd +1',
     'make; popd',
+    'Pop-Location',
     'eval "cd tools" && make',
     'X=1 eval $(./setup) && make',
     'cd ~other/x',
@@ -87,6 +88,11 @@ test('folder changes: options, builtin, braces and else are followed; the next l
     ['a', 'b', 'c', 'd', 'e'],
   );
   assert.deepEqual(foldersChangedTo('cd\nrm -rf build'), [homedir()]);
+  // zsh's chdir, PowerShell's Set-Location/Push-Location with their options, cmd's cd /d.
+  assert.deepEqual(
+    foldersChangedTo('chdir f; Set-Location -LiteralPath \'g h\' -ErrorAction Stop; Push-Location i; cd /d "j"'),
+    ['f', 'g h', 'i', 'j'],
+  );
   assert.deepEqual(foldersChangedTo('cd ~ && cd ~/proj'), [homedir(), path.join(homedir(), 'proj')]);
   assert.deepEqual(foldersChangedTo('echo cd x; abcd y; cdx z; ls'), []);
 });

@@ -9,12 +9,13 @@ import * as path from 'node:path';
 // `else`; then variable assignments (`X=1 cd a` changes folder too) and `builtin` or `command`.
 const START = String.raw`(?:^|[;&|({!\n]|\b(?:then|do|else)\b)[ \t]*(?:[A-Za-z_]\w*=[^\s;&|()]*[ \t]+)*(?:(?:builtin|command)[ \t]+)?`;
 
-// `cd`, `pushd` or `popd` starting a command, its options (`-P`, `-L`, `--`) and its folder word, on
-// the same line. zsh's direnv hook runs on the change itself, bash's at the next prompt: either way the
+// `cd`, `pushd` or `popd` starting a command (zsh's `chdir`, PowerShell's `Set-Location` and
+// `Push-Location`, any case as cmd and PowerShell take it), its options (`-P`, `-L`, `--`, `-LiteralPath`,
+// cmd's `/d`) and its folder word, on the same line. zsh's direnv hook runs on the change itself, bash's at the next prompt: either way the
 // folder is entered.
 const CHANGE = new RegExp(
-  String.raw`${START}(cd|pushd|popd)(?=$|[\s;&|)])(?:[ \t]+(?:-[A-Za-z@]+[ \t]+)*(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+))?`,
-  'g',
+  String.raw`${START}(cd|pushd|popd|chdir|set-location|push-location|pop-location)(?=$|[\s;&|)])(?:[ \t]+(?:(?:-[A-Za-z@]+|/d)[ \t]+)*(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+))?`,
+  'gi',
 );
 
 /** `eval` as a command: what it runs is a command line made when it runs. */
@@ -37,12 +38,13 @@ export function folderChanges(command: string): FolderChanges {
   const known: string[] = [];
   const unknown: string[] = [];
   for (const m of command.matchAll(CHANGE)) {
-    const [, verb, raw] = m;
-    const written = raw === undefined ? verb! : `${verb!} ${raw}`;
+    const [, verbWritten, raw] = m;
+    const verb = verbWritten!.toLowerCase();
+    const written = raw === undefined ? verbWritten! : `${verbWritten!} ${raw}`;
     const word = raw?.replace(/^(["'])(.*)\1$/s, '$2');
     // `cd` alone goes home; `pushd` alone swaps the top two folders of the stack, `popd` returns to one.
-    if (word === undefined && verb === 'cd') known.push(os.homedir());
-    else if (word === undefined || verb === 'popd' || expanded(word)) unknown.push(written);
+    if (word === undefined && (verb === 'cd' || verb === 'chdir')) known.push(os.homedir());
+    else if (word === undefined || verb.startsWith('pop') || expanded(word)) unknown.push(written);
     else known.push(word === '~' || word.startsWith('~/') ? path.join(os.homedir(), word.slice(1)) : word);
   }
   const evaluated = EVAL.exec(command);
