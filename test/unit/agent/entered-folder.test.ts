@@ -1,9 +1,10 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { commandApprovalTitle, foldersChangedTo, runsOnEntering } from '../../../src/core/agent/tools';
+import { packageScriptsRun } from '../../../src/core/agent/tools/package-scripts';
 
 let ws: string;
 before(async () => {
@@ -95,4 +96,28 @@ test('folder changes: options, builtin, braces and else are followed; the next l
   );
   assert.deepEqual(foldersChangedTo('cd ~ && cd ~/proj'), [homedir(), path.join(homedir(), 'proj')]);
   assert.deepEqual(foldersChangedTo('echo cd x; abcd y; cdx z; ls'), []);
+});
+
+test('a config folder or package.json that links out of the workspace is not read; one linking inside is', async () => {
+  const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-outside-')));
+  try {
+    await mkdir(path.join(outside, 'mise'), { recursive: true });
+    await writeFile(path.join(outside, 'mise', 'config.toml'), '[hooks]\n');
+    await writeFile(path.join(outside, 'package.json'), '{"scripts": {"test": "the user\'s own"}}');
+    await mkdir(path.join(ws, 'linked'), { recursive: true });
+    await symlink(outside, path.join(ws, 'linked', '.config'));
+    await symlink(path.join(outside, 'package.json'), path.join(ws, 'linked', 'package.json'));
+    assert.deepEqual(await runsOnEntering(ws, path.join(ws, 'linked'), 'ls'), {});
+    assert.equal(await packageScriptsRun(ws, path.join(ws, 'linked'), 'npm test'), undefined);
+    await put('shared/mise/config.toml');
+    await mkdir(path.join(ws, 'inner'));
+    await symlink(path.join(ws, 'shared'), path.join(ws, 'inner', '.config'));
+    assert.match(
+      (await runsOnEntering(ws, path.join(ws, 'inner'), 'ls')).runsCode ?? '',
+      /^inner\/\.config\/mise\/config\.toml: mise/,
+    );
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+    for (const d of ['linked', 'inner', 'shared']) await rm(path.join(ws, d), { recursive: true, force: true });
+  }
 });

@@ -24,13 +24,20 @@ function inside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** Paths below `dir` (with `/`, at most three folders deep) that may be config files: listed, not looked up. */
-async function candidates(dir: string, prefix = '', depth = 0): Promise<string[]> {
+/**
+ * Paths below `dir` (with `/`, at most three folders deep) that may be config files: listed, not looked
+ * up. A sub-folder that is a link is followed only where it stays in the workspace (`root`): nothing
+ * outside it is read because of a repository.
+ */
+async function candidates(root: string, dir: string, prefix = '', depth = 0): Promise<string[]> {
   const names = await fsp.readdir(path.join(dir, prefix)).catch((): string[] => []);
   const out = names.map((n) => prefix + n);
   if (depth < 3)
-    for (const n of names.filter((n) => CONFIG_FOLDERS.has(n.toLowerCase())))
-      out.push(...(await candidates(dir, `${prefix}${n}/`, depth + 1)));
+    for (const n of names.filter((n) => CONFIG_FOLDERS.has(n.toLowerCase()))) {
+      const real = await fsp.realpath(path.join(dir, prefix, n)).catch(() => undefined);
+      if (real !== undefined && inside(root, real))
+        out.push(...(await candidates(root, dir, `${prefix}${n}/`, depth + 1)));
+    }
   return out;
 }
 
@@ -43,8 +50,11 @@ async function candidates(dir: string, prefix = '', depth = 0): Promise<string[]
 async function filesOnEnter(workspaceRoot: string, folder: string): Promise<[string, string][]> {
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const found: [string, string][] = [];
-  for (let dir = path.resolve(folder); inside(root, dir); dir = path.dirname(dir)) {
-    for (const name of (await candidates(dir)).sort()) {
+  // Where a link leads (`cd vendor/x` into a link out of the workspace reads nothing there); a folder
+  // that does not exist yet (`mkdir x && cd x`) as written.
+  const start = await fsp.realpath(folder).catch(() => path.resolve(folder));
+  for (let dir = start; inside(root, dir); dir = path.dirname(dir)) {
+    for (const name of (await candidates(root, dir)).sort()) {
       const why = ON_ENTER.find(([re]) => re.test(name))?.[1];
       if (why) found.push([path.relative(root, path.join(dir, name)).split(path.sep).join('/'), why]);
     }

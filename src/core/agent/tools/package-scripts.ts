@@ -63,6 +63,14 @@ function managerCommands(command: string): string[][] {
   return out;
 }
 
+/** The text of `file` when it (or where a link there leads) is in the workspace `root`, else undefined. */
+async function readInside(root: string, file: string): Promise<string | undefined> {
+  const real = await fsp.realpath(file).catch(() => undefined);
+  const rel = real === undefined ? '..' : path.relative(root, real);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
+  return fsp.readFile(real!, 'utf8').catch(() => undefined);
+}
+
 /**
  * Settings next to a package.json that make its package manager run another program than it seems: npm's
  * `script-shell` (the shell every script runs in) and `node-options`, yarn's `yarnPath` (the file every
@@ -78,10 +86,10 @@ const MANAGER_SETTINGS: [file: string, setting: RegExp][] = [
 ];
 
 /** Which of MANAGER_SETTINGS the folder `dir` (workspace-relative `shown`) holds: `.npmrc sets script-shell`. */
-async function managerSettings(dir: string, shown: string): Promise<string[]> {
+async function managerSettings(root: string, dir: string, shown: string): Promise<string[]> {
   const found: string[] = [];
   for (const [file, setting] of MANAGER_SETTINGS) {
-    const text = await fsp.readFile(path.join(dir, file), 'utf8').catch(() => undefined);
+    const text = await readInside(root, path.join(dir, file));
     const m = text === undefined ? null : setting.exec(text);
     if (m) found.push(`${shown}${file}${m[1] ? ` sets ${m[1]}` : ''}`);
   }
@@ -95,7 +103,7 @@ async function nearestScripts(
 ): Promise<{ file: string; scripts: Record<string, unknown> } | undefined> {
   for (let dir = folder; ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');
-    const text = await fsp.readFile(file, 'utf8').catch(() => undefined);
+    const text = await readInside(root, file);
     if (text !== undefined) {
       try {
         const json = JSON.parse(text) as { scripts?: unknown };
@@ -127,10 +135,11 @@ export async function packageScriptsRun(
   const commands = managerCommands(command);
   if (commands.length === 0) return undefined;
   const names = [...new Set(commands.flatMap((words) => scriptsRun(words) ?? []))];
-  const found = await nearestScripts(workspaceRoot, folder);
+  const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
+  const found = await nearestScripts(root, folder);
   if (!found) return undefined;
   const dir = path.posix.dirname(found.file);
-  const settings = await managerSettings(path.join(workspaceRoot, dir), dir === '.' ? '' : `${dir}/`);
+  const settings = await managerSettings(root, path.join(root, dir), dir === '.' ? '' : `${dir}/`);
   const swapped = settings.length === 0 ? '' : `${settings.join(', ')}: the package manager runs another program`;
   const shown = names
     .filter((n) => typeof found.scripts[n] === 'string')
