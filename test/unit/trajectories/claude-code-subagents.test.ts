@@ -122,3 +122,93 @@ test('Claude Code main session replayed alone: its sub-agent and compaction call
   assert.match(said, /the call that wrote each summary is kept in <session>\/subagents\/agent-acompact-\*\.jsonl/);
   assert.match(said, /system prompt, tool definitions and most hook output are not in .*raw counts are a lower bound/);
 });
+
+/** A Claude Code 2.1 record; `id` is the response's message id (records of one response share it). */
+function record(uuid: string, parent: string | null, type: 'user' | 'assistant', content: unknown, more = {}) {
+  return {
+    type,
+    uuid,
+    parentUuid: parent,
+    sessionId: 's',
+    version: '2.1.30',
+    message: { role: type, content },
+    ...more,
+  };
+}
+function reply(uuid: string, parent: string, id: string, input: number, block: unknown, more = {}) {
+  const usage = { input_tokens: input, cache_read_input_tokens: 0, cache_creation_input_tokens: 0, output_tokens: 2 };
+  return record(uuid, parent, 'assistant', [block], {
+    requestId: `req_${id}`,
+    ...more,
+    message: { id, role: 'assistant', model: 'claude-opus-4-6', content: [block], stop_reason: null, usage },
+  });
+}
+const use = (id: string) => ({ type: 'tool_use', id, name: 'Read', input: { file_path: `/${id}` } });
+const result = (id: string) => [{ type: 'tool_result', tool_use_id: id, content: `contents of ${id}` }];
+const hook = (uuid: string, parent: string, more = {}) =>
+  record(uuid, parent, 'user', '<system-reminder>PostToolUse:Read hook additional context: ok</system-reminder>', {
+    isMeta: true,
+    ...more,
+  });
+const jsonl = (records: unknown[]) => records.map((r) => JSON.stringify(r)).join('\n') + '\n';
+
+test('Claude Code: a hook reminder (isMeta) between the records of one streamed response does not split it into two calls', async () => {
+  // One response with two parallel tool calls, written as two records; a hook's reminder lands between them.
+  const main = [
+    record('u1', null, 'user', 'read both files'),
+    reply('a1', 'u1', 'msg_A', 100, use('t1')),
+    record('r1', 'a1', 'user', result('t1')),
+    hook('h1', 'r1'),
+    reply('a2', 'h1', 'msg_A', 100, use('t2')),
+    record('r2', 'a2', 'user', result('t2')),
+    reply('a3', 'r2', 'msg_B', 180, { type: 'text', text: 'done' }),
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'cd-meta-'));
+  writeFileSync(join(dir, 's.jsonl'), jsonl(main));
+  const [t] = await loadTrajectoryFile(join(dir, 's.jsonl'));
+  assert.deepEqual(
+    t!.calls!.map((c) => c.recorded?.inputTokens),
+    [100, 180],
+    'msg_A billed once: its second record is the same call, not another 100-token prompt',
+  );
+  assert.deepEqual(
+    t!.messages[t!.calls![0]!.output!]!.toolCalls!.map((c) => c.id),
+    ['t1', 't2'],
+  );
+});
+
+test('Claude Code compaction call: none of the main conversation calls is counted as the compaction', async () => {
+  // The compaction's own file holds the hook reminders it re-sent, each hanging below its main-session
+  // parent (here between the two records of msg_A), then the summary prompt and its reply.
+  const main = [
+    record('u1', null, 'user', 'read both files'),
+    reply('a1', 'u1', 'msg_A', 100, use('t1')),
+    record('r1', 'a1', 'user', result('t1')),
+    reply('a2', 'r1', 'msg_A', 100, use('t2')),
+    record('r2', 'a2', 'user', result('t2')),
+    reply('a3', 'r2', 'msg_B', 180, { type: 'text', text: 'done' }),
+    { type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, sessionId: 's', version: '2.1.30' },
+  ];
+  const side = { isSidechain: true, agentId: 'acompact-1' };
+  const own = [
+    hook('h1', 'r1', side),
+    record('p1', 'a3', 'user', 'Your task is to create a detailed summary of the conversation so far', side),
+    reply('c1', 'p1', 'msg_C', 400, { type: 'text', text: '<summary>read two files</summary>' }, side),
+  ];
+  const project = mkdtempSync(join(tmpdir(), 'cd-compact-'));
+  mkdirSync(join(project, 's', 'subagents'), { recursive: true });
+  writeFileSync(join(project, 's.jsonl'), jsonl(main));
+  writeFileSync(join(project, 's', 'subagents', 'agent-acompact-1.jsonl'), jsonl(own));
+  const { trajectories } = await loadTrajectories([project]);
+  const byId = new Map(trajectories.map((t) => [t.id, t]));
+  assert.deepEqual(
+    byId.get('s.jsonl')!.calls!.map((c) => c.recorded?.inputTokens),
+    [100, 180],
+  );
+  const compaction = byId.get(join('s', 'subagents', 'agent-acompact-1.jsonl'))!;
+  assert.deepEqual(
+    compaction.calls!.map((c) => c.recorded?.inputTokens),
+    [400],
+    'only the call that wrote the summary: msg_A is the main session',
+  );
+});

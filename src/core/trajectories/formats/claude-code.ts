@@ -237,7 +237,9 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
             : undefined;
       for (const msg of userMessages(m.content, 'user record', notes, origin, true)) b.push(msg);
       sawTask = true;
-      if (!toolResultsOnly(m.content)) responses.clear();
+      // A meta record (a hook's reminder) can land between the records of one streamed response: only
+      // a new prompt ends the response (splitting it billed its prompt twice).
+      if (r.isMeta !== true && !toolResultsOnly(m.content)) responses.clear();
     } else if (r.type === 'system' && r.subtype === 'microcompact_boundary') {
       clearToolResults(b, r, notes);
     } else if (r.type === 'attachment' && isObject(r.attachment)) {
