@@ -16,6 +16,7 @@ import { usageFrom } from '../usage';
 import { assistantMessage, userMessages } from './anthropic';
 import { activePath, isCompactionAgent, isCompactionStart } from './claude-code-path';
 import { compactionRun, continuesElsewhere } from './claude-code-compaction';
+import { isSubagentRecord, noteStreamJson, parentToolUse } from './claude-code-stream';
 
 const IGNORED = new Set([
   'summary',
@@ -300,7 +301,7 @@ function sidechainRuns(records: JsonObject[]): JsonObject[][] {
   };
   const groups = new Map<JsonObject | string, JsonObject[]>();
   for (const r of records) {
-    const key = typeof r.agentId === 'string' ? r.agentId : root(r);
+    const key = typeof r.agentId === 'string' ? r.agentId : (parentToolUse(r) ?? root(r));
     const g = groups.get(key) ?? [];
     g.push(r);
     groups.set(key, g);
@@ -352,7 +353,7 @@ export const claudeCode: Importer = {
         );
       fail('no user or assistant records', 'no model calls');
     }
-    const main = records.filter((r) => r.isSidechain !== true);
+    const main = records.filter((r) => !isSubagentRecord(r));
     const runs: ImportedRun[] = [];
     if (main.some((r) => r.type === 'user' || r.type === 'assistant')) {
       const { path, abandoned } = activePath(main);
@@ -364,7 +365,7 @@ export const claudeCode: Importer = {
         );
       runs.push(runMedia(notes, () => readRun(path, notes, false)));
     }
-    const side = records.filter((r) => r.isSidechain === true);
+    const side = records.filter(isSubagentRecord);
     for (const group of sidechainRuns(side)) {
       if (isCompactionAgent(group) && continuesElsewhere(group)) {
         // Its prompt was the main conversation: joined with it here, or by the loader from the session
@@ -387,6 +388,7 @@ export const claudeCode: Importer = {
             : ''),
       );
     noteSubagentsElsewhere(records, side, notes);
+    noteStreamJson(records, notes);
     notes.say(
       "the system prompt, tool definitions and most hook output are not in Claude Code's session file: raw counts are a lower bound",
     );
