@@ -6,19 +6,13 @@ import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
 import { openCsvHeader } from './rules/csv-columns';
 import { lastCommaOutsideStrings } from './rules/kubernetes-json';
-import {
-  keyLinesBefore,
-  OPENVPN_KEY_BEGIN,
-  OPENVPN_KEY_BLOCK,
-  OPENVPN_KEY_CUT_SHORT,
-  PRIVATE_KEY_BLOCK,
-  PRIVATE_KEY_CUT_SHORT,
-} from './rules/private-keys';
+import { openStateObject, redactOpenAttributes } from './rules/terraform-state-open';
+import { keyLinesBefore } from './rules/private-keys';
+import { keyLinesEndBefore, openKey } from './open-keys';
 import {
   addCounts,
   cutOutside,
   findSecretSpans,
-  PRIVATE_KEY_BEGIN,
   redactSecrets,
   type RedactionCounts,
   type RedactionResult,
@@ -65,6 +59,12 @@ const MAX_HELD_KEY = 64 * 1024;
 /** A Kubernetes Secret's block that may go on is held back at most this long (a Secret holds up to 1 MiB). */
 const MAX_HELD_SECRET_BLOCK = 2 * 1024 * 1024;
 
+/**
+ * A Terraform state's instance (or resource, plan change) whose sensitive attributes are not named yet
+ * is held back at most this long; past it, its attributes' strings are redacted whole.
+ */
+const MAX_HELD_STATE = 256 * 1024;
+
 /** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
 const HELD_LINES = 8;
 const MAX_HELD_LINES_CHARS = 16 * 1024;
@@ -105,6 +105,8 @@ export class SanitizingStream {
   private sniffed = 0;
   private batch = '';
   private held = '';
+  /** Brackets deep inside a Terraform attributes object released before it closed (see `openAttributes`). */
+  private attributesDepth = 0;
   /** Text arrived since the last `flush`: a quiet stream's held lines go out on the next one. */
   private arrived = false;
   private lastYield = performance.now();
@@ -217,6 +219,7 @@ export class SanitizingStream {
       }
       if (text === '' && unterminated === '') return;
     }
+    text = this.openAttributes(text, final);
     // A key that never got its END is cut short: the rules redact its BEGIN line and key lines only.
     if (text !== '' && this.overwritten) {
       const s = this.overwritten.scrub(text);
@@ -249,6 +252,13 @@ export class SanitizingStream {
     if (open !== -1 && text.length - open <= MAX_HELD_KEY) {
       this.held = text.slice(open);
       return text.slice(0, open);
+    }
+    // A Terraform state's instance whose `sensitive_attributes` may still come, with the attributes they name.
+    const state = openStateObject(text);
+    const instance = state ? text.lastIndexOf('\n', state.start) + 1 : -1;
+    if (instance !== -1 && text.length - instance <= MAX_HELD_STATE) {
+      this.held = text.slice(instance);
+      return text.slice(0, instance);
     }
     // A Secret's `data:` whose entries may go on: they are found only with the block's key before them.
     const block = secretBlockStart(text, text.length);
@@ -287,12 +297,34 @@ export class SanitizingStream {
       // Nor is a Secret's block cut by the lines held back.
       const block = keep < text.length ? secretBlockStart(text, keep) : -1;
       if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
+      // Nor a state's instance, closed in `text`, from what marks its attributes.
+      const cutState = keep < text.length ? openStateObject(text.slice(0, keep)) : undefined;
+      const cutInstance = cutState ? text.lastIndexOf('\n', cutState.start) + 1 : -1;
+      if (cutInstance !== -1 && keep - cutInstance <= MAX_HELD_STATE) keep = cutInstance;
       this.held = text.slice(keep);
       return text.slice(0, keep);
     }
     const cut = longLineCut(text, lineStart);
     this.held = text.slice(cut);
     return text.slice(0, cut);
+  }
+
+  /**
+   * A Terraform attributes object going out before what marks its secrets (held past MAX_HELD_STATE, or
+   * the output ended inside it): every string of it is redacted, here and in the batches that follow
+   * until it closes.
+   */
+  private openAttributes(text: string, final: boolean): string {
+    let from = 0;
+    if (this.attributesDepth === 0) {
+      const open = openStateObject(text);
+      if (open?.attrs === undefined || open.attrs === -1) return text;
+      from = open.attrs;
+    }
+    const r = redactOpenAttributes(text, from, this.attributesDepth);
+    this.attributesDepth = final ? 0 : r.depth;
+    if (r.count > 0) addCounts(this.stats.redactions, { 'terraform-sensitive': r.count });
+    return r.text;
   }
 
   /**
@@ -349,36 +381,6 @@ function lastLines(text: string, n: number, max: number): string {
     start = prev;
   }
   return start === text.length ? '' : text.slice(start);
-}
-
-/**
- * Where a private key starts whose END may still come, or -1: the last BEGIN in `text`, unless a block
- * closes it. A block never spans another block's BEGIN, so an earlier one without its END never gets
- * it: it is cut short, and the rules redact it as such. PEM keys and OpenVPN's static keys alike.
- */
-function openKey(text: string): number {
-  const pem = openBlock(text, 'PRIVATE KEY', PRIVATE_KEY_BEGIN, PRIVATE_KEY_BLOCK);
-  const openvpn = openBlock(text, 'OpenVPN Static key', OPENVPN_KEY_BEGIN, OPENVPN_KEY_BLOCK);
-  return pem === -1 ? openvpn : openvpn === -1 ? pem : Math.min(pem, openvpn);
-}
-
-function openBlock(text: string, word: string, begin: RegExp, block: RegExp): number {
-  if (!text.includes(word)) return -1;
-  let last = -1;
-  for (const m of text.matchAll(begin)) last = m.index;
-  if (last === -1) return -1;
-  block.lastIndex = last;
-  return block.test(text) ? -1 : last;
-}
-
-/** Whether a whole line follows the key lines of the block cut short at `begin` (more cannot join them). */
-function keyLinesEndBefore(text: string, begin: number): boolean {
-  const cutShort = text.startsWith('-----BEGIN OpenVPN', begin) ? OPENVPN_KEY_CUT_SHORT : PRIVATE_KEY_CUT_SHORT;
-  cutShort.lastIndex = begin;
-  const m = cutShort.exec(text);
-  if (!m) return false;
-  const eol = text.indexOf('\n', begin + m[0].length);
-  return eol !== -1 && text.indexOf('\n', eol + 1) !== -1;
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */

@@ -11,7 +11,7 @@ import { isPlaceholder, type SecretRule } from './types';
 const STRING_VALUE = /"(?<=[:[,{]\s*")(?<secret>(?:[^"\\\n]|\\.)+)"(?!\s*:)/g;
 
 /** The members holding attributes, each with the member that names its sensitive ones. */
-const PAIRS: Record<string, string> = {
+export const PAIRS: Record<string, string> = {
   attributes: 'sensitive_attributes',
   values: 'sensitive_values',
   after: 'after_sensitive',
@@ -150,6 +150,8 @@ export function stateSensitiveValues(text: string): Array<[number, number]> {
       i += 3;
     }
   }
+  // Text cut off inside an object (`head` of a state file, a stream's held part): what it marks counts.
+  while (stack.length > 0) closed(stack.pop()!, out);
   return out.sort((a, b) => a[0] - b[0]);
 }
 
