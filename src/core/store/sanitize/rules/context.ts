@@ -82,6 +82,12 @@ const COOKIE_CHAR = String.raw`(?:[^\n"'\\]|\\(?![ntr"'\\/u]))`;
 const NETRC_VALUE = String.raw`(?:[^\s"'\\]|\\(?![ntr"'\\/u]))`;
 
 /** Between a key and its value: `=`, `=>`, `:=` (also after a key indexed in brackets: `environ["API_KEY"] = `), or a colon after a quoted key or before a space (YAML, JSON, headers; not `token:x` inside a URL). */
+/**
+ * Not a test runner's result (`PASS: Simple bytes`, `--- PASS: TestLogin (0.00s)`, `PASS: cpu_shares=0`,
+ * `PASS: tests/unit/a.test.ts`): a bare `PASS:` before words, a `name=value` label or a file's path.
+ */
+const NOT_A_TEST_STATUS = String.raw`(?!(?<![\w.-])PASS[ \t]*:[ \t]+(?!["'\x60])(?:[^\s\\]+[ \t]+[^\s#\\]|[A-Za-z_][\w.-]*=|(?:[\w.-]+\/)+[\w.-]*\.[A-Za-z]{1,5}(?:::\S*)?[ \t]*(?:\r?\n|\\[nr]|$)))`;
+
 const SEPARATOR = String.raw`(?:["']?\]?[ \t]*(?:=>|:=|=)|["'][ \t]*:(?![:=])|[ \t]*:[ \t])[ \t]*${YAML_TAG}`;
 
 /** A secret word starts a key or a camelCase part (`api_key`, `clientSecret`), not a word (`tiktoken`). */
@@ -331,7 +337,7 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
     keywords: ENV_WORDS,
     exactKeywords: true,
     pattern: new RegExp(
-      String.raw`(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:SSHPASS|PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>${QUOTED}|${BARE}+)`,
+      String.raw`${NOT_A_TEST_STATUS}(?:(?<![a-z])(?:PASSWORD|PASSWD|PASSPHRASE|SECRET|TOKEN|CREDENTIALS?)|(?<![A-Za-z0-9])(?:SSHPASS|PASS|PWD|KEY|AUTH|APIKEY|PAT))(?:_BASE)?${SEPARATOR}(?<secret>${QUOTED}|${BARE}+)`,
       'g',
     ),
     accept: literalValue,
