@@ -1439,4 +1439,27 @@ export const FORMATS: Format[] = [
     };
     return { secret, line: JSON.stringify(instance, null, 2) };
   }),
+  ctx('terraform-show-json-sensitive-value', 'terraform-sensitive', (r) => {
+    // `terraform show -json` prints one line: a resource's values beside the map marking the sensitive ones.
+    const secret = password(r);
+    const resource = {
+      address: 'random_password.db',
+      mode: 'managed',
+      type: 'random_password',
+      name: 'db',
+      schema_version: 3,
+      values: { id: 'none', length: 16, result: secret },
+      sensitive_values: { result: true },
+    };
+    return {
+      secret,
+      line: JSON.stringify({ format_version: '1.0', values: { root_module: { resources: [resource] } } }),
+    };
+  }),
+  ctx('kubernetes-secret-json-line', 'kubernetes-secret', (r) => {
+    // `kubectl get secret -o json | jq -c`: one line, under a key that names no secret.
+    const secret = Buffer.from(`postgres://app:${password(r)}@db:5432/app`).toString('base64');
+    const manifest = { apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, data: { DATABASE_URL: secret } };
+    return { secret, line: JSON.stringify(manifest) };
+  }),
 ];

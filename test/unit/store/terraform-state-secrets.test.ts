@@ -128,3 +128,20 @@ test('the same state inside a JSON string (a tool result) and what names nothing
     [],
   );
 });
+
+test('one-line show -json and a Secret after a tab in a JSON string (a tab-separated line, a log column)', () => {
+  const show = JSON.stringify({
+    values: {
+      root_module: {
+        resources: [{ schema_version: 3, values: { result: RESULT }, sensitive_values: { result: true } }],
+      },
+    },
+  });
+  const secret = JSON.stringify({ kind: 'Secret', data: { APP_CONFIG: Buffer.from(API).toString('base64') } });
+  for (const line of [show, secret]) {
+    const written = JSON.stringify({ path: 'notes.txt', content: `state\t${line}\tend` });
+    const out = clean(written);
+    assert.ok(!out.includes(RESULT) && !out.includes(Buffer.from(API).toString('base64')), out);
+    assert.equal(JSON.parse(out).path, 'notes.txt');
+  }
+});

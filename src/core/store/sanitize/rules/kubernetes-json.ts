@@ -201,11 +201,17 @@ function stringEnd(text: string, i: number, lines: LineState): number {
  */
 const JSON_IN_STRING = /"[\s[]*\{\s*"(?!\s*[,\]}])(?:[^"\\\n]|\\.)*"\s*:/y;
 
+/**
+ * The same after a tab that ends a first field (`"key\t{"kind": …`: a tab-separated line, a log's
+ * columns): a tab, unlike a line break, does not end the string the scan reads.
+ */
+const JSON_AFTER_TAB = /"[^"\\\n\t{}[\],']{0,256}\t[\s[]*\{\s*"(?!\s*[,\]}])(?:[^"\\\n]|\\.)*"\s*:/y;
+
 export function jsonInString(text: string, i: number): boolean {
   const next = text.charCodeAt(i + 1);
-  if (next !== 123 && next !== 91) return false;
-  JSON_IN_STRING.lastIndex = i;
-  return JSON_IN_STRING.test(text);
+  const json = next === 123 || next === 91 ? JSON_IN_STRING : JSON_AFTER_TAB;
+  json.lastIndex = i;
+  return json.test(text);
 }
 
 /**
