@@ -34,3 +34,9 @@ test('PASS and PASSWORD naming a value still redact it', () => {
     JSON.stringify({ o: `PASS: ${R}\n  next` }),
   );
 });
+
+test("a shell's quote closed and reopened ('\"'\"') is not taken for a one-character secret", () => {
+  // `python -c '…SECRET_KEY='"'"'test-key'"'"'…'` as a trajectory's JSON keeps it: `'\"'` read as a value.
+  const text = JSON.stringify({ cmd: `python -c 'settings.configure(SECRET_KEY='"'"'dev'"'"', DEBUG=True)'` });
+  assert.equal(clean(JSON.stringify({ log: text })), JSON.stringify({ log: text }));
+});

@@ -82,6 +82,8 @@ const TYPE_OR_LITERAL =
 /** True for values that are references, stand-ins or type names rather than secrets. */
 export function isPlaceholder(value: string): boolean {
   const v = trimTrailing(unquote(value).trim(), ',;.:)');
+  // Only quotes and escapes: a shell's `'"'"'` closing and reopening a quote (`SECRET_KEY='"'"'x'"'"'` in JSON).
+  if (/^[\\"'\x60]+$/.test(v)) return true;
   // A short number is a size or a count (`MAX_KEY = 64`), not a password.
   return v === '' || PLACEHOLDER.test(v) || TYPE_OR_LITERAL.test(v) || /^(.)\1*$/.test(v) || /^\d{1,5}$/.test(v);
 }
