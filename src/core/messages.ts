@@ -33,6 +33,11 @@ export interface Message {
   name?: string;
   /** Workspace-relative path of a file holding the full text (reversible masking names it). */
   storedAt?: string;
+  /**
+   * Tool results: writing the full text to a file failed (disk full, refused folder), so a placeholder
+   * could name no file. Strategies keep it verbatim, masking it only when the window leaves no other way.
+   */
+  unstored?: true;
   /** Replay: tokens of images sent with this message, as the provider bills them (not in `content`). */
   mediaTokens?: number;
 }

@@ -88,6 +88,7 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     const { out, status } = await runOne(call, checked, ctx);
     let text = out.text;
     let storedAt = out.storedAt;
+    let unstored = false;
     if (storedAt === undefined) {
       try {
         // Kept even when short: a later mask of it names this file (reversible masking).
@@ -98,10 +99,12 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
       } catch (e) {
         // The full text stays in the history rather than being lost.
         text = `${out.text}\n[Context Desk could not store this output: ${e instanceof Error ? e.message : String(e)}]`;
+        unstored = true; // no file to name: strategies keep it verbatim (mask-turns.ts)
       }
     }
     const message: Message = { role: 'tool', content: text, toolCallId: call.id, name: call.name };
     if (storedAt !== undefined) message.storedAt = storedAt;
+    if (unstored) message.unstored = true;
     results.push(message);
     ctx.onResult?.(message);
     ctx.emit({

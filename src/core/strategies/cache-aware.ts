@@ -84,6 +84,11 @@ export function createCacheAwareStrategy(
         view = maskTurns(history, split, 0, boundary, count);
         size = sumTokens(view.messages, count);
       }
+      // An output whose full text has no file is masked only when nothing else fits (mask-turns.ts).
+      if (size > window) {
+        view = maskTurns(history, split, 0, boundary, count, true);
+        size = sumTokens(view.messages, count);
+      }
       previousLength = history.length;
       return maskedResult(view, size, window);
     },

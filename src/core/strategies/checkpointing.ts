@@ -98,12 +98,17 @@ export function createCheckpointingStrategy(deps: StrategyDeps, p: CheckpointPar
           // Summary masks only the outputs of a latest turn a person spoke after, once all before is folded.
           if (summarized < last || maskableTurns(split) <= last) return view;
           const over = sizeOf(view, summarized, cpTokens()) > window;
-          return over ? maskTurns(history, split, last, last + 1, count) : view;
+          return over ? maskTurns(history, split, last, last + 1, count, true) : view;
         }
         const from = Math.max(base, summarized);
         const size = sizeOf(maskTurns(history, split, 0, from, count), summarized, cpTokens());
         const boundary = boundaryToFit(history, split, from, size, window, count);
-        return boundary > from ? maskTurns(history, split, 0, boundary, count) : view;
+        const fitted = boundary > from ? maskTurns(history, split, 0, boundary, count) : view;
+        // An output whose full text has no file is masked only when nothing else fits (mask-turns.ts).
+        if (sizeOf(fitted, summarized, cpTokens()) <= window) return fitted;
+        const forcedSize = sizeOf(maskTurns(history, split, 0, from, count, true), summarized, cpTokens());
+        const forced = boundaryToFit(history, split, from, forcedSize, window, count, true);
+        return maskTurns(history, split, 0, forced, count, true);
       };
 
       /** Where the next fold ends, or undefined when none is due. */

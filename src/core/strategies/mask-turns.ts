@@ -21,9 +21,18 @@ export function maskedResult(view: Masked, size: number, window: number): Promis
 }
 
 /**
+ * Whether masking may replace `m`: an output whose full text could not be stored (`unstored`) only when the
+ * window forces it (`force`), as a mask of it has no way back; kept verbatim, the cached prefix holds too.
+ */
+function maskable(m: Message, force: boolean): boolean {
+  return force || m.unstored !== true;
+}
+
+/**
  * Masks the observations of turns [fromTurn, toTurn) of `split` (computed on `history`). Actions,
  * reasoning and the task (everything before the first assistant message) are never touched. An
  * observation that is already no longer than its placeholder stays verbatim: masking it would add tokens.
+ * `force` (the window leaves no other way): unstored outputs are masked too, their records without a file.
  */
 export function maskTurns(
   history: readonly Message[],
@@ -31,6 +40,7 @@ export function maskTurns(
   fromTurn: number,
   toTurn: number,
   count: MessageCounter,
+  force = false,
 ): Masked {
   const messages = history.slice();
   const masked: MaskRecord[] = [];
@@ -38,6 +48,7 @@ export function maskTurns(
   for (let t = Math.max(0, fromTurn); t < end; t++) {
     for (const i of split.turns[t]!.observationIndices) {
       const original = history[i]!;
+      if (!maskable(original, force)) continue;
       const placeholder = maskMessage(original);
       if (count(placeholder) >= count(original)) continue;
       messages[i] = placeholder;
@@ -66,11 +77,12 @@ export function maskingSavings(
   from: number,
   to: number,
   count: MessageCounter,
+  force = false,
 ): number {
   let saved = 0;
   for (let t = Math.max(0, from); t < Math.min(to, split.turns.length); t++) {
     for (const i of split.turns[t]!.observationIndices)
-      saved += Math.max(0, count(history[i]!) - count(maskMessage(history[i]!)));
+      if (maskable(history[i]!, force)) saved += Math.max(0, count(history[i]!) - count(maskMessage(history[i]!)));
   }
   return saved;
 }
@@ -89,7 +101,7 @@ export function maskableTurns(split: SplitTrajectory): number {
 
 /**
  * The first boundary from `from` on at which a context of `size` tokens (with `from` turns masked) fits
- * `limit`, masking one more turn at a time, up to `maskableTurns`.
+ * `limit`, masking one more turn at a time, up to `maskableTurns`; `force` as in `maskTurns`.
  */
 export function boundaryToFit(
   history: readonly Message[],
@@ -98,11 +110,12 @@ export function boundaryToFit(
   size: number,
   limit: number,
   count: MessageCounter,
+  force = false,
 ): number {
   let boundary = from;
   const end = maskableTurns(split);
   while (size > limit && boundary < end) {
-    size -= maskingSavings(history, split, boundary, boundary + 1, count);
+    size -= maskingSavings(history, split, boundary, boundary + 1, count, force);
     boundary++;
   }
   return boundary;
@@ -115,23 +128,25 @@ export function boundaryToFit(
  */
 export function maskedViewSizer(
   count: MessageCounter,
-): (history: readonly Message[], split: SplitTrajectory, boundary: number) => number {
+): (history: readonly Message[], split: SplitTrajectory, boundary: number, force?: boolean) => number {
   let counted = 0;
   let raw = 0;
   let lastCounted: Message | undefined;
-  const savings: number[] = [];
-  return (history, split, boundary) => {
+  const kept: [number[], number[]] = [[], []]; // per turn, without and with `force`
+  return (history, split, boundary, force = false) => {
     if (counted > history.length || (counted > 0 && history[counted - 1] !== lastCounted)) {
       counted = 0;
       raw = 0;
-      savings.length = 0;
+      kept[0].length = 0;
+      kept[1].length = 0;
     }
+    const savings = kept[force ? 1 : 0];
     for (; counted < history.length; counted++) raw += count(history[counted]!);
     lastCounted = history[counted - 1];
     let saved = 0;
     for (let t = 0; t < Math.min(boundary, split.turns.length); t++) {
       // Only closed turns are kept: the last one may still get outputs.
-      const s = savings[t] ?? maskingSavings(history, split, t, t + 1, count);
+      const s = savings[t] ?? maskingSavings(history, split, t, t + 1, count, force);
       if (t < split.turns.length - 1) savings[t] = s;
       saved += s;
     }

@@ -28,12 +28,20 @@ export function createMaskingStrategy(
       const split = splitTurns(history);
       const window = usableWindow(contextWindow, buildOptions);
       let boundary = publishedMaskedTurns(split.turns.length, options.window, options.polling);
+      const published = boundary;
       let size = sizeOf(history, split, boundary);
       if (size > window) {
-        boundary = boundaryToFit(history, split, boundary, size, window, count);
+        boundary = boundaryToFit(history, split, published, size, window, count);
         size = sizeOf(history, split, boundary);
       }
-      const view = maskTurns(history, split, 0, boundary, count);
+      // An output whose full text has no file is masked only when nothing else fits (mask-turns.ts).
+      const force = size > window;
+      if (force) {
+        size = sizeOf(history, split, published, true);
+        boundary = boundaryToFit(history, split, published, size, window, count, true);
+        size = sizeOf(history, split, boundary, true);
+      }
+      const view = maskTurns(history, split, 0, boundary, count, force);
       return maskedResult(view, size, window);
     },
   };

@@ -74,7 +74,7 @@ export function createSlidingWindowStrategy(
     const split = splitTurns(history);
     if ((split.turns[0]?.actionIndex ?? primerEnd) >= primerEnd || maskableTurns(split) < 1)
       return { messages, masked: [] };
-    const view = maskTurns(history, split, 0, 1, counter);
+    const view = maskTurns(history, split, 0, 1, counter, true); // the window forces it
     const masked = view.masked.filter((r) => r.index < primerEnd);
     return { messages: [...view.messages.slice(0, primerEnd), ...messages.slice(primerEnd)], masked };
   };

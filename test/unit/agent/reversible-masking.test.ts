@@ -42,3 +42,30 @@ for (const strategy of ['masking', 'cache-aware', 'hybrid'] as const) {
     }
   });
 }
+
+for (const strategy of ['masking', 'cache-aware', 'hybrid'] as const) {
+  test(`${strategy}: an output whose file could not be written (disk full) is never masked while the window has room`, async () => {
+    const full = {
+      store: () => Promise.reject(Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' })),
+    };
+    const h = await harness([...readSteps(14), { reply: { text: 'Done.' } }], {
+      strategy,
+      strategyOptions: { contextWindow: 1_000_000, window: 3, cachedPrice: 1, cacheWritePrice: 1 },
+      longOutput: full,
+    });
+    try {
+      assert.equal(await h.agent.send('Read the files.'), 'completed');
+      const outputs = h.agent.state().messages.filter((m) => m.role === 'tool');
+      assert.equal(outputs.length, 14);
+      assert.ok(outputs.every((m) => m.unstored === true && m.content.includes('could not store this output')));
+      const last = h.server.chatRequests().at(-1)!;
+      const sent = last.messages.filter((m) => m.role === 'tool').map((m) => String(m.content));
+      assert.deepEqual(
+        sent,
+        outputs.map((m) => m.content),
+      );
+    } finally {
+      await h.close();
+    }
+  });
+}
