@@ -88,11 +88,14 @@ export class CdComposer extends LitElement {
     }
     if (!text || this.sending) return;
     this.sending = true;
+    const sent = this.draft;
     try {
       const r = await askHost(this, 'send', { text });
       if (r.accepted) {
         this.refusal = undefined;
-        this.setDraft('');
+        // Only what was sent goes: words typed while the host answered stay (they were cleared with it).
+        const now = this.draft;
+        this.setDraft(now === sent ? '' : now.startsWith(sent) ? now.slice(sent.length).replace(/^\s+/, '') : now);
       } else this.refusal = { text: r.reason ?? 'The agent did not take the message.', setup: r.setup === true };
     } catch (e) {
       this.refusal = { text: e instanceof Error ? e.message : String(e), setup: false };

@@ -1,6 +1,7 @@
 // A message the agent set aside (alone over the model's window, never sent), in a real headless Chromium:
 // its bubble says so and keeps its text, which goes back into an empty message box to be shortened; a
-// reload of the panel shows it the same, and a draft typed since is never replaced.
+// reload of the panel shows it the same, and a draft typed since is never replaced. Words typed while the
+// host takes a message are not cleared with it.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyChat, hideAndShow, patch, startPanel, type Panel } from './panel-harness';
@@ -54,5 +55,35 @@ test('a draft typed while the agent worked is not replaced by the set-aside mess
   await patch(page, [{ op: 'notSent', id: 'u1' }]);
   await page.locator('cd-app [data-testid="not-sent"]').waitFor({ timeout: 3000 });
   assert.equal(await box.inputValue(), 'my next question');
+  await page.close();
+});
+
+test('words typed after Enter while the host is still answering are not cleared with the sent message', async () => {
+  const page = await panel.open(emptyChat());
+  // Hold the host's answer to `send` until the words are typed (a busy extension host).
+  await page.evaluate(`(() => {
+    const post = window.postMessage.bind(window);
+    window.__held = [];
+    window.postMessage = (m, o) => {
+      const send = m && m.type === 'response' && window.__posted.some((p) => p.id === m.id && p.method === 'send');
+      if (send) window.__held.push(m); else post(m, o);
+    };
+    window.__release = () => window.__held.splice(0).forEach((m) => post(m, '*'));
+  })()`);
+  const box = page.locator('cd-app [data-testid="composer"]');
+  await box.fill('Fix the parser.');
+  await box.press('Enter');
+  await page.waitForFunction('window.__held.length === 1');
+  await box.pressSequentially(' Then run the tests.');
+  assert.equal(await box.inputValue(), 'Fix the parser. Then run the tests.');
+  await page.evaluate('window.__release()');
+  // The answer is handled within a few frames: wait for the box to change, or 2 s.
+  for (let i = 0; i < 40 && (await box.inputValue()) === 'Fix the parser. Then run the tests.'; i++)
+    await page.waitForTimeout(50);
+  assert.equal(await box.inputValue(), 'Then run the tests.');
+  const sent = await page.evaluate(
+    `window.__posted.filter((m) => m.type === 'request' && m.method === 'send').map((m) => m.params.text)`,
+  );
+  assert.deepEqual(sent, ['Fix the parser.']);
   await page.close();
 });
