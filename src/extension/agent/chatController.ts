@@ -3,7 +3,8 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentSession } from '../../core/agent/session';
-import { countsExactly, createTokenizer, setTiktokenWasmPath } from '../../core/tokens';
+import { setTiktokenWasmPath } from '../../core/tokens';
+import { PanelTokenizer } from './panelTokenizer';
 import type { ContextStore } from '../../core/store/context-store';
 import type { McpApprovalPort } from '../../core/mcp';
 import { HistoryWriter, transcriptFile } from '../../core/store/history';
@@ -12,18 +13,13 @@ import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
-import { ChatModel, emptyChat, outputLinesOf } from './chatModel';
-import {
-  askAboutForeignSession,
-  readPastSession,
-  resumedView,
-  showForeignTranscript,
-  type PastSession,
-} from './resumedChat';
+import { ChatModel, outputLinesOf } from './chatModel';
+import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels, newSessionId } from './chatSnapshots';
+import { readPastSession, resumedView, resumeForeignSession, type PastSession } from './resumedChat';
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice, type Settings } from '../settings';
 import { updateWhereSet } from '../settingsScope';
-import { modelFields, modelName, providerKind } from './providers';
+import { modelFields } from './providers';
 import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
 import { HistorySink, SessionHistory } from './sessionHistory';
 import { listPastSessions } from './pastSessions';
@@ -96,7 +92,7 @@ export class ChatController implements vscode.Disposable {
     this.session = undefined;
     this.carryOver = undefined;
     this.resumed = undefined;
-    this.tokenizer?.release(); // the closed conversation's encoding and cached counts go
+    this.tokenizer.release(); // the closed conversation's encoding and cached counts go
     // The stopped run still appends its last messages: close its history file only after them.
     const old = this.history;
     this.history = undefined;
@@ -147,26 +143,15 @@ export class ChatController implements vscode.Disposable {
         strategy: live.strategy,
         strategyOptions: live.strategyOptions,
         budget: live.budget,
-        tokenizer: this.tokenizerFor(live.tokenizer),
+        tokenizer: this.tokenizer.for(live.tokenizer),
         prices,
         money: money ?? null,
       });
       this.rebuildAfterRun = true;
     }
-    const { model: label, setup } = modelFields(s);
-    const { model: _old, ...rest } = this.model.snapshot;
-    const kind = providerKind(s['agent.provider']);
-    const named = s['agent.model'];
-    const models = kind === 'demo' ? [] : [...new Set([...(named ? [named] : []), ...rest.models])];
-    this.model = this.chatModel({
-      ...rest,
-      strategy: liveSettings(s).strategy,
-      models,
-      setup,
-      ...(label ? { model: label } : {}),
-    });
+    this.model = this.chatModel(chatUnderSettings(this.model.snapshot, s));
     this.d.postSnapshot(this.model.snapshot);
-    if (kind === 'vscode-lm') void this.refreshLanguageModels();
+    if (listsLanguageModels(s)) void this.refreshLanguageModels();
   }
 
   /**
@@ -280,15 +265,8 @@ export class ChatController implements vscode.Disposable {
     if (this.running) throw new Error('Stop the agent before opening another session');
     const store = await this.openStore();
     const foreign = !this.written.has(id, await fileIdentity(store.historyPaths(id).jsonl));
-    if (foreign) {
-      const answer = await askAboutForeignSession(id);
-      // Read first: what the history file would send, not the transcript that came with it.
-      if (answer === 'read')
-        await showForeignTranscript(store, id).catch((e: unknown) => {
-          this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
-        });
-      if (answer !== 'resume') return false;
-    }
+    const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
+    if (foreign && !(await resumeForeignSession(store, id, error))) return false;
     // A session this workspace did not write goes on in a file of its own (history-fork.ts): its own
     // files stay as they came, and still count as foreign.
     const into = foreign ? newSessionId() : id;
@@ -298,7 +276,7 @@ export class ChatController implements vscode.Disposable {
       past = await readPastSession(store, id, this.d.settings(), into);
       records = foreign ? await forkHistory(store, past.loaded.records, into) : past.loaded.records;
     } catch (e) {
-      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
+      error(e instanceof Error ? e.message : String(e));
       return false;
     }
     await this.written.add(into, await fileIdentity(store.historyPaths(into).jsonl));
@@ -320,15 +298,7 @@ export class ChatController implements vscode.Disposable {
     return this.d.openStore();
   }
 
-  /** One tokenizer for every session of this panel: a new one only when the setting names another. */
-  private tokenizer: ReturnType<typeof createTokenizer> | undefined;
-  private tokenizerFor(name: 'o200k' | 'cl100k' | 'chars4'): ReturnType<typeof createTokenizer> {
-    if (this.tokenizer?.name !== name) {
-      this.tokenizer?.release();
-      this.tokenizer = createTokenizer(name);
-    }
-    return this.tokenizer;
-  }
+  private readonly tokenizer = new PanelTokenizer();
 
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
@@ -337,7 +307,7 @@ export class ChatController implements vscode.Disposable {
     const sessionId = this.model.snapshot.sessionId;
     const restoring = this.carryOver;
     const settings = this.d.settings();
-    const tokenizer = this.tokenizerFor(liveSettings(settings).tokenizer);
+    const tokenizer = this.tokenizer.for(liveSettings(settings).tokenizer);
     const sink = new HistorySink();
     const session = await buildSession(
       {
@@ -404,29 +374,14 @@ export class ChatController implements vscode.Disposable {
 
   private fresh(): ChatSnapshot {
     const s = this.d.settings();
-    const { model, setup } = modelFields(s);
-    const snapshot = emptyChat(
-      newSessionId(),
-      liveSettings(s).strategy,
-      s['agent.contextWindow'],
-      !countsExactly(liveSettings(s).tokenizer, modelName(s)),
-      setup,
-    );
-    const kind = providerKind(s['agent.provider']);
-    if (kind === 'vscode-lm') void this.refreshLanguageModels();
-    return {
-      ...snapshot,
-      ...(model ? { model } : {}),
-      models: s['agent.model'] && kind !== 'demo' ? [s['agent.model']] : [],
-    };
+    if (listsLanguageModels(s)) void this.refreshLanguageModels();
+    return freshChat(s);
   }
 
   /** The picker offers every chat model VS Code has (vscode-lm only). */
   private async refreshLanguageModels(): Promise<void> {
     try {
-      const ids = (await vscode.lm.selectChatModels()).map((m) => m.id);
-      const current = this.d.settings()['agent.model'];
-      const models = [...new Set([...(current ? [current] : []), ...ids])];
+      const models = await languageModelIds(this.d.settings()['agent.model']);
       this.d.post(this.model.patch([{ op: 'models', models }]));
     } catch (e) {
       this.d.logger.warn(`Listing VS Code language models failed: ${String(e)}`);
@@ -436,11 +391,6 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     this.stop();
     void this.history?.close();
-    this.tokenizer?.dispose();
+    this.tokenizer.dispose();
   }
-}
-
-/** A new chat's id (its history file's name). */
-function newSessionId(): string {
-  return `chat-${Date.now().toString(36)}`;
 }

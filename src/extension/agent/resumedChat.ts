@@ -105,3 +105,19 @@ export async function showForeignTranscript(store: ContextStore, id: string): Pr
   const doc = await vscode.workspace.openTextDocument({ language: 'markdown', content: resumeTranscript(records, id) });
   await vscode.window.showTextDocument(doc, { preview: true });
 }
+
+/**
+ * Whether to go on with session `id`, which this workspace did not write: asked in a modal, and its
+ * transcript shown first when asked for (`onError` tells the user when that fails).
+ */
+export async function resumeForeignSession(
+  store: ContextStore,
+  id: string,
+  onError: (message: string) => void,
+): Promise<boolean> {
+  const answer = await askAboutForeignSession(id);
+  // Read first: what the history file would send, not the transcript that came with it.
+  if (answer === 'read')
+    await showForeignTranscript(store, id).catch((e: unknown) => onError(e instanceof Error ? e.message : String(e)));
+  return answer === 'resume';
+}
