@@ -3,6 +3,7 @@
 // The agreement (computed raw / recorded) is how a user sees that replay's numbers are real: replay
 // counts with another tokenizer and without the system prompt and tool definitions that many logs omit,
 // so it is usually a little under 1.
+import { roundDecimal } from '../../protocol/money';
 import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
 
 /** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
@@ -58,7 +59,7 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     ...(t.summaryCalls !== undefined ? { summaryCalls: t.summaryCalls } : {}),
     ...(t.recordCalls !== undefined ? { recordCalls: t.recordCalls } : {}),
     ...(t.recordCallsWithPrompt !== undefined ? { recordCallsWithPrompt: t.recordCallsWithPrompt } : {}),
-    costUsd: t.cost === undefined ? null : round(t.cost, 6),
+    costUsd: t.cost === undefined ? null : roundDecimal(t.cost, 6),
     costCalls: t.costCalls,
     costTrajectories: t.costTrajectories,
     rawInputTokens: t.computedInputTokens,

@@ -8,6 +8,7 @@ import type { StrategyState } from '../../core/strategies/strategy-state';
 import type { Logger } from '../../core/ports';
 import { HistoryWriter, isMessageRecord, type HistoryLine } from '../../core/store/history';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
+import { roundDecimalText } from '../../protocol/money';
 
 export class SessionHistory {
   private queue: Promise<void> = Promise.resolve();
@@ -185,7 +186,7 @@ export class HistorySink {
 function callNote(r: CallRecord): string {
   const n = (v: number): string => v.toLocaleString('en-US');
   const reported = r.usage?.inputTokens !== undefined ? `, provider reported ${n(r.usage.inputTokens)}` : '';
-  const cost = r.costUsd !== undefined ? `$${r.costUsd.toFixed(6)}` : `${n(Math.round(r.cost))} cost units`;
+  const cost = r.costUsd !== undefined ? `$${roundDecimalText(r.costUsd, 6)}` : `${n(Math.round(r.cost))} cost units`;
   const failed = r.error ? ` · failed (${r.error})` : '';
   return `call ${r.call} · ${n(r.tokensSent)} tokens sent${reported} · ${cost}${failed}`;
 }

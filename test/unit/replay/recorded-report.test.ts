@@ -53,6 +53,9 @@ test('a run that recorded only money has no agreement (null), never 0', () => {
   assert.equal(r.recordedPerTrajectory!['swe.json']!.agreement, null);
   assert.equal(r.recorded!.agreement, null);
   assert.equal(r.recorded!.costUsd, 0.5);
+  // Money keeps 6 decimals, halves rounded up as written ($0.0001245 is not $0.000124).
+  const half = report([replay('a.json', [{ sent: 100 }], { recordedCost: 0.0001245 })]);
+  assert.equal(half.recorded!.costUsd, 0.000125);
   assert.deepEqual(r.agreement, {});
   // Table and CSV give no ratio for it either.
   assert.doesNotMatch(formatTable(r), /^swe\.json\s+recorded/m);

@@ -43,6 +43,13 @@ test('percent, money and durations', () => {
   assert.equal(formatUsd(0.00003), '$0.00003');
   assert.equal(formatUsd(0.0000254), '$0.000025');
   assert.equal(formatUsd(1e-9), '$0.000000001');
+  // Halves round up as written: binary floats lie just under 0.015, 1.005, 2.675 and 0.995.
+  assert.equal(formatUsd(0.015), '$0.02');
+  assert.equal(formatUsd(1.005), '$1.01');
+  assert.equal(formatUsd(2.675), '$2.68');
+  assert.equal(formatUsd(0.995), '$1.00');
+  assert.equal(formatUsd(-0.015), '−$0.02');
+  assert.equal(formatUsd(0.014999), '$0.01');
   assert.equal(formatDuration(850), '850 ms');
   assert.equal(formatDuration(12_300), '12.3 s');
   assert.equal(formatDuration(125_000), '2m 5s');
@@ -107,4 +114,14 @@ test('the budget carries ≈ when a model we count approximately had calls its p
   // Every call reported: the budget was settled to the provider's figures.
   assert.equal(budgetLabel({ budget, estimated: true, calls: 4, totals: { ...totals, reportedCalls: 4 } }), '99.6%');
   assert.equal(budgetLabel({ budget, estimated: false, calls: 4 }), '99.6%');
+});
+
+test('money: every half cent, written as a decimal, rounds up to the next cent', () => {
+  const cents = (k: number) => `${Math.floor(k / 100)}.${String(k % 100).padStart(2, '0')}`;
+  fc.assert(
+    fc.property(fc.integer({ min: 1, max: 100_000_000 }), (k) => {
+      assert.equal(formatUsd(Number(`${cents(k)}5`)), `$${cents(k + 1)}`);
+      assert.equal(formatUsd(Number(`${cents(k)}4999`)), `$${cents(k)}`);
+    }),
+  );
 });
