@@ -1,4 +1,5 @@
 // Token counts as the panel and the status bar show them: one rule, so the two never disagree.
+import type { ContextMeter } from './chat';
 
 /** 950 -> "950", 12_345 -> "12.3k", 1_250_000 -> "1.25M". */
 export function formatTokens(n: number): string {
@@ -28,4 +29,15 @@ export function formatUsedPercent(percent: number): string {
   if (percent === 100) return '100%';
   if (percent < 101) return `${trimZeros((Math.max(1001, Math.ceil(tenths - 1e-6)) / 10).toFixed(1))}%`;
   return `${Math.floor(percent)}%`;
+}
+
+/**
+ * The budget's use as shown ("≈ 99.6%"), with the estimate marker unless every call's usage was reported:
+ * a budget settles each call to the provider's figures, so only a model we count approximately whose
+ * provider reports nothing (VS Code's language models) is left with our scaled estimate.
+ */
+export function budgetLabel(meter: Pick<ContextMeter, 'budget' | 'estimated' | 'totals' | 'calls'>): string {
+  const shown = formatUsedPercent(meter.budget?.usedPercent ?? 0);
+  const reported = meter.totals !== undefined && meter.calls > 0 && meter.totals.reportedCalls >= meter.calls;
+  return meter.estimated && !reported ? `≈ ${shown}` : shown;
 }

@@ -1,8 +1,9 @@
 // Number and label formatting for the panel. Pure (no DOM) so node tests cover it.
 import type { ChatStatus, ContextMeter } from '../../protocol/chat';
-import { formatTokens, formatUsedPercent, trimZeros as trim } from '../../protocol/token-count';
+import { budgetLabel, formatTokens, formatUsedPercent, trimZeros as trim } from '../../protocol/token-count';
 
-export { formatTokens, formatUsedPercent };
+// The status bar shows these by the same rules.
+export { budgetLabel, formatTokens, formatUsedPercent };
 
 /** A share in [0, 1] as "42%"; small non-zero shares keep one decimal so they do not read as 0. */
 export function formatPercent(share: number): string {
@@ -26,17 +27,6 @@ export function formatDuration(ms: number): string {
 /** A token count as shown, with the estimate marker when the counts are chars/4. */
 export function tokenLabel(n: number, estimated: boolean): string {
   return estimated ? `≈ ${formatTokens(n)}` : formatTokens(n);
-}
-
-/**
- * The budget's use as shown ("≈ 99.6%"), with the estimate marker unless every call's usage was reported:
- * a budget settles each call to the provider's figures, so only a model we count approximately whose
- * provider reports nothing (VS Code's language models) is left with our scaled estimate.
- */
-export function budgetLabel(meter: Pick<ContextMeter, 'budget' | 'estimated' | 'totals' | 'calls'>): string {
-  const shown = formatUsedPercent(meter.budget?.usedPercent ?? 0);
-  const reported = meter.totals !== undefined && meter.calls > 0 && meter.totals.reportedCalls >= meter.calls;
-  return meter.estimated && !reported ? `≈ ${shown}` : shown;
 }
 
 /** Share of the context window in use, clamped to [0, 1] for the bar (the text shows the real numbers). */

@@ -1,0 +1,38 @@
+// The status bar item's text and tooltip, kept apart from VS Code so unit tests read them. Figures follow
+// the panel's rules (protocol/), so the two never disagree.
+import type { ChatSnapshot } from '../protocol/chat';
+import { formatUsd } from '../protocol/money';
+import { budgetLabel, formatTokens } from '../protocol/token-count';
+
+/** Share of the context window the last call used, in whole percent (0 when the window is unknown). */
+export function windowPercent(s: Pick<ChatSnapshot, 'meter'>): number {
+  const m = s.meter;
+  return m.contextWindow > 0 ? Math.round((m.tokensInWindow / m.contextWindow) * 100) : 0;
+}
+
+export function statusBarText(s: Pick<ChatSnapshot, 'meter'>): string {
+  const m = s.meter;
+  const approx = m.estimated ? '≈' : '';
+  return `$(layers) ${approx}${formatTokens(m.tokensInWindow)}/${formatTokens(m.contextWindow)} (${windowPercent(s)}%)`;
+}
+
+/** The tooltip's paragraphs (Markdown). */
+export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): string {
+  const m = s.meter;
+  const approx = m.estimated ? '≈' : '';
+  return [
+    `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
+    `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
+    m.reported
+      ? `Provider reported: ${m.reported.inputTokens.toLocaleString()} prompt tokens${m.reported.cachedTokens !== undefined ? ` (${m.reported.cachedTokens.toLocaleString()} cached)` : ''}`
+      : '',
+    `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
+    m.costUsd !== undefined
+      ? `Cost so far: ${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
+      : `Cost so far: ${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
+    // The panel's rule: ≈ while the budget holds our scaled estimate of calls the provider did not report.
+    m.budget ? `Budget: ${m.budget.state}, ${budgetLabel(m)} of ${m.budget.limit.toLocaleString()}` : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
