@@ -1,9 +1,13 @@
 // Our messages in Anthropic's Messages format, with prompt-cache breakpoints where the strategy kept the
 // prefix stable. Anthropic caches a prefix ending at a `cache_control` block; a later request reads it
-// when its own prefix up to that block is identical. So we mark (1) the system prompt (covers tools and
+// when its own prefix up to one of its breakpoints, or up to a block at most about 20 blocks before one,
+// is identical (docs: prompt caching, lookback). So we mark (1) the system prompt (covers tools and
 // system), (2) the last message before the first change since the previous request (the prefix the
-// strategy left untouched, e.g. everything before the mask boundary moved), and (3) the last message, so
-// the next call, which appends to this one, can read all of it. Three of the four breakpoints allowed.
+// strategy left untouched, e.g. everything before the mask boundary moved), (3) the last message, so the
+// next call, which appends to this one, can read all of it, and (4) the previous request's last
+// breakpoint inside the untouched prefix: a cache entry surely exists there, while (2) alone finds one
+// only within the lookback, which a turn of ten or more parallel tool calls outruns (each is two blocks),
+// and then the whole prompt was written again at the write price. The four breakpoints allowed.
 import { createHash } from 'node:crypto';
 import type {
   ContentBlockParam,
@@ -69,9 +73,13 @@ function blocksOf(m: Message): ContentBlockParam[] {
 /**
  * Converts messages (system messages go to `system`; tool results become user `tool_result` blocks;
  * consecutive messages of one role merge) and places breakpoints against `previous`, the messages of
- * the previous request of the same conversation.
+ * the previous request of the same conversation, and `previousBreakpoints`, the `breakpoints` it was sent with.
  */
-export function toAnthropicRequest(messages: readonly Message[], previous?: readonly Message[]): AnthropicRequestParts {
+export function toAnthropicRequest(
+  messages: readonly Message[],
+  previous?: readonly Message[],
+  previousBreakpoints: readonly number[] = [],
+): AnthropicRequestParts {
   const systemText = messages.filter((m) => m.role === 'system').map((m) => m.content);
   const system: TextBlockParam[] | undefined =
     systemText.length > 0 ? [{ type: 'text', text: systemText.join('\n\n'), cache_control: EPHEMERAL }] : undefined;
@@ -101,6 +109,9 @@ export function toAnthropicRequest(messages: readonly Message[], previous?: read
         break;
       }
     }
+    // The prefix up to a breakpoint of the previous request is in the cache (written or read then).
+    const written = previousBreakpoints.filter((i) => i < stable && ends[i] !== undefined);
+    if (written.length > 0) marks.add(Math.max(...written));
   }
   if (lastIndex >= 0) marks.add(lastIndex);
   for (const i of marks) {

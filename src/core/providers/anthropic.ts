@@ -53,7 +53,7 @@ export class AnthropicProvider implements ChatProvider {
   /** Where requests go (errors name it). */
   readonly url: string;
   /** Previous request per conversation, keyed by model and system prompt (a summary call has its own). */
-  private readonly previous = new Map<string, readonly Message[]>();
+  private readonly previous = new Map<string, { messages: readonly Message[]; breakpoints: readonly number[] }>();
 
   /** Sent when a request names no limit: a budget that leaves less lowers it (model-call.ts). */
   readonly defaultMaxOutputTokens: number;
@@ -72,8 +72,9 @@ export class AnthropicProvider implements ChatProvider {
 
   async *chat(request: ChatRequest): AsyncIterable<ChatStreamEvent> {
     const key = `${request.model}\u0000${request.messages.find((m) => m.role === 'system')?.content ?? ''}`;
-    const parts = toAnthropicRequest(request.messages, this.previous.get(key));
-    this.previous.set(key, request.messages.slice());
+    const before = this.previous.get(key);
+    const parts = toAnthropicRequest(request.messages, before?.messages, before?.breakpoints);
+    this.previous.set(key, { messages: request.messages.slice(), breakpoints: parts.breakpoints });
     const tools = new Map<number, { id: string; name: string; json: string }>();
     const usage: ProviderUsage = {};
     let finish: string | undefined;

@@ -158,3 +158,60 @@ test('property: tool-call ids from any server reach Anthropic in its pattern, st
     }),
   );
 });
+
+/**
+ * Anthropic's prompt cache as its docs describe it: a breakpoint writes an entry for the prefix ending at
+ * its block, and reads the longest prefix with an entry that ends at it or at most LOOKBACK blocks before it.
+ */
+const LOOKBACK = 20;
+function anthropicCache() {
+  const entries = new Set<string>();
+  return (parts: ReturnType<typeof toAnthropicRequest>): { readBlocks: number; blocks: number } => {
+    const blocks = [...(parts.system ?? []), ...parts.messages.flatMap((m) => m.content as object[])];
+    const plain = blocks.map((b) => JSON.stringify({ ...b, cache_control: undefined }));
+    const key = (end: number) => plain.slice(0, end + 1).join('\n');
+    const marked = blocks.flatMap((b, i) => ((b as { cache_control?: unknown }).cache_control ? [i] : []));
+    let readBlocks = 0;
+    for (const p of marked)
+      for (let i = p; i >= Math.max(0, p - LOOKBACK); i--)
+        if (entries.has(key(i))) {
+          readBlocks = Math.max(readBlocks, i + 1);
+          break;
+        }
+    for (const p of marked) entries.add(key(p));
+    return { readBlocks, blocks: blocks.length };
+  };
+}
+
+function parallelTurn(t: number, calls: number): Message[] {
+  const ids = Array.from({ length: calls }, (_, i) => `t${t}_${i}`);
+  return [
+    {
+      role: 'assistant',
+      content: `Reading ${calls} files`,
+      toolCalls: ids.map((id) => ({ id, name: 'read_file', arguments: `{"path":"${id}"}` })),
+    },
+    ...ids.map((id): Message => ({ role: 'tool', content: `contents of ${id}`, toolCallId: id, name: 'read_file' })),
+  ];
+}
+
+test('masking turns of many parallel tool calls: each request reads the cached prefix (the lookback is 20 blocks)', () => {
+  // Observations older than two turns are masked: each request rewrites the results of one older turn.
+  const turns = Array.from({ length: 8 }, (_, t) => parallelTurn(t, 12));
+  const cache = anthropicCache();
+  let previous: { messages: Message[]; breakpoints: number[] } | undefined;
+  for (let n = 1; n <= turns.length; n++) {
+    const masked = (m: Message) => (m.role === 'tool' ? maskMessage(m) : m);
+    const messages = [sys, task, ...turns.slice(0, n).flatMap((turn, t) => (t < n - 2 ? turn.map(masked) : turn))];
+    const parts = toAnthropicRequest(messages, previous?.messages, previous?.breakpoints);
+    assert.ok(parts.breakpoints.length <= 3, 'with the system prompt, at most four breakpoints');
+    const { readBlocks, blocks } = cache(parts);
+    // Each turn is 25 blocks (a text, 12 tool uses, 12 results). Request n masks turn n-3's results; the
+    // previous one cached everything up to turn n-4's tool uses (its own change came after them): that is
+    // read, not written again at 1.25 times the input price. (Request 3 changes the first turn: the system.)
+    const cached = n >= 4 ? 2 + (n - 4) * 25 + 13 : 1;
+    if (n > 1)
+      assert.ok(readBlocks >= cached, `request ${n}: read ${readBlocks} of ${blocks} blocks, ${cached} cached`);
+    previous = { messages, breakpoints: parts.breakpoints };
+  }
+});
