@@ -42,6 +42,12 @@ export const PRICES_AS_OF = '2026-11-24';
 const SONNET_4_LONG: LongContextPrice = { above: 200_000, input: 6, output: 22.5 };
 
 export const DEFAULT_PRICES: PriceTable = {
+  // platform.claude.com/docs/en/about-claude/pricing, read 2026-11-27: Opus 4.7 and Sonnet 4.6 at their
+  // family's prices, a 1M window with no long-context tier (their model pages). The shortest cached prefix
+  // is published as 1,024 for Sonnet 4.6 but observed at 2,048 (anthropic-sdk-python#1194), and given as
+  // 2,048 or 4,096 for Opus 4.7: the higher, so an estimate never counts a hit the provider would not give.
+  'claude-opus-4-7': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 },
+  'claude-sonnet-4-6': { input: 3, cachedInput: 0.3, cacheWrite: 3.75, output: 15, minCachedTokens: 2048 },
   'claude-opus-4-5': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 },
   'claude-opus-4-6': { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 },
   'claude-opus-4-1': { input: 15, cachedInput: 1.5, cacheWrite: 18.75, output: 75 },

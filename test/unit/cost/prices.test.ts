@@ -182,3 +182,18 @@ test('input cost with the cache-write price: our estimate and both providers’ 
   assert.equal(defaultCacheWritePrice('anthropic'), 1.25);
   assert.equal(defaultCacheWritePrice('openai-compatible'), 1);
 });
+
+test('Claude Opus 4.7 and Sonnet 4.6 have their published prices, with no long-context tier', () => {
+  const opus = findPrice('claude-opus-4-7', DEFAULT_PRICES);
+  assert.deepEqual(opus?.price, { input: 5, cachedInput: 0.5, cacheWrite: 6.25, output: 25, minCachedTokens: 4096 });
+  assert.equal(findPrice('us.anthropic.claude-opus-4-7-v1:0', DEFAULT_PRICES)?.key, 'claude-opus-4-7');
+  const sonnet = findPrice('anthropic/claude-sonnet-4.6', DEFAULT_PRICES);
+  assert.equal(sonnet?.key, 'claude-sonnet-4-6');
+  assert.equal(sonnet?.price.input, 3);
+  assert.equal(sonnet?.price.cacheWrite, 3.75);
+  // A 1M window at one price: a 300k-token prompt is not billed at Sonnet 4.5's long-context tier.
+  assert.equal(sonnet?.price.longContext, undefined);
+  assert.equal(unitsToDollars(1_000_000, DEFAULT_PRICES, 'claude-sonnet-4-6'), 3);
+  // A model the table does not know has no price (cost stays in units), never a neighbour's.
+  assert.equal(findPrice('claude-sonnet-4-7', DEFAULT_PRICES), undefined);
+});
