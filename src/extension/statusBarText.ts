@@ -2,7 +2,7 @@
 // the panel's rules (protocol/), so the two never disagree.
 import type { ChatSnapshot } from '../protocol/chat';
 import { formatUsd } from '../protocol/money';
-import { budgetLabel, formatTokens } from '../protocol/token-count';
+import { budgetLabel, formatTokens, heldAsEstimate } from '../protocol/token-count';
 
 /** Share of the context window the last call used, in whole percent (0 when the window is unknown). */
 export function windowPercent(s: Pick<ChatSnapshot, 'meter'>): number {
@@ -20,6 +20,7 @@ export function statusBarText(s: Pick<ChatSnapshot, 'meter'>): string {
 export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): string {
   const m = s.meter;
   const approx = m.estimated ? '≈' : '';
+  const costApprox = heldAsEstimate(m) && m.costUnits > 0 ? '≈ ' : '';
   return [
     `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
     `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
@@ -28,8 +29,8 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
       : '',
     `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
     m.costUsd !== undefined
-      ? `Cost so far: ${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
-      : `Cost so far: ${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
+      ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
+      : `Cost so far: ${costApprox}${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
     // The panel's rule: ≈ while the budget holds our scaled estimate of calls the provider did not report.
     m.budget ? `Budget: ${m.budget.state}, ${budgetLabel(m)} of ${m.budget.limit.toLocaleString()}` : '',
   ]

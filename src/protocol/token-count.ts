@@ -32,12 +32,17 @@ export function formatUsedPercent(percent: number): string {
 }
 
 /**
- * The budget's use as shown ("≈ 99.6%"), with the estimate marker unless every call's usage was reported:
- * a budget settles each call to the provider's figures, so only a model we count approximately whose
- * provider reports nothing (VS Code's language models) is left with our scaled estimate.
+ * Whether the session's budget and cost hold our estimate: a budget settles each call to the provider's
+ * figures, and a call's cost uses them, so only a model we count approximately whose provider reports
+ * nothing (VS Code's language models) is left with our scaled estimate.
  */
+export function heldAsEstimate(meter: Pick<ContextMeter, 'estimated' | 'totals' | 'calls'>): boolean {
+  const reported = meter.totals !== undefined && meter.calls > 0 && meter.totals.reportedCalls >= meter.calls;
+  return meter.estimated && !reported;
+}
+
+/** The budget's use as shown ("≈ 99.6%"), with the estimate marker while it holds our estimate. */
 export function budgetLabel(meter: Pick<ContextMeter, 'budget' | 'estimated' | 'totals' | 'calls'>): string {
   const shown = formatUsedPercent(meter.budget?.usedPercent ?? 0);
-  const reported = meter.totals !== undefined && meter.calls > 0 && meter.totals.reportedCalls >= meter.calls;
-  return meter.estimated && !reported ? `≈ ${shown}` : shown;
+  return heldAsEstimate(meter) ? `≈ ${shown}` : shown;
 }

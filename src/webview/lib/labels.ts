@@ -1,6 +1,7 @@
 // Labels whose words must mean what they say: plurals, costs (money or labelled units), masking, budget
 // and past sessions. Pure (no DOM) so node tests cover every wording.
 import type { ChatToolCall, ContextMeter, SessionSummary } from '../../protocol/chat';
+import { heldAsEstimate } from '../../protocol/token-count';
 import { formatTokens, formatUsd } from './format';
 
 /** "1 line", "2 lines", "1,502 lines" (thousands separated). */
@@ -18,16 +19,26 @@ export function priceSource(p: NonNullable<ContextMeter['price']>): string {
     : `${p.model}, default price table${p.asOf ? ` of ${p.asOf}` : ''} (check your provider)`;
 }
 
-/** Cost as money when the price is known, else labelled units, with the explanation for a tooltip. */
-export function costLabel(m: Pick<ContextMeter, 'costUnits' | 'costUsd' | 'price'>): { text: string; title: string } {
+/**
+ * Cost as money when the price is known, else labelled units, with the explanation for a tooltip; marked
+ * "≈" by the budget's rule, while it holds our estimate of calls the provider did not report.
+ */
+export function costLabel(
+  m: Pick<ContextMeter, 'costUnits' | 'costUsd' | 'price'> &
+    Partial<Pick<ContextMeter, 'estimated' | 'totals' | 'calls'>>,
+): { text: string; title: string } {
+  const held = heldAsEstimate({ estimated: m.estimated ?? false, calls: m.calls ?? 0, totals: m.totals });
+  const approx = held && m.costUnits > 0 ? '≈ ' : ''; // nothing spent is exact
+  const estimate = approx ? ' An estimate: the provider did not report what some calls used.' : '';
   if (m.costUsd !== undefined)
     return {
-      text: formatUsd(m.costUsd),
+      text: `${approx}${formatUsd(m.costUsd)}`,
       title:
-        `${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents)` +
-        (m.price ? `; price: ${priceSource(m.price)}.` : '.'),
+        `${approx}${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents)` +
+        (m.price ? `; price: ${priceSource(m.price)}.` : '.') +
+        estimate,
     };
-  return { text: `${formatTokens(m.costUnits)} units`, title: UNIT_TOOLTIP };
+  return { text: `${approx}${formatTokens(m.costUnits)} units`, title: UNIT_TOOLTIP + estimate };
 }
 
 /**

@@ -24,12 +24,14 @@ test("the status bar's budget carries ≈ where the panel's does: our scaled est
     meter: meter({ estimated: true, budget, totals: { ...totals, reportedCalls: 0 } }),
   });
   assert.match(lm, /Budget: warning, ≈ 99\.6% of 30,000/);
+  assert.match(lm, /Cost so far: ≈ 30,000 units/);
   // Every call reported: settled to the provider's figures, no marker.
   const reported = statusBarTooltip({
     strategy: 'cache-aware',
     meter: meter({ estimated: true, budget, totals: { ...totals, reportedCalls: 4 } }),
   });
   assert.match(reported, /Budget: warning, 99\.6% of 30,000/);
+  assert.match(reported, /Cost so far: 30,000 units/);
 });
 
 test('the status bar shows money by the panel rule and the window share', () => {

@@ -28,6 +28,19 @@ test('cost is money when the price is known, else units that say what they are',
   assert.match(money.title, /13\.5k units/);
 });
 
+test('cost carries ≈ by the budget rule: calls the provider did not report are billed by our estimate', () => {
+  const totals = { tokensSent: 1, cachedTokens: 0, outputTokens: 1, reportedInputTokens: 1, reportedCachedTokens: 0 };
+  // Claude via VS Code's language models: nothing reported, the cost is our scaled count's.
+  const lm = { costUnits: 13_500, calls: 3, estimated: true, totals: { ...totals, reportedCalls: 1 } };
+  assert.equal(costLabel({ ...lm, costUsd: 0.0405 }).text, '≈ $0.04');
+  assert.match(costLabel({ ...lm, costUsd: 0.0405 }).title, /^≈ \$0\.04 so far.*An estimate/);
+  assert.equal(costLabel(lm).text, '≈ 13.5k units');
+  // Every call reported, or a model we count exactly: no marker.
+  assert.equal(costLabel({ ...lm, costUsd: 0.0405, totals: { ...totals, reportedCalls: 3 } }).text, '$0.04');
+  assert.equal(costLabel({ ...lm, costUsd: 0.0405, estimated: false }).text, '$0.04');
+  assert.equal(costLabel({ ...lm, costUnits: 0, costUsd: 0 }).text, '$0', 'nothing spent is exact');
+});
+
 test('a stored output: the full size, a preview seen, then masked with the file kept', () => {
   const stored = {
     callId: 'c',
