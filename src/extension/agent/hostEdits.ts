@@ -4,13 +4,14 @@
 // unsaved changes in is edited in the editor and never saved: the agent does not save the user's work.
 // A file reached through a link is named both ways (`docs/x.json → .vscode/tasks.json`), here and in
 // what the model is told, and warned about if either path runs programs.
+import { createReadStream } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
 import {
   editApprovalTitle,
   editDiffTitle,
   editedFile,
-  nonUtf8EditRefusal,
+  nonUtf8EditRefusalOf,
   type EditRequest,
 } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
@@ -113,19 +114,16 @@ async function askWithDiff(
   }
 }
 
-/** Bytes of a file checked for its encoding at most (a larger one is edited as before). */
-const ENCODING_CHECK_MAX_BYTES = 16 * 1024 * 1024;
-
-/** Why an edit of the document would damage the file on saving (it is not UTF-8, open as UTF-8), or ''. */
+/**
+ * Why an edit of the document would damage the file on saving (it is not UTF-8, open as UTF-8), or ''.
+ * The file is read as a stream, so one of any size is checked (VS Code holds its text already).
+ */
 async function encodingRefusal(name: string, doc: vscode.TextDocument): Promise<string> {
   if (doc.uri.scheme !== 'file' || !doc.getText().includes('\ufffd')) return '';
-  const size = await vscode.workspace.fs.stat(doc.uri).then(
-    (s) => s.size,
-    () => Infinity,
-  );
-  if (size > ENCODING_CHECK_MAX_BYTES) return '';
-  const bytes = await vscode.workspace.fs.readFile(doc.uri).then(undefined, () => undefined);
-  return (bytes && nonUtf8EditRefusal(name, doc.encoding, bytes)) ?? '';
+  const stream = createReadStream(doc.uri.fsPath, { highWaterMark: 1 << 20 });
+  const refused = await nonUtf8EditRefusalOf(name, doc.encoding, stream).catch(() => undefined);
+  stream.destroy();
+  return refused ?? '';
 }
 
 export async function applyEdit(request: EditRequest, o: EditOptions): Promise<ToolOutput> {

@@ -14,15 +14,73 @@ const UTF8_NAMES = new Set(['utf8', 'utf8bom']);
  */
 export function nonUtf8EditRefusal(name: string, documentEncoding: string, bytes: Uint8Array): string | undefined {
   if (!UTF8_NAMES.has(documentEncoding)) return undefined;
-  const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if ((b[0] === 0xff && b[1] === 0xfe) || (b[0] === 0xfe && b[1] === 0xff)) return undefined;
-  const bad = new TextDecoder('utf-8').decode(b).match(/\ufffd/g)?.length ?? 0;
-  const real = b.toString('latin1').match(/\xef\xbf\xbd/g)?.length ?? 0; // U+FFFD written as such
-  if (bad <= real) return undefined;
+  const census = new ReplacedCensus();
+  census.add(bytes);
+  return refusal(name, census.end());
+}
+
+/**
+ * nonUtf8EditRefusal for a file read in chunks (a Node stream): a file of any size is checked without
+ * holding its bytes. Before, a file over 16 MB went unchecked, so an edit of a large Windows-1252 file
+ * (whose first screens may be ASCII) replaced every accented letter in it on saving.
+ */
+export async function nonUtf8EditRefusalOf(
+  name: string,
+  documentEncoding: string,
+  chunks: AsyncIterable<Uint8Array>,
+): Promise<string | undefined> {
+  if (!UTF8_NAMES.has(documentEncoding)) return undefined;
+  const census = new ReplacedCensus();
+  for await (const chunk of chunks) census.add(chunk);
+  return refusal(name, census.end());
+}
+
+/** The refusal for a file with `lost` bytes that UTF-8 decoding replaces (none: undefined). */
+function refusal(name: string, lost: number): string | undefined {
+  if (lost <= 0) return undefined;
   return (
     `Refused: ${name} is not UTF-8 (read_file shows it ${LEGACY_NAME}), but VS Code has it open as UTF-8: ` +
-    `saving an edit would replace its ${bad - real} character${bad - real === 1 ? '' : 's'} that are not UTF-8 ` +
+    `saving an edit would replace its ${lost} character${lost === 1 ? '' : 's'} that are not UTF-8 ` +
     'with U+FFFD for good. Ask the user to reopen it in its encoding (Reopen with Encoding, e.g. Western ' +
     '(Windows 1252)) or to set files.encoding for it; nothing was changed.'
   );
+}
+
+/**
+ * Counts what decoding as UTF-8 turns into U+FFFD, minus the U+FFFD the file holds as such (its text),
+ * chunk by chunk: the decoder keeps a sequence split across chunks, `carry` a split EF BF BD.
+ * A file starting with a UTF-16 byte order mark counts 0.
+ */
+class ReplacedCensus {
+  private readonly decoder = new TextDecoder('utf-8');
+  private head: number[] = [];
+  private carry = Buffer.alloc(0);
+  private bad = 0;
+  private real = 0;
+
+  add(bytes: Uint8Array): void {
+    if (this.head.length < 2) this.head.push(...bytes.subarray(0, 2 - this.head.length));
+    const b = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    this.bad += count(this.decoder.decode(b, { stream: true }), '\ufffd');
+    // A match needs 3 bytes, so none lies wholly in the 2 carried: none is counted twice.
+    const edge = Buffer.concat([this.carry, b.subarray(0, 2)]);
+    this.real += count(edge, FFFD) + count(b, FFFD);
+    this.carry = Buffer.from((b.length >= 2 ? b : Buffer.concat([this.carry, b])).subarray(-2));
+  }
+
+  end(): number {
+    const [a, b] = this.head;
+    if ((a === 0xff && b === 0xfe) || (a === 0xfe && b === 0xff)) return 0;
+    return this.bad + count(this.decoder.decode(), '\ufffd') - this.real;
+  }
+}
+
+const FFFD = Buffer.from([0xef, 0xbf, 0xbd]);
+
+/** How many times `what` occurs in `where` (it cannot overlap itself). */
+function count<T extends string | Buffer>(where: T, what: T): number {
+  const find = (from: number): number => (where as string).indexOf(what as string, from);
+  let n = 0;
+  for (let i = find(0); i !== -1; i = find(i + what.length)) n++;
+  return n;
 }
