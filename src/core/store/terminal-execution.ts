@@ -6,7 +6,7 @@ import type { SanitizingStream, SanitizeStats } from './sanitize/pipeline';
 import { wholeOutputRedactor } from './sanitize/printed-secrets';
 import type { UnicodeVersion } from './sanitize/unicode-v11';
 import { sanitizingStream } from './store-writer';
-import { escapeMarkers, footerLine, type IndexEnd } from './terminal-log-format';
+import { escapeMarkers, footerLine, noteLine, type IndexEnd } from './terminal-log-format';
 import type { ExecutionResult, ExecutionSummary, TerminalLogWriter } from './terminal-log';
 
 // Bounded waits keep the process alive on purpose: a log must get its footer before node exits.
@@ -136,6 +136,8 @@ export class ExecutionCapture {
         ...(result.reason ? { reason: result.reason } : {}),
         redactions: stats.redactions,
       };
+      const screens = stats.fullScreenSessions;
+      if (screens > 0) await this.enqueue(() => this.writer.appendRaw(noteLine(fullScreenNote(screens))));
       await this.enqueue(() => this.writer.writeBlockEnd(footerLine({ exitCode, durationMs, ...result }), record));
       await this.writer.settle();
       await this.writer.executionEnded(this);
@@ -159,4 +161,10 @@ export class ExecutionCapture {
     this.chain = next.catch(() => undefined);
     return next;
   }
+}
+
+/** Says that a full-screen program drew here: its screens are gone from the terminal, and from the log. */
+function fullScreenNote(sessions: number): string {
+  const times = sessions === 1 ? '' : ` (${sessions} times)`;
+  return `a full-screen program (a pager, an editor, a monitor) drew here${times}; its screens are not kept, as the terminal keeps none of them once it exits`;
 }

@@ -179,3 +179,37 @@ function partialCloseTail(s: string): number {
   for (let n = Math.min(CLOSE.length - 1, s.length); n > 0; n--) if (s.endsWith(CLOSE.slice(0, n))) return n;
   return 0;
 }
+
+/** A private mode set or reset, with its parameters. */
+const MODE_SET_RESET = /\x1b\[\?([0-9;]*)([hl])/g;
+/** Characters kept from one text for the next: the longest mode sequence split across texts. */
+const SPLIT_KEEP = 16;
+
+/**
+ * Counts full-screen sessions that ended (the alternate screen left after it was entered), so the log
+ * can say that something was drawn there: the person saw it, yet neither the terminal's scrollback nor
+ * the rendered log keeps any of it, and `git log` through a pager would otherwise look like no output.
+ */
+export class FullScreenSessions {
+  ended = 0;
+  private shown = false;
+  private tail = '';
+
+  see(text: string): void {
+    if (this.tail === '' && !text.includes('\x1b')) return; // no sequence here, none begun before
+    const s = this.tail + text;
+    MODE_SET_RESET.lastIndex = 0;
+    for (let m = MODE_SET_RESET.exec(s); m; m = MODE_SET_RESET.exec(s)) {
+      // A sequence wholly in the tail was seen with the previous text.
+      if (m.index + m[0].length <= this.tail.length) continue;
+      if (!m[1]!.split(';').some((p) => SCREEN_SWITCH.has(p))) continue;
+      if (m[2] === 'h') this.shown = true;
+      else if (this.shown) {
+        this.shown = false;
+        this.ended++;
+      }
+    }
+    const tail = s.slice(-SPLIT_KEEP);
+    this.tail = tail.includes('\x1b') ? tail : '';
+  }
+}

@@ -51,6 +51,8 @@ export interface SanitizeStats {
   charsOut: number;
   /** Newlines handed to the sink. */
   linesOut: number;
+  /** Full-screen sessions (less, vim, a pager) that ended: nothing they drew is in the text (render mode). */
+  fullScreenSessions: number;
 }
 
 /** A private key whose END has not arrived is held back at most this long, then redacted as cut short. */
@@ -114,6 +116,7 @@ export class SanitizingStream {
     bytesIn: 0,
     binary: false,
     replacementChars: 0,
+    fullScreenSessions: 0,
     redactions: {},
     charsOut: 0,
     linesOut: 0,
@@ -174,6 +177,7 @@ export class SanitizingStream {
     await this.text(this.decoder.decode());
     this.batch += await this.renderer.end();
     await this.drain(true);
+    if (this.renderer instanceof TerminalRenderer) this.stats.fullScreenSessions = this.renderer.fullScreen.ended;
     return this.stats;
   }
 

@@ -9,7 +9,7 @@
 // 3. @xterm/headless for everything else (xterm-screen.ts): wide characters, wrapping, the alternate
 //    screen, scroll regions, other sequences. Closed alternate-screen sessions that leave no trace are
 //    not drawn cell by cell (alt-screen.ts).
-import { AltScreenSegments } from './alt-screen';
+import { AltScreenSegments, FullScreenSessions } from './alt-screen';
 import { CELL_WIDTH } from './cell-width';
 import { LineEmulator, fitsOneRow } from './line-emulator';
 import { XtermScreen } from './xterm-screen';
@@ -41,6 +41,8 @@ export class TerminalRenderer {
   private window = '';
   private queued = '';
   private readonly alt = new AltScreenSegments();
+  /** Full-screen sessions that ended: their screens leave nothing in the text (see FullScreenSessions). */
+  readonly fullScreen = new FullScreenSessions();
 
   constructor(options: TerminalRendererOptions = {}) {
     this.cols = Math.max(20, options.cols ?? 200);
@@ -54,6 +56,7 @@ export class TerminalRenderer {
   }
 
   async write(text: string): Promise<string> {
+    this.fullScreen.see(text);
     if (this.term) {
       this.queued += this.alt.filter(text);
       return this.queued.length >= QUEUE ? this.flush() : '';
