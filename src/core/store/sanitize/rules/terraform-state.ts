@@ -6,6 +6,7 @@
 // plan's change `"after"` / `"after_sensitive"` (and `before`). Every string of such an attribute goes.
 import { jsonInString } from './kubernetes-json';
 import { isPlaceholder, type SecretRule } from './types';
+import { isKeyAt, stringStop } from './json-tokens';
 
 /** A JSON string that is a value (not followed by `:`, which makes it a key). */
 const STRING_VALUE = /"(?<=[:[,{]\s*")(?<secret>(?:[^"\\\n]|\\.)+)"(?!\s*:)/g;
@@ -42,8 +43,6 @@ interface Frame {
   type?: string;
   value?: string;
 }
-
-const blank = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 /** Adds `name` to the names that `mark` of `owner` marks sensitive. */
 function mark(owner: Frame | undefined, markKey: string, name: string): void {
@@ -105,16 +104,13 @@ export function stateSensitiveValues(text: string): Array<[number, number]> {
     // JSON held in a string, as the decoded view shows it (`"{"attributes": …}"`): read as JSON.
     if (c === '"' && jsonInString(text, i)) continue;
     if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      if (j >= text.length || text[j] !== '"') {
+      const j = stringStop(text, i);
+      if (text[j] !== '"') {
         i = j; // an unclosed quote (prose): read on after it
         continue;
       }
       const f = top();
-      let k = j + 1;
-      while (k < text.length && blank(text[k]!)) k++;
-      if (f && !f.array && text[k] === ':') {
+      if (f && !f.array && isKeyAt(text, j)) {
         f.key = text.slice(i + 1, j);
         f.valueAt = -1;
       } else {

@@ -2,6 +2,7 @@
 // -json`): `{"sensitive": true, "type": …, "value": …}`. Its author marked the value secret, whatever the
 // output's name (`admin`, `random_result`, an object of credentials), so every string in it is redacted.
 import { isPlaceholder, type SecretRule } from './types';
+import { isKeyAt, stringStop } from './json-tokens';
 
 /** A JSON string that is a value (not followed by `:`, which makes it a key). */
 const STRING_VALUE = /"(?<=[:[,{]\s*")(?<secret>(?:[^"\\\n]|\\.)+)"(?!\s*:)/g;
@@ -16,8 +17,6 @@ interface Frame {
   /** Where the `value` member's value starts while it is being read. */
   valueAt: number;
 }
-
-const blank = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 /**
  * The `value` members of objects that also say `"sensitive": true` (in either order), as `[start, end)`.
@@ -40,16 +39,13 @@ export function sensitiveValues(text: string): Array<[number, number]> {
   for (let i = 0; i < text.length; i++) {
     const c = text[i]!;
     if (c === '"') {
-      let j = i + 1;
-      while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      if (j >= text.length || text[j] !== '"') {
+      const j = stringStop(text, i);
+      if (text[j] !== '"') {
         i = j; // an unclosed quote (prose): read on after it
         continue;
       }
       const f = top();
-      let k = j + 1;
-      while (k < text.length && blank(text[k]!)) k++;
-      if (f && !f.array && text[k] === ':') {
+      if (f && !f.array && isKeyAt(text, j)) {
         f.key = text.slice(i + 1, j);
         f.valueAt = -1;
       } else {
