@@ -59,3 +59,14 @@ test('output cut off inside an instance (head of a state file) redacts its attri
   assert.ok(!out.includes(PW), out);
   assert.ok(out.includes(`"attribute_00001": "${R}"`), out);
 });
+
+test('an instance whose opening line went out before its schema_version arrived is held too', async () => {
+  // A quiet stream sends whole lines at once: a character at a time with a flush after each, the `{` is
+  // gone before `"schema_version"` says what it opens (found by the stream-vs-whole property).
+  const text = `${JSON.stringify({ schema_version: 3, attributes: { id: 'none', zz_master: PW }, sensitive_attributes: [[{ type: 'get_attr', value: 'zz_master' }]] }, null, 2)}\nhello\n`;
+  for (const size of [1, 2, 7]) {
+    const out = await streamInPieces(text, size, { flush: true });
+    assert.ok(!out.includes(PW), `pieces of ${size}`);
+    assert.ok(out.endsWith('}\nhello\n'), 'what follows the instance goes out');
+  }
+});

@@ -258,8 +258,7 @@ export class SanitizingStream {
       return text.slice(0, open);
     }
     // A Terraform state's instance whose `sensitive_attributes` may still come, with the attributes they name.
-    const state = openStateObject(text);
-    const instance = state ? text.lastIndexOf('\n', state.start) + 1 : -1;
+    const instance = this.openInstance(text);
     if (instance !== -1 && text.length - instance <= MAX_HELD_STATE) {
       this.held = text.slice(instance);
       return text.slice(0, instance);
@@ -302,8 +301,7 @@ export class SanitizingStream {
       const block = keep < text.length ? secretBlockStart(text, keep) : -1;
       if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
       // Nor a state's instance, closed in `text`, from what marks its attributes.
-      const cutState = keep < text.length ? openStateObject(text.slice(0, keep)) : undefined;
-      const cutInstance = cutState ? text.lastIndexOf('\n', cutState.start) + 1 : -1;
+      const cutInstance = keep < text.length ? this.openInstance(text.slice(0, keep)) : -1;
       if (cutInstance !== -1 && keep - cutInstance <= MAX_HELD_STATE) keep = cutInstance;
       this.held = text.slice(keep);
       return text.slice(0, keep);
@@ -311,6 +309,18 @@ export class SanitizingStream {
     const cut = longLineCut(text, lineStart);
     this.held = text.slice(cut);
     return text.slice(0, cut);
+  }
+
+  /**
+   * Where in `text` an open Terraform state instance starts (its line), or -1. Its `{` may have gone out
+   * already, read with the lines sent just before (a quiet stream sends whole lines at once): then all of
+   * `text` is inside it.
+   */
+  private openInstance(text: string): number {
+    const state = openStateObject(this.recent + text);
+    if (!state) return -1;
+    const start = state.start - this.recent.length;
+    return start <= 0 ? 0 : text.lastIndexOf('\n', start) + 1;
   }
 
   /**

@@ -1,4 +1,4 @@
-// The two steps the Terraform scanners share when they read JSON that may sit in prose: where a quoted
+// The two steps the Terraform scanners (whole and streamed) share when they read JSON that may sit in prose: where a quoted
 // string ends on its line, and whether it is a key (a colon follows).
 
 const blank = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';

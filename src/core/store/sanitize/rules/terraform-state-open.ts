@@ -4,6 +4,7 @@
 // can hold it until it closes, and redact its attributes' strings whole when it is too long to hold.
 import { PAIRS } from './terraform-state';
 import { isPlaceholder } from './types';
+import { isKeyAt, stringStop } from './json-tokens';
 
 /** Members Terraform writes before the attributes: a state instance's, a resource's, a plan change's. */
 const OWNER_KEYS = new Set(['schema_version', 'actions']);
@@ -20,20 +21,6 @@ interface Frame {
   attrs: number;
 }
 
-/** Skips the JSON string opening at `i`: the index of its closing quote, or of the line's end if none. */
-function stringEnd(text: string, i: number): number {
-  let j = i + 1;
-  while (j < text.length && text[j] !== '"' && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-  return j;
-}
-
-/** Whether the string ending at `j` is a member's key (a `:` follows). */
-function isKey(text: string, j: number): boolean {
-  let k = j + 1;
-  while (k < text.length && (text[k] === ' ' || text[k] === '\t' || text[k] === '\n' || text[k] === '\r')) k++;
-  return text[k] === ':';
-}
-
 /**
  * The outermost object of `text` with a member of OWNER_KEYS that has not closed by the end of `text`
  * (its attributes and what marks them may come next): where it starts and where its attributes start
@@ -46,9 +33,9 @@ export function openStateObject(text: string): { start: number; attrs: number } 
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
-      const j = stringEnd(text, i);
+      const j = stringStop(text, i);
       if (text[j] === '"') {
-        key = isKey(text, j) ? text.slice(i + 1, j) : undefined;
+        key = isKeyAt(text, j) ? text.slice(i + 1, j) : undefined;
         const top = stack[stack.length - 1];
         if (top && !top.array && key !== undefined && OWNER_KEYS.has(key)) top.owner = true;
       }
@@ -84,8 +71,8 @@ export function redactOpenAttributes(
   for (; i < text.length; i++) {
     const c = text[i];
     if (c === '"') {
-      const j = stringEnd(text, i);
-      if (text[j] === '"' && depth > 0 && !isKey(text, j) && !isPlaceholder(text.slice(i + 1, j))) {
+      const j = stringStop(text, i);
+      if (text[j] === '"' && depth > 0 && !isKeyAt(text, j) && !isPlaceholder(text.slice(i + 1, j))) {
         out += text.slice(last, i + 1) + ATTRIBUTES_MARKER;
         last = j;
         count++;
