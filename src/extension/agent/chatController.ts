@@ -13,7 +13,7 @@ import { isStrategyName } from '../../core/strategies/types';
 import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
-import { ChatModel, outputLinesOf } from './chatModel';
+import { ChatModel } from './chatModel';
 import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels, newSessionId } from './chatSnapshots';
 import { readPastSession, resumedView, resumeForeignSession, type PastSession } from './resumedChat';
 import { ApprovalBroker } from './approvals';
@@ -61,6 +61,8 @@ export class ChatController implements vscode.Disposable {
   private rebuildAfterRun = false;
   /** Settles when the current run (if any) has finished, including its last history appends. */
   private runDone: Promise<void> = Promise.resolve();
+  /** Settles when the history file of the chat left last has all its writes (see `newChat`). */
+  private closing: Promise<void> = Promise.resolve();
   private readonly written: WrittenSessions;
   readonly approvals: ApprovalBroker;
 
@@ -97,7 +99,7 @@ export class ChatController implements vscode.Disposable {
     const old = this.history;
     this.history = undefined;
     if (old)
-      void this.runDone
+      this.closing = this.runDone
         .then(() => old.close())
         .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
     const pastSessions = this.model.snapshot.pastSessions;
@@ -263,6 +265,8 @@ export class ChatController implements vscode.Disposable {
    */
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
+    // Read the file once our own writes are in: the last run's masks, and its identity as ours.
+    await this.runDone.then(() => Promise.all([this.history?.flush(), this.closing]));
     const store = await this.openStore();
     const foreign = !this.written.has(id, await fileIdentity(store.historyPaths(id).jsonl));
     const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
@@ -335,9 +339,9 @@ export class ChatController implements vscode.Disposable {
         },
         onMessage: (m) => {
           sink.onMessage(m);
-          // A stored output's full size is in its preview's last line: the card shows it.
-          const lines = m.role === 'tool' && m.storedAt && m.toolCallId ? outputLinesOf(m.content) : undefined;
-          if (lines !== undefined) this.d.post(this.model.outputLines(m.toolCallId!, lines));
+          // A stored output's full size, and whether the model saw it whole: the card shows them.
+          if (m.role === 'tool' && m.storedAt && m.toolCallId)
+            this.d.post(this.model.storedOutput(m.toolCallId, m.content));
         },
       },
     );
