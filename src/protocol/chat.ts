@@ -27,6 +27,8 @@ export interface ChatToolCall {
   placeholder?: string;
   /** Lines of the full output (the stored file's, when the output was stored), when known. */
   outputLines?: number;
+  /** Stored, yet the model saw it whole (a short output is kept in a file only for masking to name it). */
+  shownWhole?: boolean;
 }
 
 export type ChatItem =

@@ -53,9 +53,11 @@ export async function run({ page, workspace, screenshot }: E2eContext): Promise<
   await panel.locator('[data-testid="status"]', { hasText: 'Running' }).waitFor({ timeout: 30_000 });
   await panel.locator('[data-testid="status"]', { hasText: 'Completed' }).waitFor({ timeout: 120_000 });
   await panel.getByText('Demo complete.').first().waitFor();
-  const maskedOpen = panel.locator('[data-testid="open-masked"]');
+  // The build log's card (short outputs are masked too, each with its file).
+  const buildCard = panel.locator('cd-tool-card[masked]', { has: panel.locator('.name', { hasText: /^demo_build$/ }) });
+  const maskedOpen = buildCard.locator('[data-testid="open-masked"]');
   await scrollUntil(panel, maskedOpen);
-  const card = panel.locator('cd-tool-card[masked]', { has: maskedOpen }).first();
+  const card = buildCard.first();
   assert.match(await card.locator('[data-testid="output-summary"]').innerText(), /full output 1,500 lines, stored/);
   assert.match(
     await card.locator('[data-testid="masked"]').innerText(),
@@ -124,7 +126,7 @@ export async function run({ page, workspace, screenshot }: E2eContext): Promise<
     .getByText(/^Resumed from /)
     .first()
     .waitFor({ timeout: 10_000 });
-  const resumedOpen = panel.locator('[data-testid="open-masked"]');
+  const resumedOpen = buildCard.locator('[data-testid="open-masked"]');
   await scrollUntil(panel, resumedOpen);
   await screenshot('history-resumed');
   await runCommand(page, 'View: Close All Editors');

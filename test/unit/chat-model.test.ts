@@ -290,13 +290,19 @@ test('a stored output gets its full line count from the preview line, or later f
   };
   assert.equal(tools()[0]!.outputLines, 1502);
   assert.equal(tools()[1]!.outputLines, undefined, 'a cut preview does not guess');
-  model.outputLines('c2', 77);
+  assert.equal(tools()[1]!.shownWhole, undefined, 'nor whether it was whole');
+  model.storedOutput('c2', `${'x\n'.repeat(40)}…\nFull output (77 lines, 9 tokens): p.txt - read, tail or grep it`);
   assert.equal(tools()[1]!.outputLines, 77);
+  assert.equal(tools()[1]!.shownWhole, undefined, 'a preview');
+  model.storedOutput('c2', 'a\nb\n');
+  assert.deepEqual([tools()[1]!.outputLines, tools()[1]!.shownWhole], [2, true], 'a short output, whole');
   assert.equal(
     outputLinesOf('a file that mentions\nFull output (5 lines, 1 tokens): x - read, tail or grep it\nand goes on'),
     undefined,
   );
 });
+
+const PREVIEW = 'head\n…\nFull output (1200 lines, 9000 tokens): x - read, tail or grep it';
 
 test('a resumed conversation becomes user items and assistant items with their tool cards', () => {
   const items = itemsFromMessages(
@@ -315,7 +321,7 @@ test('a resumed conversation becomes user items and assistant items with their t
       {
         role: 'tool',
         toolCallId: 'c1',
-        content: 'preview',
+        content: PREVIEW,
         storedAt: '.context-desk/tool-outputs/s9/1-run_command.txt',
       },
       { role: 'assistant', content: 'Fixed.' },
@@ -342,7 +348,8 @@ test('a resumed conversation becomes user items and assistant items with their t
     tool: 'run_command',
     arguments: '{"command":"npm test"}',
     state: 'ok',
-    preview: 'preview',
+    preview: PREVIEW,
+    outputLines: 1200,
     storedAt: '.context-desk/tool-outputs/s9/1-run_command.txt',
     masked: true,
     maskedLines: 80,
@@ -525,4 +532,39 @@ test('a short output kept in a file shows its own line count, as an unstored one
   const a = model.snapshot.items.find((i) => i.kind === 'assistant');
   assert.ok(a?.kind === 'assistant');
   assert.equal(a.tools[0]!.outputLines, 3);
+  assert.equal(a.tools[0]!.shownWhole, true, 'the model saw it whole, not a preview');
+});
+
+test('a resumed short output kept in a file is seen whole; a long one has its preview and full size', () => {
+  const items = itemsFromMessages(
+    's',
+    [
+      { role: 'user', content: 'go' },
+      {
+        role: 'assistant',
+        content: '',
+        toolCalls: [
+          { id: 'c1', name: 'read_file', arguments: '{}' },
+          { id: 'c2', name: 'grep', arguments: '{}' },
+        ],
+      },
+      { role: 'tool', toolCallId: 'c1', content: 'a\nb\nc\n', storedAt: 'o1.txt' },
+      {
+        role: 'tool',
+        toolCallId: 'c2',
+        content: 'head\n…\nFull output (1502 lines, 9000 tokens): o2.txt - read, tail or grep it',
+        storedAt: 'o2.txt',
+      },
+    ],
+    1,
+  );
+  const a = items.find((i) => i.kind === 'assistant');
+  assert.ok(a?.kind === 'assistant');
+  assert.deepEqual(
+    a.tools.map((t) => [t.outputLines, t.shownWhole ?? false]),
+    [
+      [3, true],
+      [1502, false],
+    ],
+  );
 });

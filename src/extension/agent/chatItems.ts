@@ -68,14 +68,16 @@ export function itemsFromMessages(
     const tools: ChatToolCall[] = (m.toolCalls ?? []).map((c) => {
       const r = results.get(c.id);
       const mask = masked.get(c.id);
-      const lines = r ? (outputLinesOf(r.content) ?? (r.storedAt ? undefined : countLines(r.content))) : undefined;
+      // A stored result without its `Full output` line is a short one the model saw whole.
+      const full = r ? outputLinesOf(r.content) : undefined;
+      const lines = r ? (full ?? countLines(r.content)) : undefined;
       return {
         callId: c.id,
         tool: c.name,
         arguments: c.arguments,
         state: r ? 'ok' : 'cancelled',
         ...(r ? { preview: r.content } : {}),
-        ...(r?.storedAt ? { storedAt: r.storedAt } : {}),
+        ...(r?.storedAt ? { storedAt: r.storedAt, ...(full === undefined ? { shownWhole: true } : {}) } : {}),
         ...(lines !== undefined ? { outputLines: lines } : {}),
         ...(mask
           ? {

@@ -85,10 +85,13 @@ export class ChatModel {
   }
 
   /** The full output's line count of a tool result, once the host knows it. */
-  outputLines(callId: string, lines: number): ChatPatch[] {
+  storedOutput(callId: string, content: string): ChatPatch[] {
     const item = this.s.items.find((i) => i.kind === 'assistant' && i.tools.some((t) => t.callId === callId));
     if (item?.kind !== 'assistant') return [];
-    const tools = item.tools.map((t) => (t.callId === callId ? { ...t, outputLines: lines } : t));
+    // The full size is in a preview's `Full output` line; without one the model had the whole output.
+    const full = outputLinesOf(content);
+    const shown = full === undefined ? { outputLines: countLines(content), shownWhole: true } : { outputLines: full };
+    const tools = item.tools.map((t) => (t.callId === callId ? { ...t, ...shown } : t));
     return this.patch([{ op: 'upsertItem', item: { ...item, tools } }]);
   }
 
@@ -101,17 +104,20 @@ export class ChatModel {
       case 'tool-call-started':
         return this.patch([this.withTool(e.turn, { ...shownCall(e), state: 'running' })]);
       case 'tool-call-finished': {
-        // A stored output's size is in its preview's last line; a short one kept in a file is whole.
-        const lines =
-          (e.storedAt ? outputLinesOf(e.preview) : undefined) ??
-          (e.preview.endsWith('…') ? undefined : countLines(e.preview));
+        // A stored output's size is in its preview's last line; a short one kept in a file is whole. A
+        // preview cut for the panel says neither: the host tells (`storedOutput`) from the whole message.
+        const full = e.storedAt ? outputLinesOf(e.preview) : undefined;
+        const cut = e.preview.endsWith('…');
+        const lines = full ?? (cut ? undefined : countLines(e.preview));
         return this.patch([
           this.withTool(e.turn, {
             ...shownCall(e),
             state: e.status,
             durationMs: e.durationMs,
             preview: e.preview,
-            ...(e.storedAt ? { storedAt: e.storedAt } : {}),
+            ...(e.storedAt
+              ? { storedAt: e.storedAt, ...(full === undefined && !cut ? { shownWhole: true } : {}) }
+              : {}),
             ...(lines !== undefined ? { outputLines: lines } : {}),
           }),
         ]);

@@ -83,9 +83,17 @@ export function outputLabels(c: ChatToolCall): { summary: string; masked?: strin
   const seen = c.masked ? 'What the model first saw' : 'What the model saw';
   if (c.storedAt !== undefined) {
     const size = full === undefined ? 'full output stored' : `full output ${plural(full, 'line')}, stored`;
-    const summary = `${seen}: a preview · ${size}`;
+    const summary = c.shownWhole
+      ? `${seen}: the whole output${full === undefined ? '' : ` · ${plural(full, 'line')}`}, also stored`
+      : `${seen}: a preview · ${size}`;
     if (!c.masked) return { summary };
-    const preview = c.maskedLines !== undefined ? ` of the ${c.maskedLines.toLocaleString('en-US')}-line preview` : '';
+    const seenLines = c.maskedLines?.toLocaleString('en-US');
+    const preview =
+      seenLines === undefined
+        ? ''
+        : c.shownWhole
+          ? ` of ${plural(c.maskedLines!, 'line')}`
+          : ` of the ${seenLines}-line preview`;
     return {
       summary,
       masked: `Masked: the model now sees a one-line placeholder instead${preview}; the full text is in`,

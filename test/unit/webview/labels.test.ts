@@ -140,3 +140,22 @@ test('run errors name the URL and the fix; retries read as one line', () => {
     'Retrying (attempt 3): invalid tool call (unknown-tool); tool traffic filtered…',
   );
 });
+
+test('a short output stored only for masking: seen whole, and masked with the file kept', () => {
+  const whole = {
+    callId: 'c',
+    tool: 'read_file',
+    arguments: '{}',
+    state: 'ok' as const,
+    storedAt: 'o.txt',
+    shownWhole: true,
+    outputLines: 6,
+  };
+  assert.equal(outputLabels(whole).summary, 'What the model saw: the whole output · 6 lines, also stored');
+  const masked = outputLabels({ ...whole, masked: true, maskedLines: 6 });
+  assert.equal(masked.summary, 'What the model first saw: the whole output · 6 lines, also stored');
+  assert.equal(
+    masked.masked,
+    'Masked: the model now sees a one-line placeholder instead of 6 lines; the full text is in',
+  );
+});
