@@ -6,7 +6,7 @@ import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
 import { secretBlockStart } from './rules/kubernetes';
 import { openCsvHeader } from './rules/csv-columns';
 import { lastCommaOutsideStrings } from './rules/kubernetes-json';
-import { openStateObject, redactOpenAttributes } from './rules/terraform-state-open';
+import { OpenAttributes, openInstanceStart } from './rules/terraform-state-open';
 import { keyLinesBefore } from './rules/private-keys';
 import { keyLinesEndBefore, openKey } from './open-keys';
 import {
@@ -107,8 +107,7 @@ export class SanitizingStream {
   private sniffed = 0;
   private batch = '';
   private held = '';
-  /** Brackets deep inside a Terraform attributes object released before it closed (see `openAttributes`). */
-  private attributesDepth = 0;
+  private readonly openAttributes = new OpenAttributes();
   /** Text arrived since the last `flush`: a quiet stream's held lines go out on the next one. */
   private arrived = false;
   private lastYield = performance.now();
@@ -223,7 +222,10 @@ export class SanitizingStream {
       }
       if (text === '' && unterminated === '') return;
     }
-    text = this.openAttributes(text, final);
+    // A Terraform attributes object going out before what marks its secrets: its strings are redacted.
+    const attributes = this.openAttributes.redact(text, final);
+    if (attributes.count > 0) addCounts(this.stats.redactions, { 'terraform-sensitive': attributes.count });
+    text = attributes.text;
     // A key that never got its END is cut short: the rules redact its BEGIN line and key lines only.
     if (text !== '' && this.overwritten) {
       const s = this.overwritten.scrub(text);
@@ -258,7 +260,7 @@ export class SanitizingStream {
       return text.slice(0, open);
     }
     // A Terraform state's instance whose `sensitive_attributes` may still come, with the attributes they name.
-    const instance = this.openInstance(text);
+    const instance = openInstanceStart(this.recent, text);
     if (instance !== -1 && text.length - instance <= MAX_HELD_STATE) {
       this.held = text.slice(instance);
       return text.slice(0, instance);
@@ -301,7 +303,7 @@ export class SanitizingStream {
       const block = keep < text.length ? secretBlockStart(text, keep) : -1;
       if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
       // Nor a state's instance, closed in `text`, from what marks its attributes.
-      const cutInstance = keep < text.length ? this.openInstance(text.slice(0, keep)) : -1;
+      const cutInstance = keep < text.length ? openInstanceStart(this.recent, text.slice(0, keep)) : -1;
       if (cutInstance !== -1 && keep - cutInstance <= MAX_HELD_STATE) keep = cutInstance;
       this.held = text.slice(keep);
       return text.slice(0, keep);
@@ -309,36 +311,6 @@ export class SanitizingStream {
     const cut = longLineCut(text, lineStart);
     this.held = text.slice(cut);
     return text.slice(0, cut);
-  }
-
-  /**
-   * Where in `text` an open Terraform state instance starts (its line), or -1. Its `{` may have gone out
-   * already, read with the lines sent just before (a quiet stream sends whole lines at once): then all of
-   * `text` is inside it.
-   */
-  private openInstance(text: string): number {
-    const state = openStateObject(this.recent + text);
-    if (!state) return -1;
-    const start = state.start - this.recent.length;
-    return start <= 0 ? 0 : text.lastIndexOf('\n', start) + 1;
-  }
-
-  /**
-   * A Terraform attributes object going out before what marks its secrets (held past MAX_HELD_STATE, or
-   * the output ended inside it): every string of it is redacted, here and in the batches that follow
-   * until it closes.
-   */
-  private openAttributes(text: string, final: boolean): string {
-    let from = 0;
-    if (this.attributesDepth === 0) {
-      const open = openStateObject(text);
-      if (open?.attrs === undefined || open.attrs === -1) return text;
-      from = open.attrs;
-    }
-    const r = redactOpenAttributes(text, from, this.attributesDepth);
-    this.attributesDepth = final ? 0 : r.depth;
-    if (r.count > 0) addCounts(this.stats.redactions, { 'terraform-sensitive': r.count });
-    return r.text;
   }
 
   /**

@@ -86,3 +86,36 @@ export function redactOpenAttributes(
   }
   return { text: out + text.slice(last), count, depth };
 }
+
+/**
+ * Where in `text` an open state instance starts (its line), or -1. Its `{` may have gone out already in
+ * `sent`, the lines sent just before (a quiet stream sends whole lines at once): then all of `text` is in it.
+ */
+export function openInstanceStart(sent: string, text: string): number {
+  const state = openStateObject(sent + text);
+  if (!state) return -1;
+  const start = state.start - sent.length;
+  return start <= 0 ? 0 : text.lastIndexOf('\n', start) + 1;
+}
+
+/**
+ * An attributes object going out before what marks its secrets (held past the stream's bound, or the
+ * output ended inside it): every string of it is redacted, in this batch and the ones that follow until
+ * it closes.
+ */
+export class OpenAttributes {
+  /** Brackets deep inside an attributes object released before it closed. */
+  private depth = 0;
+
+  redact(text: string, final: boolean): { text: string; count: number } {
+    let from = 0;
+    if (this.depth === 0) {
+      const open = openStateObject(text);
+      if (open?.attrs === undefined || open.attrs === -1) return { text, count: 0 };
+      from = open.attrs;
+    }
+    const r = redactOpenAttributes(text, from, this.depth);
+    this.depth = final ? 0 : r.depth;
+    return { text: r.text, count: r.count };
+  }
+}
