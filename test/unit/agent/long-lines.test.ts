@@ -92,3 +92,15 @@ test('a column past a line end says how long the line is; the lines after the fi
   });
   assert.deepEqual(on.lines, [`…${'a'.repeat(10)}`]);
 });
+
+test('a window whose end would move back before its start column goes on to a safe cut past it', () => {
+  // Found by the property above: redacted whole, the JWT takes `aaa` and the tokens glued after it are kept;
+  // the end's cut moved back from match to match until the window ended before the column asked for.
+  const line =
+    'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8Uaaa😀a' +
+    'ghp_x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0ghp_x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0';
+  const w = safeWindow(line, 0, line.length, 83, 77);
+  assert.ok(w.start <= 83 && w.end > 83, `[${w.start}, ${w.end})`);
+  const pieces = [line.slice(0, w.start), w.text, line.slice(w.end)];
+  assert.equal(pieces.map(redact).join(''), redact(line));
+});

@@ -9,7 +9,8 @@ const MAX_MOVES = 256;
  * `[from, to)` of `text` widened or narrowed so that no secret is cut (secretSafeSlice keeps `keep`
  * inside) and no rule loses the context it looks at past its match: a URL's password needs the host
  * after its `@`, so a cut right after the `@` left the password in the clear. Each cut moves on until
- * redacting the two sides alone reads as redacting them together.
+ * redacting the two sides alone reads as redacting them together. The end never moves back to `keep` or
+ * before it: the window always holds the column asked for.
  */
 export function secretSafeWindow(text: string, from: number, to: number, keep: number): [number, number] {
   let [a, b] = secretSafeSlice(text, from, to, keep);
@@ -20,7 +21,7 @@ export function secretSafeWindow(text: string, from: number, to: number, keep: n
   for (let moves = 0; changesRedaction(text, b); moves++) {
     if (moves >= MAX_MOVES) return [a, a];
     const s = lastMatchBefore(text, b);
-    b = s && s.matchStart > a && s.matchStart < b ? s.matchStart : Math.max(b + 1, s?.matchEnd ?? 0);
+    b = s && s.matchStart > Math.max(a, keep) && s.matchStart < b ? s.matchStart : Math.max(b + 1, s?.matchEnd ?? 0);
   }
   return [a, Math.max(a, b)];
 }
