@@ -46,10 +46,14 @@ test('a view this panel does not know (from a newer host) leaves the chat and it
   await page.evaluate(() =>
     window.postMessage({ type: 'notification', method: 'showView', params: { view: 'tools' } }, '*'),
   );
-  await page.evaluate(() =>
-    window.postMessage({ type: 'notification', method: 'chatPatch', params: [{ op: 'status', status: 'idle' }] }, '*'),
+  // Messages are handled in order: once a later patch shows, the unknown view has been handled too.
+  const item = { kind: 'user', id: 'u-after', text: 'Shown after the unknown view.', at: 1 };
+  await page.evaluate(
+    (i) =>
+      window.postMessage({ type: 'notification', method: 'chatPatch', params: [{ op: 'upsertItem', item: i }] }, '*'),
+    item,
   );
-  await page.waitForTimeout(300);
+  await page.locator('cd-app').getByText('Shown after the unknown view.').waitFor({ timeout: 5_000 });
   assert.equal(await page.locator('cd-app [data-testid="composer"]').count(), 1, 'the message box is gone');
   assert.deepEqual(errors, []);
   await page.close();
