@@ -72,8 +72,10 @@ function copyAssets() {
 /**
  * V8 keeps a script's source in memory as Latin-1 only if every character fits; one em dash in a
  * comment or regex and the whole bundle is held as UTF-16, twice the bytes (measured: features.js).
+ * esbuild escapes strings but not regular expression literals, so a build with one fails.
  */
-function warnNonAscii(results) {
+function checkAscii(results) {
+  const bad = [];
   for (const r of results)
     for (const file of Object.keys(r.metafile?.outputs ?? {}))
       if (
@@ -81,8 +83,16 @@ function warnNonAscii(results) {
         !file.startsWith('out/') &&
         !file.endsWith('webview.js') &&
         /[^\x00-\x7f]/.test(readFileSync(file, 'utf8'))
-      )
-        console.warn(`  warning: ${file} has non-ASCII characters: V8 holds it as UTF-16 (2x memory); escape them`);
+      ) {
+        const text = readFileSync(file, 'utf8');
+        const at = text.search(/[^\x00-\x7f]/);
+        bad.push(`${file}: ${JSON.stringify(text.slice(Math.max(0, at - 40), at + 10))}`);
+      }
+  if (bad.length === 0) return;
+  console.error('✘ non-ASCII characters in node bundles: V8 would hold them as UTF-16 (2x memory).');
+  console.error('  Escape them in the source (\\u2019 in a regular expression):');
+  for (const b of bad) console.error(`  ${b}`);
+  process.exit(1);
 }
 
 function printSizes(results) {
@@ -127,5 +137,5 @@ if (watch) {
   if (existsSync('dist/cli.js')) chmodSync('dist/cli.js', 0o755);
   console.log(`Built in ${Date.now() - started} ms${production ? ' (production)' : ''}:`);
   printSizes(results);
-  if (production) warnNonAscii(results);
+  if (production) checkAscii(results);
 }

@@ -32,6 +32,21 @@ export default tseslint.config(
     },
   },
   {
+    // esbuild escapes non-ASCII in strings but not in regular expressions, and one such character makes
+    // V8 hold a whole node bundle as UTF-16 (esbuild.mjs checks the production bundles too).
+    files: ['src/**/*.ts'],
+    ignores: ['src/webview/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'Literal[regex.pattern=/[^\\x00-\\x7f]/]',
+          message: 'Write non-ASCII characters in a regular expression as \\uXXXX (node bundles stay ASCII).',
+        },
+      ],
+    },
+  },
+  {
     files: ['src/webview/**/*.ts'],
     languageOptions: { globals: { ...globals.browser } },
     rules: {

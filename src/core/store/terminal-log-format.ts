@@ -154,12 +154,13 @@ export function parseMarkerLine(line: string): MarkerLine {
   if (body.startsWith('$ ')) return { kind: 'command', text: body.slice(2) };
   if (body.startsWith('> ')) return { kind: 'continuation', text: body.slice(2) };
   if (body.startsWith('note: ')) return { kind: 'note', text: body.slice(6) };
-  const info = /^#(\d+) · (.+?)(?: · (.*))?$/.exec(body);
+  // \u00b7 is the ` · ` separator (escaped: node bundles stay ASCII, esbuild.mjs).
+  const info = /^#(\d+) \u00b7 (.+?)(?: \u00b7 (.*))?$/.exec(body);
   if (info) {
     const startedAt = parseLocalTime(info[2]!);
     if (startedAt) return { kind: 'info', seq: +info[1]!, startedAt, cwd: info[3] ?? null };
   }
-  const exit = /^exit (-?\d+|unknown) · (duration unknown|[^·]+?)(?: · (.*))?$/.exec(body);
+  const exit = /^exit (-?\d+|unknown) \u00b7 (duration unknown|[^\u00b7]+?)(?: \u00b7 (.*))?$/.exec(body);
   if (exit) {
     const durationMs = exit[2] === 'duration unknown' ? null : parseDuration(exit[2]!);
     if (durationMs !== undefined)

@@ -28,8 +28,9 @@ export function inFolder(command: string, cwd: string, syntax: ShellSyntax): str
   switch (syntax) {
     case 'powershell':
       // -LiteralPath: no wildcards ([ ] in a folder name); -ErrorAction Stop ends the line if it fails
-      // (Windows PowerShell 5.1 has no &&). PowerShell also takes the typographic single quotes as quotes.
-      return `Set-Location -LiteralPath '${cwd.replace(/['‘’‚‛]/g, '$&$&')}' -ErrorAction Stop; ${command}`;
+      // (Windows PowerShell 5.1 has no &&). PowerShell also takes the typographic single quotes as quotes
+      // (escaped: one non-ASCII character makes V8 hold the whole bundle as UTF-16, esbuild.mjs).
+      return `Set-Location -LiteralPath '${cwd.replace(/['\u2018\u2019\u201a\u201b]/g, '$&$&')}' -ErrorAction Stop; ${command}`;
     case 'cmd':
       // A Windows path cannot contain a double quote.
       return `cd /d "${cwd}" && ${command}`;

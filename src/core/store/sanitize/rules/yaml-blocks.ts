@@ -71,7 +71,8 @@ const NOT_A_SCALAR_LINE = /^[ \t]*(?:[-?](?:[ \t]|$)|[[{&*!|>%@`]|[^\n]*?(?::[ \
  * describes or ends as a sentence; a diceware passphrase (`correct horse battery staple`) does neither
  * and is still redacted.
  */
-const WORDS_LINE = /^[A-Za-z][a-z'’-]*[,;:]?(?:[ \t]+[a-z][a-z'’-]*[,;:]?)+[.!?]?$/;
+// \u2019: the typographic apostrophe, escaped to keep the bundles ASCII (esbuild.mjs).
+const WORDS_LINE = /^[A-Za-z][a-z'\u2019-]*[,;:]?(?:[ \t]+[a-z][a-z'\u2019-]*[,;:]?)+[.!?]?$/;
 const DESCRIBES =
   /(?:^|[ \t])(?:passwords?|passphrases?|tokens?|secrets?|keys?|credentials?|strings?|hash(?:ed)?|values?)[,;:.!?]?(?:[ \t]|$)|[.!?]$/i;
 const isProseLine = (v: string): boolean => WORDS_LINE.test(v) && DESCRIBES.test(v);
