@@ -10,7 +10,7 @@ import { PROTOCOL_VERSION } from '../protocol/messages';
 import { ContextFolders } from './contextFolder';
 import { RESTRICTED_MODE_MESSAGE } from './trust';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
-import { features, lazy } from './lazy';
+import { features, featuresIfLoaded, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
 import { DraftKeeper } from './agent/draft';
 import type { PanelMemory } from '../protocol/panelMemory';
@@ -41,6 +41,8 @@ export interface ContextDeskApi {
   chat: () => ChatController;
   /** Terminal capture; the first shell execution loads it. */
   terminals: () => TerminalCapture;
+  /** The tiktoken encodings this extension host holds now (tests and the memory benchmark check them). */
+  loadedEncodings: () => string[];
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -275,6 +277,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     tools,
     chat,
     terminals,
+    loadedEncodings: () => featuresIfLoaded()?.loadedEncodings().names ?? [],
   };
 }
 

@@ -15,4 +15,5 @@ export { listModels, testConnection } from './agent/connection';
 export { renderMcpStaticPrompt } from '../core/mcp/agent-tools';
 export { renderSkillsPrompt } from '../core/skills/discover';
 export { redactSecretsSync, setCustomPatterns } from '../core/store/sanitize/secrets';
+export { loadedEncodings } from '../core/tokens';
 export { describeProblems } from '../core/store/sanitize/custom-patterns';

@@ -222,6 +222,22 @@ describe('Agent loop in the panel', function () {
     await config().update('strategy', undefined, vscode.ConfigurationTarget.Global);
   });
 
+  it('New Chat lets the tokenizer go once the stopped run has written its last messages', async () => {
+    // The history is written behind the run: a stopped run appends (and counts) its last messages after
+    // New Chat. Released at New Chat itself, those counts loaded o200k again and held it for minutes.
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+    ]);
+    const r = a.chat().send('read the readme');
+    assert.ok(r.accepted, r.reason);
+    await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
+    assert.deepEqual(a.loadedEncodings(), ['o200k'], 'counted with o200k during the run');
+    a.chat().newChat();
+    await a.chat().whenSettled();
+    assert.deepEqual(a.loadedEncodings(), [], 'no encoding held with no chat open');
+  });
+
   it('resumes a past session from its history file and goes on from it', async () => {
     const s = await useScript([{ reply: { text: 'Noted.' } }, { reply: { text: 'It was kumquat.' } }]);
     assert.equal(await sendAndWait('remember kumquat'), 'completed');

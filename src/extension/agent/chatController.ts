@@ -84,6 +84,11 @@ export class ChatController implements vscode.Disposable {
     return new ChatModel(snapshot, money ? { money } : {});
   }
 
+  /** Resolves once the run and the closing of earlier conversations are over (their files written). */
+  whenSettled(): Promise<void> {
+    return this.runDone.then(() => this.closing);
+  }
+
   get isRunning(): boolean {
     return this.running !== undefined;
   }
@@ -94,14 +99,14 @@ export class ChatController implements vscode.Disposable {
     this.session = undefined;
     this.carryOver = undefined;
     this.resumed = undefined;
-    this.tokenizer.release(); // the closed conversation's encoding and cached counts go
-    // The stopped run still appends its last messages: close its history file only after them.
+    // The stopped run still appends its last messages: close its history file only after them, then
+    // let the closed conversation's encoding and cached counts go (panelTokenizer.ts).
     const old = this.history;
     this.history = undefined;
-    if (old)
-      this.closing = this.runDone
-        .then(() => old.close())
-        .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`));
+    const retired = this.tokenizer.retire();
+    this.closing = Promise.all([this.closing, this.runDone.then(() => old?.close())])
+      .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`))
+      .then(() => retired?.release());
     const pastSessions = this.model.snapshot.pastSessions;
     this.model = this.chatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);

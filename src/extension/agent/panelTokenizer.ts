@@ -1,5 +1,6 @@
-// One tokenizer for every session of a panel: a new one only when the setting names another encoding,
-// so a strategy or model change does not load the tables again.
+// One tokenizer per conversation of a panel: a new one only when the setting names another encoding,
+// so a strategy or model change does not load the tables again. Tokenizers of the same encoding share
+// its tables (core/tokens/encodings.ts), so a new conversation does not load them again either.
 import { createTokenizer } from '../../core/tokens';
 
 type Tokenizer = ReturnType<typeof createTokenizer>;
@@ -16,9 +17,16 @@ export class PanelTokenizer {
     return this.current;
   }
 
-  /** Lets the closed conversation's encoding and cached counts go (loaded again when next used). */
-  release(): void {
-    this.current?.release();
+  /**
+   * Hands the current tokenizer to the conversation that is closing and starts afresh. Its run and
+   * history may still count with it after New Chat (the history is written behind the run), so its
+   * owner releases it once they are done: released at once, a late count loaded the tables again and
+   * held them for the idle time (5 minutes) with no chat open.
+   */
+  retire(): Tokenizer | undefined {
+    const t = this.current;
+    this.current = undefined;
+    return t;
   }
 
   dispose(): void {
