@@ -2,6 +2,9 @@
 // phase of the memory benchmark: RSS from /proc/self/status, the JS heap after a full GC. With
 // CONTEXT_DESK_MEMORY_MODE=extension it activates Context Desk and drives a scripted session;
 // with `baseline` (VS Code without the extension) it waits through the same phases doing nothing.
+// "At rest" is read REST_MS after closing, with no collection forced: V8 gives back its young
+// generation (grown to 32 MB during a session) only at a collection after allocation has slowed down,
+// which takes seconds; read 2 s after closing, that transient was most of what seemed to stay.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, getHeapStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -28,6 +31,7 @@ export interface DriverResult {
 }
 
 const SETTLE_MS = 2000;
+const REST_MS = 30_000;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 setFlagsFromString('--expose-gc');
@@ -37,6 +41,11 @@ const gc = runInNewContext('gc') as () => void;
 function measure(phase: string): Sample {
   gc();
   gc();
+  return read(phase);
+}
+
+/** RSS and heap as they are (the heap counts garbage not collected yet). */
+function read(phase: string): Sample {
   const status = readFileSync('/proc/self/status', 'utf8');
   const rssKb = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]);
   return { phase, rssMb: rssKb / 1024, heapMb: getHeapStatistics().used_heap_size / 1024 / 1024, detail: detail() };
@@ -61,7 +70,8 @@ function detail(): string {
     .filter(([, v]) => v >= 1024)
     .sort((a, b) => b[1] - a[1])
     .map(([k, v]) => `${k} ${mb(v * 1024)}`);
-  return `V8 ${spaces.join(', ')}; mapped ${maps.join(', ')}`;
+  const { external, arrayBuffers } = process.memoryUsage(); // WASM memories count as external
+  return `V8 ${spaces.join(', ')}; external ${mb(external)} (array buffers ${mb(arrayBuffers)}); mapped ${maps.join(', ')}`;
 }
 
 /** Lets timers, pending I/O and finalizers run first. */
@@ -71,6 +81,9 @@ async function sample(phase: string): Promise<Sample> {
   await sleep(100);
   return measure(phase);
 }
+
+const encodings = (api: ContextDeskApi): string =>
+  `tiktoken encodings held: ${api.loadedEncodings().join(', ') || 'none'}`;
 
 async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -114,12 +127,17 @@ export async function run(): Promise<void> {
       await session(api, result);
       result.samples.push(await sample('after the session'));
       api.chat().newChat();
-      result.samples.push(await sample('after closing it'));
+      await api.chat().whenSettled();
+      result.samples.push({ ...(await sample('after closing it')), note: encodings(api) });
+      await sleep(REST_MS);
+      result.samples.push({ ...read('at rest'), note: encodings(api) });
       // For finding what stays: CONTEXT_DESK_MEMORY_SNAPSHOT=file.heapsnapshot (open it in DevTools).
       if (process.env.CONTEXT_DESK_MEMORY_SNAPSHOT) writeHeapSnapshot(process.env.CONTEXT_DESK_MEMORY_SNAPSHOT);
     } else {
       for (const phase of ['after activation', 'after the session', 'after closing it'])
         result.samples.push(await sample(phase));
+      await sleep(REST_MS);
+      result.samples.push(read('at rest'));
     }
   } catch (e) {
     result.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
