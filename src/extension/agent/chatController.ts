@@ -6,47 +6,26 @@ import type { AgentSession } from '../../core/agent/session';
 import { setTiktokenWasmPath } from '../../core/tokens';
 import { PanelTokenizer } from './panelTokenizer';
 import type { ContextStore } from '../../core/store/context-store';
-import type { McpApprovalPort } from '../../core/mcp';
 import { HistoryWriter, transcriptFile } from '../../core/store/history';
 import { forkHistory } from '../../core/store/history-fork';
 import { isStrategyName } from '../../core/strategies/types';
-import type { Logger } from '../../core/ports';
 import type { SessionState } from '../../core/agent/session-state';
-import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
+import type { ChatSnapshot } from '../../protocol/chat';
 import { ChatModel } from './chatModel';
 import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels, newSessionId } from './chatSnapshots';
 import { readPastSession, resumedView, resumeForeignSession, type PastSession } from './resumedChat';
 import { ApprovalBroker } from './approvals';
-import { SECTION, pickerNotice, type Settings } from '../settings';
+import { SECTION, pickerNotice } from '../settings';
 import { updateWhereSet } from '../settingsScope';
 import { modelFields } from './providers';
-import { buildSession, liveSettings, type Extras, type SessionFactoryDeps } from './sessionFactory';
+import { buildSession, liveSettings, type Extras } from './sessionFactory';
 import { HistorySink, SessionHistory } from './sessionHistory';
+import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { fileIdentity, WrittenSessions } from './writtenSessions';
 
 export type { Extras } from './sessionFactory';
-
-export interface ChatControllerDeps {
-  extensionPath: string;
-  secrets: vscode.SecretStorage;
-  /** Workspace state: which history files this workspace wrote (see WrittenSessions). */
-  state: vscode.Memento;
-  settings: () => Settings;
-  storeRoot: () => { root: string; workspaceFolder?: string };
-  /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
-  openStore: () => Promise<ContextStore>;
-  hostPorts: SessionFactoryDeps['hostPorts'];
-  /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
-  mcpApproval?: (approvals: ApprovalBroker) => McpApprovalPort;
-  /** MCP tools and skills for the agent: the host for mcp_describe / mcp_call, and the static prompt lines. */
-  extras?: () => Promise<Extras>;
-  post: (patches: ChatPatch[]) => void;
-  postSnapshot: (snapshot: ChatSnapshot) => void;
-  /** The run started or ended (the view title's Stop follows it). */
-  onRunning?: (running: boolean) => void;
-  logger: Logger;
-}
+export type { ChatControllerDeps } from './chatControllerDeps';
 
 export class ChatController implements vscode.Disposable {
   private model: ChatModel;
