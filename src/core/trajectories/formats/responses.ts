@@ -120,7 +120,15 @@ export function readItems(items: Json[], b: TrajectoryBuilder, notes: Notes, las
   if (a.pending) b.call(b.push(a.take()), lastUsage);
 }
 
-function itemsOf(v: Json): { items: Json[]; usage?: RecordedUsage } | undefined {
+/** A document's items: a list, or a request's `input` and a response's `output`, kept apart. */
+interface Items {
+  input: Json[];
+  /** A response's own output items (possibly none); absent for a request or a bare list. */
+  output?: Json[];
+  usage?: RecordedUsage;
+}
+
+function itemsOf(v: Json): Items | undefined {
   const looksLikeItems = (list: Json[]) =>
     list.length > 0 &&
     list.every((x) => isObject(x) && (typeof x.type === 'string' || typeof x.role === 'string')) &&
@@ -130,15 +138,37 @@ function itemsOf(v: Json): { items: Json[]; usage?: RecordedUsage } | undefined 
         typeof x.type === 'string' &&
         (CALLS.has(x.type) || OUTPUTS.has(x.type) || x.type === 'message' || x.type === 'reasoning'),
     );
-  if (Array.isArray(v)) return looksLikeItems(v) ? { items: v } : undefined;
+  if (Array.isArray(v)) return looksLikeItems(v) ? { input: v } : undefined;
   if (!isObject(v)) return undefined;
-  // A request ({input}), a response ({object: "response", output}), or both kept together.
-  const input = Array.isArray(v.input) ? v.input : [];
-  const output = v.object === 'response' && Array.isArray(v.output) ? v.output : [];
-  const items = [...input, ...output];
-  if (!looksLikeItems(items)) return undefined;
+  // A request ({input}), a response ({object: "response", output}), or both kept together. A string
+  // `input` is one user message.
+  const input: Json[] = Array.isArray(v.input)
+    ? v.input
+    : typeof v.input === 'string'
+      ? [{ role: 'user', content: v.input }]
+      : [];
+  const output = v.object === 'response' && Array.isArray(v.output) ? v.output : undefined;
+  if (!looksLikeItems([...input, ...(output ?? [])])) return undefined;
   const usage = usageFrom(v.usage);
-  return { items, ...(usage ? { usage } : {}) };
+  return { input, ...(output ? { output } : {}), ...(usage ? { usage } : {}) };
+}
+
+/**
+ * The response's usage is its own call's: never the last reply of the history sent with it (an empty
+ * `output` gave it to that reply), and its output is never joined to that reply.
+ */
+function readDocument(found: Items, b: TrajectoryBuilder, notes: Notes): void {
+  if (found.output === undefined) {
+    readItems(found.input, b, notes, found.usage);
+    return;
+  }
+  readItems(found.input, b, notes);
+  if (found.output.some((x) => isObject(x) && itemKind(x) !== undefined && itemKind(x) !== 'input'))
+    readItems(found.output, b, notes, found.usage);
+  else {
+    b.rejectedCall(found.usage);
+    notes.say('the response has no output items: its call is replayed with no reply');
+  }
 }
 
 export const openAiResponses: Importer = {
@@ -150,7 +180,7 @@ export const openAiResponses: Importer = {
     // A request's `instructions` is its system prompt: it goes first.
     if (input.kind === 'document' && isObject(input.value) && typeof input.value.instructions === 'string')
       b.push({ role: 'system', content: input.value.instructions, origin: 'agent' });
-    if (found) readItems(found.items, b, notes, found.usage);
+    if (found) readDocument(found, b, notes);
     return [{ format: 'openai-responses', messages: b.messages, calls: b.calls }];
   },
 };
