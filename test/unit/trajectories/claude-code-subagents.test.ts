@@ -212,3 +212,57 @@ test('Claude Code compaction call: none of the main conversation calls is counte
     'only the call that wrote the summary: msg_A is the main session',
   );
 });
+
+test('Claude Code compaction call: a hook context the main session holds as an attachment is sent once, not again from its reminder', async () => {
+  // Sessions that record hook output keep it as a `hook_additional_context` attachment below the tool
+  // result; the compaction's file writes the same context again as a reminder below that result.
+  const text = '[COMPILE ERROR] undefined module attribute @max in lib/x.ex';
+  const attachment = (uuid: string, parent: string) => ({
+    type: 'attachment',
+    uuid,
+    parentUuid: parent,
+    sessionId: 's',
+    attachment: { type: 'hook_additional_context', content: [text], hookName: 'PostToolUse:Edit' },
+  });
+  const reminder = (uuid: string, parent: string, more = {}) =>
+    record(
+      uuid,
+      parent,
+      'user',
+      `<system-reminder>\nPostToolUse:Edit hook additional context: ${text}\n</system-reminder>`,
+      {
+        isMeta: true,
+        ...more,
+      },
+    );
+  const main = [
+    record('u1', null, 'user', 'fix both files'),
+    reply('a1', 'u1', 'msg_A', 100, use('t1')),
+    record('r1', 'a1', 'user', result('t1')),
+    attachment('h1', 'r1'),
+    reply('a2', 'h1', 'msg_B', 150, use('t2')),
+    record('r2', 'a2', 'user', result('t2')),
+    reply('a3', 'r2', 'msg_C', 180, { type: 'text', text: 'done' }),
+    { type: 'system', subtype: 'compact_boundary', uuid: 'b1', parentUuid: null, sessionId: 's', version: '2.1.30' },
+  ];
+  const side = { isSidechain: true, agentId: 'acompact-1' };
+  const own = [
+    reminder('o1', 'r1', side),
+    reminder('o2', 'r2', side), // the main session kept no attachment for this one: it was sent only here
+    record('p1', 'a3', 'user', 'Your task is to create a detailed summary of the conversation so far', side),
+    reply('c1', 'p1', 'msg_D', 400, { type: 'text', text: '<summary>fixed</summary>' }, side),
+  ];
+  const dir = mkdtempSync(join(tmpdir(), 'cd-compact-hook-'));
+  mkdirSync(join(dir, 's', 'subagents'), { recursive: true });
+  writeFileSync(join(dir, 's.jsonl'), jsonl(main));
+  writeFileSync(join(dir, 's', 'subagents', 'agent-acompact-1.jsonl'), jsonl(own));
+  const { trajectories } = await loadTrajectories([dir]);
+  const t = trajectories.find((x) => x.id === join('s', 'subagents', 'agent-acompact-1.jsonl'))!;
+  const sent = contextOf(t, t.calls![0]!).map((m) => m.content);
+  assert.equal(sent.filter((c) => c.includes(text)).length, 2, 'each hook context once');
+  assert.ok(sent.includes(text), "the first from the main session's attachment");
+  assert.ok(
+    sent.some((c) => c.startsWith('<system-reminder>')),
+    'the second from the reminder only the compaction kept',
+  );
+});

@@ -4,7 +4,7 @@
 // `parentUuid` point into the main session. Counted from its own records it looked 60 times smaller than
 // it was, so it is replayed only over the main conversation's context at that point, or not at all.
 import type { ImportedRun } from '../importer';
-import type { JsonObject } from '../json';
+import { isObject, type JsonObject } from '../json';
 import { Notes } from '../notes';
 import { activePath } from './claude-code-path';
 import { readRun } from './claude-code';
@@ -13,6 +13,39 @@ import { readRun } from './claude-code';
 export function continuesElsewhere(own: readonly JsonObject[]): boolean {
   const uuids = new Set(own.map((r) => r.uuid).filter((u) => typeof u === 'string'));
   return own.some((r) => typeof r.parentUuid === 'string' && !uuids.has(r.parentUuid));
+}
+
+/** The text of a hook's context attachment (`hook_additional_context`); undefined for other records. */
+function hookContext(r: JsonObject): string | undefined {
+  const a = r.type === 'attachment' && isObject(r.attachment) ? r.attachment : undefined;
+  if (a?.type !== 'hook_additional_context') return undefined;
+  const text = Array.isArray(a.content) ? a.content.filter((t) => typeof t === 'string').join('\n') : a.content;
+  return typeof text === 'string' && text !== '' ? text : undefined;
+}
+
+/**
+ * The compaction's own reminders that repeat a hook context the main conversation already holds as an
+ * attachment (sessions that record hook output write it there; the compaction's file writes the same
+ * context again as a reminder below the same tool result): the call sent it once.
+ */
+function repeatedHookReminders(prefix: readonly JsonObject[], own: readonly JsonObject[]): Set<JsonObject> {
+  const hooks = prefix.filter((r) => hookContext(r) !== undefined);
+  const used = new Set<JsonObject>();
+  const out = new Set<JsonObject>();
+  for (const o of own) {
+    const text = o.isMeta === true && isObject(o.message) ? o.message.content : undefined;
+    if (typeof text !== 'string' || !text.includes('hook additional context')) continue;
+    // The attachment hangs below the same record as the reminder, or is the reminder's parent.
+    const same = hooks.find(
+      (h) =>
+        !used.has(h) && (h.parentUuid === o.parentUuid || h.uuid === o.parentUuid) && text.includes(hookContext(h)!),
+    );
+    if (same) {
+      used.add(same);
+      out.add(o);
+    }
+  }
+  return out;
 }
 
 /**
@@ -30,14 +63,14 @@ export function compactionRun(main: readonly JsonObject[], own: readonly JsonObj
   for (const r of own) if (typeof r.parentUuid === 'string') last = Math.max(last, at.get(r.parentUuid) ?? -1);
   if (last < 0) return undefined;
   const prefix = path.slice(0, last + 1);
-  const placed = new Set<JsonObject>();
+  const placed = repeatedHookReminders(prefix, own); // left out: already in the prefix
   const combined: JsonObject[] = [];
   // The summary prompt is Claude Code's, not the person's: read as the harness's (meta) text.
   const mark = (o: JsonObject): JsonObject => (o.type === 'user' ? { ...o, isMeta: true } : o);
   for (const r of prefix) {
     combined.push(r);
     for (const o of own)
-      if (o.parentUuid === r.uuid && typeof r.uuid === 'string') {
+      if (o.parentUuid === r.uuid && typeof r.uuid === 'string' && !placed.has(o)) {
         combined.push(mark(o));
         placed.add(o);
       }
