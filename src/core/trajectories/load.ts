@@ -231,7 +231,7 @@ async function readClineRanges(file: string, runs: ImportedRun[], notes: Notes):
   for (const run of runs) applyDeletedRanges(run, rows, notes);
   if (ui.kind === 'document' && recordsUsage(ui.value))
     notes.say(
-      `the per-request usage in ${CLINE_UI_MESSAGES} (tokensIn, cacheReads, cost) is not read: its tokensIn leaves cache reads out for some providers (Anthropic) and holds them for others, and the file does not say which provider: no recorded figures`,
+      `the per-request usage in ${CLINE_UI_MESSAGES} (tokensIn, cacheReads, cost) is not read: what tokensIn holds depends on the provider and on the version that wrote it (Cline's OpenAI-compatible and LiteLLM providers count cache reads in it and again in cacheReads, its other providers leave them out, later Roo Code versions write the whole input), and the task records neither version nor, for Roo Code, provider: no recorded figures`,
     );
 }
 

@@ -115,4 +115,6 @@ test("Cline / Roo Code: the usage on api_req_started rows is said not to be read
     t.warnings!.join('\n'),
     /per-request usage in ui_messages\.json \(tokensIn, cacheReads, cost\) is not read/,
   );
+  // The reason holds even where task_metadata.json names the provider: the version is not recorded.
+  assert.match(t.warnings!.join('\n'), /depends on the provider and on the version that wrote it/);
 });
