@@ -74,3 +74,17 @@ test('a string input is the user message the response was asked with', async () 
   );
   assert.deepEqual(t.calls![0]!.context, [[0, 1]]);
 });
+
+test('a response whose output holds only items replay does not read is still its own call, with its usage', async () => {
+  const t = await read('web-search.json', {
+    object: 'response',
+    input: history,
+    output: [{ type: 'web_search_call', id: 'ws_1', status: 'completed' }],
+    usage: { input_tokens: 900, output_tokens: 12 },
+  });
+  const last = t.calls!.at(-1)!;
+  assert.equal(last.output, undefined);
+  assert.equal(last.recorded?.inputTokens, 900);
+  assert.equal(t.calls![0]!.recorded, undefined);
+  assert.match(t.warnings!.join('\n'), /unknown type "web_search_call" dropped/);
+});

@@ -163,11 +163,12 @@ function readDocument(found: Items, b: TrajectoryBuilder, notes: Notes): void {
     return;
   }
   readItems(found.input, b, notes);
-  if (found.output.some((x) => isObject(x) && itemKind(x) !== undefined && itemKind(x) !== 'input'))
-    readItems(found.output, b, notes, found.usage);
-  else {
+  const before = b.calls.length;
+  readItems(found.output, b, notes, found.usage);
+  if (b.calls.length === before) {
+    // Nothing replayable came back (an empty output, or only item types not replayed): the call happened.
     b.rejectedCall(found.usage);
-    notes.say('the response has no output items: its call is replayed with no reply');
+    notes.say('the response has no output items replay reads: its call is replayed with no reply');
   }
 }
 
