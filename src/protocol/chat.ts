@@ -81,6 +81,11 @@ export interface ContextMeter {
   costUnits: number;
   /** The same in US$, when the model's price is known (the sum of the calls' recorded money). */
   costUsd?: number;
+  /**
+   * Units of a separate summary model's calls, in that model's own units, when its price or the agent
+   * model's is unknown: not in `costUnits` (the units differ) and shown beside them.
+   */
+  summaryUnits?: number;
   /** The price entry the money comes from (table key, the user's setting or the dated default table). */
   price?: { model: string; source: 'default' | 'setting'; asOf?: string };
   calls: number;
@@ -151,6 +156,8 @@ export interface SessionSummary {
   /** Model calls and cost, from the call records of the history file (absent in files without them). */
   calls?: number;
   costUnits?: number;
+  /** A separate summary model's units, in its own units: not in `costUnits` (see ContextMeter.summaryUnits). */
+  summaryUnits?: number;
   costUsd?: number;
 }
 

@@ -14,6 +14,8 @@ import { statusText } from '../../src/webview/lib/format';
 import { fullOutputLine } from '../../src/core/store/tool-outputs';
 import type { AgentEvent } from '../../src/core/agent/events';
 import type { CallRecord } from '../../src/core/agent/session-state';
+import { costLabel } from '../../src/webview/lib/labels';
+import { meterFromLog } from '../../src/extension/agent/meter';
 
 const record = (call: number, cost: number): CallRecord => ({
   turn: call,
@@ -567,4 +569,26 @@ test('a resumed short output kept in a file is seen whole; a long one has its pr
       [1502, false],
     ],
   );
+});
+
+test('a summary model’s own units are shown apart from the agent model’s, not added to them', () => {
+  const model = new ChatModel(emptyChat('s', 'summary', 1000, false));
+  model.event({ type: 'call-finished', turn: 1, call: 1, outputTokens: 3, record: record(1, 10), costSoFar: 10 });
+  model.event({
+    type: 'summary-call',
+    record: { model: 'my-local-llm', inputTokens: 300, outputTokens: 50, cost: 500, unitsOf: 'my-local-llm' },
+    costSoFar: 10,
+  });
+  const m = model.snapshot.meter;
+  assert.equal(m.costUnits, 10);
+  assert.equal(m.summaryUnits, 500);
+  assert.equal(m.costUsd, undefined);
+  assert.equal(costLabel(m).text, '10 units + 500 summary units');
+  // A resumed session shows the same, from its records.
+  const resumed = meterFromLog(emptyChat('s', 'summary', 1000, false).meter, {
+    calls: [record(1, 10)],
+    summaryCalls: [{ model: 'my-local-llm', inputTokens: 300, outputTokens: 50, cost: 500, unitsOf: 'my-local-llm' }],
+  });
+  assert.equal(resumed.costUnits, 10);
+  assert.equal(resumed.summaryUnits, 500);
 });

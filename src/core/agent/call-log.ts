@@ -67,6 +67,7 @@ export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefine
     outputTokens: o.outputTokens,
     cost: o.cost,
     ...(o.costUsd !== undefined ? { costUsd: o.costUsd as number } : {}),
+    ...(typeof o.unitsOf === 'string' ? { unitsOf: o.unitsOf } : {}),
     ...(scaledOf(o.scaled) ?? {}),
     ...(count(o.at) ? { at: o.at } : {}),
     ...(count((o.budget as { spentTokens?: unknown } | undefined)?.spentTokens)
@@ -142,6 +143,8 @@ export interface CallTotals {
   costUnits: number;
   /** Money, when every billed call of the log had a known price; undefined otherwise. */
   costUsd?: number;
+  /** Units of summary calls in another model's units (`unitsOf`): not in `costUnits`, which they would mix. */
+  summaryUnits?: number;
 }
 
 export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTotals {
@@ -169,7 +172,8 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTo
     usd = usd === undefined || (r.costUsd === undefined && r.cost > 0) ? undefined : usd + (r.costUsd ?? 0);
   }
   for (const s of log.summaryCalls) {
-    t.costUnits += s.cost;
+    if (s.unitsOf !== undefined) t.summaryUnits = (t.summaryUnits ?? 0) + s.cost;
+    else t.costUnits += s.cost;
     usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
   }
   if (usd !== undefined && t.costUnits > 0) t.costUsd = usd;

@@ -20,6 +20,8 @@ export interface HistorySummary {
   costUnits?: number;
   /** Money, when every billed call had a known price. */
   costUsd?: number;
+  /** A separate summary model's units, not in `costUnits` (see CallTotals.summaryUnits). */
+  summaryUnits?: number;
 }
 
 export const TITLE_CHARS = 80;
@@ -78,6 +80,7 @@ class Accumulator {
       calls: t.calls,
       costUnits: t.costUnits,
       ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}),
+      ...(t.summaryUnits !== undefined ? { summaryUnits: t.summaryUnits } : {}),
     };
   }
 }

@@ -96,6 +96,12 @@ export interface SummaryCallRecord {
   outputTokens: number;
   cost: number;
   costUsd?: number;
+  /**
+   * Set when `cost` is in this model's units (its own uncached input), not the session's: a separate
+   * summary model whose price, or the agent model's, is unknown. Such a cost is kept out of the session's
+   * units (`SessionState.cost`), since the two units differ.
+   */
+  unitsOf?: string;
   /** As a model call's `scaled`: the prompt and answer the budget counted and the cost was billed by. */
   scaled?: { inputTokens: number; outputTokens: number };
   at?: number;

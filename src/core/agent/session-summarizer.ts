@@ -97,7 +97,7 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
         !exact && (reported.inputTokens === undefined || reported.outputTokens === undefined)
           ? { inputTokens: input, outputTokens: output }
           : undefined;
-      const { cost, costUsd } = summaryCallCost(scaled ? { ...usage, ...scaled } : usage, {
+      const { cost, costUsd, unitsOf } = summaryCallCost(scaled ? { ...usage, ...scaled } : usage, {
         model: o.model,
         accountant: d.accountant(),
         money,
@@ -115,12 +115,14 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
         outputTokens: usage.outputTokens,
         cost,
         ...(costUsd !== undefined ? { costUsd } : {}),
+        ...(unitsOf !== undefined ? { unitsOf } : {}),
         ...(scaled ? { scaled } : {}),
         at: d.clock.now(),
         budget: { spentTokens: (d.budget.usage()[0]?.used ?? 0) + d.caller.pendingTokens },
       };
       s.summaryCalls.push(record);
-      s.cost += cost;
+      // Another model's units are not the session's: kept apart (the record has them), never added.
+      if (unitsOf === undefined) s.cost += cost;
       d.report(() => o.onSummaryCall?.(record));
       d.emit({ type: 'summary-call', record, costSoFar: s.cost });
     },

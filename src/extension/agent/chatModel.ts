@@ -139,7 +139,13 @@ export class ChatModel {
       case 'summary-call':
         this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
         return this.patch([
-          { op: 'meter', meter: this.withBudget(this.withCost({ ...this.s.meter }, e.costSoFar), e.record.budget) },
+          {
+            op: 'meter',
+            meter: this.withBudget(
+              this.withCost(withSummaryUnits(this.s.meter, e.record), e.costSoFar),
+              e.record.budget,
+            ),
+          },
         ]);
       case 'retry': {
         // What the failed attempt streamed is not part of the answer: the retry streams it again.
@@ -345,4 +351,9 @@ export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): B
       state = byUse;
   }
   return { state, usedPercent, limit };
+}
+
+/** The meter with a summary call's units added apart when they are another model's (see `unitsOf`). */
+function withSummaryUnits(m: ContextMeter, r: { cost: number; unitsOf?: string }): ContextMeter {
+  return r.unitsOf === undefined ? { ...m } : { ...m, summaryUnits: (m.summaryUnits ?? 0) + r.cost };
 }

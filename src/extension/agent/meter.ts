@@ -20,12 +20,13 @@ export const NO_TOTALS: Totals = {
 export function meterFromLog(base: ContextMeter, log: Pick<CallLog, 'calls' | 'summaryCalls'>): ContextMeter {
   const t = callTotals(log);
   const last = log.calls[log.calls.length - 1];
-  const { costUsd: _u, price: _p, reported: _r, ...rest } = base;
+  const { costUsd: _u, price: _p, reported: _r, summaryUnits: _s, ...rest } = base;
   return {
     ...rest,
     calls: t.calls,
     costUnits: t.costUnits,
     ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}),
+    ...(t.summaryUnits !== undefined ? { summaryUnits: t.summaryUnits } : {}),
     ...(last?.money ? { price: priceOf(last.money) } : {}),
     totals: {
       tokensSent: t.tokensSent,

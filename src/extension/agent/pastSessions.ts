@@ -37,6 +37,7 @@ export async function listPastSessions(
       ...(isOwn(e.name, e.identity) ? {} : { foreign: true }),
       ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
       ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
+      ...(s.summaryUnits !== undefined ? { summaryUnits: s.summaryUnits } : {}),
     };
   });
 }

@@ -12,6 +12,10 @@ export function plural(n: number, one: string, many = `${one}s`): string {
 export const UNIT_TOOLTIP =
   'Cost units are input-token equivalents: one unit is what one uncached input token costs. Cached input, cache writes and output tokens count at their price relative to it (contextDesk.cachedInputPrice and contextDesk.cacheWritePrice; output at 4). The model’s price is not known: add it to contextDesk.prices to see money.';
 
+/** Why the summary model's units are shown apart (see ContextMeter.summaryUnits). */
+export const SUMMARY_UNITS_TOOLTIP =
+  'Cost units are input-token equivalents: one unit is what one uncached input token costs. The agent model’s units come first; the summary model’s calls follow in its own units (its uncached input tokens). They are not added up and no money is shown: the summary model’s price, or the agent model’s, is not known. Add it to contextDesk.prices to see money.';
+
 /** Where the money's price comes from: "gpt-4o, default price table of 2026-11-24" or "my-model, contextDesk.prices". */
 export function priceSource(p: NonNullable<ContextMeter['price']>): string {
   return p.source === 'setting'
@@ -25,11 +29,17 @@ export function priceSource(p: NonNullable<ContextMeter['price']>): string {
  */
 export function costLabel(
   m: Pick<ContextMeter, 'costUnits' | 'costUsd' | 'price'> &
-    Partial<Pick<ContextMeter, 'estimated' | 'totals' | 'calls'>>,
+    Partial<Pick<ContextMeter, 'estimated' | 'totals' | 'calls' | 'summaryUnits'>>,
 ): { text: string; title: string } {
   const held = heldAsEstimate({ estimated: m.estimated ?? false, calls: m.calls ?? 0, totals: m.totals });
   const approx = held && m.costUnits > 0 ? '≈ ' : ''; // nothing spent is exact
   const estimate = approx ? ' An estimate: the provider did not report what some calls used.' : '';
+  // Another model's units cannot be added to this one's: both shown, and no total.
+  if (m.summaryUnits !== undefined && m.summaryUnits > 0)
+    return {
+      text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.summaryUnits)} summary units`,
+      title: SUMMARY_UNITS_TOOLTIP + estimate,
+    };
   if (m.costUsd !== undefined)
     return {
       text: `${approx}${formatUsd(m.costUsd)}`,
@@ -60,7 +70,10 @@ export function sessionMeta(s: SessionSummary, now = Date.now()): string {
   const parts = [plural(s.turns, 'turn')];
   if (s.calls !== undefined) parts.push(plural(s.calls, 'call'));
   if (s.costUsd !== undefined) parts.push(formatUsd(s.costUsd));
-  else if (s.costUnits !== undefined) parts.push(`${formatTokens(s.costUnits)} units`);
+  else if (s.costUnits !== undefined)
+    parts.push(
+      `${formatTokens(s.costUnits)} units` + (s.summaryUnits ? ` + ${formatTokens(s.summaryUnits)} summary units` : ''),
+    );
   else parts.push('cost not recorded');
   parts.push(shortDate(s.updatedAt ?? s.createdAt, now));
   return parts.join(' · ');

@@ -4,6 +4,9 @@ import { test } from 'node:test';
 import { AgentSession, type AgentOptions } from '../../../src/core/agent/session';
 import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import type { ChatProvider, ChatRequest, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
+import { CallAccountant } from '../../../src/core/agent/accounting';
+import { callTotals } from '../../../src/core/agent/call-log';
+import { summaryCallCost } from '../../../src/core/agent/summary-cost';
 import { resolvePricing } from '../../../src/core/cost/pricing';
 import { createTokenizer } from '../../../src/core/tokens';
 import { echoTool } from './helpers';
@@ -116,4 +119,47 @@ test('a summary prompt over 200k tokens is billed at the long-context tier (Sonn
     const summary = agent.state().summaryCalls[0]!;
     assert.ok(Math.abs(summary.costUsd! - usd) < 1e-9, `${summaryModel ?? 'same model'}: ${summary.costUsd} vs ${usd}`);
   }
+});
+
+test('a summary model without a price: its units are kept apart from the agent model’s, never added', async () => {
+  const usage = { inputTokens: 20000, cachedTokens: 0, cacheWriteTokens: 0, outputTokens: 300 };
+  const unpriced = resolvePricing({
+    model: 'my-local-llm',
+    provider: 'openai',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const provider = anthropicLike(usage);
+  const agent = sonnetSession({ provider, summaryModel: { provider, model: 'my-local-llm', pricing: unpriced } });
+  assert.equal(await agent.send('fix the bug'), 'completed');
+  const s = agent.state();
+  const summary = s.summaryCalls[0]!;
+  assert.equal(summary.unitsOf, 'my-local-llm');
+  assert.equal(summary.costUsd, undefined, 'no price, no money');
+  // 20,000 input at 1 and 300 output at the default 4, in the local model's own units.
+  assert.equal(summary.cost, 20000 + 300 * 4);
+  const agentUnits = s.calls.reduce((n, c) => n + c.cost, 0);
+  assert.ok(Math.abs(s.cost - agentUnits) < 1e-6, `session units ${s.cost} are the agent model's ${agentUnits}`);
+  const t = callTotals(s);
+  assert.ok(Math.abs(t.costUnits - agentUnits) < 1e-6);
+  assert.equal(t.summaryUnits, summary.cost * s.summaryCalls.length);
+  assert.equal(t.costUsd, undefined, 'the total in US$ is refused');
+});
+
+test('an agent model without a price: a priced summary model’s units are kept apart too', () => {
+  const haiku = resolvePricing({
+    model: 'claude-haiku-4-5',
+    provider: 'anthropic',
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const own = resolvePricing({ model: 'my-agent', provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
+  const accountant = new CallAccountant(createTokenizer('o200k'), own);
+  const bill = summaryCallCost(
+    { inputTokens: 20000, cachedTokens: 0, outputTokens: 300 },
+    { model: 'my-agent', accountant, money: undefined, summaryModel: { model: 'claude-haiku-4-5', pricing: haiku } },
+  );
+  assert.equal(bill.unitsOf, 'claude-haiku-4-5');
+  // Anthropic marks the prompt for caching: the unreported uncached input is billed as written ($1.25).
+  assert.ok(Math.abs(bill.costUsd! - (20000 * 1.25 + 300 * 5) / 1e6) < 1e-12, `${bill.costUsd}`);
 });

@@ -159,3 +159,14 @@ test('a short output stored only for masking: seen whole, and masked with the fi
     'Masked: the model now sees a one-line placeholder instead of 6 lines; the full text is in',
   );
 });
+
+test('a summary model’s units are shown beside the agent model’s, never summed into them', () => {
+  const l = costLabel({ costUnits: 13_500, summaryUnits: 21_200 });
+  assert.equal(l.text, '13.5k units + 21.2k summary units');
+  assert.match(l.title, /not added up/);
+  const meta = sessionMeta(
+    { id: 'a', title: 't', createdAt: 0, turns: 1, calls: 2, costUnits: 13_500, summaryUnits: 21_200 },
+    0,
+  );
+  assert.match(meta, /13\.5k units \+ 21\.2k summary units/);
+});
