@@ -76,6 +76,9 @@ function recordedLines(r: ReplayReport): string[] {
           ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records`
           : '') +
         (rec.summaryCalls ? ` (${fmt(rec.summaryCalls)} summarizer calls included)` : '') +
+        (rec.otherModelUnits !== undefined
+          ? `; ${fmt(Math.round(rec.otherModelUnits))} more units of a separate summary model, in its own units (its price or the agent model's was not known), not added`
+          : '') +
         '.',
     );
   const formats = Object.entries(r.agreement);

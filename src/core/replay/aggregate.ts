@@ -107,6 +107,8 @@ export interface RecordedTotals {
   costUnits?: number;
   /** Summarizer calls recorded beside the model calls. */
   summaryCalls?: number;
+  /** Units of summarizer calls in a separate model's own units (its price or the agent's unknown): not in costUnits. */
+  otherModelUnits?: number;
   /** Context Desk's records: model calls with a record (the scope of sentTokens and costUnits). */
   recordCalls?: number;
   /** Of those, the calls whose prompt size was recorded too: when it equals both counts, the scopes are one. */
@@ -165,6 +167,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     if (s) {
       t.summaryCalls = (t.summaryCalls ?? 0) + s.calls;
       t.costUnits = (t.costUnits ?? 0) + s.costUnits;
+      if (s.otherModelUnits !== undefined) t.otherModelUnits = (t.otherModelUnits ?? 0) + s.otherModelUnits;
       if (s.cost !== undefined) callCost = (callCost ?? 0) + s.cost;
     }
     if (any) t.trajectories++;

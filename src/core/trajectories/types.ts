@@ -55,6 +55,11 @@ export interface RecordedSummaries {
   inputTokens: number;
   outputTokens: number;
   costUnits: number;
+  /**
+   * Units of calls to a separate summary model whose price, or the agent model's, was not known: in that
+   * model's own units, so not in `costUnits` (the record's `unitsOf`).
+   */
+  otherModelUnits?: number;
   /** US dollars, when every one had a known price. */
   cost?: number;
 }

@@ -105,3 +105,14 @@ test("raw's agreement is refused where media were not counted (raw is then a low
   assert.equal(cell('total'), '');
   assert.equal(cell('txt.json'), '1.25');
 });
+
+test("a separate summary model's own units are reported apart from the recorded cost units, not added", () => {
+  const r = report([
+    replay('a', [{ sent: 100, recorded: { inputTokens: 100, sentTokens: 100, costUnits: 100 } }], {
+      recordedSummaries: { calls: 1, inputTokens: 20000, outputTokens: 300, costUnits: 0, otherModelUnits: 21200 },
+    }),
+  ]);
+  assert.equal(r.recorded!.costUnits, 100);
+  assert.equal(r.recorded!.otherModelUnits, 21200);
+  assert.match(formatTable(r), /21,200 more units of a separate summary model.*not added/);
+});

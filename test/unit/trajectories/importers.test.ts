@@ -363,3 +363,23 @@ test('mini-swe-agent: each call keeps its response id (how a copy of the log is 
     [undefined, undefined, undefined],
   );
 });
+
+test('Context Desk history: a separate summary model’s own units are kept out of the session’s cost units', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-units-'));
+  const base = readFileSync(fixture('context-desk-history.jsonl'), 'utf8').trimEnd();
+  const line = (call: Record<string, unknown>) =>
+    JSON.stringify({ v: 1, session: 's-1', kind: 'summary-call', at: '2025-09-10T12:00:00.000Z', call });
+  const file = join(dir, 'history.jsonl');
+  writeFileSync(
+    file,
+    [
+      base,
+      line({ model: 'claude-sonnet-4-5', inputTokens: 1000, outputTokens: 100, cost: 1500 }),
+      line({ model: 'my-local-llm', inputTokens: 20000, outputTokens: 300, cost: 21200, unitsOf: 'my-local-llm' }),
+    ].join('\n') + '\n',
+  );
+  const [t] = await loadTrajectoryFile(file);
+  assert.equal(t!.recordedSummaries?.calls, 2);
+  assert.equal(t!.recordedSummaries?.costUnits, 1500, 'only the units of the agent model');
+  assert.equal(t!.recordedSummaries?.otherModelUnits, 21200);
+});

@@ -97,7 +97,9 @@ export const contextDeskHistory: Importer = {
           summaries.calls++;
           summaries.inputTokens += sc.inputTokens;
           summaries.outputTokens += sc.outputTokens;
-          summaries.costUnits += sc.cost;
+          // Another model's units are not the session's: kept apart, never added (the record's unitsOf).
+          if (sc.unitsOf !== undefined) summaries.otherModelUnits = (summaries.otherModelUnits ?? 0) + sc.cost;
+          else summaries.costUnits += sc.cost;
           summaryUsd = summaryUsd === undefined || sc.costUsd === undefined ? undefined : summaryUsd + sc.costUsd;
           continue;
         }
