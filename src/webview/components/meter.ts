@@ -16,6 +16,13 @@ const BUDGET_TEXT = {
   exceeded: 'over the limit',
 } as const;
 
+/**
+ * The dot before each figure. Every figure has one, and each line of figures starts one dot's width left
+ * of the clipping box (.figures), so the dot of whichever figure wraps to the start of a line is cut away
+ * instead of starting that line.
+ */
+const SEP = html`<span class="sep" aria-hidden="true">·</span>`;
+
 function stat(label: string, value: unknown, cls = '', title = ''): unknown {
   return html`<div class="stat ${cls}" title=${title}><span class="k">${label}</span> ${value}</div>`;
 }
@@ -71,35 +78,37 @@ export class CdMeter extends LitElement {
         @click=${() => this.toggle()}
       >
         <span class="codicon codicon-chevron-${this.open ? 'down' : 'right'}" aria-hidden="true"></span>
-        <span
-          class="bar ${level}"
-          role="meter"
-          aria-label="Tokens in the context window"
-          aria-valuemin="0"
-          aria-valuemax=${m.contextWindow}
-          aria-valuenow=${Math.min(m.tokensInWindow, m.contextWindow)}
-          aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
-          ><span class="fill" style="width:${(share * 100).toFixed(1)}%"></span
-        ></span>
-        <span class="value" data-testid="meter-tokens" title="Tokens in the context sent / the model's context window"
-          >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
+        <span class="figures"
+          ><span class="row"
+            ><span class="part"
+              >${SEP}<span
+                class="bar ${level}"
+                role="meter"
+                aria-label="Tokens in the context window"
+                aria-valuemin="0"
+                aria-valuemax=${m.contextWindow}
+                aria-valuenow=${Math.min(m.tokensInWindow, m.contextWindow)}
+                aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
+                ><span class="fill" style="width:${(share * 100).toFixed(1)}%"></span></span
+              ><span
+                class="value"
+                data-testid="meter-tokens"
+                title="Tokens in the context sent / the model's context window"
+                >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
+              ></span
+            >${budgetFirst ? html`<span class="part">${SEP}${budget}</span>` : nothing}<span class="part"
+              >${SEP}<span class="value" data-testid="meter-cost" title=${cost.title}>${cost.text}</span></span
+            >${
+              m.maskedObservations > 0
+                ? html`<span class="part"
+                    >${SEP}<span class="value" data-testid="meter-masked" title=${maskedLabel(m)}
+                      >${m.maskedObservations} masked</span
+                    ></span
+                  >`
+                : nothing
+            }${b && !budgetFirst ? html`<span class="part">${SEP}${budget}</span>` : nothing}</span
+          ></span
         >
-        ${budgetFirst ? html`<span class="part"><span class="sep">·</span>${budget}</span>` : nothing}
-        <span class="part"
-          ><span class="sep">·</span
-          ><span class="value" data-testid="meter-cost" title=${cost.title}>${cost.text}</span></span
-        >
-        ${
-          m.maskedObservations > 0
-            ? html`<span class="part"
-                ><span class="sep">·</span
-                ><span class="value" data-testid="meter-masked" title=${maskedLabel(m)}
-                  >${m.maskedObservations} masked</span
-                ></span
-              >`
-            : nothing
-        }
-        ${b && !budgetFirst ? html`<span class="part"><span class="sep">·</span>${budget}</span>` : nothing}
       </button>
       ${this.open ? this.details(m) : nothing}
     </div>`;
@@ -171,7 +180,7 @@ export class CdMeter extends LitElement {
       }
       .line {
         display: flex;
-        align-items: center;
+        align-items: flex-start;
         gap: 5px;
         width: 100%;
         min-width: 0;
@@ -184,13 +193,31 @@ export class CdMeter extends LitElement {
         cursor: pointer;
         text-align: left;
         white-space: nowrap;
-        /* A narrow panel puts the figures on more lines rather than cutting one off. */
+      }
+      .line > .codicon {
+        flex: none;
+      }
+      .figures {
+        flex: 1;
+        min-width: 0;
+        overflow: hidden;
+      }
+      /* A narrow panel puts the figures on more lines rather than cutting one off. */
+      .row {
+        display: flex;
         flex-wrap: wrap;
-        row-gap: 0;
+        align-items: center;
+        margin-left: -14px;
       }
       .part {
         display: inline-flex;
-        gap: 5px;
+        align-items: center;
+        max-width: 100%;
+      }
+      .sep {
+        flex: none;
+        width: 14px;
+        text-align: center;
       }
       .line:hover {
         color: var(--vscode-foreground);
@@ -198,17 +225,22 @@ export class CdMeter extends LitElement {
       .line:focus-visible {
         outline: 1px solid var(--vscode-focusBorder);
       }
+      /* Wraps only when alone on its line and still too wide (flex-wrap breaks lines first). */
       .value {
-        flex: none;
+        min-width: 0;
+        white-space: normal;
         font-variant-numeric: tabular-nums;
       }
+      /* 220 px at 200 % zoom is 110 px: "budget 85%" with its icon may need two lines there. */
       .budget {
-        flex: none;
+        min-width: 0;
+        white-space: normal;
       }
       .bar {
         position: relative;
         flex: none;
         width: 36px;
+        margin-right: 5px;
         height: 6px;
         background: var(--vscode-input-background);
         border: 1px solid var(--vscode-widget-border, var(--vscode-contrastBorder, transparent));

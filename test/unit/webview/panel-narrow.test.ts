@@ -62,6 +62,46 @@ test('the meter line and the pickers are not cut at 150, 300 and 800 pixels', as
   }
 });
 
+/**
+ * The separator dots of the meter line a reader sees that start a line: a dot is seen unless an ancestor
+ * that clips (overflow other than visible) hides it; it starts a line when no figure on its row is left of it.
+ */
+const LEADING_DOTS = `(() => {
+  const meter = document.querySelector('cd-app').shadowRoot.querySelector('cd-meter').shadowRoot;
+  const line = meter.querySelector('.line');
+  const figures = [...line.querySelectorAll('[data-testid^="meter-"]')].map((e) => e.getBoundingClientRect());
+  const leading = [];
+  for (const dot of [...line.querySelectorAll('*')].filter((e) => e.children.length === 0 && e.textContent.trim() === '·')) {
+    const d = dot.getBoundingClientRect();
+    let clipLeft = -Infinity;
+    for (let a = dot.parentElement; a && a !== line.parentElement; a = a.parentElement)
+      if (getComputedStyle(a).overflowX !== 'visible') clipLeft = Math.max(clipLeft, a.getBoundingClientRect().left);
+    if (d.right <= clipLeft + 1) continue;
+    const row = figures.filter((f) => Math.abs(f.top - d.top) < d.height / 2 && f.right <= d.left + 1);
+    if (row.length === 0) leading.push(Math.round(d.left) + ',' + Math.round(d.top));
+  }
+  return leading;
+})()`;
+
+test('no separator dot of the meter line starts a line and no figure is cut at 110 (220 at 200 % zoom), 150, 220 and 300 pixels', async () => {
+  const budgetFirst = emptyChat({
+    meter: { ...chat.meter, budget: { state: 'warning', usedPercent: 91, limit: 1_000_000 } },
+  });
+  for (const snapshot of [chat, budgetFirst])
+    for (const width of [110, 150, 220, 300]) {
+      const page = await panel.open(snapshot, { width, height: 500 });
+      assert.deepEqual(await page.evaluate(LEADING_DOTS), [], `${width} px: dots at the start of a line`);
+      // The pickers are native selects: at 110 px they show the start of a long model name, as VS Code's do.
+      const cut = (await page.evaluate(CUT)) as string[];
+      assert.deepEqual(
+        cut.filter((c) => c.startsWith('meter-')),
+        [],
+        `${width} px: cut off`,
+      );
+      await page.close();
+    }
+});
+
 test('a budget 99.6 % spent by an estimated count reads "≈ 99.6%", not a full 100 %', async () => {
   const estimated = emptyChat({
     meter: { ...emptyChat().meter, estimated: true, budget: { state: 'warning', usedPercent: 99.6, limit: 30_000 } },
