@@ -46,20 +46,24 @@ export function dock(d: DockState): unknown {
     : nothing;
 }
 
-/** What the dock shows above the composer while chatting: the status line and the meter. */
+/**
+ * What the dock shows above the composer while chatting: the status line and the meter. The status line
+ * is a live region that stays in the page, empty and without height while idle: screen readers do not
+ * read a region inserted with its text already in it, so "The agent is working…" went unsaid.
+ */
 function chatStatus(c: ChatSnapshot, d: DockState): unknown {
   const running = c.status === 'running';
   const quiet = c.activity ?? (running || c.status !== 'idle' ? statusText(c.status) : undefined);
   return html`
-    ${
-      quiet
-        ? html`<div class="status-line" role="status" aria-live="polite">
-            ${running ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>` : nothing}
-            ${c.status === 'error' || c.status === 'budget' ? html`<span class="codicon codicon-error" aria-hidden="true"></span>` : nothing}
-            <span class="status ${c.status}" data-testid="status">${quiet}</span>
-          </div>`
-        : nothing
-    }
+    <div class="status-line ${quiet ? '' : 'empty'}" role="status" aria-live="polite">
+      ${
+        quiet
+          ? html`${running ? html`<span class="codicon codicon-loading codicon-modifier-spin" aria-hidden="true"></span>` : nothing}
+              ${c.status === 'error' || c.status === 'budget' ? html`<span class="codicon codicon-error" aria-hidden="true"></span>` : nothing}
+              <span class="status ${c.status}" data-testid="status">${quiet}</span>`
+          : nothing
+      }
+    </div>
     ${
       c.meter.calls > 0 || c.meter.budget || c.meter.maskedObservations > 0
         ? html`<cd-meter
@@ -114,6 +118,9 @@ export const dockStyles = css`
     min-height: 1.2em;
     font-size: 0.92em;
     color: var(--vscode-descriptionForeground);
+  }
+  .status-line.empty {
+    min-height: 0;
   }
   /* Wraps: a retry's reason ("…: the provider is rate limiting") comes last and was cut at 300 px. */
   .status-line .status {

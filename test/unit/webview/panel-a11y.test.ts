@@ -307,6 +307,30 @@ test("Test connection's answer lands in a live region that was there before it",
   await page.close();
 });
 
+test('a run that starts says so in the status live region that was there before it, and so does its end', async () => {
+  const page: Page = await panel.open(emptyChat());
+  const region = await page.evaluate(`(() => {
+    const dock = document.querySelector('cd-app').shadowRoot.querySelector('.dock');
+    window.__region = [...dock.querySelectorAll('[aria-live]')].find((r) => !r.closest('cd-meter'));
+    return window.__region ? [window.__region.getAttribute('role'), window.__region.getAttribute('aria-live'), window.__region.textContent.trim()] : null;
+  })()`);
+  assert.deepEqual(region, ['status', 'polite', ''], 'no empty live region in the dock before the run');
+  for (const [status, said] of [
+    ['running', 'Running…'],
+    ['completed', 'Completed'],
+  ] as const) {
+    await patch(page, [{ op: 'status', status }]);
+    await page.locator('cd-app [data-testid="status"]', { hasText: said }).waitFor();
+    assert.ok(
+      await page.evaluate(
+        `window.__region.isConnected && window.__region.contains(window.__region.getRootNode().querySelector('[data-testid="status"]'))`,
+      ),
+      `"${said}" is not inside the region that was there before it`,
+    );
+  }
+  await page.close();
+});
+
 test('with reduced motion asked for, no spinner turns (the status line, an answer being written, a tool card)', async () => {
   const items: ChatItem[] = [
     { kind: 'user', id: 'u1', text: 'Go', at: 1 },
