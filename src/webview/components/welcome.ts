@@ -111,9 +111,11 @@ export class CdWelcome extends LitElement {
         font-size: 1.1em;
         font-weight: 600;
       }
+      /* A model name or an endpoint in a hint has no spaces: at 220 px it ran past the panel's edge. */
       p {
         margin: 0 0 10px;
         line-height: 1.45;
+        overflow-wrap: anywhere;
       }
       .note {
         color: var(--vscode-descriptionForeground);

@@ -154,3 +154,21 @@ test('History shows each session title whole at 220 and 300 pixels (titles that 
     await page.close();
   }
 });
+
+test('the welcome wraps a long model name inside a 220 and a 300 pixel panel', async () => {
+  const model = 'anthropic.claude-3-7-sonnet-20250219-v1:0-with-an-extremely-long-deployment-name';
+  for (const width of [220, 300]) {
+    const page = await panel.open(emptyChat({ model: `openai-compatible/${model}`, models: [model] }), {
+      width,
+      height: 500,
+    });
+    const past = await page.evaluate(`(() => {
+      const welcome = document.querySelector('cd-app').shadowRoot.querySelector('cd-welcome').shadowRoot;
+      return [...welcome.querySelectorAll('p, strong')]
+        .filter((e) => e.getBoundingClientRect().right > innerWidth + 1)
+        .map((e) => e.textContent.trim().slice(0, 40));
+    })()`);
+    assert.deepEqual(past, [], `${width} px: past the right edge`);
+    await page.close();
+  }
+});
