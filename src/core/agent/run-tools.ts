@@ -6,6 +6,7 @@ import type { Clock } from '../ports';
 import type { AgentEvent, ToolCallStatus } from './events';
 import type { LongOutputPort } from './long-output';
 import { CUT_CALL_TEXT } from './stop-reason';
+import { storeStreamKeeping, unstoredText } from './unstored-output';
 import type { CheckedCall, StoreOutputOptions, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
 
 export interface RunToolsContext {
@@ -34,7 +35,7 @@ async function runOne(
   call: ToolCall,
   checked: CheckedCall,
   ctx: RunToolsContext,
-): Promise<{ out: ToolOutput; status: ToolCallStatus }> {
+): Promise<{ out: ToolOutput; status: ToolCallStatus; unstored?: boolean }> {
   if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
   if (!checked.ok)
     return {
@@ -44,6 +45,7 @@ async function runOne(
   try {
     const meta = { session: ctx.session, turn: ctx.turn, tool: call.name };
     const stream = ctx.longOutput.storeStream?.bind(ctx.longOutput);
+    let unstored = false; // the streamed output's file failed: its kept head and tail are not stored again
     const out = await checked.tool.run(checked.args, {
       signal: ctx.signal,
       session: ctx.session,
@@ -52,12 +54,14 @@ async function runOne(
       ...(stream
         ? {
             storeOutput: (chunks: AsyncIterable<string | Uint8Array>, options?: StoreOutputOptions) =>
-              stream(chunks, { ...meta, ...options }),
+              storeStreamKeeping(stream, chunks, { ...meta, ...options }, () => (unstored = true)),
           }
         : {}),
     });
-    if (ctx.signal.aborted) return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled' };
-    return { out, status: out.ok ? 'ok' : 'error' };
+    const flag = unstored ? { unstored } : {};
+    if (ctx.signal.aborted)
+      return { out: { ...out, text: `${out.text}\n${CANCELLED_TEXT}` }, status: 'cancelled', ...flag };
+    return { out, status: out.ok ? 'ok' : 'error', ...flag };
   } catch (e) {
     if (ctx.signal.aborted) return { out: { ok: false, text: CANCELLED_TEXT }, status: 'cancelled' };
     return {
@@ -85,11 +89,11 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     const label = await labelOf(checked);
     const shown = { callId: call.id, tool: call.name, arguments: call.arguments, ...(label ? { label } : {}) };
     ctx.emit({ type: 'tool-call-started', turn: ctx.turn, ...shown });
-    const { out, status } = await runOne(call, checked, ctx);
+    const { out, status, unstored: streamFailed } = await runOne(call, checked, ctx);
     let text = out.text;
     let storedAt = out.storedAt;
-    let unstored = false;
-    if (storedAt === undefined) {
+    let unstored = streamFailed === true;
+    if (storedAt === undefined && !unstored) {
       try {
         // Kept even when short: a later mask of it names this file (reversible masking).
         const meta = { session: ctx.session, turn: ctx.turn, tool: call.name, keep: true };
@@ -97,8 +101,8 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
         text = stored.text;
         storedAt = stored.storedAt;
       } catch (e) {
-        // The full text stays in the history rather than being lost.
-        text = `${out.text}\n[Context Desk could not store this output: ${e instanceof Error ? e.message : String(e)}]`;
+        // Head and tail stay in the history rather than being lost; capped, so the window is not flooded.
+        text = unstoredText(out.text, e);
         unstored = true; // no file to name: strategies keep it verbatim (mask-turns.ts)
       }
     }
