@@ -238,6 +238,23 @@ describe('Agent loop in the panel', function () {
     assert.deepEqual(a.loadedEncodings(), [], 'no encoding held with no chat open');
   });
 
+  it('a message sent after Stop, before the run has ended, is sent once it has', async () => {
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+      { reply: { text: 'Doing that instead.' } },
+    ]);
+    assert.ok(a.chat().send('read the readme').accepted);
+    await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
+    assert.equal(a.chat().send('too early').reason, 'The agent is still working; stop it first.');
+    assert.equal(a.chat().stop(), true);
+    const r = a.chat().send('do this instead');
+    assert.ok(r.accepted, r.reason);
+    await waitFor(() => s.stepsUsed === 3 && a.chat().snapshot.status === 'completed', 30_000, 'the waiting message');
+    const users = a.chat().snapshot.items.flatMap((i) => (i.kind === 'user' ? [i.text] : []));
+    assert.deepEqual(users.slice(-2), ['read the readme', 'do this instead']);
+  });
+
   it('resumes a past session from its history file and goes on from it', async () => {
     const s = await useScript([{ reply: { text: 'Noted.' } }, { reply: { text: 'It was kumquat.' } }]);
     assert.equal(await sendAndWait('remember kumquat'), 'completed');

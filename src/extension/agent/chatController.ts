@@ -23,6 +23,7 @@ import { HistorySink, SessionHistory } from './sessionHistory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { fileIdentity, WrittenSessions } from './writtenSessions';
+import { AfterRun, WAITING_NOTICE } from './afterRun';
 
 export type { Extras } from './sessionFactory';
 export type { ChatControllerDeps } from './chatControllerDeps';
@@ -43,6 +44,8 @@ export class ChatController implements vscode.Disposable {
   /** Settles when the history file of the chat left last has all its writes (see `newChat`). */
   private closing: Promise<void> = Promise.resolve();
   private readonly written: WrittenSessions;
+  /** A message sent while a stopped run winds down: sent when it has ended. */
+  private readonly afterRun = new AfterRun();
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
@@ -159,10 +162,15 @@ export class ChatController implements vscode.Disposable {
 
   /** Starts a run in the background; the panel follows it through patches. Refused runs keep the text. */
   send(text: string): { accepted: boolean; reason?: string; setup?: boolean } {
-    if (this.running) return { accepted: false, reason: 'The agent is still working; stop it first.' };
     if (text.trim() === '') return { accepted: false, reason: 'The message is empty.' };
     const { setup } = modelFields(this.d.settings());
     if (!setup.ready) return { accepted: false, reason: setup.hint ?? 'Set up a model first.', setup: true };
+    if (this.running) {
+      const ending = { stopped: this.running.signal.aborted, answered: this.model.snapshot.status !== 'running' };
+      const r = this.afterRun.offer(text, ending);
+      if (r.accepted && ending.stopped) this.d.post(this.model.notice('info', WAITING_NOTICE, undefined, true));
+      return r;
+    }
     this.runDone = this.run(text);
     return { accepted: true };
   }
@@ -212,6 +220,10 @@ export class ChatController implements vscode.Disposable {
     this.d.onRunning?.(false);
     if (this.rebuildAfterRun) this.rebuildSession();
     this.rebuildAfterRun = false;
+    const next = this.afterRun.take();
+    if (next === undefined) return;
+    const previous = this.runDone;
+    this.runDone = this.run(next).then(() => previous);
   }
 
   /** Past sessions from the history files, newest first. */
@@ -377,6 +389,7 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.afterRun.take(); // nothing starts after the window closes
     this.stop();
     void this.history?.close();
     this.tokenizer.dispose();

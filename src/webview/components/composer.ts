@@ -23,6 +23,7 @@ export class CdComposer extends LitElement {
     ready: { type: Boolean },
     refusal: { state: true },
     sending: { state: true },
+    stopping: { state: true },
   };
 
   declare draft: string;
@@ -35,6 +36,8 @@ export class CdComposer extends LitElement {
   declare ready: boolean;
   declare refusal: { text: string; setup: boolean } | undefined;
   declare sending: boolean;
+  /** Stop was pressed here and the run has not ended yet: a message sent now waits for that end (host). */
+  declare stopping: boolean;
 
   constructor() {
     super();
@@ -44,6 +47,7 @@ export class CdComposer extends LitElement {
     this.strategies = [];
     this.models = [];
     this.sending = false;
+    this.stopping = false;
     this.ready = false;
   }
 
@@ -54,6 +58,7 @@ export class CdComposer extends LitElement {
     this.actionFocused = (this.renderRoot as ShadowRoot).activeElement?.classList.contains('action') ?? false;
     // A refusal is about the moment it happened: a run starting or ending, or a model set up, answers it.
     if (changed.has('running') || (changed.has('ready') && this.ready)) this.refusal = undefined;
+    if (changed.has('running')) this.stopping = false;
   }
 
   override updated(): void {
@@ -79,7 +84,7 @@ export class CdComposer extends LitElement {
 
   private async send(): Promise<void> {
     const text = this.draft.trim();
-    if (text && this.running) {
+    if (text && this.running && !this.stopping) {
       this.refusal = {
         text: 'The agent is working: your message stays here until it stops (or Stop it).',
         setup: false,
@@ -110,8 +115,13 @@ export class CdComposer extends LitElement {
       void this.send();
     } else if (e.key === 'Escape' && this.running && !e.isComposing) {
       e.preventDefault();
-      requestHost(this, 'stop', {});
+      this.stop();
     }
+  }
+
+  private stop(): void {
+    this.stopping = true;
+    requestHost(this, 'stop', {});
   }
 
   /** A strategy the host refuses does not stay shown as chosen (the host's error says why). */
@@ -182,7 +192,13 @@ export class CdComposer extends LitElement {
               ? 'Message to the agent (Escape stops the agent)'
               : 'Message to the agent (Enter sends, Shift+Enter adds a line)'
           }
-          placeholder=${this.running ? 'The agent is working… (Escape to stop)' : 'Ask the agent… (Enter to send)'}
+          placeholder=${
+            this.stopping
+              ? 'Stopping… (Enter sends once it has stopped)'
+              : this.running
+                ? 'The agent is working… (Escape to stop)'
+                : 'Ask the agent… (Enter to send)'
+          }
           rows="2"
           dir="auto"
           .value=${this.draft}
@@ -226,7 +242,7 @@ export class CdComposer extends LitElement {
                   data-testid="stop"
                   aria-label="Stop the agent"
                   title="Stop the agent (Escape)"
-                  @click=${() => requestHost(this, 'stop', {})}
+                  @click=${() => this.stop()}
                 >
                   <span class="codicon codicon-stop-circle" aria-hidden="true"></span>
                 </button>`

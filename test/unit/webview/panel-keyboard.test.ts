@@ -23,11 +23,36 @@ test('Escape in the message box stops a run, and only a run', async () => {
   await idle.close();
   const page = await panel.open(emptyChat({ status: 'running' }));
   const box = page.locator('cd-app [data-testid="composer"]');
+  assert.match(String(await box.getAttribute('placeholder')), /Escape/);
   await box.fill('half a thought');
   await box.press('Escape');
   await page.waitForFunction(`${stops} === 1`, null, { timeout: 2000 });
   assert.equal(await box.inputValue(), 'half a thought', 'Escape dropped the draft');
-  assert.match(String(await box.getAttribute('placeholder')), /Escape/);
+  assert.match(String(await box.getAttribute('placeholder')), /Stopping/);
+  await page.close();
+});
+
+const sends = "window.__posted.filter((m) => m.type === 'request' && m.method === 'send').map((m) => m.params.text)";
+
+test('a message sent after Stop, while the run winds down, goes to the host (which sends it once it has ended)', async () => {
+  const page = await panel.open(emptyChat({ status: 'running' }));
+  const box = page.locator('cd-app [data-testid="composer"]');
+  await box.fill('not yet');
+  await box.press('Enter');
+  await page.locator('cd-app [data-testid="send-refused"]').waitFor({ timeout: 2000 });
+  assert.deepEqual(await page.evaluate(sends), [], 'sent while the agent still worked');
+  assert.equal(await box.inputValue(), 'not yet');
+  await box.press('Escape');
+  await page.waitForFunction(`${stops} === 1`, null, { timeout: 2000 });
+  await box.fill('do this instead');
+  await box.press('Enter');
+  await page.waitForFunction(`${sends}.length === 1`, null, { timeout: 2000 });
+  assert.deepEqual(await page.evaluate(sends), ['do this instead']);
+  await page.waitForFunction(
+    `document.querySelector('cd-app').shadowRoot.querySelector('cd-composer').shadowRoot.querySelector('textarea').value === ''`,
+    null,
+    { timeout: 2000 },
+  );
   await page.close();
 });
 
