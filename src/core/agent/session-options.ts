@@ -32,6 +32,11 @@ export interface AgentOptions {
   historyPointer?: string;
   /** Budgets (approval port included); budget events arrive as `{ type: 'budget' }`. */
   budget?: Omit<BudgetOptions, 'onEvent' | 'clock'>;
+  /**
+   * The session's id, naming its folder of stored outputs (`tool-outputs/<id>/`, in every masked
+   * placeholder); default a random UUID. The panel passes its chat id, as a resumed chat already uses.
+   */
+  sessionId?: string;
   taskId?: string;
   agentId?: string;
   /** Relative prices; default: the strategy's cache prices and output at 4x input. */

@@ -139,6 +139,7 @@ export interface SessionState {
 
 /** A new conversation: the host's system prompt (if any), nothing said or spent yet. */
 export function newSessionState(start: {
+  id?: string;
   createdAt: number;
   provider: string;
   model: string;
@@ -147,7 +148,7 @@ export function newSessionState(start: {
 }): SessionState {
   return {
     version: SESSION_STATE_VERSION,
-    id: randomUUID(),
+    id: start.id ?? randomUUID(),
     createdAt: start.createdAt,
     provider: start.provider,
     model: start.model,

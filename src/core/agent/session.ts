@@ -87,6 +87,7 @@ export class AgentSession {
     this.s =
       restored ??
       newSessionState({
+        ...(o.sessionId ? { id: o.sessionId } : {}),
         createdAt: this.clock.now(),
         provider: o.provider.id,
         model: o.model,

@@ -106,6 +106,8 @@ export async function buildSession(d: SessionFactoryDeps, r: BuildRequest): Prom
     prices,
     ...(money ? { money } : {}),
     longOutput: new ToolOutputStore(store, tokenizer),
+    // One name for the chat's history file and its outputs' folder (shorter placeholders than a UUID).
+    sessionId: r.sessionId,
     historyPointer: historyPointer(store, r.sessionId),
     // The approval port always: a budget in approval mode may be set while the session lives.
     budget: { ...live.budget, approval: d.approvals },

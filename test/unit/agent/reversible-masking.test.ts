@@ -69,3 +69,34 @@ for (const strategy of ['masking', 'cache-aware', 'hybrid'] as const) {
     }
   });
 }
+
+test("a masked output's placeholder names the chat's own folder, not a random UUID: ~18 tokens shorter, still readable", async (t) => {
+  const ws = await tempDir(t);
+  const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });
+  const tokenizer = createTokenizer('o200k');
+  const h = await harness([...readSteps(6), { reply: { text: 'Done.' } }], {
+    strategy: 'masking',
+    strategyOptions: { window: 2 },
+    sessionId: 'chat-mhx3k2ab',
+    longOutput: new ToolOutputStore(store, tokenizer),
+  });
+  try {
+    assert.equal(await h.agent.send('Read the files.'), 'completed');
+    assert.equal(h.agent.state().id, 'chat-mhx3k2ab');
+    const sent = h.server
+      .chatRequests()
+      .at(-1)!
+      .messages.map((m) => String(m.content));
+    const parsed = sent.map(parseMaskPlaceholder).filter((p) => p?.storedAt !== undefined);
+    assert.ok(parsed.length > 0, 'something was masked');
+    for (const p of parsed) {
+      assert.match(p!.storedAt!, /^\.context-desk\/tool-outputs\/chat-mhx3k2ab\/\d+-read_file\.txt$/);
+      assert.ok(readFileSync(path.join(ws, p!.storedAt!), 'utf8').length > 0, 'the file holds the full text');
+    }
+    const placeholder = sent.find((c) => parseMaskPlaceholder(c)?.storedAt)!;
+    const withUuid = placeholder.replace('chat-mhx3k2ab', '3f1c9e2a-7b4d-4c1e-9a8f-2d6b5e0c4a71');
+    assert.ok(tokenizer.count(withUuid) - tokenizer.count(placeholder) >= 15, 'shorter than with a UUID');
+  } finally {
+    await h.close();
+  }
+});
