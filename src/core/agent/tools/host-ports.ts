@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import type { AgentTool, ToolContext, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { runsOnEntering } from './entered-folder';
+import { imitatedFile } from './imitated-path';
 import { packageScriptsRun } from './package-scripts';
 import { secretPrinter } from '../../store/sanitize/printed-secrets';
 
@@ -44,6 +45,8 @@ export interface EditRequest {
   display: string;
   /** Where a link in `display` leads, when that is another file (workspace-relative): shown too. */
   target?: string;
+  /** The existing file `display` reads as but is not (`src/config.ts` for `src/cоnfig.ts`): named too. */
+  imitates?: string;
   /** Exact text to replace (must occur once); absent to create the file or replace it whole. */
   oldText?: string;
   newText: string;
@@ -88,10 +91,12 @@ export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
     async run(args, ctx): Promise<ToolOutput> {
       const r = await guard.resolve(args.path, 'write');
       if (!r.ok) return { ok: false, text: r.message };
+      const imitates = await imitatedFile(guard.workspaceRoot, r.display);
       const request: EditRequest = {
         absolute: r.absolute,
         display: r.display,
         ...(r.target !== undefined ? { target: r.target } : {}),
+        ...(imitates !== undefined ? { imitates } : {}),
         newText: String(args.new_text),
         ...(typeof args.old_text === 'string' ? { oldText: args.old_text } : {}),
       };

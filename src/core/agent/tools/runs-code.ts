@@ -60,12 +60,17 @@ export function editedFile(request: { display: string; target?: string }): { nam
 
 /**
  * An edit's approval title: the file, why editing it can make a program run, and look-alike letters in
- * its path (`src/cоnfig.ts` with a Cyrillic о is a new file beside `src/config.ts`, not an edit of it).
+ * its path (`src/cоnfig.ts` with a Cyrillic о is a new file beside `src/config.ts`, not an edit of it),
+ * naming the existing file it imitates when there is one.
  */
-export function editApprovalTitle(request: { display: string; target?: string }): string {
+export function editApprovalTitle(request: { display: string; target?: string; imitates?: string }): string {
   const { name, runsCode: why } = editedFile(request);
   const lookAlike = lookAlikeText(name);
-  return `Apply this edit to ${name}?${why ? ` Careful: ${why}.` : ''}${lookAlike ? ` Careful: ${lookAlike}.` : ''}`;
+  const imitates =
+    request.imitates === undefined
+      ? ''
+      : ` Careful: ${request.display} is not the existing file ${request.imitates} it reads as.`;
+  return `Apply this edit to ${name}?${why ? ` Careful: ${why}.` : ''}${imitates}${lookAlike ? ` Careful: ${lookAlike}.` : ''}`;
 }
 
 /**
