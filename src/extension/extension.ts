@@ -93,6 +93,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
           allowList: mcpAllowList,
           approve: () => settings()['agent.approveCommands'],
           trustReadOnly: () => settings()['agent.autoApproveReadOnlyMcpTools'],
+          workspaceRoot: () => vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
         }),
       extras: async () => {
         const { mcp, skills } = tools();

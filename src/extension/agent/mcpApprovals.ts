@@ -4,6 +4,7 @@
 // itself, and a hostile one can claim anything).
 import type { McpApprovalPort } from '../../core/mcp/agent-tools';
 import { approvalArguments, mcpApprovalTitle, mcpCallTitle, visibleName } from '../../core/agent/tools/mcp';
+import { imitatedPaths } from '../../core/agent/tools/imitated-path';
 import type { ApprovalBroker } from './approvals';
 import type { McpAllowList } from './mcpAllowList';
 
@@ -14,6 +15,8 @@ export interface McpApprovalOptions {
   approve: () => boolean;
   /** contextDesk.agent.autoApproveReadOnlyMcpTools */
   trustReadOnly: () => boolean;
+  /** The workspace folder, to name the files look-alike paths in the arguments imitate. */
+  workspaceRoot?: () => string | undefined;
 }
 
 export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
@@ -24,9 +27,11 @@ export function mcpApprovalPort(o: McpApprovalOptions): McpApprovalPort {
     const title = mcpCallTitle(r.server, r.tool);
     // Exactly what is sent: a redacted view could hide text that a redaction rule swallowed.
     const { text: args, secret } = await approvalArguments(r.arguments);
+    const root = o.workspaceRoot?.();
+    const imitated = root === undefined ? [] : await imitatedPaths(root, args);
     const answer = await o.approvals.request({
       kind: 'mcp',
-      title: mcpApprovalTitle(r.server, r.tool, args, secret),
+      title: mcpApprovalTitle(r.server, r.tool, args, secret, imitated),
       detail: `${args}${r.readOnlyHint ? '\n(The server marks this tool read-only: its own claim.)' : ''}`,
       mcp: { server: visibleName(r.server), tool: visibleName(r.tool), arguments: args, readOnlyHint: r.readOnlyHint },
       alwaysLabel: `Always allow ${title} in this workspace`,

@@ -2,7 +2,7 @@
 // server, the tool, the validated arguments and the server's read-only claim; a refusal means no call.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdir, readFile, stat } from 'node:fs/promises';
+import { mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import * as path from 'node:path';
 import { McpSyncManager } from '../../../src/core/mcp/manager';
 import { isInternalVscodeTool, type McpCallApproval } from '../../../src/core/mcp/agent-tools';
@@ -189,4 +189,40 @@ test('the approval of an MCP call warns about look-alike letters in its argument
   assert.match(await titleOf('rеad_file', { path: 'a' }), /Careful: rеad mixes Latin and Cyrillic/);
   assert.equal(await titleOf('fetch', { url: 'https://github.com/acme/app' }), 'Call web › fetch?');
   assert.equal(await titleOf('search', { query: 'исправлен тест 日本語' }), 'Call web › search?');
+});
+
+test('the approval of an MCP call names the workspace file a look-alike path in its arguments imitates', async () => {
+  await withTempDir(async (dir) => {
+    await mkdir(path.join(dir, 'src'));
+    await writeFile(path.join(dir, 'src', 'config.ts'), '');
+    const shown: ApprovalRequest[] = [];
+    const broker = new ApprovalBroker((patches: ChatPatch[]) => {
+      for (const p of patches) if (p.op === 'approval' && p.approval) shown.push(p.approval);
+    });
+    const ask = mcpApprovalPort({
+      approvals: broker,
+      allowList: { has: () => false, add: () => Promise.resolve() } as unknown as McpAllowList,
+      approve: () => true,
+      trustReadOnly: () => false,
+      workspaceRoot: () => dir,
+    });
+    const titleOf = async (args: Record<string, unknown>): Promise<string> => {
+      const pending = ask({ server: 'fs', serverIdentity: 'id', tool: 'write', arguments: args, readOnlyHint: false });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const request = shown.at(-1)!;
+      broker.answer(request.id, false);
+      await pending;
+      return request.title;
+    };
+    // Cyrillic о (U+043E), relative and absolute.
+    assert.match(
+      await titleOf({ path: 'src/c\u043enfig.ts', content: 'x' }),
+      /^Call fs › write\? Careful: src\/c\u043enfig\.ts is not the existing file src\/config\.ts it reads as\. Careful: c\u043enfig mixes/,
+    );
+    assert.match(
+      await titleOf({ path: path.join(dir, 'src', 'c\u043enfig.ts') }),
+      /Careful: .*c\u043enfig\.ts is not the existing file src\/config\.ts it reads as\./,
+    );
+    assert.equal(await titleOf({ path: 'src/config.ts' }), 'Call fs › write?');
+  });
 });

@@ -70,3 +70,27 @@ export async function imitatedFile(workspaceRoot: string, display: string): Prom
     ? imitated
     : undefined;
 }
+
+/** The most look-alike words of one text compared with the workspace. */
+const MAX_WORDS = 8;
+
+/**
+ * For the paths in `text` (an MCP call's arguments) that read as an existing workspace file but are
+ * not: `src/cоnfig.ts is not the existing file src/config.ts it reads as`. A path is a word with a letter outside
+ * ASCII, relative or absolute inside the workspace; others are left out.
+ */
+export async function imitatedPaths(workspaceRoot: string, text: string): Promise<string[]> {
+  const root = path.resolve(workspaceRoot);
+  const words = [...new Set(text.split(/[\s"'`,;=<>()[\]{}|]+/u))]
+    .filter((w) => /[^\u0000-\u007f]/.test(w))
+    .slice(0, MAX_WORDS);
+  const found: string[] = [];
+  for (const word of words) {
+    const abs = path.isAbsolute(word) ? path.resolve(word) : undefined;
+    if (abs !== undefined && !inside(root, abs)) continue;
+    const relative = (abs === undefined ? word : path.relative(root, abs)).split(path.sep).join('/');
+    const imitated = await imitatedFile(root, relative);
+    if (imitated !== undefined) found.push(`${word} is not the existing file ${imitated} it reads as`);
+  }
+  return found;
+}

@@ -103,13 +103,21 @@ export async function approvalArguments(args: unknown): Promise<{ text: string; 
 
 /**
  * An MCP call's approval title: the tool, that its arguments hold what looks like a secret, and
- * look-alike letters in its names or arguments (`"url": "https://gіthub.com/…"` with a Cyrillic і).
+ * look-alike letters in its names or arguments (`"url": "https://gіthub.com/…"` with a Cyrillic і), and
+ * the existing workspace files look-alike paths in its arguments imitate (imitated-path.ts).
  */
-export function mcpApprovalTitle(server: unknown, tool: unknown, args: string, secret: boolean): string {
+export function mcpApprovalTitle(
+  server: unknown,
+  tool: unknown,
+  args: string,
+  secret: boolean,
+  imitated: string[] = [],
+): string {
   const lookAlike = lookAlikeText(`${visibleName(server)} ${visibleName(tool)} ${args}`);
   return (
     `Call ${mcpCallTitle(server, tool)}?` +
     (secret ? ' Its arguments hold what looks like a secret, shown as it will be sent.' : '') +
+    (imitated.length > 0 ? ` Careful: ${imitated.slice(0, 3).join('; ')}.` : '') +
     (lookAlike ? ` Careful: ${lookAlike}.` : '')
   );
 }
