@@ -153,3 +153,42 @@ test('property: a plain ASCII path is never flagged; one look-alike letter in it
     }),
   );
 });
+
+test('an all-fullwidth word in CJK text is ordinary; mixed with ASCII, or without CJK, it is still flagged', () => {
+  // Fullwidth ＡＢＣ (U+FF21..U+FF23) as typed in Japanese names and text.
+  for (const text of [
+    '資料/\uff21\uff22\uff23.txt',
+    '資料\uff21\uff22\uff23.txt',
+    '{\n  "name": "\uff21\uff22\uff23 株式会社"\n}',
+  ])
+    assert.equal(lookAlikeText(text), undefined, text);
+  assert.equal(
+    editApprovalTitle({ display: 'docs/資料\uff21\uff22\uff23.md' }),
+    'Apply this edit to docs/資料\uff21\uff22\uff23.md?',
+  );
+  assert.equal(lookAlikeWarning('cat 資料/\uff21\uff22\uff23.txt'), undefined);
+  // Still flagged: fullwidth mixed with ASCII, mathematical letters, no CJK on the line, a program name.
+  assert.match(lookAlikeText('資料/\uff43onfig.ts') ?? '', /\uff43onfig has letters drawn like plain ones/);
+  assert.match(lookAlikeText('資料/\u{1d41c}onfig.ts') ?? '', /has letters drawn like plain ones/);
+  assert.match(lookAlikeText('src/\uff43\uff4f\uff4e\uff46\uff49\uff47.ts') ?? '', /has letters drawn like plain ones/);
+  assert.match(lookAlikeText('{\n"a": "日本",\n"b": "\uff43\uff4f\uff4e"\n}') ?? '', /\uff43\uff4f\uff4e has letters/);
+  assert.match(
+    lookAlikeWarning('echo 日本; \uff43\uff55\uff52\uff4c x') ?? '',
+    /program name \uff43\uff55\uff52\uff4c/,
+  );
+  // Property: however fullwidth and ASCII letters are mixed in a word, it is flagged beside CJK text.
+  const fullwidth = fc.integer({ min: 0xff41, max: 0xff5a }).map((n) => String.fromCodePoint(n));
+  const ascii = fc.integer({ min: 0x61, max: 0x7a }).map((n) => String.fromCodePoint(n));
+  fc.assert(
+    fc.property(
+      fc.array(fc.oneof(fullwidth, ascii), { maxLength: 10 }),
+      fullwidth,
+      ascii,
+      fc.boolean(),
+      (rest, f, a, first) => {
+        const word = first ? [f, ...rest, a].join('') : [a, ...rest, f].join('');
+        return lookAlikeText(`資料/${word}.txt`) !== undefined;
+      },
+    ),
+  );
+});

@@ -160,11 +160,31 @@ function asciiLookAlikes(word: string): string | undefined {
   return `${word} has letters drawn like plain ones (${shown.join(', ')})`;
 }
 
+/** Letters of the scripts Chinese, Japanese and Korean are written in. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}]/u;
+
+/**
+ * A word of fullwidth letters only (`ＡＢＣ`, no plain ASCII letter with them) on a line with CJK
+ * letters: how such text is typed (`資料ＡＢＣ.txt`, `ＡＢＣ株式会社`), not a disguise. A word mixing them
+ * with ASCII letters (`ｃonfig`) or with mathematical ones is still one.
+ */
+function fullwidthInCjk(word: string, line: string): boolean {
+  const letters = [...word].filter((c) => /\p{L}/u.test(c) && !CJK.test(c));
+  return letters.length > 0 && letters.every((c) => c >= '\uff21' && c <= '\uff5a') && CJK.test(line);
+}
+
+/** The line of `text` around `index`. */
+function lineAt(text: string, index: number): string {
+  const start = text.lastIndexOf('\n', index) + 1;
+  const end = text.indexOf('\n', index);
+  return text.slice(start, end === -1 ? undefined : end);
+}
+
 /** Look-alike words in `text`, each said once, leaving out those `known` already names. */
 function oddWords(text: string, known: string[] = []): string[] {
   const found = [...known];
-  for (const [word] of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    const why = mixedScripts(word) ?? asciiLookAlikes(word);
+  for (const { 0: word, index } of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
+    const why = mixedScripts(word) ?? (fullwidthInCjk(word, lineAt(text, index)) ? undefined : asciiLookAlikes(word));
     if (why !== undefined && !found.some((f) => f.includes(word))) found.push(why);
   }
   return found;
