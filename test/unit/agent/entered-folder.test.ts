@@ -121,3 +121,60 @@ test('a config folder or package.json that links out of the workspace is not rea
     for (const d of ['linked', 'inner', 'shared']) await rm(path.join(ws, d), { recursive: true, force: true });
   }
 });
+
+test('a script the shell sources, and a cd under a CDPATH the line sets, are said as folders not looked in', async () => {
+  for (const command of ['source ./setup.sh && npm test', '. ./env.sh; make', 'X=1 . "./my env.sh"']) {
+    const { unknownFolder } = await runsOnEntering(ws, ws, command);
+    assert.match(
+      unknownFolder ?? '',
+      /^the line may enter a folder known only when it runs \((source|X=1 \.|\.) /,
+      command,
+    );
+  }
+  assert.match(
+    commandApprovalTitle({ command: 'source ./setup.sh', ...(await runsOnEntering(ws, ws, 'source ./setup.sh')) }),
+    /Careful: the line may enter a folder known only when it runs \(source \.\/setup\.sh\): a \.envrc or mise config there was not looked for\./,
+  );
+  assert.deepEqual(foldersChangedTo('export CDPATH=/elsewhere; cd api'), []);
+  assert.match((await runsOnEntering(ws, ws, 'CDPATH=.. cd api')).unknownFolder ?? '', /\(cd api \(CDPATH\)\)/);
+  // CDPATH does not apply to ./x, ../x or an absolute folder; without CDPATH a folder is known.
+  assert.deepEqual(foldersChangedTo('export CDPATH=..; cd ./api && cd /tmp'), ['./api', '/tmp']);
+  assert.deepEqual(foldersChangedTo('cd api'), ['api']);
+  // `source` as a word of another command is not a sourced script.
+  assert.deepEqual(await runsOnEntering(ws, ws, 'echo source ./x && ls . '), {});
+});
+
+test('a cd after another, in a function called later, or written quoted is followed from each folder', async () => {
+  await put('services/api/.envrc', 'export X=1\n');
+  try {
+    const direnv = { runsCode: 'services/api/.envrc: direnv runs it when a shell enters the folder' };
+    for (const command of [
+      'cd services && cd api',
+      'f() { cd api; }; cd services && f',
+      'cd services; cd ..; cd services; cd api && make',
+      '\\cd services/api',
+      '"cd" services/api',
+    ])
+      assert.deepEqual(await runsOnEntering(ws, ws, command), direnv, command);
+    // A line of many changes stops at 32 folders.
+    const many = Array.from({ length: 200 }, (_, i) => `cd d${i}`).join('; ');
+    assert.deepEqual(await runsOnEntering(ws, ws, many), {});
+  } finally {
+    await rm(path.join(ws, 'services'), { recursive: true, force: true });
+  }
+});
+
+test('a mise config in a folder above the workspace is named', async () => {
+  const parent = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-parent-')));
+  try {
+    const inner = path.join(parent, 'repo');
+    await mkdir(path.join(inner, 'src'), { recursive: true });
+    await writeFile(path.join(parent, 'mise.toml'), '[hooks]\nenter = "echo hi"\n');
+    await writeFile(path.join(parent, 'notes.toml'), '');
+    const shown = path.join(parent, 'mise.toml');
+    const expected = `${shown.startsWith(homedir() + path.sep) ? `~/${path.relative(homedir(), shown)}` : shown} (above the workspace): mise runs its hooks and env scripts when a shell enters the folder`;
+    assert.deepEqual(await runsOnEntering(inner, path.join(inner, 'src'), 'npm test'), { runsCode: expected });
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+});

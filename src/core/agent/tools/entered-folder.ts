@@ -5,6 +5,7 @@
 // `tools/.config/mise/config.toml`). The approval of a command names them, as the approval of an edit
 // to one says it can run programs, and says when the line enters a folder that cannot be known.
 import { promises as fsp } from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
 import { loadedCodeWarning } from './loaded-code';
@@ -63,6 +64,29 @@ async function filesOnEnter(workspaceRoot: string, folder: string): Promise<[str
   return found;
 }
 
+/** A mise config file's name in a folder (`mise.toml`, `.mise.toml`, `mise.dev.toml`, `.rtx.toml`). */
+const MISE = ON_ENTER[1]!;
+
+/**
+ * mise configs in the folders above the workspace, as absolute paths (`~/` for the home folder): mise
+ * reads every folder up to the root, so `~/code/mise.toml` runs its hooks in a workspace cloned into
+ * `~/code`. Only each folder's own names are listed (its sub-folders are not read: the home folder's
+ * `.config/mise` is the user's global config, not a project's). The same folders for any repository.
+ */
+async function miseAbove(root: string): Promise<[string, string][]> {
+  const found: [string, string][] = [];
+  const home = os.homedir();
+  for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
+    for (const name of (await fsp.readdir(dir).catch((): string[] => [])).sort())
+      if (MISE[0].test(name)) {
+        const file = path.join(dir, name);
+        const shown = inside(home, file) ? `~/${path.relative(home, file).split(path.sep).join('/')}` : file;
+        found.push([`${shown} (above the workspace)`, MISE[1]]);
+      }
+    if (path.dirname(dir) === dir) return found;
+  }
+}
+
 /** What entering a command's folders can run, for its approval. */
 export interface EnteredFolders {
   /** `services/api/.envrc: direnv runs it when a shell enters the folder`; absent when nothing does. */
@@ -81,10 +105,22 @@ const SHOWN = 60;
  */
 export async function runsOnEntering(workspaceRoot: string, folder: string, command = ''): Promise<EnteredFolders> {
   const changes = folderChanges(command);
-  // At most MAX_FOLDERS different ones: a command line of 10,000 `cd`s must not list 10,000 folders.
-  const changed = changes.known.map((p) => path.resolve(folder, p));
-  const folders = [...new Set([folder, ...changed])].slice(0, MAX_FOLDERS);
-  const found = (await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat();
+  // A relative change is taken from the start folder and from every folder the line changes to: after
+  // `cd services && cd api` the shell is in services/api, and a function's `cd api` (`f() { cd api; };
+  // cd services && f`) runs wherever it is called. Rounds follow such chains until no folder is added;
+  // at most MAX_FOLDERS different ones: a command line of 10,000 `cd`s must not list 10,000 folders.
+  const set = new Set([folder]);
+  for (let size = 0; size !== set.size && set.size < MAX_FOLDERS;) {
+    size = set.size;
+    for (const from of [...set])
+      for (const p of changes.known) if (set.size < MAX_FOLDERS) set.add(path.resolve(from, p));
+  }
+  const folders = [...set];
+  const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
+  const found = [
+    ...(await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat(),
+    ...(await miseAbove(root)),
+  ];
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
     if (!byWhy.get(why)?.includes(file)) byWhy.set(why, [...(byWhy.get(why) ?? []), file]);
