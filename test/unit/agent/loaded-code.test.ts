@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { commandApprovalTitle } from '../../../src/core/agent/tools';
+import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
 
 const careful = (command: string): string => commandApprovalTitle({ command });
 
@@ -51,4 +52,23 @@ test('a command that makes its programs load other code says so in its approval 
       (n, v) => careful(`${n}=${v} make`) === 'Run this command?',
     ),
   );
+});
+
+test('appending to a loader, a git repository chosen by GIT_DIR, and npm settings in capitals are named', () => {
+  for (const [command, name] of <[string, string][]>[
+    ['NODE_OPTIONS+=" --require ./x.js" npm test', 'NODE_OPTIONS'],
+    ['export NODE_OPTIONS+=--require=./x; npm test', 'NODE_OPTIONS'],
+    ['GIT_DIR=vendor/evil.git git status', 'GIT_DIR'],
+    ['GIT_COMMON_DIR=x git log', 'GIT_COMMON_DIR'],
+    ['GIT_PROXY_COMMAND=./p git fetch', 'GIT_PROXY_COMMAND'],
+    ['NPM_CONFIG_SCRIPT_SHELL=./sh npm test', 'NPM_CONFIG_SCRIPT_SHELL'],
+    ['npm_config_script_shell=./sh npm test', 'npm_config_script_shell'],
+    ['LESSOPEN="|./x %s" less a.txt', 'LESSOPEN'],
+  ])
+    assert.equal(
+      loadedCodeWarning(command),
+      `it sets ${name}: the programs it runs may load or run other code`,
+      command,
+    );
+  assert.equal(loadedCodeWarning('NPM_CONFIG_FUND=false npm ci'), undefined);
 });

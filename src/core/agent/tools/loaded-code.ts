@@ -11,19 +11,25 @@ const LOADERS = new Set(
     'NODE_OPTIONS NODE_PATH BASH_ENV ENV PROMPT_COMMAND PYTHONPATH PYTHONSTARTUP PYTHONHOME PERL5OPT ' +
     'PERL5LIB RUBYOPT RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS GIT_SSH GIT_SSH_COMMAND ' +
     'GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_ASKPASS SSH_ASKPASS GIT_EXEC_PATH ' +
-    'GIT_TEMPLATE_DIR GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_PARAMETERS PAGER EDITOR VISUAL ' +
-    'npm_config_script_shell npm_config_node_options npm_config_userconfig'
+    'GIT_TEMPLATE_DIR GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_PARAMETERS GIT_CONFIG GIT_PROXY_COMMAND ' +
+    'GIT_DIR GIT_COMMON_DIR PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER'
   ).split(' '),
 );
-/** `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_0`/`GIT_CONFIG_VALUE_0` set any git setting, as `git -c` does. */
-const LOADER_PATTERN = /^(?:GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)|DYLD_\w+)$/;
+/**
+ * `GIT_CONFIG_COUNT`/`GIT_CONFIG_KEY_0`/`GIT_CONFIG_VALUE_0` set any git setting, as `git -c` does;
+ * npm reads its `npm_config_*` settings in any case (`NPM_CONFIG_SCRIPT_SHELL`). `GIT_DIR` (above) makes
+ * git take the hooks and `core.fsmonitor` of a repository the workspace ships (`vendor/x.git`).
+ */
+const LOADER_PATTERN =
+  /^(?:GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)|DYLD_\w+|npm_config_(?:script_shell|node_options|userconfig|globalconfig|git|shell))$/i;
 
 // git settings that run a program of their value (or change which one runs), set with `git -c`.
 const GIT_RUNS =
   /^(?:core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass|gitproxy)|alias\..+|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|protocol\..*\.allow|uploadpack\.packobjectshook|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..+|include\.path|includeif\..+)$/i;
 
 const WORD = String.raw`("[^"]*"|'[^']*'|[^\s;&|()]*)`;
-const ASSIGN = new RegExp(String.raw`(?:^|[\s;&|(\x60])([A-Za-z_]\w*)=${WORD}`, 'g');
+// `NAME=value` or `NAME+=value` (bash appends: `NODE_OPTIONS+=" --require ./x.js"`).
+const ASSIGN = new RegExp(String.raw`(?:^|[\s;&|(\x60])([A-Za-z_]\w*)\+?=${WORD}`, 'g');
 const GIT_C = new RegExp(String.raw`\bgit\b[^;&|\n]*?\s(?:-c\s*|--config-env[=\s])${WORD}`, 'g');
 
 // git's options that name a program to run (clone/fetch/pull/ls-remote -u, archive --exec), ext:: remotes.
