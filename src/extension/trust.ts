@@ -22,7 +22,10 @@ export function guardHostPorts(
     return { ok: false, text: RESTRICTED_MODE_MESSAGE };
   };
   return {
-    edit: { edit: (request, ctx) => (isTrusted() ? ports.edit.edit(request, ctx) : Promise.resolve(refuse('edit'))) },
+    edit: {
+      edit: (request, ctx, recheck) =>
+        isTrusted() ? ports.edit.edit(request, ctx, recheck) : Promise.resolve(refuse('edit')),
+    },
     command: {
       run: (request, ctx) => (isTrusted() ? ports.command.run(request, ctx) : Promise.resolve(refuse('command'))),
     },

@@ -21,6 +21,8 @@ export interface EditOptions {
   approvals: ApprovalBroker;
   approve: () => boolean;
   proposals?: ProposedEdits;
+  /** The path checked again (a hard link or a link made while the approval waited): why it is refused now. */
+  recheck?: () => Promise<string | undefined>;
 }
 
 type Planned =
@@ -146,6 +148,8 @@ export async function applyEdit(request: EditRequest, o: EditOptions): Promise<T
     return { ok: false, text: `${changed}; nothing was applied. Read it again before replacing it whole.` };
   const again = plan(request, now.state);
   if (!again.ok) return { ok: false, text: `${changed}: ${again.text} Nothing was applied; read it again.` };
+  const moved = await o.recheck?.();
+  if (moved) return { ok: false, text: `${changed}: ${moved} Nothing was applied.` };
 
   const edit = new vscode.WorkspaceEdit();
   if (again.kind === 'create') {

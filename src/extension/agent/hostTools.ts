@@ -41,10 +41,11 @@ export function hostPorts(o: HostPortOptions): { edit: EditFilePort; command: Co
       },
     },
     edit: {
-      edit: (request) =>
+      edit: (request, _ctx, recheck) =>
         applyEdit(request, {
           approvals: o.approvals,
           approve: o.approve,
+          recheck,
           ...(o.proposals ? { proposals: o.proposals } : {}),
         }),
     },

@@ -10,6 +10,7 @@ import {
   commandApprovalTitle,
   createWorkspaceTools,
   editDiffTitle,
+  editFileTool,
   editedFile,
   foldersChangedTo,
   lastLines,
@@ -114,6 +115,33 @@ test('a file with another name (a hard link, perhaps outside) is refused for edi
     assert.equal((await guard.resolve('notes.txt', 'read')).ok, true, 'reading it changes nothing');
     assert.equal((await guard.resolve('plain.txt', 'write')).ok, true);
     assert.equal((await guard.resolve('new.txt', 'write')).ok, true, 'a new file');
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+test('edit_file checks the path again when the approved edit is applied: a hard link made meanwhile is refused', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'cd-hardlink-wait-'));
+  try {
+    const w = path.join(dir, 'ws');
+    await mkdir(w);
+    await writeFile(path.join(dir, 'bashrc'), 'export A=1\n');
+    await writeFile(path.join(w, 'notes.txt'), 'x\n');
+    const answers: (string | undefined)[] = [];
+    const port = {
+      async edit(r: EditRequest, _c: ToolContext, recheck?: () => Promise<string | undefined>) {
+        answers.push(await recheck?.());
+        // While the approval waits, a command swaps the file for a hard link to one outside.
+        await rm(r.absolute);
+        await link(path.join(dir, 'bashrc'), r.absolute);
+        answers.push(await recheck?.());
+        return { ok: true, text: 'edited' };
+      },
+    };
+    const edit = editFileTool(new PathGuard({ workspaceRoot: w }), port);
+    await edit.run({ path: 'notes.txt', old_text: 'x', new_text: 'y' }, ctx);
+    assert.equal(answers[0], undefined, 'unchanged: applied');
+    assert.match(answers[1] ?? '', /is a file with other names \(a hard link\)/);
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

@@ -95,7 +95,9 @@ test('Restricted Mode refuses the agent’s commands and edits, checked at each 
   const ran: string[] = [];
   const ports = guardHostPorts(
     {
-      edit: { edit: async () => (ran.push('edit'), { ok: true, text: 'edited' }) },
+      edit: {
+        edit: async (_r, _c, recheck) => (ran.push('edit'), { ok: true, text: (await recheck?.()) ?? 'edited' }),
+      },
       command: { run: async () => (ran.push('command'), { ok: true, text: 'ran' }) },
     },
     () => trusted,
@@ -109,6 +111,9 @@ test('Restricted Mode refuses the agent’s commands and edits, checked at each 
   trusted = true;
   assert.equal((await ports.command.run(req, ctx)).text, 'ran');
   assert.deepEqual(ran, ['command']);
+  // The check again at apply time reaches the host's port (it refuses a hard link made meanwhile).
+  const edit = ports.edit.edit({} as Parameters<typeof ports.edit.edit>[0], ctx, async () => 'now a hard link');
+  assert.equal((await edit).text, 'now a hard link');
 });
 
 test('every setting that can send data elsewhere, run code or relax a safeguard is restricted', () => {

@@ -53,7 +53,12 @@ export interface EditRequest {
 }
 
 export interface EditFilePort {
-  edit(request: EditRequest, ctx: ToolContext): Promise<ToolOutput>;
+  /**
+   * `recheck` checks the path again as edit_file did and says why it is refused now, or undefined: the
+   * host calls it after the approval, just before applying (the file may have become a hard link or a
+   * link to elsewhere while the approval waited).
+   */
+  edit(request: EditRequest, ctx: ToolContext, recheck?: () => Promise<string | undefined>): Promise<ToolOutput>;
 }
 
 export interface CommandRequest {
@@ -109,7 +114,12 @@ export function editFileTool(guard: PathGuard, port: EditFilePort): AgentTool {
             'Context Desk redacted a secret in a stored copy; it is not the value. Read the original file ' +
             'for the real text, or leave that part unchanged (edit around it with old_text).',
         };
-      return port.edit(request, ctx);
+      const recheck = async (): Promise<string | undefined> => {
+        const again = await guard.resolve(request.absolute, 'write');
+        if (!again.ok) return again.message;
+        return again.absolute === request.absolute ? undefined : `${r.display} now leads to another file.`;
+      };
+      return port.edit(request, ctx, recheck);
     },
   };
 }
