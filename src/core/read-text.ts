@@ -6,7 +6,7 @@ import { constants, promises as fsp, type Stats } from 'node:fs';
 export class ReadRefusedError extends Error {
   constructor(
     readonly file: string,
-    readonly reason: 'not-a-file' | 'too-large' | 'moved',
+    readonly reason: 'not-a-file' | 'too-large' | 'moved' | 'hard-link',
     message: string,
   ) {
     super(message);
@@ -21,6 +21,25 @@ export function kindOf(st: Stats): string {
   if (st.isCharacterDevice()) return 'a character device';
   if (st.isBlockDevice()) return 'a block device';
   return 'not a regular file';
+}
+
+export interface ReadOptions {
+  /**
+   * Refuse a file with more than one name (a hard link). For files under the store: a command can put
+   * any file of the user's there (`ln ~/.ssh/id_rsa .context-desk/outputs/x.txt`), and what is read
+   * back goes to the model as if Context Desk had stored it.
+   */
+  singleName?: boolean;
+}
+
+/** The refusal of a file with other names, when `options` asks for one name; checked on the open file. */
+function hardLinkRefusal(file: string, st: Stats, options: ReadOptions): ReadRefusedError | undefined {
+  if (!options.singleName || !st.isFile() || st.nlink <= 1) return undefined;
+  return new ReadRefusedError(
+    file,
+    'hard-link',
+    `${file} has ${st.nlink} names (a hard link): a file in the Context Desk folder with another name may be any file linked in by a command, so it is not read. Delete it (the other names keep their content)`,
+  );
 }
 
 /**
@@ -49,11 +68,13 @@ async function pathOfHandle(fh: fsp.FileHandle): Promise<string | undefined> {
  * otherwise carry the open outside. On Linux the kernel names the opened file; elsewhere the path must
  * still resolve to itself and name the same inode. Throws ReadRefusedError when it is not that regular file.
  */
-export async function openChecked(real: string): Promise<{ fh: fsp.FileHandle; st: Stats }> {
+export async function openChecked(real: string, options: ReadOptions = {}): Promise<{ fh: fsp.FileHandle; st: Stats }> {
   const { fh, st } = await openForReading(real);
   try {
     if (!st.isFile())
       throw new ReadRefusedError(real, 'not-a-file', `${real} is not a regular file (${kindOf(st)}); it is not read`);
+    const linked = hardLinkRefusal(real, st, options);
+    if (linked) throw linked;
     const opened = await pathOfHandle(fh);
     const same =
       opened !== undefined
@@ -76,11 +97,13 @@ function describe(bytes: number): string {
  * The file's text, decoded as UTF-8. Throws a ReadRefusedError for something that is not a regular file
  * (through a link too) or holds more than `maxBytes`; errors of the file system (ENOENT) pass through.
  */
-export async function readTextFile(file: string, maxBytes: number): Promise<string> {
+export async function readTextFile(file: string, maxBytes: number, options: ReadOptions = {}): Promise<string> {
   const { fh, st } = await openForReading(file);
   try {
     if (!st.isFile())
       throw new ReadRefusedError(file, 'not-a-file', `${file} is not a regular file (${kindOf(st)}); it is not read`);
+    const linked = hardLinkRefusal(file, st, options);
+    if (linked) throw linked;
     const tooLarge = (): never => {
       throw new ReadRefusedError(
         file,

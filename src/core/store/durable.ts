@@ -1,7 +1,7 @@
 // Readers that tolerate what crashes and concurrent writers leave: a torn last line, damaged lines.
 // (Writing is the store writer's job: whole-line appends on O_APPEND descriptors, atomic replacement.)
 import { MAX_JSON_DEPTH, parseShallowJson } from '../json-depth';
-import { readTextFile } from '../read-text';
+import { readTextFile, type ReadOptions } from '../read-text';
 
 /** What a tolerant JSONL reader found. */
 export interface JsonlReadResult<T> {
@@ -42,10 +42,14 @@ export const MAX_JSONL_BYTES = 256 * 1024 * 1024;
  * Reads and parses a JSONL file (see `parseJsonl`). A missing file reads as empty; one that is not a
  * regular file or holds more than `maxBytes` throws a ReadRefusedError.
  */
-export async function readJsonl<T = unknown>(file: string, maxBytes = MAX_JSONL_BYTES): Promise<JsonlReadResult<T>> {
+export async function readJsonl<T = unknown>(
+  file: string,
+  maxBytes = MAX_JSONL_BYTES,
+  options: ReadOptions = {},
+): Promise<JsonlReadResult<T>> {
   let text: string;
   try {
-    text = await readTextFile(file, maxBytes);
+    text = await readTextFile(file, maxBytes, options);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'ENOENT' || code === 'ENOTDIR') return { records: [], badLines: [] };

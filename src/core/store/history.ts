@@ -255,8 +255,9 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
   for (const n of names) {
     const jsonl = path.join(dir, n);
     // lstat: a link (a cloned repository can ship one) is not a session of this store.
+    // A file with another name (a hard link a command made) may be any file of the user's: not listed.
     const st = await fsp.lstat(jsonl).catch(() => undefined);
-    const identity = st?.isFile() ? await historyIdentity(jsonl) : undefined;
+    const identity = st?.isFile() && st.nlink === 1 ? await historyIdentity(jsonl) : undefined;
     if (!st?.isFile() || !identity) continue;
     out.push({
       name: n.slice(0, -'.jsonl'.length),
@@ -284,6 +285,11 @@ export async function transcriptFile(store: ContextStore, session: string): Prom
   if (st.isSymbolicLink())
     throw new Error(`${shown} is a link; a transcript is only opened from a file of the store, not followed.`);
   if (!st.isFile()) throw new Error(`${shown} is not a regular file; it is not opened.`);
+  // An editor shows, and saves into, the file whatever its other names are (`ln ~/.bashrc …/s.md`).
+  if (st.nlink > 1)
+    throw new Error(
+      `${shown} has ${st.nlink} names (a hard link), so it may be a file from elsewhere; it is not opened. Delete it (the other names keep their content).`,
+    );
   const [real, realRoot] = await Promise.all([fsp.realpath(file), fsp.realpath(store.root)]);
   const rel = path.relative(realRoot, real);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
@@ -311,5 +317,6 @@ export async function loadSession(store: ContextStore, session: string): Promise
     throw new Error(
       `${store.displayPath(file)} is ${(st.size / 1024 / 1024).toFixed(0)} MB, over the ${MAX_RESUME_BYTES / 1024 / 1024} MB a session can be resumed from; read it with grep or context-desk replay instead.`,
     );
-  return readJsonl<HistoryLine>(file);
+  // Checked on the open file: a hard link a command made would put another file's text in the model's context.
+  return readJsonl<HistoryLine>(file, MAX_JSONL_BYTES, { singleName: true });
 }

@@ -48,8 +48,9 @@ async function openText(guard: PathGuard, input: unknown): Promise<OpenText | To
   // and read through that handle only.
   let opened;
   try {
-    opened = await openChecked(r.absolute);
+    opened = await openChecked(r.absolute, { singleName: r.inStore === true });
   } catch (e) {
+    if (e instanceof ReadRefusedError && e.reason === 'hard-link') return fail(`Refused: ${e.message}.`);
     if (e instanceof ReadRefusedError)
       return fail(`${r.display} ${e.reason === 'moved' ? 'changed while it was opened' : 'is not a regular file'}.`);
     return fail(`No such file: ${r.display}`);

@@ -29,6 +29,8 @@ export type ResolvedPath =
        * the real workspace root (absolute when outside it). An approval names both.
        */
       target?: string;
+      /** The real path is in the store: a reader refuses it with other names (a hard link a command made). */
+      inStore?: true;
     }
   | { ok: false; message: string };
 
@@ -149,6 +151,12 @@ export class PathGuard {
       inside(root, p) ? path.relative(root, p).split(path.sep).join('/') || '.' : p;
     const display = shown(this.workspaceRoot, absolute);
     const target = shown(realRoots.write[0]!, real);
-    return { ok: true, absolute: real, display, ...(target !== display ? { target } : {}) };
+    return {
+      ok: true,
+      absolute: real,
+      display,
+      ...(target !== display ? { target } : {}),
+      ...(inStore(real, realRoots.store) ? { inStore: true as const } : {}),
+    };
   }
 }

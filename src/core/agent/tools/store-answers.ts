@@ -83,7 +83,7 @@ export async function readStored(store: ContextStore, raw: unknown): Promise<str
   // through that handle only.
   let fh;
   try {
-    ({ fh } = await openChecked(resolved.absolute));
+    ({ fh } = await openChecked(resolved.absolute, { singleName: true }));
   } catch (e) {
     return `Refused to open '${input.path}': ${message(e)}`;
   }
