@@ -137,12 +137,23 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
 /**
  * A command's approval title: like an edit's, it warns when the folder can run a program on its own or
  * the line enters one that cannot be known, when the line makes its programs load other code
- * (`LD_PRELOAD=`, `git -c core.fsmonitor=`), and when it holds look-alike letters (`nрm test` with a
+ * (`LD_PRELOAD=`, `git -c core.fsmonitor=`), when it writes into the store, and when it holds look-alike letters (`nрm test` with a
  * Cyrillic р).
  */
-export function commandApprovalTitle(request: { command?: string; runsCode?: string; unknownFolder?: string }): string {
+export function commandApprovalTitle(request: {
+  command?: string;
+  runsCode?: string;
+  unknownFolder?: string;
+  storeWrite?: string;
+}): string {
   const command = request.command ?? '';
-  const careful = [request.runsCode, request.unknownFolder, loadedCodeWarning(command), lookAlikeWarning(command)]
+  const careful = [
+    request.runsCode,
+    request.unknownFolder,
+    request.storeWrite,
+    loadedCodeWarning(command),
+    lookAlikeWarning(command),
+  ]
     .filter(Boolean)
     .map((w) => ` Careful: ${w!}.`);
   return `Run this command?${careful.join('')}`;

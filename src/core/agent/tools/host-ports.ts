@@ -7,6 +7,7 @@ import type { PathGuard } from './paths';
 import { runsOnEntering } from './entered-folder';
 import { imitatedFile } from './imitated-path';
 import { packageScriptsRun } from './package-scripts';
+import { storeWriteWarning } from './store-writes';
 import { secretPrinter } from '../../store/sanitize/printed-secrets';
 
 /** What the store writes where a secret was: `[REDACTED:<rule>]`. */
@@ -70,6 +71,8 @@ export interface CommandRequest {
   runsCode?: string;
   /** The line changes to a folder that cannot be known before it runs (`cd "$(…)"`): the approval says so. */
   unknownFolder?: string;
+  /** Why the line writes into the Context Desk store (`>> .context-desk/…`, `ln x .context-desk/…`): the approval says so. */
+  storeWrite?: string;
   /** The package.json scripts the line runs (`npm test`), by name and text: the approval shows them. */
   scripts?: string;
 }
@@ -157,8 +160,16 @@ export function runCommandTool(guard: PathGuard, port: CommandPort): AgentTool {
           : ctx;
       const entered = await runsOnEntering(guard.workspaceRoot, r.absolute, command);
       const scripts = await packageScriptsRun(guard.workspaceRoot, r.absolute, command);
+      const storeWrite = storeWriteWarning(command, r.absolute, guard.storeRoot);
       return port.run(
-        { command, cwd: r.absolute, timeoutMs: seconds * 1000, ...entered, ...(scripts ? { scripts } : {}) },
+        {
+          command,
+          cwd: r.absolute,
+          timeoutMs: seconds * 1000,
+          ...entered,
+          ...(scripts ? { scripts } : {}),
+          ...(storeWrite ? { storeWrite } : {}),
+        },
         withSecret,
       );
     },

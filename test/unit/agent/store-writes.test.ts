@@ -1,0 +1,58 @@
+// A command line that writes into the store is not blocked, but its approval title says so.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { storeWriteWarning } from '../../../src/core/agent/tools/store-writes';
+import { commandApprovalTitle, PathGuard, type CommandRequest } from '../../../src/core/agent/tools';
+import { runCommandTool } from '../../../src/core/agent/tools/host-ports';
+import type { ToolContext } from '../../../src/core/agent/tool-registry';
+
+const ws = path.resolve('/w/project');
+const store = path.join(ws, '.context-desk');
+
+test('a line that writes, links or copies into the store is named in its approval; one that reads it is not', () => {
+  for (const line of [
+    `echo '{"role":"user"}' >> .context-desk/history/s.jsonl`,
+    'cp notes.txt .context-desk/tool-outputs/s1/x.txt',
+    'ln ~/.ssh/id_rsa .context-desk/tool-outputs/x.txt',
+    'ln -sf /etc/passwd ./.context-desk/terminals/t.log',
+    'make 2>&1 | tee -a .context-desk/history/s.md',
+    'cat key > "$PWD/.context-desk/x.txt"',
+    `sudo cp -t ${store}/outputs a b`,
+    'sed -i s/no/yes/ .Context-Desk/history/s.jsonl',
+    'rm -rf .context-desk/history',
+    'dd if=/dev/zero of=.context-desk/x bs=1 count=1',
+  ]) {
+    const why = storeWriteWarning(line, ws, store);
+    assert.match(why ?? '', /writes into the Context Desk folder/, line);
+    assert.match(
+      commandApprovalTitle({ command: line, ...(why ? { storeWrite: why } : {}) }),
+      /Careful: the line writes into the Context Desk folder/,
+      line,
+    );
+  }
+  // From a sub-folder, the store is reached with `..`.
+  assert.ok(storeWriteWarning('echo x > ../.context-desk/y', path.join(ws, 'src'), store));
+  // A line that only reads the store, or writes elsewhere, gets no such warning.
+  for (const line of [
+    'cat .context-desk/history/s.md',
+    'grep -r TODO .context-desk/tool-outputs',
+    'cp .context-desk/tool-outputs/s1/x.txt /tmp/copy.txt',
+    'tail -n 50 .context-desk/terminals/t.log > summary.txt',
+    'npm test 2>&1 | tee build.log',
+    'echo .context-desk >> .gitignore',
+  ])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+  assert.equal(storeWriteWarning('echo x > .context-desk/y', ws, undefined), undefined, 'no store');
+});
+
+test('run_command hands the warning to the host with the command', async () => {
+  const seen: CommandRequest[] = [];
+  const guard = new PathGuard({ workspaceRoot: process.cwd(), storeRoot: path.join(process.cwd(), '.context-desk') });
+  const run = runCommandTool(guard, { run: async (r) => (seen.push(r), { ok: true, text: 'ran' }) });
+  const ctx: ToolContext = { signal: new AbortController().signal, session: 's', turn: 1, callId: 'c' };
+  await run.run({ command: 'ln ~/.ssh/id_rsa .context-desk/x.txt' }, ctx);
+  await run.run({ command: 'ls .context-desk' }, ctx);
+  assert.match(seen[0]?.storeWrite ?? '', /writes into the Context Desk folder \(\.context-desk\/x\.txt\)/);
+  assert.equal(seen[1]?.storeWrite, undefined);
+});
