@@ -66,14 +66,33 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
  */
 export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
   const search = await storeSearch(o);
-  if (search)
-    yield* ripgrepBatches({
-      ...search,
-      maxMatches: o.maxMatches,
-      signal: o.signal,
-      ranges: o.ranges,
-      onUnreadable: o.onUnreadable,
-    });
+  if (!search) return;
+  // A file with other names (a hard link a command made: `ln ~/.ssh/id_rsa .context-desk/…`) may be any
+  // file of the user's; its lines are left out, as the store's readers refuse it.
+  const single = new Map<string, Promise<boolean>>();
+  const oneName = (file: string): Promise<boolean> => {
+    let known = single.get(file);
+    if (!known) {
+      known = fsp.lstat(path.resolve(file)).then(
+        (st) => st.nlink <= 1,
+        () => false,
+      );
+      single.set(file, known);
+    }
+    return known;
+  };
+  for await (const batch of ripgrepBatches({
+    ...search,
+    maxMatches: o.maxMatches,
+    signal: o.signal,
+    ranges: o.ranges,
+    onUnreadable: o.onUnreadable,
+  })) {
+    const kept = (await Promise.all(batch.map(async (m) => ((await oneName(m.file)) ? m : undefined)))).filter(
+      (m): m is GrepMatch => m !== undefined,
+    );
+    if (kept.length > 0) yield kept;
+  }
 }
 
 /**

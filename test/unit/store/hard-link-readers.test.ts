@@ -7,7 +7,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { ContextStore } from '../../../src/core/store/context-store';
 import { listSessions, loadSession, transcriptFile } from '../../../src/core/store/history';
-import { readStored } from '../../../src/core/agent/tools/store-answers';
+import { grepText, readStored } from '../../../src/core/agent/tools/store-answers';
 import { PathGuard, readFileTool, tailTool } from '../../../src/core/agent/tools';
 import type { ToolContext } from '../../../src/core/agent/tool-registry';
 import { tempDir } from './helpers';
@@ -67,4 +67,14 @@ test('a history file with another name is not listed, resumed or opened as a tra
   await assert.rejects(loadSession(store, 'planted'), /has 2 names \(a hard link\)/);
   assert.equal((await loadSession(store, 'own')).records.length, 1);
   await assert.rejects(transcriptFile(store, 'planted'), /has 2 names \(a hard link\)/);
+});
+
+test('a store grep leaves out the lines of a file with another name', async (t) => {
+  const { store } = await fixture(t);
+  await fsp.writeFile(path.join(store.root, 'tool-outputs', 's1', 'plain.txt'), 'OPENSSH mentioned here\n');
+  const found = await grepText(store, { pattern: 'OPENSSH' }, new AbortController().signal, {
+    candidates: ['/usr/bin/rg'],
+  });
+  assert.match(found, /plain\.txt:1: OPENSSH mentioned here/);
+  assert.doesNotMatch(found, /PRIVATE KEY/);
 });
