@@ -280,9 +280,11 @@ export class ChatController implements vscode.Disposable {
       return false;
     }
     await this.written.add(into, await fileIdentity(store.historyPaths(into).jsonl));
+    // Its copied messages stay from elsewhere: a later resume still shows their hidden characters.
+    if (foreign) await this.written.addContinued(into);
     this.newChat();
     const shown = (s: string): string => store.displayPath(store.historyPaths(s).jsonl);
-    const view = resumedView(this.model.snapshot, into, past, shown(id), foreign);
+    const view = resumedView(this.model.snapshot, into, past, shown(id), foreign || this.written.continued(id));
     this.model = this.chatModel(view.snapshot);
     this.carryOver = past.state;
     this.resumed = { records };

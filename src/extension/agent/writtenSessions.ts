@@ -12,6 +12,8 @@ import { safeName } from '../../core/store/names';
 import { mementoStrings } from '../mementoStrings';
 
 const KEY = 'contextDesk.writtenSessions';
+/** Sessions this workspace wrote that continue one it did not (history-fork.ts): their messages came from elsewhere. */
+const CONTINUED_KEY = 'contextDesk.continuedSessions';
 const KEEP = 1000;
 
 export class WrittenSessions {
@@ -39,6 +41,21 @@ export class WrittenSessions {
     const ids = this.ids().filter((x) => x !== name && !x.startsWith(`${name}#`));
     ids.push(identity === undefined ? name : `${name}#${identity}`);
     await this.memento.update(KEY, ids.slice(-KEEP));
+  }
+
+  /**
+   * Records that session `id` was written here as the continuation of a session from elsewhere: a later
+   * resume still shows its (copied) messages with their hidden characters made visible.
+   */
+  async addContinued(id: string): Promise<void> {
+    const name = safeName(id);
+    const ids = mementoStrings(this.memento, CONTINUED_KEY).filter((x) => x !== name);
+    await this.memento.update(CONTINUED_KEY, [...ids, name].slice(-KEEP));
+  }
+
+  /** Whether session `id` continues a session this workspace did not write (see `addContinued`). */
+  continued(id: string): boolean {
+    return mementoStrings(this.memento, CONTINUED_KEY).includes(safeName(id));
   }
 }
 

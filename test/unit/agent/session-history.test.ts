@@ -251,6 +251,23 @@ test('History lists titles with turns, and calls and cost from the call records'
   assert.ok(Math.abs(b.costUsd! - 0.0338) < 1e-12);
 });
 
+test('a session that continues one from elsewhere stays marked as such for later resumes', async () => {
+  const data = new Map<string, unknown>();
+  const memento = {
+    get: (key: string) => data.get(key),
+    update: (key: string, value: unknown) => Promise.resolve(void data.set(key, value)),
+  };
+  const book = new WrittenSessions(memento as never);
+  await book.add('chat-2');
+  await book.addContinued('chat-2');
+  assert.equal(book.has('chat-2'), true, 'written here: resumed without asking');
+  assert.equal(book.continued('chat-2'), true, 'its messages came from elsewhere: still revealed');
+  assert.deepEqual(data.get('contextDesk.continuedSessions'), ['chat-2'], 'each id once');
+  assert.equal(book.continued('chat-3'), false);
+  data.set('contextDesk.continuedSessions', 'damaged');
+  assert.equal(book.continued('chat-2'), false);
+});
+
 test('the written-sessions book knows the files this workspace wrote, by id or file name', async () => {
   const data = new Map<string, unknown>();
   const memento = {
