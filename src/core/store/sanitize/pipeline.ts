@@ -65,7 +65,14 @@ const MAX_HELD_SECRET_BLOCK = 2 * 1024 * 1024;
  * A Terraform state's instance (or resource, plan change) whose sensitive attributes are not named yet
  * is held back at most this long; past it, its attributes' strings are redacted whole.
  */
-const MAX_HELD_STATE = 256 * 1024;
+const MAX_HELD_STATE = 4 * 1024 * 1024;
+
+/**
+ * Text held back at least this long (a key, a state's instance, a Secret's block, a long line) is read
+ * again only once it has grown by a quarter, on a quiet flush or at the end: read again at every flush,
+ * a stream in small pieces would cost the square of its size (measured: 247 KB in 100-byte pieces, 5 s).
+ */
+const RESCAN_HELD_FROM = 32 * 1024;
 
 /** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
 const HELD_LINES = 8;
@@ -107,6 +114,8 @@ export class SanitizingStream {
   private sniffed = 0;
   private batch = '';
   private held = '';
+  /** Length of `held` when it was last read (see RESCAN_HELD_FROM). */
+  private heldRead = 0;
   private readonly openAttributes = new OpenAttributes();
   /** Text arrived since the last `flush`: a quiet stream's held lines go out on the next one. */
   private arrived = false;
@@ -202,6 +211,11 @@ export class SanitizingStream {
   }
 
   private async drain(final: boolean, quiet = false): Promise<void> {
+    if (!final && !quiet && this.readHeldLater()) {
+      this.held += this.batch;
+      this.batch = '';
+      return;
+    }
     let text = this.held + this.batch;
     this.held = '';
     this.batch = '';
@@ -220,6 +234,7 @@ export class SanitizingStream {
         unterminated = '[REDACTED:private-key]\n';
         addCounts(this.stats.redactions, { 'private-key': 1 });
       }
+      this.heldRead = this.held.length;
       if (text === '' && unterminated === '') return;
     }
     // A Terraform attributes object going out before what marks its secrets: its strings are redacted.
@@ -245,6 +260,18 @@ export class SanitizingStream {
       text = r.text;
     }
     await this.emit(text + unterminated);
+  }
+
+  /**
+   * Whether held text is left unread this time: long, grown by less than a quarter since last read, and
+   * past none of the bounds on what is held (each bound applies at the length it says).
+   */
+  private readHeldLater(): boolean {
+    const read = this.heldRead;
+    const grown = this.held.length + this.batch.length;
+    if (read < RESCAN_HELD_FROM || grown >= read + read / 4) return false;
+    const bounds = [MAX_HELD_KEY, MAX_HELD_STATE, MAX_HELD_SECRET_BLOCK, this.longLineChars];
+    return !bounds.some((b) => read <= b && b < grown);
   }
 
   /**
