@@ -4,7 +4,7 @@
 import { DECODE_PASSES, decodedView, eachStringView, type DecodedView } from './decoded-view';
 import { KeywordIndex, type Keyword } from './keywords';
 import { stampedLines, withoutPrefixes } from './line-prefixes';
-import { entropy, type SecretRule } from './rules/types';
+import { entropy, requotedWidths, type SecretRule } from './rules/types';
 
 /** A range of the text to replace with `[REDACTED:<kind>]`; lower `priority` names overlapping ranges. */
 export interface Span {
@@ -281,7 +281,10 @@ export class RedactionEngine {
       // A quoted value is redacted inside its quotes: `"[REDACTED:x]"` stays valid JSON and code.
       const q = text[s];
       const quoted = e - s >= 2 && (q === '"' || q === "'" || q === '`') && text[e - 1] === q;
-      if (quoted) [s, e] = [s + 1, e - 1];
+      // A shell's `'"'"'…'"'"'` keeps its quoting too, so a command stays one.
+      const [reopen, reclose] = quoted && q === "'" ? requotedWidths(text.slice(s, e)) : [0, 0];
+      if (reopen > 0) [s, e] = [s + reopen, e - reclose];
+      else if (quoted) [s, e] = [s + 1, e - 1];
       if (e <= s) continue;
       const value = text.slice(s, e);
       if (

@@ -62,8 +62,24 @@ export function entropy(s: string): number {
   return h;
 }
 
-/** The value without one pair of surrounding quotes. */
+/**
+ * A value a shell quotes inside single quotes: `'"'"'` closes the quote, adds a quoted `'` and reopens it
+ * (`sh -c 'export TOKEN='"'"'…'"'"''`), also with its double quotes escaped in JSON (`'\"'\"'`).
+ */
+const REQUOTE = String.raw`'\\?"'\\?"'`;
+export const SHELL_REQUOTED = String.raw`${REQUOTE}[^'\n]{1,512}${REQUOTE}`;
+const REQUOTED_VALUE = new RegExp(String.raw`^(${REQUOTE})([^'\n]*)(${REQUOTE})$`);
+
+/** How long a shell's `'"'"'` is either side of `s` (`[0, 0]` when not both). */
+export function requotedWidths(s: string): [number, number] {
+  const m = REQUOTED_VALUE.exec(s);
+  return m ? [m[1]!.length, m[3]!.length] : [0, 0];
+}
+
+/** The value without one pair of surrounding quotes (or a shell's `'"'"'` either side). */
 export function unquote(s: string): string {
+  const [open, close] = requotedWidths(s);
+  if (open > 0) return s.slice(open, s.length - close);
   const q = s[0];
   return s.length >= 2 && (q === '"' || q === "'" || q === '`') && s[s.length - 1] === q ? s.slice(1, -1) : s;
 }
@@ -233,7 +249,7 @@ const PROSE_WORDS = new Set(
 export const SECRET_NAME_END = String.raw`(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|credentials?)`;
 
 /** A string in double or single quotes with backslash escapes inside (`"ab\"cd"`, `'it\'s'`). */
-export const QUOTED = String.raw`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
+export const QUOTED = String.raw`${SHELL_REQUOTED}|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`;
 
 /** Secret words as keys in code and config spell them (keywords, case-insensitive). Bare `pass`/`key`/`auth` are too common. */
 export const SECRET_KEY_WORDS: readonly string[] = [
