@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
 import assert from 'node:assert/strict';
-import { SanitizingStream } from '../../../src/core/store/sanitize/pipeline';
+import { SanitizingStream, type SanitizeStats } from '../../../src/core/store/sanitize/pipeline';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 
 export async function tempDir(t: { after(fn: () => Promise<void>): void }): Promise<string> {
@@ -39,7 +39,7 @@ export function exited(child: ChildProcess): Promise<number | null> {
 export async function streamInPieces(
   text: string,
   size: number,
-  options: { batchChars?: number; flush?: boolean } = {},
+  options: { batchChars?: number; flush?: boolean; stats?: (stats: SanitizeStats) => void } = {},
 ): Promise<string> {
   let out = '';
   const s = new SanitizingStream(async (t) => void (out += t), {
@@ -50,7 +50,8 @@ export async function streamInPieces(
     await s.push(text.slice(i, i + size));
     if (options.flush !== false) await s.flush();
   }
-  await s.end();
+  const stats = await s.end();
+  options.stats?.(stats);
   return out;
 }
 

@@ -3,20 +3,20 @@
 // secrets redacted -> sink. Streaming: memory stays bounded whatever the size of the output.
 import { AnsiStripper, sevenBitControls } from './ansi';
 import { BINARY_SNIFF_BYTES, binaryNote, looksBinary } from './binary';
-import { secretBlockStart } from './rules/kubernetes';
 import { openCsvHeader } from './rules/csv-columns';
-import { lastCommaOutsideStrings } from './rules/kubernetes-json';
-import { OpenAttributes, openInstanceStart } from './rules/terraform-state-open';
-import { keyLinesBefore } from './rules/private-keys';
+import { OpenAttributes } from './rules/terraform-state-open';
 import { keyLinesEndBefore, openKey } from './open-keys';
+import { addCounts, redactSecrets, type RedactionCounts, type RedactionResult } from './secrets';
 import {
-  addCounts,
-  cutOutside,
-  findSecretSpans,
-  redactSecrets,
-  type RedactionCounts,
-  type RedactionResult,
-} from './secrets';
+  HELD_LINES,
+  MAX_HELD_KEY,
+  MAX_HELD_LINES_CHARS,
+  MAX_HELD_SECRET_BLOCK,
+  MAX_HELD_STATE,
+  holdBack,
+  lastLines,
+  LONG_LINE_WINDOW,
+} from './held-back';
 import { OverwrittenSecrets } from './overwritten';
 import { TerminalRenderer, type TerminalRendererOptions } from './terminal-renderer';
 
@@ -49,23 +49,13 @@ export interface SanitizeStats {
   redactions: RedactionCounts;
   /** Characters handed to the sink. */
   charsOut: number;
+  /** Characters read to decide what to hold back (held text read again counts again): linear in the input. */
+  charsRead: number;
   /** Newlines handed to the sink. */
   linesOut: number;
   /** Full-screen sessions (less, vim, a pager) that ended: nothing they drew is in the text (render mode). */
   fullScreenSessions: number;
 }
-
-/** A private key whose END has not arrived is held back at most this long, then redacted as cut short. */
-const MAX_HELD_KEY = 64 * 1024;
-
-/** A Kubernetes Secret's block that may go on is held back at most this long (a Secret holds up to 1 MiB). */
-const MAX_HELD_SECRET_BLOCK = 2 * 1024 * 1024;
-
-/**
- * A Terraform state's instance (or resource, plan change) whose sensitive attributes are not named yet
- * is held back at most this long; past it, its attributes' strings are redacted whole.
- */
-const MAX_HELD_STATE = 4 * 1024 * 1024;
 
 /**
  * Text held back at least this long (a key, a state's instance, a Secret's block, a long line) is read
@@ -73,21 +63,6 @@ const MAX_HELD_STATE = 4 * 1024 * 1024;
  * a stream in small pieces would cost the square of its size (measured: 247 KB in 100-byte pieces, 5 s).
  */
 const RESCAN_HELD_FROM = 32 * 1024;
-
-/** Whole lines held back with the unfinished one (see `holdBack`), up to this many characters. */
-const HELD_LINES = 8;
-const MAX_HELD_LINES_CHARS = 16 * 1024;
-/**
- * A word that names a secret (the keywords of the rules that read a name and its value apart), or a line
- * a password follows: an expect script's `expect "*assword:*"`, a mail client's `USER name`, the server's
- * `334 UGFzc3dvcmQ6` ("Password:"), or an env list's value its name follows (`- value: …` / `name: DB_PASSWORD`).
- */
-const NAMES_A_SECRET =
-  /pass|assword|pwd|secret|token|key|credential|cookie|auth|private|^[^\w\n]{0,8}(?:(?:C:|send:|\*cmd\*)[^\w\n]{0,8})?(?:b?['"])?user[ \t]|GFzc3dvcmQ6|^[ \t]*-[ \t]+value:/im;
-/** The line a PuTTY key's private lines follow (`Private-Lines: 14`), after any prefix a tool printed. */
-const PUTTY_PRIVATE_LINES = /Private-Lines:[ \t]*\d+[ \t\r]*\n$/;
-/** What stays held back when a long line is cut: longer than any token a rule matches (PEM aside). */
-export const LONG_LINE_WINDOW = 16 * 1024;
 
 /**
  * Streaming sanitizer. `push` raw chunks (bytes or text) as they arrive, `flush` to force what is
@@ -127,6 +102,7 @@ export class SanitizingStream {
     fullScreenSessions: 0,
     redactions: {},
     charsOut: 0,
+    charsRead: 0,
     linesOut: 0,
   };
 
@@ -220,9 +196,12 @@ export class SanitizingStream {
     this.held = '';
     this.batch = '';
     if (text === '') return;
+    this.stats.charsRead += text.length;
     let unterminated = '';
     if (!final) {
-      text = this.holdBack(text, openKey(text), quiet ? 0 : HELD_LINES);
+      const kept = holdBack(text, openKey(text), quiet ? 0 : HELD_LINES, this.recent, this.longLineChars);
+      this.held = kept.held;
+      text = kept.out;
       // A cut through a block (its END among the lines held back) leaves it open in what goes out.
       const cut = openKey(text);
       if (cut !== -1 && this.held !== '' && text.length - cut <= MAX_HELD_KEY) {
@@ -275,72 +254,6 @@ export class SanitizingStream {
   }
 
   /**
-   * Keeps in `held` what cannot be redacted yet and returns the rest: a private key whose END may still
-   * come (`open`, up to MAX_HELD_KEY), else the unfinished last line, since a token cut there would be
-   * matched in neither half, and `lines` whole lines before it (a secret named a few lines before its
-   * value). A line past `longLineChars` (minified JSON from curl) is cut, but only where no secret
-   * straddles the cut, and the last `LONG_LINE_WINDOW` characters stay held.
-   */
-  private holdBack(text: string, open: number, lines: number): string {
-    if (open !== -1 && text.length - open <= MAX_HELD_KEY) {
-      this.held = text.slice(open);
-      return text.slice(0, open);
-    }
-    // A Terraform state's instance whose `sensitive_attributes` may still come, with the attributes they name.
-    const instance = openInstanceStart(this.recent, text);
-    if (instance !== -1 && text.length - instance <= MAX_HELD_STATE) {
-      this.held = text.slice(instance);
-      return text.slice(0, instance);
-    }
-    // A Secret's `data:` whose entries may go on: they are found only with the block's key before them.
-    const block = secretBlockStart(text, text.length);
-    if (block !== -1 && text.length - block <= MAX_HELD_SECRET_BLOCK) {
-      this.held = text.slice(block);
-      return text.slice(0, block);
-    }
-    const lineStart = text.lastIndexOf('\n') + 1;
-    if (text.length - lineStart <= this.longLineChars) {
-      // A secret named on one line and given a few lines on (an env list's `- name: DB_PASSWORD` /
-      // `value: …`) is found only with both in one batch.
-      let keep = lineStart;
-      for (let i = 0; i < lines && keep > 0; i++) {
-        const prev = text.lastIndexOf('\n', keep - 2) + 1;
-        if (text.length - prev > MAX_HELD_LINES_CHARS) break;
-        keep = prev;
-      }
-      // Only when those lines name a secret: most output names none, and goes out whole.
-      if (keep < lineStart && !NAMES_A_SECRET.test(text.slice(keep, lineStart))) keep = lineStart;
-      // Nor is a name cut from its value, given up to `lines` lines on (`variable "db_password" {`, two
-      // lines, `default = "…"`): the earliest line naming a secret among the `lines` lines just before
-      // the cut is held too (one pass: at most twice `lines` lines are held).
-      if (keep < lineStart)
-        for (let i = 0, at = keep; i < lines && at > 0; i++) {
-          const prev = text.lastIndexOf('\n', at - 2) + 1;
-          if (text.length - prev > MAX_HELD_LINES_CHARS) break;
-          if (NAMES_A_SECRET.test(text.slice(prev, at))) keep = prev;
-          at = prev;
-        }
-      // Key lines just before the cut: held until a line shows whether an END follows (`tail` of a key
-      // file), unless the stream is quiet after a whole line (a base64 blob is common output).
-      if (lines > 0 || lineStart < text.length) keep = keyLinesBefore(text, keep, MAX_HELD_KEY);
-      // PuTTY's key lines are found only after their `Private-Lines: N`: it is held with them.
-      const header = text.lastIndexOf('\n', keep - 2) + 1;
-      if (keep > 0 && PUTTY_PRIVATE_LINES.test(text.slice(header, keep))) keep = header;
-      // Nor is a Secret's block cut by the lines held back.
-      const block = keep < text.length ? secretBlockStart(text, keep) : -1;
-      if (block !== -1 && block < keep && keep - block <= MAX_HELD_SECRET_BLOCK) keep = block;
-      // Nor a state's instance, closed in `text`, from what marks its attributes.
-      const cutInstance = keep < text.length ? openInstanceStart(this.recent, text.slice(0, keep)) : -1;
-      if (cutInstance !== -1 && keep - cutInstance <= MAX_HELD_STATE) keep = cutInstance;
-      this.held = text.slice(keep);
-      return text.slice(0, keep);
-    }
-    const cut = longLineCut(text, lineStart);
-    this.held = text.slice(cut);
-    return text.slice(0, cut);
-  }
-
-  /**
    * `text` redacted as it reads below `above` (already sent): what the rules find in `text` with
    * `above` as its context. A secret straddling the two (never expected: whole lines go out) falls back
    * to `text` alone.
@@ -362,38 +275,6 @@ export class SanitizingStream {
     for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) this.stats.linesOut++;
     await this.sink(text);
   }
-}
-
-/**
- * Where to cut a line longer than `longLineChars` (minified JSON from curl), keeping the last
- * `LONG_LINE_WINDOW` characters: where no secret straddles the cut, after a comma outside any JSON
- * string (the next piece would read its quotes the wrong way round), and not inside a Secret's JSON map
- * (its entries would go without their key). A "secret" as long as the line itself is cut through
- * rather than held forever.
- */
-function longLineCut(text: string, lineStart: number): number {
-  const spans = findSecretSpans(text.slice(lineStart));
-  const outside = (at: number): number => lineStart + cutOutside(spans, at - lineStart);
-  let cut = outside(text.length - LONG_LINE_WINDOW);
-  const comma = lastCommaOutsideStrings(text, lineStart, cut);
-  if (comma > lineStart && cut - comma <= LONG_LINE_WINDOW) cut = outside(comma);
-  const inside = secretBlockStart(text, cut);
-  if (inside > lineStart && inside < cut && cut - inside <= MAX_HELD_SECRET_BLOCK) cut = outside(inside);
-  return cut <= lineStart ? text.length - LONG_LINE_WINDOW : cut;
-}
-
-/**
- * The last `n` lines of `text` (from a line's start; the last may be unfinished), at most `max`
- * characters: else none.
- */
-function lastLines(text: string, n: number, max: number): string {
-  let start = text.length;
-  for (let i = 0; i < n && start > 0; i++) {
-    const prev = text.lastIndexOf('\n', start - 2) + 1;
-    if (text.length - prev > max) break;
-    start = prev;
-  }
-  return start === text.length ? '' : text.slice(start);
 }
 
 /** One-shot sanitizing of a complete output (small tool outputs, history messages). */
