@@ -33,6 +33,20 @@ export function skeleton(name: string): string {
 /** The most entries of one folder compared (a folder of 100,000 files is not read for a title). */
 const MAX_ENTRIES = 5000;
 
+/** The first MAX_ENTRIES names of a folder (none when it cannot be read). */
+async function firstNames(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  try {
+    for await (const entry of await fsp.opendir(dir)) {
+      names.push(entry.name);
+      if (names.length >= MAX_ENTRIES) break; // leaving the loop closes the folder
+    }
+  } catch {
+    // unreadable: nothing to compare with
+  }
+  return names;
+}
+
 function inside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
@@ -41,17 +55,19 @@ function inside(parent: string, child: string): boolean {
 /**
  * The existing workspace path (`src/config.ts`) that `display` (workspace-relative with `/`) reads as
  * but is not, or undefined: each folder of the path is taken as it exists, or else as the one entry
- * whose name reads the same (preferred to an exact one when the name is not ASCII). Only folders inside the workspace are listed (links out are not followed).
+ * whose name reads the same (preferred to an exact one when the name is not ASCII). Only folders inside
+ * the workspace are listed (links out are not followed).
  */
 export async function imitatedFile(workspaceRoot: string, display: string): Promise<string | undefined> {
   if (!/[^\u0000-\u007f]/.test(display)) return undefined;
+  const parts = display.split('/').filter((p) => p !== '' && p !== '.');
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const found: string[] = [];
   let dir = root;
-  for (const part of display.split('/').filter((p) => p !== '' && p !== '.')) {
+  for (const part of parts) {
     const real = await fsp.realpath(dir).catch(() => undefined);
     if (real === undefined || !inside(root, real) || part === '..') return undefined;
-    const names = (await fsp.readdir(real).catch((): string[] => [])).slice(0, MAX_ENTRIES);
+    const names = await firstNames(real);
     const shape = skeleton(part);
     // A look-alike name is compared even when it exists: a planted `cоnfig.ts` beside `config.ts`.
     const other = /[^\u0000-\u007f]/.test(part) ? names.find((n) => n !== part && skeleton(n) === shape) : undefined;
@@ -61,14 +77,7 @@ export async function imitatedFile(workspaceRoot: string, display: string): Prom
     dir = path.join(real, name);
   }
   const imitated = found.join('/');
-  return imitated !== '' &&
-    imitated !==
-      display
-        .split('/')
-        .filter((p) => p !== '' && p !== '.')
-        .join('/')
-    ? imitated
-    : undefined;
+  return imitated !== '' && imitated !== parts.join('/') ? imitated : undefined;
 }
 
 /** The most look-alike words of one text compared with the workspace. */
