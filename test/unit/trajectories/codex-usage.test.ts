@@ -113,7 +113,7 @@ test("Codex: a re-estimate after a rollback or compaction is not a call's usage 
   );
 });
 
-test('Codex: the usage of a later turn (a /compact call) is not given to a call its turn aborted', async () => {
+test('Codex: the usage of a later turn (a /compact call) is its own call, not given to a call its turn aborted', async () => {
   const r = rollout();
   r.add('turn_context', { cwd: '/w', model: 'gpt-5.5' });
   r.user('first');
@@ -134,8 +134,9 @@ test('Codex: the usage of a later turn (a /compact call) is not given to a call 
   const t = await r.load();
   assert.deepEqual(
     t.calls!.map((c) => c.recorded?.inputTokens),
-    [1000, undefined, 500],
+    [1000, undefined, 4000, 500],
   );
+  assert.equal(t.calls![2]!.output, undefined, 'the summary is not written as an item: a call with no reply');
 });
 
 test("Codex: older rollouts' flat token_count events (no `info`) are each call's usage", async () => {
@@ -164,4 +165,28 @@ test("Codex: older rollouts' flat token_count events (no `info`) are each call's
       { inputTokens: 1200, cachedTokens: 1000, outputTokens: 40 },
     ],
   );
+});
+
+test('Codex: a response with no output items is a call of its own with its usage, said in a warning', async () => {
+  const r = rollout();
+  r.user('first');
+  r.reply('answer one');
+  r.usage(1000);
+  r.usage(1100); // the model returned nothing the rollout writes as an item
+  r.rateLimits(); // re-sent: not a call
+  r.user('second');
+  r.reply('answer two');
+  r.usage(1200);
+  const t = await r.load();
+  assert.deepEqual(
+    t.calls!.map((c) => [c.output === undefined, c.recorded?.inputTokens]),
+    [
+      [false, 1000],
+      [true, 1100],
+      [false, 1200],
+    ],
+  );
+  // It sent what the first call sent and that call's reply.
+  assert.deepEqual(t.calls![1]!.context, [[0, 3]]);
+  assert.match(t.warnings!.join('\n'), /1 call with recorded usage but no output items in the rollout/);
 });

@@ -242,6 +242,15 @@ export function readCodex(input: Input, notes: Notes, parent?: readonly Json[]):
       if (u && waiting !== undefined) {
         b.calls[waiting]!.recorded = u;
         waiting = undefined;
+      } else if (u) {
+        // A new call's usage with no item written since the last one: a response with no output items
+        // (or only items replay does not read), or a /compact summary call. It was sent and billed.
+        b.rejectedCall(u);
+        notes.add(
+          'usage-without-items',
+          (n) =>
+            `${plural(n, 'call')} with recorded usage but no output items in the rollout (an empty response or a /compact summary): replayed with no reply, sent the context so far`,
+        );
       }
     } else if (r.type === 'turn_context' || (r.type === 'event_msg' && payload?.type === 'turn_aborted')) {
       // A call's usage comes in its own turn: one left waiting (interrupted) never gets another call's.
