@@ -76,6 +76,23 @@ function usageOf(tokens: Json | undefined): RecordedUsage | undefined {
   return Object.keys(u).length > 0 ? u : undefined;
 }
 
+/** Longest pause between a message's tool calls being recorded (ms); a model call is one pause. */
+const BATCH_GAP_MS = 1000;
+
+/**
+ * Whether a reply's tool calls were recorded in batches far apart. Gemini CLI before 0.30 (February
+ * 2026, still the JSON file) wrote a reply made only of function calls, with no thoughts, into the
+ * reply before it and kept no usage of it: such a message holds two replies' calls. A client that
+ * records each call as it finishes (the Zed integration) looks the same, so this is only said.
+ */
+function laterBatches(calls: readonly JsonObject[]): boolean {
+  const times = calls
+    .map((c) => (typeof c.timestamp === 'string' ? Date.parse(c.timestamp) : NaN))
+    .filter((t) => !Number.isNaN(t))
+    .sort((x, y) => x - y);
+  return times.some((t, i) => i > 0 && t - times[i - 1]! > BATCH_GAP_MS);
+}
+
 interface Entry {
   record: JsonObject;
   /** A model call: first written as a message record (a `$set` list only repeats history). */
@@ -170,6 +187,12 @@ export const geminiCli: Importer = {
           continue;
         }
         const calls = Array.isArray(m.toolCalls) ? m.toolCalls.filter(isObject) : [];
+        if (input.kind === 'document' && call && laterBatches(calls))
+          notes.add(
+            'merged-replies',
+            (n) =>
+              `${plural(n, 'reply', 'replies')} with tool calls recorded more than a second apart: Gemini CLI before 0.30 wrote a reply made only of function calls into the reply before it and kept no usage of it, so calls and recorded usage may be undercounted`,
+          );
         const message: Message = { role: 'assistant', content: partsText(m.content, notes), origin: 'agent' };
         const toolCalls: ToolCall[] = calls.map((c, i) => ({
           id: typeof c.id === 'string' ? c.id : `${where}:${i}`,
