@@ -650,4 +650,7 @@ test("Aider: each call's `Tokens: N sent, M received` line is its recorded usage
     [undefined, { inputTokens: 999, outputTokens: 7 }],
   );
   assert.match(u!.warnings!.join('\n'), /1 call with cache figures in Aider's report: not used/);
+  // A continued reply (Aider's `FinishReasonLength` loop with assistant prefill) leaves no mark in the file:
+  // each piece is written as it comes, then one Tokens line sums the calls.
+  assert.match(u!.warnings!.join('\n'), /had the model continue is written as one reply .* calls are a lower bound/);
 });

@@ -7,6 +7,8 @@
 // tests with errors, Aider calls the model again with the error it showed (a reflection) and no new
 // `####` line: a reply after a `Tokens` line is a call of its own, sent the `>` text shown in between.
 // The `Tokens` line is the call's recorded usage when its figures are exact (Aider rounds past 1,000).
+// A reply cut at the output limit and continued (assistant prefill) is several calls written as one reply
+// with one `Tokens` line (their sums): the file does not mark the joins, so it counts as one call.
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
@@ -143,7 +145,8 @@ export const aider: Importer = {
     endSession();
     notes.say(
       "Aider's chat history holds what was shown, not the prompt: its system prompt, repo map and added files are not in it, so raw counts are a lower bound " +
-        '(and Aider summarizes older exchanges once the history passes its limit, which the file does not show: there, old turns are counted in full)',
+        '(and Aider summarizes older exchanges once the history passes its limit, which the file does not show: there, old turns are counted in full). ' +
+        'A reply that hit the output limit and that Aider had the model continue is written as one reply with one Tokens line (the calls summed): it counts as one call, so calls are a lower bound too',
     );
     return runs;
   },
