@@ -12,6 +12,7 @@ import {
 import { RipgrepError } from '../../core/search/ripgrep';
 import { stripControls } from '../../core/terminal-controls';
 import { unreadableNote } from '../../core/search/unreadable';
+import { hardLinkNote } from '../../core/search/single-name';
 
 const usage = `Usage: context-desk grep PATTERN [options]
 
@@ -26,7 +27,8 @@ Options:
   --max N            stop after N matches
 
 A file or folder that cannot be read is named on standard error; the matches found in the
-rest are printed, and the exit code is 2 (as rg's and grep's).
+rest are printed, and the exit code is 2 (as rg's and grep's). A file with other names (a
+hard link, which may be any file of yours) is not searched and is named on standard error.
 
 Exit code: 0 matches found, 1 none, 2 error (or something could not be read).`;
 
@@ -69,6 +71,7 @@ const command: Command = {
     }
     const root = path.resolve(values.dir);
     let unreadable: string[] = [];
+    const linked: string[] = [];
     const search = {
       root,
       pattern: positionals[0]!,
@@ -80,6 +83,8 @@ const command: Command = {
       // A path rg cannot read (a file another user wrote, a folder without permission) does not void
       // the matches found in the rest; it is named on stderr and the exit code says so.
       onUnreadable: (paths: string[]) => (unreadable = paths),
+      // A file with other names (a hard link a command made) is left out, and named on stderr.
+      onHardLink: (file: string) => void linked.push(file),
     };
     // One write per chunk of rg's output; wait when the reader (a pipe into `head`, a terminal) is slower.
     const write = async (out: string | Buffer): Promise<void> => {
@@ -128,6 +133,7 @@ const command: Command = {
       }
       throw e;
     }
+    if (linked.length > 0) io.stderr.write(`context-desk grep: ${hardLinkNote(linked, root).slice(2, -1)}\n`);
     if (unreadable.length > 0) {
       io.stderr.write(`context-desk grep: ${unreadableNote(unreadable, process.cwd(), '').slice(2, -1)}\n`);
       return 2;

@@ -282,9 +282,13 @@ export async function* ripgrepPrintedLines(
   o: Omit<RipgrepOptions, 'ranges'> & {
     /** Drop the `./` rg puts before files found under the path `.` (relative paths then read the same). */
     dropDotSlash?: boolean;
+    /** Whether to print a file's lines (asked once per run of lines of one file; the name as rg prints it). */
+    keepFile?: (file: string) => Promise<boolean>;
   },
 ): AsyncGenerator<PrintedLines> {
   let count = 0;
+  let lastFile: Buffer | undefined;
+  let keepLast = true;
   for await (const chunk of ripgrepLineChunks({ ...o, ranges: false })) {
     // In place: each NUL becomes ':'; bytes move left only after a dropped line or `./`.
     let written = 0;
@@ -293,7 +297,16 @@ export async function* ripgrepPrintedLines(
     for (let start = 0; start < chunk.length;) {
       const nl = chunk.indexOf(10, start);
       if (nul !== -1 && nul < start) nul = chunk.indexOf(0, start); // the next line's separator
-      const colon = nul === -1 || nul > nl ? -1 : lineNumberEnd(chunk, nul + 1, nl);
+      let colon = nul === -1 || nul > nl ? -1 : lineNumberEnd(chunk, nul + 1, nl);
+      if (colon !== -1 && o.keepFile) {
+        // rg prints a file's lines together: the name is compared with the last one, not looked up each line.
+        const file = chunk.subarray(start, nul);
+        if (!lastFile?.equals(file)) {
+          lastFile = Buffer.from(file);
+          keepLast = await o.keepFile(file.toString('utf8'));
+        }
+        if (!keepLast) colon = -1;
+      }
       if (colon !== -1) {
         const dotSlash = o.dropDotSlash && chunk[start] === 46 && (chunk[start + 1] === 47 || chunk[start + 1] === 92);
         const from = dotSlash ? start + 2 : start;

@@ -12,6 +12,7 @@ import {
   type PrintedLines,
   type RipgrepOptions,
 } from './ripgrep';
+import { singleNameFilter } from './single-name';
 
 /** Which part of the store to search. */
 export type GrepScope = 'terminals' | 'tool-outputs' | 'history' | 'all';
@@ -36,6 +37,8 @@ export interface StoreGrepOptions {
    * found in the rest instead of failing as a whole.
    */
   onUnreadable?: (paths: string[]) => void;
+  /** Told once per file left out for having other names (a hard link; see `single-name.ts`). */
+  onHardLink?: (file: string) => void;
 }
 
 /**
@@ -67,20 +70,7 @@ export async function* grepStore(o: StoreGrepOptions): AsyncGenerator<GrepMatch>
 export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<GrepMatch[]> {
   const search = await storeSearch(o);
   if (!search) return;
-  // A file with other names (a hard link a command made: `ln ~/.ssh/id_rsa .context-desk/…`) may be any
-  // file of the user's; its lines are left out, as the store's readers refuse it.
-  const single = new Map<string, Promise<boolean>>();
-  const oneName = (file: string): Promise<boolean> => {
-    let known = single.get(file);
-    if (!known) {
-      known = fsp.lstat(path.resolve(file)).then(
-        (st) => st.nlink <= 1,
-        () => false,
-      );
-      single.set(file, known);
-    }
-    return known;
-  };
+  const single = singleNameFilter(o.onHardLink);
   for await (const batch of ripgrepBatches({
     ...search,
     maxMatches: o.maxMatches,
@@ -88,7 +78,7 @@ export async function* grepStoreBatches(o: StoreGrepOptions): AsyncGenerator<Gre
     ranges: o.ranges,
     onUnreadable: o.onUnreadable,
   })) {
-    const kept = (await Promise.all(batch.map(async (m) => ((await oneName(m.file)) ? m : undefined)))).filter(
+    const kept = (await Promise.all(batch.map(async (m) => ((await single.keep(m.file)) ? m : undefined)))).filter(
       (m): m is GrepMatch => m !== undefined,
     );
     if (kept.length > 0) yield kept;
@@ -105,6 +95,7 @@ export async function* grepStorePrintedLines(
   const search = await storeSearch(o);
   if (!search) return;
   // rg prints a file as its search path joined with the name: relative paths in, relative paths out.
+  const single = singleNameFilter(o.onHardLink);
   const paths = search.paths.map((p) => path.relative(o.cwd, p) || '.');
   yield* ripgrepPrintedLines({
     ...search,
@@ -114,13 +105,15 @@ export async function* grepStorePrintedLines(
     signal: o.signal,
     onUnreadable: o.onUnreadable,
     dropDotSlash: paths.includes('.'),
+    keepFile: (file) => single.keep(path.resolve(o.cwd, file)),
   });
 }
 
 /**
  * The same printed lines written by rg itself to `fd` (see `ripgrepToFd`). Undefined, with nothing
  * done, when rg's own output would differ from `grepStorePrintedLines` (the cwd is a scope folder, where
- * rg prints `./file`): search through that instead. Otherwise true if anything matched.
+ * rg prints `./file`; a file has other names and must be left out): search through that instead.
+ * Otherwise true if anything matched.
  */
 export async function grepStoreToFd(
   o: Omit<StoreGrepOptions, 'ranges' | 'maxMatches'> & { cwd: string; fd: number },
@@ -129,6 +122,9 @@ export async function grepStoreToFd(
   if (!search) return false;
   const paths = search.paths.map((p) => path.relative(o.cwd, p));
   if (paths.includes('')) return undefined;
+  // rg's bytes go straight out, so a file with other names is looked for first; when there is one the
+  // filtered search is used. (One linked while rg runs is not seen: the window is the search itself.)
+  if (await anyHardLink(search.paths)) return undefined;
   return ripgrepToFd({ ...search, paths, cwd: o.cwd, signal: o.signal, onUnreadable: o.onUnreadable }, o.fd);
 }
 
@@ -158,6 +154,19 @@ async function storeSearch(
     caseMode: o.caseMode,
     globs: ['!*.partial', '!*.jsonl', '!.*.tmp', '!index.json'],
   };
+}
+
+/** Whether a regular file under `folders` (links not followed) has other names. */
+async function anyHardLink(folders: readonly string[]): Promise<boolean> {
+  for (const folder of folders) {
+    const entries = await fsp.readdir(folder, { recursive: true, withFileTypes: true }).catch(() => []);
+    for (const e of entries) {
+      if (!e.isFile()) continue;
+      const st = await fsp.lstat(path.join(e.parentPath, e.name)).catch(() => undefined);
+      if (st?.isFile() && st.nlink > 1) return true;
+    }
+  }
+  return false;
 }
 
 function linkRefused(p: string): RipgrepError {

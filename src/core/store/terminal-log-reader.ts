@@ -1,6 +1,6 @@
 // Parses terminal logs back into command executions: the current readable format (with its index
 // for exact values) and the older `␞ {"event":...}` JSON-marker format.
-import { readTextFile } from '../read-text';
+import { ReadRefusedError, readTextFile } from '../read-text';
 import { MAX_JSONL_BYTES, parseJsonl } from './durable';
 import {
   MARKER,
@@ -168,21 +168,36 @@ export function parseTerminalLog(text: string, indexText?: string): ParsedTermin
   return result;
 }
 
-/** Reads a log and its index (when there is one). */
+// A log or index with other names (`ln ~/.bash_history .context-desk/terminals/…`) may be any file of
+// the user's: it is refused (ReadRefusedError 'hard-link'), as the store's other readers refuse it.
+const ONE_NAME = { singleName: true } as const;
+
+/** An index that is not there, or not readable, reads as none; one with other names is refused. */
+const noIndex =
+  <T>(fallback: T) =>
+  (e: unknown): T => {
+    if (e instanceof ReadRefusedError && e.reason === 'hard-link') throw e;
+    return fallback;
+  };
+
+/** Reads a log and its index (when there is one). Throws ReadRefusedError for a file with other names. */
 export async function readTerminalLog(logPath: string): Promise<ParsedTerminalLog> {
   const [text, indexText] = await Promise.all([
-    readTextFile(logPath, MAX_JSONL_BYTES),
-    readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES).catch(() => undefined),
+    readTextFile(logPath, MAX_JSONL_BYTES, ONE_NAME),
+    readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES, ONE_NAME).catch(noIndex(undefined)),
   ]);
   return parseTerminalLog(text, indexText);
 }
 
-/** The last executions of a log from its index alone (cheap for any log size): for listings. */
+/**
+ * The last executions of a log from its index alone (cheap for any log size): for listings. Throws
+ * ReadRefusedError for an index with other names.
+ */
 export async function recentExecutions(
   logPath: string,
   count: number,
 ): Promise<{ command: string; exitCode: number | null | undefined; startedAt: string | null }[]> {
-  const text = await readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES).catch(() => '');
+  const text = await readTextFile(terminalIndexPath(logPath), MAX_JSONL_BYTES, ONE_NAME).catch(noIndex(''));
   const byExec = new Map<string, { command: string; exitCode: number | null | undefined; startedAt: string | null }>();
   for (const r of parseJsonl<Partial<IndexRecord>>(text).records) {
     if (r.event === 'begin' && typeof r.exec === 'string')

@@ -8,6 +8,7 @@ import type { AgentTool, ToolOutput } from '../tool-registry';
 import type { PathGuard } from './paths';
 import { deadline } from './deadline';
 import { shownName, unreadableNote } from '../../search/unreadable';
+import { hardLinkNote, singleNameFilter } from '../../search/single-name';
 import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
 
 export type GrepPort = (o: Omit<RipgrepOptions, 'rgPath'>) => AsyncIterable<GrepMatch>;
@@ -60,10 +61,18 @@ export function grepTool(
       // A workspace search skips the store (its logs and history would echo every earlier search);
       // searching inside the store itself is explicit.
       const store = guard.storeRoot;
-      const inStore = store !== undefined && !path.relative(store, r.absolute).startsWith('..');
+      const inStore = r.inStore === true || (store !== undefined && !path.relative(store, r.absolute).startsWith('..'));
+      if (inStore && st.isFile() && st.nlink > 1)
+        return {
+          ok: false,
+          text: `${r.display} has ${st.nlink} names (a hard link): a file in the Context Desk folder with another name may be any file linked in by a command, so it is not searched. Delete it (the other names keep their content).`,
+        };
       const storeExclude = store && !inStore ? [`!**/${path.basename(store)}/**`] : [];
       const lines: string[] = [];
       let unreadable: string[] = [];
+      // In the store, a file with other names (`ln ~/.ssh/id_rsa .context-desk/…`) is left out, as
+      // read_file and the store's readers refuse it. Workspace files with other names are searched (pnpm).
+      const single = inStore ? singleNameFilter() : undefined;
       let legacy = 0;
       const timer = deadline(timeoutMs);
       try {
@@ -80,6 +89,7 @@ export function grepTool(
           // A folder it may not read does not void what was found elsewhere.
           onUnreadable: (paths) => (unreadable = paths),
         })) {
+          if (single && !(await single.keep(m.file))) continue;
           const rel = path.relative(guard.workspaceRoot, m.file).split(path.sep).join('/');
           const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS).text;
           if (m.legacy && lines.length < max) legacy++;
@@ -92,11 +102,15 @@ export function grepTool(
       } finally {
         timer.clear();
       }
-      const skipped = unreadableNote(unreadable, guard.workspaceRoot) + legacyNote(legacy);
+      const skipped =
+        unreadableNote(unreadable, guard.workspaceRoot) +
+        hardLinkNote(single?.leftOut ?? [], guard.workspaceRoot) +
+        legacyNote(legacy);
       if (lines.length === 0) {
         // Nothing found and nothing readable (a file named by path that cannot be read): a failure.
         const none = `No matches for ${JSON.stringify(args.pattern)} in ${r.display}`;
-        return { ok: unreadable.length === 0 || st.isDirectory(), text: `${none}.${skipped}` };
+        const whole = unreadable.length === 0 && (single?.leftOut.length ?? 0) === 0;
+        return { ok: whole || st.isDirectory(), text: `${none}.${skipped}` };
       }
       const more = lines.length > max ? `\n(more than ${max} matches; narrow the pattern or the path)` : '';
       return { ok: true, text: lines.slice(0, max).join('\n') + more + skipped };

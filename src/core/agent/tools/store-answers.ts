@@ -5,11 +5,12 @@
 import type { ContextStore } from '../../store/context-store';
 import { StoreReferenceError } from '../../store/errors';
 import { GREP_SCOPES, grepStore, type GrepScope } from '../../search/store-grep';
+import { hardLinkNote } from '../../search/single-name';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 import type { LocateOptions } from '../../search/locate';
 import { formatLineRange, MAX_LINE_CHARS, MAX_READ_LINES, readLineRange, type LineRange } from './line-range';
 import { recentExecutions } from '../../store/terminal-log-reader';
-import { openChecked } from '../../read-text';
+import { openChecked, ReadRefusedError } from '../../read-text';
 import { deadline } from './deadline';
 import { unreadableNote } from '../../search/unreadable';
 import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
@@ -155,6 +156,7 @@ export async function grepText(
   const timer = deadline(timeoutMs);
   let timedOut = false;
   let unreadable: string[] = [];
+  const linked: string[] = [];
   try {
     // One match past the cap tells whether there are more.
     for await (const m of grepStore({
@@ -169,6 +171,7 @@ export async function grepText(
       locate,
       // A file or folder it may not read does not void what was found in the rest.
       onUnreadable: (paths) => (unreadable = paths),
+      onHardLink: (file) => void linked.push(file),
     })) {
       if (++found > maxMatches) break;
       const shown = matchWindow(m.text, firstMatchAt(m.ranges), GREP_LINE_CHARS);
@@ -191,7 +194,9 @@ export async function grepText(
   const faster = 'narrow the scope, or use a simpler or literal (fixed) pattern';
   if (timedOut && lines.length === 0)
     return `grep stopped after ${timeoutMs / 1000} s without a match in ${scope}: ${faster}.`;
-  const skipped = unreadableNote(unreadable, store.root, store.displayPath(store.root) + '/').slice(1);
+  const skipped = (
+    unreadableNote(unreadable, store.root, store.displayPath(store.root) + '/') + hardLinkNote(linked, store.root)
+  ).slice(1);
   if (lines.length === 0) {
     const none = `No matches for ${JSON.stringify(pattern)} in ${scope}.`;
     return skipped ? `${none}\n${skipped}` : none;
@@ -232,7 +237,13 @@ export async function terminalsText(
   const rows = await Promise.all(
     terminals.map(async ({ name, state, log }) => {
       const where = log ? ` - log: ${store.displayPath(log)}` : '';
-      const last = log ? (await recentExecutions(log, 1))[0] : undefined;
+      let last;
+      try {
+        last = log ? (await recentExecutions(log, 1))[0] : undefined;
+      } catch (e) {
+        if (!(e instanceof ReadRefusedError)) throw e;
+        return `${name || '(unnamed)'}: ${STATE_TEXT[state]}${where} - its index is not read: ${e.message}`;
+      }
       const status = last?.exitCode === undefined ? 'running' : `exit ${last.exitCode ?? 'unknown'}`;
       const lastText = last ? ` - last command: ${shownCommand(last.command)} (${status})` : '';
       return `${name || '(unnamed)'}: ${STATE_TEXT[state]}${where}${lastText}`;
