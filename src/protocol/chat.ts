@@ -153,6 +153,11 @@ export interface SessionSummary {
    * another machine): its "user" messages are not known to be the user's. Resuming asks first.
    */
   foreign?: boolean;
+  /**
+   * True when this workspace wrote the file as the continuation of a foreign session: its earlier
+   * messages were copied from a file it did not write (resuming shows their hidden characters).
+   */
+  continued?: boolean;
   /** Model calls and cost, from the call records of the history file (absent in files without them). */
   calls?: number;
   costUnits?: number;

@@ -229,7 +229,11 @@ export class ChatController implements vscode.Disposable {
   /** Past sessions from the history files, newest first. */
   async refreshPastSessions(): Promise<number> {
     try {
-      const sessions = await listPastSessions(await this.openStore(), (id, identity) => this.written.has(id, identity));
+      const sessions = await listPastSessions(
+        await this.openStore(),
+        (id, identity) => this.written.has(id, identity),
+        (id) => this.written.continued(id),
+      );
       this.d.post(this.model.patch([{ op: 'pastSessions', sessions }]));
       return sessions.length;
     } catch (e) {

@@ -19,10 +19,14 @@ async function summary(file: string, key: string): Promise<HistorySummary> {
   return s;
 }
 
-/** `isOwn`: whether this workspace wrote the session's file (others are marked `foreign`). */
+/**
+ * `isOwn`: whether this workspace wrote the session's file (others are marked `foreign`); `isContinued`:
+ * whether an own file continues a session from elsewhere (marked `continued`: its first messages were copied).
+ */
 export async function listPastSessions(
   store: ContextStore,
   isOwn: (id: string, identity: string) => boolean = () => true,
+  isContinued: (id: string) => boolean = () => false,
 ): Promise<SessionSummary[]> {
   const entries = (await listSessions(store)).slice(0, LISTED);
   return mapFew(entries, READ_AT_ONCE, async (e) => {
@@ -34,7 +38,7 @@ export async function listPastSessions(
       createdAt: Number.isFinite(created) ? created : e.modifiedMs,
       updatedAt: e.modifiedMs,
       turns: s.turns,
-      ...(isOwn(e.name, e.identity) ? {} : { foreign: true }),
+      ...(!isOwn(e.name, e.identity) ? { foreign: true } : isContinued(e.name) ? { continued: true } : {}),
       ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
       ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
       ...(s.summaryUnits !== undefined ? { summaryUnits: s.summaryUnits } : {}),

@@ -78,7 +78,15 @@ export class CdHistory extends LitElement {
                               title="Not written by Context Desk in this workspace (it may have come with the repository). Resuming asks first: its messages would be sent as yours."
                               ><span class="codicon codicon-warning" aria-hidden="true"></span>not written here</span
                             >`
-                          : ''
+                          : s.continued
+                            ? html`<span
+                                class="foreign"
+                                data-testid="history-continued"
+                                title="Continues a session not written by Context Desk in this workspace: its earlier messages were copied from that file and are not known to be yours. Resuming shows their hidden characters."
+                                ><span class="codicon codicon-warning" aria-hidden="true"></span>continues one not
+                                written here</span
+                              >`
+                            : ''
                       }
                     </button>
                   </li>`,

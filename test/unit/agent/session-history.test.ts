@@ -251,6 +251,26 @@ test('History lists titles with turns, and calls and cost from the call records'
   assert.ok(Math.abs(b.costUsd! - 0.0338) < 1e-12);
 });
 
+test('History marks a session written here that continues one from elsewhere; a foreign file stays foreign', async (t) => {
+  const s = await store(t);
+  for (const id of ['chat-own', 'chat-cont', 'chat-alien']) {
+    const w = await HistoryWriter.open(s, id);
+    for (const m of conversation) await w.append(m);
+    await w.close();
+  }
+  const listed = await listPastSessions(
+    s,
+    (id) => id !== 'chat-alien',
+    (id) => id === 'chat-cont' || id === 'chat-alien',
+  );
+  const marks = Object.fromEntries(listed.map((x) => [x.id, [x.foreign, x.continued]]));
+  assert.deepEqual(marks, {
+    'chat-own': [undefined, undefined],
+    'chat-cont': [undefined, true],
+    'chat-alien': [true, undefined],
+  });
+});
+
 test('a session that continues one from elsewhere stays marked as such for later resumes', async () => {
   const data = new Map<string, unknown>();
   const memento = {
