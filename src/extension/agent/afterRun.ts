@@ -11,6 +11,9 @@ export interface EndingRun {
 
 export const STILL_WORKING = 'The agent is still working; stop it first.';
 export const WAITING_NOTICE = 'The agent is stopping: your message is sent as soon as it has.';
+/** New Chat came while a message waited for the stopped run: it stays with the chat it was typed in. */
+export const LEFT_UNSENT =
+  'This message was typed in the chat you left, while the agent was stopping: it was not sent. Its text is back in the message box (unless you had typed there).';
 
 export class AfterRun {
   private waiting: string | undefined;

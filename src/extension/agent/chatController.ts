@@ -10,7 +10,7 @@ import { HistoryWriter, transcriptFile } from '../../core/store/history';
 import { forkHistory } from '../../core/store/history-fork';
 import { isStrategyName } from '../../core/strategies/types';
 import type { SessionState } from '../../core/agent/session-state';
-import type { ChatSnapshot } from '../../protocol/chat';
+import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel } from './chatModel';
 import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels, newSessionId } from './chatSnapshots';
 import { readPastSession, resumedView, resumeForeignSession, type PastSession } from './resumedChat';
@@ -23,7 +23,7 @@ import { HistorySink, SessionHistory } from './sessionHistory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { fileIdentity, WrittenSessions } from './writtenSessions';
-import { AfterRun, WAITING_NOTICE } from './afterRun';
+import { AfterRun, LEFT_UNSENT, WAITING_NOTICE } from './afterRun';
 
 export type { Extras } from './sessionFactory';
 export type { ChatControllerDeps } from './chatControllerDeps';
@@ -78,6 +78,8 @@ export class ChatController implements vscode.Disposable {
   /** A new chat: the running one (if any) is stopped first. */
   newChat(): string {
     this.stop();
+    // A message waiting for the stopped run was typed in this conversation: it never moves to the new one.
+    const unsent = this.afterRun.take();
     this.session = undefined;
     this.carryOver = undefined;
     this.resumed = undefined;
@@ -92,6 +94,7 @@ export class ChatController implements vscode.Disposable {
     const pastSessions = this.model.snapshot.pastSessions;
     this.model = this.chatModel({ ...this.fresh(), pastSessions });
     this.d.postSnapshot(this.model.snapshot);
+    if (unsent !== undefined) this.d.post(this.model.unsent(unsent, LEFT_UNSENT, Date.now()));
     return this.model.snapshot.sessionId;
   }
 
@@ -180,6 +183,11 @@ export class ChatController implements vscode.Disposable {
     this.running = controller;
     this.d.onRunning?.(true);
     this.d.post(this.model.userMessage(text, Date.now()));
+    // After New Chat the stopped run still ends (tool results, "stopped"): not in the new chat's view.
+    const chat = this.model.snapshot.sessionId;
+    const show = (patches: () => ChatPatch[]): void => {
+      if (this.model.snapshot.sessionId === chat) this.d.post(patches());
+    };
     let session: AgentSession | undefined;
     let history: SessionHistory | undefined;
     try {
@@ -187,7 +195,7 @@ export class ChatController implements vscode.Disposable {
       history = this.history; // this run's file, even if New Chat replaces it meanwhile
       const running = session;
       const off = session.on((e) => {
-        this.d.post(this.model.event(e));
+        show(() => this.model.event(e));
         if (e.type === 'context-prepared' && e.masked.length > 0) void history?.masked(e.masked);
         if (e.type === 'done' || e.type === 'stopped') void history?.sync(running.messages);
       });
@@ -199,7 +207,7 @@ export class ChatController implements vscode.Disposable {
     } catch (e) {
       const message = e instanceof Error ? e.message : String(e);
       this.d.logger.error(`Agent run failed: ${message}`);
-      this.d.post([
+      show(() => [
         ...this.model.patch([{ op: 'activity', text: undefined }]),
         ...this.model.notice('error', message, { label: 'Open setup', action: 'configure' }, true),
         ...this.model.patch([{ op: 'status', status: 'error' }]),
@@ -337,12 +345,12 @@ export class ChatController implements vscode.Disposable {
         onStrategyState: sink.onStrategyState,
         onSetAside: (m, index) => {
           sink.onSetAside(m, index);
-          this.d.post(this.model.setAside(m.content));
+          if (this.model.snapshot.sessionId === sessionId) this.d.post(this.model.setAside(m.content));
         },
         onMessage: (m) => {
           sink.onMessage(m);
           // A stored output's full size, and whether the model saw it whole: the card shows them.
-          if (m.role === 'tool' && m.storedAt && m.toolCallId)
+          if (m.role === 'tool' && m.storedAt && m.toolCallId && this.model.snapshot.sessionId === sessionId)
             this.d.post(this.model.storedOutput(m.toolCallId, m.content));
         },
       },

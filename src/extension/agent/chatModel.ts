@@ -72,6 +72,19 @@ export class ChatModel {
     return item ? this.patch([{ op: 'notSent', id: item.id }]) : [];
   }
 
+  /**
+   * A message that was waiting for a stopped run and never went (New Chat came first): shown as not sent,
+   * with `why`, and the `notSent` patch lets the panel put its text back in an empty message box.
+   */
+  unsent(text: string, why: string, at: number): ChatPatch[] {
+    const id = `u-${this.s.items.length}-${at}`;
+    return [
+      ...this.patch([{ op: 'upsertItem', item: { kind: 'user', id, text, at, notSent: true } }]),
+      ...this.notice('info', why, undefined, true),
+      ...this.patch([{ op: 'notSent', id }]),
+    ];
+  }
+
   notice(level: 'info' | 'warning' | 'error', text: string, action?: NoticeAction, transient = false): ChatPatch[] {
     const item: ChatItem = {
       kind: 'notice',
