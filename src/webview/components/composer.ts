@@ -36,7 +36,7 @@ export class CdComposer extends LitElement {
   declare ready: boolean;
   declare refusal: { text: string; setup: boolean } | undefined;
   declare sending: boolean;
-  /** Stop was pressed here and the run has not ended yet: a message sent now waits for that end (host). */
+  /** Stop was pressed here and the run has not ended yet: the box says a message sent now waits for that end. */
   declare stopping: boolean;
 
   constructor() {
@@ -84,13 +84,8 @@ export class CdComposer extends LitElement {
 
   private async send(): Promise<void> {
     const text = this.draft.trim();
-    if (text && this.running && !this.stopping) {
-      this.refusal = {
-        text: 'The agent is working: your message stays here until it stops (or Stop it).',
-        setup: false,
-      };
-      return;
-    }
+    // While a run goes on the host decides: it was maybe stopped from outside the panel (Stop Agent
+    // command, the view's title), and then it takes the message for when the run has ended.
     if (!text || this.sending) return;
     this.sending = true;
     const sent = this.draft;

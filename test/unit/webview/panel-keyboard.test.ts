@@ -2,7 +2,9 @@
 // (and does nothing when none runs), and a strategy or model the host refuses says why next to the box.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import type { Page } from 'playwright-core';
 import { emptyChat, startPanel, type Panel } from './panel-harness';
+import { STILL_WORKING } from '../../../src/extension/agent/afterRun';
 
 let panel: Panel;
 before(async () => {
@@ -34,25 +36,48 @@ test('Escape in the message box stops a run, and only a run', async () => {
 
 const sends = "window.__posted.filter((m) => m.type === 'request' && m.method === 'send').map((m) => m.params.text)";
 
+const answerSend = (page: Page, answer: { accepted: boolean; reason?: string }): Promise<unknown> =>
+  page.evaluate((send) => Object.assign(window, { __results: { send } }), answer);
+
 test('a message sent after Stop, while the run winds down, goes to the host (which sends it once it has ended)', async () => {
   const page = await panel.open(emptyChat({ status: 'running' }));
   const box = page.locator('cd-app [data-testid="composer"]');
+  // The host refuses while the run still works: the text stays, with the host's reason.
+  await answerSend(page, { accepted: false, reason: STILL_WORKING });
   await box.fill('not yet');
   await box.press('Enter');
   await page.locator('cd-app [data-testid="send-refused"]').waitFor({ timeout: 2000 });
-  assert.deepEqual(await page.evaluate(sends), [], 'sent while the agent still worked');
+  assert.match(await page.locator('cd-app [data-testid="send-refused"]').innerText(), /still working/);
   assert.equal(await box.inputValue(), 'not yet');
   await box.press('Escape');
   await page.waitForFunction(`${stops} === 1`, null, { timeout: 2000 });
+  await answerSend(page, { accepted: true });
   await box.fill('do this instead');
   await box.press('Enter');
-  await page.waitForFunction(`${sends}.length === 1`, null, { timeout: 2000 });
-  assert.deepEqual(await page.evaluate(sends), ['do this instead']);
+  await page.waitForFunction(`${sends}.length === 2`, null, { timeout: 2000 });
+  assert.deepEqual(await page.evaluate(sends), ['not yet', 'do this instead']);
   await page.waitForFunction(
     `document.querySelector('cd-app').shadowRoot.querySelector('cd-composer').shadowRoot.querySelector('textarea').value === ''`,
     null,
     { timeout: 2000 },
   );
+  await page.close();
+});
+
+test('after Stop Agent from outside the panel (command, view title), Enter hands the message to the host too', async () => {
+  // The panel's own Stop was not pressed: only the host knows the run is stopping, and it takes the message.
+  const page = await panel.open(emptyChat({ status: 'running' }));
+  const box = page.locator('cd-app [data-testid="composer"]');
+  await box.fill('then do this');
+  await box.press('Enter');
+  await page.waitForFunction(`${sends}.length === 1`, null, { timeout: 2000 });
+  assert.deepEqual(await page.evaluate(sends), ['then do this']);
+  await page.waitForFunction(
+    `document.querySelector('cd-app').shadowRoot.querySelector('cd-composer').shadowRoot.querySelector('textarea').value === ''`,
+    null,
+    { timeout: 2000 },
+  );
+  assert.equal(await page.locator('cd-app [data-testid="send-refused"]').count(), 0);
   await page.close();
 });
 

@@ -266,11 +266,15 @@ test('the message box stays in view under a tall approval and the open meter; fo
   await page.waitForFunction("window.__posted.some((m) => m.method === 'send')");
   await page.locator('cd-app [data-testid="send"][disabled]').waitFor();
   assert.equal(await focusAfter(page), 'composer');
-  // While the agent works, Enter keeps the message and says why.
+  // While the agent works, the host refuses: Enter keeps the message and says why.
   await patch(page, [{ op: 'status', status: 'running' }]);
+  await page.evaluate(() =>
+    Object.assign(window, { __results: { send: { accepted: false, reason: 'The agent is still working.' } } }),
+  );
   await page.locator('cd-app [data-testid="composer"]').fill('and then this');
   await page.locator('cd-app [data-testid="composer"]').press('Enter');
-  assert.match(await page.locator('cd-app [data-testid="send-refused"]').innerText(), /agent is working/);
+  await page.locator('cd-app [data-testid="send-refused"]').waitFor({ timeout: 2000 });
+  assert.match(await page.locator('cd-app [data-testid="send-refused"]').innerText(), /agent is still working/);
   assert.equal(await page.locator('cd-app [data-testid="composer"]').inputValue(), 'and then this');
   await page.close();
 });
