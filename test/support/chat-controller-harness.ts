@@ -37,15 +37,26 @@ export interface ControllerRig {
   server: ScriptedServer;
   posted: ChatPatch[];
   snapshots: ChatSnapshot[];
+  /** The temporary workspace folder (its store is `.context-desk/` in it). */
+  workspace: string;
   close(): Promise<void>;
 }
 
-export async function controllerRig(script: readonly ScriptStep[]): Promise<ControllerRig> {
+export async function controllerRig(
+  script: readonly ScriptStep[],
+  /** Settings besides the scripted endpoint (`agent.maxTurns`...). */
+  settings: Record<string, unknown> = {},
+): Promise<ControllerRig> {
   const { ChatController } = await import('../../src/extension/agent/chatController');
   const { readSettings } = await import('../../src/extension/settings');
   const { ContextStore } = await import('../../src/core/store/context-store');
   const server = await startScriptedModelServer(script);
-  Object.assign(values, { 'agent.provider': 'openai-compatible', 'agent.baseUrl': server.baseURL, 'agent.model': 'm' });
+  Object.assign(values, {
+    'agent.provider': 'openai-compatible',
+    'agent.baseUrl': server.baseURL,
+    'agent.model': 'm',
+    ...settings,
+  });
   const ws = mkdtempSync(join(tmpdir(), 'cd-controller-'));
   const store = await ContextStore.open({ root: join(ws, '.context-desk'), workspaceRoot: ws });
   const posted: ChatPatch[] = [];
@@ -70,6 +81,7 @@ export async function controllerRig(script: readonly ScriptStep[]): Promise<Cont
     server,
     posted,
     snapshots,
+    workspace: ws,
     close: async () => {
       chat.dispose();
       await chat.whenSettled();

@@ -592,3 +592,16 @@ test('a summary model’s own units are shown apart from the agent model’s, no
   assert.equal(resumed.costUnits, 10);
   assert.equal(resumed.summaryUnits, 500);
 });
+
+test('after a call that failed before any answer, the next message’s answer comes below it, not in the empty turn above', () => {
+  const { model } = run([
+    { type: 'turn-started', turn: 1, at: 1 },
+    { type: 'stopped', reason: 'error', turns: 0, message: 'The context does not fit the model’s window' },
+  ]);
+  model.userMessage('and now?', 2);
+  model.event({ type: 'turn-started', turn: 1, at: 3 });
+  model.event({ type: 'text-delta', turn: 1, text: 'The answer' });
+  model.event({ type: 'done', reason: 'completed', turns: 1 });
+  const shown = model.snapshot.items.map((i) => (i.kind === 'user' || i.kind === 'assistant' ? i.text : i.kind));
+  assert.deepEqual(shown, ['go', 'and now?', 'The answer']);
+});

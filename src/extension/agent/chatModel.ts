@@ -51,9 +51,15 @@ export class ChatModel {
     return patches;
   }
 
-  /** A new run starts: the last run's errors and status line go, the message is shown. */
+  /**
+   * A new run starts: the last run's errors and status line go, the message is shown. So does an empty
+   * turn of the last run (its call failed before any answer): the next answer has its turn number, and
+   * would otherwise fill that item, above this message.
+   */
   userMessage(text: string, at: number): ChatPatch[] {
-    const stale = this.s.items.filter((i) => i.kind === 'notice' && i.transient).map((i) => i.id);
+    const stale = this.s.items
+      .filter((i) => (i.kind === 'notice' && i.transient) || (i.kind === 'assistant' && !i.text && !i.tools.length))
+      .map((i) => i.id);
     this.lastError = undefined;
     return this.patch([
       ...(stale.length ? [{ op: 'removeItems' as const, ids: stale }] : []),
