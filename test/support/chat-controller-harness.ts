@@ -39,6 +39,8 @@ export interface ControllerRig {
   snapshots: ChatSnapshot[];
   /** The temporary workspace folder (its store is `.context-desk/` in it). */
   workspace: string;
+  /** The settings the controller reads (change them, then call `chat.settingsChanged()`). */
+  values: Record<string, unknown>;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function controllerRig(
     posted,
     snapshots,
     workspace: ws,
+    values,
     close: async () => {
       chat.dispose();
       await chat.whenSettled();
