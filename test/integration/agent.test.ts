@@ -255,6 +255,39 @@ describe('Agent loop in the panel', function () {
     assert.deepEqual(users.slice(-2), ['read the readme', 'do this instead']);
   });
 
+  it('New Chat while a message waits for the stopped run: it stays unsent in the new chat view, never sent', async () => {
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+      { reply: { text: 'sent where it does not belong' } },
+    ]);
+    assert.ok(a.chat().send('read the readme').accepted);
+    await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
+    const typedIn = a.chat().snapshot.sessionId;
+    assert.equal(a.chat().stop(), true);
+    assert.ok(a.chat().send('do this instead').accepted, 'taken to send once the run has stopped');
+    const fresh = a.chat().newChat();
+    assert.notEqual(fresh, typedIn);
+    await a.chat().whenSettled();
+    await new Promise((r) => setTimeout(r, 300)); // a run started at the end would call the model now
+    await a.chat().whenSettled();
+    assert.equal(s.stepsUsed, 2, 'the waiting message was sent to the model');
+    const snap = a.chat().snapshot;
+    assert.equal(snap.sessionId, fresh);
+    assert.equal(snap.status, 'idle', 'the new chat never ran');
+    // Only the unsent message and why: none of the stopped run's last events (its empty turn, "stopped").
+    assert.deepEqual(
+      snap.items.map((i) => [i.kind, i.kind === 'user' ? i.notSent === true : undefined]),
+      [
+        ['user', true],
+        ['notice', undefined],
+      ],
+      JSON.stringify(snap.items),
+    );
+    assert.equal(snap.items[0]?.kind === 'user' && snap.items[0].text, 'do this instead');
+    assert.match(snap.items[1]?.kind === 'notice' ? snap.items[1].text : '', /typed in the chat you left/);
+  });
+
   it('resumes a past session from its history file and goes on from it', async () => {
     const s = await useScript([{ reply: { text: 'Noted.' } }, { reply: { text: 'It was kumquat.' } }]);
     assert.equal(await sendAndWait('remember kumquat'), 'completed');
