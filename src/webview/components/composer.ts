@@ -9,6 +9,7 @@ import { askHost, requestHost, showView } from '../events';
 import { buttons } from './buttons';
 import { codicons } from './codicons';
 import { keyboardPicker } from '../lib/picker';
+import { pickerStyles, showPicked } from './picker-label';
 
 const SETUP_OPTION = '__setup__';
 
@@ -62,6 +63,7 @@ export class CdComposer extends LitElement {
   }
 
   override updated(): void {
+    showPicked(this.renderRoot);
     // Send and Stop take each other's place, and Send is disabled once the box is empty: the focus goes
     // to the message box rather than to the page.
     if (!this.actionFocused) return;
@@ -123,6 +125,7 @@ export class CdComposer extends LitElement {
   private pickStrategy(select: HTMLSelectElement): void {
     askHost(this, 'setStrategy', { strategy: select.value }).catch((e: unknown) => {
       select.value = this.strategy;
+      showPicked(this.renderRoot);
       this.refuse(e);
     });
   }
@@ -134,21 +137,49 @@ export class CdComposer extends LitElement {
     } else if (select.value)
       askHost(this, 'setModel', { model: select.value }).catch((e: unknown) => {
         select.value = this.currentModel() ?? '';
+        showPicked(this.renderRoot);
         this.refuse(e);
       });
   }
 
   /** Arrows and letters pass over strategies and models; Enter or leaving the picker takes one (lib/picker.ts). */
-  private readonly strategyKeys = keyboardPicker({
-    take: (select) => this.pickStrategy(select),
-    inUse: () => this.strategy,
-  });
+  private readonly strategyKeys = this.labelled(
+    keyboardPicker({
+      take: (select) => this.pickStrategy(select),
+      inUse: () => this.strategy,
+    }),
+  );
 
-  private readonly modelKeys = keyboardPicker({
-    take: (select) => this.pickModel(select),
-    inUse: () => this.currentModel() ?? '',
-    enterOnly: SETUP_OPTION,
-  });
+  private readonly modelKeys = this.labelled(
+    keyboardPicker({
+      take: (select) => this.pickModel(select),
+      inUse: () => this.currentModel() ?? '',
+      enterOnly: SETUP_OPTION,
+    }),
+  );
+
+  /** The picker's handlers, each then showing in the label what the select now shows (picker-label.ts). */
+  private labelled(keys: ReturnType<typeof keyboardPicker>): ReturnType<typeof keyboardPicker> & {
+    input: () => void;
+  } {
+    const show = (): void => showPicked(this.renderRoot);
+    return {
+      keydown: (e) => {
+        keys.keydown(e);
+        show();
+      },
+      change: (e) => {
+        keys.change(e);
+        show();
+      },
+      focusout: (e) => {
+        keys.focusout(e);
+        show();
+      },
+      pointerdown: keys.pointerdown,
+      input: show,
+    };
+  }
 
   /** Says why the host refused a choice (the picker went back to what is in use). */
   private refuse(e: unknown): void {
@@ -204,30 +235,40 @@ export class CdComposer extends LitElement {
           @keydown=${this.onKey}
         ></textarea>
         <div class="row">
-          <select
-            aria-label="Context strategy"
-            title="Context strategy"
-            data-testid="strategy-picker"
-            @change=${this.strategyKeys.change}
-            @keydown=${this.strategyKeys.keydown}
-            @focusout=${this.strategyKeys.focusout}
-            @pointerdown=${this.strategyKeys.pointerdown}
-          >
-            ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
-          </select>
-          <select
-            aria-label="Model"
-            title=${this.model ?? 'No model set up'}
-            data-testid="model-picker"
-            @change=${this.modelKeys.change}
-            @keydown=${this.modelKeys.keydown}
-            @focusout=${this.modelKeys.focusout}
-            @pointerdown=${this.modelKeys.pointerdown}
-          >
-            ${current === undefined ? html`<option value="" selected>${this.model ?? 'No model'}</option>` : nothing}
-            ${this.models.map((m) => html`<option value=${m} ?selected=${m === current}>${m}</option>`)}
-            <option value=${SETUP_OPTION}>Set up a model…</option>
-          </select>
+          <span class="pick">
+            <span class="shown" aria-hidden="true"></span>
+            <span class="codicon codicon-chevron-down" aria-hidden="true"></span>
+            <select
+              aria-label="Context strategy"
+              title="Context strategy"
+              data-testid="strategy-picker"
+              @change=${this.strategyKeys.change}
+              @keydown=${this.strategyKeys.keydown}
+              @focusout=${this.strategyKeys.focusout}
+              @pointerdown=${this.strategyKeys.pointerdown}
+              @input=${this.strategyKeys.input}
+            >
+              ${this.strategies.map((s) => html`<option value=${s} ?selected=${s === this.strategy}>${s}</option>`)}
+            </select>
+          </span>
+          <span class="pick">
+            <span class="shown" aria-hidden="true"></span>
+            <span class="codicon codicon-chevron-down" aria-hidden="true"></span>
+            <select
+              aria-label="Model"
+              title=${this.model ?? 'No model set up'}
+              data-testid="model-picker"
+              @change=${this.modelKeys.change}
+              @keydown=${this.modelKeys.keydown}
+              @focusout=${this.modelKeys.focusout}
+              @pointerdown=${this.modelKeys.pointerdown}
+              @input=${this.modelKeys.input}
+            >
+              ${current === undefined ? html`<option value="" selected>${this.model ?? 'No model'}</option>` : nothing}
+              ${this.models.map((m) => html`<option value=${m} ?selected=${m === current}>${m}</option>`)}
+              <option value=${SETUP_OPTION}>Set up a model…</option>
+            </select>
+          </span>
           <span class="spacer"></span>
           ${
             this.running
@@ -261,6 +302,7 @@ export class CdComposer extends LitElement {
   static override styles = [
     codicons,
     buttons,
+    pickerStyles,
     css`
       :host {
         display: block;
@@ -291,7 +333,7 @@ export class CdComposer extends LitElement {
       textarea::placeholder {
         color: var(--vscode-input-placeholderForeground);
       }
-      /* A narrow panel puts a picker on a line of its own rather than cutting its name to a letter. */
+      /* A narrow panel puts a picker on a line of its own, its name wrapped (picker-label.ts). */
       .row {
         display: flex;
         flex-wrap: wrap;
@@ -302,32 +344,6 @@ export class CdComposer extends LitElement {
       }
       .spacer {
         flex: 1;
-      }
-      select {
-        min-width: 0;
-        max-width: 100%;
-        font: inherit;
-        font-size: 0.9em;
-        color: var(--vscode-descriptionForeground);
-        background: transparent;
-        border: 1px solid transparent;
-        border-radius: 3px;
-        padding: 1px 2px;
-        text-overflow: ellipsis;
-        cursor: pointer;
-      }
-      select:hover,
-      select:focus-visible {
-        color: var(--vscode-foreground);
-        border-color: var(--vscode-dropdown-border, var(--vscode-widget-border, transparent));
-        outline: none;
-      }
-      select:focus-visible {
-        border-color: var(--vscode-focusBorder);
-      }
-      option {
-        color: var(--vscode-dropdown-foreground);
-        background: var(--vscode-dropdown-background);
       }
       .action {
         display: inline-flex;

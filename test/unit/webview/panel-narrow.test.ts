@@ -32,20 +32,15 @@ const CUT = `(() => {
     if (el.scrollWidth > el.clientWidth + 1 || r.right > line.right + 1 || r.bottom > line.bottom + 1 || r.width === 0) cut.push(id);
   }
   const composer = app.querySelector('cd-composer').shadowRoot;
+  // What a picker shows is the label under its transparent select: the chosen option's text, whole.
   for (const id of ['strategy-picker', 'model-picker']) {
     const s = composer.querySelector('[data-testid="' + id + '"]');
-    const shown = s.getBoundingClientRect().width;
-    s.style.maxWidth = 'none';
-    s.style.flex = 'none';
-    const whole = s.getBoundingClientRect().width;
-    s.style.maxWidth = '';
-    s.style.flex = '';
-    // A select is as wide as its longest option: what the chosen one needs is that less the difference.
-    const ctx = document.createElement('canvas').getContext('2d');
-    ctx.font = getComputedStyle(s).font;
-    const longest = Math.max(...[...s.options].map((o) => ctx.measureText(o.text).width));
-    const needs = whole - longest + ctx.measureText(s.options[s.selectedIndex].text).width;
-    if (shown + 1 < needs) cut.push(id + ' (' + Math.round(shown) + ' of ' + Math.round(needs) + ' px)');
+    const label = s.parentElement.querySelector('.shown');
+    const want = s.options[s.selectedIndex].text;
+    const shown = label ? label.getBoundingClientRect() : undefined;
+    const box = s.parentElement.getBoundingClientRect();
+    if (!label || label.textContent !== want || label.scrollWidth > label.clientWidth + 1 || shown.right > box.right + 1 || shown.bottom > box.bottom + 1 || box.right > innerWidth)
+      cut.push(id + ' (shows ' + JSON.stringify(label ? label.textContent : s.value) + ')');
   }
   return cut;
 })()`;
@@ -91,15 +86,36 @@ test('no separator dot of the meter line starts a line and no figure is cut at 1
     for (const width of [110, 150, 220, 300]) {
       const page = await panel.open(snapshot, { width, height: 500 });
       assert.deepEqual(await page.evaluate(LEADING_DOTS), [], `${width} px: dots at the start of a line`);
-      // The pickers are native selects: at 110 px they show the start of a long model name, as VS Code's do.
-      const cut = (await page.evaluate(CUT)) as string[];
-      assert.deepEqual(
-        cut.filter((c) => c.startsWith('meter-')),
-        [],
-        `${width} px: cut off`,
-      );
+      assert.deepEqual(await page.evaluate(CUT), [], `${width} px: cut off`);
       await page.close();
     }
+});
+
+test('a long model name reads whole in the model picker at 110 (220 at 200 % zoom), 220 and 300 pixels', async () => {
+  const name = 'accounts/fireworks/models/qwen2p5-coder-32b-instruct-preview-2026-11';
+  const long = emptyChat({ ...chat, model: `openai-compatible/${name}`, models: [name, 'gpt-4.1'], strategy: 'raw' });
+  for (const width of [110, 220, 300]) {
+    const page = await panel.open(long, { width, height: 500 });
+    assert.deepEqual(await page.evaluate(CUT), [], `${width} px: cut off`);
+    assert.ok(
+      ((await page.evaluate('document.documentElement.scrollWidth')) as number) <= width,
+      `${width} px: scrolls`,
+    );
+    await page.close();
+  }
+});
+
+test('the model picker shows the model the arrow keys pass over, and the one in use again after Escape', async () => {
+  const page = await panel.open(emptyChat({ models: ['gpt-4.1-mini', 'gpt-4.1'] }), { width: 220, height: 500 });
+  const model = page.locator('cd-app [data-testid="model-picker"]');
+  const shown = page.locator('cd-app .pick:has([data-testid="model-picker"]) .shown');
+  assert.equal(await shown.textContent(), 'gpt-4.1-mini');
+  await model.focus();
+  await model.press('ArrowDown');
+  assert.equal(await shown.textContent(), 'gpt-4.1');
+  await model.press('Escape');
+  assert.equal(await shown.textContent(), 'gpt-4.1-mini');
+  await page.close();
 });
 
 test('a budget 99.6 % spent by an estimated count reads "≈ 99.6%", not a full 100 %', async () => {
