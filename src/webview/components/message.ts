@@ -313,7 +313,7 @@ export const messageStyles = css`
   }
   .notice {
     display: flex;
-    align-items: center;
+    align-items: baseline;
     gap: 6px;
     flex-wrap: wrap;
     padding: 6px;
@@ -326,8 +326,10 @@ export const messageStyles = css`
   .notice.error {
     border-left-color: var(--vscode-notificationsErrorIcon-foreground);
   }
+  /* At least 12em before the button wraps below: with a basis of 0 a long error shared its line with the
+     button and read a few letters a line (60 px of a 220 px panel). */
   .notice .text {
-    flex: 1;
+    flex: 1 1 12em;
     min-width: 0;
     overflow-wrap: anywhere;
   }

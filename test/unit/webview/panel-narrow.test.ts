@@ -188,3 +188,18 @@ test('the welcome wraps a long model name inside a 220 and a 300 pixel panel', a
     await page.close();
   }
 });
+
+test('a long error notice reads on lines as wide as the notice, its button below, at 220 and 300 pixels', async () => {
+  const text = `The provider said: ${'Error 400 invalid_request_error '.repeat(6)}${'x'.repeat(400)}`;
+  const notice = { kind: 'notice' as const, id: 'n', level: 'error' as const, text };
+  const snapshot = emptyChat({ items: [{ ...notice, action: { label: 'Show Log', action: 'showLog' } }] });
+  for (const width of [220, 300]) {
+    const page = await panel.open(snapshot, { width, height: 500 });
+    const [box, line] = (await page.evaluate(`(() => {
+      const n = document.querySelector('cd-app').shadowRoot.querySelector('cd-conversation').shadowRoot.querySelector('.notice');
+      return [n.getBoundingClientRect().width, n.querySelector('.text').getBoundingClientRect().width];
+    })()`)) as [number, number];
+    assert.ok(line > box * 0.7, `${width} px: the text has ${Math.round(line)} of the notice's ${Math.round(box)} px`);
+    await page.close();
+  }
+});
