@@ -222,8 +222,10 @@ export class CdMeter extends LitElement {
       .line:hover {
         color: var(--vscode-foreground);
       }
+      /* Inside the line: the dock's scroller clips what is drawn outside it (the focus was not seen). */
       .line:focus-visible {
         outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
       }
       /* Wraps only when alone on its line and still too wide (flex-wrap breaks lines first). */
       .value {

@@ -43,8 +43,11 @@ export const pickerStyles = css`
     color: var(--vscode-foreground);
     border-color: var(--vscode-dropdown-border, var(--vscode-widget-border, transparent));
   }
+  /* An outline, not only a border colour: forced colours (Windows high contrast) draw every border alike. */
   .pick:has(select:focus-visible) {
     border-color: var(--vscode-focusBorder);
+    outline: 1px solid var(--vscode-focusBorder);
+    outline-offset: 0;
   }
   option {
     color: var(--vscode-dropdown-foreground);
