@@ -106,6 +106,7 @@ export class CdApproval extends LitElement {
     css`
       :host {
         display: block;
+        container-type: inline-size;
       }
       .box {
         padding: 6px 8px;
@@ -154,6 +155,12 @@ export class CdApproval extends LitElement {
       .buttons vscode-button::part(base) {
         white-space: normal;
         overflow-wrap: anywhere;
+      }
+      /* 220 px at 200 % zoom: narrower padding keeps "Approve" on one line (it read "Appro" / "ve"). */
+      @container (max-width: 160px) {
+        .buttons vscode-button::part(base) {
+          padding-inline: 6px;
+        }
       }
       .mcp {
         display: grid;

@@ -203,3 +203,18 @@ test('a long error notice reads on lines as wide as the notice, its button below
     await page.close();
   }
 });
+
+test('Approve and Deny read on one line each at 110 (220 at 200 % zoom) and 300 pixels', async () => {
+  const approval = { id: 'a', kind: 'command' as const, title: 'Run this command?', detail: 'npm install' };
+  for (const width of [110, 300]) {
+    const page = await panel.open(emptyChat({ status: 'running', approval }), { width, height: 500 });
+    for (const id of ['approve', 'deny']) {
+      const [height, line] = await page.locator(`cd-app [data-testid="${id}"]`).evaluate((e) => {
+        const base = e.shadowRoot!.querySelector('[part~="base"]')!;
+        return [base.getBoundingClientRect().height, parseFloat(getComputedStyle(base).lineHeight)];
+      });
+      assert.ok(height < line * 2, `${width} px: ${id} takes ${height} px, two lines of ${line} px`);
+    }
+    await page.close();
+  }
+});
