@@ -36,3 +36,40 @@ test('any random secret so quoted is redacted; a stand-in so quoted is kept', ()
   for (const kept of [`export TOKEN=${Q}$GH_TOKEN${Q}`, `export TOKEN=${Q}<your-token>${Q}`])
     assert.equal(clean(kept), kept);
 });
+
+// The same quoting after any key or option the rules know (not only `NAME=`), and its `'\''` form.
+const FORMS = [Q, `'\\''`];
+
+test('a requoted secret after a key, a client -p or a --password option is redacted, in either form', () => {
+  for (const r of FORMS) {
+    const cases: [string, string][] = [
+      [`sh -c 'password=${r}${SECRET}${r} ./run'`, 'code-secret'],
+      [`sh -c 'mysql -u root -p${r}${SECRET}${r} shop'`, 'cli-password'],
+      [`bash -lc 'mysql --password=${r}${SECRET}${r} shop'`, 'cli-password'],
+      [`sh -c 'export TOKEN=${r}${SECRET}${r}; ./deploy.sh'`, 'env-secret'],
+    ];
+    for (const [line, kind] of cases) assert.equal(clean(line), line.replace(SECRET, `[REDACTED:${kind}]`), line);
+  }
+});
+
+test('so quoted inside JSON and JSON in JSON, the secret goes and the command reads back the same', () => {
+  for (const r of FORMS) {
+    const command = `sh -c 'mysql -p${r}${SECRET}${r} shop'`;
+    const once = clean(JSON.stringify({ command }));
+    assert.equal((JSON.parse(once) as { command: string }).command, command.replace(SECRET, '[REDACTED:cli-password]'));
+    const twice = clean(JSON.stringify({ args: JSON.stringify({ command }) }));
+    assert.ok(!twice.includes(SECRET), twice);
+    const inner = JSON.parse((JSON.parse(twice) as { args: string }).args) as { command: string };
+    assert.equal(inner.command, command.replace(SECRET, '[REDACTED:cli-password]'));
+  }
+});
+
+test('requoted words that are no secret stay as written', () => {
+  for (const r of FORMS)
+    for (const kept of [
+      `sh -c 'echo ${r}hello world${r}'`,
+      `sh -c 'mysql -p${r}$MYSQL_PWD${r} shop'`,
+      `sh -c 'grep ${r}password${r} README.md'`,
+    ])
+      assert.equal(clean(kept), kept);
+});

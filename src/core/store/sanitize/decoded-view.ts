@@ -179,6 +179,31 @@ function decodeCsvQuotes(v: DecodedView): DecodedView {
 }
 
 /**
+ * A shell's way to put a `'` inside a single-quoted word: close the quote, add a quoted or escaped `'`,
+ * reopen (`'"'"'`, `'\''`). A command inside `sh -c '…'` quotes a value so: `-p'"'"'…'"'"'`.
+ */
+const REQUOTE = /'(?:"'"|\\')'/;
+const REQUOTE_ALL = new RegExp(REQUOTE.source, 'g');
+
+/**
+ * Each such `'"'"'` or `'\''` read as the one quote it stands for, so `password='"'"'…'"'"'` reads as
+ * `password='…'` to every rule that knows a quoted value; the quote maps to the whole of it.
+ */
+function collapseRequotes(v: DecodedView): DecodedView {
+  const b = new Builder(v);
+  const t = v.text;
+  let run = 0;
+  REQUOTE_ALL.lastIndex = 0;
+  for (let m = REQUOTE_ALL.exec(t); m !== null; m = REQUOTE_ALL.exec(t)) {
+    b.copy(run, m.index);
+    b.push("'", m.index, m.index + m[0].length - 1);
+    run = m.index + m[0].length;
+  }
+  b.copy(run, t.length);
+  return b.view();
+}
+
+/**
  * Escapes are decoded this many times: JSON in a JSON log's string, inside a log of that log, kept in a
  * session's history (an agent reading another agent's log).
  */
@@ -188,7 +213,8 @@ export const DECODE_PASSES = 4;
 export function decodedView(source: string): DecodedView | undefined {
   const escaped = ESCAPE.test(source);
   const markup = MARKUP.test(source);
-  if (!escaped && !markup && !source.includes('\x1b') && !CSV_DOUBLED.test(source)) return undefined;
+  const requoted = REQUOTE.test(source);
+  if (!escaped && !markup && !requoted && !source.includes('\x1b') && !CSV_DOUBLED.test(source)) return undefined;
   const start = new Int32Array(source.length);
   const end = new Int32Array(source.length);
   for (let i = 0; i < source.length; i++) {
@@ -197,7 +223,12 @@ export function decodedView(source: string): DecodedView | undefined {
   }
   let v: DecodedView = { text: source, start, end };
   if (markup) v = decodeMarkup(v);
-  for (let pass = 0; pass < DECODE_PASSES && ESCAPE.test(v.text); pass++) v = decodeEscapes(v);
+  // Before each pass of escapes: `'\''` would read as `'''`, and JSON escapes `'"'"'` as `'\"'\"'`.
+  for (let pass = 0; pass < DECODE_PASSES && ESCAPE.test(v.text); pass++) {
+    if (REQUOTE.test(v.text)) v = collapseRequotes(v);
+    v = decodeEscapes(v);
+  }
+  if (REQUOTE.test(v.text)) v = collapseRequotes(v);
   if (v.text.includes('\x1b')) v = stripSequences(v);
   if (CSV_DOUBLED.test(v.text)) v = decodeCsvQuotes(v);
   return v;
