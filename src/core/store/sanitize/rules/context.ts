@@ -117,9 +117,11 @@ export const CONTEXT_RULES: readonly SecretRule[] = [
   },
   {
     id: 'bearer-token',
-    title: 'Bearer tokens (Authorization: Bearer …)',
+    title: 'Bearer tokens (Authorization: Bearer …, and a key named bearer: `{"bearer": "…"}`)',
     keywords: ['bearer'],
-    pattern: /\bbearer[ \t]+(?<secret>[\w.~+/-]{16,}=*)/gi,
+    // As a key: quoted (JSON), before `=`, or starting a YAML line; `the bearer: …` in prose is no key.
+    pattern:
+      /(?:\bbearer[ \t]+|["']bearer["'][ \t]*:[ \t]*["']?|\bbearer[ \t]*=[ \t]*["']?|^[ \t]{0,16}bearer:[ \t]+)(?<secret>[\w.~+/-]{16,}=*)/gim,
     accept: tokenLike,
   },
   {
