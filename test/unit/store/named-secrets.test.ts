@@ -211,3 +211,20 @@ test("Doppler's secrets as its CLI prints them: raw and computed values go whate
   ];
   for (const text of stay) assert.equal(clean(text), text, text);
 });
+
+test("a JSON Schema's const under a secret-named property is redacted (an MCP tool's input schema); a type stays", () => {
+  const schema = {
+    type: 'object',
+    properties: {
+      api_token: { type: 'string', const: 'Zq8xLmT3vB9nK2wRpQ7s' },
+      mode: { type: 'string', const: 'fast' },
+    },
+  };
+  const out = JSON.parse(clean(JSON.stringify({ name: 'call', inputSchema: schema }, null, 2))) as {
+    inputSchema: typeof schema;
+  };
+  assert.equal(out.inputSchema.properties.api_token.const, M);
+  assert.deepEqual(out.inputSchema.properties.mode, schema.properties.mode);
+  const typeOnly = JSON.stringify({ password: { type: 'string', const: '' } });
+  assert.equal(clean(typeOnly), typeOnly);
+});

@@ -112,11 +112,12 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
   },
   {
     id: 'named-secret',
+    // `const`: a JSON Schema's fixed value (an MCP tool's input schema, written to the MCP folder).
     title: 'A secret-named key whose object holds its value ("db_password": {"sensitive": true, "value": "…"})',
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,){0,4}\s*"(?:value|default|defaultValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,){0,4}\s*"(?:value|default|defaultValue|const)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
       'gi',
     ),
     accept: pairValue,
