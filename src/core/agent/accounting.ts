@@ -1,5 +1,6 @@
 // Exact token counts and cost of each call: messages through the tokenizer (cached per message object),
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
+import { anthropicCacheBill, type AnthropicCacheState } from '../cost/anthropic-cache';
 import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { answerTokens, messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import { pricesAt, type LongContextPrices } from '../cost/long-context';
@@ -25,6 +26,12 @@ export interface SentParts {
   priming: number;
 }
 
+/**
+ * Which cache the provider has: `anthropic` reads only where our Anthropic provider's breakpoints wrote
+ * (cost/anthropic-cache.ts); `prefix` serves any prefix shared with the previous request (OpenAI and the like).
+ */
+export type CacheKind = 'prefix' | 'anthropic';
+
 export interface PreparedBill {
   tokensSent: number;
   parts: SentParts;
@@ -39,6 +46,9 @@ export class CallAccountant {
   private previousTools = '';
   private toolsKey = '';
   private toolTokens = 0;
+  private anthropic: AnthropicCacheState | undefined;
+  /** The cache after the request billed last, taken up when that request is committed. */
+  private pendingAnthropic: { sent: readonly Message[]; next: AnthropicCacheState } | undefined;
 
   /** The shortest prefix the provider caches: a shorter shared prefix, tool definitions included, is billed whole. */
   private readonly minCachedTokens: number;
@@ -51,6 +61,7 @@ export class CallAccountant {
     private readonly tokenizer: Tokenizer,
     private readonly prices: CallPrices,
     private readonly minCachedOverride?: number,
+    private readonly cacheKind: CacheKind = 'prefix',
   ) {
     this.minCachedTokens = minCachedOverride ?? prices.minCachedTokens ?? DEFAULT_MIN_CACHED_TOKENS;
     checkMinCachedTokens(this.minCachedTokens);
@@ -83,7 +94,10 @@ export class CallAccountant {
       this.count,
     );
     const tokensSent = b.inputTokens + overhead;
-    const cachedTokens = cachedPrefixTokens(b.cachedTokens + toolsCached, this.minCachedTokens);
+    const cachedTokens =
+      this.cacheKind === 'anthropic'
+        ? this.anthropicCached(sent)
+        : cachedPrefixTokens(b.cachedTokens + toolsCached, this.minCachedTokens);
     return {
       tokensSent,
       parts: { system, tools: this.toolTokens, messages: b.inputTokens - system, priming: REPLY_PRIMING_TOKENS },
@@ -92,6 +106,20 @@ export class CallAccountant {
       // Everything not served from the cache is written to it (the same rule replay bills a record by).
       inputCost: inputUnits({ input: tokensSent, cached: cachedTokens }, this.pricesFor(tokensSent)),
     };
+  }
+
+  private anthropicCached(sent: readonly Message[]): number {
+    const a = this.anthropicBill(sent);
+    this.pendingAnthropic = { sent, next: a.next };
+    return a.cached;
+  }
+
+  private anthropicBill(sent: readonly Message[]): ReturnType<typeof anthropicCacheBill> {
+    return anthropicCacheBill(this.anthropic, sent, this.count, {
+      toolsKey: this.toolsKey,
+      toolTokens: this.toolTokens,
+      minCachedTokens: this.minCachedTokens,
+    });
   }
 
   /** Tokens a request carries beside its messages (tool definitions, reply priming): the window leaves room. */
@@ -106,13 +134,18 @@ export class CallAccountant {
   commit(sent: readonly Message[]): void {
     this.previous = sent;
     this.previousTools = this.toolsKey;
+    if (this.cacheKind !== 'anthropic') return;
+    const p = this.pendingAnthropic;
+    this.anthropic = p?.sent === sent ? p.next : this.anthropicBill(sent).next;
+    this.pendingAnthropic = undefined;
   }
 
   /** A new accountant (another tokenizer or prices) that goes on from this one's previous request. */
   carriedTo(tokenizer: Tokenizer, prices: CallPrices): CallAccountant {
-    const next = new CallAccountant(tokenizer, prices, this.minCachedOverride);
+    const next = new CallAccountant(tokenizer, prices, this.minCachedOverride, this.cacheKind);
     next.previous = this.previous;
     next.previousTools = this.previousTools;
+    next.anthropic = this.anthropic;
     return next;
   }
 

@@ -39,7 +39,9 @@ export class SessionSettings {
     this.strategyName = o.strategy ?? 'cache-aware';
     this.strategyOptions = { ...DEFAULT_STRATEGY_OPTIONS, ...o.strategyOptions };
     this.money = o.money;
-    this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens);
+    // Our Anthropic provider marks the prompt for caching: its cache reads only where it wrote.
+    const cache = o.provider.id === 'anthropic' ? 'anthropic' : 'prefix';
+    this.accountant = new CallAccountant(o.tokenizer, this.prices(), o.minCachedTokens, cache);
     this.budgetLimits = limitsKey(o.budget ?? {});
     this.strategy = makeStrategy(this.strategyName, this.strategyOptions, this.tokenizer);
   }

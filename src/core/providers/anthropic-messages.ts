@@ -17,7 +17,7 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
-import { commonPrefixLength } from '../cost/prefix-cache';
+import { anthropicBreakpoints } from './anthropic-breakpoints';
 import { textNestedDeeperThan } from '../json-depth';
 import { EMPTY_OUTPUT, visible } from './visible-text';
 
@@ -99,26 +99,12 @@ export function toAnthropicRequest(
     } else out.push({ role, content: blocks });
     ends.push(blocks[blocks.length - 1]);
   }
-  const marks = new Set<number>();
-  const lastIndex = ends.findLastIndex((b) => b !== undefined);
-  if (previous && previous.length > 0) {
-    const stable = commonPrefixLength(previous, messages);
-    for (let i = stable - 1; i >= 0; i--) {
-      if (ends[i]) {
-        marks.add(i);
-        break;
-      }
-    }
-    // The prefix up to a breakpoint of the previous request is in the cache (written or read then).
-    const written = previousBreakpoints.filter((i) => i < stable && ends[i] !== undefined);
-    if (written.length > 0) marks.add(Math.max(...written));
-  }
-  if (lastIndex >= 0) marks.add(lastIndex);
-  for (const i of marks) {
+  const breakpoints = anthropicBreakpoints(messages, previous, previousBreakpoints);
+  for (const i of breakpoints) {
     const block = ends[i] as { cache_control?: typeof EPHEMERAL };
     block.cache_control = EPHEMERAL;
   }
-  return { system, messages: out, breakpoints: [...marks].sort((a, b) => a - b) };
+  return { system, messages: out, breakpoints };
 }
 
 export function toAnthropicTools(tools: readonly ToolSpec[]): Tool[] {
