@@ -31,6 +31,9 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
     m.costUsd !== undefined
       ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
       : `Cost so far: ${costApprox}${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
+    m.otherModelUnits && m.costUsd === undefined
+      ? `Earlier models: ${Math.round(m.otherModelUnits).toLocaleString()} units of their own, not added (a model's price is not known)`
+      : '',
     m.summaryUnits
       ? `Summary model: ${Math.round(m.summaryUnits).toLocaleString()} units of its own, not added (its price, or this model's, is not known)`
       : '',

@@ -86,6 +86,11 @@ export interface ContextMeter {
    * model's is unknown: not in `costUnits` (the units differ) and shown beside them.
    */
   summaryUnits?: number;
+  /**
+   * Units of calls made with models the conversation used before (each model's units are its own uncached
+   * input): not in `costUnits` and shown beside them, when no money total is known.
+   */
+  otherModelUnits?: number;
   /** The price entry the money comes from (table key, the user's setting or the dated default table). */
   price?: { model: string; source: 'default' | 'setting'; asOf?: string };
   calls: number;
@@ -163,6 +168,8 @@ export interface SessionSummary {
   costUnits?: number;
   /** A separate summary model's units, in its own units: not in `costUnits` (see ContextMeter.summaryUnits). */
   summaryUnits?: number;
+  /** Earlier models' units: not in `costUnits` (see ContextMeter.otherModelUnits). */
+  otherModelUnits?: number;
   costUsd?: number;
 }
 

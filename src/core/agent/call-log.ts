@@ -145,9 +145,19 @@ export interface CallTotals {
   costUsd?: number;
   /** Units of summary calls in another model's units (`unitsOf`): not in `costUnits`, which they would mix. */
   summaryUnits?: number;
+  /**
+   * Units of model calls made with other models than `model` (the conversation switched models): each
+   * model's unit is its own uncached input, so they are kept out of `costUnits`, which they would mix.
+   */
+  otherModelUnits?: number;
 }
 
-export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTotals {
+/**
+ * `model`: whose units `costUnits` is in (default: the last call's model); a call of another model adds
+ * to `otherModelUnits` instead (a record without a model is taken as `model`'s, as files before it was kept).
+ */
+export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?: string): CallTotals {
+  const current = model ?? log.calls.findLast((r) => r.model !== undefined)?.model;
   const t: CallTotals = {
     calls: log.calls.length,
     tokensSent: 0,
@@ -168,7 +178,8 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTo
       t.reportedInputTokens += r.usage.inputTokens;
       t.reportedCachedTokens += r.usage.cachedTokens ?? 0;
     }
-    t.costUnits += r.cost;
+    if (r.model === undefined || current === undefined || r.model === current) t.costUnits += r.cost;
+    else t.otherModelUnits = (t.otherModelUnits ?? 0) + r.cost;
     usd = usd === undefined || (r.costUsd === undefined && r.cost > 0) ? undefined : usd + (r.costUsd ?? 0);
   }
   for (const s of log.summaryCalls) {
@@ -176,6 +187,6 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>): CallTo
     else t.costUnits += s.cost;
     usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
   }
-  if (usd !== undefined && t.costUnits > 0) t.costUsd = usd;
+  if (usd !== undefined && t.costUnits + (t.otherModelUnits ?? 0) > 0) t.costUsd = usd;
   return t;
 }

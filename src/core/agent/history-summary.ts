@@ -22,6 +22,8 @@ export interface HistorySummary {
   costUsd?: number;
   /** A separate summary model's units, not in `costUnits` (see CallTotals.summaryUnits). */
   summaryUnits?: number;
+  /** Units of calls of models other than the last call's, not in `costUnits` (see CallTotals.otherModelUnits). */
+  otherModelUnits?: number;
 }
 
 export const TITLE_CHARS = 80;
@@ -81,6 +83,7 @@ class Accumulator {
       costUnits: t.costUnits,
       ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}),
       ...(t.summaryUnits !== undefined ? { summaryUnits: t.summaryUnits } : {}),
+      ...(t.otherModelUnits !== undefined ? { otherModelUnits: t.otherModelUnits } : {}),
     };
   }
 }

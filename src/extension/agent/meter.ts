@@ -20,13 +20,14 @@ export const NO_TOTALS: Totals = {
 export function meterFromLog(base: ContextMeter, log: Pick<CallLog, 'calls' | 'summaryCalls'>): ContextMeter {
   const t = callTotals(log);
   const last = log.calls[log.calls.length - 1];
-  const { costUsd: _u, price: _p, reported: _r, summaryUnits: _s, ...rest } = base;
+  const { costUsd: _u, price: _p, reported: _r, summaryUnits: _s, otherModelUnits: _o, ...rest } = base;
   return {
     ...rest,
     calls: t.calls,
     costUnits: t.costUnits,
     ...(t.costUsd !== undefined ? { costUsd: t.costUsd } : {}),
     ...(t.summaryUnits !== undefined ? { summaryUnits: t.summaryUnits } : {}),
+    ...(t.otherModelUnits !== undefined ? { otherModelUnits: t.otherModelUnits } : {}),
     ...(last?.money ? { price: priceOf(last.money) } : {}),
     totals: {
       tokensSent: t.tokensSent,

@@ -42,6 +42,7 @@ export async function listPastSessions(
       ...(s.calls !== undefined ? { calls: s.calls, costUnits: s.costUnits ?? 0 } : {}),
       ...(s.costUsd !== undefined ? { costUsd: s.costUsd } : {}),
       ...(s.summaryUnits !== undefined ? { summaryUnits: s.summaryUnits } : {}),
+      ...(s.otherModelUnits !== undefined ? { otherModelUnits: s.otherModelUnits } : {}),
     };
   });
 }

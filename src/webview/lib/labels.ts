@@ -16,6 +16,10 @@ export const UNIT_TOOLTIP =
 export const SUMMARY_UNITS_TOOLTIP =
   'Cost units are input-token equivalents: one unit is what one uncached input token costs. The agent model’s units come first; the summary model’s calls follow in its own units (its uncached input tokens). They are not added up and no money is shown: the summary model’s price, or the agent model’s, is not known. Add it to contextDesk.prices to see money.';
 
+/** Why earlier models' units are shown apart (see ContextMeter.otherModelUnits). */
+export const OTHER_MODEL_UNITS_TOOLTIP =
+  'Cost units are input-token equivalents of one model: one unit is what one uncached input token of it costs. This conversation switched models; the current model’s units come first, the earlier models’ follow, each in its own units. They are not added up and no money is shown: a model’s price is not known. Add it to contextDesk.prices to see money.';
+
 /** Where the money's price comes from: "gpt-4o, default price table of 2026-11-24" or "my-model, contextDesk.prices". */
 export function priceSource(p: NonNullable<ContextMeter['price']>): string {
   return p.source === 'setting'
@@ -29,7 +33,7 @@ export function priceSource(p: NonNullable<ContextMeter['price']>): string {
  */
 export function costLabel(
   m: Pick<ContextMeter, 'costUnits' | 'costUsd' | 'price'> &
-    Partial<Pick<ContextMeter, 'estimated' | 'totals' | 'calls' | 'summaryUnits'>>,
+    Partial<Pick<ContextMeter, 'estimated' | 'totals' | 'calls' | 'summaryUnits' | 'otherModelUnits'>>,
 ): { text: string; title: string } {
   const held = heldAsEstimate({ estimated: m.estimated ?? false, calls: m.calls ?? 0, totals: m.totals });
   const approx = held && m.costUnits > 0 ? '≈ ' : ''; // nothing spent is exact
@@ -39,6 +43,11 @@ export function costLabel(
     return {
       text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.summaryUnits)} summary units`,
       title: SUMMARY_UNITS_TOOLTIP + estimate,
+    };
+  if (m.costUsd === undefined && m.otherModelUnits !== undefined && m.otherModelUnits > 0)
+    return {
+      text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.otherModelUnits)} earlier-model units`,
+      title: OTHER_MODEL_UNITS_TOOLTIP + estimate,
     };
   if (m.costUsd !== undefined)
     return {
@@ -72,7 +81,9 @@ export function sessionMeta(s: SessionSummary, now = Date.now()): string {
   if (s.costUsd !== undefined) parts.push(formatUsd(s.costUsd));
   else if (s.costUnits !== undefined)
     parts.push(
-      `${formatTokens(s.costUnits)} units` + (s.summaryUnits ? ` + ${formatTokens(s.summaryUnits)} summary units` : ''),
+      `${formatTokens(s.costUnits)} units` +
+        (s.summaryUnits ? ` + ${formatTokens(s.summaryUnits)} summary units` : '') +
+        (s.otherModelUnits ? ` + ${formatTokens(s.otherModelUnits)} earlier-model units` : ''),
     );
   else parts.push('cost not recorded');
   parts.push(shortDate(s.updatedAt ?? s.createdAt, now));
