@@ -4,6 +4,7 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { homedir, tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { commandApprovalTitle, foldersChangedTo, runsOnEntering } from '../../../src/core/agent/tools';
+import { folderChanges } from '../../../src/core/agent/tools/folder-changes';
 import { packageScriptsRun } from '../../../src/core/agent/tools/package-scripts';
 
 let ws: string;
@@ -177,4 +178,11 @@ test('a mise config in a folder above the workspace is named', async () => {
   } finally {
     await rm(parent, { recursive: true, force: true });
   }
+});
+
+test('folder changes are read with quotes: a cd in a quoted message is text, one in bash -c code is a change', () => {
+  assert.deepEqual(folderChanges(`git commit -m "fix; cd evil" && echo 'a && cd evil2'`), { known: [], unknown: [] });
+  assert.deepEqual(foldersChangedTo(`bash -c "cd evil && direnv allow"; sh -c 'cd "a b"'`), ['evil', 'a b']);
+  assert.deepEqual(foldersChangedTo('echo "$(cd sub; ls)"; cd c\\ d # ; cd e'), ['sub', 'c d']);
+  assert.deepEqual(folderChanges(`echo "x; eval y"; echo 'source z'`), { known: [], unknown: [] });
 });

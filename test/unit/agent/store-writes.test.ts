@@ -46,6 +46,46 @@ test('a line that writes, links or copies into the store is named in its approva
   assert.equal(storeWriteWarning('echo x > .context-desk/y', ws, undefined), undefined, 'no store');
 });
 
+test('store writes are read with quotes: a redirection in quotes or a comment is text, one in bash -c code is a write', () => {
+  for (const line of [
+    `echo 'x > .context-desk/h'`,
+    `git commit -m "save | tee .context-desk/h"`,
+    'echo x # > .context-desk/h',
+    `echo "cp a .context-desk/b"`,
+  ])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+  for (const line of [
+    `bash -c "echo x > .context-desk/h"`,
+    `echo "$(cp a .context-desk/b)"`,
+    `sh -c 'tee .context-desk/h' < x`,
+    'cd .context-desk && echo x > history/h.jsonl',
+  ])
+    assert.match(storeWriteWarning(line, ws, store) ?? '', /writes into the Context Desk folder/, line);
+});
+
+test('a write through a variable the line sets, or interpreter code naming the store, is named', () => {
+  assert.match(
+    storeWriteWarning('D=.context-desk; cp x $D/h', ws, store) ?? '',
+    /writes into the Context Desk folder \(\$D\/h = \.context-desk\/h\)/,
+  );
+  assert.match(storeWriteWarning('export D=./.context-desk && echo x >> "${D}/h"', ws, store) ?? '', /\$\{D\}\/h/);
+  for (const line of [
+    `python -c "open('.context-desk/history/x','w')"`,
+    `node -e "require('fs').writeFileSync('.context-desk/x', '')"`,
+    `perl -e 'open(F, ">.context-desk/x")'`,
+    `python3 - <<'EOF'\nopen('.context-desk/x', 'w')\nEOF`,
+    `awk '{ print > ".context-desk/x" }' in.txt`,
+  ])
+    assert.match(storeWriteWarning(line, ws, store) ?? '', /runs \w+ code that names the Context Desk folder/, line);
+  // Reading the store, or code that does not name it, is not.
+  for (const line of [
+    `awk '{print}' .context-desk/x`,
+    'python -c "print(1)" .context-desk/x',
+    'X=.context-desk; cat $X/h',
+  ])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+});
+
 test('run_command hands the warning to the host with the command', async () => {
   const seen: CommandRequest[] = [];
   const guard = new PathGuard({ workspaceRoot: process.cwd(), storeRoot: path.join(process.cwd(), '.context-desk') });

@@ -5,34 +5,29 @@
 // line sets) is kept apart, so the approval can say it was not looked in.
 import * as os from 'node:os';
 import * as path from 'node:path';
-
-// A command's start: the start of the line or after `;`, `&`, `|`, `(`, `{`, `!`, a newline, `then`, `do`,
-// `else`; then variable assignments (`X=1 cd a` changes folder too) and `builtin` or `command`.
-const START = String.raw`(?:^|[;&|({!\n]|\b(?:then|do|else)\b)[ \t]*(?:[A-Za-z_]\w*=[^\s;&|()]*[ \t]+)*(?:(?:builtin|command)[ \t]+)?`;
-
-// `cd`, `pushd` or `popd` starting a command (zsh's `chdir`, PowerShell's `Set-Location` and
-// `Push-Location`, any case as cmd and PowerShell take it), its options (`-P`, `-L`, `--`, `-LiteralPath`,
-// cmd's `/d`) and its folder word, on the same line. zsh's direnv hook runs on the change itself, bash's at the next prompt: either way the
-// folder is entered.
-const CHANGE = new RegExp(
-  String.raw`${START}\\?["']?(cd|pushd|popd|chdir|set-location|push-location|pop-location)["']?(?=$|[\s;&|)])(?:[ \t]+(?:(?:-[A-Za-z@]+|/d)[ \t]+)*(?:--[ \t]+)?("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+))?`,
-  'gi',
-);
-
-/** `eval` as a command: what it runs is a command line made when it runs. */
-const EVAL = new RegExp(String.raw`${START}eval(?=$|\s)`);
+import { programIndex, simpleCommands, type ShellWord } from './shell-words';
 
 /**
- * `source x.sh` or `. x.sh`: the file runs in the agent's shell itself, so a `cd` in it enters a folder
- * (and its hooks run) that the line does not show.
+ * Commands that change folder (zsh's `chdir`, PowerShell's `Set-Location` and `Push-Location`, any case
+ * as cmd and PowerShell take it). zsh's direnv hook runs on the change itself, bash's at the next
+ * prompt: either way the folder is entered.
  */
-const SOURCE = new RegExp(String.raw`${START}(?:source|\.)[ \t]+("[^"\n]*"|'[^'\n]*'|[^\s;&|()]+)`, 'g');
+const CHANGES = new Set(['cd', 'pushd', 'popd', 'chdir', 'set-location', 'push-location', 'pop-location']);
 
-/** The line sets CDPATH: `cd api` may then enter `$CDPATH/api` rather than `./api`. */
-const SETS_CDPATH = /(?:^|[\s;&|(`])(?:export[ \t]+|declare[ \t]+-\w+[ \t]+|typeset[ \t]+)?CDPATH=/;
+/** Options of a change before its folder word (`-P`, `-L`, `-LiteralPath`, cmd's `/d`). */
+const OPTION = /^(?:-[A-Za-z@]+|\/d)$/i;
+
+/** Commands that set variables named by their arguments (`export CDPATH=x`). */
+const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
 /** A folder word CDPATH applies to: not absolute and not starting with `.` or `..` (as bash has it). */
 const viaCdpath = (word: string): boolean => !/^(?:\/|\.\.?(?:\/|$))/.test(word);
+
+/** The line sets CDPATH: `cd api` may then enter `$CDPATH/api` rather than `./api`. */
+function setsCdpath(words: ShellWord[], at: number): boolean {
+  const sets = (w: ShellWord): boolean => w.text.startsWith('CDPATH=') || w.text.startsWith('CDPATH+=');
+  return words.slice(0, at).some(sets) || (SETTERS.has(words[at]?.text ?? '') && words.slice(at + 1).some(sets));
+}
 
 export interface FolderChanges {
   /** Folders the line changes to, as written (quotes removed; `~` made the home folder). */
@@ -42,35 +37,46 @@ export interface FolderChanges {
 }
 
 /** A folder word a shell would expand (`$`, a backtick, `~user`, a glob), or one of the folder stack. */
-function expanded(word: string): boolean {
-  return /[$`*?[]|^~[^/]|^[-+]\d*$/.test(word);
+function expanded(word: ShellWord): boolean {
+  return /[$`*?[]/.test(word.raw) || /^~[^/]|^[-+]\d*$/.test(word.text);
 }
 
 /** Reads `command`'s changes of folder; see FolderChanges. */
 export function folderChanges(command: string): FolderChanges {
   const known: string[] = [];
   const unknown: string[] = [];
-  const cdpath = SETS_CDPATH.test(command);
-  for (const m of command.matchAll(CHANGE)) {
-    const [, verbWritten, raw] = m;
-    const verb = verbWritten!.toLowerCase();
-    const written = raw === undefined ? verbWritten! : `${verbWritten!} ${raw}`;
-    const word = raw?.replace(/^(["'])(.*)\1$/s, '$2');
+  const commands = simpleCommands(command).map((c) => ({ words: c.words, at: programIndex(c.words) }));
+  const cdpath = commands.some((c) => setsCdpath(c.words, c.at));
+  for (const { words, at } of commands) {
+    // `builtin cd` and `command cd` are cd too.
+    const start = words[at]?.text === 'builtin' || words[at]?.text === 'command' ? at + 1 : at;
+    const [first, ...rest] = words.slice(start);
+    const verb = first?.text.toLowerCase() ?? '';
+    if (verb === 'source' || verb === '.' || verb === 'eval') {
+      // A sourced script runs in the agent's shell itself, so a `cd` in it enters a folder the line does
+      // not show; what `eval` runs is a command line made when it runs.
+      if (verb === 'eval' || rest.length > 0)
+        unknown.push(
+          words
+            .slice(start)
+            .map((w) => w.raw)
+            .join(' '),
+        );
+      continue;
+    }
+    if (!CHANGES.has(verb)) continue;
+    let i = 0;
+    while (i < rest.length && OPTION.test(rest[i]!.text)) i++;
+    if (rest[i]?.text === '--') i++;
+    const folder = rest[i];
+    const written = folder === undefined ? first!.raw : `${first!.raw} ${folder.raw}`;
+    const word = folder?.text;
     // `cd` alone goes home; `pushd` alone swaps the top two folders of the stack, `popd` returns to one.
     if (word === undefined && (verb === 'cd' || verb === 'chdir')) known.push(os.homedir());
-    else if (word === undefined || verb.startsWith('pop') || expanded(word)) unknown.push(written);
+    else if (word === undefined || verb.startsWith('pop') || expanded(folder!)) unknown.push(written);
     else if (cdpath && (verb === 'cd' || verb === 'pushd') && viaCdpath(word)) unknown.push(`${written} (CDPATH)`);
     else known.push(word === '~' || word.startsWith('~/') ? path.join(os.homedir(), word.slice(1)) : word);
   }
-  for (const m of command.matchAll(SOURCE)) unknown.push(m[0].replace(/^[;&|({!\s]+/, '').trim());
-  const evaluated = EVAL.exec(command);
-  if (evaluated)
-    unknown.push(
-      command
-        .slice(evaluated.index)
-        .replace(/^[;&|({!\s]+/, '')
-        .split('\n')[0]!,
-    );
   return { known, unknown };
 }
 

@@ -3,6 +3,7 @@
 // fetches from another host. A word that mixes scripts (Latin with Cyrillic or Greek, …) and a program
 // name that is not plain ASCII are named in the approval's title. A word written in one script
 // (`git commit -m "исправлен тест"`) is ordinary text and is not.
+import { programIndex, simpleCommands } from './shell-words';
 
 /**
  * Scripts a letter is named by, tried in order (JS regex script properties, so the Unicode tables are
@@ -84,57 +85,16 @@ function mixedScripts(word: string): string | undefined {
   return `${word} mixes ${named} letters (${odd.slice(0, 3).join(', ')})`;
 }
 
-/** Words that run a program rather than being it (`sudo nрm`, `env X=1 nрm`): the next word is the program. */
-const PREFIXES = new Set(
-  'if then else elif do while until ! { time sudo doas env exec command builtin nohup nice timeout xargs npx bunx pnpx uvx'.split(
-    ' ',
-  ),
-);
-
 /**
- * The program words of a command line: the first word of each command (after `;`, `&&`, `|`, `(`, `$(`,
- * a backtick or a newline), past variable assignments and words like `sudo`. Quotes are followed so
- * that `;` inside a message does not start a command; a word's quotes stay in it.
+ * The program words of a command line: the first word of each of its simple commands (shell-words.ts:
+ * after `;`, `&&`, `|`, `(`, `$(`, a backtick or a newline, and in the code of `bash -c`), past
+ * variable assignments and words like `sudo`. A word's quotes stay in it.
  */
 export function programWords(command: string): string[] {
-  const out: string[] = [];
-  let word = '';
-  let quote: '' | "'" | '"' = '';
-  let atCommand = true;
-  const end = (): void => {
-    if (word === '') return;
-    if (atCommand && !/^[A-Za-z_][A-Za-z0-9_]*=/.test(word) && !PREFIXES.has(word) && !/^(?:-|\d+$)/.test(word)) {
-      out.push(word);
-      atCommand = false;
-    }
-    word = '';
-  };
-  for (let i = 0; i < command.length; i++) {
-    const c = command[i]!;
-    if (quote) {
-      if (c === '\\' && quote === '"') word += command[++i] ?? '';
-      else {
-        if (c === quote) quote = '';
-        word += c;
-      }
-      continue;
-    }
-    if (c === '\\') word += command[++i] ?? '';
-    else if (c === "'" || c === '"') {
-      quote = c;
-      word += c;
-    } else if (c === '$' && command[i + 1] === '(') {
-      end();
-      atCommand = true;
-      i++;
-    } else if (/[;&|(`\n]/.test(c)) {
-      end();
-      atCommand = true;
-    } else if (c === ')' || /\s/.test(c)) end();
-    else word += c;
-  }
-  end();
-  return out;
+  return simpleCommands(command).flatMap((c) => {
+    const word = c.words[programIndex(c.words)];
+    return word === undefined ? [] : [word.raw];
+  });
 }
 
 /** A program word that is not plain ASCII: what it holds that is not, or undefined. */

@@ -6,7 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
-import { programWords } from './look-alike';
+import { programIndex, simpleCommands } from './shell-words';
 
 /** Lifecycle scripts an install runs in the project itself, in order. */
 const INSTALL = ['preinstall', 'install', 'postinstall', 'preprepare', 'prepare', 'postprepare'];
@@ -45,22 +45,11 @@ function scriptsRun(words: string[]): string[] | undefined {
   return undefined;
 }
 
-/** The words of one command of a line, from its program word on (quotes removed), for each npm-like one. */
+/** The words of each npm-like command of a line, from its program word on (quotes removed). */
 function managerCommands(command: string): string[][] {
-  const out: string[][] = [];
-  for (const segment of command.split(/&&|\|\||[;|\n]/)) {
-    const program = programWords(segment)[0];
-    if (!program || !/^(?:npm|pnpm|yarn|bun)$/.test(program)) continue;
-    const from = segment.search(new RegExp(`(?:^|\\s)${program}(?:\\s|$)`));
-    out.push(
-      segment
-        .slice(from)
-        .trim()
-        .split(/\s+/)
-        .map((w) => w.replace(/^(["'])(.*)\1$/, '$2')),
-    );
-  }
-  return out;
+  return simpleCommands(command)
+    .map((c) => c.words.slice(programIndex(c.words)).map((w) => w.text))
+    .filter((words) => /^(?:npm|pnpm|yarn|bun)$/.test(words[0] ?? ''));
 }
 
 /** The text of `file` when it (or where a link there leads) is in the workspace `root`, else undefined. */

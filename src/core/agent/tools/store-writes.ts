@@ -3,38 +3,57 @@
 // changes what Context Desk later reads back as its own (a resumed history, a stored output). It is
 // not blocked (the user may mean it), but its approval says so, as for a folder that runs code.
 import * as path from 'node:path';
+import { folderChanges } from './folder-changes';
+import { isAssignment, programIndex, simpleCommands, type ShellWord } from './shell-words';
 
 /** Commands that change whatever store path they name (the file itself, or where it is moved from). */
 const CHANGES_ANY = new Set(['mv', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'tee', 'mkdir', 'chmod', 'chown']);
 /** Commands that write their last argument (or the folder after -t / --target-directory). */
 const WRITES_TARGET = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
-/** Wrappers before the command itself. */
-const WRAPPERS = new Set(['sudo', 'command', 'exec', 'env', 'nohup', 'time', 'xargs']);
+/** Commands that set variables named by their arguments (`export D=.context-desk`). */
+const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
-const unquote = (w: string): string => w.replace(/["']/g, '');
+/**
+ * Interpreters and the options their code follows (`python -c`, `node -e`): code that names the store
+ * folder may write there, which is not read from its words. awk's program is its first argument.
+ */
+const INTERPRETERS: [RegExp, RegExp][] = [
+  [/^(?:python|pypy)[\d.]*$/, /^-[A-Za-z]*c$/],
+  [/^(?:node|nodejs|bun|deno)$/, /^(?:-[A-Za-z]*[ep]|--eval|--print|eval)$/],
+  [/^(?:perl|ruby|lua)[\d.]*$/, /^-[A-Za-z]*[eE]$/],
+  [/^php[\d.]*$/, /^-[A-Za-z]*r$/],
+  [/^(?:Rscript|R)$/, /^-e$/],
+  [/^(?:awk|gawk|mawk|nawk)$/, /^[^-]/],
+];
 
-/** The line's simple commands, each as its words (quotes removed), and the words after a `>` redirection. */
-function parse(line: string): { commands: string[][]; redirected: string[] } {
-  const redirected = [...line.matchAll(/(?:^|[^<>&\d])\d*(?:>>?|&>>?|>\|)\s*("[^"]*"|'[^']*'|[^\s;&|<>()]+)/g)].map(
-    (m) => unquote(m[1]!),
+/** The words after each variable name the line assigns (`D=.context-desk`, `export D=…`), last one kept. */
+function assignments(commands: ShellWord[][]): Map<string, string> {
+  const vars = new Map<string, string>();
+  for (const words of commands) {
+    const at = programIndex(words);
+    const setting = SETTERS.has(words[at]?.text ?? '') ? words.slice(at + 1) : [];
+    for (const w of [...words.slice(0, at), ...setting])
+      if (isAssignment(w.text)) {
+        const eq = w.text.indexOf('=');
+        vars.set(w.text.slice(0, eq).replace(/\+$/, ''), w.text.slice(eq + 1));
+      }
+  }
+  return vars;
+}
+
+/** `word` with the line's own variables (`$D`, `${D}`) put in. */
+function withVariables(word: string, vars: Map<string, string>): string {
+  return word.replace(
+    /\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))/g,
+    (m, a?: string, b?: string) => vars.get(a ?? b!) ?? m,
   );
-  const commands = line
-    .split(/&&|\|\||[;&|\n()`]|\$\(/)
-    .map((part) =>
-      (
-        part.replace(/\d*(?:>>?|&>>?|>\||<)\s*("[^"]*"|'[^']*'|[^\s;&|<>()]+)/g, ' ').match(/"[^"]*"|'[^']*'|\S+/g) ??
-        []
-      ).map(unquote),
-    );
-  return { commands, redirected };
 }
 
 /** The words a command writes into, or undefined when it is not one that writes. */
-function written(words: string[]): string[] | undefined {
-  let i = 0;
-  while (i < words.length && (/^[A-Za-z_]\w*=/.test(words[i]!) || WRAPPERS.has(words[i]!))) i++;
-  const name = path.basename(words[i] ?? '');
-  const args = words.slice(i + 1);
+function written(all: string[]): string[] | undefined {
+  const words = all.slice(programIndex(all.map((text) => ({ text, raw: text }))));
+  const name = path.basename(words[0] ?? '');
+  const args = words.slice(1);
   if (
     CHANGES_ANY.has(name) ||
     (name === 'sed' && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place')))
@@ -48,24 +67,68 @@ function written(words: string[]): string[] | undefined {
   return operands.length > 0 ? [operands[operands.length - 1]!] : [];
 }
 
+/** The interpreter whose code in `words` (from its program word) names `name`, or undefined. */
+function interpreterNaming(words: string[], redirects: string[], rest: () => string, name: string): string | undefined {
+  const program = path.basename(words[0] ?? '');
+  const option = INTERPRETERS.find(([re]) => re.test(program))?.[1];
+  if (option === undefined) return undefined;
+  // The code word after each code option (`-c '…'`); awk's program is its first argument itself.
+  const awk = option.source === '^[^-]';
+  const codes = words
+    .map((w, i) => (i > 0 && option.test(w) ? words[awk ? i : i + 1] : undefined))
+    .filter((w): w is string => w !== undefined)
+    .slice(0, awk ? 1 : undefined);
+  // Code fed on stdin by a here-document or here-string (`python3 - <<'EOF'`) is the rest of the line.
+  const names =
+    codes.some((w) => w.toLowerCase().includes(name)) ||
+    (redirects.some((op) => op.startsWith('<<')) && rest().toLowerCase().includes(name));
+  return names ? program : undefined;
+}
+
 /**
  * Why the approval of `command`, run in `cwd`, should say it writes into the store at `storeRoot`, or
- * undefined. A word names the store when it resolves into it from `cwd` or has the store folder's name
- * as one of its segments (`./.context-desk/x`, `$PWD/.context-desk`).
+ * undefined. A word names the store when it resolves into it from `cwd` (or a folder the line changes
+ * to) or has the store folder's name as one of its segments (`./.context-desk/x`, `$PWD/.context-desk`),
+ * also once the line's own variables are put in (`D=.context-desk; cp x $D/h`). Interpreter code that
+ * names the store folder (`python -c "open('.context-desk/…','w')"`) may write there: said as such.
  */
 export function storeWriteWarning(command: string, cwd: string, storeRoot: string | undefined): string | undefined {
   if (!storeRoot) return undefined;
   const root = path.resolve(storeRoot).toLowerCase();
   const name = path.basename(root);
+  const folders = [cwd, ...folderChanges(command).known.map((f) => path.resolve(cwd, f))].map((f) => f.toLowerCase());
   const inStore = (word: string): boolean => {
     const w = word.toLowerCase();
     if (w === '') return false;
     if (w.split('/').includes(name)) return true;
-    const rel = path.relative(root, path.resolve(cwd.toLowerCase(), w));
-    return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    return folders.some((from) => {
+      const rel = path.relative(root, path.resolve(from, w));
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
   };
-  const { commands, redirected } = parse(command);
-  const hits = [...redirected, ...commands.flatMap((c) => written(c) ?? [])].filter(inStore);
-  if (hits.length === 0) return undefined;
-  return `the line writes into the Context Desk folder (${hits[0]}): history and stored outputs there are read back as Context Desk's own`;
+  const parsed = simpleCommands(command);
+  const commands = parsed.map((c) => c.words);
+  const vars = assignments(commands);
+  const targets = [
+    ...parsed.flatMap((c) => c.redirects.filter((r) => r.op.includes('>')).map((r) => r.target.text)),
+    ...commands.flatMap((words) => written(words.map((w) => w.text)) ?? []),
+  ];
+  const hit = targets.find(inStore) ?? targets.find((t) => inStore(withVariables(t, vars)));
+  if (hit !== undefined) {
+    const through = inStore(hit) ? '' : ` = ${withVariables(hit, vars)}`;
+    return `the line writes into the Context Desk folder (${hit}${through}): history and stored outputs there are read back as Context Desk's own`;
+  }
+  for (const c of parsed) {
+    const words = c.words.slice(programIndex(c.words)).map((w) => w.text);
+    const rest = (): string => command.slice(c.start);
+    const program = interpreterNaming(
+      words,
+      c.redirects.map((r) => r.op),
+      rest,
+      name,
+    );
+    if (program !== undefined)
+      return `the line runs ${program} code that names the Context Desk folder (${name}): it may write there, and history and stored outputs there are read back as Context Desk's own`;
+  }
+  return undefined;
 }
