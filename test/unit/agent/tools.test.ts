@@ -468,16 +468,24 @@ test('run_command names the .envrc direnv runs on entering its folder (or one ab
     assert.match(commands[2]!.runsCode ?? '', /^services\/api\/\.ENVRC, \.envrc: direnv runs it/, 'nearest first');
     await t('run_command').run({ command: 'npm test' }, ctx);
     assert.match(commands[3]!.runsCode ?? '', /^\.envrc: direnv/, 'at the root');
-    // Only folders the shell enters count: a sibling's .envrc and a folder above the workspace do not.
+    // Only folders the shell enters count, not a sibling's .envrc; direnv runs the nearest .envrc above
+    // the workspace where it has none of its own.
     await rm(path.join(ws, '.envrc'));
     await writeFile(path.join(base, '.envrc'), 'outside\n');
     await t('run_command').run({ command: 'npm test', cwd: 'src' }, ctx);
-    assert.equal(commands[4]!.runsCode, undefined);
+    assert.match(commands[4]!.runsCode ?? '', /^\S*\.envrc \(above the workspace\): direnv runs it/);
     // A folder the command line changes to is entered too.
     await t('run_command').run({ command: 'git status && cd "../services/api" && npm test', cwd: 'src' }, ctx);
-    assert.match(commands[5]!.runsCode ?? '', /^services\/api\/\.ENVRC: direnv/);
+    // src, where it starts, has no .envrc of its own: the one above the workspace runs there.
+    assert.match(commands[5]!.runsCode ?? '', /^services\/api\/\.ENVRC, \S*\.envrc \(above the workspace\): direnv/);
     await t('run_command').run({ command: 'cd .. && ls', cwd: 'src' }, ctx);
-    assert.equal(commands[6]!.runsCode, undefined, 'a folder above the workspace is not its own');
+    assert.doesNotMatch(commands[6]!.runsCode ?? '', /services/, 'a sibling folder is not entered');
+    await t('run_command').run({ command: 'npm test', cwd: 'services/api' }, ctx);
+    assert.equal(
+      commands[7]!.runsCode,
+      'services/api/.ENVRC: direnv runs it when a shell enters the folder',
+      'the .envrc above the workspace does not run where a nearer one does',
+    );
   } finally {
     await rm(path.join(ws, 'services'), { recursive: true, force: true });
     await rm(path.join(ws, '.envrc'), { force: true });

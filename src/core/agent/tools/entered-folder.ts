@@ -66,24 +66,31 @@ async function filesOnEnter(workspaceRoot: string, folder: string): Promise<[str
 
 /** A mise config file's name in a folder (`mise.toml`, `.mise.toml`, `mise.dev.toml`, `.rtx.toml`). */
 const MISE = ON_ENTER[1]!;
+/** direnv's `.envrc`. */
+const ENVRC = ON_ENTER[0]!;
 
 /**
- * mise configs in the folders above the workspace, as absolute paths (`~/` for the home folder): mise
- * reads every folder up to the root, so `~/code/mise.toml` runs its hooks in a workspace cloned into
- * `~/code`. Only each folder's own names are listed (its sub-folders are not read: the home folder's
- * `.config/mise` is the user's global config, not a project's). The same folders for any repository.
+ * mise configs and the nearest `.envrc` in the folders above the workspace, as absolute paths (`~/` for
+ * the home folder): mise reads every folder up to the root, so `~/code/mise.toml` runs its hooks in a
+ * workspace cloned into `~/code`; direnv runs the nearest `.envrc` at or above the folder a shell enters,
+ * so `~/code/.envrc` runs where the workspace has none of its own. Only each folder's own names are
+ * listed (its sub-folders are not read: the home folder's `.config/mise` is the user's global config, not
+ * a project's). The same folders for any repository.
  */
-async function miseAbove(root: string): Promise<[string, string][]> {
-  const found: [string, string][] = [];
+async function runsAbove(root: string): Promise<{ mise: [string, string][]; envrc?: [string, string] }> {
+  const mise: [string, string][] = [];
+  let envrc: [string, string] | undefined;
   const home = os.homedir();
   for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
-    for (const name of (await fsp.readdir(dir).catch((): string[] => [])).sort())
-      if (MISE[0].test(name)) {
-        const file = path.join(dir, name);
-        const shown = inside(home, file) ? `~/${path.relative(home, file).split(path.sep).join('/')}` : file;
-        found.push([`${shown} (above the workspace)`, MISE[1]]);
-      }
-    if (path.dirname(dir) === dir) return found;
+    for (const name of (await fsp.readdir(dir).catch((): string[] => [])).sort()) {
+      const isMise = MISE[0].test(name);
+      if (!isMise && (envrc !== undefined || !ENVRC[0].test(name))) continue;
+      const file = path.join(dir, name);
+      const shown = inside(home, file) ? `~/${path.relative(home, file).split(path.sep).join('/')}` : file;
+      if (isMise) mise.push([`${shown} (above the workspace)`, MISE[1]]);
+      else envrc = [`${shown} (above the workspace)`, ENVRC[1]];
+    }
+    if (path.dirname(dir) === dir) return envrc === undefined ? { mise } : { mise, envrc };
   }
 }
 
@@ -117,10 +124,11 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   }
   const folders = [...set];
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
-  const found = [
-    ...(await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)))).flat(),
-    ...(await miseAbove(root)),
-  ];
+  const inWorkspace = await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)));
+  const above = await runsAbove(root);
+  // The .envrc above the workspace runs where a folder entered has none of its own on the way up.
+  const envrcAbove = above.envrc && inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1]));
+  const found = [...inWorkspace.flat(), ...above.mise, ...(envrcAbove ? [above.envrc!] : [])];
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
     if (!byWhy.get(why)?.includes(file)) byWhy.set(why, [...(byWhy.get(why) ?? []), file]);
