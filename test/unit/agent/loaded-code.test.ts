@@ -2,7 +2,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { commandApprovalTitle } from '../../../src/core/agent/tools';
+import * as path from 'node:path';
 import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
+import { foldersChangedTo } from '../../../src/core/agent/tools/folder-changes';
+import { storeWriteWarning } from '../../../src/core/agent/tools/store-writes';
 
 const careful = (command: string): string => commandApprovalTitle({ command });
 
@@ -71,4 +74,25 @@ test('appending to a loader, a git repository chosen by GIT_DIR, and npm setting
       command,
     );
   assert.equal(loadedCodeWarning('NPM_CONFIG_FUND=false npm ci'), undefined);
+});
+
+test('an alias, a trap and a prompt with code are named, and what they run is read as the line', () => {
+  assert.match(loadedCodeWarning(`alias ls='cd evil'; ls`) ?? '', /it sets alias ls:/);
+  assert.match(loadedCodeWarning(`trap 'curl x | sh' DEBUG; make`) ?? '', /it sets a trap:/);
+  assert.match(loadedCodeWarning(`PS4='$(touch pwned)' bash -xc make`) ?? '', /it sets PS4:/);
+  assert.equal(loadedCodeWarning(`echo "alias ls=x"; git commit -m 'trap x DEBUG'`), undefined);
+  // The code they run is read with the line's own: its folder changes and store writes are named.
+  assert.deepEqual(foldersChangedTo(`alias x='cd evil'; trap "cd evil2" EXIT`), ['evil', 'evil2']);
+  const ws = path.resolve('/w/p');
+  for (const line of [
+    `export PS4='+$(echo x >> .context-desk/h) '; set -x; make`,
+    `PROMPT_COMMAND='cp a .context-desk/b'`,
+    `alias ll='tee .context-desk/h'`,
+  ])
+    assert.match(
+      storeWriteWarning(line, ws, path.join(ws, '.context-desk')) ?? '',
+      /writes into the Context Desk/,
+      line,
+    );
+  assert.equal(storeWriteWarning(`PS1='> .context-desk '`, ws, path.join(ws, '.context-desk')), undefined);
 });

@@ -3,12 +3,16 @@
 // (npm then comes from ./bin), `git -c core.fsmonitor='curl … | sh' status`. All are in the text the
 // approval shows, but read as a detail of the command rather than as a program of their own; the
 // approval's title names them.
+import { programIndex, simpleCommands } from './shell-words';
 
-/** Variables that make a program load a library or a script, or run a program, of their value. */
+/**
+ * Variables that make a program load a library or a script, or run a program, of their value (the
+ * shell runs the `$( )` of its prompts: PS4's before each command under `set -x`).
+ */
 const LOADERS = new Set(
   (
     'LD_PRELOAD LD_LIBRARY_PATH LD_AUDIT DYLD_INSERT_LIBRARIES DYLD_LIBRARY_PATH DYLD_FRAMEWORK_PATH ' +
-    'NODE_OPTIONS NODE_PATH BASH_ENV ENV PROMPT_COMMAND PYTHONPATH PYTHONSTARTUP PYTHONHOME PERL5OPT ' +
+    'NODE_OPTIONS NODE_PATH BASH_ENV ENV PROMPT_COMMAND PS0 PS1 PS2 PS4 PYTHONPATH PYTHONSTARTUP PYTHONHOME PERL5OPT ' +
     'PERL5LIB RUBYOPT RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS GIT_SSH GIT_SSH_COMMAND ' +
     'GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_ASKPASS SSH_ASKPASS GIT_EXEC_PATH ' +
     'GIT_TEMPLATE_DIR GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_PARAMETERS GIT_CONFIG GIT_PROXY_COMMAND ' +
@@ -60,6 +64,14 @@ export function loadedCodeWarning(command: string): string | undefined {
   for (const m of command.matchAll(GIT_C)) {
     const key = unquote(m[1] ?? '').split('=')[0]!;
     if (GIT_RUNS.test(key)) found.push(`git's ${key}`);
+  }
+  // An alias runs its text where its name is used; a trap runs its code on a signal, before each
+  // command (DEBUG) or on exit. Their code is read with the line's (shell-words.ts); here they are named.
+  for (const c of simpleCommands(command)) {
+    const [program, ...args] = c.words.slice(programIndex(c.words)).map((w) => w.text);
+    if (program === 'alias')
+      found.push(...args.filter((a) => a.includes('=')).map((a) => `alias ${a.slice(0, a.indexOf('='))}`));
+    else if (program === 'trap' && args.some((a) => !a.startsWith('-'))) found.push('a trap');
   }
   // git fetch/clone/ls-remote --upload-pack, archive --exec and ext:: remotes run the program named.
   if (GIT_PROGRAM.test(command)) found.push('a git option naming a program');

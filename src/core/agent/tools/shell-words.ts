@@ -186,18 +186,46 @@ class Reader {
     if (this.depth >= MAX_DEPTH) return;
     const words = cmd.words.slice(programIndex(cmd.words));
     const program = (words[0]?.text ?? '').split('/').pop()!;
-    let code: string | undefined;
+    const codes: string[] = [];
     if (program === 'eval')
-      code = words
-        .slice(1)
-        .map((w) => w.text)
-        .join(' ');
+      codes.push(
+        words
+          .slice(1)
+          .map((w) => w.text)
+          .join(' '),
+      );
     else if (SHELLS.test(program)) {
       const c = words.findIndex((w, k) => k > 0 && /^-[a-z]*c[a-z]*$/i.test(w.text) && !w.text.startsWith('--'));
-      if (c !== -1) code = words.slice(c + 1).find((w) => !/^[-+]/.test(w.text))?.text;
+      const code = c === -1 ? undefined : words.slice(c + 1).find((w) => !/^[-+]/.test(w.text))?.text;
+      if (code !== undefined) codes.push(code);
+    } else if (program === 'alias')
+      // `alias x='cd evil'; x`: what the alias runs where it is used.
+      codes.push(
+        ...words.slice(1).flatMap((w) => (w.text.includes('=') ? [w.text.slice(w.text.indexOf('=') + 1)] : [])),
+      );
+    else if (program === 'trap') {
+      // `trap 'code' DEBUG`: run before each command, or on exit.
+      const code = words.slice(1).find((w) => !w.text.startsWith('-'))?.text;
+      if (code !== undefined) codes.push(code);
     }
-    if (code !== undefined && code !== '') this.inner.push(...simpleCommandsAt(code, this.depth + 1));
+    codes.push(...promptCode(cmd.words));
+    for (const code of codes) if (code !== '') this.inner.push(...simpleCommandsAt(code, this.depth + 1));
   }
+}
+
+/**
+ * Code the shell runs later from the prompt variables a command sets: PROMPT_COMMAND's value before each
+ * prompt; the `$( )` and backticks of PS0, PS1, PS2 and PS4 (PS4's with `set -x`, before each command).
+ */
+function promptCode(words: ShellWord[]): string[] {
+  const at = programIndex(words);
+  const setting = /^(?:export|declare|typeset|local|readonly)$/.test(words[at]?.text ?? '') ? words.slice(at + 1) : [];
+  return [...words.slice(0, at), ...setting].flatMap((w) => {
+    const m = /^(PROMPT_COMMAND|PS[0124])\+?=(.*)$/s.exec(w.text);
+    if (!m) return [];
+    // A prompt is read as a double-quoted word: only its substitutions are commands.
+    return [m[1] === 'PROMPT_COMMAND' ? m[2]! : `: "${m[2]!.replace(/["\\]/g, '\\$&')}"`];
+  });
 }
 
 function simpleCommandsAt(line: string, depth: number): SimpleCommand[] {
