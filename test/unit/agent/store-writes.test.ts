@@ -86,6 +86,32 @@ test('a write through a variable the line sets, or interpreter code naming the s
     assert.equal(storeWriteWarning(line, ws, store), undefined, line);
 });
 
+test('downloads, archives, find -exec and -delete, git clone and patch into the store are named', () => {
+  for (const line of [
+    'find . -name x -exec cp {} .context-desk/h ;',
+    'find .context-desk/history -name "*.jsonl" -delete',
+    'curl -fsSL -o .context-desk/history/s.jsonl https://x.example/a',
+    'curl --output=.context-desk/h https://x.example/a',
+    'wget -P .context-desk https://x.example/a',
+    'tar -xzf a.tgz -C .context-desk',
+    'unzip -o a.zip -d .context-desk/history',
+    'git clone https://x.example/r .context-desk/history',
+    'sort -o .context-desk/h a.txt',
+    'patch .context-desk/history/s.jsonl < p.diff',
+    "perl -pi -e 's/a/b/' .context-desk/history/s.jsonl",
+  ])
+    assert.match(storeWriteWarning(line, ws, store) ?? '', /writes into the Context Desk folder/, line);
+  for (const line of [
+    'find .context-desk -name "*.txt"',
+    'find . -exec cat {} .context-desk/x ;',
+    'tar -xzf .context-desk/a.tgz -C /tmp/x',
+    'grep -o TODO .context-desk/h',
+    'curl -o out.json https://x.example/.context-desk',
+    'git -C .context-desk log',
+  ])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+});
+
 test('run_command hands the warning to the host with the command', async () => {
   const seen: CommandRequest[] = [];
   const guard = new PathGuard({ workspaceRoot: process.cwd(), storeRoot: path.join(process.cwd(), '.context-desk') });

@@ -56,15 +56,52 @@ function written(all: string[]): string[] | undefined {
   const args = words.slice(1);
   if (
     CHANGES_ANY.has(name) ||
-    (name === 'sed' && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place')))
+    (/^(?:sed|perl)$/.test(name) && args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place')))
   )
     return args;
   if (name === 'dd') return args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
-  if (!WRITES_TARGET.has(name)) return undefined;
+  if (name === 'find') return findWrites(args);
+  const operands = args.filter((a) => !a.startsWith('-'));
+  // `git clone URL dir`, `git init dir`; `patch file`: the file it changes.
+  if (name === 'git' && /^(?:clone|init)$/.test(operands[0] ?? '')) return operands.slice(-1);
+  if (name === 'patch') return [...operands.slice(0, 1), ...optionValues(args, /^(?:-o|--output)$/)];
+  const outputs = optionValues(args, OUTPUT_OPTIONS[name] ?? /^(?:-o|-O|--output|--output-document)$/);
+  if (!WRITES_TARGET.has(name)) return outputs.length > 0 ? outputs : undefined;
   const target = args.findIndex((a) => a === '-t' || a.startsWith('--target-directory'));
   if (target !== -1) return [args[target]!.split('=')[1] ?? args[target + 1] ?? ''];
-  const operands = args.filter((a) => !a.startsWith('-'));
   return operands.length > 0 ? [operands[operands.length - 1]!] : [];
+}
+
+/**
+ * Options that name where a program writes (`curl -o x`, `wget -P dir`, `tar -x -C dir`, `unzip -d
+ * dir`); for any other program `-o`, `-O`, `--output` (`sort -o x`).
+ */
+const OUTPUT_OPTIONS: Record<string, RegExp> = {
+  wget: /^(?:-O|-P|--output-document|--directory-prefix|-o|--output-file)$/,
+  tar: /^(?:-C|--directory)$/,
+  unzip: /^(?:-d)$/,
+};
+
+/** The values of the options `option` matches: the next word, or after `=` (`--output=x`). */
+function optionValues(args: string[], option: RegExp): string[] {
+  return args.flatMap((a, i) => {
+    const eq = a.indexOf('=');
+    if (a.startsWith('--') && eq !== -1 && option.test(a.slice(0, eq))) return [a.slice(eq + 1)];
+    return option.test(a) && i + 1 < args.length ? [args[i + 1]!] : [];
+  });
+}
+
+/** What `find` changes: its start folders with `-delete`, and what each `-exec cmd … ;` writes. */
+function findWrites(args: string[]): string[] {
+  const first = args.findIndex((a) => /^[-(!]/.test(a));
+  const starts = first === -1 ? args : args.slice(0, first);
+  const out = args.includes('-delete') ? [...starts] : [];
+  for (let i = 0; i < args.length; i++)
+    if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
+      const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
+      out.push(...(written(args.slice(i + 1, end === -1 ? undefined : end)) ?? []));
+    }
+  return out;
 }
 
 /** The interpreter whose code in `words` (from its program word) names `name`, or undefined. */
