@@ -69,9 +69,9 @@ export function loadedCodeWarning(command: string): string | undefined {
   // command (DEBUG) or on exit. Their code is read with the line's (shell-words.ts); here they are named.
   for (const c of simpleCommands(command)) {
     const [program, ...args] = c.words.slice(programIndex(c.words)).map((w) => w.text);
-    if (program === 'alias')
-      found.push(...args.filter((a) => a.includes('=')).map((a) => `alias ${a.slice(0, a.indexOf('='))}`));
-    else if (program === 'trap' && args.some((a) => !a.startsWith('-'))) found.push('a trap');
+    if (program === 'alias') {
+      for (const a of args) if (a.includes('=')) found.push(`alias ${a.slice(0, a.indexOf('='))}`);
+    } else if (program === 'trap' && args.some((a) => !a.startsWith('-'))) found.push('a trap');
   }
   // git fetch/clone/ls-remote --upload-pack, archive --exec and ext:: remotes run the program named.
   if (GIT_PROGRAM.test(command)) found.push('a git option naming a program');

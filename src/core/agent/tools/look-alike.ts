@@ -128,9 +128,9 @@ const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hang
  * letters: how such text is typed (`資料ＡＢＣ.txt`, `ＡＢＣ株式会社`), not a disguise. A word mixing them
  * with ASCII letters (`ｃonfig`) or with mathematical ones is still one.
  */
-function fullwidthInCjk(word: string, line: string): boolean {
+function fullwidthInCjk(word: string, line: () => string): boolean {
   const letters = [...word].filter((c) => /\p{L}/u.test(c) && !CJK.test(c));
-  return letters.length > 0 && letters.every((c) => c >= '\uff21' && c <= '\uff5a') && CJK.test(line);
+  return letters.length > 0 && letters.every((c) => c >= '\uff21' && c <= '\uff5a') && CJK.test(line());
 }
 
 /** The line of `text` around `index`. */
@@ -140,12 +140,23 @@ function lineAt(text: string, index: number): string {
   return text.slice(start, end === -1 ? undefined : end);
 }
 
-/** Look-alike words in `text`, each said once, leaving out those `known` already names. */
-function oddWords(text: string, known: string[] = []): string[] {
-  const found = [...known];
-  for (const { 0: word, index } of text.matchAll(/[\p{L}\p{M}\p{N}]+/gu)) {
-    const why = mixedScripts(word) ?? (fullwidthInCjk(word, lineAt(text, index)) ? undefined : asciiLookAlikes(word));
-    if (why !== undefined && !found.some((f) => f.includes(word))) found.push(why);
+const WORDS = /[\p{L}\p{M}\p{N}]+/gu;
+
+/**
+ * Look-alike words in `text`, each said once, leaving out the words of the program names `known` already
+ * names. Linear in the text (sets, and a word's line read only for fullwidth letters): the text may be a
+ * hostile model's 400 KB command line.
+ */
+function oddWords(text: string, known: { reasons: string[]; words: string[] } = { reasons: [], words: [] }): string[] {
+  const found = [...known.reasons];
+  const seen = new Set<string>();
+  for (const w of known.words) for (const { 0: part } of w.matchAll(WORDS)) seen.add(part);
+  for (const { 0: word, index } of text.matchAll(WORDS)) {
+    if (seen.has(word)) continue;
+    seen.add(word);
+    const why =
+      mixedScripts(word) ?? (fullwidthInCjk(word, () => lineAt(text, index)) ? undefined : asciiLookAlikes(word));
+    if (why !== undefined) found.push(why);
   }
   return found;
 }
@@ -162,10 +173,15 @@ function warning(found: string[]): string | undefined {
  * names with letters outside ASCII, at most three named; undefined when it has none.
  */
 export function lookAlikeWarning(command: string): string | undefined {
-  const programs = programWords(command)
-    .map(unusualProgram)
-    .filter((w): w is string => w !== undefined);
-  return warning(oddWords(command, programs));
+  const reasons: string[] = [];
+  const words: string[] = [];
+  for (const word of programWords(command)) {
+    const why = unusualProgram(word);
+    if (why === undefined) continue;
+    reasons.push(why);
+    words.push(word);
+  }
+  return warning(oddWords(command, { reasons, words }));
 }
 
 /**

@@ -200,16 +200,18 @@ class Reader {
       if (code !== undefined) codes.push(code);
     } else if (program === 'alias')
       // `alias x='cd evil'; x`: what the alias runs where it is used.
-      codes.push(
-        ...words.slice(1).flatMap((w) => (w.text.includes('=') ? [w.text.slice(w.text.indexOf('=') + 1)] : [])),
-      );
+      for (const w of words.slice(1)) {
+        if (w.text.includes('=')) codes.push(w.text.slice(w.text.indexOf('=') + 1));
+      }
     else if (program === 'trap') {
       // `trap 'code' DEBUG`: run before each command, or on exit.
       const code = words.slice(1).find((w) => !w.text.startsWith('-'))?.text;
       if (code !== undefined) codes.push(code);
     }
-    codes.push(...promptCode(cmd.words));
-    for (const code of codes) if (code !== '') this.inner.push(...simpleCommandsAt(code, this.depth + 1));
+    // Loops, not push(...list): a hostile line's lists can exceed what a call's arguments may hold.
+    for (const code of promptCode(cmd.words)) codes.push(code);
+    for (const code of codes)
+      if (code !== '') for (const c of simpleCommandsAt(code, this.depth + 1)) this.inner.push(c);
   }
 }
 

@@ -10,6 +10,8 @@ import { isAssignment, programIndex, simpleCommands, type ShellWord } from './sh
 const CHANGES_ANY = new Set(['mv', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'tee', 'mkdir', 'chmod', 'chown']);
 /** Commands that write their last argument (or the folder after -t / --target-directory). */
 const WRITES_TARGET = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
+/** Folders a relative target is resolved from: the command's own and the first ones it changes to. */
+const MAX_FOLDERS = 32;
 /** Commands that set variables named by their arguments (`export D=.context-desk`). */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 
@@ -98,14 +100,21 @@ function findWrites(args: string[]): string[] {
   const out = args.includes('-delete') ? [...starts] : [];
   for (let i = 0; i < args.length; i++)
     if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
-      const end = args.findIndex((a, j) => j > i && (a === ';' || a === '+'));
-      out.push(...(written(args.slice(i + 1, end === -1 ? undefined : end)) ?? []));
+      let end = i + 1;
+      while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
+      for (const w of written(args.slice(i + 1, end)) ?? []) out.push(w);
+      i = end; // the next -exec starts after this one's end (each word is looked at once)
     }
   return out;
 }
 
 /** The interpreter whose code in `words` (from its program word) names `name`, or undefined. */
-function interpreterNaming(words: string[], redirects: string[], rest: () => string, name: string): string | undefined {
+function interpreterNaming(
+  words: string[],
+  redirects: string[],
+  restNames: () => boolean,
+  name: string,
+): string | undefined {
   const program = path.basename(words[0] ?? '');
   const option = INTERPRETERS.find(([re]) => re.test(program))?.[1];
   if (option === undefined) return undefined;
@@ -117,8 +126,7 @@ function interpreterNaming(words: string[], redirects: string[], rest: () => str
     .slice(0, awk ? 1 : undefined);
   // Code fed on stdin by a here-document or here-string (`python3 - <<'EOF'`) is the rest of the line.
   const names =
-    codes.some((w) => w.toLowerCase().includes(name)) ||
-    (redirects.some((op) => op.startsWith('<<')) && rest().toLowerCase().includes(name));
+    codes.some((w) => w.toLowerCase().includes(name)) || (redirects.some((op) => op.startsWith('<<')) && restNames());
   return names ? program : undefined;
 }
 
@@ -133,7 +141,11 @@ export function storeWriteWarning(command: string, cwd: string, storeRoot: strin
   if (!storeRoot) return undefined;
   const root = path.resolve(storeRoot).toLowerCase();
   const name = path.basename(root);
-  const folders = [cwd, ...folderChanges(command).known.map((f) => path.resolve(cwd, f))].map((f) => f.toLowerCase());
+  // Each target is resolved from each folder: the folders are deduplicated and capped, or a line of many
+  // `cd`s and writes would take time quadratic in its length (a hostile model's line holds the approval).
+  const folders = [
+    ...new Set([cwd, ...folderChanges(command).known.map((f) => path.resolve(cwd, f))].map((f) => f.toLowerCase())),
+  ].slice(0, MAX_FOLDERS);
   const inStore = (word: string): boolean => {
     const w = word.toLowerCase();
     if (w === '') return false;
@@ -155,9 +167,11 @@ export function storeWriteWarning(command: string, cwd: string, storeRoot: strin
     const through = inStore(hit) ? '' : ` = ${withVariables(hit, vars)}`;
     return `the line writes into the Context Desk folder (${hit}${through}): history and stored outputs there are read back as Context Desk's own`;
   }
+  // Where the store folder's name last appears: the rest of the line from a command names it when after.
+  const lastNamed = command.toLowerCase().lastIndexOf(name);
   for (const c of parsed) {
     const words = c.words.slice(programIndex(c.words)).map((w) => w.text);
-    const rest = (): string => command.slice(c.start);
+    const rest = (): boolean => lastNamed >= c.start;
     const program = interpreterNaming(
       words,
       c.redirects.map((r) => r.op),
