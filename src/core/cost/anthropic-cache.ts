@@ -9,7 +9,7 @@
 // So a prefix shared with the previous request is read only up to the last point an earlier request wrote
 // that the lookback reaches, not up to the first change: the generic model (prefix-cache.ts) overstates it.
 import type { Message } from '../messages';
-import { anthropicBlockCount, anthropicBreakpoints } from '../providers/anthropic-breakpoints';
+import { anthropicBlockCount, anthropicBreakpoints } from './anthropic-breakpoints';
 import type { MessageCounter } from './message-tokens';
 import { commonPrefixLength } from './prefix-cache';
 

@@ -17,9 +17,9 @@ import type {
 } from '@anthropic-ai/sdk/resources/messages/messages';
 import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
-import { anthropicBreakpoints } from './anthropic-breakpoints';
+import { anthropicBreakpoints } from '../cost/anthropic-breakpoints';
 import { textNestedDeeperThan } from '../json-depth';
-import { EMPTY_OUTPUT, visible } from './visible-text';
+import { EMPTY_OUTPUT, visible } from '../visible-text';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
 

@@ -3,7 +3,7 @@
 // user message. Consecutive messages of one side are merged, so tool results that answer one action
 // travel together, right after it, as the providers behind `vscode.lm` require.
 import type { Message } from '../messages';
-import { EMPTY_OUTPUT, visible } from './visible-text';
+import { EMPTY_OUTPUT, visible } from '../visible-text';
 
 export interface TextPart {
   kind: 'text';

@@ -10,7 +10,7 @@ import {
   anthropicCacheBill,
   type AnthropicCacheState,
 } from '../../../src/core/cost/anthropic-cache';
-import { anthropicBlockCount } from '../../../src/core/providers/anthropic-breakpoints';
+import { anthropicBlockCount } from '../../../src/core/cost/anthropic-breakpoints';
 import { toAnthropicRequest } from '../../../src/core/providers/anthropic-messages';
 import { maskMessage } from '../../../src/core/strategies/placeholder';
 

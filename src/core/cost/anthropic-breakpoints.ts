@@ -1,12 +1,12 @@
 // Where the Anthropic provider puts its prompt-cache breakpoints, and how many content blocks each of our
-// messages becomes: one pure rule for the request sent (anthropic-messages.ts) and the cost estimated for it
-// (cost/anthropic-cache.ts), so the estimate reads the cache where the provider wrote it.
+// messages becomes: one pure rule for the request sent (providers/anthropic-messages.ts) and the cost estimated
+// for it (anthropic-cache.ts), so the estimate reads the cache where the provider wrote it.
 import type { Message } from '../messages';
-import { commonPrefixLength } from '../cost/prefix-cache';
-import { visible } from './visible-text';
+import { commonPrefixLength } from './prefix-cache';
+import { visible } from '../visible-text';
 
 /**
- * Content blocks a message becomes in Anthropic's format (see blocksOf in anthropic-messages.ts): none for
+ * Content blocks a message becomes in Anthropic's format (see blocksOf in providers/anthropic-messages.ts): none for
  * a system message (it goes to `system`), one for a tool result, else its text (when visible) and one per
  * tool call, at least one.
  */
@@ -19,7 +19,7 @@ export function anthropicBlockCount(m: Message): number {
 /**
  * Indices of the messages whose last block carries a breakpoint (the system prompt's own breakpoint aside):
  * (1) the last message before the first change since `previous`, (2) the highest of `previousBreakpoints`
- * inside the unchanged prefix, (3) the last message. See anthropic-messages.ts for why.
+ * inside the unchanged prefix, (3) the last message. See providers/anthropic-messages.ts for why.
  */
 export function anthropicBreakpoints(
   messages: readonly Message[],
