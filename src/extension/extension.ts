@@ -122,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         agentView.postSnapshot(snapshot);
         statusBar.update(snapshot);
       },
+      keepUnsent: (text) => void draft.keepUnsent(text),
       // The view title's Stop shows only while the agent runs.
       onRunning: (running) => void vscode.commands.executeCommand('setContext', 'contextDesk.agentRunning', running),
       logger,

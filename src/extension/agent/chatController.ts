@@ -403,7 +403,9 @@ export class ChatController implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.afterRun.take(); // nothing starts after the window closes
+    // Nothing starts after the window closes; a message still waiting goes back in the message box.
+    const unsent = this.afterRun.take();
+    if (unsent !== undefined) this.d.keepUnsent?.(unsent);
     this.stop();
     void this.history?.close();
     this.tokenizer.dispose();

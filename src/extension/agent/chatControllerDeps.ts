@@ -25,6 +25,8 @@ export interface ChatControllerDeps {
   extras?: () => Promise<Extras>;
   post: (patches: ChatPatch[]) => void;
   postSnapshot: (snapshot: ChatSnapshot) => void;
+  /** Puts a message that was never sent back in the message box (the draft), for the next window. */
+  keepUnsent?: (text: string) => void;
   /** The run started or ended (the view title's Stop follows it). */
   onRunning?: (running: boolean) => void;
   logger: Logger;

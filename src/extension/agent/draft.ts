@@ -30,6 +30,16 @@ export class DraftKeeper implements vscode.Disposable {
     this.timer = setTimeout(() => void this.persist(), PERSIST_AFTER_MS);
   }
 
+  /**
+   * A message that was never sent (the window closed while it waited for a stopped run) goes back in the
+   * box, before anything typed since, and is written at once: the window is closing.
+   */
+  keepUnsent(text: string): Promise<void> {
+    const typed = this.get();
+    this.text = typed.trim() === '' ? text : `${text}\n\n${typed}`;
+    return this.persist();
+  }
+
   /** Writes the redacted draft now (also on dispose, so a draft typed just before a reload is kept). */
   async persist(): Promise<void> {
     clearTimeout(this.timer);

@@ -64,3 +64,17 @@ test('typing is written once it pauses for 500 ms, and a pending draft is writte
   await settled();
   assert.equal(new DraftKeeper(state, redact).get(), 'hello again');
 });
+
+test('a message that waited for a stopped run when the window closed is back in the box next time, redacted', async () => {
+  const state = memento();
+  const keeper = new DraftKeeper(state, redact);
+  await keeper.keepUnsent(`deploy with ${KEY} now`);
+  const next = new DraftKeeper(state, redact).get();
+  assert.match(next, /^deploy with .*REDACTED.* now$/, 'written at once, not after a pause the closing window lacks');
+  assert.ok(!next.includes(KEY.slice(4)));
+  // Text typed after it was sent is kept too, after the message.
+  const typing = new DraftKeeper(memento(), redact);
+  typing.set('and then the tests');
+  await typing.keepUnsent('fix the build');
+  assert.equal(typing.get(), 'fix the build\n\nand then the tests');
+});
