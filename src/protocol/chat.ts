@@ -65,7 +65,7 @@ export type ChatItem =
 /** A button on a notice that runs one allow-listed host action. */
 export interface NoticeAction {
   label: string;
-  action: 'configure' | 'showLog' | 'retry' | 'openTranscript' | 'useDemo';
+  action: 'configure' | 'showLog' | 'retry' | 'openTranscript' | 'useDemo' | 'maxTurnsSetting';
 }
 
 export interface ContextMeter {

@@ -87,7 +87,8 @@ export type AgentEvent =
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
   /** Something went wrong that the run works around (a failed summary: the call goes ahead without it). */
   | { type: 'warning'; turn: number; message: string }
-  | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number }
+  /** `limit`: with max-turns, the model calls one message may make (the panel names the setting). */
+  | { type: 'done'; reason: 'completed' | 'max-turns'; turns: number; limit?: number }
   /** `setAside`: the person's message alone was over the window and was not sent (set-aside.ts), no failure. */
   | { type: 'stopped'; reason: 'aborted' | 'budget' | 'error'; turns: number; message: string; setAside?: true };
 

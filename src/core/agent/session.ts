@@ -261,7 +261,7 @@ export class AgentSession {
     for (let calls = 0; ; calls++) {
       if (signal.aborted) return this.stop('aborted', 'Stopped by the user');
       if (calls >= maxTurns) {
-        this.emit({ type: 'done', reason: 'max-turns', turns: this.s.turns });
+        this.emit({ type: 'done', reason: 'max-turns', turns: this.s.turns, limit: maxTurns });
         return 'max-turns';
       }
       // A turn counts once its answer is kept, as a resumed session counts them (its assistant messages):

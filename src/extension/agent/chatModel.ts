@@ -13,6 +13,17 @@ import { describeRunError, retryActivity } from './runErrors';
 
 export { emptyChat, emptyMeter, itemsFromMessages, outputLinesOf, STRATEGIES } from './chatItems';
 
+const MAX_TURNS_SETTING: NoticeAction = { label: 'Open Setting', action: 'maxTurnsSetting' };
+
+/** The turn limit is no failure: the conversation goes on with the next message, and the limit is a setting. */
+export function maxTurnsText(limit: number | undefined): string {
+  const calls = limit === undefined ? 'the most model calls' : `${limit} model call${limit === 1 ? '' : 's'}`;
+  return (
+    `The agent stopped after ${calls} for one message (setting Context Desk › Agent: Max Turns, contextDesk.agent.maxTurns). ` +
+    'Send a message such as "continue" to go on from here; a higher limit applies from your next message.'
+  );
+}
+
 export interface ChatModelOptions {
   /** The model's price when known: money is shown beside units (a call in flight is priced with it). */
   money?: MoneyPrice;
@@ -191,6 +202,7 @@ export class ChatModel {
         return this.patch([
           ...this.finishStreaming(),
           { op: 'activity', text: undefined },
+          ...(e.reason === 'max-turns' ? this.notice('info', maxTurnsText(e.limit), MAX_TURNS_SETTING, true) : []),
           { op: 'status', status: e.reason },
         ]);
       case 'stopped':

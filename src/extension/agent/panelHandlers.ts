@@ -52,6 +52,8 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
       if (action === 'showLog') d.showLog();
       else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');
       else if (action === 'openTranscript') await d.chat().openTranscript();
+      else if (action === 'maxTurnsSetting')
+        await vscode.commands.executeCommand('workbench.action.openSettings', 'contextDesk.agent.maxTurns');
       else if (action === 'useDemo')
         return {
           ok: (await features().saveSetup({ provider: 'demo', baseUrl: '', model: '' }, d.secrets, d.settings)).ok,
