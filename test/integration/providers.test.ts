@@ -175,5 +175,11 @@ describe('Model providers', function () {
       notices.some((n) => n.kind === 'notice' && /API key/.test(n.text) && n.action?.action === 'configure'),
       JSON.stringify(notices),
     );
+    // No session took it: the message is marked not sent (its text goes back in the box), never shown as sent.
+    const users = a.chat().snapshot.items.filter((i) => i.kind === 'user');
+    assert.deepEqual(
+      users.map((u) => u.kind === 'user' && [u.text, u.notSent === true]),
+      [['hello', true]],
+    );
   });
 });

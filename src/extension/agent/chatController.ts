@@ -209,6 +209,9 @@ export class ChatController implements vscode.Disposable {
       this.d.logger.error(`Agent run failed: ${message}`);
       show(() => [
         ...this.model.patch([{ op: 'activity', text: undefined }]),
+        // No session took the message (no key, no store): it is marked not sent and its text goes back
+        // in an empty box; else it would look sent, and the next message would go on without it.
+        ...(session ? [] : this.model.setAside(text)),
         ...this.model.notice('error', message, { label: 'Open setup', action: 'configure' }, true),
         ...this.model.patch([{ op: 'status', status: 'error' }]),
       ]);
@@ -355,8 +358,6 @@ export class ChatController implements vscode.Disposable {
         },
       },
     );
-    this.session = session;
-    this.carryOver = undefined;
     // A continued conversation keeps appending to the history file it already has.
     if (!this.history) {
       const writer = await HistoryWriter.open(store, sessionId, { tokenizer });
@@ -371,6 +372,9 @@ export class ChatController implements vscode.Disposable {
         own, // each write of ours moves the file's identity on; anyone else's makes it not ours
       );
     }
+    // Kept only once its history file is open: a session without one would never be written (nor resumed).
+    this.session = session;
+    this.carryOver = undefined;
     sink.session = session;
     sink.history = this.history;
     return session;
