@@ -20,6 +20,11 @@ const LINES: Record<string, string> = {
   aliases: `alias ${'a=b '.repeat(N / 4)}`,
   'prompt code': `PS1="${'$(x)'.repeat(N / 4)}"`,
   'nested substitutions': '$('.repeat(N / 2),
+  'git options': `git ${'-c core.pager=x '.repeat(N / 17)}status`,
+  'prefix options': `${'sudo -u r xargs -I {} env -S x '.repeat(N / 32)}rm .context-desk/h`,
+  'here-strings': "bash <<< 'cd x; rm .context-desk/h';".repeat(N / 36),
+  'env -S words': `env -S x ${'-S y '.repeat(N / 5)}`,
+  exports: `export ${'LD_PRELOAD '.repeat(N / 11)}`,
 };
 
 for (const [name, line] of Object.entries(LINES))

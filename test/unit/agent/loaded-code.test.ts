@@ -96,3 +96,29 @@ test('an alias, a trap and a prompt with code are named, and what they run is re
     );
   assert.equal(storeWriteWarning(`PS1='> .context-desk '`, ws, path.join(ws, '.context-desk')), undefined);
 });
+
+test('loaded code is read from the line as the shell reads it: quoted text sets nothing, code run by a shell does', () => {
+  for (const command of [
+    'echo "LD_PRELOAD=x"',
+    "echo 'git -c core.fsmonitor=x status'",
+    'grep -r "NODE_OPTIONS=" .',
+    'echo ext::x',
+    'git commit -m "PATH=./bin"',
+  ])
+    assert.equal(loadedCodeWarning(command), undefined, command);
+  for (const [command, name] of <[string, string][]>[
+    ['bash -c "LD_PRELOAD=./x.so make"', 'LD_PRELOAD'],
+    ["sh -c 'git -c core.pager=./p log'", "git's core.pager"],
+    ['git --exec-path=./bin status', "git's --exec-path"],
+    ['git --git-dir vendor/evil.git status', 'GIT_DIR'],
+    ["git config core.fsmonitor 'curl x | sh'", "git's core.fsmonitor"],
+    ['git -ccore.hooksPath=./h commit', "git's core.hooksPath"],
+    ['printf -v LD_PRELOAD %s ./x.so; export LD_PRELOAD; make', 'LD_PRELOAD'],
+    ['sudo -u root LD_PRELOAD=./x.so make', 'LD_PRELOAD'],
+  ])
+    assert.equal(
+      loadedCodeWarning(command),
+      `it sets ${name}: the programs it runs may load or run other code`,
+      command,
+    );
+});

@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { simpleCommands } from '../../../src/core/agent/tools/shell-words';
+import { programIndex, simpleCommands } from '../../../src/core/agent/tools/shell-words';
 
 const words = (line: string): string[][] => simpleCommands(line).map((c) => c.words.map((w) => w.text));
 
@@ -123,4 +123,24 @@ test('a long line, or one of 100,000 nested substitutions, is read in linear tim
   assert.ok(simpleCommands('$(a '.repeat(100_000)).length > 0);
   assert.ok(simpleCommands('"$(`'.repeat(50_000)).length > 0);
   assert.ok(performance.now() - started < 10_000);
+});
+
+test("a prefix's option values are not the program, and code a shell reads from a here-string or env -S is read", () => {
+  const program = (line: string): string[] =>
+    simpleCommands(line).map((c) => c.words[programIndex(c.words)]?.text ?? '');
+  assert.deepEqual(program('sudo -u root tee x'), ['tee']);
+  assert.deepEqual(program('xargs -I {} cp {} d'), ['cp']);
+  assert.deepEqual(program('env -u HOME -C /tmp rm x'), ['rm']);
+  assert.deepEqual(program('timeout -s KILL 5 make'), ['make']);
+  assert.deepEqual(program('nice -n 5 make'), ['make']);
+  // A value that is not a prefix's (sudo -S reads a password; it takes none) leaves the next word the program.
+  assert.deepEqual(program('sudo -S make'), ['make']);
+  assert.deepEqual(words(`bash <<< 'cd evil; rm x'`), [['bash'], ['cd', 'evil'], ['rm', 'x']]);
+  // With -c, the here-string is the code's input, not code.
+  assert.deepEqual(words(`bash -c 'cat' <<< 'cd evil'`), [['bash', '-c', 'cat'], ['cat']]);
+  assert.deepEqual(words(`env -S 'sh -c "cd evil"' x`), [
+    ['env', '-S', 'sh -c "cd evil"', 'x'],
+    ['sh', '-c', 'cd evil', 'x'],
+    ['cd', 'evil'],
+  ]);
 });

@@ -3,7 +3,7 @@
 // (npm then comes from ./bin), `git -c core.fsmonitor='curl … | sh' status`. All are in the text the
 // approval shows, but read as a detail of the command rather than as a program of their own; the
 // approval's title names them.
-import { programIndex, simpleCommands } from './shell-words';
+import { isAssignment, programIndex, simpleCommands } from './shell-words';
 
 /**
  * Variables that make a program load a library or a script, or run a program, of their value (the
@@ -31,22 +31,48 @@ const LOADER_PATTERN =
 const GIT_RUNS =
   /^(?:core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass|gitproxy)|alias\..+|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|protocol\..*\.allow|uploadpack\.packobjectshook|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..+|include\.path|includeif\..+)$/i;
 
-const WORD = String.raw`("[^"]*"|'[^']*'|[^\s;&|()]*)`;
-// `NAME=value` or `NAME+=value` (bash appends: `NODE_OPTIONS+=" --require ./x.js"`).
-const ASSIGN = new RegExp(String.raw`(?:^|[\s;&|(\x60])([A-Za-z_]\w*)\+?=${WORD}`, 'g');
-const GIT_C = new RegExp(String.raw`\bgit\b[^;&|\n]*?\s(?:-c\s*|--config-env[=\s])${WORD}`, 'g');
+/** Commands that set variables named by their arguments (`export LD_PRELOAD=x`, `declare -x X=1`). */
+const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
+/** Programs whose `NAME=value` arguments set the environment of what they run (`make LD_PRELOAD=x`). */
+const MAKES = /^(?:make|gmake|bmake)$/;
+/** git's options before its command that take the next word as their value. */
+const GIT_VALUE = /^(?:-C|-c|--git-dir|--work-tree|--namespace|--config-env)$/;
+/** git commands with `-u` naming the program run on the other side. */
+const GIT_UPLOAD = /^(?:clone|fetch|pull|ls-remote)$/;
 
-// git's options that name a program to run (clone/fetch/pull/ls-remote -u, archive --exec), ext:: remotes.
-const GIT_PROGRAM =
-  /\bgit\b[^;&|\n]*\s(?:--upload-pack|--receive-pack|--exec)[=\s]|\bgit\b[^;&|\n]*\b(?:clone|fetch|pull|ls-remote)\b[^;&|\n]*\s-u[=\s]|\bext::/;
-
-const unquote = (w: string): string => w.replace(/^(["'])(.*)\1$/s, '$2');
+/** What one git command line sets or names that runs a program, for the title. */
+function gitRuns(args: string[]): string[] {
+  const found: string[] = [];
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const [option, attached] = args[i]!.startsWith('--')
+      ? args[i]!.split(/=(.*)/s)
+      : [args[i]!.slice(0, 2), args[i]!.slice(2)];
+    const value = attached || (GIT_VALUE.test(option!) ? args[++i] : undefined);
+    if (value === undefined) continue;
+    const key = value.split('=')[0]!;
+    if ((option === '-c' || option === '--config-env') && GIT_RUNS.test(key)) found.push(`git's ${key}`);
+    else if (option === '--exec-path') found.push("git's --exec-path");
+    else if (option === '--git-dir') found.push('GIT_DIR');
+  }
+  const [verb, ...rest] = args.slice(i);
+  // `git config core.fsmonitor '…'` sets it for every later git command in the repository.
+  if (verb === 'config') {
+    const key = rest.find((a) => !a.startsWith('-'));
+    if (key !== undefined && GIT_RUNS.test(key)) found.push(`git's ${key}`);
+  }
+  // fetch/clone/ls-remote --upload-pack or -u, push --receive-pack, archive --exec, ext:: remotes.
+  if (
+    rest.some((a) => /^--(?:upload-pack|receive-pack|exec)(?:=|$)/.test(a) || /^ext::/i.test(a)) ||
+    (GIT_UPLOAD.test(verb ?? '') && rest.some((a) => /^-u/.test(a)))
+  )
+    found.push('a git option naming a program');
+  return found;
+}
 
 /** A PATH value with a folder that is not absolute (`./bin`, `node_modules/.bin`, an empty entry: the current one). */
 function relativePath(value: string): boolean {
-  return unquote(value)
-    .split(':')
-    .some((entry) => !/^(?:\/|\$|~)/.test(entry));
+  return value.split(':').some((entry) => !/^(?:\/|\$|~)/.test(entry));
 }
 
 /**
@@ -55,27 +81,34 @@ function relativePath(value: string): boolean {
  * undefined when it sets none.
  */
 export function loadedCodeWarning(command: string): string | undefined {
-  const found: string[] = [];
-  for (const [, name, value] of command.matchAll(ASSIGN)) {
-    if (LOADERS.has(name!) || LOADER_PATTERN.test(name!)) found.push(name!);
-    else if (name === 'PATH' && relativePath(value ?? ''))
-      found.push(`PATH (with ${unquote(value ?? '') || 'an empty entry'})`);
-  }
-  for (const m of command.matchAll(GIT_C)) {
-    const key = unquote(m[1] ?? '').split('=')[0]!;
-    if (GIT_RUNS.test(key)) found.push(`git's ${key}`);
-  }
-  // An alias runs its text where its name is used; a trap runs its code on a signal, before each
-  // command (DEBUG) or on exit. Their code is read with the line's (shell-words.ts); here they are named.
+  // A set: a hostile line may set the same name 100,000 times.
+  const found = new Set<string>();
+  const assigned = (text: string): void => {
+    const eq = text.indexOf('=');
+    const name = (eq === -1 ? text : text.slice(0, eq)).replace(/\+$/, '');
+    if (LOADERS.has(name) || LOADER_PATTERN.test(name)) found.add(name);
+    else if (name === 'PATH' && eq !== -1 && relativePath(text.slice(eq + 1)))
+      found.add(`PATH (with ${text.slice(eq + 1) || 'an empty entry'})`);
+  };
+  // Read as the shell reads the line: `echo "LD_PRELOAD=x"` sets nothing; `bash -c 'LD_PRELOAD=x make'` does.
   for (const c of simpleCommands(command)) {
-    const [program, ...args] = c.words.slice(programIndex(c.words)).map((w) => w.text);
-    if (program === 'alias') {
-      for (const a of args) if (a.includes('=')) found.push(`alias ${a.slice(0, a.indexOf('='))}`);
-    } else if (program === 'trap' && args.some((a) => !a.startsWith('-'))) found.push('a trap');
+    const at = programIndex(c.words);
+    const [program = '', ...args] = c.words.slice(at).map((w) => w.text);
+    for (const w of c.words.slice(0, at)) if (isAssignment(w.text)) assigned(w.text);
+    const name = program.split('/').pop()!;
+    if (SETTERS.has(name)) {
+      // `export LD_PRELOAD` exports a value set before (`printf -v`, `read`), so the name is enough.
+      for (const a of args) if (isAssignment(a) || /^[A-Za-z_]\w*$/.test(a)) assigned(a);
+    } else if (MAKES.test(name)) {
+      for (const a of args) if (isAssignment(a)) assigned(a);
+    } else if (name === 'git') for (const g of gitRuns(args)) found.add(g);
+    else if (name === 'alias') {
+      // An alias runs its text where its name is used; a trap runs its code on a signal, before each
+      // command (DEBUG) or on exit. Their code is read with the line's (shell-words.ts); here they are named.
+      for (const a of args) if (a.includes('=')) found.add(`alias ${a.slice(0, a.indexOf('='))}`);
+    } else if (name === 'trap' && args.some((a) => !a.startsWith('-'))) found.add('a trap');
   }
-  // git fetch/clone/ls-remote --upload-pack, archive --exec and ext:: remotes run the program named.
-  if (GIT_PROGRAM.test(command)) found.push('a git option naming a program');
-  const named = [...new Set(found)];
+  const named = [...found];
   if (named.length === 0) return undefined;
   const shown = named.length > 4 ? `${named.slice(0, 4).join(', ')} and ${named.length - 4} more` : named.join(', ');
   return `it sets ${shown}: the programs it runs may load or run other code`;

@@ -37,15 +37,35 @@ const REDIRECT = /&>>|&>|>>|>\||>&|<<<|<<-|<<|<&|<>|>|</y;
 /** A variable assignment word (`A=1`, `PATH+=x`). */
 export const isAssignment = (word: string): boolean => /^[A-Za-z_][A-Za-z0-9_]*\+?=/.test(word);
 
+/**
+ * Options of PREFIXES words that take the next word as their value (`sudo -u root`, `xargs -I {}`,
+ * `env -C dir`, `timeout -s KILL 5`): that word is not the program.
+ */
+const VALUE_OPTIONS: Record<string, RegExp> = {
+  sudo: /^-[ugCDhprtUTR]$|^--(?:user|group|chdir|chroot|host|prompt|role|type|other-user|command-timeout)$/,
+  doas: /^-[uC]$/,
+  env: /^-[uCS]$|^--(?:unset|chdir|split-string)$/,
+  exec: /^-a$/,
+  nice: /^-n$|^--adjustment$/,
+  timeout: /^-[sk]$|^--(?:signal|kill-after)$/,
+  time: /^-[fo]$|^--(?:format|output)$/,
+  xargs: /^-[aEdILnPs]$|^--(?:arg-file|delimiter|max-lines|max-args|max-procs|max-chars|process-slot-var)$/,
+  npx: /^-[pc]$|^--(?:package|call)$/,
+};
+
 /** The index of a command's program word: past assignments, PREFIXES words and options among them. */
 export function programIndex(words: readonly ShellWord[]): number {
   let i = 0;
+  let prefix = '';
   while (
     i < words.length &&
     (isAssignment(words[i]!.raw) || PREFIXES.has(words[i]!.raw) || /^(?:-|\d+$)/.test(words[i]!.raw))
-  )
-    i++;
-  return i;
+  ) {
+    const raw = words[i]!.raw;
+    if (PREFIXES.has(raw)) prefix = raw;
+    i += VALUE_OPTIONS[prefix]?.test(raw) ? 2 : 1;
+  }
+  return Math.min(i, words.length);
 }
 
 class Reader {
@@ -184,7 +204,8 @@ class Reader {
   private finish(cmd: SimpleCommand): void {
     this.out.push(cmd);
     if (this.depth >= MAX_DEPTH) return;
-    const words = cmd.words.slice(programIndex(cmd.words));
+    const at = programIndex(cmd.words);
+    const words = cmd.words.slice(at);
     const program = (words[0]?.text ?? '').split('/').pop()!;
     const codes: string[] = [];
     if (program === 'eval')
@@ -198,6 +219,8 @@ class Reader {
       const c = words.findIndex((w, k) => k > 0 && /^-[a-z]*c[a-z]*$/i.test(w.text) && !w.text.startsWith('--'));
       const code = c === -1 ? undefined : words.slice(c + 1).find((w) => !/^[-+]/.test(w.text))?.text;
       if (code !== undefined) codes.push(code);
+      // Without -c, a shell runs what a here-string gives it (`bash <<< 'cd evil'`).
+      else for (const r of cmd.redirects) if (r.op === '<<<') codes.push(r.target.text);
     } else if (program === 'alias')
       // `alias x='cd evil'; x`: what the alias runs where it is used.
       for (const w of words.slice(1)) {
@@ -208,6 +231,11 @@ class Reader {
       const code = words.slice(1).find((w) => !w.text.startsWith('-'))?.text;
       if (code !== undefined) codes.push(code);
     }
+    // `env -S 'prog args'` splits its value into the program and its words.
+    const env = cmd.words.findIndex((w, k) => k < at && w.raw === 'env');
+    const split = cmd.words.findIndex((w, k) => k > env && k < at && /^(?:-S|--split-string)$/.test(w.text));
+    if (env !== -1 && split !== -1)
+      codes.push([cmd.words[split + 1]?.text ?? '', ...words.map((x) => x.text)].join(' '));
     // Loops, not push(...list): a hostile line's lists can exceed what a call's arguments may hold.
     for (const code of promptCode(cmd.words)) codes.push(code);
     for (const code of codes)
