@@ -122,3 +122,31 @@ test('run_command hands the warning to the host with the command', async () => {
   assert.match(seen[0]?.storeWrite ?? '', /writes into the Context Desk folder \(\.context-desk\/x\.txt\)/);
   assert.equal(seen[1]?.storeWrite, undefined);
 });
+
+test('git -C into the store, env -C, prefixes with option values and xargs feeding a writer are named', () => {
+  for (const line of [
+    'git -C .context-desk checkout .',
+    'git -C .context-desk init',
+    'git -C .context-desk clean -fdx',
+    'git --work-tree=.context-desk checkout HEAD -- .',
+    'git -C sub -C ../.context-desk add -A',
+    'env -C .context-desk rm history/s.jsonl',
+    'env --chdir=.context-desk tee h',
+    'sudo -u root tee .context-desk/h',
+    'xargs -I {} cp {} .context-desk/h',
+    `bash <<< 'rm .context-desk/h'`,
+  ])
+    assert.match(storeWriteWarning(line, ws, store) ?? '', /writes into the Context Desk folder/, line);
+  assert.match(
+    storeWriteWarning('echo .context-desk/history/s.jsonl | xargs rm', ws, store) ?? '',
+    /feeds rm through xargs, and names the Context Desk folder/,
+  );
+  for (const line of [
+    'git -C .context-desk status',
+    'git -C .context-desk log -p',
+    'env -C src rm x',
+    'ls | xargs rm',
+    'git -C sub checkout .',
+  ])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+});

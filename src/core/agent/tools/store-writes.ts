@@ -51,9 +51,60 @@ function withVariables(word: string, vars: Map<string, string>): string {
   );
 }
 
+/**
+ * git commands that only read: any other run with `-C dir`, `--work-tree` or `--git-dir` changes that
+ * folder (`git -C .context-desk checkout .`, `init`, `clean`, `add`).
+ */
+const GIT_READS = new Set(
+  'status log diff show grep ls-files ls-tree rev-parse blame shortlog describe cat-file rev-list show-ref for-each-ref help version var'.split(
+    ' ',
+  ),
+);
+
+/** The folder `env -C dir` / `--chdir` (or sudo's) runs its program in, from the words before it. */
+function chdirOf(prefix: string[]): string | undefined {
+  let dir: string | undefined;
+  for (const [i, w] of prefix.entries())
+    if (w === '-C' || w === '-D' || w === '--chdir') dir = prefix[i + 1];
+    else if (w.startsWith('--chdir=')) dir = w.slice('--chdir='.length);
+  return dir;
+}
+
+/** What a git command line writes: its `-C` folder, work tree or git folder unless it only reads; clone/init's folder. */
+function gitWrites(args: string[]): string[] {
+  const dirs: string[] = [];
+  const folders: string[] = [];
+  let i = 0;
+  for (; i < args.length && args[i]!.startsWith('-'); i++) {
+    const [option, attached] = args[i]!.split(/=(.*)/s);
+    if (option === '-C') {
+      // Each -C is taken from the one before; joined once at the end (joining each time is quadratic).
+      const dir = args[++i] ?? '';
+      if (path.posix.isAbsolute(dir)) dirs.length = 0;
+      dirs.push(dir);
+    } else if (option === '--work-tree' || option === '--git-dir') folders.push(attached ?? args[++i] ?? '');
+    else if (option === '-c' || option === '--namespace' || option === '--config-env') i++;
+  }
+  const base = dirs.length > 0 ? path.posix.normalize(dirs.join('/')) : '';
+  const [verb = '', ...rest] = args.slice(i);
+  const at = (p: string): string => (path.posix.isAbsolute(p) ? p : path.posix.join(base || '.', p));
+  const operands = rest.filter((a) => !a.startsWith('-'));
+  const out = GIT_READS.has(verb) ? [] : [...(base ? [base] : []), ...folders.map(at)];
+  if (/^(?:clone|init)$/.test(verb) && operands.length > 0) out.push(at(operands[operands.length - 1]!));
+  return out;
+}
+
 /** The words a command writes into, or undefined when it is not one that writes. */
 function written(all: string[]): string[] | undefined {
-  const words = all.slice(programIndex(all.map((text) => ({ text, raw: text }))));
+  const at = programIndex(all.map((text) => ({ text, raw: text })));
+  const found = writtenBy(all.slice(at));
+  // `env -C .context-desk rm h` removes .context-desk/h.
+  const dir = chdirOf(all.slice(0, at));
+  return dir === undefined ? found : found?.map((w) => (path.posix.isAbsolute(w) ? w : path.posix.join(dir, w)));
+}
+
+/** The words a command (from its program word) writes into, or undefined when it is not one that writes. */
+function writtenBy(words: string[]): string[] | undefined {
   const name = path.basename(words[0] ?? '');
   const args = words.slice(1);
   if (
@@ -64,8 +115,8 @@ function written(all: string[]): string[] | undefined {
   if (name === 'dd') return args.filter((a) => a.startsWith('of=')).map((a) => a.slice(3));
   if (name === 'find') return findWrites(args);
   const operands = args.filter((a) => !a.startsWith('-'));
-  // `git clone URL dir`, `git init dir`; `patch file`: the file it changes.
-  if (name === 'git' && /^(?:clone|init)$/.test(operands[0] ?? '')) return operands.slice(-1);
+  if (name === 'git') return gitWrites(args);
+  // `patch file`: the file it changes.
   if (name === 'patch') return [...operands.slice(0, 1), ...optionValues(args, /^(?:-o|--output)$/)];
   const outputs = optionValues(args, OUTPUT_OPTIONS[name] ?? /^(?:-o|-O|--output|--output-document)$/);
   if (!WRITES_TARGET.has(name)) return outputs.length > 0 ? outputs : undefined;
@@ -102,7 +153,7 @@ function findWrites(args: string[]): string[] {
     if (/^-(?:exec|execdir|ok|okdir)$/.test(args[i]!)) {
       let end = i + 1;
       while (end < args.length && args[end] !== ';' && args[end] !== '+') end++;
-      for (const w of written(args.slice(i + 1, end)) ?? []) out.push(w);
+      for (const w of writtenBy(args.slice(i + 1, end)) ?? []) out.push(w);
       i = end; // the next -exec starts after this one's end (each word is looked at once)
     }
   return out;
@@ -170,7 +221,11 @@ export function storeWriteWarning(command: string, cwd: string, storeRoot: strin
   // Where the store folder's name last appears: the rest of the line from a command names it when after.
   const lastNamed = command.toLowerCase().lastIndexOf(name);
   for (const c of parsed) {
-    const words = c.words.slice(programIndex(c.words)).map((w) => w.text);
+    const at = programIndex(c.words);
+    const words = c.words.slice(at).map((w) => w.text);
+    // `echo .context-desk/h | xargs rm`: the writer's targets come from its input, which names the store.
+    if (lastNamed !== -1 && c.words.slice(0, at).some((w) => w.text === 'xargs') && writtenBy(words) !== undefined)
+      return `the line feeds ${path.basename(words[0]!)} through xargs, and names the Context Desk folder (${name}): it may write there, and history and stored outputs there are read back as Context Desk's own`;
     const rest = (): boolean => lastNamed >= c.start;
     const program = interpreterNaming(
       words,
