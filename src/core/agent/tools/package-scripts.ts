@@ -25,13 +25,8 @@ const SHOWN = 160;
 /** The script names a package-manager command line runs, or undefined when it runs none we can tell. */
 function scriptsRun(words: string[]): string[] | undefined {
   const [tool, ...rest] = words;
-  // Options that pick another package (`-w api`, `--prefix x`, `-C dir`, `--filter`) leave it unknown.
-  if (
-    rest.some((w) =>
-      /^(?:-w|--workspace|--workspaces|--prefix|-C|--cwd|--dir|--filter|-F|-r|--recursive)(?:=|$)/.test(w),
-    )
-  )
-    return undefined;
+  // Options that pick other packages (`-w api`, `--filter`, `-r`) leave it unknown.
+  if (rest.some((w) => /^(?:-w|--workspace|--workspaces|--filter|-F|-r|--recursive)(?:=|$)/.test(w))) return undefined;
   const args = rest.filter((w) => !w.startsWith('-'));
   const [verb, name] = args;
   if (tool === 'npm' || tool === 'pnpm' || tool === 'yarn' || tool === 'bun') {
@@ -45,11 +40,28 @@ function scriptsRun(words: string[]): string[] | undefined {
   return undefined;
 }
 
-/** The words of each npm-like command of a line, from its program word on (quotes removed). */
-function managerCommands(command: string): string[][] {
+/** Options that run a package manager in another folder: `npm --prefix x`, `pnpm -C x`, `yarn --cwd x`. */
+const IN_FOLDER = /^(?:--prefix|-C|--cwd|--dir)$/;
+
+/**
+ * Each npm-like command of a line, from its program word on (quotes removed), without the option that
+ * names another folder; `folder` is that folder (`npm --prefix api test` runs api/package.json's test).
+ */
+function managerCommands(command: string): { words: string[]; folder: string }[] {
   return simpleCommands(command)
     .map((c) => c.words.slice(programIndex(c.words)).map((w) => w.text))
-    .filter((words) => /^(?:npm|pnpm|yarn|bun)$/.test(words[0] ?? ''));
+    .filter((words) => /^(?:npm|pnpm|yarn|bun)$/.test(words[0] ?? ''))
+    .map((all) => {
+      let folder = '.';
+      const words = all.filter((w, i) => {
+        const [option, value] = w.split(/=(.*)/s);
+        if (IN_FOLDER.test(option!) && value !== undefined) folder = value;
+        else if (IN_FOLDER.test(w) && i + 1 < all.length) folder = all[i + 1]!;
+        else return !(i > 0 && IN_FOLDER.test(all[i - 1]!));
+        return false;
+      });
+      return { words, folder };
+    });
 }
 
 /** The text of `file` when it (or where a link there leads) is in the workspace `root`, else undefined. */
@@ -123,9 +135,12 @@ export async function packageScriptsRun(
   if (changes.known.length > 0 || changes.unknown.length > 0) return undefined;
   const commands = managerCommands(command);
   if (commands.length === 0) return undefined;
-  const names = [...new Set(commands.flatMap((words) => scriptsRun(words) ?? []))];
+  // One folder's package.json is shown: a line running managers in two folders is not read here.
+  const folders = new Set(commands.map((c) => c.folder));
+  if (folders.size > 1) return undefined;
+  const names = [...new Set(commands.flatMap((c) => scriptsRun(c.words) ?? []))];
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
-  const found = await nearestScripts(root, folder);
+  const found = await nearestScripts(root, path.resolve(folder, [...folders][0]!));
   if (!found) return undefined;
   const dir = path.posix.dirname(found.file);
   const settings = await managerSettings(root, path.join(root, dir), dir === '.' ? '' : `${dir}/`);
