@@ -150,3 +150,14 @@ test('git -C into the store, env -C, prefixes with option values and xargs feedi
   ])
     assert.equal(storeWriteWarning(line, ws, store), undefined, line);
 });
+
+test('a shell fed code that names the store is named; one running a script or -c code without it is not', () => {
+  for (const line of [`echo 'rm -rf .context-desk/history' | sh`, 'curl -s x | bash -s -- .context-desk'])
+    assert.match(
+      storeWriteWarning(line, ws, store) ?? '',
+      /runs (?:sh|bash) on input, and names the Context Desk/,
+      line,
+    );
+  for (const line of ['echo ls | sh', 'bash build.sh .context-desk', `bash -c 'ls' .context-desk`])
+    assert.equal(storeWriteWarning(line, ws, store), undefined, line);
+});

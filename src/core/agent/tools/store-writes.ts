@@ -10,6 +10,8 @@ import { isAssignment, programIndex, simpleCommands, type ShellWord } from './sh
 const CHANGES_ANY = new Set(['mv', 'rm', 'unlink', 'shred', 'truncate', 'touch', 'tee', 'mkdir', 'chmod', 'chown']);
 /** Commands that write their last argument (or the folder after -t / --target-directory). */
 const WRITES_TARGET = new Set(['cp', 'ln', 'install', 'rsync', 'scp']);
+/** Shells that run the code fed on their input when given no code or script (`… | sh`, `sh -s`). */
+const STDIN_SHELLS = /^(?:sh|bash|zsh|dash|ksh|mksh|ash|fish)$/;
 /** Folders a relative target is resolved from: the command's own and the first ones it changes to. */
 const MAX_FOLDERS = 32;
 /** Commands that set variables named by their arguments (`export D=.context-desk`). */
@@ -226,6 +228,12 @@ export function storeWriteWarning(command: string, cwd: string, storeRoot: strin
     // `echo .context-desk/h | xargs rm`: the writer's targets come from its input, which names the store.
     if (lastNamed !== -1 && c.words.slice(0, at).some((w) => w.text === 'xargs') && writtenBy(words) !== undefined)
       return `the line feeds ${path.basename(words[0]!)} through xargs, and names the Context Desk folder (${name}): it may write there, and history and stored outputs there are read back as Context Desk's own`;
+    // `echo 'rm .context-desk/h' | sh`: a shell with no code or script runs what it is fed.
+    const shell = path.basename(words[0] ?? '');
+    const options = words.slice(1).filter((w) => /^-[a-z]+$/i.test(w));
+    const fromInput = options.some((w) => w.includes('s')) || words.slice(1).every((w) => w.startsWith('-'));
+    if (lastNamed !== -1 && STDIN_SHELLS.test(shell) && fromInput && !options.some((w) => w.includes('c')))
+      return `the line runs ${shell} on input, and names the Context Desk folder (${name}): it may write there, and history and stored outputs there are read back as Context Desk's own`;
     const rest = (): boolean => lastNamed >= c.start;
     const program = interpreterNaming(
       words,
