@@ -25,6 +25,7 @@ const LINES: Record<string, string> = {
   'here-strings': "bash <<< 'cd x; rm .context-desk/h';".repeat(N / 36),
   'env -S words': `env -S x ${'-S y '.repeat(N / 5)}`,
   'git -C folders': `git ${'-C a '.repeat(N / 5)}init; env ${'-C b '.repeat(N / 5)}rm x`,
+  'shells fed input': `echo .context-desk | sh ${'-s '.repeat(N / 6)};`,
   'xargs writers': 'echo .context-desk | xargs rm;'.repeat(N / 32),
   exports: `export ${'LD_PRELOAD '.repeat(N / 11)}`,
 };
