@@ -34,6 +34,12 @@ Options:
   --min-cached-prefix N     a shared prefix under N tokens is not cached (default 1024, as OpenAI,
                             Anthropic's Sonnet and Gemini's Flash; 4096 for Claude Opus 4.5 / Haiku 4.5;
                             0 counts any shared prefix as cached)
+  --cache-model auto|prefix|anthropic
+                            the prompt cache calls are billed with: prefix serves any prefix shared with
+                            the previous call (OpenAI, Gemini); anthropic reads only where our Anthropic
+                            provider's breakpoints wrote, 20 blocks back at most (as Context Desk bills
+                            Claude); auto (default) is anthropic for Claude Code and Anthropic request logs,
+                            prefix for the rest
   --context-window N        model context window in tokens (default 200000)
   --summary-tokens N        size of the summary stand-in in tokens (default 400)
   --include-output          add output tokens to the cost (excluded by default)
@@ -104,6 +110,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       includeOutput,
       outputPrice,
       minCachedTokens,
+      cacheModel,
     } = args.options;
     const report = buildReport(
       batch.runs,
@@ -118,6 +125,7 @@ async function run(argv: string[], io: CliIo): Promise<number> {
           cacheWritePrice,
           contextWindow,
           minCachedTokens,
+          cacheModel: cacheModel ?? 'auto',
           includeOutput,
           ...(includeOutput ? { outputPrice: outputPrice ?? 1 } : {}),
         },

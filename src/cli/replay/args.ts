@@ -10,6 +10,7 @@ import {
   type ReplayOptions,
   type StrategyName,
 } from '../../core/replay/replay';
+import { CACHE_MODEL_CHOICES, isCacheModelChoice } from '../../core/replay/cache-model';
 
 export type OutputFormat = 'table' | 'json' | 'csv';
 
@@ -60,6 +61,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
         'include-output': { type: 'boolean', default: false },
         'output-price': { type: 'string' },
         'min-cached-prefix': { type: 'string' },
+        'cache-model': { type: 'string', default: 'auto' },
         format: { type: 'string', default: 'table' },
         'per-trajectory': { type: 'boolean', default: false },
         plot: { type: 'string' },
@@ -84,6 +86,8 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
   if (v.format !== 'table' && v.format !== 'json' && v.format !== 'csv') {
     throw new UsageError(`--format must be table, json or csv (got '${v.format}')`);
   }
+  if (!isCacheModelChoice(v['cache-model']))
+    throw new UsageError(`--cache-model must be one of ${CACHE_MODEL_CHOICES.join(', ')} (got '${v['cache-model']}')`);
   if (v['dump-contexts'] !== undefined && v['dump-contexts'].trim() === '')
     throw new UsageError('--dump-contexts needs a folder to write into');
   if (v.plot !== undefined && !v.plot.toLowerCase().endsWith('.svg'))
@@ -111,6 +115,7 @@ export function parseReplayArgs(argv: string[]): ReplayArgs {
     contextWindow: number('context-window', v['context-window'], d.contextWindow, int, 'an integer >= 1'),
     summaryTokens: number('summary-tokens', v['summary-tokens'], d.summaryTokens, int, 'an integer >= 1'),
     includeOutput: v['include-output'],
+    cacheModel: v['cache-model'],
     minCachedTokens: number(
       'min-cached-prefix',
       v['min-cached-prefix'],

@@ -94,6 +94,32 @@ function recordedLines(r: ReplayReport): string[] {
   return lines;
 }
 
+const CACHE_MODEL_TEXT = {
+  prefix: 'prefix (any prefix shared with the previous call is read from the cache, as OpenAI and Gemini do)',
+  anthropic: "anthropic (reads only where our Anthropic provider's breakpoints wrote, at most 20 blocks back)",
+} as const;
+
+/** Which prompt cache the calls were billed with, and how many trajectories each. */
+function cacheModelLine(r: ReplayReport): string {
+  const used = (['prefix', 'anthropic'] as const).filter((m) => (r.cacheModels[m] ?? 0) > 0);
+  const counted = used
+    .map((m) => `${CACHE_MODEL_TEXT[m]}: ${fmt(r.cacheModels[m]!)} trajector${r.cacheModels[m] === 1 ? 'y' : 'ies'}`)
+    .join('; ');
+  const how =
+    r.options.cacheModel === 'auto'
+      ? ' (--cache-model auto: anthropic for Claude Code and Anthropic request logs)'
+      : '';
+  const hint =
+    r.options.cacheModel === 'auto' && used.includes('prefix')
+      ? ' For runs on Anthropic models logged in other formats, give --cache-model anthropic: the prefix model overstates their cache reads.'
+      : '';
+  const write =
+    used.includes('anthropic') && r.options.cacheWritePrice < 1.25
+      ? ` Anthropic bills cache writes at 1.25x input (5-minute cache), not ${r.options.cacheWritePrice}: give --cache-write-price 1.25 for its prices.`
+      : '';
+  return `Cache model${how}: ${counted}.${hint}${write}`;
+}
+
 export function formatTable(r: ReplayReport): string {
   const o = r.options;
   const out = [
@@ -171,6 +197,7 @@ export function formatTable(r: ReplayReport): string {
   out.push(
     '',
     'Cost units: uncached-input-token equivalents (cached input at the cached price; output excluded unless --include-output, then at --output-price).',
+    cacheModelLine(r),
   );
   if (Object.values(r.strategies).some((s) => s.summaryEstimated && s.summaryCalls > 0)) {
     out.push(

@@ -4,6 +4,7 @@ import type { StrategyTotals } from '../../core/replay/replay';
 import { agreementByFormat, recordedOf, type AgreementReport, type RecordedReport } from './recorded';
 import type { StrategyRun, TrajectoryWarning } from './run';
 import { byFormat, type FormatReport } from './by-format';
+import type { CacheModel, CacheModelChoice } from '../../core/replay/cache-model';
 
 export interface StrategyReport {
   trajectories: number;
@@ -43,7 +44,11 @@ export interface ReplayReport {
     outputPrice?: number;
     /** A shared prefix shorter than this was billed uncached. */
     minCachedTokens: number;
+    /** The cache model asked for (--cache-model). */
+    cacheModel: CacheModelChoice;
   };
+  /** Trajectories billed with each prompt-cache model (auto picks one per log format). */
+  cacheModels: Partial<Record<CacheModel, number>>;
   strategies: Record<string, StrategyReport>;
   /** What the providers recorded in the logs, beside raw replay over the same calls (when any log recorded usage). */
   recorded?: RecordedReport;
@@ -114,6 +119,7 @@ export function buildReport(
     calls: raw.totals.calls,
     skipped: meta.skipped,
     options: meta.options,
+    cacheModels: countCacheModels(raw.replays),
     strategies,
     agreement: agreementByFormat(raw.replays),
     formats: byFormat(runs),
@@ -140,6 +146,12 @@ export function buildReport(
     report.perTrajectory = per;
   }
   return report;
+}
+
+function countCacheModels(replays: StrategyRun['replays']): Partial<Record<CacheModel, number>> {
+  const counts: Partial<Record<CacheModel, number>> = {};
+  for (const r of replays) counts[r.cacheModel] = (counts[r.cacheModel] ?? 0) + 1;
+  return counts;
 }
 
 /** Skipped files counted per reason group, the largest group first. */

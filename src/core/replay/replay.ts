@@ -4,7 +4,7 @@
 // from the recording (replay does not re-run it).
 import type { Message, Tokenizer } from '../messages';
 import { callsOf, contextOf, type RecordedUsage, type Trajectory } from '../trajectories/types';
-import { billOutput, billRequest, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
+import { billOutput, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { answerTokens, messageCounter } from '../cost/message-tokens';
 import { createStrategy } from '../strategies/registry';
 import { createStandInSummarizer } from '../strategies/stand-in-summarizer';
@@ -15,6 +15,7 @@ import {
   type StrategyOptions,
 } from '../strategies/types';
 import { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals } from './aggregate';
+import { cacheBiller, cacheModelFor, type CacheModel, type CacheModelChoice } from './cache-model';
 
 export { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../strategies/types';
 export { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals };
@@ -26,6 +27,8 @@ export interface ReplayOptions extends StrategyOptions {
   outputPrice?: number;
   /** A shared prefix shorter than this is not cached (see CachePrices); 0 caches any. */
   minCachedTokens: number;
+  /** The prompt cache calls are billed with (cache-model.ts); absent: auto, by the log's format. */
+  cacheModel?: CacheModelChoice;
 }
 
 export { DEFAULT_MIN_CACHED_TOKENS };
@@ -34,6 +37,7 @@ export const DEFAULT_REPLAY_OPTIONS: ReplayOptions = {
   ...DEFAULT_STRATEGY_OPTIONS,
   includeOutput: false,
   minCachedTokens: DEFAULT_MIN_CACHED_TOKENS,
+  cacheModel: 'auto',
 };
 
 export interface CallRecord {
@@ -64,6 +68,8 @@ export interface TrajectoryReplay {
   trajectoryId: string;
   format: Trajectory['format'];
   strategy: StrategyName;
+  /** The prompt cache its calls were billed with. */
+  cacheModel: CacheModel;
   calls: CallRecord[];
   /** True when summaries came from the fixed-size stand-in: their sizes and costs are estimates. */
   summaryEstimated: boolean;
@@ -100,12 +106,12 @@ export async function replayTrajectory(
   const s = createStrategy(strategy, { tokenizer, summarizer }, options);
   const count = messageCounter(tokenizer);
   const calls: CallRecord[] = [];
-  let previous: Message[] | undefined;
+  const cacheModel = cacheModelFor(options.cacheModel, t.format);
+  const billCall = cacheBiller(cacheModel, count, options);
   let summaryEstimated = false;
   for (const [k, call] of callsOf(t).entries()) {
     const built = await s.build(contextOf(t, call), { retry: false });
-    const bill = billRequest(previous, built.messages, count, options);
-    previous = built.messages;
+    const bill = billCall(built.messages);
     await hooks.onContext?.(k, built.messages);
     const summaryInputTokens = built.summaries.reduce((n, r) => n + r.inputTokens, 0);
     // A summarizer prompt shares no cached prefix with the agent's prompts, nor (past its short system
@@ -147,6 +153,7 @@ export async function replayTrajectory(
     trajectoryId: t.id,
     format: t.format,
     strategy,
+    cacheModel,
     calls,
     summaryEstimated,
     notes,

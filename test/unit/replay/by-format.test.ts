@@ -18,6 +18,7 @@ function replay(
     trajectoryId: id,
     format,
     strategy,
+    cacheModel: 'prefix',
     summaryEstimated: false,
     notes: [],
     calls: sent.map((n, k) => ({

@@ -17,6 +17,7 @@ function replay(
     trajectoryId: id,
     format: 'mini-swe-agent',
     strategy: 'raw',
+    cacheModel: 'prefix',
     summaryEstimated: false,
     notes: [],
     calls: calls.map((c, k) => ({

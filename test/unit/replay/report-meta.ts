@@ -25,6 +25,7 @@ export function reportMeta(
       contextWindow: o.contextWindow ?? 200_000,
       includeOutput: false,
       minCachedTokens: 0,
+      cacheModel: 'auto',
     },
   };
 }

@@ -107,6 +107,7 @@ test("totals add up each run's own uncounted media, two runs of one file include
     trajectoryId: id,
     format: 'claude-code',
     strategy: 'raw',
+    cacheModel: 'anthropic',
     calls: [],
     summaryEstimated: false,
     notes: [],
