@@ -76,6 +76,21 @@ function usageOf(tokens: Json | undefined): RecordedUsage | undefined {
   return Object.keys(u).length > 0 ? u : undefined;
 }
 
+/**
+ * Whether a reply's usage may be the next reply's. Gemini CLI gives a reply's usage to the last message
+ * when that is a reply without usage (chatRecordingService `recordMessageTokens`), and the reply itself is
+ * recorded only when its stream ends: after a reply that got no usage (interrupted, or its stream failed),
+ * the next reply's first usage lands on it. That shows as a reply directly followed by another (no user
+ * turn or CLI line between) that has no usage, or the same prompt size (a later chunk's usage was kept for
+ * it): one prompt cannot be both, as the next one sends this reply too.
+ */
+function earlyUsage(usage: RecordedUsage, next: Entry | undefined): boolean {
+  if (!next || !next.call || next.record.type !== 'gemini') return false;
+  const after = usageOf(next.record.tokens);
+  if (!after) return true;
+  return usage.inputTokens !== undefined && usage.inputTokens === after.inputTokens;
+}
+
 /** Longest pause between a message's tool calls being recorded (ms); a model call is one pause. */
 const BATCH_GAP_MS = 1000;
 
@@ -170,7 +185,8 @@ export const geminiCli: Importer = {
       // Usage recorded on a message that was no call (Gemini CLI puts a call's usage on the last reply
       // when that one has none, e.g. the acknowledgement after a compression) belongs to the next call.
       let stray: RecordedUsage | undefined;
-      for (const { record: m, call, written, stray: late } of context.values()) {
+      const entries = [...context.values()];
+      for (const [i, { record: m, call, written, stray: late }] of entries.entries()) {
         const where = `message ${String(m.id)}`;
         if (m.type === 'user') {
           // A user message only a `$set` holds was written by the CLI (a compression's summary).
@@ -202,6 +218,14 @@ export const geminiCli: Importer = {
         if (toolCalls.length > 0) message.toolCalls = toolCalls;
         const index = b.push(message);
         let usage = usageOf(m.tokens);
+        if (call && usage && earlyUsage(usage, entries[i + 1])) {
+          usage = undefined;
+          notes.add(
+            'early-usage',
+            (n) =>
+              `${plural(n, 'reply', 'replies')} followed straight by another reply whose usage ${n === 1 ? 'it' : 'they'} may hold (Gemini CLI puts a new reply's usage on the reply before when that one has none, as an interrupted reply): ${n === 1 ? 'its' : 'their'} recorded usage is not used`,
+          );
+        }
         if (call) {
           if (!usage && stray) usage = stray;
           else if (stray)
