@@ -68,6 +68,7 @@ export function parseSummaryCallRecord(v: unknown): SummaryCallRecord | undefine
     cost: o.cost,
     ...(o.costUsd !== undefined ? { costUsd: o.costUsd as number } : {}),
     ...(typeof o.unitsOf === 'string' ? { unitsOf: o.unitsOf } : {}),
+    ...(typeof o.agentModel === 'string' ? { agentModel: o.agentModel } : {}),
     ...(scaledOf(o.scaled) ?? {}),
     ...(count(o.at) ? { at: o.at } : {}),
     ...(count((o.budget as { spentTokens?: unknown } | undefined)?.spentTokens)
@@ -146,10 +147,20 @@ export interface CallTotals {
   /** Units of summary calls in another model's units (`unitsOf`): not in `costUnits`, which they would mix. */
   summaryUnits?: number;
   /**
-   * Units of model calls made with other models than `model` (the conversation switched models): each
-   * model's unit is its own uncached input, so they are kept out of `costUnits`, which they would mix.
+   * Units of model calls (and the agent's own summary calls) made with other models than `model` (the
+   * conversation switched models): each model's unit is its own uncached input, so they are kept out of
+   * `costUnits`, which they would mix.
    */
   otherModelUnits?: number;
+}
+
+/**
+ * The agent model whose units a summary call's `cost` is in (unless `unitsOf`): the one it records, else,
+ * in older records, its own model when it has no money (a converted separate model's call always has
+ * money); undefined when the record cannot tell (then counted as the current model's, as before).
+ */
+function summaryUnitsModel(s: SummaryCallRecord): string | undefined {
+  return s.agentModel ?? (s.costUsd === undefined ? s.model : undefined);
 }
 
 /**
@@ -183,8 +194,10 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?:
     usd = usd === undefined || (r.costUsd === undefined && r.cost > 0) ? undefined : usd + (r.costUsd ?? 0);
   }
   for (const s of log.summaryCalls) {
+    const of = summaryUnitsModel(s);
     if (s.unitsOf !== undefined) t.summaryUnits = (t.summaryUnits ?? 0) + s.cost;
-    else t.costUnits += s.cost;
+    else if (of === undefined || current === undefined || of === current) t.costUnits += s.cost;
+    else t.otherModelUnits = (t.otherModelUnits ?? 0) + s.cost;
     usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
   }
   if (usd !== undefined && t.costUnits + (t.otherModelUnits ?? 0) > 0) t.costUsd = usd;

@@ -78,7 +78,7 @@ export function callRecord(
   };
 }
 
-export function callFinished(r: CallRecord, costSoFar: number): AgentEvent {
+export function callFinished(r: CallRecord, costSoFar: number, otherModelUnits?: number): AgentEvent {
   return {
     type: 'call-finished',
     turn: r.turn,
@@ -86,6 +86,7 @@ export function callFinished(r: CallRecord, costSoFar: number): AgentEvent {
     outputTokens: r.outputTokens,
     record: r,
     costSoFar,
+    ...(otherModelUnits !== undefined ? { otherModelUnits } : {}),
   };
 }
 

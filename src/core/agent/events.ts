@@ -31,8 +31,10 @@ export interface ContextPrepared {
   cachedTokens: number;
   /** Cost of this call's input in uncached-input-token units. */
   inputCost: number;
-  /** Every call of the session so far including this one's input, in the same units. */
+  /** Every call of the session so far including this one's input, in the same units (the current model's). */
   costSoFar: number;
+  /** Units of earlier models' calls (the conversation switched models): never in `costSoFar`. */
+  otherModelUnits?: number;
   masked: MaskedObservation[];
   summarizedTurns: number;
   /** True when the tokenizer is the chars/4 estimate. */
@@ -75,6 +77,8 @@ export type AgentEvent =
       /** The call's record as the history file keeps it (provider usage, cost, budget...). */
       record: CallRecord;
       costSoFar: number;
+      /** As context-prepared's. */
+      otherModelUnits?: number;
     }
   /**
    * The call is repeated. Text streamed for this turn so far belonged to the failed attempt: the UI
@@ -82,7 +86,7 @@ export type AgentEvent =
    */
   | { type: 'retry'; turn: number; attempt: number; reason: string; delayMs: number; filtered: boolean }
   /** A summarizer call (summary, hybrid) was billed. */
-  | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number }
+  | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number; otherModelUnits?: number }
   | { type: 'budget'; event: BudgetEvent }
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
   /** Something went wrong that the run works around (a failed summary: the call goes ahead without it). */

@@ -33,6 +33,7 @@ import { outputLimited } from './output-limited';
 import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap, tooSmallMessage } from './output-cap';
 import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
+import { otherUnits } from './model-units';
 import { replyEnd } from './stop-reason';
 
 /** The budget whose room cut an answer, and its mode. */
@@ -155,6 +156,7 @@ export class ModelCaller {
         ...bill,
         inputCost,
         costSoFar: c.state.cost,
+        ...otherUnits(c.state),
         masked: a.filtered ? [] : maskedObservations(a.view, c.state.messages),
         summarizedTurns: a.view.summarizedTurns,
         estimated: !c.exact,
@@ -340,7 +342,7 @@ export class ModelCaller {
     } satisfies Partial<CallRecord>);
     c.state.cost += outputCost;
     c.state.calls.push(record);
-    c.emit(callFinished(record, c.state.cost));
+    c.emit(callFinished(record, c.state.cost, c.state.otherModelUnits));
   }
 }
 

@@ -102,6 +102,11 @@ export interface SummaryCallRecord {
    * units (`SessionState.cost`), since the two units differ.
    */
   unitsOf?: string;
+  /**
+   * The agent model when the call was made: without `unitsOf`, `cost` is in its units (absent in records
+   * from before it was kept). A conversation that later switched models keeps these units apart.
+   */
+  agentModel?: string;
   /** As a model call's `scaled`: the prompt and answer the budget counted and the cost was billed by. */
   scaled?: { inputTokens: number; outputTokens: number };
   at?: number;
@@ -125,8 +130,13 @@ export interface SessionState {
   calls: CallRecord[];
   /** Summarizer calls, billed separately. */
   summaryCalls: SummaryCallRecord[];
-  /** Everything spent so far in uncached-input-token units (calls and summaries). */
+  /**
+   * Everything spent so far in the current model's uncached-input-token units (its calls and summaries).
+   * A conversation that switched models keeps the earlier models' units in `otherModelUnits`, not here.
+   */
   cost: number;
+  /** Units of calls made with other models than `model` (each in its own model's units); never in `cost`. */
+  otherModelUnits?: number;
   /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */
   spentTokens?: number;
   /**

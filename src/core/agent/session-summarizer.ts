@@ -18,6 +18,7 @@ import { MIN_ANSWER_TOKENS, tooSmallMessage } from './output-cap';
 import type { RetryPolicy } from './retry-policy';
 import type { AgentOptions } from './session-options';
 import type { SessionState, SummaryCallRecord } from './session-state';
+import { otherUnits } from './model-units';
 import type { AbortableSleep } from './sleep';
 import { summaryCallCost } from './summary-cost';
 
@@ -116,6 +117,7 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
         cost,
         ...(costUsd !== undefined ? { costUsd } : {}),
         ...(unitsOf !== undefined ? { unitsOf } : {}),
+        agentModel: o.model,
         ...(scaled ? { scaled } : {}),
         at: d.clock.now(),
         budget: { spentTokens: (d.budget.usage()[0]?.used ?? 0) + d.caller.pendingTokens },
@@ -124,7 +126,7 @@ export function sessionSummarizer(d: SessionSummarizerDeps, tokenizer: Tokenizer
       // Another model's units are not the session's: kept apart (the record has them), never added.
       if (unitsOf === undefined) s.cost += cost;
       d.report(() => o.onSummaryCall?.(record));
-      d.emit({ type: 'summary-call', record, costSoFar: s.cost });
+      d.emit({ type: 'summary-call', record, costSoFar: s.cost, ...otherUnits(s) });
     },
   });
 }

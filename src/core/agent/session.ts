@@ -22,6 +22,7 @@ import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry-policy';
 import { callWithRetries, type CallOutcome } from './retry-loop';
 import { newSessionState, type CallRecord, type SessionState } from './session-state';
 import { restoredState } from './restored-state';
+import { unitsUnderModel } from './model-units';
 import { abortableSleep, type AbortableSleep } from './sleep';
 import { runToolCalls } from './run-tools';
 import { BUDGET_CUT_CALL_TEXT, budgetRanOutMessage, unfinishedReply } from './stop-reason';
@@ -95,6 +96,8 @@ export class AgentSession {
         systemPrompt: o.systemPrompt,
       });
     Object.assign(this.s, { provider: o.provider.id, model: o.model, strategy: strategyName });
+    // Going on with another model: `cost` counts only its units, the earlier models' are kept apart.
+    if (restored) unitsUnderModel(this.s, o.model);
   }
 
   /** The current strategy (it changes with the settings, or when a message is set aside). */

@@ -40,7 +40,7 @@ export class ChatModel {
   private lastError: ProviderErrorInfo | undefined;
   /** Money of the calls recorded so far (undefined once one was billed without a known price). */
   private usd: number | undefined = 0;
-  /** Units of the calls recorded so far (what `usd` is the price of). */
+  /** Units of the calls recorded so far, every model's (what `usd` is the price of). */
   private unitsRecorded = 0;
 
   constructor(
@@ -48,8 +48,8 @@ export class ChatModel {
     private readonly options: ChatModelOptions = {},
   ) {
     this.s = initial;
-    this.unitsRecorded = initial.meter.costUnits;
-    this.usd = initial.meter.costUnits === 0 ? 0 : initial.meter.costUsd;
+    this.unitsRecorded = initial.meter.costUnits + (initial.meter.otherModelUnits ?? 0);
+    this.usd = this.unitsRecorded === 0 ? 0 : initial.meter.costUsd;
   }
 
   get snapshot(): ChatSnapshot {
@@ -156,23 +156,26 @@ export class ChatModel {
         return this.patch(this.contextPatches(e));
       case 'call-finished': {
         const item = this.assistant(e.turn);
-        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
+        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar, e.otherModelUnits);
         return this.patch([
           { op: 'upsertItem', item: { ...item, streaming: false } },
           {
             op: 'meter',
-            meter: this.withBudget(this.withCost(this.afterCall(e.record), e.costSoFar), e.record.budget),
+            meter: this.withBudget(
+              this.withCost(this.afterCall(e.record), e.costSoFar, e.otherModelUnits),
+              e.record.budget,
+            ),
           },
           { op: 'activity', text: undefined },
         ]);
       }
       case 'summary-call':
-        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar);
+        this.recorded(e.record.cost, e.record.costUsd, e.costSoFar, e.otherModelUnits);
         return this.patch([
           {
             op: 'meter',
             meter: this.withBudget(
-              this.withCost(withSummaryUnits(this.s.meter, e.record), e.costSoFar),
+              this.withCost(withSummaryUnits(this.s.meter, e.record), e.costSoFar, e.otherModelUnits),
               e.record.budget,
             ),
           },
@@ -230,9 +233,9 @@ export class ChatModel {
   }
 
   /** A call (or summarizer call) is final: its money joins the sum. */
-  private recorded(cost: number, costUsd: number | undefined, costSoFar: number): void {
+  private recorded(cost: number, costUsd: number | undefined, costSoFar: number, other = 0): void {
     this.usd = this.usd === undefined || (costUsd === undefined && cost > 0) ? undefined : this.usd + (costUsd ?? 0);
-    this.unitsRecorded = costSoFar;
+    this.unitsRecorded = costSoFar + other;
   }
 
   /** The meter with a call's record added to its totals, and what the provider reported for it. */
@@ -269,13 +272,15 @@ export class ChatModel {
   }
 
   /**
-   * Units as the session counts them; money as the recorded calls' sum, plus the call in flight at the
-   * model's price. No money once a call was billed without a known price: a partial sum would mislead.
+   * Units as the session counts them (the current model's, earlier models' apart: never added); money as
+   * the recorded calls' sum, plus the call in flight at the model's price. No money once a call was billed
+   * without a known price: a partial sum would mislead.
    */
-  private withCost(meter: ContextMeter, units: number): ContextMeter {
-    const { costUsd: _old, price: _p, ...rest } = meter;
+  private withCost(meter: ContextMeter, units: number, other: number | undefined): ContextMeter {
+    const { costUsd: _old, price: _p, otherModelUnits: _o, ...rest } = meter;
     const money = this.options.money;
-    const inFlight = units - this.unitsRecorded;
+    // Only the current model's units grow between records: the earlier models' are fixed when it starts.
+    const inFlight = units + (other ?? 0) - this.unitsRecorded;
     const usd =
       this.usd === undefined || (inFlight > 0 && !money)
         ? undefined
@@ -283,7 +288,8 @@ export class ChatModel {
     return {
       ...rest,
       costUnits: units,
-      ...(usd !== undefined && units > 0 ? { costUsd: usd } : {}),
+      ...(other !== undefined && other > 0 ? { otherModelUnits: other } : {}),
+      ...(usd !== undefined && units + (other ?? 0) > 0 ? { costUsd: usd } : {}),
       ...(money ? { price: priceOf(money) } : meter.price ? { price: meter.price } : {}),
     };
   }
@@ -307,6 +313,7 @@ export class ChatModel {
         estimated: e.estimated,
       },
       e.costSoFar,
+      e.otherModelUnits,
     );
     return [
       { op: 'meter', meter },
