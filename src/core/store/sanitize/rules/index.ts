@@ -12,6 +12,7 @@ import { MAIL_SESSION_RULES } from './mail-sessions';
 import { NAMED_VALUE_RULES } from './named-values';
 import { PLATFORM_RULES } from './platforms';
 import { PRIVATE_KEY_RULES } from './private-keys';
+import { SCHEMA_VALUE_RULES } from './schema-values';
 import { SECRET_STORE_RULES } from './secret-stores';
 import { SERVICE_RULES } from './ai-and-services';
 import { TERRAFORM_RULES } from './terraform';
@@ -39,6 +40,7 @@ export const BUILTIN_RULES: readonly SecretRule[] = [
   ...CONFIG_FILE_RULES,
   ...KUBERNETES_RULES,
   ...NAMED_VALUE_RULES,
+  ...SCHEMA_VALUE_RULES,
   ...TERRAFORM_RULES,
   ...TERRAFORM_STATE_RULES,
   ...CSV_RULES,

@@ -12,7 +12,7 @@ const KEY_NAME_END = String.raw`(?:secret[_-]?key(?:[_-]?base)?|(?:signing|encry
  * A name that ends in a secret word, paths and dotted names included (`/prod/db/password`, `DB_PASS`),
  * or in a key's name that says secret (`STRIPE_SECRET_KEY`, `SECRET_KEY_BASE`, `JWT_SIGNING_KEY`).
  */
-const NAME = String.raw`(?:[\w.:/-]*?(?:${SECRET_NAME_END}|${KEY_NAME_END})|[\w.:/-]*[_.-](?:pass|pwd))`;
+export const SECRET_KEY_NAME = String.raw`(?:[\w.:/-]*?(?:${SECRET_NAME_END}|${KEY_NAME_END})|[\w.:/-]*[_.-](?:pass|pwd))`;
 
 /** A JSON string, as written (escapes kept). */
 const STR = String.raw`"(?:[^"\\\n]|\\.)*"`;
@@ -28,7 +28,7 @@ const FIELD_VALUE = String.raw`(?:${SCALAR}|\[\s*(?:${SCALAR}\s*(?:,\s*${SCALAR}
 const OTHER_FIELDS = String.raw`(?:\s*,\s*"[\w-]+"\s*:\s*${FIELD_VALUE})${'{0,8}'}`;
 
 /** The field that names the pair, and the one that holds its value. */
-const NAME_FIELD = String.raw`"(?:name|key|parameterKey|parameterName|variable)"\s*:\s*"${NAME}"`;
+const NAME_FIELD = String.raw`"(?:name|key|parameterKey|parameterName|variable)"\s*:\s*"${SECRET_KEY_NAME}"`;
 const VALUE_FIELD = String.raw`"(?:value|parameterValue)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`;
 
 /**
@@ -38,7 +38,10 @@ const VALUE_FIELD = String.raw`"(?:value|parameterValue)"\s*:\s*"(?<secret>(?:[^
 const YAML_VALUE = String.raw`"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s#'"|>](?:(?:[ \t]+(?![#\s]))?\S)*(?=[ \t]*(?:\r?\n|$|[ \t]#))`;
 
 /** A `"key"` naming a secret and, among the fields after it, its `"values"` list (Netlify). */
-const NETLIFY_KEY = new RegExp(String.raw`"key"\s*:\s*"${NAME}"${OTHER_FIELDS}\s*,\s*"values"\s*:\s*\[`, 'gi');
+const NETLIFY_KEY = new RegExp(
+  String.raw`"key"\s*:\s*"${SECRET_KEY_NAME}"${OTHER_FIELDS}\s*,\s*"values"\s*:\s*\[`,
+  'gi',
+);
 
 /** The inside of each `"values": [...]` list after a key naming a secret: up to its `]` outside strings. */
 function netlifyValueLists(text: string): Array<[number, number]> {
@@ -82,7 +85,7 @@ function dopplerObjects(text: string): Array<[number, number]> {
 }
 
 /** The value itself, not a reference, a stand-in, a path to a file holding it or a sentence. */
-function pairValue(v: string): boolean {
+export function pairValue(v: string): boolean {
   const s = unquote(v).trim();
   return (
     s.length >= 4 &&
@@ -117,7 +120,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`"${NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,){0,4}\s*"(?:value|default|defaultValue|const)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      String.raw`"${SECRET_KEY_NAME}"\s*:\s*\{(?:\s*"[\w-]+"\s*:\s*${FIELD_VALUE}\s*,){0,4}\s*"(?:value|default|defaultValue|const)"\s*:\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
       'gi',
     ),
     accept: pairValue,
@@ -130,7 +133,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})`,
+      String.raw`(?:^|[ \t])-[ \t]+name:[ \t]*(?<q>["']?)${SECRET_KEY_NAME}\k<q>[ \t]*\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})`,
       'gim',
     ),
     accept: pairValue,
@@ -142,7 +145,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`(?:^|[ \t])-[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})[ \t]*(?:[ \t]#[^\n]*)?\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+name:[ \t]*(?<q>["']?)${NAME}\k<q>(?![\w.:/-])`,
+      String.raw`(?:^|[ \t])-[ \t]+value:[ \t]*(?<secret>${YAML_VALUE})[ \t]*(?:[ \t]#[^\n]*)?\r?\n(?:[ \t]+[\w-]+:[^\n]*\r?\n){0,3}?[ \t]+name:[ \t]*(?<q>["']?)${SECRET_KEY_NAME}\k<q>(?![\w.:/-])`,
       'gim',
     ),
     accept: pairValue,
@@ -153,7 +156,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     title: 'YAML flow mappings naming a secret ({name: DB_PASSWORD, value: …})',
     keywords: SECRET_NAME_KEYWORDS,
     pattern: new RegExp(
-      String.raw`\{[ \t]*name:[ \t]*(?<q>["']?)${NAME}\k<q>[ \t]*,[ \t]*value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s,{}\[\]"'](?:[^,{}\n]*[^\s,{}])?)[ \t]*\}`,
+      String.raw`\{[ \t]*name:[ \t]*(?<q>["']?)${SECRET_KEY_NAME}\k<q>[ \t]*,[ \t]*value:[ \t]*(?<secret>"(?:[^"\\\n]|\\.)+"|'[^'\n]+'|[^\s,{}\[\]"'](?:[^,{}\n]*[^\s,{}])?)[ \t]*\}`,
       'gi',
     ),
     accept: pairValue,
@@ -184,7 +187,7 @@ export const NAMED_VALUE_RULES: readonly SecretRule[] = [
     keywords: SECRET_NAME_KEYWORDS,
     multiline: true,
     pattern: new RegExp(
-      String.raw`\bvariable\s+"${NAME}"\s*\{(?:[^{}"]|${STR})*?\bdefault\s*=\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
+      String.raw`\bvariable\s+"${SECRET_KEY_NAME}"\s*\{(?:[^{}"]|${STR})*?\bdefault\s*=\s*"(?<secret>(?:[^"\\\n]|\\.)+)"`,
       'gi',
     ),
     accept: pairValue,
