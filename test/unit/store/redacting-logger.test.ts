@@ -31,3 +31,30 @@ test('the log gets messages, errors and arguments redacted', () => {
   assert.deepEqual(seen[1], ['warn', 'extra', 'GITHUB_TOKEN=[REDACTED:github-token]', 3]);
   assert.match(String(seen[2]![1]), /^Error: request with \[REDACTED:github-token\] failed\n\s+at /);
 });
+
+test("an object argument (a request's headers, a URL with its key) reaches the log as redacted JSON", () => {
+  const token = ['ghp', '_', 'x7Kq2LmN9pR4sT6vW8yZ1aB3cD5eF7gH9jK0'].join('');
+  const googleKey = ['AIza', 'SyA1b2C3d4E5f6G7h8I9j0KLMNOPQRSTUVW'].join('');
+  const seen: unknown[] = [];
+  const keep = (_m: string, ...a: unknown[]): void => void seen.push(...a);
+  const log = redactingLogger(
+    { trace: keep, debug: keep, info: keep, warn: keep, error: keep },
+    (t) => redactSecretsSync(t).text,
+  );
+  const cyclic: Record<string, unknown> = { note: `token ${token}` };
+  cyclic.self = cyclic;
+  log.error(
+    'provider request failed',
+    {
+      url: `https://generativelanguage.googleapis.com/v1/models?key=${googleKey}`,
+      headers: { Authorization: `Bearer ${token}` },
+    },
+    cyclic,
+    null,
+    7,
+  );
+  const text = JSON.stringify(seen);
+  assert.ok(!text.includes(token.slice(4, 16)) && !text.includes(googleKey.slice(4, 16)), text);
+  assert.match(String(seen[0]), /"Authorization":"Bearer \[REDACTED:[a-z-]+\]"/);
+  assert.deepEqual(seen.slice(2), [null, 7]);
+});

@@ -4,9 +4,26 @@
 // the rule engine: until the engine is loaded nothing that could carry outside text has run.
 import type { Logger } from '../../ports';
 
+/** An object as the log channel would print it (as JSON), or as a string when it has no JSON form. */
+function asText(m: object): string {
+  try {
+    return JSON.stringify(m) ?? String(m);
+  } catch {
+    return String(m);
+  }
+}
+
 export function redactingLogger(inner: Logger, redact: (text: string) => string): Logger {
+  // An object argument (a request's options, a response's headers) is printed by the channel as JSON:
+  // it is turned into that text here so its secrets are redacted too.
   const text = (m: unknown): unknown =>
-    typeof m === 'string' ? redact(m) : m instanceof Error ? redact(m.stack ?? `${m.name}: ${m.message}`) : m;
+    typeof m === 'string'
+      ? redact(m)
+      : m instanceof Error
+        ? redact(m.stack ?? `${m.name}: ${m.message}`)
+        : typeof m === 'object' && m !== null
+          ? redact(asText(m))
+          : m;
   const args = (a: unknown[]): unknown[] => a.map(text);
   return {
     trace: (m, ...a) => inner.trace(text(m) as string, ...args(a)),
