@@ -1,0 +1,20 @@
+// Keyboard movement in a one-tab-stop list (VS Code's lists, the ARIA listbox pattern): arrows move by
+// one, Page Up/Down by a screenful, Home/End to the ends. Pure, so the windowed History can scroll a row
+// into the DOM before focusing it.
+
+/** The index focus moves to for `key`, or undefined when the key is not a list movement. */
+export function listMove(key: string, current: number, count: number, page: number): number | undefined {
+  if (count <= 0) return undefined;
+  const at = Math.min(Math.max(0, current), count - 1);
+  const step = Math.max(1, page);
+  const to: Record<string, number> = {
+    ArrowDown: at + 1,
+    ArrowUp: at - 1,
+    PageDown: at + step,
+    PageUp: at - step,
+    Home: 0,
+    End: count - 1,
+  };
+  const next = to[key];
+  return next === undefined ? undefined : Math.min(Math.max(0, next), count - 1);
+}
