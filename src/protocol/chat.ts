@@ -142,6 +142,11 @@ export interface ApprovalRequest {
   mcp?: { server: string; tool: string; arguments: string; readOnlyHint: boolean };
   /** Offer a third answer that also approves later calls, with this label (e.g. "Always allow github › create_issue"). */
   alwaysLabel?: string;
+  /**
+   * Its place among the requests asked together ("2 of 3": one answered, one more waits); absent when it
+   * is the only one.
+   */
+  place?: { at: number; of: number };
 }
 
 export interface SessionSummary {

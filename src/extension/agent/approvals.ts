@@ -9,6 +9,8 @@ export type ApprovalAnswer = 'approve' | 'always' | 'deny';
 export class ApprovalBroker implements ApprovalPort {
   private queue: { request: ApprovalRequest; resolve: (answer: ApprovalAnswer) => void }[] = [];
   private next = 1;
+  /** Requests answered since the queue was last empty: the head's place is one after them. */
+  private answered = 0;
 
   constructor(private readonly post: (patches: ChatPatch[]) => void) {}
 
@@ -22,7 +24,8 @@ export class ApprovalBroker implements ApprovalPort {
     return new Promise((resolve) => {
       const request: ApprovalRequest = { id: `approval-${this.next++}`, ...shown(fields) };
       this.queue.push({ request, resolve });
-      if (this.queue.length === 1) this.post([{ op: 'approval', approval: request }]);
+      // Shown again with the count when it is not the first: the user sees that more wait.
+      this.postHead();
     });
   }
 
@@ -40,20 +43,28 @@ export class ApprovalBroker implements ApprovalPort {
     const head = this.queue[0];
     if (!head || head.request.id !== id) return false;
     this.queue.shift();
+    this.answered = this.queue.length ? this.answered + 1 : 0;
     head.resolve(!approved ? 'deny' : always && head.request.alwaysLabel ? 'always' : 'approve');
-    this.post([{ op: 'approval', approval: this.queue[0]?.request }]);
+    this.postHead();
     return true;
   }
 
   /** Refuses everything pending (the run was stopped). */
   denyAll(): void {
     const pending = this.queue.splice(0);
+    this.answered = 0;
     for (const p of pending) p.resolve('deny');
     if (pending.length) this.post([{ op: 'approval', approval: undefined }]);
   }
 
   get pending(): ApprovalRequest | undefined {
-    return this.queue[0]?.request;
+    const head = this.queue[0]?.request;
+    const of = this.answered + this.queue.length;
+    return head && (of > 1 ? { ...head, place: { at: this.answered + 1, of } } : head);
+  }
+
+  private postHead(): void {
+    this.post([{ op: 'approval', approval: this.pending }]);
   }
 }
 

@@ -52,7 +52,7 @@ export class CdApproval extends LitElement {
       class="box"
       role="alertdialog"
       tabindex="-1"
-      aria-labelledby="approval-title"
+      aria-labelledby=${a.place ? 'approval-title approval-place' : 'approval-title'}
       aria-describedby="approval-detail"
       data-testid="approval"
       @keydown=${(e: KeyboardEvent) => e.key === 'Escape' && this.answer(false)}
@@ -96,6 +96,13 @@ export class CdApproval extends LitElement {
             : nothing
         }
         <vscode-button secondary data-testid="deny" @click=${() => this.answer(false)}>Deny</vscode-button>
+        ${
+          a.place
+            ? html`<span class="place" id="approval-place" data-testid="approval-place"
+                ><span class="sr-only">Request </span>${a.place.at} of ${a.place.of}</span
+              >`
+            : nothing
+        }
       </div>
     </div>`;
   }
@@ -131,6 +138,33 @@ export class CdApproval extends LitElement {
         color: var(--vscode-badge-foreground);
         background: var(--vscode-badge-background);
         border-radius: 8px;
+        max-width: 100%;
+        box-sizing: border-box;
+      }
+      /* 110 px (220 at 200 % zoom): "Command" with its icon ran into the box's edge; the word says it. */
+      @container (max-width: 120px) {
+        .kind {
+          padding: 0 4px;
+        }
+        .kind .codicon {
+          display: none;
+        }
+      }
+      /* Where more requests wait: "2 of 3", at the end of the answers. */
+      .place {
+        align-self: center;
+        margin-inline-start: auto;
+        font-size: 0.85em;
+        white-space: nowrap;
+        color: var(--vscode-descriptionForeground);
+      }
+      .sr-only {
+        position: absolute;
+        width: 1px;
+        height: 1px;
+        overflow: hidden;
+        clip-path: inset(50%);
+        white-space: nowrap;
       }
       /* A long MCP tool name ("github › create_pull_request_review_comment_with_suggestion") wraps: cut
          at 300 px, the question and what Always allow covers could not be read in full. */

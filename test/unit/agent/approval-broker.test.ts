@@ -11,7 +11,11 @@ test('requests are shown one at a time; always counts only where it was offered'
   });
   const mcp = broker.request({ kind: 'mcp', title: 'Call s › t?', detail: '{}', alwaysLabel: 'Always allow s › t' });
   const command = broker.request({ kind: 'command', title: 'Run?', detail: 'ls' });
-  assert.equal(shown.length, 1, 'the second waits behind the first');
+  assert.deepEqual(
+    shown.map((a) => a?.id),
+    ['approval-1', 'approval-1'],
+    'the second waits behind the first (which is shown again with the count)',
+  );
   assert.equal(broker.answer('approval-2', true), false, 'only the request shown can be answered');
   assert.ok(broker.answer(shown[0]!.id, true, true));
   assert.equal(await mcp, 'always');
@@ -22,6 +26,39 @@ test('requests are shown one at a time; always counts only where it was offered'
   const denied = broker.ask('edit', 'Apply?', 'diff');
   broker.denyAll();
   assert.equal(await denied, false);
+});
+
+test('a request that others wait behind says its place ("1 of 3"), and the next goes on counting', async () => {
+  const shown: (ApprovalRequest | undefined)[] = [];
+  const broker = new ApprovalBroker((patches: ChatPatch[]) => {
+    for (const p of patches) if (p.op === 'approval') shown.push(p.approval);
+  });
+  const place = (): string => {
+    const a = shown.at(-1);
+    return a ? `${a.id} ${a.place ? `${a.place.at} of ${a.place.of}` : 'alone'}` : 'none';
+  };
+  void broker.ask('command', 'Run?', 'ls');
+  assert.equal(place(), 'approval-1 alone');
+  void broker.ask('edit', 'Apply?', 'diff');
+  void broker.ask('command', 'Run?', 'pwd');
+  assert.equal(place(), 'approval-1 1 of 3');
+  assert.deepEqual(broker.pending?.place, { at: 1, of: 3 }, 'a snapshot says it too');
+  broker.answer('approval-1', true);
+  assert.equal(place(), 'approval-2 2 of 3');
+  void broker.ask('budget', 'More?', 'n');
+  assert.equal(place(), 'approval-2 2 of 4');
+  broker.answer('approval-2', false);
+  broker.answer('approval-3', true);
+  assert.equal(place(), 'approval-4 4 of 4');
+  broker.answer('approval-4', true);
+  assert.equal(place(), 'none');
+  void broker.ask('command', 'Run?', 'ls');
+  assert.equal(place(), 'approval-5 alone', 'a new run of requests counts from one');
+  void broker.ask('command', 'Run?', 'ls');
+  broker.denyAll();
+  void broker.ask('command', 'Run?', 'ls');
+  assert.equal(place(), 'approval-7 alone', 'Stop starts the count again');
+  broker.denyAll();
 });
 
 test('what is approved is what runs: invisible and direction-changing characters are shown, not rendered', async () => {
