@@ -8,6 +8,7 @@ import { repeat } from 'lit/directives/repeat.js';
 import type { SessionSummary } from '../../protocol/chat';
 import { askHost, showView } from '../events';
 import { sessionMeta } from '../lib/labels';
+import { deepActiveElement } from '../lib/focus';
 import { listMove } from '../lib/listKeys';
 import { computeWindow } from '../lib/windowing';
 import { buttons } from './buttons';
@@ -41,6 +42,8 @@ export class CdHistory extends LitElement {
   declare active: number;
   private readonly measured = new Map<string, number>();
   private rowObserver: ResizeObserver | undefined;
+  /** The list has taken the focus once (when History opened), so arrows work without a Tab first. */
+  private focusedOnce = false;
   private viewObserver: ResizeObserver | undefined;
   private readonly onScroll = (): void => {
     this.listScroll = this.scrollTop - this.listOffset();
@@ -89,7 +92,16 @@ export class CdHistory extends LitElement {
 
   override updated(): void {
     this.rowObserver?.disconnect();
-    for (const row of this.renderRoot.querySelectorAll<HTMLElement>('.session')) this.rowObserver?.observe(row);
+    const rows = this.renderRoot.querySelectorAll<HTMLElement>('.session');
+    for (const row of rows) this.rowObserver?.observe(row);
+    // Opened, History focuses its list (as VS Code's views do) so arrows work at once, and a screen reader
+    // says where it is; not when the user has already moved within it (the list came after a refresh).
+    if (!this.focusedOnce && rows.length > 0) {
+      this.focusedOnce = true;
+      const active = deepActiveElement(document);
+      if (active?.getRootNode() !== this.renderRoot)
+        this.renderRoot.querySelector<HTMLElement>('.session[tabindex="0"]')?.focus();
+    }
   }
 
   /** Where the list starts inside the scrolling view (below the header and notes). */

@@ -55,6 +55,17 @@ test('History of 2,000 sessions renders only the rows around the view, at 300, 2
   }
 });
 
+test('opened, History puts the focus on the open session, so arrows work at once', async () => {
+  const page = await openHistory(300);
+  await page.waitForFunction(
+    `document.querySelector('cd-app').shadowRoot.querySelector('cd-history').shadowRoot.activeElement !== null`,
+  );
+  assert.equal(((await page.evaluate(FOCUS)) as Focus).focused, 'Session 5: fix the failing test in module 5 @6/2000');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(((await page.evaluate(FOCUS)) as Focus).focused, 'Session 6: fix the failing test in module 6 @7/2000');
+  await page.close();
+});
+
 test('arrows, Page Down, End and Home move between sessions in History; one tab stop', async () => {
   const page = await openHistory(300);
   const at = async (): Promise<Focus> => (await page.evaluate(FOCUS)) as Focus;
