@@ -23,6 +23,7 @@ import { SETUP_DRAFT } from './components/setup-form';
 import './components/history-list';
 import type { CdConversation } from './components/conversation';
 import type { CdComposer } from './components/composer';
+import { srOnly } from './components/sr-only';
 import { codicons } from './components/codicons';
 
 export class CdApp extends LitElement {
@@ -234,6 +235,7 @@ export class CdApp extends LitElement {
   }
 
   static override styles = [
+    srOnly,
     codicons,
     css`
       :host {
@@ -254,15 +256,6 @@ export class CdApp extends LitElement {
       main > * {
         flex: 1;
         min-height: 0;
-      }
-      /* Read by screen readers, not shown. */
-      .sr-only {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        overflow: hidden;
-        clip-path: inset(50%);
-        white-space: nowrap;
       }
       .connecting {
         padding: 8px 12px;

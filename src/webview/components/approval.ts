@@ -9,6 +9,7 @@ import { codeBlock } from './codeBlock';
 import { codicons } from './codicons';
 import { deepActiveElement, isTyping } from '../lib/focus';
 import { revealInvisible } from '../lib/invisible';
+import { srOnly } from './sr-only';
 
 /** The kind as a short noun beside the host's title (which already asks the question). */
 const KIND = {
@@ -108,6 +109,7 @@ export class CdApproval extends LitElement {
   }
 
   static override styles = [
+    srOnly,
     codicons,
     codeBlock,
     css`
@@ -157,14 +159,6 @@ export class CdApproval extends LitElement {
         font-size: 0.85em;
         white-space: nowrap;
         color: var(--vscode-descriptionForeground);
-      }
-      .sr-only {
-        position: absolute;
-        width: 1px;
-        height: 1px;
-        overflow: hidden;
-        clip-path: inset(50%);
-        white-space: nowrap;
       }
       /* A long MCP tool name ("github › create_pull_request_review_comment_with_suggestion") wraps: cut
          at 300 px, the question and what Always allow covers could not be read in full. */
