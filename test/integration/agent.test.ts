@@ -259,7 +259,7 @@ describe('Agent loop in the panel', function () {
     const s = await useScript([
       { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
       { fault: 'hang', text: 'Still thinking' },
-      { reply: { text: 'sent where it does not belong' } },
+      { reply: { text: 'Answered.' } },
     ]);
     assert.ok(a.chat().send('read the readme').accepted);
     await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
@@ -269,9 +269,6 @@ describe('Agent loop in the panel', function () {
     const fresh = a.chat().newChat();
     assert.notEqual(fresh, typedIn);
     await a.chat().whenSettled();
-    await new Promise((r) => setTimeout(r, 300)); // a run started at the end would call the model now
-    await a.chat().whenSettled();
-    assert.equal(s.stepsUsed, 2, 'the waiting message was sent to the model');
     const snap = a.chat().snapshot;
     assert.equal(snap.sessionId, fresh);
     assert.equal(snap.status, 'idle', 'the new chat never ran');
@@ -286,6 +283,14 @@ describe('Agent loop in the panel', function () {
     );
     assert.equal(snap.items[0]?.kind === 'user' && snap.items[0].text, 'do this instead');
     assert.match(snap.items[1]?.kind === 'notice' ? snap.items[1].text : '', /typed in the chat you left/);
+    // The new chat's first request is its own message alone: had the waiting one been sent, it would
+    // have taken this step of the script first, and be in this request.
+    assert.equal(await sendAndWait('next'), 'completed');
+    const third = s.chatRequests()[2]!;
+    assert.deepEqual(
+      third.messages.filter((m) => m.role === 'user').map((m) => m.content),
+      ['next'],
+    );
   });
 
   it('resumes a past session from its history file and goes on from it', async () => {
