@@ -1,6 +1,10 @@
 // Streaming ripgrep: spawned without a shell, arguments as an array, `--json` parsed line by line.
 import { spawn } from 'node:child_process';
-import { decodeLine } from '../legacy-encoding';
+import { MAX_STDERR, RipgrepError, describeRipgrepError, unreadablePaths } from './ripgrep-errors';
+import { lineNumberEnd, parseJsonLine, parsePlainBytes, parsePlainLine, type GrepMatch } from './ripgrep-lines';
+
+export { RipgrepError, describeRipgrepError, unreadablePaths } from './ripgrep-errors';
+export type { GrepMatch } from './ripgrep-lines';
 
 export type CaseMode = 'sensitive' | 'ignore' | 'smart';
 
@@ -32,44 +36,6 @@ export interface RipgrepOptions {
    */
   onUnreadable?: (paths: string[]) => void;
 }
-
-export interface GrepMatch {
-  /** The file as rg printed it (absolute when the search paths are absolute). */
-  file: string;
-  /** 1-based line number. */
-  line: number;
-  /** The matching line without its line terminator. */
-  text: string;
-  /** Match ranges in `text` (UTF-16 offsets); empty unless `ranges` was requested. */
-  ranges: { start: number; end: number }[];
-  /**
-   * The line is not UTF-8 and holds no UTF-8 character: `text` is its bytes read as Windows-1252 (with
-   * `ranges` only; see legacy-encoding.ts).
-   */
-  legacy?: true;
-}
-
-/** rg failed (bad regex, unreadable path): the message is rg's own. */
-export class RipgrepError extends Error {
-  override readonly name = 'RipgrepError';
-  constructor(
-    message: string,
-    readonly exitCode: number | null,
-  ) {
-    super(message);
-  }
-}
-
-interface RgText {
-  text?: string;
-  bytes?: string;
-}
-interface RgMatch {
-  type: string;
-  data: { path: RgText; line_number: number; lines: RgText; submatches: { start: number; end: number }[] };
-}
-
-const decode = (t: RgText): string => t.text ?? Buffer.from(t.bytes ?? '', 'base64').toString('utf8');
 
 /**
  * The argument list (exposed for tests and for the benchmark's direct baseline). Plain output puts a NUL
@@ -103,56 +69,6 @@ export function ripgrepArgs(
  */
 function endsLinesBeforeCrlf(o: { pattern: string; fixed?: boolean }): boolean {
   return !o.fixed && o.pattern.includes('$') && !/\r|\\r|\\[xuU]\{?0*[dD]\b|\\015/.test(o.pattern);
-}
-
-// Byte offsets from rg to UTF-16 offsets in the decoded line.
-function toRanges(lineText: string, subs: { start: number; end: number }[]): { start: number; end: number }[] {
-  if (!/[^\x00-\x7f]/.test(lineText)) return subs.map((s) => ({ start: s.start, end: s.end }));
-  const buf = Buffer.from(lineText, 'utf8');
-  return subs.map((s) => ({
-    start: buf.subarray(0, s.start).toString('utf8').length,
-    end: buf.subarray(0, s.end).toString('utf8').length,
-  }));
-}
-
-function parseJsonLine(line: string): GrepMatch | undefined {
-  if (!line.startsWith('{"type":"match"')) return undefined;
-  const m = JSON.parse(line) as RgMatch;
-  const file = decode(m.data.path);
-  // rg sends a line that is not UTF-8 as base64 bytes: a Latin-1 line is shown as such, not as U+FFFD.
-  const bytes = m.data.lines.text === undefined ? Buffer.from(m.data.lines.bytes ?? '', 'base64') : undefined;
-  const legacy = bytes ? decodeLine(bytes) : undefined;
-  if (legacy?.legacy) {
-    // One character per byte: rg's byte offsets are the text's.
-    const text = legacy.text.replace(/\r?\n$/, '');
-    const ranges = m.data.submatches.map((s) => ({ start: s.start, end: s.end }));
-    return { file, line: m.data.line_number, text, ranges, legacy: true };
-  }
-  const text = decode(m.data.lines).replace(/\r?\n$/, '');
-  return { file, line: m.data.line_number, text, ranges: toRanges(text, m.data.submatches) };
-}
-
-// `path NUL line:text`; anything else (e.g. a "binary file matches" notice) is skipped.
-function parsePlainLine(line: string): GrepMatch | undefined {
-  const nul = line.indexOf('\0');
-  const colon = line.indexOf(':', nul + 1);
-  if (nul === -1 || colon === -1) return undefined;
-  const n = Number(line.slice(nul + 1, colon));
-  if (!Number.isInteger(n) || n < 1) return undefined;
-  const end = line.endsWith('\r') ? line.length - 1 : line.length;
-  return { file: line.slice(0, nul), line: n, text: line.slice(colon + 1, end), ranges: [] };
-}
-
-/** `parsePlainLine` from the line's bytes: a text that is not UTF-8 is decoded as `parseJsonLine` does. */
-function parsePlainBytes(b: Buffer): GrepMatch | undefined {
-  const nul = b.indexOf(0);
-  const colon = nul === -1 ? -1 : b.indexOf(58, nul + 1);
-  if (colon === -1) return undefined;
-  const match = parsePlainLine(b.subarray(0, colon + 1).toString('utf8'));
-  if (!match) return undefined;
-  const end = b[b.length - 1] === 13 ? b.length - 1 : b.length;
-  const decoded = decodeLine(b.subarray(colon + 1, end));
-  return { ...match, text: decoded.text, ...(decoded.legacy ? { legacy: true as const } : {}) };
 }
 
 /**
@@ -207,29 +123,6 @@ async function* ripgrepLineChunks(o: RipgrepOptions): AsyncGenerator<Buffer> {
     o.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
-}
-
-/** rg's error output kept (its first lines; a search of many unreadable folders writes many). */
-const MAX_STDERR = 8192;
-// rg's report of one path it could not search: `rg: <path>: <reason> (os error 13)` (older rg: no `rg: `).
-const PATH_ERROR = /^(?:rg: )?(.+) \(os error \d+\)$/;
-
-/**
- * The paths rg reported it could not read, when that is all its error output says; undefined when it
- * says anything else (an invalid pattern, a bad glob), which is an error of the whole search.
- */
-export function unreadablePaths(stderr: string): string[] | undefined {
-  const lines = stderr.split('\n');
-  // Cut at MAX_STDERR: the last line may be partial.
-  if (stderr.length >= MAX_STDERR && !stderr.endsWith('\n')) lines.pop();
-  const found: string[] = [];
-  for (const line of lines) {
-    if (line.trim() === '') continue;
-    const m = PATH_ERROR.exec(line.trimEnd());
-    if (!m) return undefined;
-    found.push(m[1]!);
-  }
-  return found.length > 0 ? found : undefined;
 }
 
 /**
@@ -367,36 +260,6 @@ export async function ripgrepToFd(o: Omit<RipgrepOptions, 'ranges' | 'maxMatches
     o.signal?.removeEventListener('abort', onAbort);
     if (child.exitCode === null && child.signalCode === null) child.kill();
   }
-}
-
-/** Where `digits:` that starts at `from` ends (the colon), or -1 if the bytes are not a line number >= 1. */
-function lineNumberEnd(b: Buffer, from: number, limit: number): number {
-  if (b[from] === 48) return -1; // no leading zero: line numbers start at 1
-  let i = from;
-  while (i < limit && b[i]! >= 48 && b[i]! <= 57) i++;
-  return i > from && i < limit && b[i] === 58 ? i : -1;
-}
-
-/**
- * rg's own error, said plainly: a pattern that is not a valid regular expression gets one sentence that
- * names the problem and where it is, and the way out (literal search), instead of rg's multi-line report.
- */
-export function describeRipgrepError(stderr: string, pattern: string): string {
-  const text = stderr.trim().replace(/^rg: /, '');
-  if (!text.startsWith('regex parse error')) return text || 'ripgrep failed';
-  const lines = text.split('\n');
-  const problem = lines.find((l) => l.startsWith('error: '))?.slice('error: '.length) ?? 'it cannot be parsed';
-  const caret = lines.findIndex((l) => /^\s*\^+\s*$/.test(l));
-  let where = '';
-  if (caret > 0) {
-    const shown = lines[caret - 1]!;
-    const indent = shown.length - shown.trimStart().length;
-    // Newer rg shows the pattern wrapped in a group: count from the user's pattern.
-    const wrapped = shown.trim() === `(?:${pattern})` ? 3 : 0;
-    const at = lines[caret]!.indexOf('^') - indent - wrapped;
-    if (at >= 0 && at < pattern.length) where = ` at character ${at + 1}`;
-  }
-  return `Not a valid regular expression: ${problem}${where} in ${JSON.stringify(pattern)}. Escape special characters such as ( [ { with a backslash, or search for literal text.`;
 }
 
 /** The same stream one match at a time (see `ripgrepBatches`; the signal is checked between matches). */
