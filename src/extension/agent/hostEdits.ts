@@ -2,6 +2,8 @@
 // follows the document if the user types meanwhile; the edit itself is computed against the document
 // as it is when the user approves, and refused if its target changed. A document the user had
 // unsaved changes in is edited in the editor and never saved: the agent does not save the user's work.
+// A clean one is written to disk through a handle pinned to the checked file (editWrite.ts), not saved
+// by path, so a link swapped in after the last check is never written through.
 // A file reached through a link is named both ways (`docs/x.json → .vscode/tasks.json`), here and in
 // what the model is told, and warned about if either path runs programs.
 import { createReadStream } from 'node:fs';
@@ -16,6 +18,7 @@ import {
 } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
 import type { ProposedEdits } from './proposedEdits';
+import { createFile, writeClean } from './editWrite';
 
 export interface EditOptions {
   approvals: ApprovalBroker;
@@ -128,6 +131,17 @@ async function encodingRefusal(name: string, doc: vscode.TextDocument): Promise<
   return refused ?? '';
 }
 
+/**
+ * Tests only: a function stored under this key on globalThis runs right after the edit's last check of
+ * its path, the moment a command would have to swap a link in to have the edit written through it.
+ */
+export const AFTER_EDIT_RECHECK = Symbol.for('contextDesk.test.afterEditRecheck');
+
+async function afterRecheck(file: string): Promise<void> {
+  const hook = (globalThis as { [AFTER_EDIT_RECHECK]?: (file: string) => unknown })[AFTER_EDIT_RECHECK];
+  await hook?.(file);
+}
+
 export async function applyEdit(request: EditRequest, o: EditOptions): Promise<ToolOutput> {
   const { name } = editedFile(request);
   const uri = vscode.Uri.file(request.absolute);
@@ -150,28 +164,17 @@ export async function applyEdit(request: EditRequest, o: EditOptions): Promise<T
   if (!again.ok) return { ok: false, text: `${changed}: ${again.text} Nothing was applied; read it again.` };
   const moved = await o.recheck?.();
   if (moved) return { ok: false, text: `${changed}: ${moved} Nothing was applied.` };
+  await afterRecheck(request.absolute);
 
-  const edit = new vscode.WorkspaceEdit();
-  if (again.kind === 'create') {
-    edit.createFile(uri, { contents: new TextEncoder().encode(request.newText) });
-    if (!(await vscode.workspace.applyEdit(edit))) return { ok: false, text: `VS Code could not create ${name}.` };
-    return { ok: true, text: `Created ${name}.` };
-  }
+  if (again.kind === 'create') return createFile(request);
   const doc = now.doc!;
-  const userUnsaved = doc.isDirty;
-  const versionBefore = doc.version;
+  if (!doc.isDirty) return writeClean(request, doc, now.state.text, again.proposed);
+  const edit = new vscode.WorkspaceEdit();
   edit.replace(uri, new vscode.Range(doc.positionAt(again.at), doc.positionAt(again.at + again.length)), again.insert);
   if (!(await vscode.workspace.applyEdit(edit)))
     return { ok: false, text: `VS Code could not apply the edit to ${name} (it changed at that moment?).` };
-  if (userUnsaved)
-    return {
-      ok: true,
-      text: `Edited ${name} in the editor but did not save it: the file had unsaved changes of the user, which the agent never saves. Until the user saves, the file on disk (what read_file and commands see) does not have this edit.`,
-    };
-  // Saved only if nothing but this edit is in the buffer (one change since it was clean).
-  if (doc.version === versionBefore + 1 && (await doc.save())) return { ok: true, text: `Edited ${name}.` };
   return {
     ok: true,
-    text: `Edited ${name} in the editor; it was not saved (the user changed it at the same moment).`,
+    text: `Edited ${name} in the editor but did not save it: the file had unsaved changes of the user, which the agent never saves. Until the user saves, the file on disk (what read_file and commands see) does not have this edit.`,
   };
 }

@@ -13,6 +13,8 @@ const WRITER = 'src/core/store/store-writer.ts';
 const NOT_STORE_WRITERS: Record<string, string> = {
   'src/cli/output-path.ts': 'writes the --plot SVG file the user names (no link on the way; renamed into place)',
   'src/cli/replay/dump.ts': 'writes the --dump-contexts folder the user names (O_NOFOLLOW, redacted)',
+  'src/core/agent/tools/pinned-file.ts':
+    "edit_file's write to a workspace file the path guard checked (which refuses the store), through a handle checked to be that file",
 };
 
 const FS_MODULES = new Set(['fs', 'node:fs', 'fs/promises', 'node:fs/promises']);
