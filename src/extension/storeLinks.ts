@@ -3,6 +3,7 @@
 // and opens stored files by reference after the core has checked they stay inside the store.
 import * as vscode from 'vscode';
 import { ContextStore } from '../core/store/context-store';
+import { storeFileToShow } from '../core/search/single-name';
 import {
   StoreFolderError,
   StoreHardLinkError,
@@ -89,7 +90,10 @@ export class StoreAccess {
     try {
       const store = await this.open();
       const resolved = await store.resolveReference(reference);
-      await vscode.window.showTextDocument(vscode.Uri.file(resolved.absolute), { preview: true });
+      // A file a command hard-linked in (`ln ~/.ssh/id_rsa .context-desk/tool-outputs/x.txt`) is refused.
+      const checked = await storeFileToShow(store.root, resolved.absolute);
+      if (!checked.ok) throw new Error(checked.why);
+      await vscode.window.showTextDocument(vscode.Uri.file(checked.real), { preview: true });
       return true;
     } catch (e) {
       const message = e instanceof StoreReferenceError || e instanceof Error ? e.message : String(e);

@@ -3,6 +3,7 @@
 // prints goes to the model or a log as if Context Desk had stored it. The store's readers refuse it too.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { openChecked, ReadRefusedError } from '../read-text';
 import { shownName } from './unreadable';
 
 /** Left-out files named at most in a note. */
@@ -53,4 +54,31 @@ export function hardLinkNote(files: readonly string[], root: string): string {
   const rest = files.length - names.length;
   const n = files.length === 1 ? '1 file has' : `${files.length} files have`;
   return `\n(${n} other names (a hard link) and ${files.length === 1 ? 'was' : 'were'} not searched: a file in the Context Desk folder with another name may be any file linked in by a command. Delete it (the other names keep their content): ${names.join('; ')}${rest > 0 ? `; and ${rest} more` : ''})`;
+}
+
+/**
+ * Whether `file` may be opened in the editor as a file of the store at `root`: its real path (links
+ * followed) and a refusal otherwise: it leads outside the store, is not a regular file, or has other
+ * names (a hard link a command made: `ln ~/.ssh/id_rsa .context-desk/terminals/x.log` would show that
+ * key as the terminal's log). Checked on the opened file, as the readers check it.
+ */
+export async function storeFileToShow(
+  root: string,
+  file: string,
+): Promise<{ ok: true; real: string } | { ok: false; why: string }> {
+  const real = await fsp.realpath(file).catch(() => undefined);
+  if (real === undefined) return { ok: false, why: `${file} does not exist (it may have been rotated away).` };
+  const realRoot = await fsp.realpath(root).catch(() => path.resolve(root));
+  const rel = path.relative(realRoot, real);
+  if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
+    return { ok: false, why: `${file} is a link that leads outside the Context Desk folder; it is not opened.` };
+  try {
+    const { fh } = await openChecked(real, { singleName: true });
+    await fh.close();
+  } catch (e) {
+    if (e instanceof ReadRefusedError)
+      return { ok: false, why: `${e.message.replace('is not read', 'is not opened')}.` };
+    return { ok: false, why: `${file} cannot be opened: ${(e as Error).message}` };
+  }
+  return { ok: true, real };
 }

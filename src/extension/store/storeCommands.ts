@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { grepStore, type GrepScope } from '../../core/search/store-grep';
 import type { GrepMatch } from '../../core/search/ripgrep';
+import { storeFileToShow } from '../../core/search/single-name';
 import { unreadableNote } from '../../core/search/unreadable';
 import type { ChatSnapshot } from '../../protocol/chat';
 import type { ContextFolder } from '../contextFolder';
@@ -30,17 +31,21 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
     ),
     vscode.commands.registerCommand('contextDesk.openTerminalLog', async () => {
       const terminal = vscode.window.activeTerminal;
-      if (!terminal) return void vscode.window.showInformationMessage('Context Desk: there is no active terminal.');
+      if (!terminal) {
+        void vscode.window.showInformationMessage('Context Desk: there is no active terminal.');
+        return false;
+      }
       const entry = (await d.terminals().list()).find((x) => x.terminal === terminal);
       const log = entry?.log;
       if (!log) {
-        return void vscode.window.showInformationMessage(
+        void vscode.window.showInformationMessage(
           entry?.state === 'off'
             ? 'Context Desk: terminal capture is off (contextDesk.terminals.capture).'
             : `Context Desk: "${terminal.name}" has no log yet. Commands are captured in terminals with shell integration (terminal.integrated.shellIntegration.enabled; bash, zsh, fish or PowerShell) once they run a command; task terminals once their task runs.`,
         );
+        return false;
       }
-      await vscode.window.showTextDocument(vscode.Uri.file(log), { preview: true });
+      return showStoreFile(d.folder().root, log, 'the terminal log');
     }),
     vscode.commands.registerCommand('contextDesk.revealContextFolder', async () => {
       const store = await d.openStore();
@@ -168,9 +173,8 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     const m = qp.selectedItems[0]?.match;
     if (!m) return;
     qp.hide();
-    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(m.file));
     const pos = new vscode.Position(m.line - 1, m.ranges[0]?.start ?? 0);
-    await vscode.window.showTextDocument(doc, { selection: new vscode.Range(pos, pos), preview: true });
+    await showStoreFile(root, m.file, 'the match', new vscode.Range(pos, pos));
   });
   qp.onDidHide(() => {
     search?.abort();
@@ -182,6 +186,21 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     qp.value = initial;
     run(initial);
   }
+}
+
+/**
+ * Opens a file of the store in the editor, unless a command linked it in (another name, a link out):
+ * then says why and returns false, as the store's readers refuse it.
+ */
+async function showStoreFile(root: string, file: string, what: string, selection?: vscode.Range): Promise<boolean> {
+  const checked = await storeFileToShow(root, file);
+  if (!checked.ok) {
+    void vscode.window.showErrorMessage(`Context Desk: cannot open ${what}: ${checked.why}`);
+    return false;
+  }
+  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(checked.real));
+  await vscode.window.showTextDocument(doc, { preview: true, ...(selection ? { selection } : {}) });
+  return true;
 }
 
 /** Up to 200 characters of a matching line around its first match (a long line's match can lie far in). */
