@@ -12,6 +12,7 @@ import { promises as fsp, constants as fsc } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import * as path from 'node:path';
 import { readTextFile } from '../read-text';
+import { FolderMovedError, inPinnedFolder } from './pinned-dir';
 import { StoreBoundaryError, StoreHardLinkError, StoreSymlinkError, StoreWriteError } from './errors';
 import { LOCK_REFRESH_MS, LOCKS_DIR, selfIdentity, tempName, type LockRecord } from './owners';
 import { sameJsonShape, setOwn } from './sanitize/json-values';
@@ -146,16 +147,21 @@ export class StoreWriter {
    * github), the same folder; the root itself must match exactly.
    */
   private async verifyLanded(file: string, handle: fsp.FileHandle): Promise<void> {
-    const expected = path.join(this.realRoot, path.relative(this.root, path.dirname(file)));
     const real = await fsp.realpath(path.dirname(file)).catch(() => '');
-    const below = this.realRoot + path.sep;
-    const sameFolder =
-      real === expected ||
-      (real.startsWith(below) && expected.startsWith(below) && real.toLowerCase() === expected.toLowerCase());
-    if (!sameFolder) {
+    if (!this.resolvesAs(path.dirname(file), real)) {
       await handle.close().catch(() => undefined);
       throw this.refuse(path.dirname(file), 'write');
     }
+  }
+
+  /** Whether `real` is where the store folder `dir` must resolve (see verifyLanded). */
+  private resolvesAs(dir: string, real: string): boolean {
+    const expected = path.join(this.realRoot, path.relative(this.root, dir));
+    const below = this.realRoot + path.sep;
+    return (
+      real === expected ||
+      (real.startsWith(below) && expected.startsWith(below) && real.toLowerCase() === expected.toLowerCase())
+    );
   }
 
   private async openFile(file: string, flags: number, operation: string): Promise<fsp.FileHandle> {
@@ -315,13 +321,17 @@ export class StoreWriter {
       if (errnoOf(e) === 'ENOENT') return false;
       throw e;
     }
-    const st = await fsp.lstat(target).catch(() => undefined);
-    if (!st) return false;
-    if (!st.isFile()) throw new StoreWriteError(target, `Refused to delete ${target}: it is not a file.`);
-    await fsp.unlink(target).catch((e: unknown) => {
-      if (errnoOf(e) !== 'ENOENT') throw wrap(e, target, 'delete');
+    // Through a handle on the checked folder: one swapped for a link since the check is refused.
+    return this.inFolder(path.dirname(target), async (entry) => {
+      const at = entry(path.basename(target));
+      const st = await fsp.lstat(at).catch(() => undefined);
+      if (!st) return false;
+      if (!st.isFile()) throw new StoreWriteError(target, `Refused to delete ${target}: it is not a file.`);
+      await fsp.unlink(at).catch((e: unknown) => {
+        if (errnoOf(e) !== 'ENOENT') throw wrap(e, target, 'delete');
+      });
+      return true;
     });
-    return true;
   }
 
   /** Removes a folder if it is empty (a real folder, not a link). Returns whether it was removed. */
@@ -342,14 +352,29 @@ export class StoreWriter {
   async removeTree(dir: string): Promise<string[]> {
     const target = await this.walk(this.segments(dir), 'delete', false);
     const kept: string[] = [];
-    for (const e of await fsp.readdir(target, { withFileTypes: true })) {
-      const p = path.join(target, e.name);
-      if (e.isSymbolicLink()) kept.push(this.refuse(p, 'delete').link);
-      else if (e.isDirectory()) for (const k of await this.removeTree(p)) kept.push(k);
-      else await fsp.unlink(p).catch(() => undefined);
-    }
+    // Listed and emptied through a handle on the checked folder (see pinned-dir.ts).
+    await this.inFolder(target, async (entry) => {
+      for (const e of await fsp.readdir(entry('.'), { withFileTypes: true })) {
+        const p = path.join(target, e.name);
+        if (e.isSymbolicLink()) kept.push(this.refuse(p, 'delete').link);
+        else if (e.isDirectory()) for (const k of await this.removeTree(p)) kept.push(k);
+        else await fsp.unlink(entry(e.name)).catch(() => undefined);
+      }
+    });
     if (kept.length === 0) await fsp.rmdir(target).catch(() => undefined);
     return kept;
+  }
+
+  /** Runs `use` on the checked store folder `dir` through a handle on it; refused if it moved. */
+  private inFolder<T>(dir: string, use: (entry: (name: string) => string) => Promise<T>): Promise<T> {
+    return inPinnedFolder(
+      dir,
+      (flags) => fsp.open(dir, flags),
+      (real) => this.resolvesAs(dir, real),
+      use,
+    ).catch((e: unknown) => {
+      throw e instanceof FolderMovedError ? this.refuse(dir, 'delete') : e;
+    });
   }
 
   /** Lock records of this writer's open files. */

@@ -1,0 +1,80 @@
+// A folder of the store swapped for a link between the writer's check of it and its use: a command
+// running meanwhile (`mv .context-desk/mcp/x /tmp; ln -s ~ .context-desk/mcp/x`) must not make the
+// writer delete through the link. The swap is made the moment the writer's last check of the folder
+// returns (node's real lstat runs; the swap follows it).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { StoreWriter } from '../../../src/core/store/store-writer';
+import { tempDir } from './helpers';
+
+/** Runs `swap` once, right after the first lstat of `at` (the writer's check of it) returns. */
+function swapAfterCheck(t: Parameters<typeof tempDir>[0], at: string, swap: () => void): void {
+  const real = fsp.lstat;
+  let done = false;
+  const patched = (async (p: fs.PathLike, o?: fs.StatOptions) => {
+    const st = await real(p, o as fs.StatOptions & { bigint?: false });
+    if (!done && path.resolve(String(p)) === at) {
+      done = true;
+      swap();
+    }
+    return st;
+  }) as typeof fsp.lstat;
+  fsp.lstat = patched;
+  t.after(() => {
+    fsp.lstat = real;
+    return Promise.resolve();
+  });
+}
+
+async function setup(t: Parameters<typeof tempDir>[0]) {
+  const dir = await tempDir(t);
+  const root = path.join(dir, 'store');
+  const outside = path.join(dir, 'outside');
+  await fsp.mkdir(outside);
+  await fsp.writeFile(path.join(outside, 'notes.txt'), 'mine\n');
+  const writer = await StoreWriter.open(root, {});
+  return { dir, root, outside, writer };
+}
+
+test('removeTree deletes nothing outside when its folder is swapped for a link after the check', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  const folder = path.join(root, 'mcp', 'server');
+  await fsp.mkdir(folder, { recursive: true });
+  await fsp.writeFile(path.join(folder, 'notes.txt'), 'stored\n');
+  swapAfterCheck(t, folder, () => {
+    fs.renameSync(folder, path.join(dir, 'moved'));
+    fs.symlinkSync(outside, folder);
+  });
+  await writer.removeTree(folder).catch(() => undefined);
+  assert.equal(await fsp.readFile(path.join(outside, 'notes.txt'), 'utf8'), 'mine\n');
+});
+
+test('remove deletes nothing outside when the folder holding the file is swapped for a link after the check', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  const folder = path.join(root, 'tool-outputs');
+  await fsp.mkdir(folder, { recursive: true });
+  await fsp.writeFile(path.join(folder, 'notes.txt'), 'stored\n');
+  swapAfterCheck(t, path.join(folder, 'notes.txt'), () => {
+    fs.renameSync(folder, path.join(dir, 'moved'));
+    fs.symlinkSync(outside, folder);
+  });
+  await writer.remove(path.join(folder, 'notes.txt')).catch(() => undefined);
+  assert.equal(await fsp.readFile(path.join(outside, 'notes.txt'), 'utf8'), 'mine\n');
+});
+
+test('removeTree and remove still delete the store files themselves', async (t) => {
+  const { root, writer } = await setup(t);
+  const folder = path.join(root, 'mcp', 'server');
+  await fsp.mkdir(path.join(folder, 'deep'), { recursive: true });
+  await fsp.writeFile(path.join(folder, 'a.txt'), 'a\n');
+  await fsp.writeFile(path.join(folder, 'deep', 'b.txt'), 'b\n');
+  assert.deepEqual(await writer.removeTree(folder), []);
+  assert.equal(fs.existsSync(folder), false);
+  await fsp.mkdir(path.join(root, 'tool-outputs'), { recursive: true });
+  await fsp.writeFile(path.join(root, 'tool-outputs', 'c.txt'), 'c\n');
+  assert.equal(await writer.remove(path.join(root, 'tool-outputs', 'c.txt')), true);
+  assert.equal(fs.existsSync(path.join(root, 'tool-outputs', 'c.txt')), false);
+});
