@@ -6,14 +6,13 @@
 // by path, so a link swapped in after the last check is never written through.
 // A file reached through a link is named both ways (`docs/x.json → .vscode/tasks.json`), here and in
 // what the model is told, and warned about if either path runs programs.
-import { createReadStream } from 'node:fs';
 import * as vscode from 'vscode';
 import type { ToolOutput } from '../../core/agent/tool-registry';
 import {
   editApprovalTitle,
   editDiffTitle,
   editedFile,
-  nonUtf8EditRefusalOf,
+  nonUtf8EditRefusalOfFile,
   type EditRequest,
 } from '../../core/agent/tools';
 import type { ApprovalBroker } from './approvals';
@@ -125,9 +124,7 @@ async function askWithDiff(
  */
 async function encodingRefusal(name: string, doc: vscode.TextDocument): Promise<string> {
   if (doc.uri.scheme !== 'file' || !doc.getText().includes('\ufffd')) return '';
-  const stream = createReadStream(doc.uri.fsPath, { highWaterMark: 1 << 20 });
-  const refused = await nonUtf8EditRefusalOf(name, doc.encoding, stream).catch(() => undefined);
-  stream.destroy();
+  const refused = await nonUtf8EditRefusalOfFile(name, doc.encoding, doc.uri.fsPath).catch(() => undefined);
   return refused ?? '';
 }
 

@@ -2,6 +2,7 @@
 // Reopen with Encoding), showing each byte that is not UTF-8 as U+FFFD, and saving the edited document
 // writes U+FFFD's bytes for every one of them: an edit of one line would destroy every accented letter of
 // a Latin-1 file. Such an edit is refused while the document is open as UTF-8.
+import { openForReading } from '../../read-text';
 import { LEGACY_NAME } from './line-range';
 
 /** VS Code's names of the encodings that decode bytes as UTF-8 (TextDocument.encoding). */
@@ -33,6 +34,31 @@ export async function nonUtf8EditRefusalOf(
   const census = new ReplacedCensus();
   for await (const chunk of chunks) census.add(chunk);
   return refusal(name, census.end());
+}
+
+/**
+ * nonUtf8EditRefusalOf for the file at `file`, opened once without waiting and read through that handle:
+ * a FIFO or a device swapped in for it (`ln -sf /dev/zero notes.txt` while the approval waits) is refused,
+ * not read forever. Undefined also when the file is gone (the edit's own checks say so).
+ */
+export async function nonUtf8EditRefusalOfFile(
+  name: string,
+  documentEncoding: string,
+  file: string,
+): Promise<string | undefined> {
+  if (!UTF8_NAMES.has(documentEncoding)) return undefined;
+  const opened = await openForReading(file).catch(() => undefined);
+  if (!opened) return undefined;
+  try {
+    if (!opened.st.isFile()) return `Refused: ${name} is not a regular file now; nothing was changed.`;
+    return await nonUtf8EditRefusalOf(
+      name,
+      documentEncoding,
+      opened.fh.createReadStream({ highWaterMark: 1 << 20, autoClose: false }),
+    );
+  } finally {
+    await opened.fh.close();
+  }
 }
 
 /** The refusal for a file with `lost` bytes that UTF-8 decoding replaces (none: undefined). */

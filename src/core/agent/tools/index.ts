@@ -10,7 +10,7 @@ export { PathGuard, type PathAccess, type PathRoots, type ResolvedPath } from '.
 export { readFileTool, tailTool, listDirTool, lastLines } from './files';
 export { grepTool, ripgrepPort, type GrepPort } from './grep';
 export { editApprovalTitle, editDiffTitle, editedFile, runsCode } from './runs-code';
-export { nonUtf8EditRefusal, nonUtf8EditRefusalOf } from './edit-encoding';
+export { nonUtf8EditRefusal, nonUtf8EditRefusalOf, nonUtf8EditRefusalOfFile } from './edit-encoding';
 export { commandApprovalTitle, foldersChangedTo, runsOnEntering } from './entered-folder';
 export * from './host-ports';
 
