@@ -33,9 +33,11 @@ export async function inPinnedFolder<T>(
     throw e;
   }
   try {
+    // Both: the path resolves as expected, and (Linux) the opened folder is named so by the kernel.
     const proc = await fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
-    const real = proc ?? (await fsp.realpath(dir).catch(() => ''));
-    if (!isExpected(real)) throw new FolderMovedError(`${dir} leads to ${real || 'somewhere else'} now`);
+    const real = await fsp.realpath(dir).catch(() => '');
+    for (const name of proc === undefined ? [real] : [real, proc])
+      if (!isExpected(name)) throw new FolderMovedError(`${dir} leads to ${name || 'somewhere else'} now`);
     const entry =
       proc !== undefined
         ? (name: string) => `/proc/self/fd/${handle.fd}/${name}`

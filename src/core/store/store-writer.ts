@@ -141,20 +141,10 @@ export class StoreWriter {
   }
 
   /**
-   * After an open: the folder the file landed in must still be the one inside the store (no race swapped
-   * it). Below the root, names may differ in case only: macOS and Windows give realpath the case a name
+   * Below the root, names may differ in case only: macOS and Windows give realpath the case a name
    * has on disk, so `terminals/` there is a shipped `TERMINALS/` (or an MCP server renamed GitHub ->
    * github), the same folder; the root itself must match exactly.
    */
-  private async verifyLanded(file: string, handle: fsp.FileHandle): Promise<void> {
-    const real = await fsp.realpath(path.dirname(file)).catch(() => '');
-    if (!this.resolvesAs(path.dirname(file), real)) {
-      await handle.close().catch(() => undefined);
-      throw this.refuse(path.dirname(file), 'write');
-    }
-  }
-
-  /** Whether `real` is where the store folder `dir` must resolve (see verifyLanded). */
   private resolvesAs(dir: string, real: string): boolean {
     const expected = path.join(this.realRoot, path.relative(this.root, dir));
     const below = this.realRoot + path.sep;
@@ -164,16 +154,24 @@ export class StoreWriter {
     );
   }
 
+  /**
+   * Opens `file` inside its checked folder, through a handle on that folder (pinned-dir.ts): a folder
+   * swapped for a link after the check (or at the open and back before a check by path) is refused
+   * before anything is created in it.
+   */
   private async openFile(file: string, flags: number, operation: string): Promise<fsp.FileHandle> {
-    let handle: fsp.FileHandle;
-    try {
-      handle = await fsp.open(file, flags | NOFOLLOW, 0o600);
-    } catch (e) {
-      if (isSymlinkErrno(e)) throw this.refuse(file, operation);
-      throw e;
-    }
-    await this.verifyLanded(file, handle);
-    return handle;
+    return this.inFolder(
+      path.dirname(file),
+      async (entry) => {
+        try {
+          return await fsp.open(entry(path.basename(file)), flags | NOFOLLOW, 0o600);
+        } catch (e) {
+          if (isSymlinkErrno(e)) throw this.refuse(file, operation);
+          throw e;
+        }
+      },
+      operation,
+    );
   }
 
   private async text(data: string | RedactedText): Promise<string> {
@@ -226,8 +224,13 @@ export class StoreWriter {
       } finally {
         await h.close();
       }
-      // rename() replaces a link placed at the target meanwhile instead of following it.
-      await fsp.rename(tmp, target);
+      // rename() replaces a link placed at the target meanwhile instead of following it; both names are
+      // taken in the one checked folder, through its handle.
+      await this.inFolder(
+        path.dirname(target),
+        (entry) => fsp.rename(entry(path.basename(tmp)), entry(path.basename(target))),
+        'write',
+      );
     } catch (e) {
       await fsp.unlink(tmp).catch(() => undefined);
       throw wrap(e, target, 'write');
@@ -366,14 +369,18 @@ export class StoreWriter {
   }
 
   /** Runs `use` on the checked store folder `dir` through a handle on it; refused if it moved. */
-  private inFolder<T>(dir: string, use: (entry: (name: string) => string) => Promise<T>): Promise<T> {
+  private inFolder<T>(
+    dir: string,
+    use: (entry: (name: string) => string) => Promise<T>,
+    operation = 'delete',
+  ): Promise<T> {
     return inPinnedFolder(
       dir,
       (flags) => fsp.open(dir, flags),
       (real) => this.resolvesAs(dir, real),
       use,
     ).catch((e: unknown) => {
-      throw e instanceof FolderMovedError ? this.refuse(dir, 'delete') : e;
+      throw e instanceof FolderMovedError ? this.refuse(dir, operation) : e;
     });
   }
 

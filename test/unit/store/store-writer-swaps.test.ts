@@ -78,3 +78,45 @@ test('removeTree and remove still delete the store files themselves', async (t) 
   assert.equal(await writer.remove(path.join(root, 'tool-outputs', 'c.txt')), true);
   assert.equal(fs.existsSync(path.join(root, 'tool-outputs', 'c.txt')), false);
 });
+
+/** Runs `swap` once, before the first realpath of `at` (the writer's check after an open) runs. */
+function swapBeforeRealpath(t: Parameters<typeof tempDir>[0], at: string, swap: () => void): void {
+  const real = fsp.realpath;
+  let done = false;
+  const patched = (async (p: fs.PathLike, o?: fs.ObjectEncodingOptions) => {
+    if (!done && path.resolve(String(p)) === at) {
+      done = true;
+      swap();
+    }
+    return real(p, o);
+  }) as typeof fsp.realpath;
+  fsp.realpath = patched;
+  t.after(() => {
+    fsp.realpath = real;
+    return Promise.resolve();
+  });
+}
+
+test('an append whose folder was a link at the open and swapped back before the check is refused', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  const folder = path.join(root, 'terminals');
+  await fsp.mkdir(folder, { recursive: true });
+  const log = path.join(folder, 'bash.log');
+  await fsp.writeFile(log, 'earlier\n');
+  const away = path.join(dir, 'away');
+  swapAfterCheck(t, log, () => {
+    fs.renameSync(folder, away);
+    fs.symlinkSync(outside, folder);
+  });
+  swapBeforeRealpath(t, folder, () => {
+    fs.unlinkSync(folder);
+    fs.renameSync(away, folder);
+  });
+  const opened = await writer.openAppend(log).then(
+    (h) => h,
+    () => undefined,
+  );
+  await opened?.close();
+  assert.equal(opened, undefined, 'refused');
+  assert.deepEqual(fs.readdirSync(outside).sort(), ['notes.txt'], 'nothing was created outside');
+});
