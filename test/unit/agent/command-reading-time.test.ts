@@ -8,38 +8,42 @@ import { storeWriteWarning } from '../../../src/core/agent/tools/store-writes';
 import { folderChanges } from '../../../src/core/agent/tools/folder-changes';
 import { lookAlikeWarning } from '../../../src/core/agent/tools/look-alike';
 import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
-import { assertQuick } from '../../support/linear-time';
+import { assertLinearGrowth } from '../../support/linear-growth';
 
-const N = 400_000;
-const LINES: Record<string, string> = {
-  'cd and writes': 'echo a; cd b && ls > x | cat\n'.repeat(N / 28),
-  'distinct folders': Array.from({ length: N / 16 }, (_, i) => `cd d${i}; echo > f${i}`).join(';'),
-  'bash -c code': `bash -c "${'bash -c \\"'.repeat(4)}${'x;'.repeat(N / 2)}"`,
-  'find -exec': `find . ${'-exec cp x .context-desk/y '.repeat(N / 30)}`,
-  'here-documents': 'python3 - <<EOF;'.repeat(N / 16),
-  aliases: `alias ${'a=b '.repeat(N / 4)}`,
-  'prompt code': `PS1="${'$(x)'.repeat(N / 4)}"`,
-  'nested substitutions': '$('.repeat(N / 2),
-  'git options': `git ${'-c core.pager=x '.repeat(N / 17)}status`,
-  'prefix options': `${'sudo -u r xargs -I {} env -S x '.repeat(N / 32)}rm .context-desk/h`,
-  'here-strings': "bash <<< 'cd x; rm .context-desk/h';".repeat(N / 36),
-  'env -S words': `env -S x ${'-S y '.repeat(N / 5)}`,
-  'git -C folders': `git ${'-C a '.repeat(N / 5)}init; env ${'-C b '.repeat(N / 5)}rm x`,
-  'shells fed input': `echo .context-desk | sh ${'-s '.repeat(N / 6)};`,
-  'xargs writers': 'echo .context-desk | xargs rm;'.repeat(N / 32),
-  exports: `export ${'LD_PRELOAD '.repeat(N / 11)}`,
+/** The smaller size; each shape is also read at 4 times it (400 KB). */
+const N = 100_000;
+const LINES: Record<string, (n: number) => string> = {
+  'cd and writes': (n) => 'echo a; cd b && ls > x | cat\n'.repeat(n / 28),
+  'distinct folders': (n) => Array.from({ length: n / 16 }, (_, i) => `cd d${i}; echo > f${i}`).join(';'),
+  'bash -c code': (n) => `bash -c "${'bash -c \\"'.repeat(4)}${'x;'.repeat(n / 2)}"`,
+  'find -exec': (n) => `find . ${'-exec cp x .context-desk/y '.repeat(n / 30)}`,
+  'here-documents': (n) => 'python3 - <<EOF;'.repeat(n / 16),
+  aliases: (n) => `alias ${'a=b '.repeat(n / 4)}`,
+  'prompt code': (n) => `PS1="${'$(x)'.repeat(n / 4)}"`,
+  'nested substitutions': (n) => '$('.repeat(n / 2),
+  'git options': (n) => `git ${'-c core.pager=x '.repeat(n / 17)}status`,
+  'prefix options': (n) => `${'sudo -u r xargs -I {} env -S x '.repeat(n / 32)}rm .context-desk/h`,
+  'here-strings': (n) => "bash <<< 'cd x; rm .context-desk/h';".repeat(n / 36),
+  'env -S words': (n) => `env -S x ${'-S y '.repeat(n / 5)}`,
+  'git -C folders': (n) => `git ${'-C a '.repeat(n / 5)}init; env ${'-C b '.repeat(n / 5)}rm x`,
+  'shells fed input': (n) => `echo .context-desk | sh ${'-s '.repeat(n / 6)};`,
+  'xargs writers': (n) => 'echo .context-desk | xargs rm;'.repeat(n / 32),
+  exports: (n) => `export ${'LD_PRELOAD '.repeat(n / 11)}`,
 };
 
 for (const [name, line] of Object.entries(LINES))
-  test(`an approval reads a 400 KB line of ${name} in linear time`, () => {
-    const started = performance.now();
-    storeWriteWarning(line, '/w', '/w/.context-desk');
-    folderChanges(line);
-    lookAlikeWarning(line);
-    loadedCodeWarning(line);
-    assertQuick(started);
+  test(`an approval reads a line of ${name} in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(line, N, (text) => {
+      storeWriteWarning(text, '/w', '/w/.context-desk');
+      folderChanges(text);
+      lookAlikeWarning(text);
+      loadedCodeWarning(text);
+    });
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {
-  assert.match(storeWriteWarning(LINES['find -exec']!, '/w', '/w/.context-desk') ?? '', /writes into the Context Desk/);
+  assert.match(
+    storeWriteWarning(LINES['find -exec']!(4 * N), '/w', '/w/.context-desk') ?? '',
+    /writes into the Context Desk/,
+  );
 });
