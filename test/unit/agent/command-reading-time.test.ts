@@ -29,6 +29,10 @@ const LINES: Record<string, (n: number) => string> = {
   'shells fed input': (n) => `echo .context-desk | sh ${'-s '.repeat(n / 6)};`,
   'xargs writers': (n) => 'echo .context-desk | xargs rm;'.repeat(n / 32),
   exports: (n) => `export ${'LD_PRELOAD '.repeat(n / 11)}`,
+  'git clean folders': (n) => `git ${'-C a '.repeat(n / 5)}clean -fdx`,
+  'contents copies': (n) => `cp -a ${'x/. '.repeat(n / 4)}.`,
+  'listers feeding xargs': (n) => `find . ${'| xargs rm -i '.repeat(n / 14)}`,
+  'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
 };
 
 for (const [name, line] of Object.entries(LINES))

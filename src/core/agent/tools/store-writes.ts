@@ -2,8 +2,10 @@
 // .context-desk/…`, `ln ~/.ssh/id_rsa .context-desk/tool-outputs/x.txt`, `… | tee .context-desk/…`)
 // changes what Context Desk later reads back as its own (a resumed history, a stored output). It is
 // not blocked (the user may mean it), but its approval says so, as for a folder that runs code.
+import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
+import { containedStoreWarning, placedPaths } from './store-contained';
 import { isAssignment, programIndex, simpleCommands, type ShellWord } from './shell-words';
 
 /** Commands that change whatever store path they name (the file itself, or where it is moved from). */
@@ -215,11 +217,26 @@ export function storeWriteWarning(command: string, cwd: string, storeRoot: strin
     ...parsed.flatMap((c) => c.redirects.filter((r) => r.op.includes('>')).map((r) => r.target.text)),
     ...commands.flatMap((words) => written(words.map((w) => w.text)) ?? []),
   ];
-  const hit = targets.find(inStore) ?? targets.find((t) => inStore(withVariables(t, vars)));
+  // Where copies put their sources (`cp -r x/.context-desk .`): resolved only, as they are not written.
+  const resolvesIn = (word: string): boolean =>
+    folders.some((from) => {
+      const rel = path.relative(root, path.resolve(from, word.toLowerCase()));
+      return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+    });
+  // Folders looked up on disk for a contents copy (`cp -a x/. .`): a few per line, not one per word.
+  let lookups = 0;
+  const exists = (p: string): boolean => lookups++ < MAX_FOLDERS && existsSync(p);
+  const placed = commands.flatMap((words) => {
+    const texts = words.map((w) => w.text);
+    return placedPaths(texts.slice(programIndex(words)), cwd, path.basename(path.resolve(storeRoot)), exists);
+  });
+  const hit = targets.find(inStore) ?? targets.find((t) => inStore(withVariables(t, vars))) ?? placed.find(resolvesIn);
   if (hit !== undefined) {
     const through = inStore(hit) ? '' : ` = ${withVariables(hit, vars)}`;
     return `the line writes into the Context Desk folder (${hit}${through}): history and stored outputs there are read back as Context Desk's own`;
   }
+  const contained = containedStoreWarning(parsed, folders, root, command);
+  if (contained !== undefined) return contained;
   // Where the store folder's name last appears: the rest of the line from a command names it when after.
   const lastNamed = command.toLowerCase().lastIndexOf(name);
   for (const c of parsed) {
