@@ -8,6 +8,7 @@ import { storeWriteWarning } from '../../../src/core/agent/tools/store-writes';
 import { folderChanges } from '../../../src/core/agent/tools/folder-changes';
 import { lookAlikeWarning } from '../../../src/core/agent/tools/look-alike';
 import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
+import { makeCommands, readRules, recipesRun } from '../../../src/core/agent/tools/make-recipes';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -32,6 +33,7 @@ const LINES: Record<string, (n: number) => string> = {
   'git clean folders': (n) => `git ${'-C a '.repeat(n / 5)}clean -fdx`,
   'contents copies': (n) => `cp -a ${'x/. '.repeat(n / 4)}.`,
   'listers feeding xargs': (n) => `find . ${'| xargs rm -i '.repeat(n / 14)}`,
+  'make options': (n) => `make ${'-C a -f b -Ec '.repeat(n / 16)}x`,
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
 };
 
@@ -42,7 +44,25 @@ for (const [name, line] of Object.entries(LINES))
       folderChanges(text);
       lookAlikeWarning(text);
       loadedCodeWarning(text);
+      makeCommands(text);
     });
+  });
+
+/** Makefiles a hostile repository can ship, read for what `make` runs. */
+const MAKEFILES: Record<string, (n: number) => string> = {
+  'continued lines': (n) => `x:\n\t${'a \\\n'.repeat(n / 4)}b\n`,
+  'a chain of targets': (n) => Array.from({ length: n / 16 }, (_, i) => `t${i}: t${i + 1}\n\tx\n`).join(''),
+  'many recipe lines': (n) => `x:\n${'\techo a\n'.repeat(n / 8)}`,
+  'many prerequisites': (n) => `x: ${'y '.repeat(n / 2)}\n`,
+  'many targets of many prerequisites': (n) => {
+    const words = Array.from({ length: n / 16 }, (_, i) => `w${i}`).join(' ');
+    return `${words}: ${words}\n\techo x\n`;
+  },
+  'spaces and colons': (n) => `${' '.repeat(n / 2)}${':'.repeat(n / 2)}`,
+};
+for (const [name, text] of Object.entries(MAKEFILES))
+  test(`a Makefile of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(text, N, (t) => recipesRun(readRules(t), ['t0', 'x', 'w0']));
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {

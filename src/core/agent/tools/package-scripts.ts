@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
+import { makeRecipesRun } from './make-recipes';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** Lifecycle scripts an install runs in the project itself, in order. */
@@ -133,6 +134,15 @@ export async function packageScriptsRun(
 ): Promise<string | undefined> {
   const changes = folderChanges(command);
   if (changes.known.length > 0 || changes.unknown.length > 0) return undefined;
+  // The Makefile recipes a make in the line runs are named beside them (make-recipes.ts).
+  const named = [
+    await managerScripts(workspaceRoot, folder, command),
+    await makeRecipesRun(workspaceRoot, folder, command),
+  ];
+  return named.filter(Boolean).join('; ') || undefined;
+}
+
+async function managerScripts(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
   const commands = managerCommands(command);
   if (commands.length === 0) return undefined;
   // One folder's package.json is shown: a line running managers in two folders is not read here.
