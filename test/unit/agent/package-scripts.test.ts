@@ -81,3 +81,41 @@ test('npm --prefix, pnpm -C and yarn --cwd name the scripts of the package.json 
   assert.equal(await scriptsOf('npm --prefix tools test; npm test', '.'), undefined);
   assert.match((await scriptsOf('npm test', '.')) ?? '', /^package\.json scripts it may run: pretest: "curl/);
 });
+
+test('a package manager pointed outside the workspace names that folder and the scripts it runs there', async () => {
+  const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-outside-')));
+  try {
+    await writeFile(path.join(outside, 'package.json'), JSON.stringify({ scripts: { test: 'sh ./evil.sh' } }));
+    const said = `npm runs in ${outside}, outside the workspace: its package.json scripts it may run: test: "sh ./evil.sh"`;
+    assert.equal(await scriptsOf(`npm --prefix ${outside} test`, '.'), said);
+    assert.equal(await scriptsOf(`npm -C ${outside} test`, '.'), said);
+    assert.equal(await scriptsOf(`pnpm --dir ${outside} test`, '.'), said.replace(/^npm/, 'pnpm'));
+    assert.equal(await scriptsOf(`yarn --cwd=${outside} test`, '.'), said.replace(/^npm/, 'yarn'));
+    const rel = path.relative(path.join(ws, 'src'), outside);
+    assert.equal(await scriptsOf(`npm --prefix ${rel} test`), said);
+    // Beside a run in the workspace, the folder outside is still named.
+    assert.equal(
+      await scriptsOf(`npm test; npm --prefix ${outside} test`, '.'),
+      `npm runs in ${outside}, outside the workspace`,
+    );
+    // Without a package.json there, the folder is still named.
+    await rm(path.join(outside, 'package.json'));
+    assert.equal(await scriptsOf(`npm --prefix ${outside} test`, '.'), `npm runs in ${outside}, outside the workspace`);
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
+});
+
+test('make -C outside the workspace names that folder and the recipes its Makefile runs there', async () => {
+  const outside = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-outside-make-')));
+  try {
+    assert.equal(await scriptsOf(`make -C ${outside} test`, '.'), `make runs in ${outside}, outside the workspace`);
+    await writeFile(path.join(outside, 'Makefile'), 'test:\n\t./evil.sh\n');
+    assert.equal(
+      await scriptsOf(`make -C ${outside} test`, '.'),
+      `make runs in ${outside}, outside the workspace; its Makefile recipes it may run: test: "./evil.sh"`,
+    );
+  } finally {
+    await rm(outside, { recursive: true, force: true });
+  }
+});

@@ -19,6 +19,7 @@ test('a line deleting or overwriting a folder that holds the store says so', () 
     ['git clean -fd', ws],
     ['git -C .. clean -fdx', src],
     ['git clean -fdx :/', src],
+    [`git -C ${ws} clean -fdx`, '/tmp'],
     ['git stash --all', src],
     ['rm -rf .', ws],
     ['rm -rf ./', ws],

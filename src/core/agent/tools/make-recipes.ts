@@ -53,7 +53,7 @@ export function makeCommands(command: string): MakeCommand[] {
     }
     // Each -C is taken from the one before (joined once: joining each time is quadratic).
     const from = dirs.map((d) => path.isAbsolute(d)).lastIndexOf(true);
-    m.folder = path.normalize(['.', ...dirs.slice(Math.max(0, from))].join('/'));
+    m.folder = path.normalize((from === -1 ? ['.', ...dirs] : dirs.slice(from)).join('/'));
     out.push(m);
   }
   return out;
@@ -198,7 +198,7 @@ const DEFAULT_FILES = ['GNUmakefile', 'BSDmakefile', 'makefile', 'Makefile'];
  * What the make commands of `command`, run in `folder` (checked, inside the workspace), run from the
  * Makefile they read: `Makefile recipes it may run: deps: "curl … | sh"; build: "go build"; Makefile runs
  * when read: "V := $(shell git describe)"`; make's --eval code; a folder outside the workspace, named
- * (its Makefile is not read). Undefined when the line runs no make.
+ * (with what its Makefile runs). Undefined when the line runs no make.
  */
 export async function makeRecipesRun(
   workspaceRoot: string,
@@ -209,22 +209,23 @@ export async function makeRecipesRun(
   if (commands.length === 0) return undefined;
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const parts: string[] = [];
-  const shown = (file: string): string => path.relative(root, file).split(path.sep).join('/');
   // A few make commands per line are read; the rest are left (a line of 10,000 `make`s is one warning).
   for (const m of commands.slice(0, 4)) {
     const dir = path.resolve(folder, m.folder);
     const realDir = await fsp.realpath(dir).catch(() => dir);
+    // A folder outside the workspace is named, and its Makefile read there: the line runs it.
     const rel = path.relative(root, realDir);
-    if (rel.startsWith('..') || path.isAbsolute(rel)) {
-      parts.push(`make runs in ${realDir}, outside the workspace: its Makefile was not read`);
-      continue;
-    }
+    const outside = rel.startsWith('..') || path.isAbsolute(rel);
+    if (outside) parts.push(`make runs in ${realDir}, outside the workspace`);
+    const base = outside ? realDir : root;
+    const shown = (file: string): string =>
+      outside ? 'its Makefile' : path.relative(root, file).split(path.sep).join('/');
     for (const code of m.evals)
       parts.push(`make --eval: ${JSON.stringify(code.length > SHOWN ? `${code.slice(0, SHOWN)}…` : code)}`);
     const candidates =
       m.files.length > 0 ? m.files.map((f) => path.resolve(dir, f)) : DEFAULT_FILES.map((f) => path.join(dir, f));
     for (const file of candidates) {
-      const text = await readInside(root, file);
+      const text = await readInside(base, file);
       if (text === undefined) continue;
       const rules = readRules(text);
       const lines = recipesRun(rules, m.goals);

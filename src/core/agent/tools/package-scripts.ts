@@ -142,18 +142,36 @@ export async function packageScriptsRun(
   return named.filter(Boolean).join('; ') || undefined;
 }
 
+/** The real folder `folder` leads to, and whether it is outside the workspace `root`. */
+async function placeOf(root: string, folder: string): Promise<{ real: string; outside: boolean }> {
+  const real = await fsp.realpath(folder).catch(() => path.resolve(folder));
+  const rel = path.relative(root, real);
+  return { real, outside: rel.startsWith('..') || path.isAbsolute(rel) };
+}
+
 async function managerScripts(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
   const commands = managerCommands(command);
   if (commands.length === 0) return undefined;
-  // One folder's package.json is shown: a line running managers in two folders is not read here.
-  const folders = new Set(commands.map((c) => c.folder));
-  if (folders.size > 1) return undefined;
-  const names = [...new Set(commands.flatMap((c) => scriptsRun(c.words) ?? []))];
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
-  const found = await nearestScripts(root, path.resolve(folder, [...folders][0]!));
-  if (!found) return undefined;
+  const tool = commands[0]!.words[0]!;
+  // One folder's package.json is shown: a line running managers in two folders is not read here, but
+  // each folder of them outside the workspace is named (a few: a hostile line may name thousands).
+  const folders = new Set(commands.map((c) => c.folder));
+  if (folders.size > 1) {
+    const places = await Promise.all([...folders].slice(0, 8).map((f) => placeOf(root, path.resolve(folder, f))));
+    const outside = [...new Set(places.filter((p) => p.outside).map((p) => p.real))];
+    return outside.length === 0 ? undefined : `${tool} runs in ${outside.join(', ')}, outside the workspace`;
+  }
+  const names = [...new Set(commands.flatMap((c) => scriptsRun(c.words) ?? []))];
+  // `npm --prefix ../other test` runs that folder's package.json: named with the folder, read there.
+  const place = await placeOf(root, path.resolve(folder, [...folders][0]!));
+  const base = place.outside ? place.real : root;
+  const found = await nearestScripts(base, place.outside ? place.real : path.resolve(folder, [...folders][0]!));
+  const where = place.outside ? `${tool} runs in ${place.real}, outside the workspace` : '';
+  if (!found) return where || undefined;
   const dir = path.posix.dirname(found.file);
-  const settings = await managerSettings(root, path.join(root, dir), dir === '.' ? '' : `${dir}/`);
+  const prefix = place.outside ? 'its ' : dir === '.' ? '' : `${dir}/`;
+  const settings = await managerSettings(base, path.join(base, dir), prefix);
   const swapped = settings.length === 0 ? '' : `${settings.join(', ')}: the package manager runs another program`;
   const shown = names
     .filter((n) => typeof found.scripts[n] === 'string')
@@ -161,6 +179,8 @@ async function managerScripts(workspaceRoot: string, folder: string, command: st
       const script = found.scripts[n] as string;
       return `${n}: ${JSON.stringify(script.length > SHOWN ? `${script.slice(0, SHOWN)}…` : script)}`;
     });
-  const scripts = shown.length === 0 ? '' : `${found.file} scripts it may run: ${shown.join('; ')}`;
-  return [scripts, swapped].filter(Boolean).join('; ') || undefined;
+  const file = place.outside ? 'its package.json' : found.file;
+  const scripts = shown.length === 0 ? '' : `${file} scripts it may run: ${shown.join('; ')}`;
+  const named = [scripts, swapped].filter(Boolean).join('; ');
+  return where && named ? `${where}: ${named}` : where || named || undefined;
 }

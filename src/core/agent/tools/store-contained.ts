@@ -88,7 +88,7 @@ function gitWhole(args: string[]): string[] {
   const [verb, ...rest] = args.slice(i);
   // Each -C is taken from the one before; joined once (joining each time is quadratic in the line).
   const from = dirs.map((d) => path.posix.isAbsolute(d)).lastIndexOf(true);
-  const base = path.posix.normalize(['.', ...dirs.slice(Math.max(0, from))].join('/'));
+  const base = path.posix.normalize((from === -1 ? ['.', ...dirs] : dirs.slice(from)).join('/'));
   const options = rest.filter((a) => a.startsWith('-'));
   const operands = rest.filter((a) => !a.startsWith('-'));
   const short = (letters: RegExp): boolean => options.some((o) => /^-[^-]/.test(o) && letters.test(o));
