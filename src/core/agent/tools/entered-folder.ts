@@ -11,6 +11,7 @@ import { folderChanges } from './folder-changes';
 import { loadedCodeWarning } from './loaded-code';
 import { lookAlikeWarning } from './look-alike';
 import { ON_ENTER } from './runs-code';
+import { simpleCommands } from './shell-words';
 
 export { foldersChangedTo } from './folder-changes';
 
@@ -94,27 +95,51 @@ async function runsAbove(root: string): Promise<{ mise: [string, string][]; envr
   }
 }
 
-/** The most bytes of a workspace `.envrc` read for its `source_up`. */
+/** The most bytes of a workspace `.envrc` read for what it loads. */
 const ENVRC_READ = 64 * 1024;
 
+/** direnv's calls in a `.envrc` that load another file: its `.envrc` for a folder; `dotenv` alone, `.env`. */
+const LOADS = /^(?:source_env(?:_if_exists)?|source_url|dotenv(?:_if_exists)?)$/;
+
 /**
- * A workspace `.envrc` (its path from `root`) that has direnv load the `.envrc` above its folder too
- * (`source_up`, `source_up_if_exists`), so a parent folder's one runs though the workspace has its own.
- * Read only where it really is in the workspace (a link out of it is not followed).
+ * What a workspace `.envrc` (its path from `root`) has direnv load besides itself: the `.envrc` above
+ * its folder (`source_up`, `source_up_if_exists`: a parent folder's one runs though the workspace has
+ * its own), and the files of `source_env`, `source_env_if_exists`, `source_url` and `dotenv` (as shown:
+ * workspace-relative, else absolute; a URL as written). Read as the shell reads it (shell-words.ts), and
+ * only where it really is in the workspace (a link out of it is not followed).
  */
-async function sourcesUp(root: string, file: string): Promise<boolean> {
+async function envrcLoads(root: string, file: string): Promise<{ up: boolean; files: string[] }> {
+  const none = { up: false, files: [] };
   const real = await fsp.realpath(path.join(root, file)).catch(() => undefined);
-  if (real === undefined || !inside(root, real)) return false;
+  if (real === undefined || !inside(root, real)) return none;
   const handle = await fsp.open(real, 'r').catch(() => undefined);
-  if (handle === undefined) return false;
+  if (handle === undefined) return none;
+  let text: string;
   try {
     const { buffer, bytesRead } = await handle.read(Buffer.alloc(ENVRC_READ), 0, ENVRC_READ, 0);
-    return /(?:^|[\s;&|(])source_up(?:_if_exists)?(?=$|[\s;&|)])/m.test(buffer.toString('utf8', 0, bytesRead));
+    text = buffer.toString('utf8', 0, bytesRead);
   } catch {
-    return false;
+    return none;
   } finally {
     await handle.close();
   }
+  let up = false;
+  const files: string[] = [];
+  for (const c of simpleCommands(text)) {
+    const [call = '', arg] = c.words.map((w) => w.text);
+    if (/^source_up(?:_if_exists)?$/.test(call)) up = true;
+    if (!LOADS.test(call) || files.length >= MAX_FOLDERS) continue;
+    if (call === 'source_url') {
+      if (arg !== undefined) files.push(arg);
+      continue;
+    }
+    const written = arg ?? '.env';
+    let target = path.resolve(path.dirname(real), written.replace(/^~(?=\/|$)/, os.homedir()));
+    if (call.startsWith('source_env') && (await fsp.stat(target).catch(() => undefined))?.isDirectory())
+      target = path.join(target, '.envrc');
+    files.push(inside(root, target) ? path.relative(root, target).split(path.sep).join('/') : target);
+  }
+  return { up, files };
 }
 
 /** What entering a command's folders can run, for its approval. */
@@ -152,11 +177,11 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   // The .envrc above the workspace runs where a folder entered has none of its own on the way up, or
   // where the workspace's one calls `source_up` (direnv then loads the parent's too).
   const envrcs = [...new Set(inWorkspace.flat().flatMap(([file, why]) => (why === ENVRC[1] ? [file] : [])))];
+  const loads = await Promise.all(envrcs.map((f) => envrcLoads(root, f)));
   const envrcAbove =
-    above.envrc &&
-    (inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1])) ||
-      (await Promise.all(envrcs.map((f) => sourcesUp(root, f)))).some(Boolean));
-  const found = [...inWorkspace.flat(), ...above.mise, ...(envrcAbove ? [above.envrc!] : [])];
+    above.envrc && (inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1])) || loads.some((l) => l.up));
+  const loaded = envrcs.flatMap((f, i) => loads[i]!.files.map((l): [string, string] => [l, `${f} loads it (direnv)`]));
+  const found = [...inWorkspace.flat(), ...above.mise, ...(envrcAbove ? [above.envrc!] : []), ...loaded];
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
     if (!byWhy.get(why)?.includes(file)) byWhy.set(why, [...(byWhy.get(why) ?? []), file]);
