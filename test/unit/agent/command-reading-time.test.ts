@@ -34,6 +34,8 @@ const LINES: Record<string, (n: number) => string> = {
   'contents copies': (n) => `cp -a ${'x/. '.repeat(n / 4)}.`,
   'listers feeding xargs': (n) => `find . ${'| xargs rm -i '.repeat(n / 14)}`,
   'make options': (n) => `make ${'-C a -f b -Ec '.repeat(n / 16)}x`,
+  'sed scripts': (n) => `sed -e '${'1,/a/ s/a/b/g;'.repeat(n / 14)}' ${'-e //// '.repeat(n / 16)}x`,
+  'archives and modes': (n) => `${'tar -x -C . -C a; chmod -R 0 . a; '.repeat(n / 36)}`,
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
 };
 

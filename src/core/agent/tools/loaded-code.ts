@@ -16,7 +16,7 @@ const LOADERS = new Set(
     'PERL5LIB RUBYOPT RUBYLIB JAVA_TOOL_OPTIONS _JAVA_OPTIONS JDK_JAVA_OPTIONS GIT_SSH GIT_SSH_COMMAND ' +
     'GIT_EXTERNAL_DIFF GIT_PAGER GIT_EDITOR GIT_SEQUENCE_EDITOR GIT_ASKPASS SSH_ASKPASS GIT_EXEC_PATH ' +
     'GIT_TEMPLATE_DIR GIT_CONFIG_GLOBAL GIT_CONFIG_SYSTEM GIT_CONFIG_PARAMETERS GIT_CONFIG GIT_PROXY_COMMAND ' +
-    'GIT_DIR GIT_COMMON_DIR PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER'
+    'GIT_DIR GIT_COMMON_DIR PAGER EDITOR VISUAL LESSOPEN LESSCLOSE MANPAGER MAKEFILES MAKEFLAGS'
   ).split(' '),
 );
 /**
@@ -70,6 +70,45 @@ function gitRuns(args: string[]): string[] {
   return found;
 }
 
+/**
+ * What sed code in `args` runs: GNU sed's `e` command (`1e curl … | sh`) and the `e` flag of `s///e` run
+ * shell commands; a script from a file (`-f x.sed`) may. Read per command of the script (split at `;` and
+ * newlines), each from its start: linear in the code.
+ */
+function sedRuns(args: string[]): string[] {
+  const out: string[] = [];
+  const scripts: string[] = [];
+  let given = false;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    let script: string | undefined;
+    if (a === '-e' || a === '--expression') script = args[++i] ?? '';
+    else if (a.startsWith('--expression=')) script = a.slice('--expression='.length);
+    else if (/^-[nErsuz]*e./.test(a)) script = a.slice(a.indexOf('e') + 1);
+    else if (a === '-f' || a === '--file' || a.startsWith('--file=')) {
+      const file = a.startsWith('--file=') ? a.slice('--file='.length) : (args[++i] ?? '');
+      out.push(`sed code from ${file} (its e command runs commands)`);
+      given = true;
+    } else if (!a.startsWith('-') && !given) script = a;
+    if (script !== undefined) {
+      scripts.push(script);
+      given = true;
+    }
+  }
+  for (const script of scripts)
+    for (const piece of script.split(/[;\n]/)) {
+      // An address (`1`, `$`, `/re/`, `1,5`, `!`) then the command letter.
+      const command = piece.replace(/^[\s\d$,!~+]*(?:\/[^/]*\/[IM]*[\s,!]*)*/, '');
+      const substitute = /^s(.)/.exec(command);
+      const flags = substitute ? command.split(substitute[1]!)[3] : undefined;
+      if (/^e(?:\s|$)/.test(command) || (flags !== undefined && /^[gpiImMw\d]*e/.test(flags))) {
+        out.push('sed code that runs commands (its e command)');
+        break;
+      }
+    }
+  return out;
+}
+
 /** A PATH value with a folder that is not absolute (`./bin`, `node_modules/.bin`, an empty entry: the current one). */
 function relativePath(value: string): boolean {
   return value.split(':').some((entry) => !/^(?:\/|\$|~)/.test(entry));
@@ -83,6 +122,8 @@ function relativePath(value: string): boolean {
 export function loadedCodeWarning(command: string): string | undefined {
   // A set: a hostile line may set the same name 100,000 times.
   const found = new Set<string>();
+  /** Code the line's programs run that it does not read as code: sed's `e`. */
+  const runs = new Set<string>();
   const assigned = (text: string): void => {
     const eq = text.indexOf('=');
     const name = (eq === -1 ? text : text.slice(0, eq)).replace(/\+$/, '');
@@ -100,7 +141,13 @@ export function loadedCodeWarning(command: string): string | undefined {
       // `export LD_PRELOAD` exports a value set before (`printf -v`, `read`), so the name is enough.
       for (const a of args) if (isAssignment(a) || /^[A-Za-z_]\w*$/.test(a)) assigned(a);
     } else if (MAKES.test(name)) {
-      for (const a of args) if (isAssignment(a)) assigned(a);
+      // On make's command line SHELL is the shell of every recipe (make ignores the environment's).
+      for (const a of args)
+        if (/^SHELL\+?=/.test(a)) found.add('SHELL (for make)');
+        else if (a.startsWith('.SHELLFLAGS')) found.add('.SHELLFLAGS');
+        else if (isAssignment(a)) assigned(a);
+    } else if (name === 'sed') {
+      for (const r of sedRuns(args)) runs.add(r);
     } else if (name === 'git') for (const g of gitRuns(args)) found.add(g);
     else if (name === 'alias') {
       // An alias runs its text where its name is used; a trap runs its code on a signal, before each
@@ -109,7 +156,11 @@ export function loadedCodeWarning(command: string): string | undefined {
     } else if (name === 'trap' && args.some((a) => !a.startsWith('-'))) found.add('a trap');
   }
   const named = [...found];
-  if (named.length === 0) return undefined;
-  const shown = named.length > 4 ? `${named.slice(0, 4).join(', ')} and ${named.length - 4} more` : named.join(', ');
-  return `it sets ${shown}: the programs it runs may load or run other code`;
+  const ran = [...runs].slice(0, 2);
+  const sets =
+    named.length === 0
+      ? ''
+      : `it sets ${named.length > 4 ? `${named.slice(0, 4).join(', ')} and ${named.length - 4} more` : named.join(', ')}: the programs it runs may load or run other code`;
+  const code = ran.length === 0 ? '' : `it runs ${ran.join(', ')}`;
+  return [sets, code].filter(Boolean).join('; ') || undefined;
 }

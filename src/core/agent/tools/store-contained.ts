@@ -71,7 +71,35 @@ function wholeFolders(program: string, args: string[], git: (args: string[]) => 
   if (program === 'rsync' && options.some((o) => /^--(?:delete|del$|remove-source-files)/.test(o)))
     return operands.slice(-1);
   if (program === 'git') return git(args);
+  // `chmod -R 000 .`: the mode or owner first; `mv . ../x`: the folders moved away.
+  if (/^(?:chmod|chown|chgrp)$/.test(program) && (short(/R/) || options.includes('--recursive')))
+    return options.some((o) => o.startsWith('--reference')) ? operands : operands.slice(1);
+  if (program === 'mv') return operands.slice(0, -1);
   return [];
+}
+
+/** The folder `tar -x` or `unzip` extracts into (`-C dir`, `-d dir`, else the command's own), or undefined. */
+function extractedInto(program: string, args: string[]): string | undefined {
+  const valueOf = (option: RegExp): string | undefined => {
+    let value: string | undefined;
+    for (let i = 0; i < args.length; i++) {
+      const [o, v] = args[i]!.startsWith('--') ? args[i]!.split(/=(.*)/s) : [args[i]!, undefined];
+      if (option.test(o!)) value = v ?? args[i + 1];
+    }
+    return value;
+  };
+  if (program === 'tar') {
+    // `tar -xf a.tar`, `tar xzf a.tgz` (the old form: its first word without a dash), `--extract`.
+    const extracts =
+      /^[a-zA-Z]*x/.test(args[0] ?? '') ||
+      args.some((a) => /^-[a-zA-Z]*x/.test(a) || a === '--extract' || a === '--get');
+    return extracts ? (valueOf(/^(?:-C|--directory)$/) ?? '.') : undefined;
+  }
+  if (program === 'unzip') {
+    if (args.some((a) => /^-[a-zA-Z]*[ltvZ]/.test(a))) return undefined;
+    return valueOf(/^-d$/) ?? '.';
+  }
+  return undefined;
 }
 
 /**
@@ -130,6 +158,9 @@ export function containedStoreWarning(
     const at = programIndex(c.words);
     const [program = '', ...args] = c.words.slice(at).map((w) => w.text);
     const base = path.basename(program);
+    const into = extractedInto(base, args);
+    if (into !== undefined && holds(into))
+      return `the line extracts an archive into ${into} (${base}), which holds the Context Desk folder: an archive holding ${name}/ overwrites its history and stored outputs`;
     const whole = wholeFolders(base, args, gitWhole).find(holds);
     if (whole !== undefined)
       return `the line deletes or overwrites ${whole === ':/' ? 'the repository' : whole} (${base}), which holds the Context Desk folder: its history and stored outputs go with it`;

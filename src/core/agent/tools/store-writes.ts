@@ -95,6 +95,8 @@ function gitWrites(args: string[]): string[] {
   const operands = rest.filter((a) => !a.startsWith('-'));
   const out = GIT_READS.has(verb) ? [] : [...(base ? [base] : []), ...folders.map(at)];
   if (/^(?:clone|init)$/.test(verb) && operands.length > 0) out.push(at(operands[operands.length - 1]!));
+  // `git checkout x -- .context-desk`: the pathspecs these commands rewrite (or remove) from another commit.
+  if (/^(?:checkout|restore|rm|mv|clean|reset)$/.test(verb)) for (const p of operands) out.push(at(p));
   return out;
 }
 
