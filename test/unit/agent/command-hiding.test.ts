@@ -67,3 +67,15 @@ test("make's SHELL and MAKEFILES, and sed's e command, run other code than the l
   for (const line of [`sed -i 's/e/E/' x`, `sed -n '/end/p' x`, `sed 's/a/b/g' x`, `sed -e 's/ne/x/' x`])
     assert.equal(loadedCodeWarning(line), undefined, line);
 });
+
+test('a line that trusts folder code for later (direnv allow, mise trust) or installs an editor extension says so', () => {
+  for (const [line, said] of <[string, RegExp][]>[
+    ['direnv allow', /it runs direnv allow: the \.envrc it allows then runs whenever a shell enters its folder/],
+    ['cd api && direnv allow .', /direnv allow/],
+    ['mise trust', /mise trust: the mise config it trusts then runs/],
+    ['code --install-extension ./tools/helper.vsix', /code --install-extension: an extension runs in the editor/],
+  ])
+    assert.match(loadedCodeWarning(line) ?? '', said, line);
+  for (const line of ['direnv status', 'mise ls', 'code .', 'echo "direnv allow"'])
+    assert.equal(loadedCodeWarning(line), undefined, line);
+});

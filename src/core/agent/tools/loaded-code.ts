@@ -146,6 +146,12 @@ export function loadedCodeWarning(command: string): string | undefined {
         if (/^SHELL\+?=/.test(a)) found.add('SHELL (for make)');
         else if (a.startsWith('.SHELLFLAGS')) found.add('.SHELLFLAGS');
         else if (isAssignment(a)) assigned(a);
+    } else if (name === 'direnv' && args[0] === 'allow') {
+      runs.add('direnv allow: the .envrc it allows then runs whenever a shell enters its folder');
+    } else if (name === 'mise' && args[0] === 'trust') {
+      runs.add('mise trust: the mise config it trusts then runs its hooks whenever a shell enters its folder');
+    } else if (name === 'code' && args.some((a) => a.startsWith('--install-extension'))) {
+      runs.add('code --install-extension: an extension runs in the editor with its rights');
     } else if (name === 'sed') {
       for (const r of sedRuns(args)) runs.add(r);
     } else if (name === 'git') for (const g of gitRuns(args)) found.add(g);

@@ -6,6 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
+import { buildFilesRun } from './build-files';
 import { makeRecipesRun } from './make-recipes';
 import { programIndex, simpleCommands } from './shell-words';
 
@@ -138,6 +139,7 @@ export async function packageScriptsRun(
   const named = [
     await managerScripts(workspaceRoot, folder, command),
     await makeRecipesRun(workspaceRoot, folder, command),
+    await buildFilesRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
 }

@@ -1,0 +1,75 @@
+// Build and test tools run code the repository holds, not only what the line shows: `cargo test` runs
+// build.rs (and what .cargo/config.toml names), `./gradlew` the wrapper jar and build scripts, `pytest`
+// conftest.py, `just`/`rake`/`task` their task files. The approval names those that the command's
+// folder holds, as it names package scripts (package-scripts.ts) and Makefile recipes (make-recipes.ts).
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { programIndex, simpleCommands } from './shell-words';
+
+/** Each tool (its program name) and the files of a folder it runs or that tell it what to run. */
+const TOOLS: Record<string, string[]> = {
+  cargo: ['build.rs', '.cargo/config.toml', '.cargo/config'],
+  gradlew: [
+    'gradle/wrapper/gradle-wrapper.jar',
+    'build.gradle',
+    'build.gradle.kts',
+    'settings.gradle',
+    'settings.gradle.kts',
+  ],
+  gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
+  mvnw: ['.mvn/wrapper/maven-wrapper.jar', '.mvn/extensions.xml'],
+  mvn: ['.mvn/extensions.xml'],
+  pytest: ['conftest.py'],
+  'py.test': ['conftest.py'],
+  just: ['justfile', 'Justfile', '.justfile'],
+  rake: ['Rakefile', 'rakefile', 'Rakefile.rb'],
+  task: ['Taskfile.yml', 'Taskfile.yaml', 'Taskfile.dist.yml'],
+  tox: ['tox.ini'],
+  nox: ['noxfile.py'],
+  invoke: ['tasks.py'],
+};
+/** Words that run the program after them: `bundle exec rake`, `poetry run pytest`, `python -m pytest`. */
+const RUNNERS = /^(?:bundle exec|poetry run|uv run|pipenv run|hatch run|pdm run|python[\d.]* -m)$/;
+
+/** The tools of TOOLS a line runs, as written (`./gradlew`), with their names; a few per line. */
+function toolsRun(command: string): { word: string; name: string }[] {
+  const out: { word: string; name: string }[] = [];
+  for (const c of simpleCommands(command)) {
+    let words = c.words.slice(programIndex(c.words)).map((w) => w.text);
+    while (words.length > 2 && RUNNERS.test(`${path.basename(words[0]!)} ${words[1]!}`)) words = words.slice(2);
+    const word = words[0] ?? '';
+    const name = path.basename(word);
+    if (Object.hasOwn(TOOLS, name) && !out.some((t) => t.name === name)) out.push({ word, name });
+    if (out.length >= 4) break;
+  }
+  return out;
+}
+
+/** Whether `file` exists where it (or a link there) stays in the workspace `root`. */
+async function inWorkspace(root: string, file: string): Promise<boolean> {
+  const real = await fsp.realpath(file).catch(() => undefined);
+  const rel = real === undefined ? '..' : path.relative(root, real);
+  return !rel.startsWith('..') && !path.isAbsolute(rel);
+}
+
+/**
+ * What the build and test tools of `command`, run in `folder`, run from the repository: `cargo runs code
+ * the repository holds: build.rs, .cargo/config.toml`; undefined when none. Only the command's own folder
+ * is looked in.
+ */
+export async function buildFilesRun(
+  workspaceRoot: string,
+  folder: string,
+  command: string,
+): Promise<string | undefined> {
+  const tools = toolsRun(command);
+  if (tools.length === 0) return undefined;
+  const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
+  const said: string[] = [];
+  for (const { word, name } of tools) {
+    const files: string[] = [];
+    for (const file of TOOLS[name]!) if (await inWorkspace(root, path.join(folder, file))) files.push(file);
+    if (files.length > 0) said.push(`${word} runs code the repository holds: ${files.join(', ')}`);
+  }
+  return said.length === 0 ? undefined : said.join('; ');
+}
