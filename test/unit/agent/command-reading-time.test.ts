@@ -9,6 +9,7 @@ import { folderChanges } from '../../../src/core/agent/tools/folder-changes';
 import { lookAlikeWarning } from '../../../src/core/agent/tools/look-alike';
 import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
 import { makeCommands, readRules, recipesRun } from '../../../src/core/agent/tools/make-recipes';
+import { settingsThatRun } from '../../../src/core/agent/tools/git-repository';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -65,6 +66,17 @@ const MAKEFILES: Record<string, (n: number) => string> = {
 for (const [name, text] of Object.entries(MAKEFILES))
   test(`a Makefile of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
     assertLinearGrowth(text, N, (t) => recipesRun(readRules(t), ['t0', 'x', 'w0']));
+  });
+
+/** git configs a shipped repository can hold, read for settings that run programs. */
+const CONFIGS: Record<string, (n: number) => string> = {
+  'an unclosed header of spaces': (n) => `[a${' '.repeat(n)}`,
+  'a long key': (n) => `[diff]\n${'x.'.repeat(n / 2)} = 1\n`,
+  'many sections': (n) => '[a "b"]\nk = 1\n'.repeat(n / 14),
+};
+for (const [name, text] of Object.entries(CONFIGS))
+  test(`a git config of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(text, N, settingsThatRun);
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {

@@ -8,6 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { folderChanges } from './folder-changes';
+import { shippedRepositories } from './git-repository';
 import { loadedCodeWarning } from './loaded-code';
 import { lookAlikeWarning } from './look-alike';
 import { ON_ENTER } from './runs-code';
@@ -185,7 +186,9 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
     if (!byWhy.get(why)?.includes(file)) byWhy.set(why, [...(byWhy.get(why) ?? []), file]);
-  const runs = [...byWhy].map(([why, files]) => `${files.join(', ')}: ${why}`).join('; ');
+  // A repository the workspace ships, that git in the line would use (git-repository.ts).
+  const repositories = await shippedRepositories(workspaceRoot, folder, command);
+  const runs = [...[...byWhy].map(([why, files]) => `${files.join(', ')}: ${why}`), ...repositories].join('; ');
   const unknown = [...new Set(changes.unknown)].map((c) => (c.length > SHOWN ? `${c.slice(0, SHOWN)}…` : c));
   const more = unknown.length > 2 ? ` and ${unknown.length - 2} more` : '';
   const unknownFolder =

@@ -28,7 +28,7 @@ const LOADER_PATTERN =
   /^(?:GIT_CONFIG_(?:COUNT|KEY_\d+|VALUE_\d+)|DYLD_\w+|npm_config_(?:script_shell|node_options|userconfig|globalconfig|git|shell))$/i;
 
 // git settings that run a program of their value (or change which one runs), set with `git -c`.
-const GIT_RUNS =
+export const GIT_RUNS =
   /^(?:core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass|gitproxy)|alias\..+|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|protocol\..*\.allow|uploadpack\.packobjectshook|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..+|include\.path|includeif\..+)$/i;
 
 /** Commands that set variables named by their arguments (`export LD_PRELOAD=x`, `declare -x X=1`). */
