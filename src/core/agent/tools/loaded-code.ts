@@ -31,6 +31,21 @@ const LOADER_PATTERN =
 export const GIT_RUNS =
   /^(?:core\.(?:fsmonitor|sshcommand|pager|editor|hookspath|askpass|gitproxy)|alias\..+|diff\..*\.(?:textconv|command)|diff\.external|merge\..*\.driver|filter\..*\.(?:clean|smudge|process)|protocol\..*\.allow|uploadpack\.packobjectshook|credential\..*helper|credential\.helper|sequence\.editor|gpg\..*program|gpg\.program|pager\..+|include\.path|includeif\..+)$/i;
 
+/**
+ * Options that make a program that reads or copies run another program of their value (GTFOBins'
+ * "command" entries): each regular expression is tested on the arguments joined by newlines, anchored
+ * at a line's start (the `m` flag), so it is one linear pass.
+ */
+const RUNNER_OPTIONS: Record<string, RegExp> = {
+  tar: /^(?:--checkpoint-action=exec|--to-command|--use-compress-program|--rsh-command|--info-script|--new-volume-script|-I|-[a-zA-Z]*F)/m,
+  rsync: /^(?:-e|--rsh|--rsync-path)/m,
+  ssh: /^(?:-o\s*)?(?:ProxyCommand|LocalCommand|KnownHostsCommand|Match\s+exec)|^-F/im,
+  scp: /^(?:-S|-F|-o\s*ProxyCommand)/im,
+  sftp: /^(?:-S|-F|-D|-o\s*ProxyCommand)/im,
+  zip: /^(?:-TT|--unzip-command)/m,
+  man: /^(?:-P|--pager|-H|--html)/m,
+};
+
 /** Commands that set variables named by their arguments (`export LD_PRELOAD=x`, `declare -x X=1`). */
 const SETTERS = new Set(['export', 'declare', 'typeset', 'local', 'readonly']);
 /** Programs whose `NAME=value` arguments set the environment of what they run (`make LD_PRELOAD=x`). */
@@ -146,6 +161,10 @@ export function loadedCodeWarning(command: string): string | undefined {
         if (/^SHELL\+?=/.test(a)) found.add('SHELL (for make)');
         else if (a.startsWith('.SHELLFLAGS')) found.add('.SHELLFLAGS');
         else if (isAssignment(a)) assigned(a);
+    } else if (RUNNER_OPTIONS[name]?.test(args.join('\n'))) {
+      runs.add(`${name} with an option naming a program`);
+    } else if (name === 'go' && args[0] === 'generate') {
+      runs.add('go generate: the //go:generate lines of the Go files it reads');
     } else if (name === 'direnv' && args[0] === 'allow') {
       runs.add('direnv allow: the .envrc it allows then runs whenever a shell enters its folder');
     } else if (name === 'mise' && args[0] === 'trust') {
