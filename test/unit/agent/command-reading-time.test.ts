@@ -62,6 +62,7 @@ const MAKEFILES: Record<string, (n: number) => string> = {
     const words = Array.from({ length: n / 16 }, (_, i) => `w${i}`).join(' ');
     return `${words}: ${words}\n\techo x\n`;
   },
+  'includes and shell lines': (n) => `${'include a b\nX := $(shell y)\n'.repeat(n / 30)}`,
   'spaces and colons': (n) => `${' '.repeat(n / 2)}${':'.repeat(n / 2)}`,
 };
 for (const [name, text] of Object.entries(MAKEFILES))

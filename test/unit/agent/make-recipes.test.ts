@@ -76,3 +76,14 @@ test('make -C, --directory and -f are followed to the Makefile they name', async
 test('make --eval names the code it evaluates', async () => {
   assert.match((await at(`make --eval='x: ; ./evil' x`)) ?? '', /make --eval: "x: ; \.\/evil"/);
 });
+
+test('a Makefile that includes others names them, as their recipes are not read', async () => {
+  await writeFile(
+    path.join(ws, 'tools', 'inc.mk'),
+    'include common.mk\n-include local.mk extra.mk\nrelease:\n\t./r.sh\n',
+  );
+  assert.equal(
+    await at('make -f tools/inc.mk release'),
+    'tools/inc.mk recipes it may run: release: "./r.sh"; tools/inc.mk includes common.mk, local.mk, extra.mk (not read)',
+  );
+});

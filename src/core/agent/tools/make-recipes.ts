@@ -66,6 +66,8 @@ interface Rules {
   first?: string;
   /** Lines outside recipes with `$(shell …)` or a `!=` assignment: run whenever make reads the file. */
   parsed: string[];
+  /** The files it includes (`include`, `-include`, `sinclude`): their recipes are not read here. */
+  includes: string[];
 }
 
 /** One rule (`a b: c d`): shared by its targets, so 1,000 targets of 1,000 prerequisites are 2,000 words. */
@@ -94,7 +96,7 @@ function joinedLines(text: string): string[] {
 
 /** Reads `text` as make does, closely enough to name what a goal runs; one pass over its lines. */
 export function readRules(text: string): Rules {
-  const rules: Rules = { rules: new Map(), parsed: [] };
+  const rules: Rules = { rules: new Map(), parsed: [], includes: [] };
   const lines = joinedLines(text);
   let current: Rule | undefined;
   let inDefine = false;
@@ -110,6 +112,13 @@ export function readRules(text: string): Rules {
     const trimmed = line.trim();
     if (trimmed === '' || trimmed.startsWith('#')) continue;
     if (/\$\(shell[\s)]|!=/.test(trimmed)) rules.parsed.push(trimmed);
+    const include = /^(?:-|s)?include\s/.exec(trimmed);
+    if (include) {
+      current = undefined;
+      for (const f of trimmed.slice(include[0].length).split(/\s+/))
+        if (f !== '' && rules.includes.length < MAX_TARGETS) rules.includes.push(f);
+      continue;
+    }
     if (/^(?:override\s+|export\s+)?define\b/.test(trimmed)) {
       inDefine = true;
       current = undefined;
@@ -169,9 +178,9 @@ export function recipesRun(rules: Rules, goals: string[]): string[] {
 }
 
 /** Lines shown, at most SHOWN_LINES, with how many more there are. */
-export function shownLines(lines: string[]): string {
+export function shownLines(lines: string[], separator = '; '): string {
   const more = lines.length > SHOWN_LINES ? ` and ${lines.length - SHOWN_LINES} more` : '';
-  return lines.slice(0, SHOWN_LINES).join('; ') + more;
+  return lines.slice(0, SHOWN_LINES).join(separator) + more;
 }
 
 /** The first MAKEFILE_READ bytes of `file` when it (or where a link there leads) is in `root`, else undefined. */
@@ -229,9 +238,12 @@ export async function makeRecipesRun(
       if (text === undefined) continue;
       const rules = readRules(text);
       const lines = recipesRun(rules, m.goals);
-      const parsed = rules.parsed.map(
-        (l) => `${shown(file)} runs when read: ${JSON.stringify(l.length > SHOWN ? `${l.slice(0, SHOWN)}…` : l)}`,
-      );
+      // A few of its parse-time lines: a hostile Makefile may hold thousands.
+      const quoted = rules.parsed.map((l) => JSON.stringify(l.length > SHOWN ? `${l.slice(0, SHOWN)}…` : l));
+      const parsed = quoted.length === 0 ? [] : [`${shown(file)} runs when read: ${shownLines(quoted, ', ')}`];
+      const includes =
+        rules.includes.length === 0 ? [] : [`${shown(file)} includes ${shownLines(rules.includes, ', ')} (not read)`];
+      parsed.push(...includes);
       if (lines.length > 0 || parsed.length > 0)
         parts.push(
           [...(lines.length > 0 ? [`${shown(file)} recipes it may run: ${shownLines(lines)}`] : []), ...parsed].join(
