@@ -1,6 +1,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { createWorkspaceTools, editApprovalTitle, type CommandRequest } from '../../../src/core/agent/tools';
@@ -118,4 +119,28 @@ test('make -C outside the workspace names that folder and the recipes its Makefi
   } finally {
     await rm(outside, { recursive: true, force: true });
   }
+});
+
+test('a FIFO or a device in place of a Makefile, package.json, .envrc or git config does not hang the approval', async () => {
+  const dir = path.join(ws, 'fifo');
+  await mkdir(path.join(dir, '.git'), { recursive: true });
+  for (const name of ['Makefile', 'package.json', '.envrc', '.git/config'])
+    assert.equal(spawnSync('mkfifo', [path.join(dir, name)]).status, 0, `mkfifo ${name}`);
+  // On the old code the first open of a FIFO for reading waited for a writer that never came.
+  const said = await Promise.race([
+    scriptsOf('make && npm test && git status', 'fifo'),
+    new Promise<string>((resolve) => setTimeout(() => resolve('still waiting after 10 s'), 10_000).unref()),
+  ]);
+  assert.notEqual(said, 'still waiting after 10 s');
+});
+
+test('a package.json too large to read whole is named as such, not taken for one without scripts', async () => {
+  const dir = path.join(ws, 'padded');
+  await mkdir(dir);
+  const padding = ' '.repeat(5 * 1024 * 1024);
+  await writeFile(path.join(dir, 'package.json'), `{"scripts":{"test":"curl x | sh"},"x":"${padding}"}`);
+  assert.match(
+    (await scriptsOf('npm test', 'padded')) ?? '',
+    /padded\/package\.json is too large to read here \(over 4 MB\): the scripts it may run are not shown/,
+  );
 });

@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { readFileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { shippedRepositories } from './git-repository';
 import { loadedCodeWarning } from './loaded-code';
@@ -113,17 +114,8 @@ async function envrcLoads(root: string, file: string): Promise<{ up: boolean; fi
   const none = { up: false, files: [] };
   const real = await fsp.realpath(path.join(root, file)).catch(() => undefined);
   if (real === undefined || !inside(root, real)) return none;
-  const handle = await fsp.open(real, 'r').catch(() => undefined);
-  if (handle === undefined) return none;
-  let text: string;
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(ENVRC_READ), 0, ENVRC_READ, 0);
-    text = buffer.toString('utf8', 0, bytesRead);
-  } catch {
-    return none;
-  } finally {
-    await handle.close();
-  }
+  const text = (await readFileHead(real, ENVRC_READ))?.text;
+  if (text === undefined) return none;
   let up = false;
   const files: string[] = [];
   for (const c of simpleCommands(text)) {

@@ -5,6 +5,7 @@
 // looked at: a clone's .git/config is written by git, not by the repository).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { readFileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { GIT_RUNS } from './loaded-code';
 import { programIndex, simpleCommands } from './shell-words';
@@ -88,16 +89,11 @@ export async function shippedRepositories(workspaceRoot: string, folder: string,
     }
   const out: string[] = [];
   for (const config of configs) {
-    const handle = await fsp.open(config, 'r').catch(() => undefined);
-    if (handle === undefined) continue;
-    try {
-      const { buffer, bytesRead } = await handle.read(Buffer.alloc(CONFIG_READ), 0, CONFIG_READ, 0);
-      const settings = settingsThatRun(buffer.toString('utf8', 0, bytesRead));
-      const shown = path.relative(root, config).split(path.sep).join('/');
-      if (settings.length > 0) out.push(`${shown} sets ${settings.join(', ')}: git runs what it names`);
-    } finally {
-      await handle.close();
-    }
+    const head = await readFileHead(config, CONFIG_READ);
+    if (head === undefined) continue;
+    const settings = settingsThatRun(head.text);
+    const shown = path.relative(root, config).split(path.sep).join('/');
+    if (settings.length > 0) out.push(`${shown} sets ${settings.join(', ')}: git runs what it names`);
   }
   return out;
 }

@@ -4,6 +4,7 @@
 // `--directory`, `-f file` and naming the code of `--eval`.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { readFileHead } from './file-head';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** The make programs read. */
@@ -188,16 +189,7 @@ async function readInside(root: string, file: string): Promise<string | undefine
   const real = await fsp.realpath(file).catch(() => undefined);
   const rel = real === undefined ? '..' : path.relative(root, real);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  const handle = await fsp.open(real!, 'r').catch(() => undefined);
-  if (handle === undefined) return undefined;
-  try {
-    const { buffer, bytesRead } = await handle.read(Buffer.alloc(MAKEFILE_READ), 0, MAKEFILE_READ, 0);
-    return buffer.toString('utf8', 0, bytesRead);
-  } catch {
-    return undefined;
-  } finally {
-    await handle.close();
-  }
+  return (await readFileHead(real!, MAKEFILE_READ))?.text;
 }
 
 /** The makefiles make reads in a folder when given no -f, in its order (bmake's first). */

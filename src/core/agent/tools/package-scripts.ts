@@ -5,6 +5,7 @@
 // manager run another program (`.yarnrc.yml`'s yarnPath, `.npmrc`'s script-shell).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { readFileHead, type FileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { buildFilesRun } from './build-files';
 import { makeRecipesRun } from './make-recipes';
@@ -66,12 +67,15 @@ function managerCommands(command: string): { words: string[]; folder: string }[]
     });
 }
 
-/** The text of `file` when it (or where a link there leads) is in the workspace `root`, else undefined. */
-async function readInside(root: string, file: string): Promise<string | undefined> {
+/** The most bytes of a package.json (or a manager's settings file) read: real ones are a few KB. */
+const PACKAGE_READ = 4 * 1024 * 1024;
+
+/** The start of `file` when it (or where a link there leads) is in the workspace `root`, else undefined. */
+async function readInside(root: string, file: string): Promise<FileHead | undefined> {
   const real = await fsp.realpath(file).catch(() => undefined);
   const rel = real === undefined ? '..' : path.relative(root, real);
   if (rel.startsWith('..') || path.isAbsolute(rel)) return undefined;
-  return fsp.readFile(real!, 'utf8').catch(() => undefined);
+  return readFileHead(real!, PACKAGE_READ);
 }
 
 /**
@@ -92,7 +96,7 @@ const MANAGER_SETTINGS: [file: string, setting: RegExp][] = [
 async function managerSettings(root: string, dir: string, shown: string): Promise<string[]> {
   const found: string[] = [];
   for (const [file, setting] of MANAGER_SETTINGS) {
-    const text = await readInside(root, path.join(dir, file));
+    const text = (await readInside(root, path.join(dir, file)))?.text;
     const m = text === undefined ? null : setting.exec(text);
     if (m) found.push(`${shown}${file}${m[1] ? ` sets ${m[1]}` : ''}`);
   }
@@ -103,16 +107,19 @@ async function managerSettings(root: string, dir: string, shown: string): Promis
 async function nearestScripts(
   root: string,
   folder: string,
-): Promise<{ file: string; scripts: Record<string, unknown> } | undefined> {
+): Promise<{ file: string; scripts: Record<string, unknown>; tooLarge?: true } | undefined> {
   for (let dir = folder; ; dir = path.dirname(dir)) {
     const file = path.join(dir, 'package.json');
-    const text = await readInside(root, file);
-    if (text !== undefined) {
+    const head = await readInside(root, file);
+    if (head !== undefined) {
+      const shown = path.relative(root, file).split(path.sep).join('/');
+      // Not read whole, its scripts are not known: said so, not taken for a package.json without them.
+      if (head.cut) return { file: shown, scripts: {}, tooLarge: true };
       try {
-        const json = JSON.parse(text) as { scripts?: unknown };
+        const json = JSON.parse(head.text) as { scripts?: unknown };
         const scripts =
           json.scripts && typeof json.scripts === 'object' ? (json.scripts as Record<string, unknown>) : {};
-        return { file: path.relative(root, file).split(path.sep).join('/'), scripts };
+        return { file: shown, scripts };
       } catch {
         return undefined;
       }
@@ -182,7 +189,11 @@ async function managerScripts(workspaceRoot: string, folder: string, command: st
       return `${n}: ${JSON.stringify(script.length > SHOWN ? `${script.slice(0, SHOWN)}…` : script)}`;
     });
   const file = place.outside ? 'its package.json' : found.file;
-  const scripts = shown.length === 0 ? '' : `${file} scripts it may run: ${shown.join('; ')}`;
+  const scripts = found.tooLarge
+    ? `${file} is too large to read here (over ${PACKAGE_READ / 1024 / 1024} MB): the scripts it may run are not shown`
+    : shown.length === 0
+      ? ''
+      : `${file} scripts it may run: ${shown.join('; ')}`;
   const named = [scripts, swapped].filter(Boolean).join('; ');
   return where && named ? `${where}: ${named}` : where || named || undefined;
 }
