@@ -285,12 +285,30 @@ export class CdHistory extends LitElement {
       .session:hover:not([aria-disabled='true']) {
         background: var(--vscode-list-hoverBackground);
       }
+      /* Two marks that must not look alike: the keyboard focus is a line all round (as VS Code's lists),
+         the open session a thick bar at its start (no tint: the grey meta line fell below 4.5:1 on it).
+         Both a 1 px focus-coloured box, moving off the open session looked like not moving. */
       .session:focus-visible {
         outline: 1px solid var(--vscode-focusBorder);
         outline-offset: -1px;
       }
       .session.current {
-        border-color: var(--vscode-focusBorder);
+        border-inline-start: 3px solid var(--vscode-contrastActiveBorder, var(--vscode-focusBorder));
+        padding-inline-start: 4px;
+      }
+      /* Forced colours draw every border, transparent ones too: a box round every row. Only the open
+         session keeps its bar; the focus is a thicker line in the system's highlight. */
+      @media (forced-colors: active) {
+        .session {
+          border-color: Canvas;
+        }
+        .session.current {
+          border-inline-start-color: CanvasText;
+        }
+        .session:focus-visible {
+          outline: 2px solid Highlight;
+          outline-offset: -2px;
+        }
       }
       .session[aria-disabled='true'] {
         opacity: 0.6;
