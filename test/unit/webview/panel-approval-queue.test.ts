@@ -2,7 +2,7 @@
 // kind's badge stays inside the box at 110 px (220 at 200 % zoom), where "Command" ran into its edge.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { emptyChat, startPanel, type Panel } from './panel-harness';
+import { emptyChat, patch, startPanel, type Panel } from './panel-harness';
 import type { ApprovalRequest } from '../../../src/protocol/chat';
 
 let panel: Panel;
@@ -59,4 +59,35 @@ test("the kind's badge and the place stay inside the prompt at 300, 220 and 110 
       assert.deepEqual(past, [], `${width} px, ${kind}: past the prompt's inner edge`);
       await page.close();
     }
+});
+
+test('a change in how many approvals wait is said once by the polite live region, not at each render', async () => {
+  const page = await panel.open(emptyChat({ status: 'running', approval: request() }));
+  await page.locator('cd-app [data-testid="approval"]').waitFor();
+  const ANNOUNCER = `document.querySelector('cd-app').shadowRoot.querySelector('[data-testid="announcer"]')`;
+  assert.equal(await page.evaluate(`${ANNOUNCER}.getAttribute('aria-live')`), 'polite');
+  // Each change of the region's text is one announcement.
+  await page.evaluate(`(() => {
+    window.__said = [];
+    const a = ${ANNOUNCER};
+    new MutationObserver(() => window.__said.push(a.textContent.trim())).observe(a, { subtree: true, childList: true, characterData: true });
+  })()`);
+  const said = (): Promise<string[]> => page.evaluate('[...new Set(window.__said)]');
+  await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 2 } }) }]);
+  await page.waitForFunction(`window.__said.includes('Approval request 1 of 2')`);
+  // Renders that leave the count alone (a status line, the same prompt posted again) say nothing more.
+  const before = await page.evaluate('window.__said.length');
+  await patch(page, [{ op: 'activity', text: 'Waiting for approval' }]);
+  await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 2 } }) }]);
+  await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 3 } }) }]);
+  await page.waitForFunction(`window.__said.includes('Approval request 1 of 3')`);
+  assert.equal(await page.evaluate('window.__said.length'), before + 1, `said: ${JSON.stringify(await said())}`);
+  await patch(page, [{ op: 'approval', approval: request({ id: 'approval-2', place: { at: 2, of: 3 } }) }]);
+  await page.waitForFunction(`window.__said.at(-1)?.endsWith('(request 2 of 3)')`);
+  assert.deepEqual(await said(), [
+    'Approval request 1 of 2',
+    'Approval request 1 of 3',
+    'Approval needed, above the message box: Run this command? (request 2 of 3)',
+  ]);
+  await page.close();
 });
