@@ -143,12 +143,21 @@ export class CdApp extends LitElement {
   }
 
   override updated(changed: PropertyValues<this>): void {
+    // "Back to the chat", a session opened from History, Save: the control used went with the view.
+    if (changed.get('view') !== undefined && this.view === 'chat') this.refocus(this);
     // An answered prompt takes the focus with it: give it back to the composer, not to the page.
     const before = changed.get('chat') as ChatSnapshot | undefined;
     if (before?.approval === undefined || this.chat?.approval !== undefined || this.view !== 'chat') return;
     // Once the prompt itself has gone (it updates after this element).
-    const prompt = this.renderRoot.querySelector<LitElement>('cd-approval');
-    void (prompt?.updateComplete ?? Promise.resolve(true)).then(() => {
+    this.refocus(this.renderRoot.querySelector<LitElement>('cd-approval') ?? this);
+  }
+
+  /**
+   * Gives the composer the focus once `gone` has updated, if the focus went with what it removed (it is
+   * then on the page, where Tab starts over from the top): never from where the user has put it.
+   */
+  private refocus(gone: LitElement): void {
+    void gone.updateComplete.then(() => {
       const active = deepActiveElement(document);
       if (active === null || active === document.body || active === this)
         this.renderRoot.querySelector<CdComposer>('cd-composer')?.focus();
@@ -227,7 +236,10 @@ export class CdApp extends LitElement {
         view: this.view,
         settings: this.settings,
         error: this.error,
-        dismissError: () => this.showError(undefined),
+        dismissError: () => {
+          this.showError(undefined);
+          this.refocus(this);
+        },
         draft: this.kept.draft,
         meterOpen: this.kept.saved.meterOpen,
       })}

@@ -8,6 +8,7 @@ import type { SetupDraft } from '../../protocol/panelMemory';
 import { askHost, showView } from '../events';
 import { buttons } from './buttons';
 import { codicons } from './codicons';
+import { deepActiveElement } from '../lib/focus';
 import { keyboardPicker } from '../lib/picker';
 import { setupFormStyles } from './setup-form-styles';
 
@@ -65,6 +66,13 @@ export class CdSetup extends LitElement {
   }
 
   override updated(changed: Map<string, unknown>): void {
+    // Opened (from the model picker, the welcome, a notice) the control used has gone with the view:
+    // the form's first field takes the focus, not the page, unless the user has put it somewhere.
+    if (changed.has('form') && changed.get('form') === undefined && this.form) {
+      const active = deepActiveElement(document);
+      if (active === null || active === document.body)
+        this.renderRoot.querySelector<HTMLElement>('[data-testid="setup-provider"]')?.focus();
+    }
     // The answer of Test connection or Save shows where the eye is, even in a short panel.
     if (changed.has('result') && this.result)
       this.renderRoot.querySelector('[data-testid="setup-result"]')?.scrollIntoView({ block: 'nearest' });
