@@ -269,6 +269,9 @@ function imageNotShown(img: Element): void {
   img.replaceWith(note);
 }
 
+/** Blocks of prose that each take the direction of their own text. */
+const TEXT_BLOCK = /^(?:P|LI|H[1-6]|BLOCKQUOTE|TD|TH)$/;
+
 const hooked = new WeakSet<object>();
 
 /**
@@ -288,6 +291,9 @@ export function sanitizeModelHtml(html: string, purify: DOMPurify): string {
     });
     purify.addHook('afterSanitizeAttributes', (node) => {
       if (node.nodeName === 'IMG') imageNotShown(node);
+      // Each block of text takes the direction of its own first letters (Hebrew, Arabic), whatever the
+      // model wrote: an attribute, laid out in linear time (see message.ts).
+      else if (TEXT_BLOCK.test(node.nodeName)) node.setAttribute('dir', 'auto');
     });
   }
   const clean = purify.sanitize(html, { ...PURIFY_CONFIG, RETURN_TRUSTED_TYPE: false });
