@@ -12,4 +12,9 @@ export const codeBlock = css`
     font-size: var(--vscode-editor-font-size);
     background: var(--vscode-textCodeBlock-background);
   }
+  /* A pre that scrolls is a Tab stop (Chromium 130+): the theme's ring, not the browser's near-black one. */
+  pre:focus-visible {
+    outline: 1px solid var(--vscode-focusBorder);
+    outline-offset: -1px;
+  }
 `;

@@ -282,6 +282,12 @@ export const messageStyles = css`
     outline: 1px solid var(--vscode-focusBorder);
     outline-offset: 1px;
   }
+  /* A table or code block that scrolls is a Tab stop (Chromium 130+): the browser's ring was near-black,
+     unseen on a dark theme. Inside the box: the conversation clips what is drawn outside it. */
+  .markdown :is(pre, table):focus-visible {
+    outline: 1px solid var(--vscode-focusBorder);
+    outline-offset: -1px;
+  }
   /* A message nested too deep for Markdown, shown as written. */
   .markdown pre.plain {
     margin: 0.4em 0;
