@@ -267,12 +267,15 @@ export class CdMeter extends LitElement {
       }
       .stats {
         display: grid;
-        grid-template-columns: repeat(auto-fill, minmax(150px, 1fr));
+        /* One column below 150 px (110 px, or 220 at 200 % zoom): a 150 px minimum ran past the edge. */
+        grid-template-columns: repeat(auto-fill, minmax(min(150px, 100%), 1fr));
         gap: 2px 10px;
         margin: 2px 0 4px;
         font-size: 0.92em;
       }
       .stat {
+        min-width: 0;
+        overflow-wrap: anywhere;
         font-variant-numeric: tabular-nums;
       }
       .k {
