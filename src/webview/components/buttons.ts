@@ -13,6 +13,11 @@ export const buttons = css`
     border: 1px solid var(--vscode-button-border, transparent);
     border-radius: 2px;
     cursor: pointer;
+    /* A narrow panel (110 px, 220 at 200 % zoom) wraps the label inside the button, not past the edge. */
+    max-width: 100%;
+    box-sizing: border-box;
+    text-align: start;
+    overflow-wrap: anywhere;
   }
   button:focus-visible {
     outline: 1px solid var(--vscode-focusBorder);
