@@ -330,6 +330,13 @@ export class CdComposer extends LitElement {
         border: none;
         outline: none;
       }
+      /* A panel 300 px tall or less (400 at 150 % zoom) keeps two lines for the message, which scrolls:
+         grown to a wrapped placeholder or a long draft, it left an approval prompt no room. */
+      @media (max-height: 300px) {
+        textarea {
+          max-height: 2.8em;
+        }
+      }
       textarea::placeholder {
         color: var(--vscode-input-placeholderForeground);
       }

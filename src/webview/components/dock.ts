@@ -25,7 +25,7 @@ export interface DockState {
 export function dock(d: DockState): unknown {
   const c = d.chat;
   return d.view === 'chat' || c.approval || d.error
-    ? html`<footer class="dock">
+    ? html`<footer class="dock ${c.approval ? 'asking' : ''}">
         <div class="dock-scroll">
           <cd-approval .approval=${c.approval}></cd-approval>
           ${
@@ -101,6 +101,10 @@ export const dockStyles = css`
     max-height: 70vh;
     display: flex;
     flex-direction: column;
+  }
+  /* A waiting prompt may take more: at 200 % zoom (200 px tall) 70 % left it a sliver under the composer. */
+  .dock.asking {
+    max-height: 85vh;
   }
   /* The prompt, errors and the meter scroll; the composer below them always stays in view. */
   .dock-scroll {
