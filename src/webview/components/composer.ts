@@ -321,7 +321,8 @@ export class CdComposer extends LitElement {
         box-sizing: border-box;
         resize: none;
         min-height: 2.8em;
-        max-height: 30vh;
+        /* 30 % of a tall panel; two lines at 200 px (200 % zoom), where more left an approval no room. */
+        max-height: min(30vh, max(2.8em, 60vh - 120px));
         field-sizing: content;
         font: inherit;
         padding: 6px 8px 2px;
@@ -329,13 +330,6 @@ export class CdComposer extends LitElement {
         background: transparent;
         border: none;
         outline: none;
-      }
-      /* A panel 300 px tall or less (400 at 150 % zoom) keeps two lines for the message, which scrolls:
-         grown to a wrapped placeholder or a long draft, it left an approval prompt no room. */
-      @media (max-height: 300px) {
-        textarea {
-          max-height: 2.8em;
-        }
       }
       textarea::placeholder {
         color: var(--vscode-input-placeholderForeground);
