@@ -76,12 +76,17 @@ test('a change in how many approvals wait is said once by the polite live region
   await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 2 } }) }]);
   await page.waitForFunction(`window.__said.includes('Approval request 1 of 2')`);
   // Renders that leave the count alone (a status line, the same prompt posted again) say nothing more.
-  const before = await page.evaluate('window.__said.length');
+  const frames = (): Promise<unknown> =>
+    page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const count = Number(await page.evaluate('window.__said.length'));
   await patch(page, [{ op: 'activity', text: 'Waiting for approval' }]);
+  await page.locator('cd-app [data-testid="status"]').filter({ hasText: 'Waiting for approval' }).waitFor();
   await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 2 } }) }]);
+  await frames();
+  assert.equal(await page.evaluate('window.__said.length'), count, `said: ${JSON.stringify(await said())}`);
   await patch(page, [{ op: 'approval', approval: request({ place: { at: 1, of: 3 } }) }]);
   await page.waitForFunction(`window.__said.includes('Approval request 1 of 3')`);
-  assert.equal(await page.evaluate('window.__said.length'), before + 1, `said: ${JSON.stringify(await said())}`);
+  assert.equal(await page.evaluate('window.__said.length'), count + 1, `said: ${JSON.stringify(await said())}`);
   await patch(page, [{ op: 'approval', approval: request({ id: 'approval-2', place: { at: 2, of: 3 } }) }]);
   await page.waitForFunction(`window.__said.at(-1)?.endsWith('(request 2 of 3)')`);
   assert.deepEqual(await said(), [
