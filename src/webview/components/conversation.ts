@@ -213,7 +213,12 @@ export class CdConversation extends LitElement {
               class="jump"
               data-testid="jump-to-latest"
               title="Jump to the newest output and follow it"
-              @click=${() => this.jumpToLatest()}
+              @click=${(e: Event) => {
+                // The button goes once following: the focus it had stays in the conversation, not the page.
+                const had = this.renderRoot.activeElement === e.currentTarget;
+                this.jumpToLatest();
+                if (had) this.scroller?.focus({ preventScroll: true });
+              }}
             >
               <span class="codicon codicon-arrow-down" aria-hidden="true"></span> Jump to latest
             </button>`

@@ -1,7 +1,8 @@
 // After an action that removes the control it was done with, the focus lands somewhere useful, not on
 // the page: "Back to the chat" in History or the setup, a session opened from History, Save in the
 // setup, and the error line's Dismiss each left the focus on <body>, where Tab starts over from the top
-// and a screen reader says nothing. Opening the setup puts the focus on its first field.
+// and a screen reader says nothing. Opening the setup puts the focus on its first field; "Jump to latest"
+// leaves it on the conversation.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
@@ -90,5 +91,20 @@ test("the error line's Dismiss gives the focus to the message box", async () => 
   await dismiss.press('Enter');
   await page.locator('cd-app [data-testid="panel-error"]').waitFor({ state: 'detached' });
   await focusIs(page, 'composer', 'after Dismiss');
+  await page.close();
+});
+
+test('"Jump to latest" from the keyboard leaves the focus on the conversation, where arrows scroll', async () => {
+  const { richChat } = await import('../../../scripts/lib/panel-fixture');
+  const page = await panel.open(richChat(30), { width: 300, height: 400 });
+  const conversation = page.locator('cd-app [data-testid="conversation"]');
+  await conversation.focus();
+  await conversation.press('Home');
+  const jump = page.locator('cd-app [data-testid="jump-to-latest"]');
+  await jump.waitFor();
+  await jump.focus();
+  await jump.press('Enter');
+  await jump.waitFor({ state: 'detached' });
+  await focusIs(page, 'conversation', 'after Jump to latest');
   await page.close();
 });
