@@ -2,7 +2,8 @@
 // is virtualized (scrolling back re-inserts old rows) and a streaming message is drawn again at every
 // chunk, so a live log would read old text again and again. One persistent polite region says instead
 // what needs the user: an approval that appeared (even while they type, when it takes no focus) or that
-// more now wait behind, and a new error (the status line above the composer, a live region too, says how a run ended). Pure.
+// more now wait behind, and a new error (the status line above the composer, a live region too, says how
+// a run ended). Pure.
 import type { ChatSnapshot } from '../../protocol/chat';
 
 export function announcement(before: ChatSnapshot | undefined, after: ChatSnapshot): string | undefined {
