@@ -215,7 +215,7 @@ export class CdConversation extends LitElement {
               title="Jump to the newest output and follow it"
               @click=${(e: Event) => {
                 // The button goes once following: the focus it had stays in the conversation, not the page.
-                const had = this.renderRoot.activeElement === e.currentTarget;
+                const had = (this.renderRoot as ShadowRoot).activeElement === e.currentTarget;
                 this.jumpToLatest();
                 if (had) this.scroller?.focus({ preventScroll: true });
               }}
