@@ -3,6 +3,7 @@
 // or that collides with another one ignoring case, gets a short hash of the original name appended.
 import { createHash } from 'node:crypto';
 import { trimTrailing } from '../trim';
+import { redactSecretsSync } from '../store/sanitize/secrets';
 
 // Escaped: one non-ASCII character in a bundle makes V8 hold its whole source as UTF-16 (twice the memory).
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
@@ -16,9 +17,12 @@ export function shortHash(name: string): string {
 /**
  * Maps any string to a base name of `[A-Za-z0-9._-]` only: no separators, no `..`, no leading dot,
  * no trailing dot or space, no reserved device names, at most 80 characters. Lossless for tidy names.
+ * A secret in the name (a server's tool name) is redacted first: the file name is on disk too.
  */
 export function sanitizeName(name: string): string {
-  let s = name.normalize('NFC').replace(/[^A-Za-z0-9._-]/g, '_');
+  let s = redactSecretsSync(name)
+    .text.normalize('NFC')
+    .replace(/[^A-Za-z0-9._-]/g, '_');
   if (s.startsWith('.')) s = '_' + s;
   const kept = trimTrailing(s, '. ');
   s = kept + '_'.repeat(s.length - kept.length);

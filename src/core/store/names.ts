@@ -1,6 +1,7 @@
 // File names safe on every file system (Windows, macOS, Linux; case-insensitive ones too).
 import { createHash } from 'node:crypto';
 import { trimTrailing } from '../trim';
+import { redactSecretsSync } from './sanitize/secrets';
 
 const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
 
@@ -9,10 +10,12 @@ const WINDOWS_RESERVED = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/i;
  * every file system: only `[A-Za-z0-9._-]`, no leading dot or dash (never read as an option), no trailing dot or space, no Windows
  * device name, at most `maxLength` characters. When anything had to change, a short hash of the
  * original is appended so that two different labels never share a file (`a b` and `a_b` differ).
+ * A secret in the label is redacted first: a file name is on disk like the text in it (a tool name an
+ * MCP server chose, a terminal named after `mysql -p…`); the hash of the original keeps names apart.
  */
 export function safeName(label: string, maxLength = 64): string {
-  let s = label
-    .normalize('NFC')
+  let s = redactSecretsSync(label)
+    .text.normalize('NFC')
     .replace(/[^A-Za-z0-9._-]+/g, '_')
     .replace(/^[._-]+/, '');
   s = trimTrailing(s, '._ ');
