@@ -54,13 +54,19 @@ export class ContextDump {
     if (!p) {
       p = (async () => {
         const text = async (s: string): Promise<string> => (await redactSecrets(s)).text;
-        const out: Message = { ...m, content: await text(m.content) };
+        // Every string field (a tool's name, a call id, a stored path), not only the content: this
+        // file is written as it is, not through the store writer. Redaction is deterministic, so a
+        // call and its result keep one id.
+        const out = { ...m } as Message & Record<string, unknown>;
+        for (const [k, v] of Object.entries(m)) if (typeof v === 'string') out[k] = await text(v);
         // Arguments as the history writes them: a value under a secret-named key goes whole
         // (`{"secret_value": "…"}` of a tool that sets a secret), which text alone does not say.
         if (m.toolCalls)
           out.toolCalls = await Promise.all(
             m.toolCalls.map(async (c) => ({
               ...c,
+              id: await text(c.id),
+              name: await text(c.name),
               arguments: await redactJsonText(c.arguments, text, () => undefined),
             })),
           );
