@@ -6,6 +6,7 @@ import { lstat, open, rename, rm } from 'node:fs/promises';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { UsageError } from './command';
+import { redactSecrets } from '../core/store/sanitize/secrets';
 
 const climbs = (rel: string): boolean => rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel);
 
@@ -37,9 +38,13 @@ export async function refuseLinks(flag: string, target: string): Promise<void> {
     throw new UsageError(`${flag} ${target}: ${link} is a link; name the real path (a repository can plant links)`);
 }
 
-/** Writes `text` to `target` through a new file renamed into place: a link put there meanwhile is replaced, not followed. */
-export async function writeOutputFile(flag: string, target: string, text: string): Promise<void> {
+/**
+ * Writes `text` to `target` through a new file renamed into place: a link put there meanwhile is replaced,
+ * not followed. Redacted first, like everything Context Desk writes (a plot names its trajectory's file).
+ */
+export async function writeOutputFile(flag: string, target: string, raw: string): Promise<void> {
   await refuseLinks(flag, target);
+  const { text } = await redactSecrets(raw);
   const tmp = join(dirname(resolve(target)), `.${randomBytes(6).toString('hex')}.tmp`);
   const fh = await open(tmp, 'wx');
   try {
