@@ -4,6 +4,7 @@ import { StreamableHTTPError } from '@modelcontextprotocol/sdk/client/streamable
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { McpServerConfig, McpServerStatus } from './types';
+import { tailRedacted } from '../store/sanitize/secrets';
 
 export interface Failure {
   status: Extract<McpServerStatus, 'error' | 'needs-auth'>;
@@ -76,7 +77,8 @@ export function classifyFailure(
   timeoutMs?: number,
 ): Failure {
   const where = `in ${config.source}`;
-  const tail = stderr.trim() ? `\nLast stderr output:\n${stderr.trim().slice(-1500)}` : '';
+  // Redacted before it is cut: cut first, the end of a token would no longer be found by any rule.
+  const tail = stderr.trim() ? `\nLast stderr output:\n${tailRedacted(stderr.trim(), 1500)}` : '';
   const http = e instanceof StreamableHTTPError ? e.code : undefined;
   if (e instanceof UnauthorizedError || http === 401) {
     return {

@@ -124,6 +124,20 @@ export function clipRedacted(text: string, max: number): string {
 }
 
 /**
+ * The last `max` characters of `text` (or fewer), redacted before the cut, as `clipRedacted` from the
+ * other end: cut first, a token's end (`…Bc5Hd9Jk3Ws7Ye1Ua4Gf`) no longer matches its rule. A cut never
+ * splits a `[REDACTED:…]` marker.
+ */
+export function tailRedacted(text: string, max: number): string {
+  const window = redactSecretsSync(text.slice(-(max + CLIP_MARGIN))).text;
+  let cut = Math.max(0, window.length - max);
+  const open = window.lastIndexOf('[REDACTED:', cut - 1);
+  const close = open === -1 ? -1 : window.indexOf(']', open);
+  if (open !== -1 && close >= cut) cut = close + 1;
+  return window.slice(cut);
+}
+
+/**
  * The largest cut at or before `max` that no secret straddles, for text cut now and redacted later
  * (a long line shown to the agent, then stored): cut through a token, its head would not be found.
  */
