@@ -2,7 +2,7 @@
 // only those rules run, only on those lines (as written and decoded, see decoded-view.ts). Text without
 // any keyword costs one table scan (keywords.ts).
 import { DECODE_PASSES, decodedView, eachStringView, type DecodedView } from './decoded-view';
-import { keywordStarts } from './hidden-keywords';
+import { scanKeywords } from './hidden-keywords';
 import { KeywordIndex, type Keyword } from './keywords';
 import { stampedLines, withoutPrefixes } from './line-prefixes';
 import { entropy, requotedWidths, type SecretRule } from './rules/types';
@@ -110,8 +110,8 @@ export class RedactionEngine {
       view = text;
     } else {
       let lineEnd = -1;
-      for (const pos of keywordStarts(this.index, text, triggered)) {
-        if (pos < lineEnd) continue;
+      scanKeywords(this.index, text, triggered, (pos) => {
+        if (pos < lineEnd) return;
         const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
         const nl = text.indexOf('\n', pos);
         lineEnd = nl === -1 ? text.length : nl + 1;
@@ -119,7 +119,7 @@ export class RedactionEngine {
         if (last && last.origStart + last.length === lineStart) last.length += lineEnd - lineStart;
         else pieces.push({ viewStart: view.length, origStart: lineStart, length: lineEnd - lineStart });
         view += text.slice(lineStart, lineEnd);
-      }
+      });
     }
     view = asciiView(view);
     const spans: Span[] = [];

@@ -10,21 +10,21 @@ import type { KeywordIndex } from './keywords';
 const ESCAPED_ALNUM =
   /\\u00(?:3[0-9]|[46][1-9a-fA-F]|[57][0-9aA])|%(?:3[0-9]|[46][1-9a-fA-F]|[57][0-9aA])|&#(?:4[89]|5[0-7]|6[5-9]|[7-9][0-9]|1[01][0-9]|12[0-2]|x[3-7][0-9a-fA-F]);/;
 
-/** Positions (in `text`, increasing) where a keyword starts, as written or as decoded; adds their rules to `out`. */
-export function keywordStarts<T>(index: KeywordIndex<T>, text: string, out: Set<T>): number[] {
-  const direct: number[] = [];
-  index.scan(text, out, (pos) => direct.push(pos));
-  if (!ESCAPED_ALNUM.test(text)) return direct;
+/**
+ * Calls `found(pos)` for every position (increasing) where a keyword starts, as written or as decoded,
+ * after adding its rules to `out`: `KeywordIndex.scan`, unless the text holds an escaped letter or digit.
+ */
+export function scanKeywords<T>(index: KeywordIndex<T>, text: string, out: Set<T>, found: (pos: number) => void): void {
+  if (!ESCAPED_ALNUM.test(text)) return index.scan(text, out, found);
   const view = decodedView(text);
-  if (!view) return direct;
+  if (!view) return index.scan(text, out, found);
+  const direct: number[] = [];
   const hidden: number[] = [];
+  index.scan(text, out, (pos) => direct.push(pos));
   index.scan(view.text, out, (pos) => hidden.push(view.start[pos]!));
-  if (hidden.length === 0) return direct;
-  // Both lists are increasing (a decoded character's source start never goes back): merge them.
-  const all: number[] = [];
+  // Both lists are increasing (a decoded character's source start never goes back): merged in order.
   let i = 0;
   let j = 0;
   while (i < direct.length || j < hidden.length)
-    all.push(j >= hidden.length || (i < direct.length && direct[i]! <= hidden[j]!) ? direct[i++]! : hidden[j++]!);
-  return all;
+    found(j >= hidden.length || (i < direct.length && direct[i]! <= hidden[j]!) ? direct[i++]! : hidden[j++]!);
 }
