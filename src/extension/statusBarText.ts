@@ -1,6 +1,7 @@
 // The status bar item's text and tooltip, kept apart from VS Code so unit tests read them. Figures follow
 // the panel's rules (protocol/), so the two never disagree.
 import type { ChatSnapshot } from '../protocol/chat';
+import { earlierModels, moreModels } from '../protocol/model-units';
 import { formatUsd } from '../protocol/money';
 import { budgetLabel, formatTokens, heldAsEstimate } from '../protocol/token-count';
 
@@ -16,6 +17,25 @@ export function statusBarText(s: Pick<ChatSnapshot, 'meter'>): string {
   return `$(layers) ${approx}${formatTokens(m.tokensInWindow)}/${formatTokens(m.contextWindow)} (${windowPercent(s)}%)`;
 }
 
+/**
+ * A model's name as Markdown text, never a link, image, emphasis or HTML: their punctuation escaped (and
+ * `:` and `.`, so no bare URL is linked). It is mid-line, so a list or heading mark cannot start there.
+ */
+function markdownText(s: string): string {
+  return s.replace(/[\\`*_{}[\]()<>!|~&:.]/g, (c) => `\\${c}`);
+}
+
+/** Each earlier model's units under its name, not added to each other or to this model's. */
+function earlierLine(list: ChatSnapshot['meter']['otherModelUnits'], inMoney: boolean): string {
+  const { named, more } = earlierModels(list);
+  if (named.length === 0) return '';
+  const each = named.map((e) => `${markdownText(e.model)}: ${Math.round(e.units).toLocaleString()} units`);
+  return (
+    `Earlier models, each in its own units${inMoney ? ' (in the money above)' : ", not added (a model's price is not known)"}: ${each.join('; ')}` +
+    (more > 0 ? `; ${moreModels(more)}` : '')
+  );
+}
+
 /** The tooltip's paragraphs (Markdown). */
 export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): string {
   const m = s.meter;
@@ -29,11 +49,9 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
       : '',
     `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
     m.costUsd !== undefined
-      ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units)`
+      ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units${m.otherModelUnits?.length ? ' of the current model' : ''})`
       : `Cost so far: ${costApprox}${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
-    m.otherModelUnits && m.costUsd === undefined
-      ? `Earlier models: ${Math.round(m.otherModelUnits).toLocaleString()} units of their own, not added (a model's price is not known)`
-      : '',
+    earlierLine(m.otherModelUnits, m.costUsd !== undefined),
     m.summaryUnits
       ? `Summary model: ${Math.round(m.summaryUnits).toLocaleString()} units of its own, not added (its price, or this model's, is not known)`
       : '',

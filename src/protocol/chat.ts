@@ -68,6 +68,12 @@ export interface NoticeAction {
   action: 'configure' | 'showLog' | 'retry' | 'openTranscript' | 'useDemo' | 'maxTurnsSetting';
 }
 
+/** One model's cost units, in that model's own units (one unit: one of its uncached input tokens). */
+export interface ModelUnits {
+  model: string;
+  units: number;
+}
+
 export interface ContextMeter {
   /** Tokens of the last request sent. */
   tokensInWindow: number;
@@ -87,10 +93,11 @@ export interface ContextMeter {
    */
   summaryUnits?: number;
   /**
-   * Units of calls made with models the conversation used before (each model's units are its own uncached
-   * input): not in `costUnits` and shown beside them, when no money total is known.
+   * Units of calls made with models the conversation used before, one entry per model in its own units
+   * (its uncached input token): not in `costUnits`, never added to each other, and shown beside them by
+   * name when no money total is known.
    */
-  otherModelUnits?: number;
+  otherModelUnits?: ModelUnits[];
   /** The price entry the money comes from (table key, the user's setting or the dated default table). */
   price?: { model: string; source: 'default' | 'setting'; asOf?: string };
   calls: number;
@@ -173,8 +180,8 @@ export interface SessionSummary {
   costUnits?: number;
   /** A separate summary model's units, in its own units: not in `costUnits` (see ContextMeter.summaryUnits). */
   summaryUnits?: number;
-  /** Earlier models' units: not in `costUnits` (see ContextMeter.otherModelUnits). */
-  otherModelUnits?: number;
+  /** Earlier models' units, per model: not in `costUnits` (see ContextMeter.otherModelUnits). */
+  otherModelUnits?: ModelUnits[];
   costUsd?: number;
 }
 

@@ -611,10 +611,10 @@ test('after a switch of model the live meter shows the earlier model’s units a
   before.event({ type: 'call-finished', turn: 1, call: 1, outputTokens: 3, record: record(1, 1000), costSoFar: 1000 });
   // The panel rebuilds its view model when the model setting changes; the session goes on with the other model.
   const after = new ChatModel(before.snapshot);
-  after.event({ ...prepared(2), costSoFar: 300, otherModelUnits: 1000 } as AgentEvent);
+  after.event({ ...prepared(2), costSoFar: 300, otherModelUnits: [{ model: 'model-a', units: 1000 }] } as AgentEvent);
   const streaming = after.snapshot.meter;
-  assert.deepEqual([streaming.costUnits, streaming.otherModelUnits], [300, 1000]);
-  assert.equal(costLabel(streaming).text, '300 units + 1k earlier-model units');
+  assert.deepEqual([streaming.costUnits, streaming.otherModelUnits], [300, [{ model: 'model-a', units: 1000 }]]);
+  assert.equal(costLabel(streaming).text, '300 units + 1k units of model-a');
   const b = { ...record(2, 350), model: 'model-b' };
   after.event({
     type: 'call-finished',
@@ -623,7 +623,7 @@ test('after a switch of model the live meter shows the earlier model’s units a
     outputTokens: 3,
     record: b,
     costSoFar: 350,
-    otherModelUnits: 1000,
+    otherModelUnits: [{ model: 'model-a', units: 1000 }],
   });
   const done = after.snapshot.meter;
   const resumed = meterFromLog(emptyChat('s', 'masking', 1000, false).meter, {
@@ -636,9 +636,10 @@ test('after a switch of model the live meter shows the earlier model’s units a
 
 test('a meter rebuilt after a switch with nothing yet of the new model keeps the earlier model’s unknown money unknown', () => {
   const money = { usdPerUnit: 1e-6, model: 'model-b', source: 'setting' as const };
-  const meter = { ...emptyChat('s', 'masking', 1000, false).meter, costUnits: 0, otherModelUnits: 1000 };
+  const other = [{ model: 'model-a', units: 1000 }];
+  const meter = { ...emptyChat('s', 'masking', 1000, false).meter, costUnits: 0, otherModelUnits: other };
   const model = new ChatModel({ ...emptyChat('s', 'masking', 1000, false), meter }, { money });
-  model.event({ ...prepared(2), costSoFar: 100, otherModelUnits: 1000 } as AgentEvent);
+  model.event({ ...prepared(2), costSoFar: 100, otherModelUnits: other } as AgentEvent);
   assert.equal(model.snapshot.meter.costUsd, undefined, 'the earlier model’s calls had no price');
   assert.equal(model.snapshot.meter.costUnits, 100);
 });

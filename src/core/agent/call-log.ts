@@ -5,6 +5,7 @@
 import { inputUnits, type BilledInput } from '../cost/pricing';
 import { reportedInput } from './accounting';
 import { isCallLine } from '../store/history';
+import { addModelUnits, modelUnitsList, type ModelUnits } from './model-units';
 import type { CallRecord, SummaryCallRecord } from './session-state';
 
 const count = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -148,10 +149,10 @@ export interface CallTotals {
   summaryUnits?: number;
   /**
    * Units of model calls (and the agent's own summary calls) made with other models than `model` (the
-   * conversation switched models): each model's unit is its own uncached input, so they are kept out of
-   * `costUnits`, which they would mix.
+   * conversation switched models), one entry per model in the order first used: each model's unit is its
+   * own uncached input, so they are kept out of `costUnits` and out of each other, which they would mix.
    */
-  otherModelUnits?: number;
+  otherModelUnits?: ModelUnits[];
 }
 
 /**
@@ -180,6 +181,7 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?:
     costUnits: 0,
   };
   let usd: number | undefined = 0;
+  const others = new Map<string, number>();
   for (const r of log.calls) {
     t.tokensSent += r.tokensSent;
     t.cachedTokens += r.cachedTokens;
@@ -190,16 +192,18 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?:
       t.reportedCachedTokens += r.usage.cachedTokens ?? 0;
     }
     if (r.model === undefined || current === undefined || r.model === current) t.costUnits += r.cost;
-    else t.otherModelUnits = (t.otherModelUnits ?? 0) + r.cost;
+    else addModelUnits(others, r.model, r.cost);
     usd = usd === undefined || (r.costUsd === undefined && r.cost > 0) ? undefined : usd + (r.costUsd ?? 0);
   }
   for (const s of log.summaryCalls) {
     const of = summaryUnitsModel(s);
     if (s.unitsOf !== undefined) t.summaryUnits = (t.summaryUnits ?? 0) + s.cost;
     else if (of === undefined || current === undefined || of === current) t.costUnits += s.cost;
-    else t.otherModelUnits = (t.otherModelUnits ?? 0) + s.cost;
+    else addModelUnits(others, of, s.cost);
     usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
   }
-  if (usd !== undefined && t.costUnits + (t.otherModelUnits ?? 0) > 0) t.costUsd = usd;
+  const otherModelUnits = modelUnitsList(others);
+  if (otherModelUnits) t.otherModelUnits = otherModelUnits;
+  if (usd !== undefined && (t.costUnits > 0 || [...others.values()].some((u) => u > 0))) t.costUsd = usd;
   return t;
 }

@@ -6,6 +6,7 @@ import type { ContextResult } from '../strategies/types';
 import type { CallAccountant, PreparedBill } from './accounting';
 import type { AgentEvent, MaskedObservation } from './events';
 import type { ChatResult, ProviderUsage } from './provider';
+import type { ModelUnits } from './model-units';
 import type { CallRecord, ReportedUsage } from './session-state';
 
 /** The summarizer's budget request was refused. */
@@ -78,7 +79,7 @@ export function callRecord(
   };
 }
 
-export function callFinished(r: CallRecord, costSoFar: number, otherModelUnits?: number): AgentEvent {
+export function callFinished(r: CallRecord, costSoFar: number, otherModelUnits?: ModelUnits[]): AgentEvent {
   return {
     type: 'call-finished',
     turn: r.turn,
@@ -86,7 +87,7 @@ export function callFinished(r: CallRecord, costSoFar: number, otherModelUnits?:
     outputTokens: r.outputTokens,
     record: r,
     costSoFar,
-    ...(otherModelUnits !== undefined ? { otherModelUnits } : {}),
+    ...(otherModelUnits !== undefined ? { otherModelUnits: otherModelUnits.map((m) => ({ ...m })) } : {}),
   };
 }
 

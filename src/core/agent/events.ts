@@ -2,6 +2,7 @@
 import type { BudgetEvent } from '../budget';
 import type { StrategyName } from '../strategies/types';
 import type { ProviderErrorInfo } from './errors';
+import type { ModelUnits } from './model-units';
 import type { CallRecord, SummaryCallRecord } from './session-state';
 import type { ToolCallLabel } from './tool-registry';
 
@@ -33,8 +34,8 @@ export interface ContextPrepared {
   inputCost: number;
   /** Every call of the session so far including this one's input, in the same units (the current model's). */
   costSoFar: number;
-  /** Units of earlier models' calls (the conversation switched models): never in `costSoFar`. */
-  otherModelUnits?: number;
+  /** Units of earlier models' calls (the conversation switched models), per model: never in `costSoFar`. */
+  otherModelUnits?: ModelUnits[];
   masked: MaskedObservation[];
   summarizedTurns: number;
   /** True when the tokenizer is the chars/4 estimate. */
@@ -78,7 +79,7 @@ export type AgentEvent =
       record: CallRecord;
       costSoFar: number;
       /** As context-prepared's. */
-      otherModelUnits?: number;
+      otherModelUnits?: ModelUnits[];
     }
   /**
    * The call is repeated. Text streamed for this turn so far belonged to the failed attempt: the UI
@@ -86,7 +87,7 @@ export type AgentEvent =
    */
   | { type: 'retry'; turn: number; attempt: number; reason: string; delayMs: number; filtered: boolean }
   /** A summarizer call (summary, hybrid) was billed. */
-  | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number; otherModelUnits?: number }
+  | { type: 'summary-call'; record: SummaryCallRecord; costSoFar: number; otherModelUnits?: ModelUnits[] }
   | { type: 'budget'; event: BudgetEvent }
   | { type: 'error'; turn: number; error: ProviderErrorInfo }
   /** Something went wrong that the run works around (a failed summary: the call goes ahead without it). */

@@ -6,6 +6,7 @@ import { cappedLines } from '../store/capped-lines';
 import { parseJsonLine } from '../store/durable';
 import { isCallLine, isMessageRecord, isSetAsideLine } from '../store/history';
 import { callTotals, parseCallRecord, parseSummaryCallRecord } from './call-log';
+import type { ModelUnits } from './model-units';
 import type { CallRecord, SummaryCallRecord } from './session-state';
 
 export interface HistorySummary {
@@ -23,7 +24,7 @@ export interface HistorySummary {
   /** A separate summary model's units, not in `costUnits` (see CallTotals.summaryUnits). */
   summaryUnits?: number;
   /** Units of calls of models other than the last call's, not in `costUnits` (see CallTotals.otherModelUnits). */
-  otherModelUnits?: number;
+  otherModelUnits?: ModelUnits[];
 }
 
 export const TITLE_CHARS = 80;

@@ -1,6 +1,7 @@
 // The session as plain JSON: the panel restores it after a reload and history files store it.
 import { randomUUID } from 'node:crypto';
 import type { Message } from '../messages';
+import type { ModelUnits } from './model-units';
 import { withOrigins } from '../provenance';
 import { parseStrategyState, type StrategyState } from '../strategies/strategy-state';
 import { isStrategyName, type StrategyName } from '../strategies/types';
@@ -135,8 +136,8 @@ export interface SessionState {
    * A conversation that switched models keeps the earlier models' units in `otherModelUnits`, not here.
    */
   cost: number;
-  /** Units of calls made with other models than `model` (each in its own model's units); never in `cost`. */
-  otherModelUnits?: number;
+  /** Units of calls made with other models than `model`, per model in its own units; never in `cost`. */
+  otherModelUnits?: ModelUnits[];
   /** Tokens counted against the budgets so far (absent in states saved before it existed: 0). */
   spentTokens?: number;
   /**

@@ -1,5 +1,13 @@
 // Builds the panel's chat view model from the agent's events: a pure translation, no VS Code calls.
-import type { ChatItem, ChatPatch, ChatSnapshot, ChatToolCall, ContextMeter, NoticeAction } from '../../protocol/chat';
+import type {
+  ChatItem,
+  ChatPatch,
+  ChatSnapshot,
+  ChatToolCall,
+  ContextMeter,
+  ModelUnits,
+  NoticeAction,
+} from '../../protocol/chat';
 import { applyChatPatches } from '../../protocol/chatPatch';
 import type { AgentEvent } from '../../core/agent/events';
 import type { CallRecord } from '../../core/agent/session-state';
@@ -40,7 +48,10 @@ export class ChatModel {
   private lastError: ProviderErrorInfo | undefined;
   /** Money of the calls recorded so far (undefined once one was billed without a known price). */
   private usd: number | undefined = 0;
-  /** Units of the calls recorded so far, every model's (what `usd` is the price of). */
+  /**
+   * The current and earlier models' units of the calls recorded so far, added only to be compared with the
+   * same sum later: what is in flight is the growth of the current model's units (earlier models' are fixed).
+   */
   private unitsRecorded = 0;
 
   constructor(
@@ -48,7 +59,7 @@ export class ChatModel {
     private readonly options: ChatModelOptions = {},
   ) {
     this.s = initial;
-    this.unitsRecorded = initial.meter.costUnits + (initial.meter.otherModelUnits ?? 0);
+    this.unitsRecorded = initial.meter.costUnits + unitsOfAll(initial.meter.otherModelUnits);
     this.usd = this.unitsRecorded === 0 ? 0 : initial.meter.costUsd;
   }
 
@@ -233,9 +244,9 @@ export class ChatModel {
   }
 
   /** A call (or summarizer call) is final: its money joins the sum. */
-  private recorded(cost: number, costUsd: number | undefined, costSoFar: number, other = 0): void {
+  private recorded(cost: number, costUsd: number | undefined, costSoFar: number, other?: ModelUnits[]): void {
     this.usd = this.usd === undefined || (costUsd === undefined && cost > 0) ? undefined : this.usd + (costUsd ?? 0);
-    this.unitsRecorded = costSoFar + other;
+    this.unitsRecorded = costSoFar + unitsOfAll(other);
   }
 
   /** The meter with a call's record added to its totals, and what the provider reported for it. */
@@ -276,11 +287,12 @@ export class ChatModel {
    * the recorded calls' sum, plus the call in flight at the model's price. No money once a call was billed
    * without a known price: a partial sum would mislead.
    */
-  private withCost(meter: ContextMeter, units: number, other: number | undefined): ContextMeter {
+  private withCost(meter: ContextMeter, units: number, other: ModelUnits[] | undefined): ContextMeter {
     const { costUsd: _old, price: _p, otherModelUnits: _o, ...rest } = meter;
     const money = this.options.money;
     // Only the current model's units grow between records: the earlier models' are fixed when it starts.
-    const inFlight = units + (other ?? 0) - this.unitsRecorded;
+    const earlier = unitsOfAll(other);
+    const inFlight = units + earlier - this.unitsRecorded;
     const usd =
       this.usd === undefined || (inFlight > 0 && !money)
         ? undefined
@@ -288,8 +300,8 @@ export class ChatModel {
     return {
       ...rest,
       costUnits: units,
-      ...(other !== undefined && other > 0 ? { otherModelUnits: other } : {}),
-      ...(usd !== undefined && units + (other ?? 0) > 0 ? { costUsd: usd } : {}),
+      ...(other !== undefined && earlier > 0 ? { otherModelUnits: other.map((m) => ({ ...m })) } : {}),
+      ...(usd !== undefined && units + earlier > 0 ? { costUsd: usd } : {}),
       ...(money ? { price: priceOf(money) } : meter.price ? { price: meter.price } : {}),
     };
   }
@@ -389,6 +401,13 @@ export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): B
       state = byUse;
   }
   return { state, usedPercent, limit };
+}
+
+/** Every earlier model's units added: only for bookkeeping differences, never shown (they are not one unit). */
+function unitsOfAll(other: readonly ModelUnits[] | undefined): number {
+  let n = 0;
+  for (const m of other ?? []) n += m.units;
+  return n;
 }
 
 /** The meter with a summary call's units added apart when they are another model's (see `unitsOf`). */

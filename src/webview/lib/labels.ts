@@ -1,6 +1,7 @@
 // Labels whose words must mean what they say: plurals, costs (money or labelled units), masking, budget
 // and past sessions. Pure (no DOM) so node tests cover every wording.
 import type { ChatToolCall, ContextMeter, SessionSummary } from '../../protocol/chat';
+import { earlierModels, moreModels } from '../../protocol/model-units';
 import { heldAsEstimate } from '../../protocol/token-count';
 import { formatTokens, formatUsd } from './format';
 
@@ -44,20 +45,39 @@ export function costLabel(
       text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.summaryUnits)} summary units`,
       title: SUMMARY_UNITS_TOOLTIP + estimate,
     };
-  if (m.costUsd === undefined && m.otherModelUnits !== undefined && m.otherModelUnits > 0)
+  const earlier = m.costUsd === undefined ? earlierUnitsText(m.otherModelUnits) : '';
+  if (earlier)
     return {
-      text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.otherModelUnits)} earlier-model units`,
+      text: `${approx}${formatTokens(m.costUnits)} units${earlier}`,
       title: OTHER_MODEL_UNITS_TOOLTIP + estimate,
     };
   if (m.costUsd !== undefined)
     return {
       text: `${approx}${formatUsd(m.costUsd)}`,
       title:
-        `${approx}${formatUsd(m.costUsd)} so far (${formatTokens(m.costUnits)} units: input-token equivalents)` +
+        `${approx}${formatUsd(m.costUsd)} so far (${unitsBesideMoney(m.costUnits, m.otherModelUnits)})` +
         (m.price ? `; price: ${priceSource(m.price)}.` : '.') +
         estimate,
     };
   return { text: `${approx}${formatTokens(m.costUnits)} units`, title: UNIT_TOOLTIP + estimate };
+}
+
+/** The units the money is the price of: after a switch of model, each model's apart, by name. */
+function unitsBesideMoney(units: number, other: ContextMeter['otherModelUnits']): string {
+  const { named, more } = earlierModels(other);
+  if (named.length === 0) return `${formatTokens(units)} units: input-token equivalents`;
+  const each = named.map((e) => `${formatTokens(e.units)} units of ${e.model}`).join(', ');
+  return (
+    `${formatTokens(units)} units of the current model; earlier models in their own units: ${each}` +
+    (more > 0 ? ` ${moreModels(more)}` : '')
+  );
+}
+
+/** " + 1.04k units of gpt-4o + 270 units of my-llama and 2 more models": each model apart, by name. */
+function earlierUnitsText(list: ContextMeter['otherModelUnits']): string {
+  const { named, more } = earlierModels(list);
+  const each = named.map((e) => ` + ${formatTokens(e.units)} units of ${e.model}`).join('');
+  return each + (more > 0 ? ` ${moreModels(more)}` : '');
 }
 
 /**
@@ -83,7 +103,7 @@ export function sessionMeta(s: SessionSummary, now = Date.now()): string {
     parts.push(
       `${formatTokens(s.costUnits)} units` +
         (s.summaryUnits ? ` + ${formatTokens(s.summaryUnits)} summary units` : '') +
-        (s.otherModelUnits ? ` + ${formatTokens(s.otherModelUnits)} earlier-model units` : ''),
+        earlierUnitsText(s.otherModelUnits),
     );
   else parts.push('cost not recorded');
   parts.push(shortDate(s.updatedAt ?? s.createdAt, now));

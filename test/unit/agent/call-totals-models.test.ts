@@ -22,12 +22,12 @@ const call = (n: number, model: string, cost: number, costUsd?: number): CallRec
 test('after a switch to a model of unknown price, its units and the earlier model’s are kept apart', () => {
   const t = callTotals({ calls: [call(1, 'gpt-4o', 1040, 0.0026), call(2, 'my-local-llama', 700)], summaryCalls: [] });
   assert.equal(t.costUnits, 700, 'the current (last) model’s units');
-  assert.equal(t.otherModelUnits, 1040);
+  assert.deepEqual(t.otherModelUnits, [{ model: 'gpt-4o', units: 1040 }]);
   assert.equal(t.costUsd, undefined, 'no money: one call has no price');
   const label = costLabel({ costUnits: t.costUnits, otherModelUnits: t.otherModelUnits, calls: 2 });
-  assert.equal(label.text, '700 units + 1.04k earlier-model units');
+  assert.equal(label.text, '700 units + 1.04k units of gpt-4o');
   const meta = sessionMeta({ id: 'x', title: 't', createdAt: 0, turns: 2, ...t }, 0);
-  assert.match(meta, /700 units \+ 1\.04k earlier-model units/);
+  assert.match(meta, /700 units \+ 1\.04k units of gpt-4o/);
   // With every price known the money is the sum; one model alone has no other units.
   const both = callTotals({
     calls: [call(1, 'gpt-4o', 1000, 0.0025), call(2, 'claude-sonnet-4-5', 500, 0.0015)],

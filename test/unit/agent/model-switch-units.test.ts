@@ -4,11 +4,11 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { callTotals } from '../../../src/core/agent/call-log';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { unitsUnderModel } from '../../../src/core/agent/model-units';
+import { unitsUnderModel, type ModelUnits } from '../../../src/core/agent/model-units';
 import type { SessionState, SummaryCallRecord } from '../../../src/core/agent/session-state';
 import { harness } from './helpers';
 
-const unitsOf = (e: AgentEvent): [number, number | undefined] | undefined =>
+const unitsOf = (e: AgentEvent): [number, ModelUnits[] | undefined] | undefined =>
   e.type === 'context-prepared' || e.type === 'call-finished' ? [e.costSoFar, e.otherModelUnits] : undefined;
 
 test('after a switch the live events, state.cost and History count only the new model’s units, the old apart', async () => {
@@ -29,12 +29,16 @@ test('after a switch the live events, state.cost and History count only the new 
     const live = second.events.flatMap((e) => (unitsOf(e) ? [unitsOf(e)!] : []));
     assert.equal(live.length, 2, 'context-prepared and call-finished');
     for (const [units, other] of live) {
-      assert.equal(other, aUnits, 'the earlier model’s units, apart, while streaming and after');
+      assert.deepEqual(
+        other,
+        [{ model: 'model-a', units: aUnits }],
+        'the earlier model’s units, apart, while streaming and after',
+      );
       assert.ok(units > 0);
     }
     const history = callTotals(state);
     assert.equal(state.cost, history.costUnits);
-    assert.equal(state.otherModelUnits, history.otherModelUnits);
+    assert.deepEqual(state.otherModelUnits, history.otherModelUnits);
     assert.equal(live.at(-1)![0], history.costUnits, 'the meter after the call is what History shows');
     assert.equal(history.costUnits, state.calls[1]!.cost, 'only model-b’s own call');
   } finally {
@@ -57,12 +61,12 @@ test('the agent’s own summary calls made before a switch are the earlier model
   // A record that names its agent model, and an older one whose own model (no money) tells the units.
   const log = { calls, summaryCalls: [summary({ agentModel: 'model-a' }), summary({})] };
   const t = callTotals(log);
-  assert.deepEqual([t.costUnits, t.otherModelUnits], [300, 1280]);
+  assert.deepEqual([t.costUnits, t.otherModelUnits], [300, [{ model: 'model-a', units: 1280 }]]);
   // A converted separate summary model's call (money known) is in the agent model's units it names.
   const converted = summary({ model: 'mini', agentModel: 'model-b', costUsd: 0.001, cost: 40 });
   assert.deepEqual(callTotals({ calls, summaryCalls: [converted] }).costUnits, 340);
   // The state a resumed session goes on from agrees with History.
   const state = { calls, summaryCalls: log.summaryCalls, cost: 1580 } as SessionState;
   unitsUnderModel(state, 'model-b');
-  assert.deepEqual([state.cost, state.otherModelUnits], [300, 1280]);
+  assert.deepEqual([state.cost, state.otherModelUnits], [300, [{ model: 'model-a', units: 1280 }]]);
 });
