@@ -57,7 +57,9 @@ export function recordedReport(t: RecordedTotals): RecordedReport {
     ...(t.sentTokens !== undefined ? { sentTokens: t.sentTokens } : {}),
     ...(t.costUnits !== undefined ? { costUnits: round(t.costUnits, 2) } : {}),
     ...(t.summaryCalls !== undefined ? { summaryCalls: t.summaryCalls } : {}),
-    ...(t.otherModelUnits !== undefined ? { otherModelUnits: round(t.otherModelUnits, 2) } : {}),
+    ...(t.costUnitsByModel !== undefined
+      ? { costUnitsByModel: t.costUnitsByModel.map((m) => ({ ...m, units: round(m.units, 2) })) }
+      : {}),
     ...(t.recordCalls !== undefined ? { recordCalls: t.recordCalls } : {}),
     ...(t.recordCallsWithPrompt !== undefined ? { recordCallsWithPrompt: t.recordCallsWithPrompt } : {}),
     costUsd: t.cost === undefined ? null : roundDecimal(t.cost, 6),

@@ -1,6 +1,6 @@
 // The replay report as CSV, for spreadsheets: the JSON report's strategy figures, one row per scope and strategy.
 import { printable } from '../../core/trajectories';
-import { recordedVsRawRatio, type RecordedReport } from './recorded';
+import { recordedVsRawRatio, sameCalls, type RecordedReport } from './recorded';
 import { round, type ReplayReport, type StrategyReport } from './report';
 
 const CSV_FIELDS: (keyof StrategyReport)[] = [
@@ -54,7 +54,8 @@ export function formatCsv(r: ReplayReport): string {
         rec.calls,
         rec.inputTokens,
         csvRatio(recordedVsRawRatio(rec)),
-        '',
+        // Recorded cost units, only as the table shows them: one model's, over this row's own calls.
+        rec.costUnits !== undefined && sameCalls(rec) ? rec.costUnits : '',
         '',
         rec.cachedTokens,
         rec.peakContextTokens,

@@ -58,6 +58,26 @@ function outputNote(rec: RecordedReport): string {
   return `${fmt(rec.outputTokens)} output tokens` + (all ? '' : ` recorded by ${fmt(rec.outputCalls)} of these calls`);
 }
 
+/** Recorded cost units: one total when they are one model's, else each model's apart, by name. */
+function recordedUnitsText(rec: RecordedReport): string {
+  if (rec.costUnits !== undefined) return `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records`;
+  const list = rec.costUnitsByModel;
+  if (!list?.length) return '';
+  const shown = list.slice(0, NAMED_MODELS).map((m) => `${fmt(Math.round(m.units))} of ${modelName(m)}`);
+  const more = list.length - shown.length;
+  return (
+    `, cost units recomputed from the records per model: ${shown.join(', ')}${more > 0 ? ` and ${fmt(more)} more (see --format json)` : ''}` +
+    " (not added: each model's unit is its own uncached input token)"
+  );
+}
+
+function modelName(m: NonNullable<RecordedReport['costUnitsByModel']>[number]): string {
+  return m.model === null ? `model not recorded (${printable(m.trajectory ?? '', 80)})` : printable(m.model, 80);
+}
+
+/** Models named one by one in the table; the JSON report has them all. */
+const NAMED_MODELS = 8;
+
 function recordedLines(r: ReplayReport): string[] {
   const rec = r.recorded!;
   const lines = [
@@ -72,13 +92,8 @@ function recordedLines(r: ReplayReport): string[] {
   if (rec.sentTokens !== undefined)
     lines.push(
       `Context Desk's call records (${fmt(rec.recordCalls ?? 0)} model calls): ${fmt(rec.sentTokens)} tokens sent by the agent's own count` +
-        (rec.costUnits !== undefined
-          ? `, ${fmt(Math.round(rec.costUnits))} cost units recomputed from the records`
-          : '') +
+        recordedUnitsText(rec) +
         (rec.summaryCalls ? ` (${fmt(rec.summaryCalls)} summarizer calls included)` : '') +
-        (rec.otherModelUnits !== undefined
-          ? `; ${fmt(Math.round(rec.otherModelUnits))} more units of a separate summary model, in its own units (its price or the agent model's was not known), not added`
-          : '') +
         '.',
     );
   const formats = Object.entries(r.agreement);

@@ -160,7 +160,7 @@ export interface CallTotals {
  * in older records, its own model when it has no money (a converted separate model's call always has
  * money); undefined when the record cannot tell (then counted as the current model's, as before).
  */
-function summaryUnitsModel(s: SummaryCallRecord): string | undefined {
+export function summaryUnitsModel(s: SummaryCallRecord): string | undefined {
   return s.agentModel ?? (s.costUsd === undefined ? s.model : undefined);
 }
 

@@ -103,16 +103,57 @@ export interface RecordedTotals {
   uncountedMedia: number;
   /** Context Desk's records: tokens the agent counted as sent, summed over every call that has a record. */
   sentTokens?: number;
-  /** Context Desk's records: cost in units (model and summarizer calls), recomputed from the records. */
+  /**
+   * Context Desk's records: cost in units (model and summarizer calls), recomputed from the records, when
+   * they are all one model's units; absent when they are several models' (see costUnitsByModel).
+   */
   costUnits?: number;
+  /**
+   * The same per model, in the order first read: each model's unit is its own uncached input token, so
+   * units of two models are never added. `model` null: a run whose records never name their model (one
+   * entry per such run, `trajectory`: they may be different models).
+   */
+  costUnitsByModel?: RecordedModelUnits[];
   /** Summarizer calls recorded beside the model calls. */
   summaryCalls?: number;
-  /** Units of summarizer calls in a separate model's own units (its price or the agent's unknown): not in costUnits. */
-  otherModelUnits?: number;
   /** Context Desk's records: model calls with a record (the scope of sentTokens and costUnits). */
   recordCalls?: number;
   /** Of those, the calls whose prompt size was recorded too: when it equals both counts, the scopes are one. */
   recordCallsWithPrompt?: number;
+}
+
+export interface RecordedModelUnits {
+  model: string | null;
+  units: number;
+  trajectory?: string;
+}
+
+/** Recorded cost units grouped by the model whose units they are (see RecordedTotals.costUnitsByModel). */
+class UnitsByModel {
+  private readonly byKey = new Map<string, RecordedModelUnits>();
+
+  /** A run's units: a record without a model is in the run's model (its last record that names one). */
+  addRun(r: TrajectoryReplay): void {
+    const runModel = r.calls.findLast((c) => c.recorded?.costModel !== undefined)?.recorded?.costModel;
+    const add = (model: string | undefined, units: number): void => {
+      const m = model ?? runModel;
+      const key = m !== undefined ? `model:${m}` : `run:${r.trajectoryId}`;
+      const entry = this.byKey.get(key);
+      if (entry) entry.units += units;
+      else
+        this.byKey.set(key, m !== undefined ? { model: m, units } : { model: null, units, trajectory: r.trajectoryId });
+    };
+    for (const c of r.calls) if (c.recorded?.costUnits !== undefined) add(c.recorded.costModel, c.recorded.costUnits);
+    for (const e of r.recordedSummaries?.units ?? []) add(e.model, e.units);
+  }
+
+  /** The total when every unit is one model's; the entries otherwise (none when no record had units). */
+  apply(t: RecordedTotals): void {
+    if (this.byKey.size === 0) return;
+    const list = [...this.byKey.values()];
+    t.costUnitsByModel = list;
+    if (list.length === 1) t.costUnits = list[0]!.units;
+  }
 }
 
 /** Sums the recorded usage of raw replays (recorded figures do not depend on the strategy). */
@@ -132,6 +173,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     costTrajectories: 0,
   };
   let cost: number | undefined;
+  const units = new UnitsByModel();
   const mediaFiles = new Map<string, number>();
   for (const r of raw) {
     let any = false;
@@ -144,7 +186,6 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
         callsWithCost++;
       }
       if (u?.sentTokens !== undefined) t.sentTokens = (t.sentTokens ?? 0) + u.sentTokens;
-      if (u?.costUnits !== undefined) t.costUnits = (t.costUnits ?? 0) + u.costUnits;
       if (u?.sentTokens !== undefined || u?.costUnits !== undefined) {
         t.recordCalls = (t.recordCalls ?? 0) + 1;
         if (u.inputTokens !== undefined) t.recordCallsWithPrompt = (t.recordCallsWithPrompt ?? 0) + 1;
@@ -163,11 +204,10 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
       t.peakContextTokens = Math.max(t.peakContextTokens, u.inputTokens);
       t.computedInputTokens += c.contextTokens;
     }
+    units.addRun(r);
     const s = r.recordedSummaries;
     if (s) {
       t.summaryCalls = (t.summaryCalls ?? 0) + s.calls;
-      t.costUnits = (t.costUnits ?? 0) + s.costUnits;
-      if (s.otherModelUnits !== undefined) t.otherModelUnits = (t.otherModelUnits ?? 0) + s.otherModelUnits;
       if (s.cost !== undefined) callCost = (callCost ?? 0) + s.cost;
     }
     if (any) t.trajectories++;
@@ -180,6 +220,7 @@ export function aggregateRecorded(raw: readonly TrajectoryReplay[]): RecordedTot
     }
   }
   if (cost !== undefined) t.cost = cost;
+  units.apply(t);
   for (const n of mediaFiles.values()) t.uncountedMedia += n;
   return t;
 }

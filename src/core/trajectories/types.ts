@@ -40,6 +40,11 @@ export interface RecordedUsage {
   sentTokens?: number;
   /** Context Desk's own records: the call's cost in units, recomputed from its figures and prices. */
   costUnits?: number;
+  /**
+   * The model whose units `costUnits` is in (one unit: one of its uncached input tokens); absent when the
+   * record does not say (then its run's model, as the meter takes it).
+   */
+  costModel?: string;
   /** The log recorded token figures for this call that are not counts (negative, fractional, beyond 2^53): none is used. */
   unreadableTokens?: true;
   /**
@@ -54,12 +59,12 @@ export interface RecordedSummaries {
   calls: number;
   inputTokens: number;
   outputTokens: number;
-  costUnits: number;
   /**
-   * Units of calls to a separate summary model whose price, or the agent model's, was not known: in that
-   * model's own units, so not in `costUnits` (the record's `unitsOf`).
+   * Cost units per model whose units they are: the agent model's for its own summaries, a separate summary
+   * model's own when its price or the agent model's was not known (the record's `unitsOf`). `model` is
+   * absent when the record does not say (then its run's model). Never added across models.
    */
-  otherModelUnits?: number;
+  units: { model?: string; units: number }[];
   /** US dollars, when every one had a known price. */
   cost?: number;
 }

@@ -6,7 +6,7 @@ import { BAD_COUNT, isObject, optionalCount, optionalNumber, type JsonObject } f
 import type { RecordedUsage } from './types';
 import { wholePrompt } from '../cost/litellm-prompt';
 
-type Figure = Exclude<keyof RecordedUsage, 'unreadableTokens' | 'promptSizeUnknown'>;
+type Figure = Exclude<keyof RecordedUsage, 'unreadableTokens' | 'promptSizeUnknown' | 'costModel'>;
 
 function set(u: RecordedUsage, k: Figure, v: number | undefined): void {
   if (v !== undefined) u[k] = v;

@@ -110,10 +110,18 @@ test("raw's agreement is refused where media were not counted (raw is then a low
 test("a separate summary model's own units are reported apart from the recorded cost units, not added", () => {
   const r = report([
     replay('a', [{ sent: 100, recorded: { inputTokens: 100, sentTokens: 100, costUnits: 100 } }], {
-      recordedSummaries: { calls: 1, inputTokens: 20000, outputTokens: 300, costUnits: 0, otherModelUnits: 21200 },
+      recordedSummaries: {
+        calls: 1,
+        inputTokens: 20000,
+        outputTokens: 300,
+        units: [{ model: 'my-llm', units: 21200 }],
+      },
     }),
   ]);
-  assert.equal(r.recorded!.costUnits, 100);
-  assert.equal(r.recorded!.otherModelUnits, 21200);
-  assert.match(formatTable(r), /21,200 more units of a separate summary model.*not added/);
+  assert.equal(r.recorded!.costUnits, undefined, 'two models’ units: no total');
+  assert.deepEqual(r.recorded!.costUnitsByModel, [
+    { model: null, units: 100, trajectory: 'a' },
+    { model: 'my-llm', units: 21200 },
+  ]);
+  assert.match(formatTable(r), /21,200 of my-llm.*not added/);
 });

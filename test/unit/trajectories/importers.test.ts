@@ -380,6 +380,9 @@ test('Context Desk history: a separate summary model’s own units are kept out 
   );
   const [t] = await loadTrajectoryFile(file);
   assert.equal(t!.recordedSummaries?.calls, 2);
-  assert.equal(t!.recordedSummaries?.costUnits, 1500, 'only the units of the agent model');
-  assert.equal(t!.recordedSummaries?.otherModelUnits, 21200);
+  // The first record names no agent model and has no money: its own model's units; the second, my-local-llm's own.
+  assert.deepEqual(t!.recordedSummaries?.units, [
+    { model: 'claude-sonnet-4-5', units: 1500 },
+    { model: 'my-local-llm', units: 21200 },
+  ]);
 });

@@ -6,7 +6,7 @@
 // as it was never sent). Each call's recorded usage
 // is what the provider reported plus the agent's own count and cost, recomputed from the record.
 // Records of other kinds are counted and skipped, never a reason to fail.
-import { parseCallRecord, parseSummaryCallRecord, recomputedCost } from '../../agent/call-log';
+import { parseCallRecord, parseSummaryCallRecord, recomputedCost, summaryUnitsModel } from '../../agent/call-log';
 import type { CallRecord } from '../../agent/session-state';
 import type { Message, Origin, Role } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
@@ -48,6 +48,7 @@ function recordedOf(r: CallRecord, notes: Notes): RecordedUsage {
         `${plural(n, 'call record')} whose stored cost differs from its figures by over 0.5 % (the figures are used)`,
     );
   const u: RecordedUsage = { sentTokens: r.tokensSent, costUnits: units, outputTokens: r.outputTokens };
+  if (typeof r.model === 'string') u.costModel = r.model;
   if (r.usage?.inputTokens !== undefined) u.inputTokens = r.usage.inputTokens;
   if (r.usage?.cachedTokens !== undefined) u.cachedTokens = r.usage.cachedTokens;
   if (r.usage?.cacheWriteTokens !== undefined) u.cacheWriteTokens = r.usage.cacheWriteTokens;
@@ -93,13 +94,14 @@ export const contextDeskHistory: Importer = {
             other++;
             continue;
           }
-          summaries ??= { calls: 0, inputTokens: 0, outputTokens: 0, costUnits: 0 };
+          summaries ??= { calls: 0, inputTokens: 0, outputTokens: 0, units: [] };
           summaries.calls++;
           summaries.inputTokens += sc.inputTokens;
           summaries.outputTokens += sc.outputTokens;
-          // Another model's units are not the session's: kept apart, never added (the record's unitsOf).
-          if (sc.unitsOf !== undefined) summaries.otherModelUnits = (summaries.otherModelUnits ?? 0) + sc.cost;
-          else summaries.costUnits += sc.cost;
+          // In the units of the model the record names (unitsOf: a separate summary model's own); grouped
+          // per model by the report, never added across models.
+          const model = sc.unitsOf ?? summaryUnitsModel(sc);
+          summaries.units.push({ ...(model !== undefined ? { model } : {}), units: sc.cost });
           summaryUsd = summaryUsd === undefined || sc.costUsd === undefined ? undefined : summaryUsd + sc.costUsd;
           continue;
         }
