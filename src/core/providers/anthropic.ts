@@ -76,7 +76,6 @@ export class AnthropicProvider implements ChatProvider {
     const parts = toAnthropicRequest(request.messages, before?.messages, before?.breakpoints);
     this.previous.set(key, { messages: request.messages.slice(), breakpoints: parts.breakpoints });
     const tools = new Map<number, { id: string; name: string; json: string }>();
-    const usage: ProviderUsage = {};
     let finish: string | undefined;
     let stopped = false;
     const end: EndWatch = { sawDone: false };
@@ -99,18 +98,12 @@ export class AnthropicProvider implements ChatProvider {
           { signal: local.signal },
         ),
       );
+      const prompt = new PromptUsage();
       for await (const event of stream) {
         if (event.type === 'message_start') {
           // Some Anthropic-compatible servers send no usage: the answer still counts, by our own count.
-          const u = event.message.usage as Anthropic.Usage | undefined;
-          if (!u) continue;
-          const read = u.cache_read_input_tokens ?? 0;
-          const written = u.cache_creation_input_tokens ?? 0;
-          usage.inputTokens = u.input_tokens + read + written;
-          usage.cachedTokens = read;
-          usage.cacheWriteTokens = written;
           // Reported now: a call that fails mid-stream is billed by what the provider counted.
-          yield { type: 'usage', usage: { ...usage } };
+          if (prompt.add(event.message.usage)) yield { type: 'usage', usage: prompt.usage() };
         } else if (event.type === 'content_block_start' && event.content_block.type === 'tool_use') {
           tools.set(event.index, { id: event.content_block.id, name: event.content_block.name, json: '' });
         } else if (event.type === 'content_block_delta') {
@@ -120,9 +113,10 @@ export class AnthropicProvider implements ChatProvider {
             if (t) t.json += event.delta.partial_json;
           }
         } else if (event.type === 'message_delta') {
+          // Cumulative figures: a server that sent placeholders at the start sends the prompt here.
+          if (prompt.add(event.usage)) yield { type: 'usage', usage: prompt.usage() };
           const output = (event.usage as Anthropic.MessageDeltaUsage | undefined)?.output_tokens;
-          if (typeof output === 'number') {
-            usage.outputTokens = output;
+          if (isCount(output)) {
             yield { type: 'usage', usage: { outputTokens: output } };
           }
           if (event.delta.stop_reason) finish = event.delta.stop_reason;
@@ -138,5 +132,36 @@ export class AnthropicProvider implements ChatProvider {
     for (const [, t] of [...tools.entries()].sort((a, b) => a[0] - b[0]))
       yield { type: 'tool-call', call: { id: t.id, name: t.name, arguments: t.json === '' ? '{}' : t.json } };
     if (finish) yield { type: 'finish', reason: finish };
+  }
+}
+
+const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
+
+/**
+ * The prompt side of a stream's usage: message_start's figures, then message_delta's (cumulative: the
+ * last said are the call's). A figure that is no count is not taken; without an uncached input count
+ * the prompt size is unknown (billed by our own count), never NaN.
+ */
+class PromptUsage {
+  private input: number | undefined;
+  private read = 0;
+  private written = 0;
+
+  /** True when `u` said something of the prompt. */
+  add(raw: unknown): boolean {
+    const u = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+    let said = false;
+    if (isCount(u.input_tokens)) [this.input, said] = [u.input_tokens, true];
+    if (isCount(u.cache_read_input_tokens)) [this.read, said] = [u.cache_read_input_tokens, true];
+    if (isCount(u.cache_creation_input_tokens)) [this.written, said] = [u.cache_creation_input_tokens, true];
+    return said && this.input !== undefined;
+  }
+
+  usage(): ProviderUsage {
+    return {
+      inputTokens: this.input! + this.read + this.written,
+      cachedTokens: this.read,
+      cacheWriteTokens: this.written,
+    };
   }
 }
