@@ -131,7 +131,9 @@ export function normalizeModelName(name: string, keepDate = false): string {
   let n = name.trim().toLowerCase();
   n = n.replace(/^(?:[a-z0-9_-]+\/)+/, ''); // openrouter-style `vendor/model`
   // Bedrock ids, cross-region inference profiles too (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`).
-  n = n.replace(/^(?:(?:us|eu|apac|jp|au|global)\.)?(?:anthropic|openai)\./, '').replace(/-v\d+(?::\d+)?$/, '');
+  // Only a Bedrock id loses its `-v1:0`: elsewhere a version is the model's own (`deepseek-v2` is not `-v3`).
+  const bedrock = /^(?:(?:us|eu|apac|jp|au|global)\.)?(?:anthropic|openai)\./;
+  if (bedrock.test(n)) n = n.replace(bedrock, '').replace(/-v\d+(?::\d+)?$/, '');
   n = n.replace(/@.*$/, ''); // Vertex `model@date`
   n = n.replace(/\./g, '-');
   if (!keepDate) n = n.replace(/-(?:latest|\d{8}|\d{4}-\d{2}-\d{2})$/, '');
