@@ -1,7 +1,7 @@
 // The status bar item's text and tooltip, kept apart from VS Code so unit tests read them. Figures follow
 // the panel's rules (protocol/), so the two never disagree.
 import type { ChatSnapshot } from '../protocol/chat';
-import { earlierModels, moreModels } from '../protocol/model-units';
+import { modelsShown, moreModels } from '../protocol/model-units';
 import { formatUsd } from '../protocol/money';
 import { budgetLabel, formatTokens, heldAsEstimate } from '../protocol/token-count';
 
@@ -27,11 +27,22 @@ function markdownText(s: string): string {
 
 /** Each earlier model's units under its name, not added to each other or to this model's. */
 function earlierLine(list: ChatSnapshot['meter']['otherModelUnits'], inMoney: boolean): string {
-  const { named, more } = earlierModels(list);
+  const { named, more } = modelsShown(list);
   if (named.length === 0) return '';
   const each = named.map((e) => `${markdownText(e.model)}: ${Math.round(e.units).toLocaleString()} units`);
   return (
     `Earlier models, each in its own units${inMoney ? ' (in the money above)' : ", not added (a model's price is not known)"}: ${each.join('; ')}` +
+    (more > 0 ? `; ${moreModels(more)}` : '')
+  );
+}
+
+/** Each separate summary model's units under its name, not added (see ContextMeter.summaryUnits). */
+function summaryLine(list: ChatSnapshot['meter']['summaryUnits']): string {
+  const { named, more } = modelsShown(list);
+  if (named.length === 0) return '';
+  const each = named.map((e) => `${markdownText(e.model)}: ${Math.round(e.units).toLocaleString()} units`);
+  return (
+    `Summary models, each in its own units, not added (its price, or this model's, is not known): ${each.join('; ')}` +
     (more > 0 ? `; ${moreModels(more)}` : '')
   );
 }
@@ -52,9 +63,7 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
       ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units${m.otherModelUnits?.length ? ' of the current model' : ''})`
       : `Cost so far: ${costApprox}${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
     earlierLine(m.otherModelUnits, m.costUsd !== undefined),
-    m.summaryUnits
-      ? `Summary model: ${Math.round(m.summaryUnits).toLocaleString()} units of its own, not added (its price, or this model's, is not known)`
-      : '',
+    summaryLine(m.summaryUnits),
     // The panel's rule: ≈ while the budget holds our scaled estimate of calls the provider did not report.
     m.budget ? `Budget: ${m.budget.state}, ${budgetLabel(m)} of ${m.budget.limit.toLocaleString()}` : '',
   ]

@@ -88,10 +88,11 @@ export interface ContextMeter {
   /** The same in US$, when the model's price is known (the sum of the calls' recorded money). */
   costUsd?: number;
   /**
-   * Units of a separate summary model's calls, in that model's own units, when its price or the agent
-   * model's is unknown: not in `costUnits` (the units differ) and shown beside them.
+   * Units of a separate summary model's calls, per summary model in its own units, when its price or the
+   * agent model's is unknown: not in `costUnits` (the units differ), never added to each other, and shown
+   * beside them by name.
    */
-  summaryUnits?: number;
+  summaryUnits?: ModelUnits[];
   /**
    * Units of calls made with models the conversation used before, one entry per model in its own units
    * (its uncached input token): not in `costUnits`, never added to each other, and shown beside them by
@@ -179,7 +180,7 @@ export interface SessionSummary {
   calls?: number;
   costUnits?: number;
   /** A separate summary model's units, in its own units: not in `costUnits` (see ContextMeter.summaryUnits). */
-  summaryUnits?: number;
+  summaryUnits?: ModelUnits[];
   /** Earlier models' units, per model: not in `costUnits` (see ContextMeter.otherModelUnits). */
   otherModelUnits?: ModelUnits[];
   costUsd?: number;

@@ -1,6 +1,6 @@
-// Earlier models' units as the panel, History and the status bar name them: each model with its own
-// units (never added up), at most a few named, and a name (read from a history file that may come with a
-// cloned repository) shown as plain, short, visible text.
+// Other models' units (earlier agent models, separate summary models) as the panel, History and the status
+// bar name them: each model with its own units (never added up), at most a few named, and a name (read from
+// a history file that may come with a cloned repository) shown as plain, short, visible text.
 import type { ModelUnits } from './chat';
 
 /** Earlier models named one by one; the rest are counted. */
@@ -13,8 +13,8 @@ export function shownModelName(name: string): string {
   return head.replace(/[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g, '?');
 }
 
-/** The earlier models with units to show (none spent are left out), the first few by name. */
-export function earlierModels(list: readonly ModelUnits[] | undefined): { named: ModelUnits[]; more: number } {
+/** The models with units to show (none spent are left out), the first few by name. */
+export function modelsShown(list: readonly ModelUnits[] | undefined): { named: ModelUnits[]; more: number } {
   const spent = (list ?? []).filter((m) => m.units > 0);
   return {
     named: spent.slice(0, NAMED_MODELS).map((m) => ({ model: shownModelName(m.model), units: m.units })),

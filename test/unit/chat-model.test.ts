@@ -581,16 +581,16 @@ test('a summary model’s own units are shown apart from the agent model’s, no
   });
   const m = model.snapshot.meter;
   assert.equal(m.costUnits, 10);
-  assert.equal(m.summaryUnits, 500);
+  assert.deepEqual(m.summaryUnits, [{ model: 'my-local-llm', units: 500 }]);
   assert.equal(m.costUsd, undefined);
-  assert.equal(costLabel(m).text, '10 units + 500 summary units');
+  assert.equal(costLabel(m).text, '10 units + 500 summary units of my-local-llm');
   // A resumed session shows the same, from its records.
   const resumed = meterFromLog(emptyChat('s', 'summary', 1000, false).meter, {
     calls: [record(1, 10)],
     summaryCalls: [{ model: 'my-local-llm', inputTokens: 300, outputTokens: 50, cost: 500, unitsOf: 'my-local-llm' }],
   });
   assert.equal(resumed.costUnits, 10);
-  assert.equal(resumed.summaryUnits, 500);
+  assert.deepEqual(resumed.summaryUnits, [{ model: 'my-local-llm', units: 500 }]);
 });
 
 test('after a call that failed before any answer, the next message’s answer comes below it, not in the empty turn above', () => {

@@ -145,8 +145,11 @@ export interface CallTotals {
   costUnits: number;
   /** Money, when every billed call of the log had a known price; undefined otherwise. */
   costUsd?: number;
-  /** Units of summary calls in another model's units (`unitsOf`): not in `costUnits`, which they would mix. */
-  summaryUnits?: number;
+  /**
+   * Units of summary calls in a separate summary model's own units (`unitsOf`), one entry per model: not in
+   * `costUnits`, nor added to each other, which they would mix.
+   */
+  summaryUnits?: ModelUnits[];
   /**
    * Units of model calls (and the agent's own summary calls) made with other models than `model` (the
    * conversation switched models), one entry per model in the order first used: each model's unit is its
@@ -182,6 +185,7 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?:
   };
   let usd: number | undefined = 0;
   const others = new Map<string, number>();
+  const summaryModels = new Map<string, number>();
   for (const r of log.calls) {
     t.tokensSent += r.tokensSent;
     t.cachedTokens += r.cachedTokens;
@@ -197,11 +201,13 @@ export function callTotals(log: Pick<CallLog, 'calls' | 'summaryCalls'>, model?:
   }
   for (const s of log.summaryCalls) {
     const of = summaryUnitsModel(s);
-    if (s.unitsOf !== undefined) t.summaryUnits = (t.summaryUnits ?? 0) + s.cost;
+    if (s.unitsOf !== undefined) addModelUnits(summaryModels, s.unitsOf, s.cost);
     else if (of === undefined || current === undefined || of === current) t.costUnits += s.cost;
     else addModelUnits(others, of, s.cost);
     usd = usd === undefined || (s.costUsd === undefined && s.cost > 0) ? undefined : usd + (s.costUsd ?? 0);
   }
+  const summaryUnits = modelUnitsList(summaryModels);
+  if (summaryUnits) t.summaryUnits = summaryUnits;
   const otherModelUnits = modelUnitsList(others);
   if (otherModelUnits) t.otherModelUnits = otherModelUnits;
   if (usd !== undefined && (t.costUnits > 0 || [...others.values()].some((u) => u > 0))) t.costUsd = usd;

@@ -22,7 +22,7 @@ export interface HistorySummary {
   /** Money, when every billed call had a known price. */
   costUsd?: number;
   /** A separate summary model's units, not in `costUnits` (see CallTotals.summaryUnits). */
-  summaryUnits?: number;
+  summaryUnits?: ModelUnits[];
   /** Units of calls of models other than the last call's, not in `costUnits` (see CallTotals.otherModelUnits). */
   otherModelUnits?: ModelUnits[];
 }

@@ -412,5 +412,10 @@ function unitsOfAll(other: readonly ModelUnits[] | undefined): number {
 
 /** The meter with a summary call's units added apart when they are another model's (see `unitsOf`). */
 function withSummaryUnits(m: ContextMeter, r: { cost: number; unitsOf?: string }): ContextMeter {
-  return r.unitsOf === undefined ? { ...m } : { ...m, summaryUnits: (m.summaryUnits ?? 0) + r.cost };
+  if (r.unitsOf === undefined) return { ...m };
+  const list = (m.summaryUnits ?? []).map((e) => ({ ...e }));
+  const own = list.find((e) => e.model === r.unitsOf);
+  if (own) own.units += r.cost;
+  else list.push({ model: r.unitsOf, units: r.cost });
+  return { ...m, summaryUnits: list };
 }

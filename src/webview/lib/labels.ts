@@ -1,7 +1,7 @@
 // Labels whose words must mean what they say: plurals, costs (money or labelled units), masking, budget
 // and past sessions. Pure (no DOM) so node tests cover every wording.
 import type { ChatToolCall, ContextMeter, SessionSummary } from '../../protocol/chat';
-import { earlierModels, moreModels } from '../../protocol/model-units';
+import { modelsShown, moreModels } from '../../protocol/model-units';
 import { heldAsEstimate } from '../../protocol/token-count';
 import { formatTokens, formatUsd } from './format';
 
@@ -40,9 +40,10 @@ export function costLabel(
   const approx = held && m.costUnits > 0 ? '≈ ' : ''; // nothing spent is exact
   const estimate = approx ? ' An estimate: the provider did not report what some calls used.' : '';
   // Another model's units cannot be added to this one's: both shown, and no total.
-  if (m.summaryUnits !== undefined && m.summaryUnits > 0)
+  const summaries = summaryUnitsText(m.summaryUnits);
+  if (summaries)
     return {
-      text: `${approx}${formatTokens(m.costUnits)} units + ${formatTokens(m.summaryUnits)} summary units`,
+      text: `${approx}${formatTokens(m.costUnits)} units${summaries}`,
       title: SUMMARY_UNITS_TOOLTIP + estimate,
     };
   const earlier = m.costUsd === undefined ? earlierUnitsText(m.otherModelUnits) : '';
@@ -64,7 +65,7 @@ export function costLabel(
 
 /** The units the money is the price of: after a switch of model, each model's apart, by name. */
 function unitsBesideMoney(units: number, other: ContextMeter['otherModelUnits']): string {
-  const { named, more } = earlierModels(other);
+  const { named, more } = modelsShown(other);
   if (named.length === 0) return `${formatTokens(units)} units: input-token equivalents`;
   const each = named.map((e) => `${formatTokens(e.units)} units of ${e.model}`).join(', ');
   return (
@@ -73,9 +74,16 @@ function unitsBesideMoney(units: number, other: ContextMeter['otherModelUnits'])
   );
 }
 
+/** " + 21.2k summary units of my-llm": each separate summary model apart, by name. */
+function summaryUnitsText(list: ContextMeter['summaryUnits']): string {
+  const { named, more } = modelsShown(list);
+  const each = named.map((e) => ` + ${formatTokens(e.units)} summary units of ${e.model}`).join('');
+  return each + (more > 0 ? ` ${moreModels(more)}` : '');
+}
+
 /** " + 1.04k units of gpt-4o + 270 units of my-llama and 2 more models": each model apart, by name. */
 function earlierUnitsText(list: ContextMeter['otherModelUnits']): string {
-  const { named, more } = earlierModels(list);
+  const { named, more } = modelsShown(list);
   const each = named.map((e) => ` + ${formatTokens(e.units)} units of ${e.model}`).join('');
   return each + (more > 0 ? ` ${moreModels(more)}` : '');
 }
@@ -101,9 +109,7 @@ export function sessionMeta(s: SessionSummary, now = Date.now()): string {
   if (s.costUsd !== undefined) parts.push(formatUsd(s.costUsd));
   else if (s.costUnits !== undefined)
     parts.push(
-      `${formatTokens(s.costUnits)} units` +
-        (s.summaryUnits ? ` + ${formatTokens(s.summaryUnits)} summary units` : '') +
-        earlierUnitsText(s.otherModelUnits),
+      `${formatTokens(s.costUnits)} units` + summaryUnitsText(s.summaryUnits) + earlierUnitsText(s.otherModelUnits),
     );
   else parts.push('cost not recorded');
   parts.push(shortDate(s.updatedAt ?? s.createdAt, now));

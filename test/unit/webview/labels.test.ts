@@ -161,12 +161,20 @@ test('a short output stored only for masking: seen whole, and masked with the fi
 });
 
 test('a summary model’s units are shown beside the agent model’s, never summed into them', () => {
-  const l = costLabel({ costUnits: 13_500, summaryUnits: 21_200 });
-  assert.equal(l.text, '13.5k units + 21.2k summary units');
+  const l = costLabel({ costUnits: 13_500, summaryUnits: [{ model: 'my-llm', units: 21_200 }] });
+  assert.equal(l.text, '13.5k units + 21.2k summary units of my-llm');
   assert.match(l.title, /not added up/);
   const meta = sessionMeta(
-    { id: 'a', title: 't', createdAt: 0, turns: 1, calls: 2, costUnits: 13_500, summaryUnits: 21_200 },
+    {
+      id: 'a',
+      title: 't',
+      createdAt: 0,
+      turns: 1,
+      calls: 2,
+      costUnits: 13_500,
+      summaryUnits: [{ model: 'my-llm', units: 21_200 }],
+    },
     0,
   );
-  assert.match(meta, /13\.5k units \+ 21\.2k summary units/);
+  assert.match(meta, /13\.5k units \+ 21\.2k summary units of my-llm/);
 });
