@@ -154,7 +154,8 @@ class PromptUsage {
     if (isCount(u.input_tokens)) [this.input, said] = [u.input_tokens, true];
     if (isCount(u.cache_read_input_tokens)) [this.read, said] = [u.cache_read_input_tokens, true];
     if (isCount(u.cache_creation_input_tokens)) [this.written, said] = [u.cache_creation_input_tokens, true];
-    return said && this.input !== undefined;
+    // A whole prompt of 0 is a placeholder (no request is empty): not yet said.
+    return said && this.input !== undefined && this.input + this.read + this.written > 0;
   }
 
   usage(): ProviderUsage {

@@ -15,6 +15,9 @@ const first = (...values: unknown[]): number | undefined => values.map(count).fi
 
 export function usageFromOpenAI(raw: unknown): ProviderUsage {
   const u = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  // No request has an empty prompt: a prompt of 0 is a server's placeholder (it counts nothing), and so
+  // are its other figures then. Unknown, so the call is billed by our own count, not as free.
+  if (count(u.prompt_tokens) === 0) return {};
   const details = (u.prompt_tokens_details ?? {}) as Record<string, unknown>;
   const usage: ProviderUsage = {};
   const cached = first(details.cached_tokens, u.prompt_cache_hit_tokens, u.cache_read_input_tokens);

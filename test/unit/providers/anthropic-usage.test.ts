@@ -84,3 +84,13 @@ test('a usage without an input count is unknown, never NaN', async () => {
   assert.equal(u.outputTokens, 3);
   for (const v of Object.values(u)) assert.ok(Number.isFinite(v), JSON.stringify(u));
 });
+
+test('a usage of zeros is a placeholder: the prompt is unknown', async () => {
+  const u = (await usageOf([
+    start({ input_tokens: 0, output_tokens: 0 }),
+    ...text,
+    ...end({ output_tokens: 3 }),
+  ])) as Record<string, unknown>;
+  assert.equal(u.inputTokens, undefined);
+  assert.equal(u.outputTokens, 3);
+});
