@@ -38,8 +38,9 @@ Options:
                             the prompt cache calls are billed with: prefix serves any prefix shared with
                             the previous call (OpenAI, Gemini); anthropic reads only where our Anthropic
                             provider's breakpoints wrote, 20 blocks back at most (as Context Desk bills
-                            Claude); auto (default) is anthropic for Claude Code and Anthropic request logs,
-                            prefix for the rest
+                            Claude); auto (default) goes by the model a log names (anthropic for Claude,
+                            prefix for GPT, Gemini, Qwen, ...), and where none is named by its format:
+                            anthropic for Claude Code and Anthropic request logs, prefix for the rest
   --context-window N        model context window in tokens (default 200000)
   --summary-tokens N        size of the summary stand-in in tokens (default 400)
   --include-output          add output tokens to the cost (excluded by default)

@@ -10,7 +10,7 @@ import { sumTokens, type MessageCounter } from '../cost/message-tokens';
 import type { TrajectoryFormat } from '../trajectories/types';
 
 export type CacheModel = 'prefix' | 'anthropic';
-/** `auto`: anthropic for logs only Anthropic's models write, prefix for the rest. */
+/** `auto`: by the model the log names (Claude: anthropic), else anthropic for logs only Anthropic's API writes. */
 export type CacheModelChoice = CacheModel | 'auto';
 export const CACHE_MODEL_CHOICES: readonly CacheModelChoice[] = ['auto', 'prefix', 'anthropic'];
 
@@ -21,10 +21,59 @@ export function isCacheModelChoice(s: string): s is CacheModelChoice {
 /** Formats whose calls certainly went to Anthropic's Messages API (Claude Code, Anthropic requests). */
 const ANTHROPIC_FORMATS: ReadonlySet<TrajectoryFormat> = new Set(['claude-code', 'anthropic-request']);
 
-/** The cache model a trajectory of `format` is billed with under `choice` (absent: auto). */
-export function cacheModelFor(choice: CacheModelChoice | undefined, format: TrajectoryFormat): CacheModel {
-  if (choice === 'prefix' || choice === 'anthropic') return choice;
-  return ANTHROPIC_FORMATS.has(format) ? 'anthropic' : 'prefix';
+/**
+ * Model names whose provider caches as Anthropic does (explicit breakpoints): Claude, whether called
+ * directly, through Bedrock or Vertex, or through an OpenAI-compatible proxy (LiteLLM, OpenRouter).
+ */
+const ANTHROPIC_MODEL = /claude/i;
+/** Model families whose providers serve any shared prefix (OpenAI, Gemini, and the open models' hosts). */
+const PREFIX_MODEL =
+  /(^|[/:.\s_-])(gpt|o[1-9]|chatgpt|codex|gemini|gemma|qwen|qwq|deepseek|llama|mistral|mixtral|codestral|devstral|grok|kimi|moonshot|glm|minimax)/i;
+
+/** The cache model a trajectory is billed with, and why (shown in the report). */
+export interface CacheModelPick {
+  cacheModel: CacheModel;
+  /** `option`: --cache-model; `model`: the model the log names; `format`: the log's format. */
+  basis: 'option' | 'model' | 'format';
+  /** The model name the pick was made by (basis `model`), or the one the log named that told nothing. */
+  model?: string;
+}
+
+/** Which cache a model name says, or undefined when the name does not tell (a local or unknown model). */
+export function cacheModelOfName(name: string): CacheModel | undefined {
+  if (ANTHROPIC_MODEL.test(name)) return 'anthropic';
+  if (PREFIX_MODEL.test(name)) return 'prefix';
+  return undefined;
+}
+
+/**
+ * The cache model a trajectory of `format` whose calls named `model` is billed with under `choice`
+ * (absent: auto). Auto goes by the model where the log names one the family of which is known (a Claude
+ * model through an OpenAI-compatible tool is cached the Anthropic way, a GPT model in an Anthropic-shaped
+ * log is not), else by the format.
+ */
+export function cacheModelFor(
+  choice: CacheModelChoice | undefined,
+  format: TrajectoryFormat,
+  model?: string,
+): CacheModelPick {
+  if (choice === 'prefix' || choice === 'anthropic') return { cacheModel: choice, basis: 'option' };
+  const named = model !== undefined ? cacheModelOfName(model) : undefined;
+  if (named) return { cacheModel: named, basis: 'model', model: model! };
+  return {
+    cacheModel: ANTHROPIC_FORMATS.has(format) ? 'anthropic' : 'prefix',
+    basis: 'format',
+    ...(model !== undefined ? { model } : {}),
+  };
+}
+
+/** Why a pick was made, in words (the report's per-trajectory basis). */
+export function cacheModelBasisText(p: CacheModelPick, format: TrajectoryFormat): string {
+  if (p.basis === 'option') return `--cache-model ${p.cacheModel}`;
+  if (p.basis === 'model') return `model ${p.model}`;
+  return p.model !== undefined
+    ? `format ${format} (model ${p.model} is of no known family)`
+    : `format ${format} (the log names no model)`;
 }
 
 /**

@@ -15,7 +15,7 @@ import {
   type StrategyOptions,
 } from '../strategies/types';
 import { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals } from './aggregate';
-import { cacheBiller, cacheModelFor, type CacheModel, type CacheModelChoice } from './cache-model';
+import { cacheBiller, cacheModelBasisText, cacheModelFor, type CacheModel, type CacheModelChoice } from './cache-model';
 
 export { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../strategies/types';
 export { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals };
@@ -27,7 +27,7 @@ export interface ReplayOptions extends StrategyOptions {
   outputPrice?: number;
   /** A shared prefix shorter than this is not cached (see CachePrices); 0 caches any. */
   minCachedTokens: number;
-  /** The prompt cache calls are billed with (cache-model.ts); absent: auto, by the log's format. */
+  /** The prompt cache calls are billed with (cache-model.ts); absent: auto, by the model the log names, else its format. */
   cacheModel?: CacheModelChoice;
 }
 
@@ -70,6 +70,8 @@ export interface TrajectoryReplay {
   strategy: StrategyName;
   /** The prompt cache its calls were billed with. */
   cacheModel: CacheModel;
+  /** Why that cache: `--cache-model ...`, `model NAME`, or `format FORMAT (...)`. */
+  cacheModelBasis: string;
   calls: CallRecord[];
   /** True when summaries came from the fixed-size stand-in: their sizes and costs are estimates. */
   summaryEstimated: boolean;
@@ -106,7 +108,8 @@ export async function replayTrajectory(
   const s = createStrategy(strategy, { tokenizer, summarizer }, options);
   const count = messageCounter(tokenizer);
   const calls: CallRecord[] = [];
-  const cacheModel = cacheModelFor(options.cacheModel, t.format);
+  const pick = cacheModelFor(options.cacheModel, t.format, t.model);
+  const cacheModel = pick.cacheModel;
   const billCall = cacheBiller(cacheModel, count, options);
   let summaryEstimated = false;
   for (const [k, call] of callsOf(t).entries()) {
@@ -154,6 +157,7 @@ export async function replayTrajectory(
     format: t.format,
     strategy,
     cacheModel,
+    cacheModelBasis: cacheModelBasisText(pick, t.format),
     calls,
     summaryEstimated,
     notes,

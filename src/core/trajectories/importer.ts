@@ -8,6 +8,8 @@ import type { ModelCall, RecordedSummaries, TrajectoryFormat } from './types';
 
 export interface ImportedRun {
   format: TrajectoryFormat;
+  /** The model the log names for this run's calls (modelName()), when it names one. */
+  model?: string;
   messages: Message[];
   calls: ModelCall[];
   /** Money recorded for the whole run, when the log keeps only a total. */

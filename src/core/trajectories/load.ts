@@ -132,6 +132,7 @@ export async function loadFile(found: Found): Promise<Trajectory[]> {
         messages: r.messages,
         calls: r.calls,
       };
+      if (r.model !== undefined) t.model = r.model;
       if (r.recordedCost !== undefined) t.recordedCost = r.recordedCost;
       if (r.recordedSummaries !== undefined) t.recordedSummaries = r.recordedSummaries;
       if (r.ignoredRecords !== undefined) t.ignoredRecords = r.ignoredRecords;

@@ -88,6 +88,8 @@ export interface Trajectory {
   /** The file it came from. */
   source: string;
   format: TrajectoryFormat;
+  /** The model the log names for its calls (the first one named), when it names one: picks the cache model. */
+  model?: string;
   messages: Message[];
   /**
    * The model calls. Absent: one call per assistant message, each sending every message before it

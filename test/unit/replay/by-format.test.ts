@@ -19,6 +19,7 @@ function replay(
     format,
     strategy,
     cacheModel: 'prefix',
+    cacheModelBasis: '--cache-model prefix',
     summaryEstimated: false,
     notes: [],
     calls: sent.map((n, k) => ({

@@ -18,6 +18,7 @@ function replay(
     format: 'mini-swe-agent',
     strategy: 'raw',
     cacheModel: 'prefix',
+    cacheModelBasis: '--cache-model prefix',
     summaryEstimated: false,
     notes: [],
     calls: calls.map((c, k) => ({

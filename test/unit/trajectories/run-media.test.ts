@@ -108,6 +108,7 @@ test("totals add up each run's own uncounted media, two runs of one file include
     format: 'claude-code',
     strategy: 'raw',
     cacheModel: 'anthropic',
+    cacheModelBasis: 'format claude-code (the log names no model)',
     calls: [],
     summaryEstimated: false,
     notes: [],

@@ -5,6 +5,7 @@
 // `thinking` blocks are not counted, though Claude keeps them in the prompt within a tool-use loop (and
 // Opus 4.5 and later in every later turn): what the API counts for them is not in the log, so the note
 // says raw counts are a lower bound; anything else is noted.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText, type MediaTally } from '../content';
@@ -225,6 +226,7 @@ export const anthropicRequest: Importer = {
     if (b.last?.role !== 'assistant') b.rejectedCall();
     if (Array.isArray(doc.tools) && doc.tools.length > 0)
       notes.say(`${plural(doc.tools.length, 'tool definition')} not counted (replay counts messages)`);
-    return [{ format: 'anthropic-request', messages: b.messages, calls: b.calls }];
+    const model = modelName(doc.model);
+    return [{ format: 'anthropic-request', ...(model ? { model } : {}), messages: b.messages, calls: b.calls }];
   },
 };

@@ -1,10 +1,10 @@
-// Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`): one record per line. `user` and
-// `assistant` records carry an Anthropic message; one API response is written as several records (one
-// per content block) sharing `message.id`, merged back into one call here, with the provider's `usage`
-// as the recorded figures. Compaction starts a new context: the calls after it send the summary and
-// what follows, nothing before. The summary ("This session is being continued...") was written by the
-// model for the agent, so its origin is `agent`: not a person's instruction, not an observation.
-// Sub-agent (sidechain) records run in contexts of their own and are replayed as separate runs.
+// Claude Code sessions (`~/.claude/projects/<project>/<session>.jsonl`): one record per line. `user` and `assistant`
+// records carry an Anthropic message; one API response is written as several records (one per content block) sharing
+// `message.id`, merged back into one call here, with the provider's `usage` as the recorded figures. Compaction starts
+// a new context: the calls after it send the summary and what follows, nothing before. The summary ("This session is
+// being continued...") was written by the model for the agent, so its origin is `agent`: not a person's instruction,
+// not an observation. Sub-agent (sidechain) records run in contexts of their own and are replayed as separate runs.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
@@ -186,6 +186,7 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
   const b = new TrajectoryBuilder();
   const responses = new Map<string, { message: Message; call: number; merged?: Merged }>();
   let sawTask = false;
+  let model: string | undefined; // the first named: Claude Code can run other models through a proxy
   for (const r of records) {
     if (isCompactionStart(r)) {
       b.reset();
@@ -201,6 +202,7 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
         );
         continue;
       }
+      model ??= modelName(m.model);
       const message = assistantMessage(m.content, `line ${String(r.uuid ?? '')}`, notes);
       // One response's records share its message id and request id; a gateway that gives every response
       // the same message id still sends a request id of its own per request.
@@ -270,7 +272,7 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
         `${plural(n, 'call')} with a redacted or shared message id: told apart by prompt size and turn, and not matched with copies in other logs`,
       shared,
     );
-  return { format: 'claude-code', messages: b.messages, calls: b.calls };
+  return { format: 'claude-code', ...(model ? { model } : {}), messages: b.messages, calls: b.calls };
 }
 
 /** A user record that only returns tool results (the agent's turn goes on); anything else is a new prompt. */

@@ -4,6 +4,7 @@
 // `compacted` line replaces the history with its `replacement_history` (or, in older versions, with the
 // summary alone). Early rollouts (2025) wrote a `{id, timestamp, instructions}` first line and the items
 // themselves on the following lines; both are read.
+import { firstModel } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail, printable } from '../errors';
@@ -307,5 +308,9 @@ export function readCodex(input: Input, notes: Notes, parent?: readonly Json[]):
   // A copy whose end is not marked: its calls cannot be told from the child's, and the parent's recorded
   // usage would be counted again under this file.
   if (fork.kind === 'unmarked') for (const c of b.calls) delete c.recorded;
-  return [{ format: 'codex', messages: b.messages, calls: b.calls }];
+  // Each turn's context names the model its calls went to.
+  const model = firstModel(records, (r) =>
+    isObject(r) && r.type === 'turn_context' && isObject(r.payload) ? r.payload.model : undefined,
+  );
+  return [{ format: 'codex', ...(model ? { model } : {}), messages: b.messages, calls: b.calls }];
 }

@@ -8,6 +8,7 @@
 // next turn) and the provider's usage (`tokens`: promptTokenCount with cached tokens inside,
 // toolUsePromptTokenCount beside it, thoughts billed as output). `user` messages hold what was sent for
 // the person's turn; `info`, `error` and `warning` are the CLI's own lines, never sent to the model.
+import { firstModel } from '../model-name';
 import type { Message, ToolCall } from '../../messages';
 import { jsonOrNote } from '../../json-depth';
 import { TrajectoryBuilder } from '../builder';
@@ -106,6 +107,12 @@ function laterBatches(calls: readonly JsonObject[]): boolean {
     .filter((t) => !Number.isNaN(t))
     .sort((x, y) => x - y);
   return times.some((t, i) => i > 0 && t - times[i - 1]! > BATCH_GAP_MS);
+}
+
+/** The model the first `gemini` reply names (each reply records the model that wrote it). */
+function modelOf(records: readonly Json[]): { model?: string } {
+  const model = firstModel(records, (r) => (isObject(r) && r.type === 'gemini' ? r.model : undefined));
+  return model !== undefined ? { model } : {};
 }
 
 interface Entry {
@@ -262,6 +269,7 @@ export const geminiCli: Importer = {
     return [
       {
         format: 'gemini-cli',
+        ...modelOf(records),
         messages: b.messages,
         calls: b.calls,
         ...(cliLines > 0 ? { ignoredRecords: cliLines } : {}),

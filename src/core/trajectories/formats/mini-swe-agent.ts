@@ -4,6 +4,7 @@
 // response object, `role` absent, with `function_call_output` items after it). A run ends with an
 // `exit` message. A reply rejected as malformed is not kept: the `user` message that reports the error
 // carries the rejected response in `extra.response`, so that call is replayed with no output.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
@@ -35,6 +36,13 @@ function recorded(m: JsonObject): RecordedUsage | undefined {
   return Object.keys(usage).length > 0 ? usage : undefined;
 }
 
+/** The model the responses name, else the one the run's config asked for (`info.config.model.model_name`). */
+function modelOf(fromResponses: string | undefined, doc: JsonObject): { model?: string } {
+  const config = isObject(doc.info) && isObject(doc.info.config) ? doc.info.config : undefined;
+  const model = fromResponses ?? modelName(config && isObject(config.model) ? config.model.model_name : undefined);
+  return model !== undefined ? { model } : {};
+}
+
 export const miniSweAgent: Importer = {
   name: 'mini-swe-agent',
   detect: (input) => input.kind === 'document' && isMiniSweAgent(input.value),
@@ -43,10 +51,13 @@ export const miniSweAgent: Importer = {
     const list = Array.isArray(doc.messages) ? doc.messages : [];
     const b = new TrajectoryBuilder();
     /** The provider's response id of call `k`: how the same calls in another log (a copy) are found. */
+    let model: string | undefined;
     const identify = (k: number, m: JsonObject) => {
       const response = m.object === 'response' ? m : extraOf(m)?.response;
       if (isObject(response) && typeof response.id === 'string' && response.id !== '')
         b.calls[k]!.responseId = response.id;
+      // The model the provider answered as: what was billed, whatever the config asked for.
+      if (model === undefined && isObject(response)) model = modelName(response.model);
     };
     let sawTask = false;
     let rejected = 0;
@@ -116,6 +127,7 @@ export const miniSweAgent: Importer = {
     return [
       {
         format: 'mini-swe-agent',
+        ...modelOf(model, doc),
         messages: b.messages,
         calls: b.calls,
         ...(total !== undefined ? { recordedCost: total } : {}),

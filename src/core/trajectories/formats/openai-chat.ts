@@ -1,5 +1,6 @@
 // OpenAI chat messages: a request body or log (`{messages: [...]}`), a bare list, or JSON lines with one
 // message per line. Tool output arrives as `tool` messages, so a `user` message is a person's.
+import { modelName } from '../model-name';
 import { TrajectoryBuilder } from '../builder';
 import { isObject, type Json, type JsonObject } from '../json';
 import { plural, type Notes, noteUnknownRole } from '../notes';
@@ -38,7 +39,8 @@ export const openAiChat: Importer = {
     if (isObject(doc) && typeof doc.model === 'string' && b.last?.role !== 'assistant') b.rejectedCall();
     if (isObject(doc) && Array.isArray(doc.tools) && doc.tools.length > 0)
       notes.say(`${plural(doc.tools.length, 'tool definition')} not counted (replay counts messages)`);
-    return [{ format: 'openai-chat', messages: b.messages, calls: b.calls }];
+    const model = isObject(doc) ? modelName(doc.model) : undefined;
+    return [{ format: 'openai-chat', ...(model ? { model } : {}), messages: b.messages, calls: b.calls }];
   },
 };
 

@@ -6,6 +6,7 @@
 // or the previous event for events written before the tree existed); only the active branch is replayed.
 // Per-call usage lives apart from the events, in Metrics `token_usages` keyed by response id: in a
 // conversation folder's base_state.json (`stats.usage_to_metrics`) and in evaluation outputs (`metrics`).
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { contentText } from '../content';
 import { fail } from '../errors';
@@ -292,7 +293,10 @@ export function readSdkEvents(
 
 function evalRun(v: JsonObject, notes: Notes): ImportedRun {
   const usage = isObject(v.metrics) ? usageFromMetrics([v.metrics]) : undefined;
-  return readSdkEvents(v.history as Json[], usage, {}, notes);
+  const run = readSdkEvents(v.history as Json[], usage, {}, notes);
+  // The agent LLM's Metrics name its model.
+  const model = modelName(isObject(v.metrics) ? v.metrics.model_name : undefined);
+  return model !== undefined ? { ...run, model } : run;
 }
 
 export const openHandsSdk: Importer = {

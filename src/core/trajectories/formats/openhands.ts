@@ -6,6 +6,7 @@
 // assistant message (taken from `tool_call_metadata.model_response`, whose `usage` is the provider's
 // record of that call), observations that answer a tool call are tool messages. A `condensation`
 // action makes later calls forget the events it names and adds its summary.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
@@ -45,6 +46,7 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
   const b = new TrajectoryBuilder();
   const byEvent = new Map<number, number[]>();
   const responses = new Set<string>();
+  let model: string | undefined;
   events.forEach((v, i) => {
     if (!isEvent(v)) return;
     const where = `event ${i}`;
@@ -52,6 +54,7 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
     const args = isObject(v.args) ? v.args : {};
     const meta = isObject(v.tool_call_metadata) ? v.tool_call_metadata : undefined;
     const response = meta && isObject(meta.model_response) ? meta.model_response : undefined;
+    model ??= modelName(response?.model);
     const kind = typeof v.action === 'string' ? v.action : String(v.observation);
     if (typeof v.action === 'string') {
       if (kind === 'system') {
@@ -131,11 +134,19 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
     notes.say(
       'no system action: the system prompt and tool definitions OpenHands sent are not in the log (older versions did not record them), so raw counts are a lower bound',
     );
-  return { messages: b.messages, calls: b.calls };
+  return { ...(model !== undefined ? { model } : {}), messages: b.messages, calls: b.calls };
+}
+
+/** The model an evaluation output's `metadata.llm_config` names (what the responses name comes first). */
+function configModel(v: JsonObject): string | undefined {
+  const meta = isObject(v.metadata) ? v.metadata : undefined;
+  return modelName(meta && isObject(meta.llm_config) ? meta.llm_config.model : undefined);
 }
 
 function runOf(v: JsonObject, notes: Notes): ImportedRun {
   const run = readEvents(v.history as Json[], notes);
+  run.model ??= configModel(v);
+  if (run.model === undefined) delete run.model;
   const metrics = isObject(v.metrics) ? v.metrics : undefined;
   let cost = optionalNumber(metrics?.accumulated_cost);
   // $0 beside billed tokens is a price LiteLLM did not know (a local or unlisted model), not a free run.

@@ -7,6 +7,7 @@
 // `compressedHistory` replaces what the model sees: later calls send it and what follows. The records
 // share Claude Code's keys (uuid, sessionId, type, message), not its messages: read as Claude Code's,
 // every text was empty.
+import { firstModel } from '../model-name';
 import type { Message, ToolCall } from '../../messages';
 import { jsonOrNote } from '../../json-depth';
 import { TrajectoryBuilder } from '../builder';
@@ -228,7 +229,8 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
     for (const m of userMessages(content, origin, notes)) b.push(m);
     if (r.type === 'user') sawTask = true;
   }
-  return { format: 'qwen-code', messages: b.messages, calls: b.calls };
+  const model = firstModel(path, (r) => (r.type === 'assistant' ? r.model : undefined));
+  return { format: 'qwen-code', ...(model ? { model } : {}), messages: b.messages, calls: b.calls };
 }
 
 export const qwenCode: Importer = {

@@ -2,6 +2,7 @@
 // `function_call` / `function_call_output` (and the custom and local-shell variants), `reasoning`.
 // Consecutive output items are one model response: one assistant message, one call. Used for request
 // and response JSON and item lists, for mini-swe-agent 2.x response objects, and by the Codex reader.
+import { modelName } from '../model-name';
 import type { Message, Role, ToolCall } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText } from '../content';
@@ -182,6 +183,7 @@ export const openAiResponses: Importer = {
     if (input.kind === 'document' && isObject(input.value) && typeof input.value.instructions === 'string')
       b.push({ role: 'system', content: input.value.instructions, origin: 'agent' });
     if (found) readDocument(found, b, notes);
-    return [{ format: 'openai-responses', messages: b.messages, calls: b.calls }];
+    const model = input.kind === 'document' && isObject(input.value) ? modelName(input.value.model) : undefined;
+    return [{ format: 'openai-responses', ...(model ? { model } : {}), messages: b.messages, calls: b.calls }];
   },
 };

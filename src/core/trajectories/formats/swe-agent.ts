@@ -13,6 +13,7 @@
 // calling and as `tool` messages with it; either way they are the environment's, and only the first
 // user message (the task) is the person's. A RetryAgent file holds its runs in `attempts`: each is
 // replayed as a run of its own.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import type { MessageRange } from '../types';
 import { TrajectoryBuilder } from '../builder';
@@ -163,8 +164,8 @@ function sendRecordedPrompts(
   return differing;
 }
 
-/** The history processors a file's `replay_config` names: [] for the default, undefined when it says nothing. */
-function historyProcessors(doc: JsonObject): string[] | undefined {
+/** The agent section of a file's `replay_config` (kept as a JSON string or an object), if any. */
+function agentConfig(doc: JsonObject): JsonObject | undefined {
   let config: Json | undefined = doc.replay_config;
   if (typeof config === 'string') {
     try {
@@ -173,7 +174,19 @@ function historyProcessors(doc: JsonObject): string[] | undefined {
       return undefined;
     }
   }
-  const agent = isObject(config) && isObject(config.agent) ? config.agent : undefined;
+  return isObject(config) && isObject(config.agent) ? config.agent : undefined;
+}
+
+/** The model `replay_config` names (`agent.model.name`), when it names one. */
+function configModel(doc: JsonObject): { model?: string } {
+  const agent = agentConfig(doc);
+  const model = modelName(agent && isObject(agent.model) ? agent.model.name : undefined);
+  return model !== undefined ? { model } : {};
+}
+
+/** The history processors a file's `replay_config` names: [] for the default, undefined when it says nothing. */
+function historyProcessors(doc: JsonObject): string[] | undefined {
+  const agent = agentConfig(doc);
   if (!agent) return undefined;
   const list = Array.isArray(agent.history_processors)
     ? agent.history_processors
@@ -288,6 +301,7 @@ function readRun(doc: JsonObject, notes: Notes): ImportedRun {
   const total = recordedCost(stats, b.calls.length, notes);
   return {
     format: steps ? 'swe-agent' : 'swe-agent-history',
+    ...configModel(doc),
     messages: b.messages,
     calls: b.calls,
     ...(total !== undefined ? { recordedCost: total } : {}),

@@ -4,10 +4,11 @@
 // while a file is read, one element at a time, and memory stays near the size of what is replayed.
 import { isObject, type Json, type JsonObject } from '../json';
 
-/** Keeps what replay reads from a provider response: its id, first message and usage. */
+/** Keeps what replay reads from a provider response: its id, model, first message and usage. */
 function slimResponse(r: JsonObject): JsonObject {
   const out: JsonObject = {};
   if (r.id !== undefined) out.id = r.id;
+  if (typeof r.model === 'string') out.model = r.model.slice(0, 200);
   if (r.usage !== undefined) out.usage = r.usage;
   if (Array.isArray(r.choices) && isObject(r.choices[0])) out.choices = [{ message: r.choices[0].message ?? null }];
   if (Array.isArray(r.output)) out.output = r.output;

@@ -1,5 +1,6 @@
 // An OpenHands SDK (V1) conversation folder: `base_state.json` (the agent, its usage, the active leaf)
 // and `events/event-NNNNN-<id>.json`, one event per file, in the order of the number. Read as one log.
+import { modelName } from '../model-name';
 import { lstat, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail, FormatError } from '../errors';
@@ -77,7 +78,7 @@ export async function readSdkConversation(dir: string, notes: Notes): Promise<Im
     events.push(v);
   }
   const leaf = state.leaf_event_id;
-  return readSdkEvents(
+  const run = readSdkEvents(
     events,
     usageFromState(state),
     {
@@ -86,4 +87,8 @@ export async function readSdkConversation(dir: string, notes: Notes): Promise<Im
     },
     notes,
   );
+  // The agent's LLM makes the calls replayed (the condenser's has its own).
+  const llm = isObject(state.agent) && isObject(state.agent.llm) ? state.agent.llm : undefined;
+  const model = modelName(llm?.model);
+  return model !== undefined ? { ...run, model } : run;
 }
