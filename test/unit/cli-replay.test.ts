@@ -208,7 +208,7 @@ test('table and CSV name every strategy; --per-trajectory adds a row per traject
   // Per trajectory: raw and masking each, plus a recorded row for the two logs that recorded something
   // (mini-swe-agent: usage per call; SWE-agent: the run's cost only).
   assert.equal(lines.length, 1 + 3 + 3 * 2 + 2);
-  assert.match(csv.out, /^swe-agent\.history\.json,recorded,0,0,0,.*,0\.\d+,3,1$/m);
+  assert.match(csv.out, /^swe-agent\.history\.json,recorded,0,0,0,.*,0\.\d+,3,1,,$/m);
 });
 
 test('recorded money is said over the calls it covers, not over the calls whose prompt size was recorded', async () => {
@@ -233,10 +233,10 @@ test('recorded money is said over the calls it covers, not over the calls whose 
   assert.match(table.out, /^Recorded cost: \$0\.06 over the 6 calls of 2 trajectories that recorded money/m);
   const csv = await runCli(['replay', dir, '--strategy', 'raw', '--format', 'csv']);
   const lines = csv.out.trim().split('\n');
-  assert.match(lines[0]!, /,recordedCostUsd,recordedCostCalls,recordedCostTrajectories$/);
+  assert.match(lines[0]!, /,recordedCostUsd,recordedCostCalls,recordedCostTrajectories,cacheModel,cacheModelBasis$/);
   assert.match(
     lines.find((l) => l.startsWith('total,recorded,'))!,
-    /^total,recorded,1,3,.*,0\.0623,6,2$/,
+    /^total,recorded,1,3,.*,0\.0623,6,2,,$/,
   );
 });
 

@@ -30,6 +30,8 @@ function csvCell(v: string | number | boolean): string {
  * One row per strategy with scope `total`; with --per-trajectory one more per trajectory and strategy.
  * A `recorded` row follows raw where logs recorded usage (`ratioToRaw` is recorded / raw there); its money
  * covers its own calls (`recordedCostCalls`), not the row's `calls` (those whose prompt size was recorded).
+ * The last columns say which cache model billed the row (`mixed` in a total over logs billed differently)
+ * and, per trajectory, why.
  */
 export function formatCsv(r: ReplayReport): string {
   const rows = [
@@ -41,10 +43,26 @@ export function formatCsv(r: ReplayReport): string {
       'recordedCostUsd',
       'recordedCostCalls',
       'recordedCostTrajectories',
+      'cacheModel',
+      'cacheModelBasis',
     ].join(','),
   ];
   const add = (scope: string, name: string, s: StrategyReport) =>
-    rows.push([scope, name, ...CSV_FIELDS.map((f) => s[f] ?? ''), r.tokenizer, '', '', ''].map(csvCell).join(','));
+    rows.push(
+      [
+        scope,
+        name,
+        ...CSV_FIELDS.map((f) => s[f] ?? ''),
+        r.tokenizer,
+        '',
+        '',
+        '',
+        s.cacheModel,
+        s.cacheModelBasis ?? '',
+      ]
+        .map(csvCell)
+        .join(','),
+    );
   const addRecorded = (scope: string, rec: RecordedReport) =>
     rows.push(
       [
@@ -68,6 +86,9 @@ export function formatCsv(r: ReplayReport): string {
         rec.costUsd ?? '',
         rec.costUsd === null ? '' : rec.costCalls,
         rec.costUsd === null ? '' : rec.costTrajectories,
+        // What the provider billed: no cache model of replay's.
+        '',
+        '',
       ]
         .map(csvCell)
         .join(','),

@@ -122,11 +122,12 @@ function cacheModelLine(r: ReplayReport): string {
     .join('; ');
   const how =
     r.options.cacheModel === 'auto'
-      ? ' (--cache-model auto: anthropic for Claude Code and Anthropic request logs)'
+      ? ' (--cache-model auto: by the model each log names, anthropic for Claude; where none is named, anthropic for Claude Code and Anthropic request logs)'
       : '';
+  const n = r.prefixByFormat;
   const hint =
-    r.options.cacheModel === 'auto' && used.includes('prefix')
-      ? ' For runs on Anthropic models logged in other formats, give --cache-model anthropic: the prefix model overstates their cache reads.'
+    r.options.cacheModel === 'auto' && n > 0
+      ? ` ${fmt(n)} trajector${n === 1 ? 'y names' : 'ies name'} no model of a known family and got prefix by format: if ${n === 1 ? 'it ran' : 'they ran'} on Claude, give --cache-model anthropic (prefix overstates Anthropic's cache reads).`
       : '';
   const write =
     used.includes('anthropic') && r.options.cacheWritePrice < 1.25

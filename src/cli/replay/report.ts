@@ -24,6 +24,10 @@ export interface StrategyReport {
   uncountedMedia: number;
   /** True when uncountedMedia > 0: tokens, cost, cached tokens and the peak are lower bounds, not exact. */
   lowerBound: boolean;
+  /** The prompt cache these calls were billed with; `mixed` when the trajectories pooled here differ. */
+  cacheModel: CacheModel | 'mixed';
+  /** Per trajectory only: why that cache (`--cache-model ...`, `model NAME`, `format FORMAT (...)`). */
+  cacheModelBasis?: string;
 }
 
 export interface ReplayReport {
@@ -47,8 +51,10 @@ export interface ReplayReport {
     /** The cache model asked for (--cache-model). */
     cacheModel: CacheModelChoice;
   };
-  /** Trajectories billed with each prompt-cache model (auto picks one per log format). */
+  /** Trajectories billed with each prompt-cache model (auto picks one per log: by its model, else its format). */
   cacheModels: Partial<Record<CacheModel, number>>;
+  /** Trajectories auto billed with the prefix cache by their format: their logs name no model of a known family. */
+  prefixByFormat: number;
   strategies: Record<string, StrategyReport>;
   /** What the providers recorded in the logs, beside raw replay over the same calls (when any log recorded usage). */
   recorded?: RecordedReport;
@@ -72,7 +78,17 @@ export interface ReplayReport {
 const ratio = (a: number, b: number) => (b === 0 ? (a === 0 ? 1 : Infinity) : a / b);
 export const round = (n: number, digits: number) => Math.round(n * 10 ** digits) / 10 ** digits;
 
-function strategyReport(t: StrategyTotals, raw: StrategyTotals): StrategyReport {
+/** The one cache model that billed these replays, or `mixed`. */
+function cacheModelOf(replays: StrategyRun['replays']): CacheModel | 'mixed' {
+  const models = new Set(replays.map((r) => r.cacheModel));
+  return models.size === 1 ? [...models][0]! : 'mixed';
+}
+
+function strategyReport(
+  t: StrategyTotals,
+  raw: StrategyTotals,
+  cache: Pick<StrategyReport, 'cacheModel' | 'cacheModelBasis'>,
+): StrategyReport {
   const bounded = t.uncountedMedia > 0 || raw.uncountedMedia > 0;
   return {
     trajectories: t.trajectories,
@@ -88,6 +104,7 @@ function strategyReport(t: StrategyTotals, raw: StrategyTotals): StrategyReport 
     summaryEstimated: t.summaryEstimated,
     uncountedMedia: t.uncountedMedia,
     lowerBound: t.uncountedMedia > 0,
+    ...cache,
   };
 }
 
@@ -109,7 +126,7 @@ export function buildReport(
   const strategies: Record<string, StrategyReport> = {};
   const notes: string[] = [];
   for (const r of runs) {
-    strategies[r.strategy] = strategyReport(r.totals, raw.totals);
+    strategies[r.strategy] = strategyReport(r.totals, raw.totals, { cacheModel: cacheModelOf(r.replays) });
     for (const n of r.totals.notes) if (!notes.includes(n)) notes.push(n);
   }
   const report: ReplayReport = {
@@ -120,6 +137,8 @@ export function buildReport(
     skipped: meta.skipped,
     options: meta.options,
     cacheModels: countCacheModels(raw.replays),
+    prefixByFormat: raw.replays.filter((r) => r.cacheModel === 'prefix' && r.cacheModelBasis.startsWith('format '))
+      .length,
     strategies,
     agreement: agreementByFormat(raw.replays),
     formats: byFormat(runs),
@@ -135,7 +154,13 @@ export function buildReport(
     raw.replays.forEach((rawReplay, i) => {
       const rawTotals = aggregateOne(rawReplay);
       const row: Record<string, StrategyReport> = {};
-      for (const r of runs) row[r.strategy] = strategyReport(aggregateOne(r.replays[i]!), rawTotals);
+      for (const r of runs) {
+        const one = r.replays[i]!;
+        row[r.strategy] = strategyReport(aggregateOne(one), rawTotals, {
+          cacheModel: one.cacheModel,
+          cacheModelBasis: one.cacheModelBasis,
+        });
+      }
       // Two files may share an id (same instance, two formats): keep both.
       let key = rawReplay.trajectoryId;
       for (let k = 2; key in per; k++) key = `${rawReplay.trajectoryId}#${k}`;
