@@ -15,6 +15,7 @@ import { noteBadLines, plural, runMedia, type Notes } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import { usageFrom } from '../usage';
 import { chatMessage } from './chat';
+import { observationText } from './openhands-observation';
 
 const SILENT = new Set(['change_agent_state', 'agent_state_changed', 'null', 'recall', 'pause', 'resume']);
 
@@ -115,7 +116,7 @@ function readEvents(events: Json[], notes: Notes): Omit<ImportedRun, 'format'> {
           `${plural(n, 'recall observation')} (workspace context, microagent knowledge) not counted: OpenHands renders them from templates the log does not hold`,
       );
     } else if (!SILENT.has(kind)) {
-      const content = contentText(v.content, where, notes);
+      const content = observationText(v, contentText(v.content, where, notes));
       const callId = meta && typeof meta.tool_call_id === 'string' ? meta.tool_call_id : undefined;
       const m: Message =
         callId !== undefined
