@@ -5,8 +5,11 @@
 // not the diff kept in `content` (FileEditObservation.__str__), an error gets a closing note.
 import { isObject, type JsonObject } from '../json';
 
-/** CmdOutputObservation.to_agent_observation: prefix, output, suffix, then directory, interpreter, exit code. */
-function commandText(content: string, extras: JsonObject): string {
+/**
+ * CmdOutputObservation.to_agent_observation (V0), TerminalObservation.to_llm_content (SDK): prefix, output,
+ * suffix, then directory, interpreter, exit code, from the `metadata` of `extras` (V0) or the observation (SDK).
+ */
+export function commandText(content: string, extras: JsonObject): string {
   const meta = isObject(extras.metadata) ? extras.metadata : undefined;
   if (!meta) return content;
   const str = (v: unknown) => (typeof v === 'string' ? v : '');

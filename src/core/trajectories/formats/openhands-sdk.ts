@@ -6,6 +6,7 @@
 // or the previous event for events written before the tree existed); only the active branch is replayed.
 // Per-call usage lives apart from the events, in Metrics `token_usages` keyed by response id: in a
 // conversation folder's base_state.json (`stats.usage_to_metrics`) and in evaluation outputs (`metrics`).
+import { commandText } from './openhands-observation';
 import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { contentText } from '../content';
@@ -77,6 +78,8 @@ export function refuseAcp(): never {
 }
 
 const ERROR_HEADER = '[An error occurred during execution.]\n';
+/** Observations the SDK frames with their command metadata (the terminal tool, named so before 1.0 too). */
+const TERMINAL = new Set(['TerminalObservation', 'ExecuteBashObservation']);
 
 const texts = (v: unknown, where: string, notes: Notes): string => contentText(v ?? null, where, notes);
 
@@ -176,14 +179,16 @@ function readBranch(
         );
     } else if (kind === 'ObservationEvent') {
       const o = isObject(e.observation) ? e.observation : fail(`${where} has no observation`);
+      const text = observationText(o, where, notes);
       const content =
         (o.is_error === true ? ERROR_HEADER : '') +
-        observationText(o, where, notes) +
+        (TERMINAL.has(String(o.kind)) ? commandText(text, o) : text) +
         (Array.isArray(e.extended_content) ? texts(e.extended_content, where, notes) : '');
       push(id, toolMessage(e, content));
-      notes.say(
-        "observations are counted from their recorded content: a tool's own framing (the terminal's exit-code and working-directory lines) is not reproduced",
-      );
+      if (!TERMINAL.has(String(o.kind)))
+        notes.say(
+          "observations other than the terminal's are counted from their recorded content: a tool's own framing, if it adds one, is not reproduced",
+        );
     } else if (kind === 'UserRejectObservation') {
       const reason = typeof e.rejection_reason === 'string' ? e.rejection_reason : 'User rejected the action';
       push(id, toolMessage(e, `Action rejected: ${reason}`));
