@@ -126,6 +126,8 @@ test('importers read the model each format names', async () => {
     ['gemini-cli-chat.json', 'gemini-2.5-pro'],
     ['qwen-code-session.jsonl', 'qwen3-coder-plus'],
     ['openhands-sdk-output.jsonl', 'litellm_proxy/claude-sonnet-4-5'],
+    ['aider.chat.history.md', 'anthropic/claude-3-7-sonnet-20250219'],
+    ['aider-reflections.chat.history.md', 'ollama_chat/qwen2.5-coder:7b'],
   ];
   for (const [name, model] of expected) {
     const runs = await loadTrajectoryFile(fixture(name));

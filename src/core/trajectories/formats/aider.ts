@@ -9,6 +9,7 @@
 // The `Tokens` line is the call's recorded usage when its figures are exact (Aider rounds past 1,000).
 // A reply cut at the output limit and continued (assistant prefill) is several calls written as one reply
 // with one `Tokens` line (their sums): the file does not mark the joins, so it counts as one call.
+import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import type { ImportedRun, Importer } from '../importer';
@@ -19,6 +20,9 @@ const SESSION = /^# aider chat started at /;
 const MESSAGE_COMMANDS = new Set(['ask', 'code', 'architect', 'context']);
 /** `/clear` empties the chat history; `/reset` also drops the files. */
 const CLEARING_COMMANDS = new Set(['clear', 'reset']);
+/** Aider's banner line naming the model a session starts with. */
+const MODEL_LINE = /^> (?:Main model|Model): (\S+)/;
+
 /**
  * Aider's report after each model call (`> Tokens: 1.2k sent, 161 received. Cost: ...`): sent, then cache
  * writes and hits when the provider reported them, then received.
@@ -64,6 +68,8 @@ export const aider: Importer = {
     let reflected: string[] | undefined;
     /** The reply being read answers a reflection (its input may be empty). */
     let again = false;
+    /** The session's model, from Aider's banner (`> Main model: NAME with ...`, `> Model: NAME ...`). */
+    let model: string | undefined;
     const flushUser = () => {
       let t = user.join('\n').trim();
       user = [];
@@ -114,13 +120,15 @@ export const aider: Importer = {
     const endSession = () => {
       flushUser();
       flushReply();
-      if (b && b.calls.length > 0) runs.push({ format: 'aider', messages: b.messages, calls: b.calls });
+      if (b && b.calls.length > 0)
+        runs.push({ format: 'aider', ...(model ? { model } : {}), messages: b.messages, calls: b.calls });
     };
     for (const line of text.split(/\r?\n/)) {
       if (SESSION.test(line)) {
         endSession();
         b = new TrajectoryBuilder();
         reflected = undefined;
+        model = undefined;
         continue;
       }
       const u = userLine(line);
@@ -133,6 +141,7 @@ export const aider: Importer = {
       if (user.length > 0) flushUser();
       if (line.startsWith('>')) {
         // Aider's own output: shown to the person, not sent as such (unless it is reflected).
+        model ??= modelName(MODEL_LINE.exec(line)?.[1]);
         if (TOKENS.test(line)) {
           record(flushReply(), line);
           reflected = [];
