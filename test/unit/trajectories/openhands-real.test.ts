@@ -93,3 +93,20 @@ test('an error observation carries the note OpenHands added; a command the user 
     /^\nObserved result of command executed by user:\n\n\[The command completed with exit code 0\.\]/,
   );
 });
+
+test('a command observation of late-2024 OpenHands (exit code beside the output, no metadata) ends with its exit code', async () => {
+  const events = JSON.parse(readFileSync(fixture('openhands-real-rename.json'), 'utf8')) as Record<string, unknown>[];
+  const old = events.map((e) =>
+    e.id === 6
+      ? {
+          ...e,
+          content: 'renamed',
+          extras: { command_id: -1, command: 'mv a b', exit_code: 1, interpreter_details: '' },
+        }
+      : e,
+  );
+  const dir = mkdtempSync(join(tmpdir(), 'cd-oh-'));
+  writeFileSync(join(dir, 'old.json'), JSON.stringify(old));
+  const [t] = await loadTrajectoryFile(join(dir, 'old.json'));
+  assert.equal(toolTexts(t!)[1], 'renamed\n[Command finished with exit code 1]');
+});

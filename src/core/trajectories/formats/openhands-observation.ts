@@ -21,12 +21,19 @@ export function commandText(content: string, extras: JsonObject): string {
   return text;
 }
 
+/** Before the metadata (late 2024): output, interpreter details, and the exit code always. */
+function legacyCommandText(content: string, extras: JsonObject): string {
+  if (typeof extras.exit_code !== 'number') return content;
+  const details = typeof extras.interpreter_details === 'string' ? extras.interpreter_details : '';
+  return `${content}${details}\n[Command finished with exit code ${extras.exit_code}]`;
+}
+
 /** What the model was sent for observation `event` whose content reads as `content`. */
 export function observationText(event: JsonObject, content: string): string {
   const extras = isObject(event.extras) ? event.extras : {};
   switch (event.observation) {
     case 'run': {
-      const text = commandText(content, extras);
+      const text = isObject(extras.metadata) ? commandText(content, extras) : legacyCommandText(content, extras);
       // A command the person ran in the terminal answers no tool call.
       return isObject(event.tool_call_metadata) ? text : `\nObserved result of command executed by user:\n${text}`;
     }
