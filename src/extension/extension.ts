@@ -43,6 +43,8 @@ export interface ContextDeskApi {
   terminals: () => TerminalCapture;
   /** The tiktoken encodings this extension host holds now (tests and the memory benchmark check them). */
   loadedEncodings: () => string[];
+  /** The composer text the panel gets when it opens (what a reload brings back, redacted). */
+  composerDraft: () => string;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -280,6 +282,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     chat,
     terminals,
     loadedEncodings: () => featuresIfLoaded()?.loadedEncodings().names ?? [],
+    composerDraft: () => draft.get(),
   };
 }
 

@@ -364,4 +364,31 @@ describe('Agent loop in the panel', function () {
     );
     fs.rmSync(path.join(workspaceRoot(), 'a.txt'), { force: true });
   });
+
+  // Last: it disposes the chat as a closing window does (New Chat then gives the later suites a new one).
+  it('closing the window while a message waits for the stopped run keeps it as the draft, never sent', async () => {
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+      { reply: { text: 'Answered.' } },
+    ]);
+    assert.ok(a.chat().send('read the readme').accepted);
+    await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
+    assert.equal(a.chat().stop(), true);
+    assert.ok(a.chat().send('do this instead, kept').accepted, 'taken to send once the run has stopped');
+    a.chat().dispose();
+    try {
+      assert.equal(a.composerDraft(), 'do this instead, kept', 'the panel opens with it in the message box');
+      await a.chat().whenSettled();
+      // A message sent when the run ended would have started a run before this one settled.
+      assert.equal(a.chat().isRunning, false, 'nothing started after the stopped run');
+      assert.equal(s.stepsUsed, 2, 'the waiting message never reached the model');
+      assert.ok(
+        !s.chatRequests().some((r) => r.messages.some((m) => /do this instead/.test(m.content ?? ''))),
+        'no request carries it',
+      );
+    } finally {
+      a.chat().newChat();
+    }
+  });
 });
