@@ -6,6 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { startScriptedModelServer, type ScriptStep, type ScriptedServer } from '../support/scripted-model-server';
 import type { ContextDeskApi } from '../../src/extension/extension';
+import { readSettings } from '../../src/extension/settings';
+import { openTurnLimitSetting } from '../../src/extension/agent/turnLimitSetting';
 import { api, extensionPath, syncAllowingWorkspaceServers, waitFor, workspaceRoot } from './helpers';
 
 const config = (): vscode.WorkspaceConfiguration => vscode.workspace.getConfiguration('contextDesk');
@@ -363,6 +365,42 @@ describe('Agent loop in the panel', function () {
       'one line names the tool already used',
     );
     fs.rmSync(path.join(workspaceRoot(), 'a.txt'), { force: true });
+  });
+
+  it('the turn limit a workspace lowered is named as such, and Open Setting opens the workspace settings at it', async () => {
+    await config().update('agent.maxTurns', 30, vscode.ConfigurationTarget.Global);
+    await config().update('agent.maxTurns', 1, vscode.ConfigurationTarget.Workspace);
+    try {
+      await useScript([
+        { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+        { reply: { text: 'never asked' } },
+      ]);
+      assert.equal(await sendAndWait('read the readme'), 'max-turns');
+      const notice = a.chat().snapshot.items.find((i) => i.kind === 'notice');
+      assert.ok(notice?.kind === 'notice');
+      assert.match(notice.text, /after 1 model call\b/);
+      assert.match(notice.text, /is 1 in the workspace settings/, notice.text);
+      assert.equal(await openTurnLimitSetting(readSettings(config())), 'workspace');
+      const editor = vscode.window.activeTextEditor;
+      assert.equal(editor?.document.uri.fsPath, path.join(workspaceRoot(), '.vscode', 'settings.json'));
+      assert.equal(editor.document.getText(editor.selection), '"contextDesk.agent.maxTurns"');
+
+      // Where the user's own value applies, the notice and the button stay with the user settings.
+      await config().update('agent.maxTurns', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('agent.maxTurns', 1, vscode.ConfigurationTarget.Global);
+      await useScript([
+        { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      ]);
+      assert.equal(await sendAndWait('read the readme'), 'max-turns');
+      const own = a.chat().snapshot.items.find((i) => i.kind === 'notice');
+      assert.ok(own?.kind === 'notice');
+      assert.doesNotMatch(own.text, /workspace/);
+      assert.equal(await openTurnLimitSetting(readSettings(config())), 'global');
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await config().update('agent.maxTurns', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('agent.maxTurns', undefined, vscode.ConfigurationTarget.Global);
+    }
   });
 
   // Last: it disposes the chat as a closing window does (New Chat then gives the later suites a new one).

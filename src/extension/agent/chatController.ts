@@ -24,6 +24,7 @@ import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { fileIdentity, WrittenSessions } from './writtenSessions';
 import { AfterRun, LEFT_UNSENT, WAITING_NOTICE } from './afterRun';
+import { currentTurnLimitScope } from './turnLimitSetting';
 
 export type { Extras } from './sessionFactory';
 export type { ChatControllerDeps } from './chatControllerDeps';
@@ -63,7 +64,7 @@ export class ChatController implements vscode.Disposable {
   /** The view model, with the model's price when it is known (money beside units). */
   private chatModel(snapshot: ChatSnapshot): ChatModel {
     const money = liveSettings(this.d.settings()).pricing.money;
-    return new ChatModel(snapshot, money ? { money } : {});
+    return new ChatModel(snapshot, { ...(money ? { money } : {}), turnLimitScope: currentTurnLimitScope });
   }
 
   /** Resolves once the run and the closing of earlier conversations are over (their files written). */

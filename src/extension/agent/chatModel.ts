@@ -18,23 +18,16 @@ import type { ProviderErrorInfo } from '../../core/agent/errors';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
 import type { BudgetEvent } from '../../core/budget/types';
 import { describeRunError, retryActivity } from './runErrors';
+import { MAX_TURNS_SETTING, maxTurnsText, type TurnLimitScope } from './maxTurnsNotice';
 
 export { emptyChat, emptyMeter, itemsFromMessages, outputLinesOf, STRATEGIES } from './chatItems';
-
-const MAX_TURNS_SETTING: NoticeAction = { label: 'Open Setting', action: 'maxTurnsSetting' };
-
-/** The turn limit is no failure: the conversation goes on with the next message, and the limit is a setting. */
-export function maxTurnsText(limit: number | undefined): string {
-  const calls = limit === undefined ? 'the most model calls' : `${limit} model call${limit === 1 ? '' : 's'}`;
-  return (
-    `The agent stopped after ${calls} for one message (setting Context Desk › Agent: Max Turns, contextDesk.agent.maxTurns). ` +
-    'Send a message such as "continue" to go on from here; a higher limit applies from your next message.'
-  );
-}
+export { maxTurnsText, type TurnLimitScope } from './maxTurnsNotice';
 
 export interface ChatModelOptions {
   /** The model's price when known: money is shown beside units (a call in flight is priced with it). */
   money?: MoneyPrice;
+  /** Where the turn limit that stopped a run was set (the notice names a workspace's lower value). */
+  turnLimitScope?: (limit: number) => TurnLimitScope;
 }
 
 /**
@@ -216,7 +209,9 @@ export class ChatModel {
         return this.patch([
           ...this.finishStreaming(),
           { op: 'activity', text: undefined },
-          ...(e.reason === 'max-turns' ? this.notice('info', maxTurnsText(e.limit), MAX_TURNS_SETTING, true) : []),
+          ...(e.reason === 'max-turns'
+            ? this.notice('info', this.maxTurnsNotice(e.limit), MAX_TURNS_SETTING, true)
+            : []),
           { op: 'status', status: e.reason },
         ]);
       case 'stopped':
@@ -348,6 +343,10 @@ export class ChatModel {
       ? item.tools.map((t) => (t.callId === call.callId ? { ...t, ...call } : t))
       : [...item.tools, call];
     return { op: 'upsertItem', item: { ...item, tools } };
+  }
+
+  private maxTurnsNotice(limit: number | undefined): string {
+    return maxTurnsText(limit, limit === undefined ? undefined : this.options.turnLimitScope?.(limit));
   }
 
   private finishStreaming(): ChatPatch[] {

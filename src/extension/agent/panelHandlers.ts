@@ -7,6 +7,7 @@ import type { Handlers } from '../../protocol/rpc';
 import { features, type Lazy } from '../lazy';
 import type { Settings } from '../settings';
 import type { ChatController } from './chatController';
+import { openTurnLimitSetting } from './turnLimitSetting';
 
 export interface PanelHandlerDeps {
   chat: Lazy<ChatController>;
@@ -52,8 +53,7 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
       if (action === 'showLog') d.showLog();
       else if (action === 'configure') await vscode.commands.executeCommand('contextDesk.configureAgent');
       else if (action === 'openTranscript') await d.chat().openTranscript();
-      else if (action === 'maxTurnsSetting')
-        await vscode.commands.executeCommand('workbench.action.openSettings', 'contextDesk.agent.maxTurns');
+      else if (action === 'maxTurnsSetting') await openTurnLimitSetting(d.settings());
       else if (action === 'useDemo')
         return {
           ok: (await features().saveSetup({ provider: 'demo', baseUrl: '', model: '' }, d.secrets, d.settings)).ok,
