@@ -76,7 +76,8 @@ export interface AttemptInput {
 export type AttemptOutcome =
   /** `budgetCut`: the answer was cut at the output limit the budget set (its room was the limit). */
   | { type: 'ok'; result: ChatResult; budgetCut?: BudgetCut }
-  | { type: 'failed'; error: ProviderError }
+  /** `partialText`: what streamed before the error (shown on the panel; kept if the run gives up). */
+  | { type: 'failed'; error: ProviderError; partialText?: string }
   /** `partialText`: what a call stopped mid-answer had streamed (the panel shows it). */
   | { type: 'stopped'; reason: 'aborted' | 'budget'; message: string; partialText?: string };
 
@@ -194,8 +195,9 @@ export class ModelCaller {
         return error ? { type: 'failed', error } : STOPPED;
       }
       await this.failedCall(c, a, call, bill, partial, aborted, answered, announce, input, error?.kind ?? 'aborted');
-      if (error) return { type: 'failed', error };
-      return partial.text.trim() === '' ? STOPPED : { ...STOPPED, partialText: partial.text };
+      const streamed = partial.text.trim() === '' ? {} : { partialText: partial.text };
+      if (error) return { type: 'failed', error, ...streamed };
+      return { ...STOPPED, ...streamed };
     }
     if (!answered) onAnswer(); // an empty but successful answer
     const output = partial.usage.outputTokens ?? countOutput(c.accountant, partial);

@@ -71,7 +71,16 @@ export async function callWithRetries(d: RetryLoopDeps, c: RetryLoopCall): Promi
       const error = outcome.error;
       d.emit({ type: 'error', turn: c.turn, error: error.toInfo() });
       const plan = planRetry(error, tried, d.policy);
-      if (!plan) return { ok: false, reason: 'error', message: error.message };
+      // Given up: what the panel shows of the last attempt stays in the conversation (as for a Stop).
+      if (!plan) {
+        const { partialText } = outcome;
+        return {
+          ok: false,
+          reason: 'error',
+          message: error.message,
+          ...(partialText !== undefined ? { partialText } : {}),
+        };
+      }
       tried[plan.counts]++;
       note = plan.filterNote ?? note;
       reason = error.kind;
