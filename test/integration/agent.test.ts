@@ -328,6 +328,28 @@ describe('Agent loop in the panel', function () {
     assert.deepEqual(roles(), ['system', 'user', 'assistant', 'user', 'assistant']);
   });
 
+  it('a message sent while a past session opens is refused (the composer keeps it), not lost to the opening', async () => {
+    const s = await useScript([{ reply: { text: 'Noted.' } }, { reply: { text: 'It was kumquat.' } }]);
+    assert.equal(await sendAndWait('remember kumquat'), 'completed');
+    const id = a.chat().snapshot.sessionId;
+    await a.chat().whenSettled();
+    a.chat().newChat();
+    const opening = a.chat().resumeSession(id);
+    // Sent into the chat the opening replaces: its run would be stopped, the message gone from view.
+    const early = a.chat().send('sent while it opens');
+    assert.equal(await opening, true);
+    assert.equal(early.accepted, false, 'refused, so the panel keeps the text in the message box');
+    assert.match(early.reason ?? '', /is opening/);
+    assert.equal(await sendAndWait('what was it?'), 'completed');
+    assert.deepEqual(
+      s
+        .chatRequests()[1]!
+        .messages.filter((m) => m.role === 'user')
+        .map((m) => m.content),
+      ['remember kumquat', 'what was it?'],
+    );
+  });
+
   it('Open Transcript refuses a transcript that is a link (a repository can ship one) and says why', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'transcript-outside-'));
     const credentials = path.join(outside, 'credentials');

@@ -10,6 +10,8 @@ export interface EndingRun {
 }
 
 export const STILL_WORKING = 'The agent is still working; stop it first.';
+/** A past session is opening: a message sent now would go to the chat it replaces, its run stopped by it. */
+export const OPENING = 'A past session is opening: send your message once it is open.';
 export const WAITING_NOTICE = 'The agent is stopping: your message is sent as soon as it has.';
 /** New Chat came while a message waited for the stopped run: it stays with the chat it was typed in. */
 export const LEFT_UNSENT =

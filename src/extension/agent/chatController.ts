@@ -23,7 +23,7 @@ import { HistorySink, SessionHistory } from './sessionHistory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { fileIdentity, WrittenSessions } from './writtenSessions';
-import { AfterRun, LEFT_UNSENT, WAITING_NOTICE } from './afterRun';
+import { AfterRun, LEFT_UNSENT, OPENING, WAITING_NOTICE } from './afterRun';
 import { currentTurnLimitScope } from './turnLimitSetting';
 
 export type { Extras } from './sessionFactory';
@@ -47,6 +47,8 @@ export class ChatController implements vscode.Disposable {
   private readonly written: WrittenSessions;
   /** A message sent while a stopped run winds down: sent when it has ended. */
   private readonly afterRun = new AfterRun();
+  /** Past sessions being opened: a message sent meanwhile would go to the chat the opening replaces. */
+  private opening = 0;
   readonly approvals: ApprovalBroker;
 
   constructor(private readonly d: ChatControllerDeps) {
@@ -169,6 +171,7 @@ export class ChatController implements vscode.Disposable {
     if (text.trim() === '') return { accepted: false, reason: 'The message is empty.' };
     const { setup } = modelFields(this.d.settings());
     if (!setup.ready) return { accepted: false, reason: setup.hint ?? 'Set up a model first.', setup: true };
+    if (this.opening > 0) return { accepted: false, reason: OPENING };
     if (this.running) {
       const ending = { stopped: this.running.signal.aborted, answered: this.model.snapshot.status !== 'running' };
       const r = this.afterRun.offer(text, ending);
@@ -277,6 +280,15 @@ export class ChatController implements vscode.Disposable {
    */
   async resumeSession(id: string): Promise<boolean> {
     if (this.running) throw new Error('Stop the agent before opening another session');
+    this.opening++;
+    try {
+      return await this.openPast(id);
+    } finally {
+      this.opening--;
+    }
+  }
+
+  private async openPast(id: string): Promise<boolean> {
     // Read the file once our own writes are in: the last run's masks, and its identity as ours.
     await this.runDone.then(() => Promise.all([this.history?.flush(), this.closing]));
     const store = await this.openStore();
