@@ -11,9 +11,13 @@ import { ProviderError } from '../../../src/core/agent/errors';
 import { AgentSession } from '../../../src/core/agent/session';
 import { sessionStateFromHistory } from '../../../src/core/agent/resume';
 import { ToolRegistry } from '../../../src/core/agent/tool-registry';
-import type { HistoryRecord } from '../../../src/core/store/history';
+import type { HistoryLine } from '../../../src/core/store/history';
+import type { StrategyName } from '../../../src/core/strategies/types';
 import { createTokenizer } from '../../../src/core/tokens';
+import { parseMaskPlaceholder } from '../../../src/core/strategies/placeholder';
 import { echoTool } from './helpers';
+
+const SYSTEM = 'You are a coding agent.';
 
 type Step =
   | { kind: 'text'; text: string }
@@ -105,13 +109,15 @@ test('every request pairs calls with results and holds every message the person 
       fc.array(fc.boolean(), { minLength: 1, maxLength: 4 }),
       async (steps, resumes) => {
         const provider = new ScriptedProvider(steps);
-        const records: HistoryRecord[] = [];
+        const records: HistoryLine[] = [
+          { v: 1, session: 's', index: 0, at: '', message: { role: 'system', content: SYSTEM } },
+        ];
         const options = {
           provider,
           model: 'scripted',
           tools: new ToolRegistry([echoTool]),
           tokenizer: createTokenizer('chars4'),
-          systemPrompt: 'You are a coding agent.',
+          systemPrompt: SYSTEM,
           sleep: () => Promise.resolve(),
           strategy: 'masking' as const,
           onMessage: (message: Message, index: number) =>
@@ -120,7 +126,7 @@ test('every request pairs calls with results and holds every message the person 
         let agent = new AgentSession(options);
         const sent: string[] = [];
         for (const [k, resume] of resumes.entries()) {
-          if (resume && records.length > 0) {
+          if (resume && k > 0) {
             const restore = sessionStateFromHistory(records, {
               id: 's',
               provider: 'scripted',
@@ -157,3 +163,64 @@ test('every request pairs calls with results and holds every message the person 
     { numRuns: 150 },
   );
 });
+
+/** What a provider is sent of a message (the session's own fields, origin and storedAt, are not). */
+const wire = (ms: readonly Message[]): unknown[] =>
+  ms.map((m) => ({ role: m.role, content: m.content, calls: m.toolCalls, id: m.toolCallId }));
+
+/** A session that writes its history as the panel does (messages and strategy states), resumable from it. */
+function recorded(steps: Step[], strategy: StrategyName) {
+  const provider = new ScriptedProvider(steps);
+  // The history file starts with the system prompt, as the panel writes it (SessionHistory).
+  const records: HistoryLine[] = [
+    { v: 1, session: 's', index: 0, at: '', message: { role: 'system', content: SYSTEM } },
+  ];
+  const options = {
+    provider,
+    model: 'scripted',
+    tools: new ToolRegistry([echoTool]),
+    tokenizer: createTokenizer('chars4'),
+    systemPrompt: SYSTEM,
+    sleep: () => Promise.resolve(),
+    strategy,
+    strategyOptions: { window: 2 },
+    onMessage: (message: Message, index: number) =>
+      records.push({ v: 1, session: 's', index, at: '', message: structuredClone(message) }),
+    onStrategyState: (state: object) =>
+      records.push({ v: 1, session: 's', kind: 'strategy', at: '', state: structuredClone(state) as never }),
+  };
+  const resumed = (): AgentSession =>
+    new AgentSession({
+      ...options,
+      restore: sessionStateFromHistory(records, { id: 's', provider: 'scripted', model: 'scripted', strategy, now: 0 }),
+    });
+  return { provider, records, options, resumed };
+}
+
+for (const strategy of ['masking', 'cache-aware'] as const)
+  test(`${strategy}: a session resumed from its history file before every message sends what it would have sent`, async () => {
+    let maskedRuns = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 14 }), fc.integer({ min: 2, max: 5 }), async (steps, messages) => {
+        const going = recorded(steps, strategy);
+        const resuming = recorded(steps, strategy);
+        const kept = new AgentSession(going.options);
+        for (let k = 0; k < messages; k++) {
+          const text = `instruction ${k}`;
+          for (const [run, agent] of [
+            [going, kept],
+            [resuming, k > 0 ? resuming.resumed() : new AgentSession(resuming.options)],
+          ] as const) {
+            const stop = new AbortController();
+            run.provider.stop = () => stop.abort();
+            await agent.send(text, stop.signal);
+          }
+        }
+        assert.deepEqual(resuming.provider.requests.map(wire), going.provider.requests.map(wire));
+        if (going.provider.requests.some((r) => r.some((m) => m.role === 'tool' && parseMaskPlaceholder(m.content))))
+          maskedRuns++;
+      }),
+      { numRuns: 100 },
+    );
+    assert.ok(maskedRuns > 0, 'some runs masked observations');
+  });
