@@ -425,6 +425,35 @@ describe('Agent loop in the panel', function () {
     }
   });
 
+  it('closing the window mid-answer still writes the stopped answer to the history file', async () => {
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+    ]);
+    assert.ok(a.chat().send('read the readme').accepted);
+    const shown = (): boolean =>
+      a.chat().snapshot.items.some((i) => i.kind === 'assistant' && i.text === 'Still thinking');
+    await waitFor(() => s.stepsUsed === 2 && shown(), 30_000, 'the answer streaming');
+    const file = path.join(a.contextFolder(), 'history', `${a.chat().snapshot.sessionId}.jsonl`);
+    a.chat().dispose(); // as the window closing does: it stops the run
+    try {
+      await a.chat().whenSettled();
+      // What the panel showed is what a resume gives the model: the stopped answer as far as it streamed.
+      const answers = (): string[] =>
+        fs
+          .readFileSync(file, 'utf8')
+          .split('\n')
+          .filter(Boolean)
+          .flatMap((l) => {
+            const m = (JSON.parse(l) as { message?: { role: string; content: string } }).message;
+            return m?.role === 'assistant' ? [m.content] : [];
+          });
+      assert.deepEqual(answers(), ['Reading.', 'Still thinking']);
+    } finally {
+      a.chat().newChat();
+    }
+  });
+
   // Last: it disposes the chat as a closing window does (New Chat then gives the later suites a new one).
   it('closing the window while a message waits for the stopped run keeps it as the draft, never sent', async () => {
     const s = await useScript([

@@ -424,7 +424,13 @@ export class ChatController implements vscode.Disposable {
     const unsent = this.afterRun.take();
     if (unsent !== undefined) this.d.keepUnsent?.(unsent);
     this.stop();
-    void this.history?.close();
-    this.tokenizer.dispose();
+    // The stopped run still appends its last messages (its answer as far as it streamed, cancelled
+    // results): as at New Chat, its history file closes and its tokenizer goes only after them.
+    const history = this.history;
+    this.history = undefined;
+    const tokenizer = this.tokenizer.retire();
+    this.closing = Promise.all([this.closing, this.runDone.then(() => history?.close())])
+      .catch((e: unknown) => this.d.logger.error(`Closing the chat history failed: ${String(e)}`))
+      .then(() => tokenizer?.dispose());
   }
 }
