@@ -350,6 +350,47 @@ describe('Agent loop in the panel', function () {
     );
   });
 
+  it('a budget set while the agent starts up (MCP servers starting) stops that run, not only the next', async () => {
+    const everything = path.join(
+      extensionPath(),
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-everything',
+      'dist',
+      'index.js',
+    );
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gated-mcp-'));
+    const gate = path.join(dir, 'open');
+    const script = path.join(dir, 'server.mjs');
+    // An MCP server that answers only once the test opens its gate: the session is being built until then.
+    fs.writeFileSync(
+      script,
+      `import * as fs from 'node:fs';\nimport { pathToFileURL } from 'node:url';\n` +
+        `const t = setInterval(() => { if (fs.existsSync(${JSON.stringify(gate)})) { clearInterval(t); ` +
+        `void import(pathToFileURL(${JSON.stringify(everything)}).href); } }, 20);\n`,
+    );
+    const s = await useScript([{ reply: { text: 'never sent' } }]);
+    await config().update(
+      'mcp.servers',
+      { gated: { command: process.execPath, args: [script] } },
+      vscode.ConfigurationTarget.Global,
+    );
+    try {
+      const r = a.chat().send('do something big');
+      assert.ok(r.accepted, r.reason);
+      await config().update('agent.budgetMode', 'hard', vscode.ConfigurationTarget.Global);
+      await config().update('agent.budgetTokens', 10, vscode.ConfigurationTarget.Global);
+      fs.writeFileSync(gate, '');
+      await waitFor(() => a.chat().snapshot.status !== 'running', 50_000, 'the run ends');
+      assert.equal(a.chat().snapshot.status, 'budget');
+      assert.equal(s.chatRequests().length, 0, 'no request passed the budget set during start-up');
+    } finally {
+      fs.writeFileSync(gate, '');
+      await config().update('mcp.servers', undefined, vscode.ConfigurationTarget.Global);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('Open Transcript refuses a transcript that is a link (a repository can ship one) and says why', async () => {
     const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'transcript-outside-'));
     const credentials = path.join(outside, 'credentials');

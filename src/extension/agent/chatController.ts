@@ -132,21 +132,26 @@ export class ChatController implements vscode.Disposable {
     if (!this.running) this.rebuildSession();
     else {
       // The run takes up strategy, tokenizer, window, budget and prices from its next model call.
-      const live = liveSettings(s, (message) => this.d.logger.warn(message));
-      const { money, ...prices } = live.pricing;
-      this.session?.reconfigure({
-        strategy: live.strategy,
-        strategyOptions: live.strategyOptions,
-        budget: live.budget,
-        tokenizer: this.tokenizer.for(live.tokenizer),
-        prices,
-        money: money ?? null,
-      });
+      if (this.session) this.takeUpLive(this.session);
       this.rebuildAfterRun = true;
     }
     this.model = this.chatModel(chatUnderSettings(this.model.snapshot, s));
     this.d.postSnapshot(this.model.snapshot);
     if (listsLanguageModels(s)) void this.refreshLanguageModels();
+  }
+
+  /** Gives a session the strategy, tokenizer, window, budget and prices the settings hold now. */
+  private takeUpLive(session: AgentSession): void {
+    const live = liveSettings(this.d.settings(), (message) => this.d.logger.warn(message));
+    const { money, ...prices } = live.pricing;
+    session.reconfigure({
+      strategy: live.strategy,
+      strategyOptions: live.strategyOptions,
+      budget: live.budget,
+      tokenizer: this.tokenizer.for(live.tokenizer),
+      prices,
+      money: money ?? null,
+    });
   }
 
   /**
@@ -196,6 +201,9 @@ export class ChatController implements vscode.Disposable {
     let history: SessionHistory | undefined;
     try {
       session = await this.ensureSession();
+      // Settings changed while it was being built (MCP servers starting, say) reach it too: a budget
+      // set then applied only from the next message.
+      if (this.rebuildAfterRun) this.takeUpLive(session);
       history = this.history; // this run's file, even if New Chat replaces it meanwhile
       const running = session;
       const off = session.on((e) => {
