@@ -6,23 +6,22 @@ import type { AgentSession } from '../../core/agent/session';
 import { setTiktokenWasmPath } from '../../core/tokens';
 import { PanelTokenizer } from './panelTokenizer';
 import type { ContextStore } from '../../core/store/context-store';
-import { HistoryWriter, transcriptFile } from '../../core/store/history';
-import { forkHistory } from '../../core/store/history-fork';
 import { isStrategyName } from '../../core/strategies/types';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import { ChatModel } from './chatModel';
-import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels, newSessionId } from './chatSnapshots';
-import { readPastSession, resumedView, resumeForeignSession, type PastSession } from './resumedChat';
+import { chatUnderSettings, freshChat, languageModelIds, listsLanguageModels } from './chatSnapshots';
+import { resumedView } from './resumedChat';
+import { openPastSession, showTranscript, type PastRecords } from './pastOpening';
 import { ApprovalBroker } from './approvals';
 import { SECTION, pickerNotice } from '../settings';
 import { updateWhereSet } from '../settingsScope';
 import { modelFields } from './providers';
-import { buildSession, liveSettings, type Extras } from './sessionFactory';
-import { HistorySink, SessionHistory } from './sessionHistory';
+import { buildSession, liveSettings, liveUpdate, optionalExtras } from './sessionFactory';
+import { HistorySink, openOwnHistory, type SessionHistory } from './sessionHistory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
-import { fileIdentity, WrittenSessions } from './writtenSessions';
+import { WrittenSessions } from './writtenSessions';
 import { AfterRun, LEFT_UNSENT, OPENING, WAITING_NOTICE } from './afterRun';
 import { currentTurnLimitScope } from './turnLimitSetting';
 
@@ -36,7 +35,7 @@ export class ChatController implements vscode.Disposable {
   private carryOver: SessionState | undefined;
   private history: SessionHistory | undefined;
   /** The history file's records of a resumed session (their indices and mask records). */
-  private resumed: { records: Parameters<typeof SessionHistory.open>[2] } | undefined;
+  private resumed: { records: PastRecords } | undefined;
   private running: AbortController | undefined;
   /** Settings changed during a run that only a new session takes up (provider, model): after the run. */
   private rebuildAfterRun = false;
@@ -142,16 +141,8 @@ export class ChatController implements vscode.Disposable {
 
   /** Gives a session the strategy, tokenizer, window, budget and prices the settings hold now. */
   private takeUpLive(session: AgentSession): void {
-    const live = liveSettings(this.d.settings(), (message) => this.d.logger.warn(message));
-    const { money, ...prices } = live.pricing;
-    session.reconfigure({
-      strategy: live.strategy,
-      strategyOptions: live.strategyOptions,
-      budget: live.budget,
-      tokenizer: this.tokenizer.for(live.tokenizer),
-      prices,
-      money: money ?? null,
-    });
+    const warn = (message: string): void => this.d.logger.warn(message);
+    session.reconfigure(liveUpdate(this.d.settings(), (name) => this.tokenizer.for(name), warn));
   }
 
   /**
@@ -270,16 +261,8 @@ export class ChatController implements vscode.Disposable {
    * repository may be a link: it is refused (the panel says why), never followed into an editor.
    */
   async openTranscript(id: string = this.model.snapshot.sessionId): Promise<boolean> {
-    const store = await this.openStore();
-    let file: string;
-    try {
-      file = await transcriptFile(store, id);
-    } catch (e) {
-      this.d.post(this.model.notice('error', e instanceof Error ? e.message : String(e), undefined, true));
-      return false;
-    }
-    await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
-    return true;
+    const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
+    return showTranscript(await this.openStore(), id, error);
   }
 
   /**
@@ -300,24 +283,10 @@ export class ChatController implements vscode.Disposable {
     // Read the file once our own writes are in: the last run's masks, and its identity as ours.
     await this.runDone.then(() => Promise.all([this.history?.flush(), this.closing]));
     const store = await this.openStore();
-    const foreign = !this.written.has(id, await fileIdentity(store.historyPaths(id).jsonl));
     const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
-    if (foreign && !(await resumeForeignSession(store, id, error))) return false;
-    // A session this workspace did not write goes on in a file of its own (history-fork.ts): its own
-    // files stay as they came, and still count as foreign.
-    const into = foreign ? newSessionId() : id;
-    let past: PastSession;
-    let records: Parameters<typeof SessionHistory.open>[2];
-    try {
-      past = await readPastSession(store, id, this.d.settings(), into);
-      records = foreign ? await forkHistory(store, past.loaded.records, into) : past.loaded.records;
-    } catch (e) {
-      error(e instanceof Error ? e.message : String(e));
-      return false;
-    }
-    await this.written.add(into, await fileIdentity(store.historyPaths(into).jsonl));
-    // Its copied messages stay from elsewhere: a later resume still shows their hidden characters.
-    if (foreign) await this.written.addContinued(into);
+    const opened = await openPastSession(store, id, this.written, this.d.settings(), error);
+    if (!opened) return false;
+    const { into, foreign, past, records } = opened;
     this.newChat();
     const shown = (s: string): string => store.displayPath(store.historyPaths(s).jsonl);
     const view = resumedView(this.model.snapshot, into, past, shown(id), foreign || this.written.continued(id));
@@ -354,7 +323,7 @@ export class ChatController implements vscode.Disposable {
         hostPorts: this.d.hostPorts,
         ...(this.d.mcpApproval ? { mcpApproval: this.d.mcpApproval(this.approvals) } : {}),
         approvals: this.approvals,
-        extras: () => this.loadExtras(),
+        extras: () => optionalExtras(this.d.extras, this.d.logger),
       },
       {
         settings,
@@ -380,35 +349,19 @@ export class ChatController implements vscode.Disposable {
       },
     );
     // A continued conversation keeps appending to the history file it already has.
-    if (!this.history) {
-      const writer = await HistoryWriter.open(store, sessionId, { tokenizer });
-      const own = async (): Promise<void> => this.written.add(sessionId, await fileIdentity(writer.paths.jsonl));
-      await own();
-      this.history = SessionHistory.open(
-        writer,
-        // (counted after the session put its own system prompt in place of the file's)
-        restoring ? session.state().messages.length : 0,
-        this.resumed?.records ?? [],
-        this.d.logger,
-        own, // each write of ours moves the file's identity on; anyone else's makes it not ours
-      );
-    }
+    this.history ??= await openOwnHistory(store, sessionId, {
+      tokenizer,
+      written: restoring ? session.state().messages.length : 0,
+      records: this.resumed?.records ?? [],
+      sessions: this.written,
+      logger: this.d.logger,
+    });
     // Kept only once its history file is open: a session without one would never be written (nor resumed).
     this.session = session;
     this.carryOver = undefined;
     sink.session = session;
     sink.history = this.history;
     return session;
-  }
-
-  /** MCP and skills are optional: a failure there is logged and the agent runs without them. */
-  private async loadExtras(): Promise<Extras> {
-    try {
-      return (await this.d.extras?.()) ?? { prompt: '' };
-    } catch (e) {
-      this.d.logger.warn(`MCP tools and skills are not available to the agent: ${String(e)}`);
-      return { prompt: '' };
-    }
   }
 
   private fresh(): ChatSnapshot {

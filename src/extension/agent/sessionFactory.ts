@@ -3,6 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { AgentSession } from '../../core/agent/session';
+import type { LiveSettings } from '../../core/agent/session-options';
 import { ToolRegistry } from '../../core/agent/tool-registry';
 import { createWorkspaceTools, type CommandPort, type EditFilePort } from '../../core/agent/tools';
 import type { CallRecord, SessionState, SummaryCallRecord } from '../../core/agent/session-state';
@@ -36,6 +37,37 @@ export interface SessionFactoryDeps {
   extras: () => Promise<Extras>;
   /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
   mcpApproval?: McpApprovalPort;
+}
+
+/**
+ * What a running session takes up when the settings change: strategy, tokenizer (by its encoding's
+ * name, from `tokenizerFor`), window, budget and prices.
+ */
+export function liveUpdate(
+  s: Settings,
+  tokenizerFor: (name: SessionSettings['tokenizer']) => Tokenizer,
+  warn: (m: string) => void,
+): LiveSettings {
+  const live = liveSettings(s, warn);
+  const { money, ...prices } = live.pricing;
+  return {
+    strategy: live.strategy,
+    strategyOptions: live.strategyOptions,
+    budget: live.budget,
+    tokenizer: tokenizerFor(live.tokenizer),
+    prices,
+    money: money ?? null,
+  };
+}
+
+/** MCP and skills are optional: a failure there is logged and the agent runs without them. */
+export async function optionalExtras(load: (() => Promise<Extras>) | undefined, logger: Logger): Promise<Extras> {
+  try {
+    return (await load?.()) ?? { prompt: '' };
+  } catch (e) {
+    logger.warn(`MCP tools and skills are not available to the agent: ${String(e)}`);
+    return { prompt: '' };
+  }
 }
 
 /**

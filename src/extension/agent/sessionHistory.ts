@@ -3,12 +3,14 @@
 // the answer it produced. One queue keeps every write in order (a record always follows what it is about).
 import type { MaskedObservation } from '../../core/agent/events';
 import type { CallRecord, SummaryCallRecord } from '../../core/agent/session-state';
-import type { Message } from '../../core/messages';
+import type { Message, Tokenizer } from '../../core/messages';
+import type { ContextStore } from '../../core/store/context-store';
 import type { StrategyState } from '../../core/strategies/strategy-state';
 import type { Logger } from '../../core/ports';
 import { HistoryWriter, isMessageRecord, type HistoryLine } from '../../core/store/history';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
 import { roundDecimalText } from '../../protocol/money';
+import { fileIdentity, type WrittenSessions } from './writtenSessions';
 
 export class SessionHistory {
   private queue: Promise<void> = Promise.resolve();
@@ -189,4 +191,27 @@ function callNote(r: CallRecord): string {
   const cost = r.costUsd !== undefined ? `$${roundDecimalText(r.costUsd, 6)}` : `${n(Math.round(r.cost))} cost units`;
   const failed = r.error ? ` · failed (${r.error})` : '';
   return `call ${r.call} · ${n(r.tokensSent)} tokens sent${reported} · ${cost}${failed}`;
+}
+
+/**
+ * Opens the history file of the chat `sessionId` for a session that has `written` messages in it
+ * already (a continued one: counted after the session put its own system prompt in place of the
+ * file's), and lists it as one this workspace wrote, again after each write of ours (a write by anyone
+ * else makes it not ours).
+ */
+export async function openOwnHistory(
+  store: ContextStore,
+  sessionId: string,
+  o: {
+    tokenizer: Tokenizer;
+    written: number;
+    records: readonly HistoryLine[];
+    sessions: WrittenSessions;
+    logger: Logger;
+  },
+): Promise<SessionHistory> {
+  const writer = await HistoryWriter.open(store, sessionId, { tokenizer: o.tokenizer });
+  const own = async (): Promise<void> => o.sessions.add(sessionId, await fileIdentity(writer.paths.jsonl));
+  await own();
+  return SessionHistory.open(writer, o.written, o.records, o.logger, own);
 }
