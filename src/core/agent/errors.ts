@@ -231,3 +231,8 @@ export function isAbortError(e: unknown): boolean {
     (e instanceof Error && (e.name === 'AbortError' || e.name === 'APIUserAbortError'))
   );
 }
+
+/** Any failure of a call as a ProviderError (one that is not is taken for a network failure). */
+export function asProviderError(e: unknown): ProviderError {
+  return e instanceof ProviderError ? e : new ProviderError({ kind: 'network', message: String(e) }, { cause: e });
+}

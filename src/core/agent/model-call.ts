@@ -25,13 +25,13 @@ import {
   untilAborted,
   type BilledInput,
 } from './call-records';
-import { ProviderError, isAbortError } from './errors';
+import { asProviderError, isAbortError, type ProviderError } from './errors';
 import type { AgentEvent } from './events';
 import { modelOutputLimit } from './model-output-limits';
 import { expectedOutput, expectedPrompt } from './expected-prompt';
 import { outputLimited } from './output-limited';
 import { ANY_MODEL_OUTPUT, MIN_ANSWER_TOKENS, outputCap, tooSmallMessage } from './output-cap';
-import { collectChat, type ChatProvider, type ChatResult, type ChatStreamEvent, type ToolSpec } from './provider';
+import { collectChat, onFirst, type ChatProvider, type ChatResult, type ToolSpec } from './provider';
 import type { CallRecord, SessionState } from './session-state';
 import { otherUnits } from './model-units';
 import { replyEnd } from './stop-reason';
@@ -384,20 +384,4 @@ function configuredOutput(c: AttemptContext): number | undefined {
 function answerLimit(c: AttemptContext): number | undefined {
   if (!c.budget.applies('approval')) return undefined;
   return configuredOutput(c) ?? modelOutputLimit(c.model) ?? ANY_MODEL_OUTPUT;
-}
-
-function asProviderError(e: unknown): ProviderError {
-  return e instanceof ProviderError ? e : new ProviderError({ kind: 'network', message: String(e) }, { cause: e });
-}
-
-/** The stream, calling `first` before its first event (the moment a server is known to have answered). */
-async function* onFirst(stream: AsyncIterable<ChatStreamEvent>, first: () => void): AsyncIterable<ChatStreamEvent> {
-  let seen = false;
-  for await (const event of stream) {
-    if (!seen) {
-      seen = true;
-      first();
-    }
-    yield event;
-  }
 }
