@@ -16,12 +16,13 @@ import { NO_TOTALS, budgetOfRecord, priceOf, reportedOf } from './meter';
 import { countLines, outputLinesOf } from './chatItems';
 import type { ProviderErrorInfo } from '../../core/agent/errors';
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
-import type { BudgetEvent } from '../../core/budget/types';
+import { budgetState } from './meterBudget';
 import { describeRunError, retryActivity } from './runErrors';
 import { MAX_TURNS_SETTING, maxTurnsText, type TurnLimitScope } from './maxTurnsNotice';
 
 export { emptyChat, emptyMeter, itemsFromMessages, outputLinesOf, STRATEGIES } from './chatItems';
 export { maxTurnsText, type TurnLimitScope } from './maxTurnsNotice';
+export { budgetState } from './meterBudget';
 
 export interface ChatModelOptions {
   /** The model's price when known: money is shown beside units (a call in flight is priced with it). */
@@ -366,40 +367,6 @@ function shownCall(
     arguments: e.label?.arguments ?? e.arguments,
     ...(e.label?.title ? { title: e.label.title } : {}),
   };
-}
-
-type BudgetMeter = NonNullable<ContextMeter['budget']>;
-
-/**
- * The meter's budget line. A hard refusal stops the run before the limit is passed (`refused`, not
- * `exceeded`); a denied or abandoned approval (Stop while asking) leaves the budget where it was.
- */
-export function budgetState(e: BudgetEvent, previous: ContextMeter['budget']): BudgetMeter {
-  const limit = e.limit;
-  // Slowing down is decided on the use after the spend it delays (its ratio); `used` is from before it.
-  const used = e.type === 'backpressure' && limit > 0 ? e.ratio * limit : e.used;
-  // Unrounded: the panel shows it (99.6 % of a budget must not read as a full 100 %).
-  const usedPercent = limit > 0 ? (used / limit) * 100 : (previous?.usedPercent ?? 0);
-  const byUse: BudgetMeter['state'] = used > limit ? 'exceeded' : used >= 0.8 * limit ? 'warning' : 'ok';
-  let state: BudgetMeter['state'];
-  switch (e.type) {
-    case 'warning':
-      state = 'warning';
-      break;
-    case 'backpressure':
-      // Over the limit says more than slowing down (a soft budget goes on past it).
-      state = byUse === 'exceeded' ? 'exceeded' : 'backpressure';
-      break;
-    case 'approval-requested':
-      state = 'awaiting-approval';
-      break;
-    case 'exceeded':
-      state = e.refused ? 'refused' : e.mode === 'soft' ? 'exceeded' : byUse;
-      break;
-    default:
-      state = byUse;
-  }
-  return { state, usedPercent, limit };
 }
 
 /** Every earlier model's units added: only for bookkeeping differences, never shown (they are not one unit). */
