@@ -10,6 +10,7 @@ import {
   type McpToolHost,
 } from '../../mcp/agent-tools';
 import { jsonOrNote } from '../../json-depth';
+import { redactJsonText } from '../../store/sanitize/json-values';
 import { redactSecrets } from '../../store/sanitize/secrets';
 import { lookAlikeText } from './look-alike';
 import type { AgentTool } from '../tool-registry';
@@ -86,9 +87,25 @@ export function exactArguments(args: unknown): string {
   return typeof value === 'string' ? value : jsonOrNote(value, 2);
 }
 
-/** Arguments as pretty JSON with secrets redacted (for the tool card, which is stored; the call gets the real ones). */
+/**
+ * Arguments as pretty JSON with secrets redacted (for the tool card, which is stored; the call gets the
+ * real ones). A value under a secret-named key (`secret_value`, `api_key`) is masked whole, as the store
+ * masks a tool call's arguments: a plain word there (`"password": "hunter2"`) matches no rule as text.
+ */
 export async function displayArguments(args: unknown): Promise<string> {
-  return (await redactSecrets(exactArguments(args))).text;
+  const exact = exactArguments(args);
+  const redact = async (s: string) => (await redactSecrets(s)).text;
+  const masked = await redactJsonText(exact, redact, () => undefined);
+  if (masked === exact) return redact(exact);
+  // Changed JSON comes back compact: pretty again, then the whole text too (a rule may need two values).
+  // Text that was no JSON came back redacted as text.
+  let value: unknown;
+  try {
+    value = JSON.parse(masked);
+  } catch {
+    return masked;
+  }
+  return redact(jsonOrNote(value, 2));
 }
 
 /**
