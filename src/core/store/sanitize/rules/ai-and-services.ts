@@ -7,19 +7,20 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'anthropic-api-key',
     title: 'Anthropic keys and tokens (sk-ant-api03-, sk-ant-admin01-, sk-ant-oat01-, sk-ant-ort01-, …)',
     keywords: ['sk-ant-'],
-    pattern: /\bsk-ant-[a-z]{2,8}\d{2}-[\w-]{32,}/g,
+    pattern: /(?<![A-Za-z0-9])sk-ant-[a-z]{2,8}\d{2}-[\w-]{32,}/g,
   },
   {
     id: 'openai-api-key',
     title: 'OpenAI keys (sk-proj-, sk-svcacct-, sk-admin-, sk-None-, legacy sk-…T3BlbkFJ…)',
     keywords: ['sk-proj-', 'sk-svcacct-', 'sk-admin-', 'sk-none-', 'sk-service-', 't3blbkfj'],
-    pattern: /\bsk-(?:(?:proj|svcacct|admin|None|service)-[\w-]{20,}|[A-Za-z0-9]{16,}T3BlbkFJ[\w-]{16,})/g,
+    pattern:
+      /(?<![A-Za-z0-9])sk-(?:(?:proj|svcacct|admin|None|service)-[\w-]{20,}|[A-Za-z0-9]{16,}T3BlbkFJ[\w-]{16,})/g,
   },
   {
     id: 'openrouter-api-key',
     title: 'OpenRouter API key (sk-or-v1-…)',
     keywords: ['sk-or-'],
-    pattern: /\bsk-or-v\d-[0-9a-f]{64}\b/g,
+    pattern: /(?<![A-Za-z0-9])sk-or-v\d-[0-9a-f]{64}(?![A-Za-z0-9])/g,
   },
   {
     // DeepSeek, Moonshot, DashScope and older OpenAI keys: `sk-` and a long random run.
@@ -40,7 +41,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'groq-api-key',
     title: 'Groq API key (gsk_…)',
     keywords: ['gsk_'],
-    pattern: /\bgsk_[A-Za-z0-9]{48,}/g,
+    pattern: /(?<![A-Za-z0-9])gsk_[A-Za-z0-9]{48,}/g,
   },
   {
     id: 'replicate-token',
@@ -52,13 +53,13 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'xai-api-key',
     title: 'xAI API key (xai-…)',
     keywords: ['xai-'],
-    pattern: /\bxai-[A-Za-z0-9]{70,}/g,
+    pattern: /(?<![A-Za-z0-9])xai-[A-Za-z0-9]{70,}/g,
   },
   {
     id: 'perplexity-api-key',
     title: 'Perplexity API key (pplx-…)',
     keywords: ['pplx-'],
-    pattern: /\bpplx-[A-Za-z0-9]{40,}/g,
+    pattern: /(?<![A-Za-z0-9])pplx-[A-Za-z0-9]{40,}/g,
   },
   {
     id: 'pinecone-api-key',
@@ -80,20 +81,20 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'langsmith-api-key',
     title: 'LangSmith API key (lsv2_pt_, lsv2_sk_)',
     keywords: ['lsv2_'],
-    pattern: /\blsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}\b/g,
+    pattern: /(?<![A-Za-z0-9])lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}(?![A-Za-z0-9])/g,
   },
 
   {
     id: 'langfuse-secret-key',
     title: 'Langfuse secret key (sk-lf-…)',
     keywords: ['sk-lf-'],
-    pattern: /\bsk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g,
+    pattern: /(?<![A-Za-z0-9])sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g,
   },
   {
     id: 'tavily-api-key',
     title: 'Tavily API key (tvly-…, tvly-dev-…)',
     keywords: ['tvly-'],
-    pattern: /\btvly-(?:[a-z]{2,8}-)?[A-Za-z0-9]{32,}\b/g,
+    pattern: /(?<![A-Za-z0-9])tvly-(?:[a-z]{2,8}-)?[A-Za-z0-9]{32,}(?![A-Za-z0-9])/g,
     accept: hasDigitAndLetter,
   },
   {
@@ -107,7 +108,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'nvidia-api-key',
     title: 'NVIDIA API key (nvapi-…)',
     keywords: ['nvapi-'],
-    pattern: /\bnvapi-[\w-]{64}(?![\w-])/g,
+    pattern: /(?<![A-Za-z0-9])nvapi-[\w-]{64,}/g,
     entropy: 3.5,
   },
   {
@@ -123,7 +124,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'linear-api-key',
     title: 'Linear API key (lin_api_…)',
     keywords: ['lin_api_'],
-    pattern: /\blin_api_[A-Za-z0-9]{40}\b/g,
+    pattern: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g,
   },
   {
     id: 'notion-token',
@@ -136,39 +137,39 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'supabase-token',
     title: 'Supabase access and secret keys (sbp_…, sb_secret_…)',
     keywords: ['sbp_', 'sb_secret_'],
-    pattern: /\b(?:sbp_[0-9a-f]{40}|sb_secret_[\w-]{30,})(?![\w-])/g,
+    pattern: /(?<![A-Za-z0-9])(?:sbp_[0-9a-f]{40}(?![A-Za-z0-9])|sb_secret_[\w-]{30,}(?![\w-]))/g,
     accept: hasDigitAndLetter,
   },
   {
     id: 'figma-token',
     title: 'Figma personal access token (figd_…)',
     keywords: ['figd_'],
-    pattern: /\bfigd_[\w-]{40,}/g,
+    pattern: /(?<![A-Za-z0-9])figd_[\w-]{40,}/g,
     accept: hasDigitAndLetter,
   },
   {
     id: 'sentry-token',
     title: 'Sentry auth tokens (sntrys_, sntryu_)',
     keywords: ['sntrys_', 'sntryu_'],
-    pattern: /\bsntry[su]_[\w+/=]{40,}/g,
+    pattern: /(?<![A-Za-z0-9])sntry[su]_[\w+/=]{40,}/g,
   },
   {
     id: 'grafana-token',
     title: 'Grafana service-account and cloud tokens (glsa_, glc_)',
     keywords: ['glsa_', 'glc_'],
-    pattern: /\b(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})/g,
+    pattern: /(?<![A-Za-z0-9])(?:glsa_[A-Za-z0-9]{32}_[A-Fa-f0-9]{8}|glc_[A-Za-z0-9+/]{32,}={0,3})/g,
   },
   {
     id: 'postman-api-key',
     title: 'Postman API key (PMAK-…)',
     keywords: ['pmak-'],
-    pattern: /\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b/gi,
+    pattern: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/gi,
   },
   {
     id: 'newrelic-key',
     title: 'New Relic keys (NRAK-, NRII-, NRJS-)',
     keywords: ['nrak-', 'nrii-', 'nrjs-'],
-    pattern: /\bNR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}\b/g,
+    pattern: /(?<![A-Za-z0-9])NR(?:AK|II|JS)-[A-Za-z0-9-]{19,32}(?![A-Za-z0-9])/g,
   },
   {
     id: 'dynatrace-token',
@@ -202,6 +203,6 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     title: 'JSON Web Token (eyJ….eyJ….…)',
     keywords: ['eyj'],
     exactKeywords: false,
-    pattern: /\beyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
+    pattern: /(?<![A-Za-z0-9])eyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
   },
 ];

@@ -1,6 +1,8 @@
 // Secrets recognisable by their own shape: a vendor prefix and a fixed alphabet and length.
 // Facts (prefixes, lengths, alphabets) from gitleaks' default rule set and trufflehog's detectors.
 // Patterns are lenient on length where formats have grown before: redacting a little more is safe.
+// A distinctive prefix is matched after `(?<![A-Za-z0-9])`, not `\b`: glued to an identifier by `_`
+// (`get_ghp_…`, `key_AKIA…`) a token is still one; short or common prefixes (SK, key-, dapi, hvs.) keep `\b`.
 import { hasDigitAndLetter, type SecretRule } from './types';
 
 const exact = (rule: Omit<SecretRule, 'exactKeywords'>): SecretRule => ({ ...rule, exactKeywords: true });
@@ -11,7 +13,8 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'aws-access-key-id',
     title: 'AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T…, AGPA/AIDA/AROA/AIPA/ANPA/ANVA/APKA)',
     keywords: ['A3T', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'],
-    pattern: /\b(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}\b/g,
+    pattern:
+      /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
   }),
   exact({
     id: 'google-api-key',
@@ -23,7 +26,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'google-oauth-secret',
     title: 'Google OAuth client secret (GOCSPX-…)',
     keywords: ['gocspx-'],
-    pattern: /\bGOCSPX-[0-9A-Za-z_-]{24,}/g,
+    pattern: /(?<![A-Za-z0-9])GOCSPX-[0-9A-Za-z_-]{24,}/g,
   },
   {
     id: 'google-oauth-token',
@@ -42,7 +45,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'digitalocean-token',
     title: 'DigitalOcean token (dop_v1_, doo_v1_, dor_v1_)',
     keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
-    pattern: /\bdo[opr]_v1_[a-f0-9]{64}\b/g,
+    pattern: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
   },
   {
     id: 'databricks-token',
@@ -73,7 +76,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'tailscale-key',
     title: 'Tailscale key (tskey-…)',
     keywords: ['tskey-'],
-    pattern: /\btskey-(?:auth|api|client|scim|webhook)-[\w-]{10,}/g,
+    pattern: /(?<![A-Za-z0-9])tskey-(?:auth|api|client|scim|webhook)-[\w-]{10,}/g,
   },
   {
     id: 'flyio-token',
@@ -85,13 +88,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'heroku-api-key',
     title: 'Heroku API key (HRKU-AA…)',
     keywords: ['hrku-'],
-    pattern: /\bHRKU-AA[\w-]{58}/g,
+    pattern: /(?<![A-Za-z0-9])HRKU-AA[\w-]{58}/g,
   },
   {
     id: 'planetscale-token',
     title: 'PlanetScale token or password (pscale_tkn_, pscale_pw_, pscale_oauth_)',
     keywords: ['pscale_'],
-    pattern: /\bpscale_(?:tkn|pw|oauth)_[\w=.-]{32,}/g,
+    pattern: /(?<![A-Za-z0-9])pscale_(?:tkn|pw|oauth)_[\w=.-]{32,}/g,
   },
 
   // Forges
@@ -99,13 +102,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'github-token',
     title: 'GitHub token (ghp_, gho_, ghu_, ghs_, ghr_)',
     keywords: ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'],
-    pattern: /\bgh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])gh[pousr]_[A-Za-z0-9]{30,255}(?![A-Za-z0-9])/g,
   }),
   {
     id: 'github-token',
     title: 'GitHub fine-grained token (github_pat_…)',
     keywords: ['github_pat_'],
-    pattern: /\bgithub_pat_\w{50,255}/g,
+    pattern: /(?<![A-Za-z0-9])github_pat_\w{50,255}/g,
   },
   {
     id: 'gitlab-token',
@@ -125,7 +128,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
       'glffct-',
       'gr1348941',
     ],
-    pattern: /\b(?:gl(?:pat|dt|rt|ptt|cbt|ft|imt|agent|oas|soat|ffct)-|GR1348941)[\w.-]{20,300}/g,
+    pattern: /(?<![A-Za-z0-9])(?:gl(?:pat|dt|rt|ptt|cbt|ft|imt|agent|oas|soat|ffct)-|GR1348941)[\w.-]{20,300}/g,
   },
   {
     id: 'gitlab-session',
@@ -137,13 +140,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'bitbucket-app-password',
     title: 'Bitbucket app password (ATBB…)',
     keywords: ['ATBB'],
-    pattern: /\bATBB[\w=.-]{28,}/g,
+    pattern: /(?<![A-Za-z0-9])ATBB[\w=.-]{28,}/g,
   }),
   exact({
     id: 'atlassian-token',
     title: 'Atlassian / Bitbucket API and access tokens (ATATT3…, ATCTT3…)',
     keywords: ['ATATT3', 'ATCTT3'],
-    pattern: /\bAT[AC]TT3[\w+/=-]{100,}/g,
+    pattern: /(?<![A-Za-z0-9])AT[AC]TT3[\w+/=-]{100,}/g,
   }),
 
   // Chat and mail
@@ -151,7 +154,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'slack-token',
     title: 'Slack tokens (xoxb-, xoxp-, xoxa-, xoxo-, xoxs-, xoxr-, xoxe-, xapp-)',
     keywords: ['xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxs-', 'xoxr-', 'xoxe-', 'xoxe.', 'xapp-'],
-    pattern: /\b(?:xox[abposre](?:\.xox[bp])?-|xapp-)[0-9A-Za-z-]{10,}/g,
+    pattern: /(?<![A-Za-z0-9])(?:xox[abposre](?:\.xox[bp])?-|xapp-)[0-9A-Za-z-]{10,}/g,
   },
   {
     id: 'slack-webhook',
@@ -200,7 +203,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'sendgrid-api-key',
     title: 'SendGrid API key (SG.….…)',
     keywords: ['SG.'],
-    pattern: /\bSG\.[\w-]{16,32}\.[\w-]{30,64}/g,
+    pattern: /(?<![A-Za-z0-9])SG\.[\w-]{16,32}\.[\w-]{30,64}/g,
   }),
   exact({
     id: 'twilio-api-key',
@@ -227,7 +230,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'brevo-api-key',
     title: 'Brevo / Sendinblue API key (xkeysib-…)',
     keywords: ['xkeysib-'],
-    pattern: /\bxkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}\b/g,
+    pattern: /(?<![A-Za-z0-9])xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/g,
   },
   exact({
     id: 'telegram-bot-token',
@@ -241,25 +244,28 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'stripe-key',
     title: 'Stripe secret and restricted keys (sk_live_, rk_live_, sk_test_, rk_test_, …_prod_)',
     keywords: ['sk_live_', 'sk_test_', 'sk_prod_', 'rk_live_', 'rk_test_', 'rk_prod_'],
-    pattern: /\b[sr]k_(?:live|test|prod)_[0-9A-Za-z]{10,247}/g,
+    pattern: /(?<![A-Za-z0-9])[sr]k_(?:live|test|prod)_[0-9A-Za-z]{10,247}/g,
+    // A word after the prefix (`is_sk_test_environment`) is no key: a key's random part has a digit or
+    // both cases (all lowercase letters: 1 in 10^9 for 24 random characters).
+    accept: (s) => /\d|[a-z].*[A-Z]|[A-Z].*[a-z]/.test(s.slice(8)),
   },
   {
     id: 'stripe-webhook-secret',
     title: 'Stripe webhook signing secret (whsec_…)',
     keywords: ['whsec_'],
-    pattern: /\bwhsec_[0-9A-Za-z+/=]{24,}/g,
+    pattern: /(?<![A-Za-z0-9])whsec_[0-9A-Za-z+/=]{24,}/g,
   },
   {
     id: 'square-token',
     title: 'Square access token and secret (sq0atp-, sq0csp-)',
     keywords: ['sq0atp-', 'sq0csp-'],
-    pattern: /\bsq0(?:atp|csp)-[\w-]{22,60}/g,
+    pattern: /(?<![A-Za-z0-9])sq0(?:atp|csp)-[\w-]{22,60}/g,
   },
   {
     id: 'shopify-token',
     title: 'Shopify tokens (shpat_, shpca_, shppa_, shpss_)',
     keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
-    pattern: /\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b/g,
+    pattern: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
   },
 
   // Package registries
@@ -267,19 +273,19 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'npm-token',
     title: 'npm access token (npm_…)',
     keywords: ['npm_'],
-    pattern: /\bnpm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
+    pattern: /(?<![A-Za-z0-9])npm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
   },
   {
     id: 'pypi-token',
     title: 'PyPI and TestPyPI upload token (pypi-AgE…)',
     keywords: ['pypi-age'],
-    pattern: /\bpypi-AgE[\w-]{50,}/g,
+    pattern: /(?<![A-Za-z0-9])pypi-AgE[\w-]{50,}/g,
   },
   {
     id: 'rubygems-token',
     title: 'RubyGems API key (rubygems_…)',
     keywords: ['rubygems_'],
-    pattern: /\brubygems_[a-f0-9]{48}\b/g,
+    pattern: /(?<![A-Za-z0-9])rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/g,
   },
   {
     id: 'nuget-api-key',
@@ -292,13 +298,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'docker-hub-token',
     title: 'Docker Hub personal access token (dckr_pat_…)',
     keywords: ['dckr_pat_'],
-    pattern: /\bdckr_pat_[\w-]{27,}/g,
+    pattern: /(?<![A-Za-z0-9])dckr_pat_[\w-]{27,}/g,
   },
   exact({
     id: 'artifactory-token',
     title: 'JFrog Artifactory API keys (AKCp…) and reference tokens (cmVmdGtu…)',
     keywords: ['AKCp', 'cmVmdGtu'],
-    pattern: /\b(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})\b/g,
+    pattern: /(?<![A-Za-z0-9])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})(?![A-Za-z0-9])/g,
   }),
   {
     id: 'pulumi-token',
