@@ -5,7 +5,7 @@
 import type { InitPayload } from '../protocol/messages';
 import type { PanelMemory } from '../protocol/panelMemory';
 import type { HostConnection } from './host';
-import { EMPTY_STATE, legacyDraft, readSavedState, type SavedState } from './lib/savedState';
+import { EMPTY_STATE, hasUnhashedDisclosures, legacyDraft, readSavedState, type SavedState } from './lib/savedState';
 
 export class Kept {
   private host: HostConnection | undefined;
@@ -35,8 +35,8 @@ export class Kept {
     const raw = host.getState();
     this.savedState = readSavedState(raw);
     this.legacy = legacyDraft(raw);
-    // Written back at once: a draft an earlier version stored does not stay on disk.
-    if (this.legacy !== '') host.setState(this.savedState);
+    // Written back at once: a draft or call ids an earlier version stored do not stay on disk.
+    if (this.legacy !== '' || hasUnhashedDisclosures(raw)) host.setState(this.savedState);
   }
 
   /** Takes what the host kept for the panel, from its `init`. */

@@ -1,7 +1,7 @@
 // What the panel keeps in VS Code's webview state while the view is hidden. The stored value comes
 // back as `unknown` (and may be from an older panel), so it is read field by field, never trusted.
 // VS Code writes this state to the workspace storage on disk unredacted: it holds no text the user or a
-// model wrote (the composer's draft is kept by the host).
+// model wrote (the composer's draft is kept by the host) and no provider's call id (hashed).
 import type { PanelView } from '../../protocol/messages';
 import { MAX_DISCLOSURES } from './disclosures';
 
@@ -34,6 +34,18 @@ const VIEWS: readonly PanelView[] = ['chat', 'setup', 'history'];
 /** A view this panel has (a newer host may name one it does not). */
 export const isPanelView = (v: unknown): v is PanelView => VIEWS.includes(v as PanelView);
 
+/** A disclosure's key as lib/disclosures.ts hashes it; an earlier panel kept the call id itself. */
+const HASHED_KEY = /^h[0-9a-z]{1,12}$/;
+
+/** The state holds disclosures an earlier panel keyed by call id (to be written over at once). */
+export function hasUnhashedDisclosures(raw: unknown): boolean {
+  if (typeof raw !== 'object' || raw === null) return false;
+  const chosen = ((raw as Record<string, unknown>).disclosures as Record<string, unknown> | undefined)?.chosen;
+  return (
+    Array.isArray(chosen) && chosen.some((c) => !Array.isArray(c) || typeof c[0] !== 'string' || !HASHED_KEY.test(c[0]))
+  );
+}
+
 export function readSavedState(raw: unknown): SavedState {
   if (typeof raw !== 'object' || raw === null) return { ...EMPTY_STATE };
   const r = raw as Record<string, unknown>;
@@ -56,7 +68,7 @@ export function readSavedState(raw: unknown): SavedState {
         Array.isArray(c) &&
         c.length === 2 &&
         typeof c[0] === 'string' &&
-        c[0].length <= 256 &&
+        HASHED_KEY.test(c[0]) &&
         typeof c[1] === 'boolean',
     );
     state.disclosures = { session: d.session, chosen: chosen.slice(-MAX_DISCLOSURES) };

@@ -1,13 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { Disclosures, MAX_DISCLOSURES } from '../../../src/webview/lib/disclosures';
-import { disclosuresFor, readSavedState } from '../../../src/webview/lib/savedState';
+import { Disclosures, disclosureKey, MAX_DISCLOSURES } from '../../../src/webview/lib/disclosures';
+import { disclosuresFor, hasUnhashedDisclosures, readSavedState } from '../../../src/webview/lib/savedState';
 import { readPanelMemory } from '../../../src/protocol/panelMemory';
 
 test('a disclosure keeps what the user chose; one never touched keeps its default', () => {
   const saved: [string, boolean][][] = [];
-  const d = new Disclosures([['c1:args', true]], (all) => saved.push(all));
+  const d = new Disclosures([[disclosureKey('c1:args'), true]], (all) => saved.push(all));
   assert.equal(d.isOpen('c1:args', false), true);
   assert.equal(d.isOpen('c2:output', true), true);
   d.set('c2:output', true, true); // drawn open by default: nothing to save
@@ -15,8 +15,8 @@ test('a disclosure keeps what the user chose; one never touched keeps its defaul
   d.set('c2:output', false, true);
   assert.equal(d.isOpen('c2:output', true), false);
   assert.deepEqual(saved.at(-1), [
-    ['c1:args', true],
-    ['c2:output', false],
+    [disclosureKey('c1:args'), true],
+    [disclosureKey('c2:output'), false],
   ]);
 });
 
@@ -40,13 +40,38 @@ test('only the newest choices are kept, and what comes back from the state is wh
 
 test('damaged disclosures in the state are dropped one by one', () => {
   const back = readSavedState({
-    disclosures: { session: 's', chosen: [['c1:args', true], ['c2', 'yes'], [3, true], 'x', ['c4:output', false]] },
+    disclosures: {
+      session: 's',
+      chosen: [[disclosureKey('c1:args'), true], ['c2', 'yes'], [3, true], 'x', [disclosureKey('c4:output'), false]],
+    },
   });
   assert.deepEqual(disclosuresFor(back, 's'), [
-    ['c1:args', true],
-    ['c4:output', false],
+    [disclosureKey('c1:args'), true],
+    [disclosureKey('c4:output'), false],
   ]);
   assert.equal(readSavedState({ disclosures: { chosen: [] } }).disclosures, undefined);
+});
+
+test('a disclosure key is kept hashed: no piece of the call id, one short word of [0-9a-z]', () => {
+  fc.assert(
+    fc.property(fc.string({ maxLength: 300 }), (id) => {
+      const key = disclosureKey(`${id}:args`);
+      assert.match(key, /^h[0-9a-z]{1,12}$/);
+      if (id.length >= 6) assert.ok(!key.includes(id), key);
+    }),
+  );
+  assert.notEqual(disclosureKey('c1:args'), disclosureKey('c1:output'));
+});
+
+test('call ids an earlier panel kept in the state are dropped, and the state is known to need writing over', () => {
+  const old = { disclosures: { session: 's', chosen: [['call_ghp_abcdef:args', true]] } };
+  assert.deepEqual(disclosuresFor(readSavedState(old), 's'), []);
+  assert.equal(hasUnhashedDisclosures(old), true);
+  assert.equal(
+    hasUnhashedDisclosures({ disclosures: { session: 's', chosen: [[disclosureKey('x:args'), true]] } }),
+    false,
+  );
+  assert.equal(hasUnhashedDisclosures({ view: 'chat' }), false);
 });
 
 test('the panel memory the host keeps is read field by field', () => {
