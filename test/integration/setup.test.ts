@@ -80,6 +80,24 @@ describe('Setting up a model', function () {
     assert.equal(validateSetup({ provider: 'vscode-lm', baseUrl: '', model: '' }), undefined);
   });
 
+  it('the form refuses a base URL that holds a key or password: settings are written to disk as they are', () => {
+    const ghp = 'ghp_' + 'aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5';
+    for (const baseUrl of [
+      'https://user:hunter2pass@llm.example.com/v1',
+      `https://llm.example.com/v1?api_key=${ghp}`,
+      `https://${ghp}@llm.example.com/v1`,
+      'ftp://user:hunter2pass@llm.example.com/v1',
+    ]) {
+      const refused = validateSetup({ provider: 'openai-compatible', baseUrl, model: 'm' }) ?? '';
+      assert.match(refused, /API key field/, baseUrl);
+      assert.ok(!refused.includes('hunter2') && !refused.includes(ghp), `the message repeats the secret: ${refused}`);
+    }
+    assert.equal(
+      validateSetup({ provider: 'openai-compatible', baseUrl: 'https://llm.example.com/v1', model: 'm' }),
+      undefined,
+    );
+  });
+
   it('Configure Agent opens the form in the panel; the focus command brings the chat back', async () => {
     await vscode.commands.executeCommand('contextDesk.configureAgent');
     await waitFor(async () => (await a.agentView.snapshot()).view === 'setup', 10_000, 'the setup view');

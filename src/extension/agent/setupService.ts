@@ -6,6 +6,7 @@ import type { SaveResult, SetupForm, SetupInput } from '../../protocol/setup';
 import { ANTHROPIC_DEFAULT_URL, hasApiKey, originOf, storeApiKey } from './apiKeys';
 import { SECTION, type Settings } from '../settings';
 import { PROVIDER_OPTIONS, modelFields, providerKind } from './providers';
+import { redactSecretsSync } from '../../core/store/sanitize/secrets';
 import { trimTrailing } from '../../core/trim';
 
 export async function getSetup(s: Settings, secrets: vscode.SecretStorage): Promise<SetupForm> {
@@ -37,9 +38,24 @@ async function write(key: string, value: unknown): Promise<void> {
   if (config.get(key) !== value) await config.update(key, value, target);
 }
 
+/** A user name or password in the URL, or anything the redaction rules find (`?api_key=…`). */
+function urlHoldsSecret(url: string): boolean {
+  if (redactSecretsSync(url).text !== url) return true;
+  try {
+    const u = new URL(url);
+    return u.username !== '' || u.password !== '';
+  } catch {
+    return false;
+  }
+}
+
 export function validateSetup(input: SetupInput): string | undefined {
   const option = PROVIDER_OPTIONS.find((p) => p.id === input.provider);
   if (!option) return `Unknown provider "${String(input.provider)}".`;
+  // Settings are written to settings.json as they are: a key in the URL would sit there in clear
+  // (checked first: the messages below repeat the URL).
+  if (input.baseUrl && urlHoldsSecret(input.baseUrl))
+    return 'The base URL holds a key or password: enter the key in the API key field, and the URL without it.';
   if (option.baseUrl && input.baseUrl && !/^https?:\/\/[^\s/]+/i.test(input.baseUrl))
     return `The base URL must start with http:// or https:// (got "${input.baseUrl}").`;
   if (input.provider === 'openai-compatible' && !input.baseUrl) return 'Enter the base URL of the endpoint.';
