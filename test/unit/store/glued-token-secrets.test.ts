@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
+import { safeName } from '../../../src/core/store/names';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 import { CORPUS } from '../../support/secret-corpus';
 
@@ -125,4 +126,11 @@ test('property: an identifier of lowercase words joined by `_` is never changed'
     }),
     { numRuns: 500 },
   );
+});
+
+test('a file name made of a label with a glued token holds no piece of it', () => {
+  for (const e of glued) {
+    const name = safeName(`session_${e.secret}`, 200);
+    assert.deepEqual(leaked(name, e.secret), [], `${e.rule}: ${name}`);
+  }
 });

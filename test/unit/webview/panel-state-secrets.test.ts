@@ -48,3 +48,14 @@ test('a call id is not written to the webview state; its disclosure still comes 
   assert.equal(await page.evaluate(`${CARD}.querySelector('details.args').open`), true, 'the arguments closed again');
   await page.close();
 });
+
+test('call ids an earlier panel left in the webview state are written over as soon as the panel starts', async () => {
+  const page = await panel.open(chat);
+  await page.evaluate(
+    (s) => sessionStorage.setItem('cd-state', s),
+    JSON.stringify({ view: 'chat', disclosures: { session: 's1', chosen: [[`call_${SECRET}:args`, true]] } }),
+  );
+  await hideAndShow(page, chat);
+  await page.waitForFunction(`!(sessionStorage.getItem('cd-state') ?? '').includes(${JSON.stringify(SECRET)})`);
+  await page.close();
+});
