@@ -194,7 +194,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'mapbox-secret-token',
     title: 'Mapbox secret token (sk.eyJ…)',
     keywords: ['sk.eyj'],
-    pattern: /\bsk\.eyJ[\w-]{50,}\.[\w-]{20,}/g,
+    pattern: /(?<![A-Za-z0-9])sk\.eyJ[\w-]{50,}\.[\w-]{20,}/g,
   },
 
   // Formats, not vendors
