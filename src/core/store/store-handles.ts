@@ -1,8 +1,8 @@
 // The handles the store writer gives out for long-lived writes. They only use the descriptor the writer
-// opened (after its checks); every path operation stays in store-writer.ts.
+// opened (after its checks); every path operation stays in the writer (store-writer.ts and its writer-*.ts parts).
 import type { promises as fsp } from 'node:fs';
 import { StoreWriteError } from './errors';
-import type { RedactedText } from './store-writer';
+import type { RedactedText } from './redacted-text';
 
 /** An open file the store appends to: each `append` is one write(2) on an O_APPEND descriptor. */
 export interface StoreAppendFile {

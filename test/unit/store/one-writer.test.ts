@@ -1,6 +1,7 @@
-// One store writer: no file under src/ but src/core/store/store-writer.ts (and the listed writers that
-// never write under a store) may call a node:fs (or vscode.workspace.fs) API that creates, writes,
-// appends, renames or deletes. A new write path that bypasses the writer fails here.
+// One store writer: no file under src/ but the store writer (src/core/store/store-writer.ts and its parts,
+// used by it alone) and the listed writers that never write under a store may call a node:fs (or
+// vscode.workspace.fs) API that creates, writes, appends, renames or deletes. A new write path that
+// bypasses the writer fails here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -9,6 +10,12 @@ import ts from 'typescript';
 import { findFiles } from '../../../scripts/lib/files';
 
 const WRITER = 'src/core/store/store-writer.ts';
+/** The writer's parts that call fs write APIs, each one idea; only the writer (and its parts) import them. */
+const WRITER_PARTS: Record<string, string> = {
+  'src/core/store/writer-folders.ts': 'the folder walk and link checks; opens files through a pinned folder',
+  'src/core/store/writer-files.ts': 'atomic replacement, exclusive creation and renames of whole files',
+  'src/core/store/writer-deletes.ts': 'deletions of files, empty folders and folder trees',
+};
 /** Files that write, but never under a store root, and why. Adding one here is a reviewed decision. */
 const NOT_STORE_WRITERS: Record<string, string> = {
   'src/cli/output-path.ts': 'writes the --plot SVG file the user names (no link on the way; renamed into place)',
@@ -115,9 +122,38 @@ export function writeCalls(file: string, source: string): string[] {
 test('only the store writer (and the listed non-store writers) call fs write APIs under src/', () => {
   const offenders = findFiles('src', '.ts')
     .map((f) => f.split(path.sep).join('/'))
-    .filter((f) => f !== WRITER && !(f in NOT_STORE_WRITERS))
+    .filter((f) => f !== WRITER && !(f in WRITER_PARTS) && !(f in NOT_STORE_WRITERS))
     .flatMap((f) => writeCalls(f, readFileSync(f, 'utf8')));
   assert.deepEqual(offenders, [], 'write through src/core/store/store-writer.ts (StoreWriter) instead');
+});
+
+/** The relative module names a source file imports (static imports and re-exports). */
+function importsOf(file: string, source: string): string[] {
+  const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true);
+  return sf.statements.flatMap((st) =>
+    (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) &&
+    st.moduleSpecifier &&
+    ts.isStringLiteral(st.moduleSpecifier)
+      ? [st.moduleSpecifier.text]
+      : [],
+  );
+}
+
+test("the writer's parts are used by the writer alone, and each of them does write", () => {
+  const parts = new Set(Object.keys(WRITER_PARTS));
+  const users = findFiles('src', '.ts')
+    .map((f) => f.split(path.sep).join('/'))
+    .filter((f) => f !== WRITER && !parts.has(f))
+    .flatMap((f) =>
+      importsOf(f, readFileSync(f, 'utf8'))
+        .filter((m) => m.startsWith('.'))
+        .map((m) => path.posix.join(path.posix.dirname(f), m) + '.ts')
+        .filter((m) => parts.has(m))
+        .map((m) => `${f} imports ${m}`),
+    );
+  assert.deepEqual(users, [], 'call StoreWriter (src/core/store/store-writer.ts) instead');
+  // Listed because they write: a part that no longer does leaves the list.
+  for (const part of parts) assert.ok(writeCalls(part, readFileSync(part, 'utf8')).length > 0, part);
 });
 
 test('the scan finds every form of write call (so the rule above cannot pass by missing them)', () => {
@@ -152,5 +188,6 @@ test('the scan finds every form of write call (so the rule above cannot pass by 
     'vscode.workspace.fs.createDirectory(uri)',
   ]);
   // The writer itself does write: the scan sees it (it is exempt, not invisible).
-  assert.ok(writeCalls(WRITER, readFileSync(WRITER, 'utf8')).length > 5);
+  const writer = [WRITER, ...Object.keys(WRITER_PARTS)].flatMap((f) => writeCalls(f, readFileSync(f, 'utf8')));
+  assert.ok(writer.length > 5);
 });
