@@ -71,7 +71,18 @@ export async function renameInStore(folders: StoreFolders, from: string, to: str
   if (!st.isFile()) throw new StoreWriteError(source, `Cannot rename ${source}: it is not a file.`);
   const target = await folders.prepare(to, 'rename');
   try {
-    await fsp.rename(source, target);
+    // Both names taken through handles on their checked folders: one swapped for a link since its check
+    // is refused, not renamed through (a file moved out of the store, or an outside one taken in).
+    await folders.inFolder(
+      path.dirname(source),
+      (inSource) =>
+        folders.inFolder(
+          path.dirname(target),
+          (inTarget) => fsp.rename(inSource(path.basename(source)), inTarget(path.basename(target))),
+          'rename',
+        ),
+      'rename',
+    );
   } catch (e) {
     throw wrap(e, target, 'rename');
   }

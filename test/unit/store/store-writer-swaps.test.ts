@@ -120,3 +120,54 @@ test('an append whose folder was a link at the open and swapped back before the 
   assert.equal(opened, undefined, 'refused');
   assert.deepEqual(fs.readdirSync(outside).sort(), ['notes.txt'], 'nothing was created outside');
 });
+
+test('rename moves nothing out of the store when the folder it moves into is swapped for a link after the check', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  await fsp.mkdir(path.join(root, 'streams'), { recursive: true });
+  await fsp.mkdir(path.join(root, 'tool-outputs'), { recursive: true });
+  const from = path.join(root, 'streams', 'out.partial');
+  const to = path.join(root, 'tool-outputs', 'out.txt');
+  await fsp.writeFile(from, 'stored\n');
+  // After the check of the folder (the target file does not exist yet: its lstat throws).
+  swapAfterCheck(t, path.join(root, 'tool-outputs'), () => {
+    fs.renameSync(path.join(root, 'tool-outputs'), path.join(dir, 'moved'));
+    fs.symlinkSync(outside, path.join(root, 'tool-outputs'));
+  });
+  const refused = await writer.rename(from, to).then(
+    () => false,
+    () => true,
+  );
+  assert.deepEqual(fs.readdirSync(outside).sort(), ['notes.txt'], 'nothing was moved outside');
+  assert.equal(refused, true);
+  assert.equal(fs.readFileSync(from, 'utf8'), 'stored\n', 'the file stays where it was');
+});
+
+test('rename takes nothing into the store when the folder it moves from is swapped for a link after the check', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  await fsp.mkdir(path.join(root, 'streams'), { recursive: true });
+  const from = path.join(root, 'streams', 'notes.txt');
+  const to = path.join(root, 'tool-outputs', 'taken.txt');
+  await fsp.writeFile(from, 'stored\n');
+  swapAfterCheck(t, from, () => {
+    fs.renameSync(path.join(root, 'streams'), path.join(dir, 'moved'));
+    fs.symlinkSync(outside, path.join(root, 'streams'));
+  });
+  const refused = await writer.rename(from, to).then(
+    () => false,
+    () => true,
+  );
+  assert.equal(fs.readFileSync(path.join(outside, 'notes.txt'), 'utf8'), 'mine\n', 'the outside file stays');
+  assert.equal(fs.existsSync(to), false, 'nothing was taken into the store');
+  assert.equal(refused, true);
+});
+
+test('rename still moves a store file between folders and within one', async (t) => {
+  const { root, writer } = await setup(t);
+  await fsp.mkdir(path.join(root, 'streams'), { recursive: true });
+  const from = path.join(root, 'streams', 'a.partial');
+  await fsp.writeFile(from, 'a\n');
+  await writer.rename(from, path.join(root, 'streams', 'a.txt'));
+  await writer.rename(path.join(root, 'streams', 'a.txt'), path.join(root, 'tool-outputs', 'a.txt'));
+  assert.equal(fs.readFileSync(path.join(root, 'tool-outputs', 'a.txt'), 'utf8'), 'a\n');
+  assert.deepEqual(fs.readdirSync(path.join(root, 'streams')), []);
+});
