@@ -93,11 +93,21 @@ export function writeCalls(file: string, source: string): string[] {
     const flags = call.arguments[1];
     // open(path), open(path, 'r') and open(path, O_RDONLY | O_NONBLOCK ...) read; anything else may write.
     if (flags === undefined || (ts.isStringLiteral(flags) && flags.text === 'r')) return false;
-    const names = flags
-      .getText()
-      .split('|')
-      .map((part) => part.trim().replace(/^.*\./, ''));
-    return !names.every((n) => READ_ONLY_FLAGS.has(n));
+    return !readsOnly(flags);
+  };
+  // A flags expression of read-only flags joined by `|`, each maybe in parentheses and maybe `?? 0` (a
+  // flag some platforms lack, such as O_NONBLOCK on Windows).
+  const readsOnly = (flags: ts.Expression): boolean => {
+    if (ts.isParenthesizedExpression(flags)) return readsOnly(flags.expression);
+    if (ts.isBinaryExpression(flags)) {
+      const op = flags.operatorToken.kind;
+      if (op === ts.SyntaxKind.BarToken) return readsOnly(flags.left) && readsOnly(flags.right);
+      if (op === ts.SyntaxKind.QuestionQuestionToken)
+        return readsOnly(flags.left) && ts.isNumericLiteral(flags.right) && flags.right.text === '0';
+      return false;
+    }
+    const name = ts.isPropertyAccessExpression(flags) ? flags.name.text : ts.isIdentifier(flags) ? flags.text : '';
+    return READ_ONLY_FLAGS.has(name);
   };
   const visit = (node: ts.Node): void => {
     if (ts.isCallExpression(node)) {
@@ -171,6 +181,8 @@ test('the scan finds every form of write call (so the rule above cannot pass by 
     await open('f', 'r');
     await open('f', constants.O_RDONLY | constants.O_NONBLOCK);
     await open('f', constants.O_RDONLY | constants.O_CREAT);
+    await open('f', constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    await open('f', constants.O_RDONLY | (constants.O_CREAT ?? 0));
     await open('f', flags);
     await readFile('f');
     await vscode.workspace.fs.createDirectory(uri);
@@ -184,6 +196,7 @@ test('the scan finds every form of write call (so the rule above cannot pass by 
     "mv('a', 'b')",
     "open('f', 'a')",
     "open('f', constants.O_RDONLY | constants.O_CREAT)",
+    "open('f', constants.O_RDONLY | (constants.O_CREAT ?? 0))",
     "open('f', flags)",
     'vscode.workspace.fs.createDirectory(uri)',
   ]);
