@@ -32,10 +32,15 @@ export async function removeEmptyFolder(folders: StoreFolders, dir: string): Pro
   const segs = folders.segments(dir);
   const target = await folders.walk(segs, 'delete', false).catch(() => undefined);
   if (!target) return false;
-  return fsp.rmdir(target).then(
+  return removeFolderIn(folders, target).then(
     () => true,
     () => false,
   );
+}
+
+/** rmdir() of the checked folder `dir` through a handle on the folder holding it (see removeFile). */
+function removeFolderIn(folders: StoreFolders, dir: string): Promise<void> {
+  return folders.inFolder(path.dirname(dir), (entry) => fsp.rmdir(entry(path.basename(dir))));
 }
 
 /**
@@ -54,6 +59,6 @@ export async function removeFolderTree(folders: StoreFolders, dir: string): Prom
       else await fsp.unlink(entry(e.name)).catch(() => undefined);
     }
   });
-  if (kept.length === 0) await fsp.rmdir(target).catch(() => undefined);
+  if (kept.length === 0) await removeFolderIn(folders, target).catch(() => undefined);
   return kept;
 }

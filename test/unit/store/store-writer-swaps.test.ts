@@ -171,3 +171,27 @@ test('rename still moves a store file between folders and within one', async (t)
   assert.equal(fs.readFileSync(path.join(root, 'tool-outputs', 'a.txt'), 'utf8'), 'a\n');
   assert.deepEqual(fs.readdirSync(path.join(root, 'streams')), []);
 });
+
+for (const remove of ['removeEmptyDir', 'removeTree'] as const)
+  test(`${remove} removes no folder outside when the folder above is swapped for a link after the check`, async (t) => {
+    const { dir, root, outside, writer } = await setup(t);
+    const above = path.join(root, 'mcp');
+    const folder = path.join(above, 'server');
+    await fsp.mkdir(folder, { recursive: true });
+    await fsp.mkdir(path.join(outside, 'server'));
+    swapAfterCheck(t, folder, () => {
+      fs.renameSync(above, path.join(dir, 'moved'));
+      fs.symlinkSync(outside, above);
+    });
+    await writer[remove](folder).catch(() => undefined);
+    assert.equal(fs.existsSync(path.join(outside, 'server')), true, 'the outside folder is kept');
+  });
+
+test('removeEmptyDir still removes an empty store folder and keeps one with files', async (t) => {
+  const { root, writer } = await setup(t);
+  await fsp.mkdir(path.join(root, 'a', 'b'), { recursive: true });
+  await fsp.writeFile(path.join(root, 'a', 'f.txt'), 'f\n');
+  assert.equal(await writer.removeEmptyDir(path.join(root, 'a', 'b')), true);
+  assert.equal(await writer.removeEmptyDir(path.join(root, 'a')), false);
+  assert.deepEqual(fs.readdirSync(path.join(root, 'a')), ['f.txt']);
+});
