@@ -95,9 +95,13 @@ export class StoreFolders {
         throw e;
       });
       if (!st) {
-        await fsp.mkdir(current, { mode: 0o700 }).catch((e: unknown) => {
-          if (errnoOf(e) !== 'EEXIST') throw e;
-        });
+        // Made through a handle on the folder above (checked just before): one swapped for a link since
+        // is refused instead of having a folder made wherever the link leads.
+        await this.inFolder(path.dirname(current), (entry) => fsp.mkdir(entry(s), { mode: 0o700 }), operation).catch(
+          (e: unknown) => {
+            if (errnoOf(e) !== 'EEXIST') throw e;
+          },
+        );
         st = await fsp.lstat(current);
       }
       if (st.isSymbolicLink()) throw this.refuse(current, operation);

@@ -195,3 +195,19 @@ test('removeEmptyDir still removes an empty store folder and keeps one with file
   assert.equal(await writer.removeEmptyDir(path.join(root, 'a')), false);
   assert.deepEqual(fs.readdirSync(path.join(root, 'a')), ['f.txt']);
 });
+
+test('a folder the writer makes is not made outside when the folder above is swapped for a link after the check', async (t) => {
+  const { dir, root, outside, writer } = await setup(t);
+  const above = path.join(root, 'mcp');
+  await fsp.mkdir(above, { recursive: true });
+  swapAfterCheck(t, above, () => {
+    fs.renameSync(above, path.join(dir, 'moved'));
+    fs.symlinkSync(outside, above);
+  });
+  const refused = await writer.writeFile(path.join(above, 'server', 'tools.json'), '{}\n').then(
+    () => false,
+    () => true,
+  );
+  assert.deepEqual(fs.readdirSync(outside).sort(), ['notes.txt'], 'nothing was made outside');
+  assert.equal(refused, true);
+});
