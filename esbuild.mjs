@@ -67,6 +67,8 @@ function copyAssets() {
   // tiktoken's WASM and the bindings each WASM generation evaluates afresh (src/core/tokens/wasm.ts).
   const tiktoken = dirname(require.resolve('tiktoken/tiktoken_bg.wasm'));
   for (const f of ['tiktoken_bg.wasm', 'tiktoken_bg.cjs']) cpSync(join(tiktoken, f), join('dist', f));
+  // Its ranks, for the exact count of long pieces (src/core/tokens/bpe.ts).
+  for (const f of ['o200k_base.json', 'cl100k_base.json']) cpSync(join(tiktoken, 'encoders', f), join('dist', f));
 }
 
 /**

@@ -2,6 +2,7 @@
 // freed as soon as none holds it. Measured (README, Performance): each `get_encoding('o200k_base')`
 // adds ~22 MB more to the WASM memory, and a WASM memory never shrinks; so sessions must share one
 // encoding, and once no encoding is held, the whole WASM generation (memory included) is dropped.
+import { PieceCounter } from './bpe';
 import { loadTiktokenGeneration, type TiktokenBindings } from './wasm';
 
 export type EncodingName = 'o200k' | 'cl100k';
@@ -19,6 +20,8 @@ export interface EncodingLease {
 interface Slot {
   encoding: Encoding;
   leases: number;
+  /** The exact counter for text with long runs (bpe.ts), loaded on the first such text. */
+  pieces?: PieceCounter;
 }
 
 let generation: TiktokenBindings | undefined;
@@ -44,9 +47,9 @@ export function acquireEncoding(name: EncodingName): EncodingLease {
     // encode_ordinary: special tokens in tool output are plain text, never honoured.
     count: (text) => {
       if (released) throw new Error(`the ${name} encoding was released`);
-      let n = 0;
-      for (const part of splitLongRuns(text)) n += held.encoding.encode_ordinary(part).length;
-      return n;
+      if (splitLongRuns(text).length === 1) return held.encoding.encode_ordinary(text).length;
+      held.pieces ??= new PieceCounter(name);
+      return held.pieces.count(text);
     },
     release: () => {
       if (released) return;
@@ -60,12 +63,13 @@ export function acquireEncoding(name: EncodingName): EncodingLease {
 }
 
 /**
- * Longest run of blanks, of letters or of signs counted in one piece. tiktoken's byte-pair merge is
+ * Longest run of blanks, of letters or of signs left to tiktoken. tiktoken's byte-pair merge is
  * quadratic in a piece, and such a run is one piece: 80 KB of `=` or of newlines took 6 s, 200 KB 36 s,
- * on the extension host's thread. Longer runs are counted in parts of this length, which can differ
- * from the whole by about a token per part; text without such runs is counted whole, exactly.
+ * on the extension host's thread, and cutting runs into parts of 2000 still cost 7-10 s a MB and changed
+ * the count. Text with a longer run is counted by bpe.ts, exactly and in O(n log n); a run of this
+ * length costs tiktoken well under a millisecond.
  */
-export const MAX_RUN = 2000;
+export const MAX_RUN = 256;
 
 const MAYBE_LONG_RUN = new RegExp(String.raw`(?<!\S)\S{${MAX_RUN + 1}}|(?<!\s)\s{${MAX_RUN + 1}}`);
 

@@ -53,6 +53,11 @@ function read(file: string, what: string): Buffer {
   }
 }
 
+/** The folder of tiktoken_bg.wasm (the build puts tiktoken's ranks files beside it, bpe.ts). */
+export function tiktokenDir(): string {
+  return path.dirname(resolveWasm());
+}
+
 /** A fresh copy of tiktoken's bindings over a fresh WASM instance; unreachable once dropped. */
 export function loadTiktokenGeneration(): TiktokenBindings {
   const wasm = resolveWasm();
