@@ -44,6 +44,8 @@ const FILES: Record<BpeName, string> = { o200k: 'o200k_base.json', cl100k: 'cl10
 export interface Ranks {
   readonly map: Map<string, number>;
   readonly maxLength: number;
+  /** Ranks of the two-byte tokens by (first byte << 8 | second), -1 for none: the first round of pairs needs no string. */
+  readonly pairs: Int32Array;
 }
 
 function ranksFile(name: BpeName): string {
@@ -59,6 +61,7 @@ function ranksFile(name: BpeName): string {
 export function loadRanks(name: BpeName): Ranks {
   const { bpe_ranks: text } = JSON.parse(readFileSync(ranksFile(name), 'utf8')) as { bpe_ranks: string };
   const map = new Map<string, number>();
+  const pairs = new Int32Array(1 << 16).fill(-1);
   let maxLength = 0;
   for (const line of text.split('\n')) {
     const fields = line.split(' ');
@@ -66,10 +69,11 @@ export function loadRanks(name: BpeName): Ranks {
     for (let i = 2; i < fields.length; i++) {
       const key = Buffer.from(fields[i]!, 'base64').toString('latin1');
       map.set(key, first + i - 2);
+      if (key.length === 2) pairs[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = first + i - 2;
       if (key.length > maxLength) maxLength = key.length;
     }
   }
-  return { map, maxLength };
+  return { map, maxLength, pairs };
 }
 
 /**
@@ -137,7 +141,8 @@ export function countPiece(bytes: string, ranks: Ranks): number {
     next[i] = i + 1;
     prev[i] = i - 1;
     alive[i] = 1;
-    pairRank[i] = i + 2 <= n ? rankOf(i, i + 2) : NONE;
+    const pair = i + 2 <= n ? ranks.pairs[(bytes.charCodeAt(i) << 8) | bytes.charCodeAt(i + 1)]! : -1;
+    pairRank[i] = pair < 0 ? NONE : pair;
     if (pairRank[i] !== NONE) heap.push(pairRank[i]! * PAIR + i);
   }
   let parts = n;
