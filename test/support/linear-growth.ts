@@ -44,3 +44,33 @@ export function assertLinearGrowth(input: (bytes: number) => string, n: number, 
   );
   return best;
 }
+
+/** assertLinearGrowth for a reading that is asynchronous (a stream through the store, say). */
+export async function assertLinearGrowthAsync(
+  input: (bytes: number) => string,
+  n: number,
+  read: (text: string) => Promise<void>,
+): Promise<number> {
+  const small = input(n);
+  const large = input(4 * n);
+  const timedAsync = async (): Promise<[number, number]> => {
+    let started = performance.now();
+    await read(small);
+    const t1 = Math.max(performance.now() - started, FLOOR_MS);
+    started = performance.now();
+    await read(large);
+    return [t1, performance.now() - started];
+  };
+  await read(small); // warm-up
+  let best = Infinity;
+  for (let round = 0; round < ROUNDS && best >= MAX_GROWTH; round++) {
+    const [t1, t4] = await timedAsync();
+    assert.ok(t4 < ABSOLUTE_CAP_MS, `took ${Math.round(t4)} ms on ${large.length} characters`);
+    best = Math.min(best, t4 / t1);
+  }
+  assert.ok(
+    best < MAX_GROWTH,
+    `4 times the input took ${best.toFixed(1)} times as long (at most ${MAX_GROWTH}): a reading is no longer linear`,
+  );
+  return best;
+}

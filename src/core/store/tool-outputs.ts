@@ -122,17 +122,20 @@ export class ToolOutputStore implements LongOutputPort {
     let lines = 0;
     let chars = 0;
     let lastChar = '';
-    let tokens = 0;
     let counted = 0;
+    /** The first exactTokenChars characters (at most 4 M by default), counted in one go at the end. */
+    let toCount = '';
 
     const sink = async (clean: RedactedText): Promise<void> => {
       const text = clean.value;
       chars += text.length;
       lastChar = text[text.length - 1] ?? lastChar;
       for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) lines++;
+      // Counted whole at the end: a count per batch is off where a batch ends inside a run of
+      // newlines or a word (tiktoken would join them), and this count is shown as exact.
       if (counted < o.exactTokenChars) {
         const part = text.slice(0, o.exactTokenChars - counted);
-        tokens += this.tokenizer.count(part);
+        toCount += part;
         counted += part.length;
       }
       if (headLines < o.headLines && head.length < o.previewChars) {
@@ -172,6 +175,8 @@ export class ToolOutputStore implements LongOutputPort {
       throw e;
     }
     if (lastChar !== '' && lastChar !== '\n') lines++;
+    let tokens = this.tokenizer.count(toCount);
+    toCount = '';
     const tokensExact = counted >= chars;
     if (!tokensExact && counted > 0) tokens = Math.round((tokens / counted) * chars);
     const base = { lines, tokens, tokensExact, stats: stream.stats };
