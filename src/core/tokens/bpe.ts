@@ -14,7 +14,7 @@ import { tiktokenDir } from './wasm';
 export type BpeName = 'o200k' | 'cl100k';
 
 /** tiktoken's patterns with `(?i:...)`, which JS lacks, spelled out; `\s` is Unicode White_Space as in Rust. */
-const CONTRACTION = `'[sSſ]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]`;
+const CONTRACTION = `'[sS\u017F]|'[tT]|'[rR][eE]|'[vV][eE]|'[mM]|'[lL][lL]|'[dD]`;
 const S = String.raw`\p{White_Space}`;
 const NS = String.raw`\P{White_Space}`;
 const PATTERNS: Record<BpeName, string> = {

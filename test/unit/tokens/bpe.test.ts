@@ -2,6 +2,10 @@
 // its counts are shown as exact. tiktoken itself is the reference, on text it can count quickly.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import fc from 'fast-check';
 import { get_encoding } from 'tiktoken';
 import { PieceCounter, type BpeName } from '../../../src/core/tokens/bpe';
@@ -95,4 +99,42 @@ test('the piece counter is linear on one huge piece: letters, signs, blanks', ()
     250_000,
     (t) => counter.count(t),
   );
+});
+
+test('in the bundle (nothing of tiktoken resolvable) the ranks are read beside the WASM, as the build copies them', () => {
+  const hide = [
+    "const Module = require('node:module');",
+    'const original = Module._resolveFilename;',
+    'Module._resolveFilename = function (request, ...rest) {',
+    "  if (request.startsWith('tiktoken/')) throw new Error('not resolvable in the bundle');",
+    '  return original.call(this, request, ...rest);',
+    '};',
+  ].join('\n');
+  const dir = mkdtempSync(join(tmpdir(), 'cd-ranks-'));
+  const tiktoken = join(__dirname, '../../../node_modules/tiktoken');
+  for (const f of ['tiktoken_bg.wasm', 'tiktoken_bg.cjs']) copyFileSync(join(tiktoken, f), join(dir, f));
+  for (const f of ['o200k_base.json', 'cl100k_base.json']) copyFileSync(join(tiktoken, 'encoders', f), join(dir, f));
+  const text = `x ${'='.repeat(3 * MAX_RUN)} y`;
+  const r = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '-e',
+      [
+        hide,
+        "const tokens = require('./src/core/tokens');",
+        `tokens.setTiktokenWasmPath(${JSON.stringify(join(dir, 'tiktoken_bg.wasm'))});`,
+        `process.stdout.write(String(tokens.createTokenizer('cl100k').count(${JSON.stringify(text)})));`,
+      ].join('\n'),
+    ],
+    { encoding: 'utf8' },
+  );
+  assert.equal(r.status, 0, r.stderr);
+  const reference = get_encoding('cl100k_base');
+  try {
+    assert.equal(Number(r.stdout), reference.encode_ordinary(text).length);
+  } finally {
+    reference.free();
+  }
 });
