@@ -42,7 +42,10 @@ const FILES: Record<BpeName, string> = { o200k: 'o200k_base.json', cl100k: 'cl10
 
 /** Ranks keyed by the token's bytes as a Latin-1 string (one character per byte). */
 export interface Ranks {
+  /** Tokens longer than SHORT bytes. */
   readonly map: Map<string, number>;
+  /** Tokens of up to SHORT bytes by shortKey: most lookups, and no string to make for them. */
+  readonly short: Map<number, number>;
   readonly maxLength: number;
   /** Ranks of the two-byte tokens by (first byte << 8 | second), -1 for none: the first round of pairs needs no string. */
   readonly pairs: Int32Array;
@@ -57,10 +60,21 @@ function ranksFile(name: BpeName): string {
   }
 }
 
+/** Tokens this short are keyed by a number; 6 bytes and the length marker fit a double exactly. */
+const SHORT = 6;
+
+/** bytes[from..to) (at most SHORT) as one number: the bytes in base 256 above a leading 1. */
+function shortKey(bytes: string, from: number, to: number): number {
+  let key = 1;
+  for (let i = from; i < to; i++) key = key * 256 + bytes.charCodeAt(i);
+  return key;
+}
+
 /** tiktoken's ranks file: lines of `<ignored> <first rank> <token in base64>...`. */
 export function loadRanks(name: BpeName): Ranks {
   const { bpe_ranks: text } = JSON.parse(readFileSync(ranksFile(name), 'utf8')) as { bpe_ranks: string };
   const map = new Map<string, number>();
+  const short = new Map<number, number>();
   const pairs = new Int32Array(1 << 16).fill(-1);
   let maxLength = 0;
   for (const line of text.split('\n')) {
@@ -68,12 +82,13 @@ export function loadRanks(name: BpeName): Ranks {
     const first = Number(fields[1]);
     for (let i = 2; i < fields.length; i++) {
       const key = Buffer.from(fields[i]!, 'base64').toString('latin1');
-      map.set(key, first + i - 2);
+      if (key.length <= SHORT) short.set(shortKey(key, 0, key.length), first + i - 2);
+      else map.set(key, first + i - 2);
       if (key.length === 2) pairs[(key.charCodeAt(0) << 8) | key.charCodeAt(1)] = first + i - 2;
       if (key.length > maxLength) maxLength = key.length;
     }
   }
-  return { map, maxLength, pairs };
+  return { map, short, maxLength, pairs };
 }
 
 /**
@@ -129,13 +144,16 @@ const NONE = Number.MAX_SAFE_INTEGER;
  */
 export function countPiece(bytes: string, ranks: Ranks): number {
   const n = bytes.length;
-  if (n <= 1 || ranks.map.has(bytes)) return 1;
+  if (n <= 1 || (n <= SHORT ? ranks.short.has(shortKey(bytes, 0, n)) : ranks.map.has(bytes))) return 1;
   const next = new Int32Array(n + 1); // next part's start; n ends the list
   const prev = new Int32Array(n + 1);
   const pairRank = new Float64Array(n + 1); // current rank of the pair starting here (NONE: no pair)
   const alive = new Uint8Array(n + 1);
-  const rankOf = (from: number, to: number): number =>
-    to - from > ranks.maxLength ? NONE : (ranks.map.get(bytes.slice(from, to)) ?? NONE);
+  const rankOf = (from: number, to: number): number => {
+    const length = to - from;
+    if (length <= SHORT) return ranks.short.get(shortKey(bytes, from, to)) ?? NONE;
+    return length > ranks.maxLength ? NONE : (ranks.map.get(bytes.slice(from, to)) ?? NONE);
+  };
   const heap = new PairHeap();
   for (let i = 0; i < n; i++) {
     next[i] = i + 1;
