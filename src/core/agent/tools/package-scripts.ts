@@ -9,6 +9,7 @@ import { readFileHead, type FileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { buildFilesRun } from './build-files';
 import { makeRecipesRun } from './make-recipes';
+import { repositoryBinsRun } from './repository-bins';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** Lifecycle scripts an install runs in the project itself, in order. */
@@ -147,6 +148,7 @@ export async function packageScriptsRun(
     await managerScripts(workspaceRoot, folder, command),
     await makeRecipesRun(workspaceRoot, folder, command),
     await buildFilesRun(workspaceRoot, folder, command),
+    await repositoryBinsRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
 }

@@ -1,0 +1,77 @@
+// `npx jest`, `npm exec eslint`, `pnpm vite`, `yarn tsc` and `./node_modules/.bin/x` read as running a
+// known tool, but run the program node_modules/.bin holds, and a cloned repository may commit its
+// node_modules. The approval names the program the repository ships, and the file it leads to.
+import { promises as fsp } from 'node:fs';
+import * as path from 'node:path';
+import { programIndex, simpleCommands } from './shell-words';
+
+/** Words before the program that run it from node_modules/.bin. */
+const RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
+/** yarn and pnpm commands of their own: any other first word is a script or a program of .bin. */
+const OWN =
+  /^(?:add|audit|autoclean|bin|cache|check|config|create|dedupe|dlx|env|exec|fetch|import|info|init|install|i|link|list|ls|licenses|login|logout|outdated|owner|pack|patch|patch-commit|prune|publish|rebuild|remove|rm|root|run|server|setup|store|tag|team|test|t|start|stop|restart|unlink|unplug|up|update|upgrade|upgrade-interactive|version|versions|why|workspace|workspaces|plugin|node|constraints|explain|help|sdk|set|search|deploy|fund|doctor|ci|install-test|view|uninstall)$/;
+const BIN = /(?:^|\/)node_modules\/\.bin\/([^/]+)$/;
+/** The most programs of one line looked for. */
+const MAX = 4;
+
+/** The program a command runs from node_modules/.bin: its name, or its path as written when given one. */
+function binOf(texts: string[], at: number): { name: string; written?: string } | undefined {
+  const [program = '', ...rest] = texts.slice(at);
+  const direct = BIN.exec(program);
+  if (direct) return { name: direct[1]!, written: program };
+  if (texts.slice(0, at).some((w) => RUNNERS.has(w))) return program === '' ? undefined : { name: program };
+  const args = rest.filter((w) => !w.startsWith('-'));
+  const [verb, next] = args;
+  if (program === 'npm' && (verb === 'exec' || verb === 'x')) return next === undefined ? undefined : { name: next };
+  if ((program === 'pnpm' || program === 'yarn') && verb !== undefined) {
+    if (verb === 'exec' || verb === 'run') return next === undefined ? undefined : { name: next };
+    if (!OWN.test(verb)) return { name: verb };
+  }
+  return undefined;
+}
+
+function inside(root: string, p: string): boolean {
+  const rel = path.relative(root, p);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** node_modules/.bin/`name` at or above `folder` in the workspace `root`, as npm finds it. */
+async function findBin(root: string, folder: string, name: string): Promise<string | undefined> {
+  for (let dir = folder; inside(root, dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'node_modules', '.bin', name);
+    if ((await fsp.lstat(file).catch(() => undefined)) !== undefined) return file;
+    if (dir === root) break;
+  }
+  return undefined;
+}
+
+/**
+ * The programs of node_modules/.bin that `command`, run in `folder`, runs from the workspace:
+ * `jest runs node_modules/.bin/jest of the repository (→ node_modules/jest/bin/jest.js)`; undefined when none.
+ */
+export async function repositoryBinsRun(
+  workspaceRoot: string,
+  folder: string,
+  command: string,
+): Promise<string | undefined> {
+  const bins: { name: string; written?: string }[] = [];
+  for (const c of simpleCommands(command)) {
+    const texts = c.words.map((w) => w.text);
+    const bin = binOf(texts, programIndex(c.words));
+    if (bin !== undefined && !/^\.\.?$|\//.test(bin.name) && !bins.some((b) => b.name === bin.name)) bins.push(bin);
+    if (bins.length >= MAX) break;
+  }
+  if (bins.length === 0) return undefined;
+  const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
+  const shown = (p: string): string => (inside(root, p) ? path.relative(root, p).split(path.sep).join('/') : p);
+  const said: string[] = [];
+  for (const { name, written } of bins) {
+    const file = written === undefined ? await findBin(root, folder, name) : path.resolve(folder, written);
+    if (file === undefined || !inside(root, file)) continue;
+    const real = await fsp.realpath(file).catch(() => undefined);
+    if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isFile()) continue;
+    const leads = real === file ? '' : ` (→ ${shown(real)}${inside(root, real) ? '' : ', outside the workspace'})`;
+    said.push(`${name} runs ${shown(file)} of the repository${leads}`);
+  }
+  return said.length === 0 ? undefined : said.join('; ');
+}
