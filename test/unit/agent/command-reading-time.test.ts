@@ -10,6 +10,8 @@ import { lookAlikeWarning } from '../../../src/core/agent/tools/look-alike';
 import { loadedCodeWarning } from '../../../src/core/agent/tools/loaded-code';
 import { makeCommands, readRules, recipesRun } from '../../../src/core/agent/tools/make-recipes';
 import { settingsThatRun } from '../../../src/core/agent/tools/git-repository';
+import { repositoryBins } from '../../../src/core/agent/tools/repository-bins';
+import { buildSystem, pythonBuilds } from '../../../src/core/agent/tools/python-build';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -39,6 +41,8 @@ const LINES: Record<string, (n: number) => string> = {
   'archives and modes': (n) => `${'tar -x -C . -C a; chmod -R 0 . a; '.repeat(n / 36)}`,
   'runner options': (n) => `ssh ${"-o '     ' ".repeat(n / 12)}host; tar ${'-o -x '.repeat(n / 6)}`,
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
+  'package runners': (n) => `${'npx -y a; yarn b; pnpm exec c; '.repeat(n / 32)}npm x ${'-- '.repeat(n / 3)}`,
+  'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,
 };
 
 for (const [name, line] of Object.entries(LINES))
@@ -49,6 +53,8 @@ for (const [name, line] of Object.entries(LINES))
       lookAlikeWarning(text);
       loadedCodeWarning(text);
       makeCommands(text);
+      repositoryBins(text);
+      pythonBuilds(text);
     });
   });
 
@@ -79,6 +85,17 @@ const CONFIGS: Record<string, (n: number) => string> = {
 for (const [name, text] of Object.entries(CONFIGS))
   test(`a git config of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
     assertLinearGrowth(text, N, settingsThatRun);
+  });
+
+/** pyproject.toml files a hostile repository can ship, read for the build backend they name. */
+const PYPROJECTS: Record<string, (n: number) => string> = {
+  'a long backend list': (n) => `[build-system]\nbackend-path = [${' '.repeat(n)}x`,
+  'many tables': (n) => '[build-system]\nbuild-backend = "x"\n'.repeat(n / 34),
+  'a line of spaces': (n) => `[build-system]\nbuild-backend =${' '.repeat(n)}]`,
+};
+for (const [name, text] of Object.entries(PYPROJECTS))
+  test(`a pyproject.toml of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(text, N, buildSystem);
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {

@@ -9,6 +9,7 @@ import { readFileHead, type FileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { buildFilesRun } from './build-files';
 import { makeRecipesRun } from './make-recipes';
+import { pythonBuildsRun } from './python-build';
 import { repositoryBinsRun } from './repository-bins';
 import { programIndex, simpleCommands } from './shell-words';
 
@@ -149,6 +150,7 @@ export async function packageScriptsRun(
     await makeRecipesRun(workspaceRoot, folder, command),
     await buildFilesRun(workspaceRoot, folder, command),
     await repositoryBinsRun(workspaceRoot, folder, command),
+    await pythonBuildsRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
 }

@@ -45,6 +45,18 @@ async function findBin(root: string, folder: string, name: string): Promise<stri
   return undefined;
 }
 
+/** The programs of node_modules/.bin a line runs (a few), by name or by the path written. */
+export function repositoryBins(command: string): { name: string; written?: string }[] {
+  const bins: { name: string; written?: string }[] = [];
+  for (const c of simpleCommands(command)) {
+    const texts = c.words.map((w) => w.text);
+    const bin = binOf(texts, programIndex(c.words));
+    if (bin !== undefined && !/^\.\.?$|\//.test(bin.name) && !bins.some((b) => b.name === bin.name)) bins.push(bin);
+    if (bins.length >= MAX) break;
+  }
+  return bins;
+}
+
 /**
  * The programs of node_modules/.bin that `command`, run in `folder`, runs from the workspace:
  * `jest runs node_modules/.bin/jest of the repository (→ node_modules/jest/bin/jest.js)`; undefined when none.
@@ -54,13 +66,7 @@ export async function repositoryBinsRun(
   folder: string,
   command: string,
 ): Promise<string | undefined> {
-  const bins: { name: string; written?: string }[] = [];
-  for (const c of simpleCommands(command)) {
-    const texts = c.words.map((w) => w.text);
-    const bin = binOf(texts, programIndex(c.words));
-    if (bin !== undefined && !/^\.\.?$|\//.test(bin.name) && !bins.some((b) => b.name === bin.name)) bins.push(bin);
-    if (bins.length >= MAX) break;
-  }
+  const bins = repositoryBins(command);
   if (bins.length === 0) return undefined;
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const shown = (p: string): string => (inside(root, p) ? path.relative(root, p).split(path.sep).join('/') : p);
