@@ -12,6 +12,7 @@ import { makeCommands, readRules, recipesRun } from '../../../src/core/agent/too
 import { settingsThatRun } from '../../../src/core/agent/tools/git-repository';
 import { repositoryBins } from '../../../src/core/agent/tools/repository-bins';
 import { buildSystem, pythonBuilds } from '../../../src/core/agent/tools/python-build';
+import { composeCommands, composeSettings } from '../../../src/core/agent/tools/compose-files';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -42,6 +43,8 @@ const LINES: Record<string, (n: number) => string> = {
   'runner options': (n) => `ssh ${"-o '     ' ".repeat(n / 12)}host; tar ${'-o -x '.repeat(n / 6)}`,
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
   'package runners': (n) => `${'npx -y a; yarn b; pnpm exec c; '.repeat(n / 32)}npm x ${'-- '.repeat(n / 3)}`,
+  'compose files': (n) =>
+    `docker compose ${'-f a --file=b -p x '.repeat(n / 19)}up; ${'docker-compose up;'.repeat(n / 18)}`,
   'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,
 };
 
@@ -55,6 +58,7 @@ for (const [name, line] of Object.entries(LINES))
       makeCommands(text);
       repositoryBins(text);
       pythonBuilds(text);
+      composeCommands(text);
     });
   });
 
@@ -96,6 +100,18 @@ const PYPROJECTS: Record<string, (n: number) => string> = {
 for (const [name, text] of Object.entries(PYPROJECTS))
   test(`a pyproject.toml of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
     assertLinearGrowth(text, N, buildSystem);
+  });
+
+/** Compose files a hostile repository can ship, read for host mounts and privileged containers. */
+const COMPOSE: Record<string, (n: number) => string> = {
+  'many volumes': (n) => '      - /x:/y\n'.repeat(n / 14),
+  'a volume of spaces': (n) => `- "${' '.repeat(n)}`,
+  'a source of quotes': (n) => `source: ${'"'.repeat(n)}x`,
+  'many settings': (n) => 'privileged: true\npid: host\n'.repeat(n / 27),
+};
+for (const [name, text] of Object.entries(COMPOSE))
+  test(`a compose file of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(text, N, composeSettings);
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {

@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { readFileHead, type FileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { buildFilesRun } from './build-files';
+import { composeFilesRun } from './compose-files';
 import { makeRecipesRun } from './make-recipes';
 import { pythonBuildsRun } from './python-build';
 import { repositoryBinsRun } from './repository-bins';
@@ -151,6 +152,7 @@ export async function packageScriptsRun(
     await buildFilesRun(workspaceRoot, folder, command),
     await repositoryBinsRun(workspaceRoot, folder, command),
     await pythonBuildsRun(workspaceRoot, folder, command),
+    await composeFilesRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
 }

@@ -1,0 +1,62 @@
+// `docker compose up` reads as starting the project's services, but its compose file can mount the
+// host's / or ~/.ssh into a container, or run one privileged: the approval names those settings.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
+import { packageScriptsRun } from '../../../src/core/agent/tools/package-scripts';
+
+let ws: string;
+before(async () => {
+  ws = await realpath(await mkdtemp(path.join(tmpdir(), 'cd-compose-')));
+  await writeFile(
+    path.join(ws, 'compose.yaml'),
+    [
+      'services:',
+      '  app:',
+      '    image: node',
+      '    privileged: true',
+      '    ports:',
+      '      - "8080:80"',
+      '    volumes:',
+      '      - ./src:/app/src',
+      '      - "/:/host"',
+      '      - ~/.ssh:/root/.ssh:ro',
+      '      - data:/var/lib/data',
+      '      - type: bind',
+      '        source: ../secrets',
+      '        target: /s',
+      '    pid: host',
+      'volumes:',
+      '  data:',
+      '',
+    ].join('\n'),
+  );
+  await mkdir(path.join(ws, 'ops'));
+  await writeFile(path.join(ws, 'ops/dev.yml'), 'services:\n  x:\n    volumes:\n      - ${HOME}:/home\n');
+  await mkdir(path.join(ws, 'safe'));
+  await writeFile(path.join(ws, 'safe/docker-compose.yml'), 'services:\n  x:\n    volumes:\n      - .:/app\n');
+});
+after(() => rm(ws, { recursive: true, force: true }));
+
+test('docker compose names the host paths outside the workspace its compose file mounts, and privileged', async () => {
+  const root = `compose.yaml mounts host paths outside the workspace: /, ~/.ssh, ${path.dirname(ws)}/secrets; sets privileged: true, pid: host`;
+  for (const [line, said] of <[string, string][]>[
+    ['docker compose up -d', `docker compose reads ${root}`],
+    ['docker-compose run app sh', `docker-compose reads ${root}`],
+    ['podman compose up', `podman compose reads ${root}`],
+    [
+      'docker compose -f ops/dev.yml up',
+      'docker compose reads ops/dev.yml mounts host paths outside the workspace: ${HOME}',
+    ],
+    [
+      'docker compose --file=ops/dev.yml up',
+      'docker compose reads ops/dev.yml mounts host paths outside the workspace: ${HOME}',
+    ],
+  ])
+    assert.equal(await packageScriptsRun(ws, ws, line), said, line);
+  assert.equal(await packageScriptsRun(ws, path.join(ws, 'safe'), 'docker compose up'), undefined);
+  assert.equal(await packageScriptsRun(ws, ws, 'docker ps'), undefined);
+  assert.equal(await packageScriptsRun(ws, ws, 'echo "docker compose up"'), undefined);
+});
