@@ -13,6 +13,7 @@ import { settingsThatRun } from '../../../src/core/agent/tools/git-repository';
 import { repositoryBins } from '../../../src/core/agent/tools/repository-bins';
 import { buildSystem, pythonBuilds } from '../../../src/core/agent/tools/python-build';
 import { composeCommands, composeSettings } from '../../../src/core/agent/tools/compose-files';
+import { hookCommands, hooksPathOf } from '../../../src/core/agent/tools/git-hooks';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -45,6 +46,8 @@ const LINES: Record<string, (n: number) => string> = {
   'package runners': (n) => `${'npx -y a; yarn b; pnpm exec c; '.repeat(n / 32)}npm x ${'-- '.repeat(n / 3)}`,
   'compose files': (n) =>
     `docker compose ${'-f a --file=b -p x '.repeat(n / 19)}up; ${'docker-compose up;'.repeat(n / 18)}`,
+  'git hook commands': (n) =>
+    `git ${'-C a -c x '.repeat(n / 10)}commit ${'-m x '.repeat(n / 5)}; ${'git push;'.repeat(n / 9)}`,
   'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,
 };
 
@@ -59,6 +62,7 @@ for (const [name, line] of Object.entries(LINES))
       repositoryBins(text);
       pythonBuilds(text);
       composeCommands(text);
+      hookCommands(text);
     });
   });
 
@@ -85,10 +89,12 @@ const CONFIGS: Record<string, (n: number) => string> = {
   'an unclosed header of spaces': (n) => `[a${' '.repeat(n)}`,
   'a long key': (n) => `[diff]\n${'x.'.repeat(n / 2)} = 1\n`,
   'many sections': (n) => '[a "b"]\nk = 1\n'.repeat(n / 14),
+  'many hooks paths': (n) => '[core]\nhooksPath = "x"\n'.repeat(n / 25),
 };
 for (const [name, text] of Object.entries(CONFIGS))
   test(`a git config of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
     assertLinearGrowth(text, N, settingsThatRun);
+    assertLinearGrowth(text, N, hooksPathOf);
   });
 
 /** pyproject.toml files a hostile repository can ship, read for the build backend they name. */

@@ -7,6 +7,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { readFileHead, type FileHead } from './file-head';
 import { folderChanges } from './folder-changes';
+import { gitHooksRun } from './git-hooks';
 import { buildFilesRun } from './build-files';
 import { composeFilesRun } from './compose-files';
 import { makeRecipesRun } from './make-recipes';
@@ -153,6 +154,7 @@ export async function packageScriptsRun(
     await repositoryBinsRun(workspaceRoot, folder, command),
     await pythonBuildsRun(workspaceRoot, folder, command),
     await composeFilesRun(workspaceRoot, folder, command),
+    await gitHooksRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
 }
