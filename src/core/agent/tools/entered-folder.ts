@@ -80,9 +80,12 @@ const ENVRC = ON_ENTER[0]!;
  * listed (its sub-folders are not read: the home folder's `.config/mise` is the user's global config, not
  * a project's). The same folders for any repository.
  */
-async function runsAbove(root: string): Promise<{ mise: [string, string][]; envrc?: [string, string] }> {
+async function runsAbove(
+  root: string,
+): Promise<{ mise: [string, string][]; envrc?: [string, string]; envrcFile?: string }> {
   const mise: [string, string][] = [];
   let envrc: [string, string] | undefined;
+  let envrcFile: string | undefined;
   const home = os.homedir();
   for (let dir = path.dirname(root); ; dir = path.dirname(dir)) {
     for (const name of (await fsp.readdir(dir).catch((): string[] => [])).sort()) {
@@ -91,9 +94,12 @@ async function runsAbove(root: string): Promise<{ mise: [string, string][]; envr
       const file = path.join(dir, name);
       const shown = inside(home, file) ? `~/${path.relative(home, file).split(path.sep).join('/')}` : file;
       if (isMise) mise.push([`${shown} (above the workspace)`, MISE[1]]);
-      else envrc = [`${shown} (above the workspace)`, ENVRC[1]];
+      else {
+        envrc = [`${shown} (above the workspace)`, ENVRC[1]];
+        envrcFile = file;
+      }
     }
-    if (path.dirname(dir) === dir) return envrc === undefined ? { mise } : { mise, envrc };
+    if (path.dirname(dir) === dir) return envrc === undefined ? { mise } : { mise, envrc, envrcFile };
   }
 }
 
@@ -111,9 +117,14 @@ const LOADS = /^(?:source_env(?:_if_exists)?|source_url|dotenv(?:_if_exists)?)$/
  * only where it really is in the workspace (a link out of it is not followed).
  */
 async function envrcLoads(root: string, file: string): Promise<{ up: boolean; files: string[] }> {
-  const none = { up: false, files: [] };
   const real = await fsp.realpath(path.join(root, file)).catch(() => undefined);
-  if (real === undefined || !inside(root, real)) return none;
+  if (real === undefined || !inside(root, real)) return { up: false, files: [] };
+  return loadsOf(root, real);
+}
+
+/** What the `.envrc` at the real path `real` loads (envrcLoads), its files shown from `root` when in it. */
+async function loadsOf(root: string, real: string): Promise<{ up: boolean; files: string[] }> {
+  const none = { up: false, files: [] };
   const text = (await readFileHead(real, ENVRC_READ))?.text;
   if (text === undefined) return none;
   let up = false;
@@ -174,6 +185,10 @@ export async function runsOnEntering(workspaceRoot: string, folder: string, comm
   const envrcAbove =
     above.envrc && (inWorkspace.some((files) => !files.some(([, why]) => why === ENVRC[1])) || loads.some((l) => l.up));
   const loaded = envrcs.flatMap((f, i) => loads[i]!.files.map((l): [string, string] => [l, `${f} loads it (direnv)`]));
+  // The one above runs its own loads too (`~/code/.envrc`'s `source_env shared`).
+  if (envrcAbove && above.envrcFile !== undefined)
+    for (const l of (await loadsOf(root, above.envrcFile)).files)
+      loaded.push([l, `${above.envrc![0]} loads it (direnv)`]);
   const found = [...inWorkspace.flat(), ...above.mise, ...(envrcAbove ? [above.envrc!] : []), ...loaded];
   const byWhy = new Map<string, string[]>();
   for (const [file, why] of found)
