@@ -6,6 +6,11 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { programIndex, simpleCommands } from './shell-words';
 
+/** A JavaScript config file's names: `jest.config` in each of its extensions (and an older name's). */
+function configs(...names: string[]): string[] {
+  return names.flatMap((n) => ['js', 'mjs', 'cjs', 'ts', 'mts', 'cts'].map((ext) => `${n}.${ext}`));
+}
+
 /** Each tool (its program name) and the files of a folder it runs or that tell it what to run. */
 const TOOLS: Record<string, string[]> = {
   cargo: ['build.rs', '.cargo/config.toml', '.cargo/config'],
@@ -27,6 +32,21 @@ const TOOLS: Record<string, string[]> = {
   tox: ['tox.ini'],
   nox: ['noxfile.py'],
   invoke: ['tasks.py'],
+  'pre-commit': ['.pre-commit-config.yaml'],
+  // Linters, test runners and bundlers load their config files, which are code (`npx eslint .`).
+  eslint: configs('eslint.config', '.eslintrc'),
+  jest: [...configs('jest.config'), ...configs('babel.config')],
+  vitest: [...configs('vitest.config'), ...configs('vite.config')],
+  vite: configs('vite.config'),
+  webpack: configs('webpack.config'),
+  rollup: configs('rollup.config'),
+  playwright: configs('playwright.config'),
+  mocha: ['.mocharc.js', '.mocharc.cjs'],
+  prettier: [...configs('prettier.config'), '.prettierrc.js', '.prettierrc.cjs', '.prettierrc.mjs'],
+  next: configs('next.config'),
+  astro: configs('astro.config'),
+  nuxt: configs('nuxt.config'),
+  tsup: configs('tsup.config'),
 };
 /** Words that run the program after them: `bundle exec rake`, `poetry run pytest`, `python -m pytest`. */
 const RUNNERS = /^(?:bundle exec|poetry run|uv run|pipenv run|hatch run|pdm run|python[\d.]* -m)$/;
