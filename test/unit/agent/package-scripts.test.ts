@@ -144,3 +144,19 @@ test('a package.json too large to read whole is named as such, not taken for one
     /padded\/package\.json is too large to read here \(over 4 MB\): the scripts it may run are not shown/,
   );
 });
+
+test('yarn plugins and npm settings that name programs are named with the settings that swap the program run', async () => {
+  await mkdir(path.join(ws, 'app', 'src'), { recursive: true });
+  await writeFile(path.join(ws, 'app', 'package.json'), '{"scripts": {}}');
+  // yarn 2+ loads each plugin of .yarnrc.yml (a file the repository holds) on every yarn command.
+  await writeFile(path.join(ws, 'app', '.yarnrc.yml'), 'plugins:\n  - path: .yarn/plugins/evil.cjs\n');
+  await writeFile(path.join(ws, 'app', '.npmrc'), 'git=./tools/git\n');
+  try {
+    assert.equal(
+      await scriptsOf('yarn build', 'app/src'),
+      'app/.npmrc sets git, app/.yarnrc.yml sets plugins: the package manager runs another program',
+    );
+  } finally {
+    await rm(path.join(ws, 'app'), { recursive: true });
+  }
+});

@@ -39,6 +39,11 @@ test('installing or building a Python project names the build code it runs', asy
     ['poetry install', `poetry install ${root}`],
     ['uv sync', `uv sync ${root}`],
     ['pdm install', `pdm install ${root}`],
+    // uv run and hatch run install the project (its build) before the program they run.
+    ['uv run pytest', `uv run ${root}`],
+    ['hatch run test', `hatch run ${root}`],
+    ['python -m build', `python -m build ${root}`],
+    ['pip wheel .', `pip wheel ${root}`],
   ])
     assert.equal(await packageScriptsRun(ws, ws, line), said, line);
   assert.equal(await packageScriptsRun(ws, ws, 'pip install requests'), undefined);

@@ -84,12 +84,12 @@ async function readInside(root: string, file: string): Promise<FileHead | undefi
 
 /**
  * Settings next to a package.json that make its package manager run another program than it seems: npm's
- * `script-shell` (the shell every script runs in) and `node-options`, yarn's `yarnPath` (the file every
- * yarn command runs), a pnpmfile (run on install), bun's `preload`.
+ * `script-shell` (the shell every script runs in), `node-options`, `git` and `shell`, yarn's `yarnPath`
+ * (the file every yarn command runs) and `plugins` (files it loads on every command), a pnpmfile (run on install), bun's `preload`.
  */
 const MANAGER_SETTINGS: [file: string, setting: RegExp][] = [
-  ['.npmrc', /^[ \t]*(script-shell|node-options|onload-script)[ \t]*=/im],
-  ['.yarnrc.yml', /^[ \t]*(yarnPath)[ \t]*:/m],
+  ['.npmrc', /^[ \t]*(script-shell|node-options|onload-script|git|shell)[ \t]*=/im],
+  ['.yarnrc.yml', /^[ \t]*(yarnPath|plugins)[ \t]*:/m],
   ['.yarnrc', /^[ \t]*(yarn-path)[ \t]/m],
   ['.pnpmfile.cjs', /^/],
   ['.pnpmfile.mjs', /^/],

@@ -25,16 +25,22 @@ export function pythonBuilds(command: string): { label: string; dir: string }[] 
     else if (program === 'uv' && words[1] === 'pip') words = words.slice(1);
     const name = path.basename(words[0] ?? '');
     const args = words.slice(1);
-    if (/^pip[\d.]*$/.test(name) && args[0] === 'install') {
+    if (/^python[\d.]*$/.test(program) && words[1] === '-m' && words[2] === 'build')
+      out.push({ label: 'python -m build', dir: words.slice(3).find((w) => !w.startsWith('-')) ?? '.' });
+    else if (/^pip[\d.]*$/.test(name) && (args[0] === 'install' || args[0] === 'wheel')) {
+      const label = `pip ${args[0]}`;
       for (let i = 1; i < args.length && out.length < MAX; i++) {
         const [option, value] = args[i]!.split(/=(.*)/s);
-        if (/^(?:-e|--editable)$/.test(option!)) out.push({ label: 'pip install', dir: value ?? args[++i] ?? '.' });
+        if (/^(?:-e|--editable)$/.test(option!)) out.push({ label, dir: value ?? args[++i] ?? '.' });
         else if (PIP_VALUE.test(args[i]!)) i++;
-        else if (!args[i]!.startsWith('-') && LOCAL.test(args[i]!)) out.push({ label: 'pip install', dir: args[i]! });
+        else if (!args[i]!.startsWith('-') && LOCAL.test(args[i]!)) out.push({ label, dir: args[i]! });
       }
     } else if (/^python[\d.]*$/.test(program) && path.basename(words[1] ?? '') === 'setup.py')
       out.push({ label: 'python setup.py', dir: path.dirname(words[1]!) });
-    else if (/^(?:poetry|pdm) install$|^pdm sync$|^uv sync$/.test(`${name} ${args[0] ?? ''}`))
+    // uv run and hatch run install the project into their environment before running the program.
+    else if (
+      /^(?:poetry|pdm) install$|^pdm sync$|^uv (?:sync|run)$|^hatch (?:run|shell)$/.test(`${name} ${args[0] ?? ''}`)
+    )
       out.push({ label: `${name} ${args[0]!}`, dir: '.' });
     if (out.length >= MAX) break;
   }
