@@ -35,27 +35,36 @@ before(async () => {
   );
   await mkdir(path.join(ws, 'ops'));
   await writeFile(path.join(ws, 'ops/dev.yml'), 'services:\n  x:\n    volumes:\n      - ${HOME}:/home\n');
+  // Secrets, env files and build contexts read host files too.
+  await writeFile(
+    path.join(ws, 'ops/secrets.yml'),
+    'services:\n  x:\n    build:\n      context: /\n    env_file: ~/.aws/credentials\nsecrets:\n  key:\n    file: ~/.ssh/id_rsa\n',
+  );
   await mkdir(path.join(ws, 'safe'));
   await writeFile(path.join(ws, 'safe/docker-compose.yml'), 'services:\n  x:\n    volumes:\n      - .:/app\n');
 });
 after(() => rm(ws, { recursive: true, force: true }));
 
 test('docker compose names the host paths outside the workspace its compose file mounts, and privileged', async () => {
-  const root = `compose.yaml mounts host paths outside the workspace: /, ~/.ssh, ${path.dirname(ws)}/secrets; sets privileged: true, pid: host`;
+  const root = `compose.yaml uses host paths outside the workspace: /, ~/.ssh, ${path.dirname(ws)}/secrets; sets privileged: true, pid: host`;
   for (const [line, said] of <[string, string][]>[
     ['docker compose up -d', `docker compose reads ${root}`],
     ['docker-compose run app sh', `docker-compose reads ${root}`],
     ['podman compose up', `podman compose reads ${root}`],
     [
       'docker compose -f ops/dev.yml up',
-      'docker compose reads ops/dev.yml mounts host paths outside the workspace: ${HOME}',
+      'docker compose reads ops/dev.yml uses host paths outside the workspace: ${HOME}',
     ],
     [
       'docker compose --file=ops/dev.yml up',
-      'docker compose reads ops/dev.yml mounts host paths outside the workspace: ${HOME}',
+      'docker compose reads ops/dev.yml uses host paths outside the workspace: ${HOME}',
     ],
   ])
     assert.equal(await packageScriptsRun(ws, ws, line), said, line);
+  assert.equal(
+    await packageScriptsRun(ws, ws, 'docker compose -f ops/secrets.yml build'),
+    'docker compose reads ops/secrets.yml uses host paths outside the workspace: /, ~/.aws/credentials, ~/.ssh/id_rsa',
+  );
   assert.equal(await packageScriptsRun(ws, path.join(ws, 'safe'), 'docker compose up'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'docker ps'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'echo "docker compose up"'), undefined);

@@ -48,9 +48,10 @@ export function composeCommands(command: string): { label: string; files: string
   return out;
 }
 
-/** The host side of a volume line: `- ./src:/app`, `- "/:/host"`, `source: ~/.ssh`; undefined when none. */
+/** The host path of a compose line: `- ./src:/app`, `- "/:/host"`, `source: ~/.ssh`, `file: ~/.ssh/id_rsa`. */
 function hostPath(line: string): string | undefined {
-  const source = /^(?:-\s+)?(?:source|device):\s*(.*)$/.exec(line);
+  // Long-syntax mounts and local volumes; secrets' and configs' files; env files; build contexts.
+  const source = /^(?:-\s+)?(?:source|device|file|env_file|context):\s*(.*)$/.exec(line);
   const short = source ? undefined : /^-\s+(.*)$/.exec(line);
   let value = (source?.[1] ?? short?.[1] ?? '').trim();
   if (value.startsWith('"') || value.startsWith("'")) value = value.slice(1).replace(/["']$/, '');
@@ -103,7 +104,7 @@ async function outside(root: string, dir: string, mounts: string[]): Promise<str
 
 /**
  * The compose files `command`, run in `folder`, starts containers from, and what they set that reaches
- * outside the workspace: `docker compose reads compose.yaml mounts host paths outside the workspace: /;
+ * outside the workspace: `docker compose reads compose.yaml uses host paths outside the workspace: /;
  * sets privileged: true`; undefined when none.
  */
 export async function composeFilesRun(
@@ -126,7 +127,7 @@ export async function composeFilesRun(
       const { mounts, settings } = composeSettings(head.text);
       const hosts = await outside(root, path.dirname(abs), mounts);
       const parts = [
-        hosts.length > 0 ? `mounts host paths outside the workspace: ${hosts.join(', ')}` : '',
+        hosts.length > 0 ? `uses host paths outside the workspace: ${hosts.join(', ')}` : '',
         settings.length > 0 ? `sets ${settings.join(', ')}` : '',
       ].filter(Boolean);
       const shown = path.relative(root, real).split(path.sep).join('/');
