@@ -43,6 +43,8 @@ test('git commands that run hooks name the hook files of the repository', async 
     ['git push origin main', '.', 'git push runs git hooks: .husky/_/pre-push (with .husky/pre-push)'],
     ['git -C lib/inner checkout main', '.', 'git checkout runs git hooks: lib/inner/tools/hooks/post-checkout'],
     ['git checkout -b x', 'lib/inner', 'git checkout runs git hooks: lib/inner/tools/hooks/post-checkout'],
+    // A line that changes folder first is read in the folders it enters too.
+    ['cd lib/inner && git checkout main', '.', 'git checkout runs git hooks: lib/inner/tools/hooks/post-checkout'],
   ])
     assert.equal(await packageScriptsRun(ws, path.join(ws, cwd), line), said, line);
   for (const [line, cwd] of <[string, string][]>[

@@ -136,8 +136,9 @@ async function nearestScripts(
 /**
  * The package.json scripts `command`, run in `folder` (checked, inside the workspace), runs through npm,
  * pnpm, yarn or bun: `package.json scripts it may run: pretest: "node x.js"; test: "jest"` (pnpm and
- * yarn 2+ skip pre/post scripts unless told to, so they are named as "may"); undefined when
- * it runs none, or when the line changes folder first (which package.json then is not known here).
+ * yarn 2+ skip pre/post scripts unless told to, so they are named as "may"), with what else its tools
+ * run from the repository; undefined when it runs none. When the line changes folder first, which
+ * package.json then runs is not known here: only the other files are named (repositoryFilesRun).
  */
 export async function packageScriptsRun(
   workspaceRoot: string,
@@ -145,11 +146,19 @@ export async function packageScriptsRun(
   command: string,
 ): Promise<string | undefined> {
   const changes = folderChanges(command);
-  if (changes.known.length > 0 || changes.unknown.length > 0) return undefined;
+  if (changes.known.length > 0 || changes.unknown.length > 0) return repositoryFilesRun(workspaceRoot, folder, command);
   // The Makefile recipes a make in the line runs are named beside them (make-recipes.ts).
   const named = [
     await managerScripts(workspaceRoot, folder, command),
     await makeRecipesRun(workspaceRoot, folder, command),
+    await repositoryFilesIn(workspaceRoot, folder, command),
+  ];
+  return named.filter(Boolean).join('; ') || undefined;
+}
+
+/** The repository files the tools of `command` run in `folder`: build files, .bin programs, builds, hooks. */
+async function repositoryFilesIn(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
+  const named = [
     await buildFilesRun(workspaceRoot, folder, command),
     await repositoryBinsRun(workspaceRoot, folder, command),
     await pythonBuildsRun(workspaceRoot, folder, command),
@@ -157,6 +166,24 @@ export async function packageScriptsRun(
     await gitHooksRun(workspaceRoot, folder, command),
   ];
   return named.filter(Boolean).join('; ') || undefined;
+}
+
+/**
+ * For a line that changes folder (`cd lib && git commit`): what its tools run from the repository, read
+ * in the start folder and in each known folder it enters (a few) in the workspace, since which command
+ * runs where is not followed here. The package.json scripts are not named: which one runs is not known.
+ */
+async function repositoryFilesRun(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
+  const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
+  const folders = [...new Set([folder, ...folderChanges(command).known.map((k) => path.resolve(folder, k))])];
+  const said: string[] = [];
+  for (const f of folders.slice(0, 4)) {
+    const place = await placeOf(root, f);
+    if (place.outside || !(await fsp.stat(place.real).catch(() => undefined))?.isDirectory()) continue;
+    const named = await repositoryFilesIn(workspaceRoot, place.real, command);
+    for (const n of named?.split('; ') ?? []) if (!said.includes(n)) said.push(n);
+  }
+  return said.join('; ') || undefined;
 }
 
 /** The real folder `folder` leads to, and whether it is outside the workspace `root`. */
