@@ -3,7 +3,7 @@
 // commands (.pre-commit-config.yaml's local hooks): the approval names them, as it names conftest.py.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { packageScriptsRun } from '../../../src/core/agent/tools/package-scripts';
@@ -37,4 +37,33 @@ test('linters, test runners and bundlers name the config code of the repository 
   ])
     assert.equal(await packageScriptsRun(ws, ws, line), said, line);
   assert.equal(await packageScriptsRun(ws, ws, 'npx tsc'), undefined);
+});
+
+test('other ecosystems name the build files of the repository their commands run', async () => {
+  const dir = path.join(ws, 'more');
+  await mkdir(dir);
+  for (const file of [
+    'Gemfile',
+    'composer.json',
+    'mix.exs',
+    'build.sbt',
+    'Directory.Build.targets',
+    'Package.swift',
+    'CMakeLists.txt',
+    'meson.build',
+    'deno.json',
+  ])
+    await writeFile(path.join(dir, file), 'x');
+  for (const [line, said] of <[string, string][]>[
+    ['bundle install', 'bundle runs code the repository holds: Gemfile'],
+    ['composer install', 'composer runs code the repository holds: composer.json'],
+    ['mix test', 'mix runs code the repository holds: mix.exs'],
+    ['sbt test', 'sbt runs code the repository holds: build.sbt'],
+    ['dotnet build', 'dotnet runs code the repository holds: Directory.Build.targets'],
+    ['swift build', 'swift runs code the repository holds: Package.swift'],
+    ['cmake -B build', 'cmake runs code the repository holds: CMakeLists.txt'],
+    ['meson setup build', 'meson runs code the repository holds: meson.build'],
+    ['deno task dev', 'deno runs code the repository holds: deno.json'],
+  ])
+    assert.equal(await packageScriptsRun(ws, dir, line), said, line);
 });

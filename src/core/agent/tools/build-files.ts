@@ -33,6 +33,18 @@ const TOOLS: Record<string, string[]> = {
   nox: ['noxfile.py'],
   invoke: ['tasks.py'],
   'pre-commit': ['.pre-commit-config.yaml'],
+  // Build files that are code, or name commands, in other ecosystems.
+  bundle: ['Gemfile', 'gems.rb'],
+  composer: ['composer.json'],
+  mix: ['mix.exs'],
+  sbt: ['build.sbt', 'project/plugins.sbt'],
+  dotnet: ['Directory.Build.props', 'Directory.Build.targets', 'Directory.Build.rsp'],
+  msbuild: ['Directory.Build.props', 'Directory.Build.targets', 'Directory.Build.rsp'],
+  swift: ['Package.swift'],
+  cmake: ['CMakeLists.txt'],
+  meson: ['meson.build'],
+  deno: ['deno.json', 'deno.jsonc'],
+  bazel: ['MODULE.bazel', 'WORKSPACE', 'WORKSPACE.bazel', '.bazelrc'],
   // Linters, test runners and bundlers load their config files, which are code (`npx eslint .`).
   eslint: configs('eslint.config', '.eslintrc'),
   jest: [...configs('jest.config'), ...configs('babel.config')],
