@@ -35,6 +35,9 @@ test('an npm, pnpm, yarn or bun command names the package.json scripts it runs, 
   assert.equal(await scriptsOf('git status && pnpm test'), test);
   assert.equal(await scriptsOf('npm run build', '.'), 'package.json scripts it may run: build: "tsc"');
   assert.equal(await scriptsOf('bun run build'), 'package.json scripts it may run: build: "tsc"');
+  // yarn and pnpm run a script by its name alone, as they run their own commands.
+  assert.equal(await scriptsOf('yarn build'), 'package.json scripts it may run: build: "tsc"');
+  assert.equal(await scriptsOf('pnpm build --watch'), 'package.json scripts it may run: build: "tsc"');
   assert.equal(await scriptsOf('npm ci'), 'package.json scripts it may run: prepare: "husky"');
   assert.equal(await scriptsOf('yarn'), 'package.json scripts it may run: prepare: "husky"');
   // Nothing is said where the script cannot be known here or there is none.

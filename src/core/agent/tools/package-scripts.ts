@@ -12,7 +12,7 @@ import { buildFilesRun } from './build-files';
 import { composeFilesRun } from './compose-files';
 import { makeRecipesRun } from './make-recipes';
 import { pythonBuildsRun } from './python-build';
-import { repositoryBinsRun } from './repository-bins';
+import { MANAGER_OWN, repositoryBinsRun } from './repository-bins';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** Lifecycle scripts an install runs in the project itself, in order. */
@@ -43,6 +43,8 @@ function scriptsRun(words: string[]): string[] | undefined {
     if (['run', 'run-script', 'rum', 'urn'].includes(verb))
       return name === undefined ? undefined : [`pre${name}`, name, `post${name}`];
     if (tool !== 'bun' && NPM[verb]) return [`pre${NPM[verb]}`, NPM[verb], `post${NPM[verb]}`];
+    // `yarn build`, `pnpm lint`: a word that is not their own command runs the script of that name.
+    if ((tool === 'yarn' || tool === 'pnpm') && !MANAGER_OWN.test(verb)) return [`pre${verb}`, verb, `post${verb}`];
   }
   return undefined;
 }

@@ -8,7 +8,7 @@ import { programIndex, simpleCommands } from './shell-words';
 /** Words before the program that run it from node_modules/.bin. */
 const RUNNERS = new Set(['npx', 'bunx', 'pnpx']);
 /** yarn and pnpm commands of their own: any other first word is a script or a program of .bin. */
-const OWN =
+export const MANAGER_OWN =
   /^(?:add|audit|autoclean|bin|cache|check|config|create|dedupe|dlx|env|exec|fetch|import|info|init|install|i|link|list|ls|licenses|login|logout|outdated|owner|pack|patch|patch-commit|prune|publish|rebuild|remove|rm|root|run|server|setup|store|tag|team|test|t|start|stop|restart|unlink|unplug|up|update|upgrade|upgrade-interactive|version|versions|why|workspace|workspaces|plugin|node|constraints|explain|help|sdk|set|search|deploy|fund|doctor|ci|install-test|view|uninstall)$/;
 const BIN = /(?:^|\/)node_modules\/\.bin\/([^/]+)$/;
 /** The most programs of one line looked for. */
@@ -25,7 +25,7 @@ function binOf(texts: string[], at: number): { name: string; written?: string } 
   if (program === 'npm' && (verb === 'exec' || verb === 'x')) return next === undefined ? undefined : { name: next };
   if ((program === 'pnpm' || program === 'yarn') && verb !== undefined) {
     if (verb === 'exec' || verb === 'run') return next === undefined ? undefined : { name: next };
-    if (!OWN.test(verb)) return { name: verb };
+    if (!MANAGER_OWN.test(verb)) return { name: verb };
   }
   return undefined;
 }
