@@ -40,6 +40,11 @@ before(async () => {
     path.join(ws, 'ops/secrets.yml'),
     'services:\n  x:\n    build:\n      context: /\n    env_file: ~/.aws/credentials\nsecrets:\n  key:\n    file: ~/.ssh/id_rsa\n',
   );
+  // A build given the host's SSH agent: the Dockerfile's `RUN --mount=type=ssh` can use the user's keys.
+  await writeFile(
+    path.join(ws, 'ops/build.yml'),
+    'services:\n  x:\n    build:\n      context: .\n      ssh:\n        - default\n',
+  );
   await mkdir(path.join(ws, 'safe'));
   await writeFile(path.join(ws, 'safe/docker-compose.yml'), 'services:\n  x:\n    volumes:\n      - .:/app\n');
 });
@@ -64,6 +69,10 @@ test('docker compose names the host paths outside the workspace its compose file
   assert.equal(
     await packageScriptsRun(ws, ws, 'docker compose -f ops/secrets.yml build'),
     'docker compose reads ops/secrets.yml uses host paths outside the workspace: /, ~/.aws/credentials, ~/.ssh/id_rsa',
+  );
+  assert.equal(
+    await packageScriptsRun(ws, ws, 'docker compose -f ops/build.yml build'),
+    "docker compose reads ops/build.yml sets build ssh (the host's SSH agent is lent to the build)",
   );
   assert.equal(await packageScriptsRun(ws, path.join(ws, 'safe'), 'docker compose up'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'docker ps'), undefined);

@@ -71,6 +71,7 @@ export function composeSettings(text: string): { mounts: string[]; settings: str
   for (const raw of text.split('\n')) {
     const line = raw.trim();
     if (/^privileged:\s*["']?true/.test(line)) settings.add('privileged: true');
+    else if (/^ssh:/.test(line)) settings.add("build ssh (the host's SSH agent is lent to the build)");
     else if (/^(?:pid|network_mode|ipc|userns_mode):\s*["']?host/.test(line))
       settings.add(`${line.slice(0, line.indexOf(':'))}: host`);
     else if (mounts.length < 4 * MAX_PATHS) {
