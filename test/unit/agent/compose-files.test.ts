@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import { packageScriptsRun } from '../../../src/core/agent/tools/package-scripts';
+import { composeSettings } from '../../../src/core/agent/tools/compose-files';
 
 let ws: string;
 before(async () => {
@@ -77,4 +78,20 @@ test('docker compose names the host paths outside the workspace its compose file
   assert.equal(await packageScriptsRun(ws, path.join(ws, 'safe'), 'docker compose up'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'docker ps'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'echo "docker compose up"'), undefined);
+});
+
+test('a compose file in flow style says the same as in block style: privileged, host namespaces, mounts', () => {
+  const flow = [
+    'services:',
+    '  app: {image: x, privileged: True, pid: "host", volumes: ["/:/host", ./src:/app, ~/.ssh:/root/.ssh]}',
+    '  db:',
+    '    volumes: [/etc:/etc]',
+    '    env_file: [~/.aws/credentials]',
+  ].join('\n');
+  const { mounts, settings } = composeSettings(flow);
+  assert.deepEqual(settings.sort(), ['pid: host', 'privileged: true']);
+  for (const m of ['/', '~/.ssh', '/etc', '~/.aws/credentials'])
+    assert.ok(mounts.includes(m), `${m} in ${mounts.join(', ')}`);
+  // A key that only ends in the word is not the setting.
+  assert.deepEqual(composeSettings('x_privileged: true\nnot_pid: host').settings, []);
 });

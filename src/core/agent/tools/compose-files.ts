@@ -64,18 +64,28 @@ function hostPath(line: string): string | undefined {
   return /^(?:[./~]|\$)/.test(value) && !value.includes('=') ? value : undefined;
 }
 
+/** A service in the host's process, network, IPC or user namespace (block or flow style). */
+const HOST_NAMESPACE = /(?:^|[{,\s])["']?(pid|network_mode|ipc|userns_mode)["']?\s*:\s*["']?host\b/i;
+
 /** What a compose file's text sets that reaches outside the container: host paths it mounts, privileged. */
 export function composeSettings(text: string): { mounts: string[]; settings: string[] } {
   const mounts: string[] = [];
   const settings = new Set<string>();
   for (const raw of text.split('\n')) {
     const line = raw.trim();
-    if (/^privileged:\s*["']?true/.test(line)) settings.add('privileged: true');
-    else if (/^ssh:/.test(line)) settings.add("build ssh (the host's SSH agent is lent to the build)");
-    else if (/^(?:pid|network_mode|ipc|userns_mode):\s*["']?host/.test(line))
-      settings.add(`${line.slice(0, line.indexOf(':'))}: host`);
-    else if (mounts.length < 4 * MAX_PATHS) {
-      const host = hostPath(line);
+    // Anywhere in the line: flow style (`{privileged: true, pid: host}`) says the same as block style.
+    if (/(?:^|[{,\s])["']?privileged["']?\s*:\s*["']?true\b/i.test(line)) settings.add('privileged: true');
+    if (/^ssh:/.test(line)) settings.add("build ssh (the host's SSH agent is lent to the build)");
+    const namespace = HOST_NAMESPACE.exec(line);
+    if (namespace) settings.add(`${namespace[1]}: host`);
+    if (mounts.length >= 4 * MAX_PATHS) continue;
+    // A flow sequence (`volumes: ["/:/host", ./src:/app]`) is read item by item.
+    const flow = /(?:^|[{,\s])(volumes|env_file)\s*:\s*\[([^\]]*)/.exec(line);
+    // A volume item is `host:container`; an env_file item is a path alone.
+    const item = flow?.[1] === 'env_file' ? 'env_file: ' : '- ';
+    const items = flow ? flow[2]!.split(',').map((i) => `${item}${i.trim()}`) : [line];
+    for (const item of items.slice(0, 4 * MAX_PATHS)) {
+      const host = hostPath(item);
       if (host !== undefined && !mounts.includes(host)) mounts.push(host);
     }
   }
