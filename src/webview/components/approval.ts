@@ -176,6 +176,15 @@ export class CdApproval extends LitElement {
         flex-wrap: wrap;
         gap: 6px;
       }
+      /* A short panel: a long question scrolls in the dock, Approve and Deny stay at its foot in view. */
+      @media (max-height: 260px) {
+        .buttons {
+          position: sticky;
+          bottom: 0;
+          padding-top: 4px;
+          background: var(--vscode-editorWidget-background);
+        }
+      }
       /* A button's label (Always allow names the tool) wraps instead of being cut at the panel's edge. */
       .buttons vscode-button {
         max-width: 100%;

@@ -22,6 +22,7 @@ export class CdComposer extends LitElement {
     model: { attribute: false },
     models: { attribute: false },
     ready: { type: Boolean },
+    asking: { type: Boolean, reflect: true },
     refusal: { state: true },
     sending: { state: true },
     stopping: { state: true },
@@ -35,6 +36,8 @@ export class CdComposer extends LitElement {
   declare models: string[];
   /** A model is set up: a refusal that asked for one is answered. */
   declare ready: boolean;
+  /** An approval waits above: in a short panel the pickers fold away so the prompt has the room. */
+  declare asking: boolean;
   declare refusal: { text: string; setup: boolean } | undefined;
   declare sending: boolean;
   /** Stop was pressed here and the run has not ended yet: the box says a message sent now waits for that end. */
@@ -50,6 +53,7 @@ export class CdComposer extends LitElement {
     this.sending = false;
     this.stopping = false;
     this.ready = false;
+    this.asking = false;
   }
 
   /** Send or Stop had the focus before this update (it may be swapped or disabled by it). */
@@ -373,6 +377,23 @@ export class CdComposer extends LitElement {
       .stop {
         color: var(--vscode-button-secondaryForeground);
         background: var(--vscode-button-secondaryBackground);
+      }
+      /* 200 px tall (a 400 px sidebar at 200 % zoom): the pickers and Stop on their own line left a waiting
+         approval no room for its question and Approve. While one waits the pickers fold away (they are back
+         once it is answered) and Stop sits beside the message box. */
+      @media (max-height: 260px) {
+        :host([asking]) .pick,
+        :host([asking]) .spacer {
+          display: none;
+        }
+        :host([asking]) .box {
+          display: flex;
+          align-items: flex-end;
+        }
+        :host([asking]) textarea {
+          flex: 1;
+          min-width: 0;
+        }
       }
       .refusal {
         display: flex;

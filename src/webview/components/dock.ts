@@ -82,6 +82,7 @@ function composer(c: ChatSnapshot, d: DockState): unknown {
     .draft=${d.draft}
     ?running=${c.status === 'running'}
     ?ready=${c.setup.ready}
+    ?asking=${c.approval !== undefined}
     .strategy=${c.strategy}
     .strategies=${c.strategies}
     .model=${c.model}
@@ -105,6 +106,13 @@ export const dockStyles = css`
   /* A waiting prompt may take more: at 200 % zoom (200 px tall) 70 % left it a sliver under the composer. */
   .dock.asking {
     max-height: 85vh;
+  }
+  /* 200 px tall: the prompt has priority over the conversation (the pickers fold away too: composer.ts). */
+  @media (max-height: 260px) {
+    .dock.asking {
+      max-height: 100vh;
+      box-sizing: border-box;
+    }
   }
   /* The prompt, errors and the meter scroll; the composer below them always stays in view. */
   .dock-scroll {
