@@ -3,7 +3,7 @@
 // Windowed like the conversation (2,000 sessions rendered every row: 2.5 s to open at 300 px): only the
 // rows around the viewport are in the DOM, between spacers. One tab stop, arrows move (a listbox, as VS
 // Code's lists): each row says its place in the whole list, so a screen reader hears "12 of 2000".
-import { LitElement, css, html } from 'lit';
+import { LitElement, css, html, nothing } from 'lit';
 import { repeat } from 'lit/directives/repeat.js';
 import type { SessionSummary } from '../../protocol/chat';
 import { askHost, showView } from '../events';
@@ -16,6 +16,12 @@ import { codicons } from './codicons';
 
 /** A row's height before it is measured: a title line or two and the meta line at 300 px. */
 const ROW_ESTIMATE = 58;
+// What a mark means: the row's description for a screen reader, and shown under the mark while the row
+// has the focus (a tooltip cannot be reached from the keyboard).
+const FOREIGN_TEXT =
+  'Not written by Context Desk in this workspace (it may have come with the repository). Resuming asks first: its messages would be sent as yours.';
+const CONTINUED_TEXT =
+  'Continues a session not written by Context Desk in this workspace: its earlier messages were copied from that file and are not known to be yours. Resuming shows their hidden characters.';
 /** Pixels rendered beyond the viewport on each side. */
 const OVERSCAN = 400;
 
@@ -206,9 +212,10 @@ export class CdHistory extends LitElement {
                     aria-current=${s.id === this.current ? 'true' : 'false'}
                     aria-posinset=${i + 1}
                     aria-setsize=${n}
+                    aria-describedby=${s.foreign || s.continued ? `why-${i}` : nothing}
                     @click=${() => void this.open(s.id)}
                   >
-                    ${this.row(s)}
+                    ${this.row(s, i)}
                   </li>`,
               )}
             </ul>`
@@ -216,27 +223,20 @@ export class CdHistory extends LitElement {
     </section>`;
   }
 
-  private row(s: SessionSummary): unknown {
+  private row(s: SessionSummary, i: number): unknown {
+    const why = s.foreign ? FOREIGN_TEXT : s.continued ? CONTINUED_TEXT : undefined;
     return html`<span class="title">${s.title}</span>
       <span class="meta" data-testid="history-meta"
         >${s.id === this.current ? 'open now · ' : ''}${sessionMeta(s)}</span
       >
       ${
-        s.foreign
-          ? html`<span
-              class="foreign"
-              data-testid="history-foreign"
-              title="Not written by Context Desk in this workspace (it may have come with the repository). Resuming asks first: its messages would be sent as yours."
-              ><span class="codicon codicon-warning" aria-hidden="true"></span>not written here</span
-            >`
-          : s.continued
-            ? html`<span
-                class="foreign"
-                data-testid="history-continued"
-                title="Continues a session not written by Context Desk in this workspace: its earlier messages were copied from that file and are not known to be yours. Resuming shows their hidden characters."
-                ><span class="codicon codicon-warning" aria-hidden="true"></span>continues one not written here</span
-              >`
-            : ''
+        why
+          ? html`<span class="foreign" data-testid=${s.foreign ? 'history-foreign' : 'history-continued'} title=${why}
+                ><span class="codicon codicon-warning" aria-hidden="true"></span>${
+                  s.foreign ? 'not written here' : 'continues one not written here'
+                }</span
+              ><span class="why" id="why-${i}" data-testid="history-why">${why}</span>`
+          : ''
       }`;
   }
 
@@ -321,6 +321,14 @@ export class CdHistory extends LitElement {
         gap: 3px;
         font-size: 0.85em;
         color: var(--vscode-foreground);
+      }
+      .why {
+        display: none;
+        font-size: 0.85em;
+        color: var(--vscode-foreground);
+      }
+      .session:focus .why {
+        display: block;
       }
       .foreign .codicon {
         font-size: 12px;

@@ -23,9 +23,8 @@ const BUDGET_TEXT = {
  */
 const SEP = html`<span class="sep" aria-hidden="true">·</span>`;
 
-function stat(label: string, value: unknown, cls = '', title = ''): unknown {
-  return html`<div class="stat ${cls}" title=${title}><span class="k">${label}</span> ${value}</div>`;
-}
+/** The token figure's explanation, on the line's figure and the details' Window. */
+const WINDOW_TEXT = 'Tokens in the context sent on the last call, against the model’s context window';
 
 export class CdMeter extends LitElement {
   static override properties = {
@@ -90,10 +89,7 @@ export class CdMeter extends LitElement {
                 aria-valuenow=${Math.min(m.tokensInWindow, m.contextWindow)}
                 aria-valuetext="${formatTokens(m.tokensInWindow)} of ${formatTokens(m.contextWindow)} tokens"
                 ><span class="fill" style="width:${(share * 100).toFixed(1)}%"></span></span
-              ><span
-                class="value"
-                data-testid="meter-tokens"
-                title="Tokens in the context sent / the model's context window"
+              ><span class="value" data-testid="meter-tokens" title=${WINDOW_TEXT}
                 >${tokenLabel(m.tokensInWindow, est)} / ${formatTokens(m.contextWindow)}</span
               ></span
             >${budgetFirst ? html`<span class="part">${SEP}${budget}</span>` : nothing}<span class="part"
@@ -117,50 +113,68 @@ export class CdMeter extends LitElement {
   private details(m: ContextMeter): unknown {
     const est = m.estimated;
     const cost = costLabel(m);
+    // Each figure's explanation: its tooltip for the mouse, and the same words under "What these figures
+    // mean" (a tooltip cannot be reached from the keyboard nor read by a screen reader).
+    const why: [string, string][] = [];
+    const stat = (label: string, value: unknown, cls = '', title = ''): unknown => {
+      if (title) why.push([label, title]);
+      return html`<div class="stat ${cls}" title=${title}><span class="k">${label}</span> ${value}</div>`;
+    };
+    const stats = html`
+      ${stat('Window', `${tokenLabel(m.tokensInWindow, est)} of ${formatTokens(m.contextWindow)} tokens (${formatPercent(windowShare(m))})`, '', WINDOW_TEXT)}
+      ${stat('Strategy', html`<span data-testid="strategy">${this.strategy}</span>`)}
+      ${stat('Cached', `${formatPercent(cachedShare(m))} (${tokenLabel(m.cachedTokens, est)})`, '', 'Tokens of the last call the provider’s prompt cache could serve')}
+      ${stat('Raw history', tokenLabel(m.rawHistoryTokens, est), '', 'What sending the whole history would have cost on the last call')}
+      ${stat('Provider reported', html`<span data-testid="meter-reported">${reportedLabel(m) ?? 'nothing (estimates only)'}</span>`, '', 'Prompt tokens the provider billed for the last call, beside this meter’s own count; cost uses the provider’s figures when it reports them')}
+      ${stat('Cost', html`<span data-testid="meter-cost-detail">${cost.text}</span>`, '', cost.title)}
+      ${stat('Calls', String(m.calls))}
+      ${
+        m.totals
+          ? stat(
+              'Sent so far',
+              html`<span data-testid="meter-sent-total">${tokenLabel(m.totals.tokensSent, est)}</span>`,
+              '',
+              'Tokens sent over all calls of this session (the call records in its history file add up to this)',
+            )
+          : nothing
+      }
+      ${
+        m.totals && m.totals.reportedCalls > 0
+          ? stat(
+              'Billed so far',
+              html`<span data-testid="meter-billed-total"
+                >${formatTokens(m.totals.reportedInputTokens)} (${formatTokens(m.totals.reportedCachedTokens)}
+                cached)</span
+              >`,
+              '',
+              `Prompt tokens the provider reported over ${plural(m.totals.reportedCalls, 'call')}`,
+            )
+          : nothing
+      }
+      ${stat('Observations', maskedLabel(m), '', 'Masked observations are replaced by a one-line placeholder in what the model sees; stored ones can be opened')}
+      ${
+        m.budget
+          ? stat(
+              'Budget',
+              `${budgetLabel(m)} of ${plural(m.budget.limit, 'token')} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
+              `budget ${m.budget.state}`,
+            )
+          : nothing
+      }
+      ${est ? stat('Counts', 'estimated', '', 'Not the model’s own tokenizer (characters / 4, or another family’s, as o200k for Claude): the provider’s count is the one it bills') : nothing}
+    `;
     return html`<div class="details" id="details" data-testid="meter-details">
-      <div class="stats">
-        ${stat('Window', `${tokenLabel(m.tokensInWindow, est)} of ${formatTokens(m.contextWindow)} tokens (${formatPercent(windowShare(m))})`)}
-        ${stat('Strategy', html`<span data-testid="strategy">${this.strategy}</span>`)}
-        ${stat('Cached', `${formatPercent(cachedShare(m))} (${tokenLabel(m.cachedTokens, est)})`, '', 'Tokens of the last call the provider’s prompt cache could serve')}
-        ${stat('Raw history', tokenLabel(m.rawHistoryTokens, est), '', 'What sending the whole history would have cost on the last call')}
-        ${stat('Provider reported', html`<span data-testid="meter-reported">${reportedLabel(m) ?? 'nothing (estimates only)'}</span>`, '', 'Prompt tokens the provider billed for the last call, beside this meter’s own count; cost uses the provider’s figures when it reports them')}
-        ${stat('Cost', html`<span data-testid="meter-cost-detail">${cost.text}</span>`, '', cost.title)}
-        ${stat('Calls', String(m.calls))}
-        ${
-          m.totals
-            ? stat(
-                'Sent so far',
-                html`<span data-testid="meter-sent-total">${tokenLabel(m.totals.tokensSent, est)}</span>`,
-                '',
-                'Tokens sent over all calls of this session (the call records in its history file add up to this)',
-              )
-            : nothing
-        }
-        ${
-          m.totals && m.totals.reportedCalls > 0
-            ? stat(
-                'Billed so far',
-                html`<span data-testid="meter-billed-total"
-                  >${formatTokens(m.totals.reportedInputTokens)} (${formatTokens(m.totals.reportedCachedTokens)}
-                  cached)</span
-                >`,
-                '',
-                `Prompt tokens the provider reported over ${plural(m.totals.reportedCalls, 'call')}`,
-              )
-            : nothing
-        }
-        ${stat('Observations', maskedLabel(m), '', 'Masked observations are replaced by a one-line placeholder in what the model sees; stored ones can be opened')}
-        ${
-          m.budget
-            ? stat(
-                'Budget',
-                `${budgetLabel(m)} of ${plural(m.budget.limit, 'token')} · ${BUDGET_TEXT[m.budget.state] ?? m.budget.state}`,
-                `budget ${m.budget.state}`,
-              )
-            : nothing
-        }
-        ${est ? stat('Counts', 'estimated', '', 'Not the model’s own tokenizer (characters / 4, or another family’s, as o200k for Claude): the provider’s count is the one it bills') : nothing}
-      </div>
+      <div class="stats">${stats}</div>
+      <details class="why" data-testid="meter-why">
+        <summary>What these figures mean</summary>
+        <dl>
+          ${why.map(
+            ([k, v]) =>
+              html`<dt>${k}</dt>
+                <dd>${v}</dd>`,
+          )}
+        </dl>
+      </details>
       <cd-plot .series=${this.series}></cd-plot>
     </div>`;
   }
@@ -280,6 +294,28 @@ export class CdMeter extends LitElement {
       }
       .k {
         color: var(--vscode-descriptionForeground);
+      }
+      .why {
+        margin: 0 0 4px;
+        font-size: 0.92em;
+      }
+      .why summary {
+        cursor: pointer;
+        color: var(--vscode-textLink-foreground);
+      }
+      .why summary:focus-visible {
+        outline: 1px solid var(--vscode-focusBorder);
+        outline-offset: -1px;
+      }
+      .why dl {
+        margin: 2px 0 0;
+      }
+      .why dt {
+        color: var(--vscode-descriptionForeground);
+      }
+      .why dd {
+        margin: 0 0 3px 10px;
+        overflow-wrap: anywhere;
       }
       /* The words in the foreground colour (a warning colour is faint on a light theme), the icon in warning. */
       .budget:not(.ok) {
