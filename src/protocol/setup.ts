@@ -45,4 +45,7 @@ export interface ConnectionResult {
   models: string[];
 }
 
-export type SaveResult = { ok: true; setup: SetupSummary } | { ok: false; message: string };
+/** A field of the form a refusal is about: the form marks it invalid and puts the focus there. */
+export type SetupField = 'baseUrl' | 'apiKey' | 'model' | 'contextWindow';
+
+export type SaveResult = { ok: true; setup: SetupSummary } | { ok: false; message: string; field?: SetupField };

@@ -6,7 +6,7 @@ import { createServer } from 'node:net';
 import * as vscode from 'vscode';
 import { startScriptedModelServer, type ScriptedServer } from '../support/scripted-model-server';
 import { listModels, testConnection } from '../../src/extension/agent/connection';
-import { validateSetup } from '../../src/extension/agent/setupService';
+import { setupRefusal, validateSetup } from '../../src/extension/agent/setupService';
 import type { ContextDeskApi } from '../../src/extension/extension';
 import type { ChatToolCall, SessionSummary } from '../../src/protocol/chat';
 import { api, waitFor } from './helpers';
@@ -96,6 +96,22 @@ describe('Setting up a model', function () {
       validateSetup({ provider: 'openai-compatible', baseUrl: 'https://llm.example.com/v1', model: 'm' }),
       undefined,
     );
+    assert.equal(
+      setupRefusal({ provider: 'openai-compatible', baseUrl: 'https://u:p@llm.example.com/v1', model: 'm' })?.field,
+      'baseUrl',
+    );
+  });
+
+  it('a refusal names the field it is about, so the form can focus it', () => {
+    const field = (input: Parameters<typeof setupRefusal>[0]): string | undefined => setupRefusal(input)?.field;
+    assert.equal(field({ provider: 'openai-compatible', baseUrl: '', model: 'm' }), 'baseUrl');
+    assert.equal(field({ provider: 'openai-compatible', baseUrl: 'ftp://x/v1', model: 'm' }), 'baseUrl');
+    assert.equal(field({ provider: 'anthropic', baseUrl: '', model: ' ' }), 'model');
+    assert.equal(
+      field({ provider: 'openai-compatible', baseUrl: 'http://h/v1', model: 'm', contextWindow: 10 }),
+      'contextWindow',
+    );
+    assert.equal(setupRefusal({ provider: 'demo', baseUrl: '', model: '' }), undefined);
   });
 
   it('Configure Agent opens the form in the panel; the focus command brings the chat back', async () => {

@@ -2,7 +2,7 @@
 // key) and what Save writes (settings where they take effect, the key through the one key-storage path).
 import * as vscode from 'vscode';
 import type { ProviderChoice } from '../../protocol/chat';
-import type { SaveResult, SetupForm, SetupInput } from '../../protocol/setup';
+import type { SaveResult, SetupField, SetupForm, SetupInput } from '../../protocol/setup';
 import { ANTHROPIC_DEFAULT_URL, hasApiKey, originOf, storeApiKey } from './apiKeys';
 import { SECTION, type Settings } from '../settings';
 import { PROVIDER_OPTIONS, modelFields, providerKind } from './providers';
@@ -50,22 +50,34 @@ function urlHoldsSecret(url: string): boolean {
 }
 
 export function validateSetup(input: SetupInput): string | undefined {
+  return setupRefusal(input)?.message;
+}
+
+/** Why the form cannot be saved, and the field that says so (the form focuses it). */
+export function setupRefusal(input: SetupInput): { message: string; field?: SetupField } | undefined {
   const option = PROVIDER_OPTIONS.find((p) => p.id === input.provider);
-  if (!option) return `Unknown provider "${String(input.provider)}".`;
+  if (!option) return { message: `Unknown provider "${String(input.provider)}".` };
   // Settings are written to settings.json as they are: a key in the URL would sit there in clear
   // (checked first: the messages below repeat the URL).
   if (input.baseUrl && urlHoldsSecret(input.baseUrl))
-    return 'The base URL holds a key or password: enter the key in the API key field, and the URL without it.';
+    return {
+      message: 'The base URL holds a key or password: enter the key in the API key field, and the URL without it.',
+      field: 'baseUrl',
+    };
   if (option.baseUrl && input.baseUrl && !/^https?:\/\/[^\s/]+/i.test(input.baseUrl))
-    return `The base URL must start with http:// or https:// (got "${input.baseUrl}").`;
-  if (input.provider === 'openai-compatible' && !input.baseUrl) return 'Enter the base URL of the endpoint.';
+    return { message: `The base URL must start with http:// or https:// (got "${input.baseUrl}").`, field: 'baseUrl' };
+  if (input.provider === 'openai-compatible' && !input.baseUrl)
+    return { message: 'Enter the base URL of the endpoint.', field: 'baseUrl' };
   if (option.model === 'listed' && input.provider !== 'vscode-lm' && !input.model.trim())
-    return 'Choose a model (Test connection lists what the endpoint offers).';
+    return { message: 'Choose a model (Test connection lists what the endpoint offers).', field: 'model' };
   if (
     input.contextWindow !== undefined &&
     (!Number.isInteger(input.contextWindow) || input.contextWindow < 1024 || input.contextWindow > 10_000_000)
   )
-    return 'The context window must be a whole number of tokens from 1,024 to 10,000,000.';
+    return {
+      message: 'The context window must be a whole number of tokens from 1,024 to 10,000,000.',
+      field: 'contextWindow',
+    };
   return undefined;
 }
 
@@ -75,8 +87,8 @@ export async function saveSetup(
   secrets: vscode.SecretStorage,
   settings: () => Settings,
 ): Promise<SaveResult> {
-  const invalid = validateSetup(input);
-  if (invalid) return { ok: false, message: invalid };
+  const invalid = setupRefusal(input);
+  if (invalid) return { ok: false, ...invalid };
   const baseUrl = trimTrailing(input.baseUrl.trim(), '/');
   // The key first: a provider switch must not run a moment with the new endpoint and the old key.
   // The key is bound to the origin it is saved for (see keyOrigin.ts).

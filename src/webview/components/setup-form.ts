@@ -3,7 +3,7 @@
 // says in one line whether the endpoint answers and names the URL it tried.
 import { LitElement, html, nothing } from 'lit';
 import type { ProviderChoice } from '../../protocol/chat';
-import type { ConnectionResult, ProviderOption, SetupForm } from '../../protocol/setup';
+import type { ConnectionResult, ProviderOption, SetupField, SetupForm } from '../../protocol/setup';
 import type { SetupDraft } from '../../protocol/panelMemory';
 import { askHost, showView } from '../events';
 import { buttons } from './buttons';
@@ -25,6 +25,7 @@ export class CdSetup extends LitElement {
     result: { state: true },
     busy: { state: true },
     models: { state: true },
+    invalid: { state: true },
   };
   /** Fields typed before the view was hidden (VS Code discards a hidden webview): the form starts from them. */
   declare kept: SetupDraft | undefined;
@@ -33,6 +34,8 @@ export class CdSetup extends LitElement {
   declare result: (ConnectionResult & { kind: 'test' | 'save' }) | undefined;
   declare busy: string | undefined;
   declare models: string[];
+  /** The field Save was refused for: marked invalid and described by the refusal until it is typed in. */
+  declare invalid: SetupField | undefined;
 
   constructor() {
     super();
@@ -76,6 +79,9 @@ export class CdSetup extends LitElement {
     // The answer of Test connection or Save shows where the eye is, even in a short panel.
     if (changed.has('result') && this.result)
       this.renderRoot.querySelector('[data-testid="setup-result"]')?.scrollIntoView({ block: 'nearest' });
+    // Save refused for a field: the focus goes to it (a screen reader then reads the reason with it).
+    if (changed.has('invalid') && this.invalid)
+      this.renderRoot.querySelector<HTMLElement>(`[data-field="${this.invalid}"]`)?.focus();
   }
 
   private get option(): ProviderOption | undefined {
@@ -84,6 +90,7 @@ export class CdSetup extends LitElement {
 
   private set(part: Partial<Draft>): void {
     if (this.draft) this.draft = { ...this.draft, ...part };
+    if (this.invalid && this.invalid in part) this.invalid = undefined;
     this.keep(this.draft);
   }
 
@@ -121,6 +128,7 @@ export class CdSetup extends LitElement {
     };
     this.models = sameAsSaved && form.model ? [form.model] : [];
     this.result = undefined;
+    this.invalid = undefined;
     this.keep(this.draft);
   }
 
@@ -149,6 +157,7 @@ export class CdSetup extends LitElement {
     const d = this.draft;
     if (!d) return;
     this.busy = 'save';
+    this.invalid = undefined;
     try {
       const window = Number(d.contextWindow);
       const r = await askHost(this, 'saveSetup', {
@@ -162,7 +171,10 @@ export class CdSetup extends LitElement {
       if (r.ok) {
         this.draft = { ...d, apiKey: '' };
         this.back();
-      } else this.result = { kind: 'save', ok: false, url: '', message: r.message, models: [] };
+      } else {
+        this.result = { kind: 'save', ok: false, url: '', message: r.message, models: [] };
+        this.invalid = r.field;
+      }
     } catch (e) {
       this.result = { kind: 'save', ok: false, url: '', message: String(e), models: [] };
     } finally {
@@ -186,6 +198,7 @@ export class CdSetup extends LitElement {
       <label for="provider">Provider</label>
       <select
         id="provider"
+        aria-describedby="provider-hint"
         data-testid="setup-provider"
         @change=${this.providerKeys.change}
         @keydown=${this.providerKeys.keydown}
@@ -194,7 +207,7 @@ export class CdSetup extends LitElement {
       >
         ${f.providers.map((p) => html`<option value=${p.id} ?selected=${p.id === d.provider}>${p.label}</option>`)}
       </select>
-      <p class="hint">${o.description}</p>
+      <p class="hint" id="provider-hint">${o.description}</p>
       ${
         o.baseUrl
           ? html`<label for="base">Base URL</label>
@@ -202,6 +215,9 @@ export class CdSetup extends LitElement {
                 id="base"
                 type="url"
                 data-testid="setup-base-url"
+                data-field="baseUrl"
+                aria-invalid=${this.invalid === 'baseUrl' ? 'true' : 'false'}
+                aria-describedby=${this.invalid === 'baseUrl' ? 'setup-error' : nothing}
                 spellcheck="false"
                 placeholder=${o.baseUrl.placeholder}
                 .value=${d.baseUrl}
@@ -220,11 +236,14 @@ export class CdSetup extends LitElement {
                 type="password"
                 autocomplete="off"
                 data-testid="setup-key"
+                data-field="apiKey"
+                aria-invalid=${this.invalid === 'apiKey' ? 'true' : 'false'}
+                aria-describedby=${this.invalid === 'apiKey' ? 'key-hint setup-error' : 'key-hint'}
                 placeholder=${keyStored ? 'A key is stored (type to replace it)' : o.key === 'required' ? 'Required' : 'None'}
                 .value=${d.apiKey}
                 @input=${(e: Event) => this.set({ apiKey: (e.target as HTMLInputElement).value })}
               />
-              <p class="hint">Kept in VS Code's secret storage, never in settings or files.</p>
+              <p class="hint" id="key-hint">Kept in VS Code's secret storage, never in settings or files.</p>
               ${
                 keyStored
                   ? html`<label class="check"
@@ -246,6 +265,9 @@ export class CdSetup extends LitElement {
                 id="model"
                 list="models"
                 data-testid="setup-model"
+                data-field="model"
+                aria-invalid=${this.invalid === 'model' ? 'true' : 'false'}
+                aria-describedby=${this.invalid === 'model' ? 'setup-error' : nothing}
                 spellcheck="false"
                 placeholder=${d.provider === 'vscode-lm' ? 'Empty: the first model VS Code offers' : 'Test connection lists the models'}
                 .value=${d.model}
@@ -259,6 +281,9 @@ export class CdSetup extends LitElement {
                 min="1024"
                 step="1024"
                 data-testid="setup-window"
+                data-field="contextWindow"
+                aria-invalid=${this.invalid === 'contextWindow' ? 'true' : 'false'}
+                aria-describedby=${this.invalid === 'contextWindow' ? 'setup-error' : nothing}
                 .value=${d.contextWindow}
                 @input=${(e: Event) => this.set({ contextWindow: (e.target as HTMLInputElement).value })}
               />`
@@ -309,7 +334,7 @@ export class CdSetup extends LitElement {
   private resultLine(): unknown {
     const r = this.result;
     if (!r) return nothing;
-    return html`<p class="result ${r.ok ? 'ok' : 'fail'}" data-testid="setup-result">
+    return html`<p class="result ${r.ok ? 'ok' : 'fail'}" id="setup-error" data-testid="setup-result">
       <span class="codicon ${r.ok ? 'codicon-pass' : 'codicon-error'}" aria-hidden="true"></span>
       <span>${r.message}</span>
     </p>`;

@@ -34,7 +34,14 @@ test("every figure's explanation in the meter can be read from the keyboard", as
       maskedStored: 1,
       costUsd: 0.2048,
       estimated: true,
-      totals: { tokensSent: 120_000, reportedInputTokens: 100_000, reportedCachedTokens: 40_000, reportedCalls: 2 },
+      totals: {
+        tokensSent: 120_000,
+        cachedTokens: 40_000,
+        outputTokens: 3_000,
+        reportedInputTokens: 100_000,
+        reportedCachedTokens: 40_000,
+        reportedCalls: 2,
+      },
       budget: { state: 'warning', usedPercent: 85, limit: 600_000 },
     },
   });
