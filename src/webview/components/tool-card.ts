@@ -217,9 +217,10 @@ export class CdToolCard extends LitElement {
         align-self: center;
       }
       /* Which file holds the full output is said, not only in a tooltip (keyboard and touch never see
-         one); a long path wraps inside a 300 px panel. */
+         one); a long path wraps inside a 300 px panel, and a long word ("placeholder") at 110 px. */
       .masked .said {
         min-width: 0;
+        overflow-wrap: anywhere;
       }
       .full {
         margin-top: 2px;
