@@ -51,7 +51,15 @@ export class CdHistory extends LitElement {
   /** The list has taken the focus once (when History opened), so arrows work without a Tab first. */
   private focusedOnce = false;
   private viewObserver: ResizeObserver | undefined;
+  /**
+   * The row a key moved the focus to, kept in view while the rows drawn by the move are measured (their
+   * guessed heights put it off screen at 110 px); a scroll it did not make (wheel, scroll bar) ends it.
+   */
+  private revealing: number | undefined;
+  /** Where `reveal` last scrolled to. */
+  private revealedAt = 0;
   private readonly onScroll = (): void => {
+    if (Math.abs(this.scrollTop - this.revealedAt) > 1) this.revealing = undefined;
     this.listScroll = this.scrollTop - this.listOffset();
   };
 
@@ -96,7 +104,8 @@ export class CdHistory extends LitElement {
     this.viewObserver?.disconnect();
   }
 
-  override updated(): void {
+  override updated(changed: Map<string, unknown>): void {
+    if (changed.has('measuredVersion') && this.revealing !== undefined) this.reveal(this.revealing);
     this.rowObserver?.disconnect();
     const rows = this.renderRoot.querySelectorAll<HTMLElement>('.session');
     for (const row of rows) this.rowObserver?.observe(row);
@@ -149,14 +158,32 @@ export class CdHistory extends LitElement {
       if (s) void this.open(s.id);
       return;
     }
-    const page = Math.max(1, Math.floor(this.viewport / ROW_ESTIMATE) - 1);
-    const next = listMove(e.key, at, this.sessions.length, page);
+    const next = listMove(e.key, at, this.sessions.length, this.page(at, e.key === 'PageUp' ? -1 : 1));
     if (next === undefined) return;
     e.preventDefault();
     this.active = next;
+    this.revealing = next;
     this.reveal(next);
     await this.updateComplete;
     this.renderRoot.querySelector<HTMLElement>(`.session[data-index="${next}"]`)?.focus();
+  }
+
+  /**
+   * How many rows from `at` (going `dir`) a screenful holds, less one (the row kept in view), by their
+   * measured heights; a row not drawn yet counts as the tallest drawn so far (a guess too low moved past
+   * a screenful at 110 px, where titles wrap).
+   */
+  private page(at: number, dir: 1 | -1): number {
+    let tallest = ROW_ESTIMATE;
+    for (const h of this.measured.values()) tallest = Math.max(tallest, h);
+    let used = 0;
+    let rows = 0;
+    for (let i = at + dir; i >= 0 && i < this.sessions.length; i += dir) {
+      used += this.measured.get(this.sessions[i]!.id) ?? tallest;
+      if (used > this.viewport) break;
+      rows++;
+    }
+    return Math.max(1, rows - 1);
   }
 
   /** Scrolls row `index` into view and renders it at once (the scroll event comes a frame later). */
@@ -167,6 +194,7 @@ export class CdHistory extends LitElement {
     const bottom = top + (heights[index] ?? 0);
     if (top < this.scrollTop) this.scrollTop = top;
     else if (bottom > this.scrollTop + this.clientHeight) this.scrollTop = bottom - this.clientHeight;
+    this.revealedAt = this.scrollTop;
     this.listScroll = this.scrollTop - offset;
   }
 
