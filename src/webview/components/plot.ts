@@ -8,6 +8,17 @@ import type { CallPoint } from '../../protocol/chat';
 import { formatTokens } from '../lib/format';
 
 const HEIGHT = 130;
+/** Below this width the axes have no titles: at 110 px they left the lines 11 of 90 px. */
+const NARROW = 200;
+
+/** A narrow chart's token axis: as wide as its widest tick label ("100k"), its tick and the gap. */
+function tickLabelRoom(u: uPlot, values: string[] | null): number {
+  if (!values) return 30;
+  u.ctx.font = `${10 * devicePixelRatio}px ${getComputedStyle(u.root).fontFamily}`;
+  let widest = 0;
+  for (const v of values) widest = Math.max(widest, u.ctx.measureText(v).width / devicePixelRatio);
+  return Math.ceil(widest) + 17;
+}
 
 export class CdPlot extends LitElement {
   static override properties = { series: { attribute: false } };
@@ -17,6 +28,8 @@ export class CdPlot extends LitElement {
   private theme: MutationObserver | undefined;
   /** The colours of the chart drawn (see `colors`). */
   private drawnWith = '';
+  /** The chart drawn was narrow (no axis titles). */
+  private drawnNarrow = false;
 
   constructor() {
     super();
@@ -60,22 +73,34 @@ export class CdPlot extends LitElement {
       ticks: { stroke: grid, width: 1 },
       font: `10px ${font}`,
     };
-    // Axis titles in the ticks' size: a narrow sidebar has little room for them.
-    const small = { labelSize: 14, labelFont: axis.font, labelGap: 0 };
+    // Axis titles in the ticks' size: a narrow sidebar has little room for them, a very narrow one none.
+    this.drawnNarrow = box.clientWidth < NARROW;
+    const small = this.drawnNarrow
+      ? { labelSize: 0, labelFont: axis.font, labelGap: 0 }
+      : { labelSize: 14, labelFont: axis.font, labelGap: 0 };
+    const title = (text: string): string | undefined => (this.drawnNarrow ? undefined : text);
     this.chart = new uPlot(
       {
         width: Math.max(120, box.clientWidth),
         height: HEIGHT,
         cursor: { drag: { x: false, y: false } },
+        // uPlot's own right padding (room for the last tick label's half) was a quarter of a 90 px chart.
+        ...(this.drawnNarrow ? { padding: [10, 6, 0, 0] as uPlot.Padding } : {}),
         scales: { x: { time: false } },
         axes: [
           {
             ...axis,
-            label: 'model call',
+            label: title('model call'),
             ...small,
             values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')),
           },
-          { ...axis, label: 'tokens', ...small, size: 40, values: (_u, vals) => vals.map((v) => formatTokens(v)) },
+          {
+            ...axis,
+            label: title('tokens'),
+            ...small,
+            size: this.drawnNarrow ? tickLabelRoom : 40,
+            values: (_u, vals) => vals.map((v) => formatTokens(v)),
+          },
         ],
         series: [
           { label: 'Call' },
@@ -103,7 +128,9 @@ export class CdPlot extends LitElement {
     this.create();
     this.resize = new ResizeObserver(() => {
       const box = this.box;
-      if (box && this.chart && box.clientWidth > 0 && Math.abs(box.clientWidth - this.chart.width) > 1)
+      if (!box || !this.chart || box.clientWidth === 0) return;
+      if (box.clientWidth < NARROW !== this.drawnNarrow) this.create();
+      else if (Math.abs(box.clientWidth - this.chart.width) > 1)
         this.chart.setSize({ width: box.clientWidth, height: HEIGHT });
     });
     const box = this.box;
