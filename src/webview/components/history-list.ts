@@ -53,14 +53,15 @@ export class CdHistory extends LitElement {
   private viewObserver: ResizeObserver | undefined;
   /**
    * The row a key moved the focus to, kept in view while the rows drawn by the move are measured (their
-   * guessed heights put it off screen at 110 px); a scroll it did not make (wheel, scroll bar) ends it.
+   * guessed heights put it off screen at 110 px); the wheel, a touch or the mouse (the scroll bar) ends it.
+   * Not any scroll: the browser's scroll anchoring moves the view as rows above it are measured.
    */
   private revealing: number | undefined;
-  /** Where `reveal` last scrolled to. */
-  private revealedAt = 0;
   private readonly onScroll = (): void => {
-    if (Math.abs(this.scrollTop - this.revealedAt) > 1) this.revealing = undefined;
     this.listScroll = this.scrollTop - this.listOffset();
+  };
+  private readonly userScrolls = (): void => {
+    this.revealing = undefined;
   };
 
   constructor() {
@@ -78,6 +79,8 @@ export class CdHistory extends LitElement {
     super.connectedCallback();
     void askHost(this, 'refreshSessions', {}).catch(() => undefined);
     this.addEventListener('scroll', this.onScroll, { passive: true });
+    for (const e of ['wheel', 'touchstart', 'pointerdown'])
+      this.addEventListener(e, this.userScrolls, { passive: true });
     this.rowObserver = new ResizeObserver((entries) => {
       let changed = false;
       for (const e of entries) {
@@ -100,6 +103,7 @@ export class CdHistory extends LitElement {
   override disconnectedCallback(): void {
     super.disconnectedCallback();
     this.removeEventListener('scroll', this.onScroll);
+    for (const e of ['wheel', 'touchstart', 'pointerdown']) this.removeEventListener(e, this.userScrolls);
     this.rowObserver?.disconnect();
     this.viewObserver?.disconnect();
   }
@@ -194,7 +198,6 @@ export class CdHistory extends LitElement {
     const bottom = top + (heights[index] ?? 0);
     if (top < this.scrollTop) this.scrollTop = top;
     else if (bottom > this.scrollTop + this.clientHeight) this.scrollTop = bottom - this.clientHeight;
-    this.revealedAt = this.scrollTop;
     this.listScroll = this.scrollTop - offset;
   }
 

@@ -114,7 +114,10 @@ test('Enter on a session in History asks the host to open it; a wheel scroll kee
     "window.__posted.filter((m) => m.method === 'openSession').map((m) => m.params.sessionId)",
   );
   assert.deepEqual(asked, ['s6']);
-  await page.evaluate(`document.querySelector('cd-app').shadowRoot.querySelector('cd-history').scrollTop = 60000`);
+  // A wheel scroll far down (the mouse over the list).
+  const box = await page.locator('cd-app cd-history').boundingBox();
+  await page.mouse.move(box!.x + box!.width / 2, box!.y + box!.height / 2);
+  await page.mouse.wheel(0, 60_000);
   await page.waitForFunction(`(() => {
     const root = document.querySelector('cd-app').shadowRoot.querySelector('cd-history').shadowRoot;
     return [...root.querySelectorAll('[data-testid="history-item"]')].some((r) => Number(r.getAttribute('aria-posinset')) > 500);
