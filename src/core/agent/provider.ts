@@ -79,7 +79,10 @@ export async function collectChat(
 }
 
 /** The stream, calling `first` before its first event (the moment a server is known to have answered). */
-export async function* onFirst(stream: AsyncIterable<ChatStreamEvent>, first: () => void): AsyncIterable<ChatStreamEvent> {
+export async function* onFirst(
+  stream: AsyncIterable<ChatStreamEvent>,
+  first: () => void,
+): AsyncIterable<ChatStreamEvent> {
   let seen = false;
   for await (const event of stream) {
     if (!seen) {
