@@ -4,6 +4,7 @@
 // those settings of the compose files the line reads.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 import { readFileHead } from './file-head';
 import { programIndex, simpleCommands } from './shell-words';
 
@@ -90,11 +91,6 @@ export function composeSettings(text: string): { mounts: string[]; settings: str
     }
   }
   return { mounts, settings: [...settings] };
-}
-
-function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** The host paths of `mounts` (of a compose file in `dir`) outside the workspace `root`, as shown. */

@@ -7,6 +7,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { inside } from './inside';
 import { readFileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { shippedRepositories } from './git-repository';
@@ -22,11 +23,6 @@ const MAX_FOLDERS = 32;
 
 /** Sub-folders config files are looked for in (`.config/mise/conf.d`), compared without case. */
 const CONFIG_FOLDERS = new Set(['.config', '.mise', 'mise', 'conf.d']);
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /**
  * Paths below `dir` (with `/`, at most three folders deep) that may be config files: listed, not looked

@@ -5,6 +5,7 @@
 // looked at: a clone's .git/config is written by git, not by the repository).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 import { readFileHead } from './file-head';
 import { folderChanges } from './folder-changes';
 import { GIT_RUNS } from './loaded-code';
@@ -13,11 +14,6 @@ import { programIndex, simpleCommands } from './shell-words';
 /** The most folders of one line looked from, and bytes of one config read. */
 const MAX_FOLDERS = 8;
 const CONFIG_READ = 64 * 1024;
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /** The `-C` folder of each git command of `command`, relative to where it runs ('.' without one). */
 function gitFolders(command: string): string[] {

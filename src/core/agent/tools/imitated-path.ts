@@ -4,6 +4,7 @@
 // file the path reads as, so the user can tell what is being imitated.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 
 /**
  * Letters drawn like a plain ASCII letter, each with it (pairs: look-alike, ASCII), from Unicode's
@@ -45,11 +46,6 @@ async function firstNames(dir: string): Promise<string[]> {
     // unreadable: nothing to compare with
   }
   return names;
-}
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /**

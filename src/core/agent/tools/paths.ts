@@ -5,6 +5,7 @@
 // stay as recorded (an edited history would put words in the user's mouth on resume).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 
 export interface PathRoots {
   workspaceRoot: string;
@@ -33,11 +34,6 @@ export type ResolvedPath =
       inStore?: true;
     }
   | { ok: false; message: string };
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
 
 /** Whether `p` lies in a `.git` folder at any depth of `root` (any case: macOS and Windows ignore it). */
 function inGitFolder(root: string, p: string): boolean {

@@ -3,6 +3,7 @@
 // which `backend-path` can load from the repository itself. The approval names those files.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 import { readFileHead } from './file-head';
 import { programIndex, simpleCommands } from './shell-words';
 
@@ -67,11 +68,6 @@ export function buildSystem(text: string): { backend?: string; backendPath?: str
     else if (inTable && /^backend-path\s*=/.test(line)) found.backendPath = tomlValue(line);
   }
   return found;
-}
-
-function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** The real path of `file` when it is a file in the workspace `root`, else undefined. */

@@ -3,6 +3,7 @@
 // node_modules. The approval names the program the repository ships, and the file it leads to.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
+import { inside } from './inside';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** Words before the program that run it from node_modules/.bin. */
@@ -28,11 +29,6 @@ function binOf(texts: string[], at: number): { name: string; written?: string } 
     if (!MANAGER_OWN.test(verb)) return { name: verb };
   }
   return undefined;
-}
-
-function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /** node_modules/.bin/`name` at or above `folder` in the workspace `root`, as npm finds it. */
