@@ -129,3 +129,31 @@ export async function readTextFile(file: string, maxBytes: number, options: Read
     await fh.close();
   }
 }
+
+/** The start of a file, and whether it holds more. */
+export interface FileHead {
+  text: string;
+  /** The file holds more than was read. */
+  cut: boolean;
+}
+
+/**
+ * The first `max` bytes of the regular file `file` as UTF-8, or undefined (missing, not a regular file,
+ * unreadable): for a repository file read only for what it names (a Makefile, package.json, `.envrc`),
+ * where its start is enough or a `cut` one is said to be too large.
+ */
+export async function readFileHead(file: string, max: number): Promise<FileHead | undefined> {
+  const opened = await openForReading(file).catch(() => undefined);
+  if (opened === undefined) return undefined;
+  const { fh, st } = opened;
+  try {
+    if (!st.isFile()) return undefined;
+    const buffer = Buffer.alloc(Math.min(max, st.size));
+    const { bytesRead } = await fh.read(buffer, 0, buffer.length, 0);
+    return { text: buffer.toString('utf8', 0, bytesRead), cut: st.size > max };
+  } catch {
+    return undefined;
+  } finally {
+    await fh.close();
+  }
+}

@@ -5,7 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { inside } from './inside';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** The most bytes of one compose file read, compose files of a line, and paths named per file. */

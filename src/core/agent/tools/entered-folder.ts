@@ -8,7 +8,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { inside } from './inside';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { folderChanges } from './folder-changes';
 import { shippedRepositories } from './git-repository';
 import { loadedCodeWarning } from './loaded-code';

@@ -5,7 +5,7 @@
 import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** The hooks each git command runs; those `--no-verify` skips are marked with `!`. */

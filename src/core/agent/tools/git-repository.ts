@@ -6,7 +6,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { inside } from './inside';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { folderChanges } from './folder-changes';
 import { GIT_RUNS } from './loaded-code';
 import { programIndex, simpleCommands } from './shell-words';

@@ -4,7 +4,7 @@
 // `--directory`, `-f file` and naming the code of `--eval`.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** The make programs read. */

@@ -5,7 +5,7 @@
 // manager run another program (`.yarnrc.yml`'s yarnPath, `.npmrc`'s script-shell).
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { readFileHead, type FileHead } from './file-head';
+import { readFileHead, type FileHead } from '../../read-text';
 import { folderChanges } from './folder-changes';
 import { gitHooksRun } from './git-hooks';
 import { buildFilesRun } from './build-files';

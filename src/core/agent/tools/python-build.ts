@@ -4,7 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { inside } from './inside';
-import { readFileHead } from './file-head';
+import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** The most bytes of a pyproject.toml read, and project folders of one line looked at. */
