@@ -113,6 +113,7 @@ async function once(mode: 'baseline' | 'extension', driver: string, modelUrl: st
         CONTEXT_DESK_MEMORY_MODE: mode,
         CONTEXT_DESK_MEMORY_OUT: out,
         CONTEXT_DESK_MEMORY_MODEL_URL: modelUrl,
+        ...(process.env.MEMORY_DETAIL ? { CONTEXT_DESK_MEMORY_TRACE: '1' } : {}),
       },
     },
     async (p) => {
@@ -131,7 +132,11 @@ async function once(mode: 'baseline' | 'extension', driver: string, modelUrl: st
     if (!existsSync(out)) throw new Error(`the driver wrote no result (exit ${code})`);
     const r = JSON.parse(readFileSync(out, 'utf8')) as DriverResult;
     // MEMORY_DETAIL=1: where the memory is at each phase (V8 spaces, mappings), to find what stays.
-    if (process.env.MEMORY_DETAIL) for (const s of r.samples) console.log(`  ${mode}, ${s.phase}: ${s.detail}`);
+    if (process.env.MEMORY_DETAIL)
+      for (const s of r.samples) {
+        console.log(`  ${mode}, ${s.phase}: ${s.detail}`);
+        for (const t of s.trace ?? []) console.log(`    ${t}`);
+      }
     for (const s of r.samples) if (s.note) console.log(`  ${mode}, ${s.phase}: ${s.note}`);
     if (r.error) throw new Error(`${mode}: ${r.error}`);
     if (host !== r.pid) throw new Error(`the driver ran in pid ${r.pid}, the extension host is ${host}`);

@@ -8,6 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, getHeapStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../../src/extension/extension';
 
@@ -19,6 +20,8 @@ export interface Sample {
   detail: string;
   /** What the extension reports about its tokenizer, when it is active. */
   note?: string;
+  /** With CONTEXT_DESK_MEMORY_TRACE: the young generation and the collections, every 5 s at rest. */
+  trace?: string[];
 }
 
 export interface DriverResult {
@@ -85,6 +88,39 @@ async function sample(phase: string): Promise<Sample> {
 const encodings = (api: ContextDeskApi): string =>
   `tiktoken encodings held: ${api.loadedEncodings().join(', ') || 'none'}`;
 
+const GC_KINDS: Record<number, string> = {
+  [perf.NODE_PERFORMANCE_GC_MINOR]: 'minor',
+  [perf.NODE_PERFORMANCE_GC_MAJOR]: 'major',
+  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: 'incremental',
+  [perf.NODE_PERFORMANCE_GC_WEAKCB]: 'weak',
+};
+
+/** Waits REST_MS; with CONTEXT_DESK_MEMORY_TRACE, notes the young generation and each collection meanwhile. */
+async function rest(): Promise<string[] | undefined> {
+  if (!process.env.CONTEXT_DESK_MEMORY_TRACE) return void (await sleep(REST_MS));
+  const trace: string[] = [];
+  const start = performance.now();
+  const gcs: string[] = [];
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const d = e.detail as { kind: number; flags: number } | undefined;
+      gcs.push(
+        `${GC_KINDS[d?.kind ?? 0] ?? d?.kind}${d?.flags ? `/${d.flags}` : ''}@${((e.startTime - start) / 1000).toFixed(1)}s`,
+      );
+    }
+  });
+  obs.observe({ entryTypes: ['gc'] });
+  for (let t = 0; t < REST_MS; t += 5000) {
+    await sleep(5000);
+    const young = getHeapSpaceStatistics().find((x) => x.space_name === 'new_space');
+    trace.push(
+      `${t / 1000 + 5}s young ${mb(young?.physical_space_size ?? 0)}/${mb(young?.space_used_size ?? 0)} gc [${gcs.splice(0).join(' ')}]`,
+    );
+  }
+  obs.disconnect();
+  return trace;
+}
+
 async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -129,15 +165,15 @@ export async function run(): Promise<void> {
       api.chat().newChat();
       await api.chat().whenSettled();
       result.samples.push({ ...(await sample('after closing it')), note: encodings(api) });
-      await sleep(REST_MS);
-      result.samples.push({ ...read('at rest'), note: encodings(api) });
+      const trace = await rest();
+      result.samples.push({ ...read('at rest'), note: encodings(api), trace });
       // For finding what stays: CONTEXT_DESK_MEMORY_SNAPSHOT=file.heapsnapshot (open it in DevTools).
       if (process.env.CONTEXT_DESK_MEMORY_SNAPSHOT) writeHeapSnapshot(process.env.CONTEXT_DESK_MEMORY_SNAPSHOT);
     } else {
       for (const phase of ['after activation', 'after the session', 'after closing it'])
         result.samples.push(await sample(phase));
-      await sleep(REST_MS);
-      result.samples.push(read('at rest'));
+      const trace = await rest();
+      result.samples.push({ ...read('at rest'), trace });
     }
   } catch (e) {
     result.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
