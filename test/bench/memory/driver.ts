@@ -103,7 +103,7 @@ async function rest(): Promise<string[] | undefined> {
   const gcs: string[] = [];
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      const d = e.detail as { kind: number; flags: number } | undefined;
+      const d = (e as { detail?: unknown }).detail as { kind: number; flags: number } | undefined;
       gcs.push(
         `${GC_KINDS[d?.kind ?? 0] ?? d?.kind}${d?.flags ? `/${d.flags}` : ''}@${((e.startTime - start) / 1000).toFixed(1)}s`,
       );
@@ -167,8 +167,6 @@ export async function run(): Promise<void> {
       result.samples.push({ ...(await sample('after closing it')), note: encodings(api) });
       const trace = await rest();
       result.samples.push({ ...read('at rest'), note: encodings(api), trace });
-      // For finding what stays: CONTEXT_DESK_MEMORY_SNAPSHOT=file.heapsnapshot (open it in DevTools).
-      if (process.env.CONTEXT_DESK_MEMORY_SNAPSHOT) writeHeapSnapshot(process.env.CONTEXT_DESK_MEMORY_SNAPSHOT);
     } else {
       for (const phase of ['after activation', 'after the session', 'after closing it'])
         result.samples.push(await sample(phase));
@@ -178,6 +176,10 @@ export async function run(): Promise<void> {
   } catch (e) {
     result.error = e instanceof Error ? (e.stack ?? e.message) : String(e);
   }
+  // For finding what stays: CONTEXT_DESK_MEMORY_SNAPSHOT=dir writes <dir>/<mode>.heapsnapshot at rest
+  // (open it in DevTools, or compare the two with scripts/heap-compare.ts).
+  const snapshots = process.env.CONTEXT_DESK_MEMORY_SNAPSHOT;
+  if (snapshots && !result.error) writeHeapSnapshot(`${snapshots}/${mode}.heapsnapshot`);
   writeFileSync(process.env.CONTEXT_DESK_MEMORY_OUT!, JSON.stringify(result));
   if (result.error) throw new Error(result.error);
 }
