@@ -6,6 +6,7 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { cliBuilds } from './scripts/lib/cli-bundles.mjs';
 import { nodeBundle } from './scripts/lib/node-bundle.mjs';
+import { vendorBuilds, vendorSplit } from './scripts/lib/vendor-split.mjs';
 
 const require = createRequire(import.meta.url);
 const watch = process.argv.includes('--watch');
@@ -36,9 +37,12 @@ const builds = [
     ...nodeCommon,
     entryPoints: { extension: 'src/extension/extension.ts', features: 'src/extension/features.ts' },
     outdir: 'dist',
-    // dist/features.js is loaded on first use (src/extension/lazy.ts), never bundled into extension.js.
+    // dist/features.js is loaded on first use (src/extension/lazy.ts), never bundled into extension.js;
+    // the big libraries it uses on some paths only are in dist/vendor/, loaded on their first use.
     external: [...nodeCommon.external, './features.js'],
+    plugins: [vendorSplit()],
   },
+  ...vendorBuilds(nodeCommon, 'dist'),
   ...cliBuilds(nodeCommon, 'dist'),
   {
     ...common,
