@@ -4,6 +4,7 @@ import type { ChatSnapshot } from '../protocol/chat';
 import { modelsShown, moreModels } from '../protocol/model-units';
 import { formatUsd } from '../protocol/money';
 import { budgetLabel, formatTokens, heldAsEstimate } from '../protocol/token-count';
+import { formatCount } from '../core/numbers';
 
 /** Share of the context window the last call used, in whole percent (0 when the window is unknown). */
 export function windowPercent(s: Pick<ChatSnapshot, 'meter'>): number {
@@ -29,7 +30,7 @@ function markdownText(s: string): string {
 function earlierLine(list: ChatSnapshot['meter']['otherModelUnits'], inMoney: boolean): string {
   const { named, more } = modelsShown(list);
   if (named.length === 0) return '';
-  const each = named.map((e) => `${markdownText(e.model)}: ${Math.round(e.units).toLocaleString()} units`);
+  const each = named.map((e) => `${markdownText(e.model)}: ${formatCount(Math.round(e.units))} units`);
   return (
     `Earlier models, each in its own units${inMoney ? ' (in the money above)' : ", not added (a model's price is not known)"}: ${each.join('; ')}` +
     (more > 0 ? `; ${moreModels(more)}` : '')
@@ -40,7 +41,7 @@ function earlierLine(list: ChatSnapshot['meter']['otherModelUnits'], inMoney: bo
 function summaryLine(list: ChatSnapshot['meter']['summaryUnits']): string {
   const { named, more } = modelsShown(list);
   if (named.length === 0) return '';
-  const each = named.map((e) => `${markdownText(e.model)}: ${Math.round(e.units).toLocaleString()} units`);
+  const each = named.map((e) => `${markdownText(e.model)}: ${formatCount(Math.round(e.units))} units`);
   return (
     `Summary models, each in its own units, not added (its price, or this model's, is not known): ${each.join('; ')}` +
     (more > 0 ? `; ${moreModels(more)}` : '')
@@ -54,18 +55,18 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
   const costApprox = heldAsEstimate(m) && m.costUnits > 0 ? '≈ ' : '';
   return [
     `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
-    `Last call: ${approx}${m.tokensInWindow.toLocaleString()} tokens sent (raw history: ${m.rawHistoryTokens.toLocaleString()}), ${m.cachedTokens.toLocaleString()} cacheable`,
+    `Last call: ${approx}${formatCount(m.tokensInWindow)} tokens sent (raw history: ${formatCount(m.rawHistoryTokens)}), ${formatCount(m.cachedTokens)} cacheable`,
     m.reported
-      ? `Provider reported: ${m.reported.inputTokens.toLocaleString()} prompt tokens${m.reported.cachedTokens !== undefined ? ` (${m.reported.cachedTokens.toLocaleString()} cached)` : ''}`
+      ? `Provider reported: ${formatCount(m.reported.inputTokens)} prompt tokens${m.reported.cachedTokens !== undefined ? ` (${formatCount(m.reported.cachedTokens)} cached)` : ''}`
       : '',
     `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
     m.costUsd !== undefined
-      ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${Math.round(m.costUnits).toLocaleString()} units${m.otherModelUnits?.length ? ' of the current model' : ''})`
-      : `Cost so far: ${costApprox}${Math.round(m.costUnits).toLocaleString()} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
+      ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${formatCount(Math.round(m.costUnits))} units${m.otherModelUnits?.length ? ' of the current model' : ''})`
+      : `Cost so far: ${costApprox}${formatCount(Math.round(m.costUnits))} units (input-token equivalents: one unit is one uncached input token; the price of this model is not known)`,
     earlierLine(m.otherModelUnits, m.costUsd !== undefined),
     summaryLine(m.summaryUnits),
     // The panel's rule: ≈ while the budget holds our scaled estimate of calls the provider did not report.
-    m.budget ? `Budget: ${m.budget.state}, ${budgetLabel(m)} of ${m.budget.limit.toLocaleString()}` : '',
+    m.budget ? `Budget: ${m.budget.state}, ${budgetLabel(m)} of ${formatCount(m.budget.limit)}` : '',
   ]
     .filter(Boolean)
     .join('\n\n');

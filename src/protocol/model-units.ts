@@ -2,6 +2,7 @@
 // bar name them: each model with its own units (never added up), at most a few named, and a name (read from
 // a history file that may come with a cloned repository) shown as plain, short, visible text.
 import type { ModelUnits } from './chat';
+import { formatCount } from '../core/numbers';
 
 /** Earlier models named one by one; the rest are counted. */
 export const NAMED_MODELS = 3;
@@ -24,5 +25,5 @@ export function modelsShown(list: readonly ModelUnits[] | undefined): { named: M
 
 /** "and 2 more models" (empty for none). */
 export function moreModels(n: number): string {
-  return n === 0 ? '' : `and ${n.toLocaleString('en-US')} more model${n === 1 ? '' : 's'}`;
+  return n === 0 ? '' : `and ${formatCount(n)} more model${n === 1 ? '' : 's'}`;
 }

@@ -1,17 +1,14 @@
 // Money as the panel, the status bar and the CLI show it: one rule, so they never disagree.
+import { formatDecimal, formatSignificant } from '../core/numbers';
 
 /**
  * `n` rounded half up (away from zero) to `digits` decimals, as the decimal it is written as: $0.015 is
  * $0.02. `toFixed` and `Math.round(n * 100) / 100` round the binary float, which lies just under many
- * halves (0.015 is 0.01499999…), so they gave $0.01; Intl rounds the shortest decimal that reads back as
- * `n`, i.e. the figure a person would write, and its default rounding is half away from zero.
+ * halves (0.015 is 0.01499999…), so they gave $0.01; this rounds the shortest decimal that reads back as
+ * `n`, i.e. the figure a person would write, half away from zero, as Intl does (core/numbers.ts).
  */
 export function roundDecimalText(n: number, digits: number): string {
-  return n.toLocaleString('en-US', {
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-    useGrouping: false,
-  });
+  return formatDecimal(n, { minFraction: digits, maxFraction: digits, grouping: false });
 }
 
 /** `n` rounded half up to `digits` decimals (see roundDecimalText), as a number (for JSON and CSV). */
@@ -30,5 +27,5 @@ export function formatUsd(usd: number): string {
   const abs = Math.abs(usd);
   const sign = usd < 0 ? '−' : '';
   if (abs >= 0.01) return `${sign}$${roundDecimalText(abs, 2)}`;
-  return `${sign}$${abs.toLocaleString('en-US', { maximumSignificantDigits: 2, maximumFractionDigits: 20 })}`;
+  return `${sign}$${formatSignificant(abs, 2)}`;
 }

@@ -12,6 +12,7 @@ import {
   type RedactionCounts,
 } from '../../core/store/sanitize/secrets';
 import { describeProblems } from '../../core/store/sanitize/custom-patterns';
+import { compareText } from '../../core/numbers';
 
 const usage = `Usage: context-desk redact [options] [FILE...]
 
@@ -73,7 +74,7 @@ async function peekBinary(stream: SanitizingStream): Promise<boolean> {
 }
 
 function summary(total: RedactionCounts): string {
-  const entries = Object.entries(total).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  const entries = Object.entries(total).sort((a, b) => b[1] - a[1] || compareText(a[0], b[0]));
   const n = entries.reduce((s, [, c]) => s + c, 0);
   if (n === 0) return 'context-desk redact: no secrets found';
   return `context-desk redact: ${n} redaction${n === 1 ? '' : 's'}: ${entries.map(([k, c]) => `${k} ${c}`).join(', ')}`;

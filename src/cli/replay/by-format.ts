@@ -3,6 +3,7 @@
 // strategy's ratio over the folder can be one format's ratio in disguise. This says what was pooled.
 import { aggregate, type StrategyTotals } from '../../core/replay/aggregate';
 import type { StrategyRun } from './run';
+import { formatCount, compareText } from '../../core/numbers';
 
 export interface FormatReport {
   trajectories: number;
@@ -30,7 +31,7 @@ export function byFormat(runs: readonly StrategyRun[]): Record<string, FormatRep
   const indices = new Map<string, number[]>();
   raw.replays.forEach((r, i) => indices.set(r.format, [...(indices.get(r.format) ?? []), i]));
   const out: Record<string, FormatReport> = {};
-  for (const [format, at] of [...indices].sort((a, b) => a[0].localeCompare(b[0]))) {
+  for (const [format, at] of [...indices].sort((a, b) => compareText(a[0], b[0]))) {
     const rawTotals = aggregate(at.map((i) => raw.replays[i]!));
     const ratios: Record<string, number | null> = {};
     for (const r of runs)
@@ -50,7 +51,7 @@ export function byFormat(runs: readonly StrategyRun[]): Record<string, FormatRep
 export function formatLines(formats: Record<string, FormatReport>, strategies: readonly string[]): string[][] {
   const entries = Object.entries(formats);
   if (entries.length < 2) return [];
-  const fmt = (n: number) => n.toLocaleString('en-US');
+  const fmt = (n: number) => formatCount(n);
   return entries.map(([format, f]) => [
     format,
     fmt(f.trajectories),

@@ -2,6 +2,7 @@
 // legend, a title naming the tokenizer). With several trajectories each point is the mean over the
 // trajectories that reached that call; the subtitle says so.
 import type { StrategyRun } from './run';
+import { formatDecimal } from '../../core/numbers';
 
 const W = 960;
 const H = 540;
@@ -42,7 +43,7 @@ export function meanSeries(run: StrategyRun): number[] {
 }
 
 function label(n: number): string {
-  return n >= 1000 ? `${(n / 1000).toLocaleString('en-US', { maximumFractionDigits: 1 })}k` : String(Math.round(n));
+  return n >= 1000 ? `${formatDecimal(n / 1000, { maxFraction: 1 })}k` : String(Math.round(n));
 }
 
 export function renderPlot(runs: readonly StrategyRun[], tokenizer: string, exact: boolean): string {

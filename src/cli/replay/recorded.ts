@@ -5,6 +5,7 @@
 // so it is usually a little under 1.
 import { roundDecimal } from '../../protocol/money';
 import { aggregateRecorded, type RecordedTotals, type TrajectoryReplay } from '../../core/replay/replay';
+import { compareText } from '../../core/numbers';
 
 /** Recorded totals as reported: money rounded (null when none was recorded), raw's side and the agreement. */
 export type RecordedReport = Omit<
@@ -84,7 +85,7 @@ export function agreementByFormat(raw: readonly TrajectoryReplay[]): Record<stri
   const byFormat = new Map<string, TrajectoryReplay[]>();
   for (const r of raw) byFormat.set(r.format, [...(byFormat.get(r.format) ?? []), r]);
   const out: Record<string, AgreementReport> = {};
-  for (const [format, list] of [...byFormat].sort((a, b) => a[0].localeCompare(b[0]))) {
+  for (const [format, list] of [...byFormat].sort((a, b) => compareText(a[0], b[0]))) {
     const t = aggregateRecorded(list);
     if (t.calls === 0) continue;
     out[format] = {

@@ -5,6 +5,7 @@ import { recordedVsRawRatio, sameCalls, type RecordedReport } from './recorded';
 import { formatUsd } from '../../protocol/money';
 import { formatLines } from './by-format';
 import type { ReplayReport, StrategyReport } from './report';
+import { formatCount } from '../../core/numbers';
 
 // A lower bound is never printed as an exact figure: it reads `≥ 1,234`, and a ratio of lower bounds `-`.
 const atLeast = (s: StrategyReport, n: number) => (s.lowerBound ? '≥ ' : '') + fmt(n);
@@ -24,7 +25,7 @@ const COLUMNS: [string, (s: StrategyReport) => string][] = [
 ];
 
 function fmt(n: number): string {
-  return n.toLocaleString('en-US');
+  return formatCount(n);
 }
 
 function grid(header: string[], rows: string[][]): string {

@@ -5,6 +5,7 @@ import { agreementByFormat, recordedOf, type AgreementReport, type RecordedRepor
 import type { StrategyRun, TrajectoryWarning } from './run';
 import { byFormat, type FormatReport } from './by-format';
 import type { CacheModel, CacheModelChoice } from '../../core/replay/cache-model';
+import { compareText } from '../../core/numbers';
 
 export interface StrategyReport {
   trajectories: number;
@@ -185,5 +186,5 @@ export function groupSkipped(skipped: readonly Skipped[]): { group: string; file
   for (const s of skipped) counts.set(s.group, (counts.get(s.group) ?? 0) + 1);
   return [...counts]
     .map(([group, files]) => ({ group, files }))
-    .sort((a, b) => b.files - a.files || a.group.localeCompare(b.group));
+    .sort((a, b) => b.files - a.files || compareText(a.group, b.group));
 }

@@ -35,6 +35,7 @@ import { collectChat, onFirst, type ChatProvider, type ChatResult, type ToolSpec
 import type { CallRecord, SessionState } from './session-state';
 import { otherUnits } from './model-units';
 import { replyEnd } from './stop-reason';
+import { formatCount } from '../numbers';
 
 /** The budget whose room cut an answer, and its mode. */
 export type BudgetCut = Omit<BudgetRoom, 'tokens'>;
@@ -113,7 +114,7 @@ export class ModelCaller {
       // What an approval grants: the prompt ("needs N more") and an answer of at most this.
       reason:
         `model call for turn ${a.turn}` +
-        (answer !== undefined ? `; its answer adds at most ${answer.toLocaleString('en-US')} more` : ''),
+        (answer !== undefined ? `; its answer adds at most ${formatCount(answer)} more` : ''),
     };
     const input = { ...spend, tokens: prompt, spent: 0 };
     const asked = c.budget.request(spend);

@@ -1,6 +1,7 @@
 // The stop message when a call is not sent because even the strategy's smallest context is over the
 // model's window: what needs how much, and what the person can do about it.
 import type { WindowOverflow } from '../strategies/types';
+import { formatCount } from '../numbers';
 
 /** True when the context would fit without the person's message just sent (`latest` tokens). */
 export function latestIsTheCause(o: WindowOverflow, latest: number | undefined): latest is number {
@@ -13,7 +14,7 @@ export function latestIsTheCause(o: WindowOverflow, latest: number | undefined):
  * as it is, so masking or summarizing would help.
  */
 export function overWindowMessage(o: WindowOverflow, latest?: number, whole = false): string {
-  const n = (v: number): string => v.toLocaleString('en-US');
+  const n = (v: number): string => formatCount(v);
   const how = whole
     ? 'sent whole (the raw strategy)'
     : o.summaryFailed !== undefined

@@ -4,6 +4,7 @@
 import type { Message, ToolCall } from '../messages';
 import { parseMaskPlaceholder } from '../strategies/placeholder';
 import { DEMO_BUILD_LINES, DEMO_BUILD_TOOL, DEMO_ERROR_LINE } from './demo-build-tool';
+import { formatCount } from '../numbers';
 
 export interface DemoReply {
   text: string;
@@ -46,7 +47,7 @@ const STEP_LIST: Step[] = [
         }
       : { text: 'The folder has no files to read; searching it instead.', call: grepWorkspace() },
   () => ({
-    text: `Now a (simulated) noisy build. Its ${DEMO_BUILD_LINES.toLocaleString('en-US')}-line log is too long for the context: Context Desk stores it in a file, and I get a preview plus one line naming the file.`,
+    text: `Now a (simulated) noisy build. Its ${formatCount(DEMO_BUILD_LINES)}-line log is too long for the context: Context Desk stores it in a file, and I get a preview plus one line naming the file.`,
     call: { name: DEMO_BUILD_TOOL, arguments: {} },
   }),
   (f) =>
@@ -110,7 +111,7 @@ function finalText(f: TourFacts): string {
     `${DEMO_DONE} What you just watched:`,
     '',
     f.buildLog
-      ? `- The build log (${DEMO_BUILD_LINES.toLocaleString('en-US')} lines) never entered the context whole: it was stored at ${code(f.buildLog)}, I saw a preview and its path, and read only the lines I needed (the error is on line ${f.errorLine}).`
+      ? `- The build log (${formatCount(DEMO_BUILD_LINES)} lines) never entered the context whole: it was stored at ${code(f.buildLog)}, I saw a preview and its path, and read only the lines I needed (the error is on line ${f.errorLine}).`
       : '- The build log could not be stored here, so it stayed in the context whole.',
     `- Observations older than ${DEMO_MASKING_WINDOW} turns are now **masked**: the model sees a one-line placeholder. Their cards say so; **open** shows the full text from its file (short outputs are kept in a file too, so every mask can be undone).`,
     '- The meter under the conversation counts the tokens of every call against the window; expand it for the details and the plot of tokens sent against raw history.',

@@ -23,6 +23,7 @@ import {
   type HistoryStateLine,
   type MaskedInfo,
 } from './history-records';
+import { compareText } from '../numbers';
 
 export * from './history-records';
 
@@ -268,7 +269,7 @@ export async function listSessions(store: ContextStore): Promise<SessionEntry[]>
       identity,
     });
   }
-  return out.sort((a, b) => b.modifiedMs - a.modifiedMs || a.name.localeCompare(b.name));
+  return out.sort((a, b) => b.modifiedMs - a.modifiedMs || compareText(a.name, b.name));
 }
 
 /**

@@ -9,6 +9,7 @@ import { readTextFile } from '../read-text';
 import type { ContextStore } from './context-store';
 import { safeName } from './names';
 import { redactJsonForStore } from './store-writer';
+import { compareText } from '../numbers';
 
 /** One stored tool output. */
 export interface StoredOutputEntry {
@@ -110,6 +111,6 @@ export async function listStoredOutputs(store: ContextStore, session: string): P
     });
   }
   return [...byFile.values()].sort(
-    (a, b) => b.storedAt.localeCompare(a.storedAt) || b.turn - a.turn || b.file.localeCompare(a.file),
+    (a, b) => compareText(b.storedAt, a.storedAt) || b.turn - a.turn || compareText(b.file, a.file),
   );
 }

@@ -5,6 +5,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { filesInUse, isAlive, LOCKS_DIR, readLocks, tempOwner } from './owners';
 import type { StoreWriter } from './store-writer';
+import { compareText } from '../numbers';
 
 /** The folders of the store that hold rotated files. */
 export type StoreFolder = 'tool-outputs' | 'terminals' | 'history' | 'mcp';
@@ -79,7 +80,7 @@ export async function rotateFolder(
   const deleted: string[] = [];
   if (total <= maxBytes) return { bytesBefore, bytesAfter: total, deleted };
   const inUse = await filesInUse(writer.root);
-  files.sort((a, b) => a.mtimeMs - b.mtimeMs || a.path.localeCompare(b.path));
+  files.sort((a, b) => a.mtimeMs - b.mtimeMs || compareText(a.path, b.path));
   for (const f of files) {
     if (total <= maxBytes) break;
     if (inUse.has(path.resolve(f.path))) continue;

@@ -2,6 +2,7 @@
 // "3 image blocks counted as a one-word marker (its tokens are not known: totals are lower bounds)".
 
 import { MAX_JSON_DEPTH } from '../json-depth';
+import { formatCount } from '../numbers';
 
 export class Notes {
   private readonly counts = new Map<string, { n: number; text: (n: number) => string }>();
@@ -46,7 +47,7 @@ export function runMedia<R extends { uncountedMedia?: number }>(notes: Notes, re
 
 /** `1 line` / `3 lines`. */
 export function plural(n: number, word: string, many = `${word}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? word : many}`;
+  return `${formatCount(n)} ${n === 1 ? word : many}`;
 }
 
 /** A message whose role the format does not know: dropped, and said. */

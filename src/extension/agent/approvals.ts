@@ -3,6 +3,7 @@
 import type { ApprovalRequest as BudgetApprovalRequest, ApprovalPort } from '../../core/budget/types';
 import type { ApprovalRequest, ChatPatch } from '../../protocol/chat';
 import { revealPadding, visibleLine, visibleText } from '../../core/agent/tools/mcp';
+import { formatCount } from '../../core/numbers';
 
 export type ApprovalAnswer = 'approve' | 'always' | 'deny';
 
@@ -34,7 +35,7 @@ export class ApprovalBroker implements ApprovalPort {
     return this.ask(
       'budget',
       `The ${r.level} budget needs approval`,
-      `${r.used.toLocaleString()} of ${r.limit.toLocaleString()} tokens used; this call needs ${r.requested.toLocaleString()} more.${r.reason ? `\n${r.reason}` : ''}`,
+      `${formatCount(r.used)} of ${formatCount(r.limit)} tokens used; this call needs ${formatCount(r.requested)} more.${r.reason ? `\n${r.reason}` : ''}`,
     );
   }
 
@@ -85,7 +86,7 @@ function shown(fields: Omit<ApprovalRequest, 'id'>): Omit<ApprovalRequest, 'id'>
   const longest = lines.reduce((n, l) => Math.max(n, l.length), 0);
   const size = [
     lines.length > 3 ? `${lines.length} lines` : '',
-    longest > LONG_LINE ? `${longest.toLocaleString('en-US')} characters on one line` : '',
+    longest > LONG_LINE ? `${formatCount(longest)} characters on one line` : '',
   ]
     .filter(Boolean)
     .join(', ');

@@ -4,6 +4,7 @@
 // them with those characters made visible as `\u{…}`, as approvals and tool cards already do.
 import { invisibleCount, visibleText } from '../../core/agent/tools/mcp';
 import type { ChatItem } from '../../protocol/chat';
+import { formatCount } from '../../core/numbers';
 
 /** The conversation's messages with their hidden characters shown, and how many there were. */
 export function revealHiddenInMessages(items: readonly ChatItem[]): { items: ChatItem[]; hidden: number } {
@@ -24,5 +25,5 @@ export function hiddenNotice(hidden: number): string {
     hidden === 1
       ? 'character that draws nothing or reorders text is'
       : 'characters that draw nothing or reorder text are';
-  return ` Careful: ${hidden.toLocaleString('en-US')} ${many} shown as \\u{…} in its messages; the model reads them as written.`;
+  return ` Careful: ${formatCount(hidden)} ${many} shown as \\u{…} in its messages; the model reads them as written.`;
 }

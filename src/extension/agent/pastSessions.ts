@@ -2,6 +2,7 @@
 // calls and cost summed from the file's call records (files written before those existed show none).
 import { summarizeHistoryFile, type HistorySummary } from '../../core/agent/history-summary';
 import { listSessions } from '../../core/store/history';
+import { localTime } from '../../core/numbers';
 import type { ContextStore } from '../../core/store/context-store';
 import type { SessionSummary } from '../../protocol/chat';
 
@@ -34,7 +35,7 @@ export async function listPastSessions(
     const created = s.firstAt ? Date.parse(s.firstAt) : NaN;
     return {
       id: e.name,
-      title: s.title ?? `Session of ${new Date(e.modifiedMs).toLocaleString()}`,
+      title: s.title ?? `Session of ${localTime(new Date(e.modifiedMs))}`,
       createdAt: Number.isFinite(created) ? created : e.modifiedMs,
       updatedAt: e.modifiedMs,
       turns: s.turns,

@@ -11,6 +11,7 @@ import { HistoryWriter, isMessageRecord, type HistoryLine } from '../../core/sto
 import { formatMaskPlaceholder } from '../../core/strategies/placeholder';
 import { roundDecimalText } from '../../protocol/money';
 import { fileIdentity, type WrittenSessions } from './writtenSessions';
+import { formatCount } from '../../core/numbers';
 
 export class SessionHistory {
   private queue: Promise<void> = Promise.resolve();
@@ -104,7 +105,7 @@ export class SessionHistory {
       this.writer.appendCall(
         'summary-call',
         copy,
-        `summarizer call · ${copy.inputTokens.toLocaleString('en-US')} tokens in, ${copy.outputTokens.toLocaleString('en-US')} out`,
+        `summarizer call · ${formatCount(copy.inputTokens)} tokens in, ${formatCount(copy.outputTokens)} out`,
       ),
     );
   }
@@ -186,7 +187,7 @@ export class HistorySink {
 
 /** The transcript's line for a call: what was sent and what it cost. */
 function callNote(r: CallRecord): string {
-  const n = (v: number): string => v.toLocaleString('en-US');
+  const n = (v: number): string => formatCount(v);
   const reported = r.usage?.inputTokens !== undefined ? `, provider reported ${n(r.usage.inputTokens)}` : '';
   const cost = r.costUsd !== undefined ? `$${roundDecimalText(r.costUsd, 6)}` : `${n(Math.round(r.cost))} cost units`;
   const failed = r.error ? ` · failed (${r.error})` : '';

@@ -10,6 +10,7 @@ import type { ChatSnapshot } from '../../protocol/chat';
 import type { ContextFolder } from '../contextFolder';
 import type { TerminalCapture } from './terminalCapture';
 import type { ContextStore } from '../../core/store/context-store';
+import { formatCount } from '../../core/numbers';
 
 export interface StoreCommandDeps {
   folder: () => ContextFolder;
@@ -62,7 +63,7 @@ async function pickMasked(d: StoreCommandDeps): Promise<void> {
     .flatMap((item) => (item.kind === 'assistant' ? item.tools.filter((t) => t.masked).map((t) => ({ item, t })) : []))
     .reverse();
   const lines = (n: number | undefined): string =>
-    n === undefined ? 'full output' : `${n.toLocaleString('en-US')} line${n === 1 ? '' : 's'}`;
+    n === undefined ? 'full output' : `${formatCount(n)} line${n === 1 ? '' : 's'}`;
   const items: (vscode.QuickPickItem & { reference?: string })[] = masked
     .filter(({ t }) => t.storedAt)
     .map(({ item, t }) => ({

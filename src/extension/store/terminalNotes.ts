@@ -1,6 +1,7 @@
 // What the terminal logs say about what could not be captured, and the small naming helpers of the
 // capture. The notes name VS Code's limits plainly: a person reading a log should know why a part is missing.
 import * as vscode from 'vscode';
+import { localTime } from '../../core/numbers';
 
 const pad = (n: number): string => String(n).padStart(2, '0');
 
@@ -36,7 +37,7 @@ export function taskCommandLine(task: vscode.Task): string {
 export const notes = {
   preexisting: (since: Date, isTask: boolean, hasIntegration: boolean): string =>
     [
-      `This terminal was open before Context Desk started capturing it (${since.toLocaleString()}).`,
+      `This terminal was open before Context Desk started capturing it (${localTime(since)}).`,
       'VS Code gives extensions no way to read what a terminal showed earlier, so earlier commands and their output are not in this log.',
       isTask
         ? 'It is a task terminal: VS Code reports a task start and exit code to extensions, not its output.'

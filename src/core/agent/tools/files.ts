@@ -15,6 +15,7 @@ import { decodeLegacy, Utf8Census } from '../../legacy-encoding';
 import { secretSafeCut } from '../../store/sanitize/secrets';
 import { openChecked, ReadRefusedError } from '../../read-text';
 import { BOM_BYTES, decodeUtf16, isNewlineUnit, utf16Order, type Utf16 } from './utf16';
+import { compareText } from '../../numbers';
 
 const MAX_DIR_ENTRIES = 500;
 const UTF8_BOM = Buffer.from([0xef, 0xbb, 0xbf]);
@@ -271,7 +272,7 @@ export function listDirTool(guard: PathGuard): AgentTool {
       }
       const names = entries
         .map((e) => (e.isDirectory() ? `${e.name}/` : e.isSymbolicLink() ? `${e.name}@` : e.name))
-        .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || a.localeCompare(b));
+        .sort((a, b) => Number(b.endsWith('/')) - Number(a.endsWith('/')) || compareText(a, b));
       const shown = names.slice(0, MAX_DIR_ENTRIES);
       const more = names.length > shown.length ? `\n… ${names.length - shown.length} more entries` : '';
       const header = `${r.display}${r.display.endsWith(path.sep) ? '' : '/'} (${names.length} entries):`;

@@ -14,6 +14,7 @@ import { openChecked, ReadRefusedError } from '../../read-text';
 import { deadline } from './deadline';
 import { unreadableNote } from '../../search/unreadable';
 import { firstMatchAt, GREP_LINE_CHARS, GREP_TIMEOUT_MS, matchWindow } from './match-window';
+import { formatCount } from '../../numbers';
 
 /** Whether a terminal is captured, as the terminal list tells a calling model. */
 export type TerminalState = 'captured' | 'task' | 'waiting-for-shell-integration' | 'off';
@@ -208,7 +209,7 @@ export async function grepText(
     );
   else if (full)
     notes.push(
-      `(${lines.length} matches shown: the answer stops at ${GREP_CHARS.toLocaleString('en-US')} characters; narrow the pattern or the scope, or read a file around a line with contextDesk_readStoredFile)`,
+      `(${lines.length} matches shown: the answer stops at ${formatCount(GREP_CHARS)} characters; narrow the pattern or the scope, or read a file around a line with contextDesk_readStoredFile)`,
     );
   else if (found > maxMatches)
     notes.push(
@@ -216,7 +217,7 @@ export async function grepText(
     );
   if (cutLines)
     notes.push(
-      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; ${READ_TOOL} at its line with column reads ${MAX_LINE_CHARS.toLocaleString('en-US')} characters from there)`,
+      `(lines longer than ${GREP_LINE_CHARS} characters are cut around their first match; ${READ_TOOL} at its line with column reads ${formatCount(MAX_LINE_CHARS)} characters from there)`,
     );
   if (skipped) notes.push(skipped);
   return [...lines, ...notes].join('\n');
@@ -226,7 +227,7 @@ export async function grepText(
 function shownCommand(command: string): string {
   if (command.length <= COMMAND_CHARS) return JSON.stringify(command);
   const cut = command.slice(0, secretSafeCut(command, COMMAND_CHARS));
-  return `${JSON.stringify(cut)}… (${command.length.toLocaleString('en-US')} characters; the log has all of it)`;
+  return `${JSON.stringify(cut)}… (${formatCount(command.length)} characters; the log has all of it)`;
 }
 
 /** One line per terminal: its state, its log and its last command. */
