@@ -20,6 +20,7 @@ import type { TerminalCapture } from './store/terminalCapture';
 import type { ContextStore } from '../core/store/context-store';
 import { registerStoreCommands } from './store/storeCommands';
 import { StoreLinkProvider } from './store/links';
+import { STORE_FILE_SCHEME, StoreFileView } from './store/storeFileView';
 import { registerLmTools } from './store/lmTools';
 import { McpAllowList } from './agent/mcpAllowList';
 import { McpStartConsent, workspaceValueNames } from './mcp/startConsent';
@@ -55,7 +56,13 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const folders = new ContextFolders(context);
   const contextFolder = (): ReturnType<ContextFolders['current']> => folders.current();
   // Every part of the window opens the store through this one object (refusals and links are told once).
-  const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger));
+  // Store files open read-only, as read from the checked file (never by path: a link swapped in would show).
+  const storeFiles = new StoreFileView(() => contextFolder().root);
+  context.subscriptions.push(
+    storeFiles,
+    vscode.workspace.registerTextDocumentContentProvider(STORE_FILE_SCHEME, storeFiles),
+  );
+  const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger, storeFiles.show));
   const statusBar = new ContextStatusBar();
   const mcpAllowList = new McpAllowList(context.workspaceState);
   const mcpStartConsent = new McpStartConsent(context.workspaceState);
@@ -78,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       settings,
       storeRoot: contextFolder,
       openStore: () => storeAccess().open(),
+      showStoreFile: storeFiles.show,
       // Restricted Mode: the agent reads and searches, but runs no command and makes no edit.
       hostPorts: (_workspaceRoot, approvals) =>
         features().guardHostPorts(
@@ -194,7 +202,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     context.subscriptions.push(mcp, skills);
     return { mcp, skills };
   });
-  registerToolsView(context, tools);
+  registerToolsView(context, tools, storeFiles.show);
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (
@@ -225,7 +233,10 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     vscode.tasks.onDidEndTaskProcess((e) => void terminals.peek()?.taskEnded(e)),
     vscode.window.onDidCloseTerminal((t) => void terminals.peek()?.closed(t)),
     vscode.languages.registerDocumentLinkProvider(
-      { scheme: 'file', pattern: '**/history/*.md' },
+      [
+        { scheme: 'file', pattern: '**/history/*.md' },
+        { scheme: STORE_FILE_SCHEME, pattern: '**/history/*.md' },
+      ],
       new StoreLinkProvider(),
     ),
   );
@@ -235,6 +246,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     chat: () => chat.peek()?.snapshot,
     terminals,
     openStored,
+    showFile: storeFiles.show,
   });
   registerLmTools(context, () => storeAccess().open(), terminals);
   context.subscriptions.push(

@@ -3,7 +3,6 @@
 // and opens stored files by reference after the core has checked they stay inside the store.
 import * as vscode from 'vscode';
 import { ContextStore } from '../core/store/context-store';
-import { storeFileToShow } from '../core/search/single-name';
 import {
   StoreFolderError,
   StoreHardLinkError,
@@ -13,6 +12,7 @@ import {
 } from '../core/store/errors';
 import type { Logger } from '../core/ports';
 import type { ContextFolder, ContextFolders } from './contextFolder';
+import type { ShowStoreFile } from './store/storeFileView';
 
 export class StoreAccess {
   private readonly opened = new Map<string, Promise<ContextStore>>();
@@ -21,6 +21,7 @@ export class StoreAccess {
   constructor(
     private readonly folders: ContextFolders,
     private readonly logger: Logger,
+    private readonly showFile: ShowStoreFile,
   ) {}
 
   /** The store of this window (the current folder, or the fallback when that one was refused). */
@@ -90,11 +91,9 @@ export class StoreAccess {
     try {
       const store = await this.open();
       const resolved = await store.resolveReference(reference);
-      // A file a command hard-linked in (`ln ~/.ssh/id_rsa .context-desk/tool-outputs/x.txt`) is refused.
-      const checked = await storeFileToShow(store.root, resolved.absolute);
-      if (!checked.ok) throw new Error(checked.why);
-      await vscode.window.showTextDocument(vscode.Uri.file(checked.real), { preview: true });
-      return true;
+      // Shown as read from the checked file: a file a command hard-linked in (`ln ~/.ssh/id_rsa
+      // .context-desk/tool-outputs/x.txt`) or a link swapped in meanwhile is refused.
+      return await this.showFile(store.root, resolved.absolute, { what: reference });
     } catch (e) {
       const message = e instanceof StoreReferenceError || e instanceof Error ? e.message : String(e);
       void vscode.window.showErrorMessage(`Context Desk: cannot open ${reference}: ${message}`);

@@ -56,29 +56,63 @@ export function hardLinkNote(files: readonly string[], root: string): string {
   return `\n(${n} other names (a hard link) and ${files.length === 1 ? 'was' : 'were'} not searched: a file in the Context Desk folder with another name may be any file linked in by a command. Delete it (the other names keep their content): ${names.join('; ')}${rest > 0 ? `; and ${rest} more` : ''})`;
 }
 
+/** What the editor is given of a store file: the text read from the checked file, or why it is refused. */
+export type StoreFileShown = { ok: true; real: string; text: string; cut: boolean } | { ok: false; why: string };
+
+/** A store file larger than this is shown as its first part (a terminal log may reach its folder's cap). */
+export const MAX_SHOWN_BYTES = 64 * 1024 * 1024;
+
 /**
- * Whether `file` may be opened in the editor as a file of the store at `root`: its real path (links
- * followed) and a refusal otherwise: it leads outside the store, is not a regular file, or has other
- * names (a hard link a command made: `ln ~/.ssh/id_rsa .context-desk/terminals/x.log` would show that
- * key as the terminal's log). Checked on the opened file, as the readers check it.
+ * The text of `file` as a file of the store at `root` may be shown in the editor, read from the handle
+ * that was checked (never opened again by path: a link a command swaps in meanwhile would show a
+ * foreign file as the store's). Refused when its real path (links followed) leads outside the store,
+ * it is not a regular file, or it has other names (a hard link a command made: `ln ~/.ssh/id_rsa
+ * .context-desk/terminals/x.log` would show that key as the terminal's log). Files over `maxBytes`
+ * are cut at the last line that fits (`cut`).
  */
-export async function storeFileToShow(
+export async function readStoreFileToShow(
   root: string,
   file: string,
-): Promise<{ ok: true; real: string } | { ok: false; why: string }> {
+  maxBytes = MAX_SHOWN_BYTES,
+): Promise<StoreFileShown> {
   const real = await fsp.realpath(file).catch(() => undefined);
   if (real === undefined) return { ok: false, why: `${file} does not exist (it may have been rotated away).` };
   const realRoot = await fsp.realpath(root).catch(() => path.resolve(root));
   const rel = path.relative(realRoot, real);
   if (rel === '' || rel.startsWith('..') || path.isAbsolute(rel))
     return { ok: false, why: `${file} is a link that leads outside the Context Desk folder; it is not opened.` };
+  let opened: Awaited<ReturnType<typeof openChecked>>;
   try {
-    const { fh } = await openChecked(real, { singleName: true });
-    await fh.close();
+    opened = await openChecked(real, { singleName: true });
   } catch (e) {
     if (e instanceof ReadRefusedError)
       return { ok: false, why: `${e.message.replace('is not read', 'is not opened')}.` };
     return { ok: false, why: `${file} cannot be opened: ${(e as Error).message}` };
   }
-  return { ok: true, real };
+  const { fh } = opened;
+  try {
+    // Up to one byte past the limit, from the handle: a log that grew since the stat is read as it is now.
+    const chunks: Buffer[] = [];
+    let total = 0;
+    for (;;) {
+      const buf = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
+      if (bytesRead === 0) break;
+      chunks.push(buf.subarray(0, bytesRead));
+      total += bytesRead;
+      if (total > maxBytes) break;
+    }
+    let bytes = Buffer.concat(chunks, total);
+    const cut = total > maxBytes;
+    if (cut) {
+      bytes = bytes.subarray(0, maxBytes);
+      const lastLine = bytes.lastIndexOf(0x0a);
+      if (lastLine >= 0) bytes = bytes.subarray(0, lastLine + 1);
+    }
+    return { ok: true, real, text: bytes.toString('utf8'), cut };
+  } catch (e) {
+    return { ok: false, why: `${file} cannot be read: ${(e as Error).message}` };
+  } finally {
+    await fh.close().catch(() => undefined);
+  }
 }

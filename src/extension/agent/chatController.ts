@@ -262,7 +262,7 @@ export class ChatController implements vscode.Disposable {
    */
   async openTranscript(id: string = this.model.snapshot.sessionId): Promise<boolean> {
     const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
-    return showTranscript(await this.openStore(), id, error);
+    return showTranscript(await this.openStore(), id, error, this.d.showStoreFile);
   }
 
   /**

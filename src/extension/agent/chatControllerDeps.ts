@@ -7,6 +7,7 @@ import type { Logger } from '../../core/ports';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 import type { ApprovalBroker } from './approvals';
 import type { Settings } from '../settings';
+import type { ShowStoreFile } from '../store/storeFileView';
 import type { Extras, SessionFactoryDeps } from './sessionFactory';
 
 export interface ChatControllerDeps {
@@ -18,6 +19,8 @@ export interface ChatControllerDeps {
   storeRoot: () => { root: string; workspaceFolder?: string };
   /** The window's store, opened through the extension's StoreAccess (it tells the user about refusals). */
   openStore: () => Promise<ContextStore>;
+  /** Opens a store file (a transcript) read-only, as checked. */
+  showStoreFile: ShowStoreFile;
   hostPorts: SessionFactoryDeps['hostPorts'];
   /** Who approves mcp_call (asked in the panel like a command); absent: calls run unasked. */
   mcpApproval?: (approvals: ApprovalBroker) => McpApprovalPort;

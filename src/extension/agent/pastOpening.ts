@@ -2,11 +2,11 @@
 // history file; one it did not write (a cloned repository can ship one) is asked about first and goes on
 // in a copy (history-fork.ts), the files it came in left as they were and still counted as foreign.
 // Its readable transcript opens in an editor.
-import * as vscode from 'vscode';
 import type { ContextStore } from '../../core/store/context-store';
 import { transcriptFile } from '../../core/store/history';
 import { forkHistory } from '../../core/store/history-fork';
 import type { Settings } from '../settings';
+import type { ShowStoreFile } from '../store/storeFileView';
 import { newSessionId } from './chatSnapshots';
 import { readPastSession, resumeForeignSession, type PastSession } from './resumedChat';
 import type { SessionHistory } from './sessionHistory';
@@ -48,11 +48,15 @@ export async function openPastSession(
   return { into, foreign, past, records };
 }
 
-/** Opens the readable transcript of session `id` in an editor; a file that is a link is refused (`error` says why). */
+/**
+ * Opens the readable transcript of session `id` read-only, as read from the checked file; a file that is
+ * a link is refused (`error` says why).
+ */
 export async function showTranscript(
   store: ContextStore,
   id: string,
   error: (message: string) => void,
+  show: ShowStoreFile,
 ): Promise<boolean> {
   let file: string;
   try {
@@ -61,6 +65,5 @@ export async function showTranscript(
     error(e instanceof Error ? e.message : String(e));
     return false;
   }
-  await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
-  return true;
+  return show(store.root, file, { what: 'the transcript', refused: error });
 }

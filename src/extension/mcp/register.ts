@@ -6,6 +6,7 @@ import type { McpController } from './mcpController';
 import { terminalText } from '../../core/mcp/inert';
 import { ToolsTreeProvider, type ToolsNode } from './toolsTree';
 import type { SkillsController } from '../skills';
+import type { ShowStoreFile } from '../store/storeFileView';
 
 export const TOOLS_VIEW_ID = 'contextDesk.tools';
 
@@ -14,7 +15,12 @@ export interface ToolsControllers {
   skills: SkillsController;
 }
 
-export function registerToolsView(context: vscode.ExtensionContext, load: () => ToolsControllers): void {
+/** `showFile` opens the store's MCP files read-only, as checked (a tool's file may be a link a server or command made). */
+export function registerToolsView(
+  context: vscode.ExtensionContext,
+  load: () => ToolsControllers,
+  showFile: ShowStoreFile,
+): void {
   const tree = new ToolsTreeProvider(load);
   const view = vscode.window.createTreeView(TOOLS_VIEW_ID, { treeDataProvider: tree, showCollapseAll: true });
   const start = (): void => {
@@ -34,15 +40,16 @@ export function registerToolsView(context: vscode.ExtensionContext, load: () => 
     }),
     vscode.commands.registerCommand('contextDesk.mcp.openDescription', async (node?: ToolsNode) => {
       const target = node?.kind === 'tool' ? node : await pickTool(load().mcp);
-      if (!target) return;
-      await vscode.window.showTextDocument(vscode.Uri.file(target.tool.file), { preview: true });
+      const dir = load().mcp.manager.mcpDir;
+      if (!target || !dir) return false;
+      return showFile(path.dirname(dir), target.tool.file, { what: 'the tool description' });
     }),
     vscode.commands.registerCommand('contextDesk.mcp.openServerFolder', async (node?: ToolsNode) => {
       const dir = load().mcp.manager.mcpDir;
-      if (!dir) return;
+      if (!dir) return false;
       const server = node?.kind === 'server' || node?.kind === 'tool' ? node.server : undefined;
       const file = server ? path.join(dir, server.folderName, 'SERVER.md') : path.join(dir, 'INDEX.md');
-      await vscode.window.showTextDocument(vscode.Uri.file(file), { preview: true });
+      return showFile(path.dirname(dir), file, { what: server ? 'the server description' : 'the MCP index' });
     }),
   );
 }

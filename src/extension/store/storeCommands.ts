@@ -4,13 +4,13 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { grepStore, type GrepScope } from '../../core/search/store-grep';
 import type { GrepMatch } from '../../core/search/ripgrep';
-import { storeFileToShow } from '../../core/search/single-name';
 import { unreadableNote } from '../../core/search/unreadable';
 import type { ChatSnapshot } from '../../protocol/chat';
 import type { ContextFolder } from '../contextFolder';
 import type { TerminalCapture } from './terminalCapture';
 import type { ContextStore } from '../../core/store/context-store';
 import { formatCount } from '../../core/numbers';
+import type { ShowStoreFile } from './storeFileView';
 
 export interface StoreCommandDeps {
   folder: () => ContextFolder;
@@ -19,6 +19,8 @@ export interface StoreCommandDeps {
   chat: () => ChatSnapshot | undefined;
   terminals: () => TerminalCapture;
   openStored: (reference: string) => Promise<boolean>;
+  /** Opens a store file read-only, as checked (storeFileView.ts). */
+  showFile: ShowStoreFile;
 }
 
 export function registerStoreCommands(context: vscode.ExtensionContext, d: StoreCommandDeps): void {
@@ -28,7 +30,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
     ),
     vscode.commands.registerCommand('contextDesk.openStored', (reference: string) => d.openStored(reference)),
     vscode.commands.registerCommand('contextDesk.grepTerminals', (scope?: GrepScope, pattern?: string) =>
-      grepPick(d.folder().root, scope ?? 'all', pattern),
+      grepPick(d.folder().root, d.showFile, scope ?? 'all', pattern),
     ),
     vscode.commands.registerCommand('contextDesk.openTerminalLog', async () => {
       const terminal = vscode.window.activeTerminal;
@@ -46,7 +48,7 @@ export function registerStoreCommands(context: vscode.ExtensionContext, d: Store
         );
         return false;
       }
-      return showStoreFile(d.folder().root, log, 'the terminal log');
+      return d.showFile(d.folder().root, log, { what: 'the terminal log' });
     }),
     vscode.commands.registerCommand('contextDesk.revealContextFolder', async () => {
       const store = await d.openStore();
@@ -95,7 +97,7 @@ async function pickMasked(d: StoreCommandDeps): Promise<void> {
 }
 
 /** A quick pick that searches as you type, streaming matches in; Escape cancels the search. */
-async function grepPick(root: string, scope: GrepScope, initial?: string): Promise<void> {
+async function grepPick(root: string, show: ShowStoreFile, scope: GrepScope, initial?: string): Promise<void> {
   type Item = vscode.QuickPickItem & { match?: GrepMatch };
   const qp = vscode.window.createQuickPick<Item>();
   let regex = true;
@@ -175,7 +177,7 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     if (!m) return;
     qp.hide();
     const pos = new vscode.Position(m.line - 1, m.ranges[0]?.start ?? 0);
-    await showStoreFile(root, m.file, 'the match', new vscode.Range(pos, pos));
+    await show(root, m.file, { what: 'the match', selection: new vscode.Range(pos, pos) });
   });
   qp.onDidHide(() => {
     search?.abort();
@@ -187,21 +189,6 @@ async function grepPick(root: string, scope: GrepScope, initial?: string): Promi
     qp.value = initial;
     run(initial);
   }
-}
-
-/**
- * Opens a file of the store in the editor, unless a command linked it in (another name, a link out):
- * then says why and returns false, as the store's readers refuse it.
- */
-async function showStoreFile(root: string, file: string, what: string, selection?: vscode.Range): Promise<boolean> {
-  const checked = await storeFileToShow(root, file);
-  if (!checked.ok) {
-    void vscode.window.showErrorMessage(`Context Desk: cannot open ${what}: ${checked.why}`);
-    return false;
-  }
-  const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(checked.real));
-  await vscode.window.showTextDocument(doc, { preview: true, ...(selection ? { selection } : {}) });
-  return true;
 }
 
 /** Up to 200 characters of a matching line around its first match (a long line's match can lie far in). */
