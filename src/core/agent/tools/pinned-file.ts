@@ -5,10 +5,13 @@
 // without following a last link (O_NOFOLLOW), and the opened file itself is checked before a byte is
 // written: a regular file with one name, whose name (Linux: /proc/self/fd) is the checked path.
 // A new file is created inside its checked folder through that folder's handle (O_EXCL: never through
-// a link, never over a file that appeared meanwhile).
+// a link, never over a file that appeared meanwhile). Without /proc (macOS, Windows) the handle's
+// device and inode are compared with an lstat of the path, no folder on the way a link (handle-path.ts),
+// and a new file is created by path only while its folder is still the opened one.
 import { constants, promises as fsp } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import * as path from 'node:path';
+import { nameOfHandle, pathNamesOpened, procFdUsable, type HandleLookup } from '../../handle-path';
 
 export type PinnedFile = { ok: true; handle: FileHandle } | { ok: false; why: string };
 
@@ -19,22 +22,6 @@ const NOFOLLOW = constants.O_NOFOLLOW ?? 0;
 const NONBLOCK = constants.O_NONBLOCK ?? 0; // a FIFO swapped in must not hang the open
 const DIRECTORY = constants.O_DIRECTORY ?? 0;
 
-/** Whether /proc/self/fd names what a descriptor is open on (Linux). */
-let procFd: Promise<boolean> | undefined;
-function hasProcFd(): Promise<boolean> {
-  procFd ??= fsp.readlink('/proc/self/fd/0').then(
-    () => true,
-    () => false,
-  );
-  return procFd;
-}
-
-/** The path `handle` is open on now, or undefined where the system does not say. */
-async function nameOf(handle: FileHandle): Promise<string | undefined> {
-  if (!(await hasProcFd())) return undefined;
-  return fsp.readlink(`/proc/self/fd/${handle.fd}`).catch(() => '');
-}
-
 const changed = (shown: string, what: string): string =>
   `${shown} changed just before writing (${what}); nothing was written.`;
 
@@ -42,7 +29,12 @@ const changed = (shown: string, what: string): string =>
  * Opens the existing file `absolute` (a real path the guard resolved) to rewrite it, or says why not:
  * it is no longer that regular file with one name. `shown` names it in the refusal.
  */
-export async function openPinnedExisting(absolute: string, shown: string, hook?: PinHook): Promise<PinnedFile> {
+export async function openPinnedExisting(
+  absolute: string,
+  shown: string,
+  hook?: PinHook,
+  lookup: HandleLookup = {},
+): Promise<PinnedFile> {
   let handle: FileHandle;
   try {
     handle = await fsp.open(absolute, constants.O_RDWR | NOFOLLOW | NONBLOCK);
@@ -51,19 +43,28 @@ export async function openPinnedExisting(absolute: string, shown: string, hook?:
     if (code === 'ELOOP' || code === 'EMLINK') return { ok: false, why: changed(shown, 'it is a symbolic link now') };
     return { ok: false, why: `${shown} could not be opened to write: ${(e as Error).message}` };
   }
-  const refused = await checkOpened(handle, absolute, shown, hook);
+  const refused = await checkOpened(handle, absolute, shown, lookup, hook);
   if (!refused) return { ok: true, handle };
   await handle.close();
   return { ok: false, why: refused };
 }
 
 /** Creates `absolute` (and its missing folders) inside the checked folders, never through a link. */
-export async function createPinned(absolute: string, shown: string, hook?: PinHook): Promise<PinnedFile> {
-  const parent = await pinnedFolder(path.dirname(absolute), shown);
+export async function createPinned(
+  absolute: string,
+  shown: string,
+  hook?: PinHook,
+  lookup: HandleLookup = {},
+): Promise<PinnedFile> {
+  const parent = await pinnedFolder(path.dirname(absolute), shown, lookup);
   if (!parent.ok) return parent;
   let handle: FileHandle;
   try {
-    const at = (await hasProcFd()) ? `/proc/self/fd/${parent.handle.fd}/${path.basename(absolute)}` : absolute;
+    const proc = await procFdUsable(lookup);
+    // By path only while the path still leads to the opened folder (checked again on the new file).
+    if (!proc && !(await pathNamesOpened(path.dirname(absolute), await parent.handle.stat())))
+      return { ok: false, why: changed(shown, 'its folder is another folder now') };
+    const at = proc ? `/proc/self/fd/${parent.handle.fd}/${path.basename(absolute)}` : absolute;
     handle = await fsp.open(at, constants.O_RDWR | constants.O_CREAT | constants.O_EXCL | NOFOLLOW | NONBLOCK, 0o666);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
@@ -77,30 +78,32 @@ export async function createPinned(absolute: string, shown: string, hook?: PinHo
   } finally {
     await parent.handle.close();
   }
-  const refused = await checkOpened(handle, absolute, shown, hook);
+  const refused = await checkOpened(handle, absolute, shown, lookup, hook);
   if (!refused) return { ok: true, handle };
   await handle.close();
   return { ok: false, why: refused };
 }
 
 /** Why the opened file is not the checked one, or ''. */
-async function checkOpened(handle: FileHandle, absolute: string, shown: string, hook?: PinHook): Promise<string> {
+async function checkOpened(
+  handle: FileHandle,
+  absolute: string,
+  shown: string,
+  lookup: HandleLookup,
+  hook?: PinHook,
+): Promise<string> {
   await hook?.();
   const st = await handle.stat();
   if (!st.isFile()) return changed(shown, 'it is not a regular file now');
   if (st.nlink !== 1) return changed(shown, 'it has other names now (a hard link), which may lie outside');
-  const name = await nameOf(handle);
+  const name = await nameOfHandle(handle.fd, lookup);
   if (name !== undefined) return name === absolute ? '' : changed(shown, 'it is reached through another folder now');
   // Without /proc: the path must still be this file, reached without links.
-  const byPath = await fsp.lstat(absolute).catch(() => undefined);
-  const real = await fsp.realpath(absolute).catch(() => '');
-  if (!byPath || byPath.dev !== st.dev || byPath.ino !== st.ino || real !== absolute)
-    return changed(shown, 'it is another file now');
-  return '';
+  return (await pathNamesOpened(absolute, st)) ? '' : changed(shown, 'it is another file now');
 }
 
 /** A handle on the folder `dir`, made where missing, each step inside the last (Linux) and checked. */
-async function pinnedFolder(dir: string, shown: string): Promise<PinnedFile> {
+async function pinnedFolder(dir: string, shown: string, lookup: HandleLookup): Promise<PinnedFile> {
   const missing: string[] = [];
   let base = dir;
   while (
@@ -120,10 +123,12 @@ async function pinnedFolder(dir: string, shown: string): Promise<PinnedFile> {
   } catch (e) {
     return { ok: false, why: changed(shown, `its folder could not be opened: ${(e as Error).message}`) };
   }
-  const proc = await hasProcFd();
+  const proc = await procFdUsable(lookup);
   for (const name of missing) {
     const at = proc ? `/proc/self/fd/${handle.fd}/${name}` : path.join(base, name);
     try {
+      // By path only while it leads to the folder opened last.
+      if (!proc && !(await pathNamesOpened(base, await handle.stat()))) throw new Error('it is another folder now');
       await fsp.mkdir(at).catch((e: NodeJS.ErrnoException) => {
         if (e.code !== 'EEXIST') throw e;
       });
@@ -136,9 +141,9 @@ async function pinnedFolder(dir: string, shown: string): Promise<PinnedFile> {
       return { ok: false, why: changed(shown, `its folder could not be made: ${(e as Error).message}`) };
     }
   }
-  const name = await nameOf(handle);
-  const real = name ?? (await fsp.realpath(dir).catch(() => ''));
-  if (real === dir) return { ok: true, handle };
+  // Named by the kernel, or else the path leads to this very folder with no link on the way.
+  const name = await nameOfHandle(handle.fd, lookup);
+  if (name !== undefined ? name === dir : await pathNamesOpened(dir, await handle.stat())) return { ok: true, handle };
   await handle.close();
   return { ok: false, why: changed(shown, 'its folder is reached through another folder now') };
 }
