@@ -2,6 +2,7 @@
 // refusing what would hold the extension host: a link to /dev/zero or /dev/urandom is read until memory
 // runs out (git stores links), a FIFO blocks the read forever, and a huge file is held whole.
 import { constants, promises as fsp, type Stats } from 'node:fs';
+import { nameOfHandle, pathNamesOpened, type HandleLookup } from './handle-path';
 
 export class ReadRefusedError extends Error {
   constructor(
@@ -23,7 +24,7 @@ export function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-export interface ReadOptions {
+export interface ReadOptions extends HandleLookup {
   /**
    * Refuse a file with more than one name (a hard link). For files under the store: a command can put
    * any file of the user's there (`ln ~/.ssh/id_rsa .context-desk/outputs/x.txt`), and what is read
@@ -56,17 +57,12 @@ export async function openForReading(file: string): Promise<{ fh: fsp.FileHandle
   }
 }
 
-/** The open file's path as the kernel has it (Linux); undefined where /proc cannot say. */
-async function pathOfHandle(fh: fsp.FileHandle): Promise<string | undefined> {
-  if (process.platform !== 'linux') return undefined;
-  return fsp.readlink(`/proc/self/fd/${fh.fd}`).catch(() => undefined);
-}
-
 /**
  * Opens `real` (a path already resolved and checked, with no links in it) for reading, as the file
  * that was checked: a folder on the way swapped for a link between the check and the open would
- * otherwise carry the open outside. On Linux the kernel names the opened file; elsewhere the path must
- * still resolve to itself and name the same inode. Throws ReadRefusedError when it is not that regular file.
+ * otherwise carry the open outside. On Linux the kernel names the opened file; elsewhere (or with
+ * `options.proc` false) the path, no folder on the way a link, must name the same device and inode
+ * (handle-path.ts). Throws ReadRefusedError when it is not that regular file.
  */
 export async function openChecked(real: string, options: ReadOptions = {}): Promise<{ fh: fsp.FileHandle; st: Stats }> {
   const { fh, st } = await openForReading(real);
@@ -75,12 +71,8 @@ export async function openChecked(real: string, options: ReadOptions = {}): Prom
       throw new ReadRefusedError(real, 'not-a-file', `${real} is not a regular file (${kindOf(st)}); it is not read`);
     const linked = hardLinkRefusal(real, st, options);
     if (linked) throw linked;
-    const opened = await pathOfHandle(fh);
-    const same =
-      opened !== undefined
-        ? opened === real
-        : (await fsp.realpath(real)) === real &&
-          (await fsp.stat(real).then((now) => now.dev === st.dev && now.ino === st.ino));
+    const opened = await nameOfHandle(fh.fd, options);
+    const same = opened !== undefined ? opened === real : await pathNamesOpened(real, st);
     if (!same) throw new ReadRefusedError(real, 'moved', `${real} changed while it was opened; it is not read`);
     return { fh, st };
   } catch (e) {

@@ -86,3 +86,18 @@ test('openChecked opens the checked path itself and refuses one that now leads e
   execFileSync('mkfifo', [path.join(dir, 'pipe')]);
   await assert.rejects(openChecked(path.join(dir, 'pipe')), { reason: 'not-a-file' });
 });
+
+test('openChecked without /proc compares the opened file with the path: a link on the way or a replaced file is refused', async (t) => {
+  const dir = await withDir(t);
+  const file = path.join(dir, 'a.txt');
+  await writeFile(file, 'text\n');
+  const noProc = { proc: false };
+  const { fh } = await openChecked(file, noProc);
+  await fh.close();
+  await symlink(dir, path.join(dir, 'via'));
+  await assert.rejects(openChecked(path.join(dir, 'via', 'a.txt'), noProc), { reason: 'moved' });
+  await symlink(file, path.join(dir, 'link.txt'));
+  await assert.rejects(openChecked(path.join(dir, 'link.txt'), noProc), { reason: 'moved' });
+  execFileSync('mkfifo', [path.join(dir, 'pipe')]);
+  await assert.rejects(openChecked(path.join(dir, 'pipe'), noProc), { reason: 'not-a-file' });
+});
