@@ -54,7 +54,14 @@ describe('Store files opened in the editor', function () {
     assert.equal(await vscode.commands.executeCommand('contextDesk.openStored', stored), true);
     await waitFor(() => activeText() !== undefined, 10_000, 'an editor opens');
     const doc = vscode.window.activeTextEditor!.document;
-    assert.equal(doc.getText(), 'the stored output\n');
+    assert.ok(doc.getText().startsWith('the stored output\n'), doc.getText());
+    // The swap is a change of the file: read again, it is refused and the checked text stays.
+    await waitFor(
+      () => /\(Context Desk: not read again: .*leads outside the Context Desk folder/.test(doc.getText()),
+      10_000,
+      'the refusal below the checked text',
+    );
+    assert.ok(doc.getText().startsWith('the stored output\n'), doc.getText());
     assert.equal(path.basename(doc.uri.path), 'so-swap.txt', 'the tab names the file');
     // Nothing reaches the link's target: the document is not the file on disk.
     assert.notEqual(doc.uri.scheme, 'file');
@@ -71,12 +78,22 @@ describe('Store files opened in the editor', function () {
     const store = await a.openStore();
     const transcript = store.historyPaths('so-transcript').markdown;
     fs.mkdirSync(path.dirname(transcript), { recursive: true });
-    fs.writeFileSync(transcript, '# the transcript\n');
+    const text = '# the transcript\nFull output (3 lines, ~9 tokens): tool-outputs/so.txt - read, tail or grep it\n';
+    fs.writeFileSync(transcript, text);
     swapForLinkAfterCheck(outsideFile('private key\n'));
     assert.equal(await a.chat().openTranscript('so-transcript'), true);
     await waitFor(() => activeText() !== undefined, 10_000, 'the transcript opens');
-    assert.equal(activeText(), '# the transcript\n');
-    assert.notEqual(vscode.window.activeTextEditor!.document.uri.scheme, 'file');
+    // (A note may follow once the swap is seen: the checked text is never replaced by the link's.)
+    assert.ok(activeText()!.startsWith(text), activeText());
+    assert.doesNotMatch(activeText()!, /private key/);
+    const doc = vscode.window.activeTextEditor!.document;
+    assert.notEqual(doc.uri.scheme, 'file');
+    // Its links to stored outputs still work in the read-only document.
+    const links = await vscode.commands.executeCommand<vscode.DocumentLink[]>('vscode.executeLinkProvider', doc.uri);
+    assert.ok(
+      links.some((l) => /contextDesk\.openStored/.test(l.target?.toString(true) ?? '')),
+      JSON.stringify(links.map((l) => l.target?.toString(true))),
+    );
 
     // A description outside the store (a node handed to the command) is refused, not opened.
     const mcpDir = path.join(root, 'mcp', 'so-server');
@@ -100,7 +117,8 @@ describe('Store files opened in the editor', function () {
       tool: { name: 'echo', summary: '', file: description },
     });
     await waitFor(() => /echo/.test(activeText() ?? ''), 10_000, 'the description opens');
-    assert.equal(activeText(), '{"name":"echo"}\n');
+    assert.ok(activeText()!.startsWith('{"name":"echo"}\n'), activeText());
+    assert.doesNotMatch(activeText()!, /private key/);
   });
 
   it('an open terminal log follows what the terminal prints next', async () => {
