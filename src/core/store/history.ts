@@ -248,9 +248,29 @@ export async function historyIdentity(file: string): Promise<string | undefined>
   return st ? `${st.dev}:${st.ino}:${st.size}:${st.ctimeNs}` : undefined;
 }
 
-/** Lists the sessions in the store's history, newest first. */
+/**
+ * Why the store's history folder is not its own, or undefined when it is: a cloned repository can ship a
+ * store whose `history` is a link to another project's (`/home/me/other/.context-desk/history`), and
+ * those sessions would be listed, summarized and resumed as this store's.
+ */
+async function historyFolderRefusal(store: ContextStore): Promise<string | undefined> {
+  const dir = store.folder('history');
+  const st = await fsp.lstat(dir).catch(() => undefined);
+  if (!st) return undefined;
+  if (st.isSymbolicLink())
+    return `${store.displayPath(dir)} is a link; sessions are only read from the store's own history folder.`;
+  if (!st.isDirectory()) return `${store.displayPath(dir)} is not a folder.`;
+  const [real, realRoot] = await Promise.all([fsp.realpath(dir), fsp.realpath(store.root)]).catch(() => ['', '-']);
+  // Case apart (macOS and Windows give realpath the case on disk): the folder right under the real root.
+  if (real.toLowerCase() !== path.join(realRoot, 'history').toLowerCase())
+    return `${store.displayPath(dir)} leads outside the Context Desk folder; its sessions are not read.`;
+  return undefined;
+}
+
+/** Lists the sessions in the store's history, newest first (none from a history folder that is not the store's). */
 export async function listSessions(store: ContextStore): Promise<SessionEntry[]> {
   const dir = store.folder('history');
+  if (await historyFolderRefusal(store)) return [];
   const names = (await fsp.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.jsonl'));
   const out: SessionEntry[] = [];
   for (const n of names) {
@@ -309,6 +329,8 @@ export const MAX_RESUME_BYTES = MAX_JSONL_BYTES;
  */
 export async function loadSession(store: ContextStore, session: string): Promise<JsonlReadResult<HistoryLine>> {
   const file = store.historyPaths(safeName(session)).jsonl;
+  const refused = await historyFolderRefusal(store);
+  if (refused) throw new Error(refused);
   const st = await fsp.lstat(file).catch(() => undefined);
   if (!st) return { records: [], badLines: [] };
   if (st.isSymbolicLink())
