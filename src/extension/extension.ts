@@ -55,13 +55,13 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   const settings = (): Settings => readSettings(vscode.workspace.getConfiguration(SECTION));
   const folders = new ContextFolders(context);
   const contextFolder = (): ReturnType<ContextFolders['current']> => folders.current();
-  // Every part of the window opens the store through this one object (refusals and links are told once).
   // Store files open read-only, as read from the checked file (never by path: a link swapped in would show).
-  const storeFiles = new StoreFileView(() => contextFolder().root);
+  const storeFiles: StoreFileView = new StoreFileView(async (): Promise<string> => (await storeAccess().open()).root);
   context.subscriptions.push(
     storeFiles,
     vscode.workspace.registerTextDocumentContentProvider(STORE_FILE_SCHEME, storeFiles),
   );
+  // Every part of the window opens the store through this one object (refusals and links are told once).
   const storeAccess = lazy(() => new (features().StoreAccess)(folders, logger, storeFiles.show));
   const statusBar = new ContextStatusBar();
   const mcpAllowList = new McpAllowList(context.workspaceState);

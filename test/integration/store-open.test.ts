@@ -121,6 +121,22 @@ describe('Store files opened in the editor', function () {
     assert.doesNotMatch(activeText()!, /private key/);
   });
 
+  it('a store document VS Code opens by itself (a restored tab, a link) is read only as a file of the store', async () => {
+    const stored = path.join(root, 'tool-outputs', 'so-restored.txt');
+    fs.mkdirSync(path.dirname(stored), { recursive: true });
+    fs.writeFileSync(stored, 'restored text\n');
+    const own = await vscode.workspace.openTextDocument(
+      vscode.Uri.file(fs.realpathSync(stored)).with({ scheme: 'context-desk-store' }),
+    );
+    assert.equal(own.getText(), 'restored text\n');
+    const foreign = outsideFile('private key\n');
+    const refused = await vscode.workspace.openTextDocument(
+      vscode.Uri.file(foreign).with({ scheme: 'context-desk-store' }),
+    );
+    assert.match(refused.getText(), /^\(Context Desk: .*leads outside the Context Desk folder/);
+    assert.doesNotMatch(refused.getText(), /private key/);
+  });
+
   it('an open terminal log follows what the terminal prints next', async () => {
     const terminal = vscode.window.createTerminal({ name: 'so-log', shellPath: '/bin/bash' });
     try {

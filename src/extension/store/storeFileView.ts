@@ -43,9 +43,9 @@ export class StoreFileView implements vscode.TextDocumentContentProvider, vscode
   private readonly shown = new Map<string, Shown>();
   private readonly closing: vscode.Disposable;
 
-  /** `currentRoot`: the window's store, for a document VS Code asks for that was not opened here (a restored tab). */
+  /** `currentRoot`: the window's store (as opened, refusals applied), for a document not opened here (a restored tab). */
   constructor(
-    private readonly currentRoot: () => string,
+    private readonly currentRoot: () => Promise<string>,
     private readonly read: (root: string, file: string) => Promise<StoreFileShown> = readStoreFileToShow,
   ) {
     this.closing = vscode.workspace.onDidCloseTextDocument((doc) => {
@@ -88,7 +88,9 @@ export class StoreFileView implements vscode.TextDocumentContentProvider, vscode
     const entry = this.shown.get(key);
     if (entry) return entry.text;
     // Not opened here (a tab VS Code restored, a link elsewhere): read only as a file of this window's store.
-    const root = this.currentRoot();
+    const root = await this.currentRoot().catch(() => undefined);
+    if (root === undefined)
+      return '(Context Desk: its folder cannot be opened; open the file again from Context Desk.)\n';
     const checked = await this.read(root, uri.fsPath);
     if (!checked.ok) return `(Context Desk: ${checked.why})\n`;
     const text = withNote(checked);
