@@ -24,8 +24,10 @@ export type ShowStoreFile = (root: string, file: string, options: ShowOptions) =
 /** Tests only: a function stored under this key on globalThis runs right after a file's check (a link is swapped in there). */
 const AFTER_CHECK = Symbol.for('contextDesk.test.afterStoreFileCheck');
 
-/** A change is read again at most this often (a busy terminal appends many times a second). */
+/** A change is read again at most this often (a busy terminal appends many times a second)... */
 const REFRESH_MS = 300;
+/** ...and a large file less often: a millisecond per 20 KB shown (64 MB: every 3.4 s). */
+const refreshDelay = (chars: number): number => Math.max(REFRESH_MS, Math.round(chars / 20_000));
 
 interface Shown {
   root: string;
@@ -117,7 +119,7 @@ export class StoreFileView implements vscode.TextDocumentContentProvider, vscode
           entry.text = text;
           this.changed.fire(uri);
         });
-      }, REFRESH_MS);
+      }, refreshDelay(entry.base.length));
     };
     return vscode.Disposable.from(
       watcher,
