@@ -100,6 +100,80 @@ test('Qwen Code: usage that is not a token count is left out, never summed', asy
   );
 });
 
+// Qwen Code's OpenAI converter (openaiContentGenerator/converter.ts) writes completion_tokens, reasoning
+// included, as candidatesTokenCount and reasoning_tokens (or an estimate) as thoughtsTokenCount, with
+// totalTokenCount = total_tokens; Gemini's own usage keeps thoughts beside the candidates and in the total.
+test('Qwen Code: thoughts are added to the output only where they are beside it (Gemini), not inside it (OpenAI)', async () => {
+  const [t] = await session([
+    record('u1', null, 'user', user('hi')),
+    // OpenAI-compatible model: 70 completion tokens, 18 of them reasoning; total_tokens 2300.
+    record(
+      'a1',
+      'u1',
+      'assistant',
+      reply('one', {
+        promptTokenCount: 2230,
+        candidatesTokenCount: 70,
+        thoughtsTokenCount: 18,
+        totalTokenCount: 2300,
+        cachedContentTokenCount: 2100,
+      }),
+    ),
+    record('u2', 'a1', 'user', user('and?')),
+    // Gemini: 52 candidates beside 18 thoughts and 5 tool-use prompt tokens; the total holds them all.
+    record(
+      'a2',
+      'u2',
+      'assistant',
+      reply('two', {
+        promptTokenCount: 2400,
+        toolUsePromptTokenCount: 5,
+        candidatesTokenCount: 52,
+        thoughtsTokenCount: 18,
+        totalTokenCount: 2475,
+      }),
+    ),
+    record('u3', 'a2', 'user', user('more?')),
+    // No total (a provider that sent no total_tokens): which convention is not known.
+    record(
+      'a3',
+      'u3',
+      'assistant',
+      reply('three', {
+        promptTokenCount: 2500,
+        candidatesTokenCount: 30,
+        thoughtsTokenCount: 10,
+        totalTokenCount: 0,
+      }),
+    ),
+    record('u4', 'a3', 'user', user('last')),
+    // More thoughts than candidates: only Gemini writes that (OpenAI's reasoning is part of its completion).
+    record(
+      'a4',
+      'u4',
+      'assistant',
+      reply('four', {
+        promptTokenCount: 2600,
+        candidatesTokenCount: 10,
+        thoughtsTokenCount: 300,
+      }),
+    ),
+  ]);
+  assert.deepEqual(
+    t!.calls!.map((c) => c.recorded),
+    [
+      { inputTokens: 2230, cachedTokens: 2100, outputTokens: 70 },
+      { inputTokens: 2405, outputTokens: 70 },
+      { inputTokens: 2500 },
+      { inputTokens: 2600, outputTokens: 310 },
+    ],
+  );
+  assert.match(
+    t!.warnings!.join('\n'),
+    /1 reply's output tokens not known: its thought tokens may or may not be inside its candidate tokens/,
+  );
+});
+
 test('Qwen Code: a notification is the environment, a prompt typed mid-turn the person, function responses beside text', async () => {
   const [t] = await session([
     record('u1', null, 'user', user('start the build')),

@@ -88,7 +88,7 @@ function activePath(records: JsonObject[]): { path: JsonObject[]; abandoned: num
   return { path: chain.reverse(), abandoned };
 }
 
-function usageOf(v: Json | undefined): RecordedUsage | undefined {
+function usageOf(v: Json | undefined, notes: Notes): RecordedUsage | undefined {
   if (!isObject(v)) return undefined;
   const figures = [
     v.promptTokenCount,
@@ -96,16 +96,44 @@ function usageOf(v: Json | undefined): RecordedUsage | undefined {
     v.cachedContentTokenCount,
     v.candidatesTokenCount,
     v.thoughtsTokenCount,
+    v.totalTokenCount,
   ].map(optionalCount);
   // A figure that is not a token count makes every sum with it wrong: the reply's usage is left out.
   if (figures.includes(BAD_COUNT)) return { unreadableTokens: true };
-  const [prompt, tool, cached, output, thoughts] = figures as (number | undefined)[];
+  const [prompt, tool, cached, candidates, thoughts, total] = figures as (number | undefined)[];
   const u: RecordedUsage = {};
   // Gemini's convention: cached tokens are inside the prompt, the tool-use prompt beside it.
   if (prompt !== undefined) u.inputTokens = prompt + (tool ?? 0);
   if (cached !== undefined) u.cachedTokens = cached;
-  if (output !== undefined || thoughts !== undefined) u.outputTokens = (output ?? 0) + (thoughts ?? 0);
+  const output = outputOf(candidates, thoughts, (prompt ?? 0) + (tool ?? 0), total);
+  if (output === 'unknown')
+    notes.add(
+      'qwen-thoughts-unknown',
+      (n) =>
+        `${n === 1 ? "1 reply's" : `${n} replies'`} output tokens not known: its thought tokens may or may not be ` +
+        "inside its candidate tokens (Qwen Code writes an OpenAI-compatible reply's reasoning inside them, " +
+        "Gemini's beside them) and the record's total does not tell which",
+    );
+  else if (output !== undefined) u.outputTokens = output;
   return Object.keys(u).length > 0 ? u : undefined;
+}
+
+/**
+ * The reply's output tokens. Gemini counts thoughts beside the candidates (and in the total); Qwen Code's
+ * OpenAI converter writes `completion_tokens`, reasoning included, as the candidates and the reasoning
+ * (or its estimate) again as thoughts, with `total_tokens` as the total. The total tells them apart.
+ */
+function outputOf(
+  candidates: number | undefined,
+  thoughts: number | undefined,
+  prompt: number,
+  total: number | undefined,
+): number | 'unknown' | undefined {
+  if (!thoughts) return candidates;
+  if (candidates === undefined || thoughts > candidates) return (candidates ?? 0) + thoughts; // only Gemini's
+  if (total === prompt + candidates + thoughts) return candidates + thoughts;
+  if (total === prompt + candidates) return candidates;
+  return 'unknown';
 }
 
 const partsOf = (content: JsonObject): Json[] => (Array.isArray(content.parts) ? content.parts : []);
@@ -214,7 +242,7 @@ function readRun(records: JsonObject[], notes: Notes, sidechain: boolean): Impor
       continue;
     }
     if (r.type === 'assistant') {
-      b.call(b.push(modelMessage(content, where, notes)), usageOf(r.usageMetadata));
+      b.call(b.push(modelMessage(content, where, notes)), usageOf(r.usageMetadata, notes));
       continue;
     }
     // A sub-agent's task comes from the agent that started it; a person typed the session's prompts.
