@@ -8,6 +8,7 @@ import type { Input } from './read/source';
 import { aider } from './formats/aider';
 import { anthropicRequest, clineHistory } from './formats/anthropic';
 import { claudeCode } from './formats/claude-code';
+import { clineSdkSession } from './formats/cline-sdk';
 import { codex } from './formats/codex';
 import { geminiCli } from './formats/gemini-cli';
 import { contextDeskHistory } from './formats/context-desk';
@@ -31,6 +32,7 @@ export const IMPORTERS: readonly Importer[] = [
   qwenCode,
   claudeCode,
   clineHistory,
+  clineSdkSession,
   anthropicRequest,
   openAiResponses,
   openAiChat,

@@ -130,7 +130,7 @@ function systemText(v: Json | undefined, notes: Notes): string | undefined {
  * Reads Anthropic messages into the builder; Roo's condensed messages are forgotten after their summary.
  * Returns where each message of the list starts among the builder's messages (one may become several).
  */
-function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes, countImages: boolean): number[] {
+export function readMessages(list: Json[], b: TrajectoryBuilder, notes: Notes, countImages: boolean): number[] {
   const condensed = new Map<string, number[]>();
   const starts: number[] = [];
   list.forEach((v, i) => {

@@ -1,0 +1,72 @@
+// Cline's SDK hosts (CLI 3, the desktop app, the VS Code extension's SDK build) keep a session as
+// `~/.cline/data/sessions/<id>/<id>.messages.json` (a sub-agent's as `<agent>.messages.json`):
+// `{version: 1, updated_at, agent, sessionId, messages, system_prompt?}`, the messages in Anthropic's
+// block shape, an assistant message naming its model (`modelInfo.id`) and, at the end of a turn, its
+// `metrics` (sdk/packages/core/docs/messages-contract-v1.md). Those metrics are not one call's usage:
+// `inputTokens` is the whole prompt from the SDK's AI-SDK providers and the uncached part from its
+// legacy handlers (sdk/packages/core/src/services/agent-events.ts), and a run without per-request
+// metrics puts the run's total on its last message (session-data.ts). Their cost adds up either way.
+import { fail, printable } from '../errors';
+import type { Importer } from '../importer';
+import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { firstModel } from '../model-name';
+import { plural } from '../notes';
+import type { Input } from '../read/source';
+import { TrajectoryBuilder } from '../builder';
+import { readMessages } from './anthropic';
+
+/** The file's shape, whatever its version: what tells it from other `{messages}` documents. */
+function isMessagesFile(v: Json): v is JsonObject {
+  return (
+    isObject(v) &&
+    typeof v.version === 'number' &&
+    typeof v.sessionId === 'string' &&
+    typeof v.agent === 'string' &&
+    Array.isArray(v.messages) &&
+    v.messages.every((m) => isObject(m) && (m.role === 'user' || m.role === 'assistant'))
+  );
+}
+
+export const clineSdkSession: Importer = {
+  name: 'Cline SDK session',
+  detect: (input: Input) => input.kind === 'document' && isMessagesFile(input.value),
+  read(input, notes) {
+    const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
+    if (doc.version !== 1)
+      fail(
+        `Cline messages.json version ${printable(String(doc.version), 20)}: replay reads version 1`,
+        'Cline messages.json of another version',
+      );
+    const messages = Array.isArray(doc.messages) ? doc.messages : [];
+    const b = new TrajectoryBuilder();
+    if (typeof doc.system_prompt === 'string' && doc.system_prompt !== '')
+      b.push({ role: 'system', content: doc.system_prompt, origin: 'agent' });
+    else notes.say("Cline's system prompt and tool definitions are not in the file: raw counts are a lower bound");
+    readMessages(messages, b, notes, false);
+    let cost = 0;
+    let withMetrics = 0;
+    for (const m of messages) {
+      if (!isObject(m) || !isObject(m.metrics)) continue;
+      withMetrics++;
+      cost += optionalNumber(m.metrics.cost) ?? 0;
+    }
+    if (withMetrics > 0)
+      notes.say(
+        `${withMetrics === 1 ? "1 assistant message's" : `${plural(withMetrics, 'assistant message')}'`} metrics not ` +
+          "read as recorded usage: Cline's inputTokens is the " +
+          'whole prompt for some providers and its uncached part for others, and a turn may hold the total of ' +
+          'several calls (their cost is the recorded cost)',
+      );
+    const model = firstModel(messages, (m) => (isObject(m) && isObject(m.modelInfo) ? m.modelInfo.id : undefined));
+    return [
+      {
+        format: 'cline',
+        ...(model ? { model } : {}),
+        messages: b.messages,
+        calls: b.calls,
+        // $0 beside billed tokens is a model without a price, not a free run.
+        ...(cost > 0 ? { recordedCost: Math.round(cost * 1e9) / 1e9 } : {}),
+      },
+    ];
+  },
+};

@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
+import { fixture, shape } from './helpers';
+
+const SESSION = fixture('cline-sdk-session/sess_4kq2.messages.json');
+
+/** The fixture's session with `change` applied, written to a temporary file. */
+async function variant(change: (doc: Record<string, unknown>) => void): Promise<Trajectory[]> {
+  const doc = JSON.parse(readFileSync(SESSION, 'utf8')) as Record<string, unknown>;
+  change(doc);
+  const file = join(mkdtempSync(join(tmpdir(), 'cd-cline-sdk-')), 's.messages.json');
+  writeFileSync(file, JSON.stringify(doc));
+  return loadTrajectoryFile(file);
+}
+
+test('Cline SDK (CLI 3, VS Code 4): messages.json v1 is read as Cline, one call per assistant message', async () => {
+  const [t] = await loadTrajectoryFile(SESSION);
+  assert.equal(t!.format, 'cline');
+  assert.equal(t!.model, 'claude-sonnet-4-6');
+  assert.deepEqual(shape(t!), [
+    'system/agent',
+    'user/person',
+    'assistant/agent',
+    'tool/environment',
+    'assistant/agent',
+    'tool/environment',
+    'assistant/agent',
+  ]);
+  assert.match(t!.messages[0]!.content, /^You are Cline/);
+  assert.deepEqual(t!.messages[2]!.toolCalls, [
+    { id: 'toolu_1', name: 'read_files', arguments: '{"path":"src/util.ts"}' },
+  ]);
+  assert.equal(t!.messages[3]!.toolCallId, 'toolu_1');
+  assert.equal(t!.messages[3]!.content, 'export const foo = 1;\n');
+  assert.equal((t!.calls ?? []).length, 3);
+});
+
+// `metrics.inputTokens` is the whole prompt where the SDK's AI-SDK providers reported it and the
+// uncached part where a legacy ApiHandler did (sdk/packages/core/src/services/agent-events.ts), and a
+// run without per-request metrics puts the run's total on its last message (session-data.ts):
+// no figure can be taken as one call's prompt. The money adds up either way.
+test("Cline SDK: metrics are not read as a call's usage (their meaning depends on the provider), their cost is the run's", async () => {
+  const [t] = await loadTrajectoryFile(SESSION);
+  assert.ok(
+    t!.calls!.every((c) => c.recorded === undefined),
+    'no call takes a figure whose meaning is not known',
+  );
+  assert.equal(t!.recordedCost, 0.0222);
+  const warnings = t!.warnings!.join('\n');
+  assert.match(warnings, /2 assistant messages' metrics not read as recorded usage/);
+  assert.match(warnings, /thinking/);
+  assert.doesNotMatch(warnings, /system prompt/);
+});
+
+test('Cline SDK: no system_prompt says raw counts are a lower bound; costs of $0 are no recorded cost', async () => {
+  const [t] = await variant((doc) => {
+    delete doc.system_prompt;
+    for (const m of doc.messages as { metrics?: { cost: number } }[]) if (m.metrics) m.metrics.cost = 0;
+  });
+  assert.equal(t!.messages[0]!.role, 'user');
+  assert.equal(t!.recordedCost, undefined);
+  assert.match(t!.warnings!.join('\n'), /system prompt .*not in the file: raw counts are a lower bound/);
+});
+
+test('Cline SDK: another version of messages.json is refused with its version, not read as some other format', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cline-sdk-'));
+  const doc = JSON.parse(readFileSync(SESSION, 'utf8')) as Record<string, unknown>;
+  writeFileSync(join(dir, 's.messages.json'), JSON.stringify({ ...doc, version: 2 }));
+  const { trajectories, skipped } = await loadTrajectories([dir]);
+  assert.equal(trajectories.length, 0);
+  assert.equal(skipped.length, 1);
+  assert.match(skipped[0]!.error, /Cline messages\.json version 2/);
+});
