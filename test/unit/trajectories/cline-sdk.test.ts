@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
@@ -74,4 +74,26 @@ test('Cline SDK: another version of messages.json is refused with its version, n
   assert.equal(trajectories.length, 0);
   assert.equal(skipped.length, 1);
   assert.match(skipped[0]!.error, /Cline messages\.json version 2/);
+});
+
+// Cline 3.x's ClineStorageMessage (apps/vscode/src/shared/messages/content.ts) keeps `modelInfo:
+// {modelId, providerId, mode}` on a message of api_conversation_history.json: the model picks the cache.
+test("Cline task history: the model is read from a message's modelInfo", async () => {
+  const dir = join(mkdtempSync(join(tmpdir(), 'cd-cline-')), 'task-1');
+  mkdirSync(dir);
+  writeFileSync(
+    join(dir, 'api_conversation_history.json'),
+    JSON.stringify([
+      { role: 'user', content: [{ type: 'text', text: '<task>\nfix it\n</task>' }], ts: 1 },
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'a', name: 'read_file', input: { path: 'a.ts' } }],
+        modelInfo: { modelId: 'claude-sonnet-4-5-20250929', providerId: 'anthropic', mode: 'act' },
+        ts: 2,
+      },
+    ]),
+  );
+  const [t] = await loadTrajectoryFile(join(dir, 'api_conversation_history.json'));
+  assert.equal(t!.format, 'cline');
+  assert.equal(t!.model, 'claude-sonnet-4-5-20250929');
 });

@@ -5,7 +5,7 @@
 // `thinking` blocks are not counted, though Claude keeps them in the prompt within a tool-use loop (and
 // Opus 4.5 and later in every later turn): what the API counts for them is not in the log, so the note
 // says raw counts are a lower bound; anything else is noted.
-import { modelName } from '../model-name';
+import { firstModel, modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { contentText, type MediaTally } from '../content';
@@ -204,7 +204,11 @@ export const clineHistory: Importer = {
     const list = input.kind === 'document' && Array.isArray(input.value) ? input.value : [];
     const starts = readMessages(list, b, notes, false);
     notes.say('the system prompt and tool definitions are not in the task history: raw counts are a lower bound');
-    return [{ format: 'cline', messages: b.messages, calls: b.calls, messageStarts: starts }];
+    // Cline 3.x names the model on its messages (`modelInfo.modelId`); Roo Code and older Cline do not.
+    const model = firstModel(list, (m) => (isObject(m) && isObject(m.modelInfo) ? m.modelInfo.modelId : undefined));
+    return [
+      { format: 'cline', ...(model ? { model } : {}), messages: b.messages, calls: b.calls, messageStarts: starts },
+    ];
   },
 };
 
