@@ -24,12 +24,13 @@ export function chatToolCalls(v: unknown, where: string): ToolCall[] | undefined
   if (v === undefined || v === null) return undefined;
   const calls = asArray(v, `${where}: tool_calls`).map((c, j) => {
     const call = asObject(c, `${where}: tool call ${j}`);
-    const fn = isObject(call.function) ? call.function : call;
+    // A custom tool (`type: 'custom'`) carries free text as `custom.input`, a function JSON `arguments`.
+    const fn = isObject(call.function) ? call.function : isObject(call.custom) ? call.custom : call;
     if (typeof fn.name !== 'string') fail(`${where}: tool call ${j} has no function name`);
     return {
       id: typeof call.id === 'string' ? call.id : `call_${j}`,
       name: fn.name,
-      arguments: argumentsText(fn.arguments),
+      arguments: argumentsText(fn.arguments ?? fn.input),
     };
   });
   return calls.length > 0 ? calls : undefined;
@@ -44,7 +45,8 @@ export function chatMessage(
   origin = chatOrigin(role),
 ): Message {
   const message: Message = { role, content: contentText(m.content, where, notes), origin };
-  const calls = chatToolCalls(m.tool_calls, where);
+  // `function_call`: the legacy function-calling shape, one call per reply, answered by a `function` message.
+  const calls = chatToolCalls(m.tool_calls ?? (isObject(m.function_call) ? [m.function_call] : undefined), where);
   if (calls) message.toolCalls = calls;
   const ids = m.tool_call_ids;
   if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
