@@ -440,3 +440,43 @@ test('Claude Code: a background task notice Claude Code stamped as such is the e
   ]);
   assert.deepEqual(shape(t), ['user/person', 'assistant/agent', 'user/environment', 'assistant/agent']);
 });
+
+// The Messages API returns `context_management.applied_edits` when its context editing cleared tool
+// results or thinking from the prompt it was sent (`clear_tool_uses_20250919`, `clear_thinking_20251015`):
+// that call's prompt held less than the session file, and nothing in the file says what.
+test('Claude Code: a response whose prompt the API edited (context management) is said, not replayed silently as sent whole', async () => {
+  const reply = (uuid: string, parent: string, id: string, edits: object[]) =>
+    JSON.stringify({
+      type: 'assistant',
+      uuid,
+      parentUuid: parent,
+      sessionId: 's',
+      requestId: `req_${id}`,
+      message: {
+        id,
+        role: 'assistant',
+        model: 'claude-sonnet-4-5',
+        content: [{ type: 'text', text: 'ok' }],
+        stop_reason: 'end_turn',
+        usage: { input_tokens: 10, cache_read_input_tokens: 4000, cache_creation_input_tokens: 0, output_tokens: 2 },
+        context_management: { applied_edits: edits },
+      },
+    });
+  const t = await session('edited.jsonl', [
+    rec('u1', null, 'user', 'first'),
+    reply('a1', 'u1', 'msg_1', []),
+    rec('u2', 'a1', 'user', 'second'),
+    reply('a2', 'u2', 'msg_2', [
+      { type: 'clear_tool_uses_20250919', cleared_tool_uses: 3, cleared_input_tokens: 12000 },
+    ]),
+    rec('u3', 'a2', 'user', 'third'),
+    reply('a3', 'u3', 'msg_3', [
+      { type: 'clear_thinking_20251015', cleared_thinking_turns: 2, cleared_input_tokens: 800 },
+    ]),
+  ]);
+  assert.equal(t.calls!.length, 3);
+  assert.match(
+    t.warnings!.join('\n'),
+    /2 calls whose prompt the API edited \(context management cleared 12,800 input tokens of tool results or thinking\): the log does not say which, so raw counts more than was sent/,
+  );
+});

@@ -8,11 +8,11 @@ import { modelName } from '../model-name';
 import type { Message } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
 import { fail } from '../errors';
-import { isObject, optionalNumber, type Json, type JsonObject } from '../json';
+import { isObject, type Json, type JsonObject } from '../json';
 import { plural, type Notes, noteBadLines, runMedia } from '../notes';
 import type { ImportedRun, Importer } from '../importer';
 import type { Input } from '../read/source';
-import { usageFrom } from '../usage';
+import { recordedOf } from './claude-code-usage';
 import { assistantMessage, userMessages } from './anthropic';
 import { activePath, isCompactionAgent, isCompactionStart } from './claude-code-path';
 import { compactionRun, continuesElsewhere } from './claude-code-compaction';
@@ -49,14 +49,6 @@ function recordsOf(input: Input): JsonObject[] {
  * figures final, output a snapshot of 1 to 10 tokens. Output is taken only from a record that has a
  * stop reason (the end of the response); without one the call's output is counted from its text.
  */
-function recordedOf(r: JsonObject, m: JsonObject) {
-  const u = usageFrom(m.usage) ?? {};
-  if (typeof m.stop_reason !== 'string' || m.stop_reason === '') delete u.outputTokens;
-  const cost = optionalNumber(r.costUSD);
-  if (cost !== undefined) u.cost = cost;
-  return Object.keys(u).length > 0 ? u : undefined;
-}
-
 /** What a merged message already holds: its lines and tool call ids (kept, not searched for at each merge). */
 interface Merged {
   lines: Set<string>;
@@ -210,7 +202,7 @@ export function readRun(records: JsonObject[], notes: Notes, sidechain: boolean)
         typeof m.id === 'string' ? (typeof r.requestId === 'string' ? `${m.id}:${r.requestId}` : m.id) : undefined;
       // Sanitised files give every record the same placeholder ids: records are one response only when
       // their prompt sizes agree too (one request has one prompt), and a person's prompt ends it.
-      const recorded = recordedOf(r, m);
+      const recorded = recordedOf(r, m, notes);
       const seen = id !== undefined ? responses.get(id) : undefined;
       const before = seen ? b.calls[seen.call]!.recorded?.inputTokens : undefined;
       const size = recorded?.inputTokens;
