@@ -8,7 +8,7 @@ import type { Input } from './read/source';
 import { aider } from './formats/aider';
 import { anthropicRequest, clineHistory } from './formats/anthropic';
 import { claudeCode } from './formats/claude-code';
-import { clineSdkSession } from './formats/cline-sdk';
+import { clineSdkSession, isCompactionState } from './formats/cline-sdk';
 import { codex } from './formats/codex';
 import { geminiCli } from './formats/gemini-cli';
 import { contextDeskHistory } from './formats/context-desk';
@@ -96,6 +96,12 @@ function unrecognised(input: Input): never {
 
 /** Reads the runs a file holds. Notes are the file's warnings, shared by its runs. */
 export function importInput(input: Input): { runs: ImportedRun[]; notes: Notes; importer: Importer } {
+  // Its `{messages}` would pass for an OpenAI chat: it is what a Cline session sent after compacting.
+  if (input.kind === 'document' && isCompactionState(input.value))
+    fail(
+      "a Cline SDK session's compaction state: it is read with the <id>.messages.json beside it",
+      'part of a Cline SDK session (read with its messages.json)',
+    );
   const importer = IMPORTERS.find((i) => i.detect(input));
   if (!importer) unrecognised(input);
   const notes = new Notes();

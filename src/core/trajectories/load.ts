@@ -5,6 +5,7 @@ import { lstat, readdir, stat } from 'node:fs/promises';
 import { basename, dirname, extname, join, relative } from 'node:path';
 import { importInput } from './detect';
 import { clineHistory } from './formats/anthropic';
+import { clineCompaction, clineSdkSession, readClineSdk } from './formats/cline-sdk';
 import { applyDeletedRanges, CLINE_UI_MESSAGES, deletedRanges } from './formats/cline-truncation';
 import { compactionRun } from './formats/claude-code-compaction';
 import { isObject, type JsonObject } from './json';
@@ -158,6 +159,12 @@ async function importFile(file: string): Promise<{ runs: ImportedRun[]; notes: N
   const input = await readSource(file);
   const imported = await withCodexParent(file, input, importInput(input));
   if (imported.importer === clineHistory) await readClineRanges(file, imported.runs, imported.notes);
+  if (imported.importer === clineSdkSession) {
+    const compaction = await clineCompaction(file);
+    // Read again with it: the later calls' contexts change (notes start afresh, not said twice).
+    const notes = new Notes();
+    if (compaction) return { runs: readClineSdk(input, notes, compaction), notes };
+  }
   if (imported.runs.some((r) => r.compactionOf))
     return { runs: await joinCompactions(file, imported.runs, imported.notes), notes: imported.notes };
   return imported;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
+import { contextOf, loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
 import { fixture, shape } from './helpers';
 
 const SESSION = fixture('cline-sdk-session/sess_4kq2.messages.json');
@@ -96,4 +96,41 @@ test("Cline task history: the model is read from a message's modelInfo", async (
   const [t] = await loadTrajectoryFile(join(dir, 'api_conversation_history.json'));
   assert.equal(t!.format, 'cline');
   assert.equal(t!.model, 'claude-sonnet-4-5-20250929');
+});
+
+// After a compaction Cline's SDK keeps the transcript whole in <id>.messages.json and what the model
+// sees beside it, in <id>.compaction.json: `messages` stand for the transcript's first
+// `source_message_count` (sdk/packages/core/src/session/models/session-compaction.ts,
+// projectSessionCompactionState).
+test('Cline SDK: after a compaction, calls send the compacted history and the transcript after it', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cline-sdk-'));
+  const doc = JSON.parse(readFileSync(SESSION, 'utf8')) as { messages: object[] };
+  writeFileSync(join(dir, 'sess_4kq2.messages.json'), JSON.stringify(doc));
+  writeFileSync(
+    join(dir, 'sess_4kq2.compaction.json'),
+    JSON.stringify({
+      version: 1,
+      updated_at: '2026-11-20T10:04:00.000Z',
+      source_message_count: 3,
+      source_prefix_hash: 'h',
+      messages: [
+        { role: 'user', content: [{ type: 'text', text: 'Summary: src/util.ts exports foo = 1; rename it to bar.' }] },
+      ],
+      system_prompt: 'You are Cline, a software engineer. Use the tools to read and edit files.',
+    }),
+  );
+  const { trajectories, skipped } = await loadTrajectories([dir]);
+  assert.deepEqual(
+    skipped.map((s) => s.group),
+    ['part of a Cline SDK session (read with its messages.json)'],
+    'the compaction state is part of the session, not a log of its own',
+  );
+  const [t] = trajectories;
+  const sent = t!.calls!.map((c) => contextOf(t!, c).map((m) => m.content.slice(0, 12)));
+  assert.deepEqual(sent, [
+    ['You are Clin', 'Rename foo t'],
+    ['You are Clin', 'Summary: src'],
+    ['You are Clin', 'Summary: src', '', 'Edited src/u'],
+  ]);
+  assert.match(t!.warnings!.join('\n'), /Cline compacted this session/);
 });
