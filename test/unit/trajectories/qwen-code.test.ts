@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import fc from 'fast-check';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -171,6 +172,53 @@ test('Qwen Code: thoughts are added to the output only where they are beside it 
   assert.match(
     t!.warnings!.join('\n'),
     /1 reply's output tokens not known: its thought tokens may or may not be inside its candidate tokens/,
+  );
+});
+
+test("Qwen Code (property): the output is the completion under the OpenAI convention, candidates plus thoughts under Gemini's", async () => {
+  await fc.assert(
+    fc.asyncProperty(
+      fc.integer({ min: 1, max: 200_000 }),
+      fc.integer({ min: 0, max: 5_000 }),
+      fc.integer({ min: 0, max: 20_000 }),
+      fc.integer({ min: 0, max: 20_000 }),
+      async (prompt, tool, visible, thoughts) => {
+        const [t] = await session([
+          record('u1', null, 'user', user('hi')),
+          // OpenAI-compatible: completion_tokens holds the reasoning; total_tokens = prompt + completion.
+          record(
+            'a1',
+            'u1',
+            'assistant',
+            reply('one', {
+              promptTokenCount: prompt,
+              candidatesTokenCount: visible + thoughts,
+              thoughtsTokenCount: thoughts,
+              totalTokenCount: prompt + visible + thoughts,
+            }),
+          ),
+          record('u2', 'a1', 'user', user('and?')),
+          // Gemini: thoughts and the tool-use prompt beside, all in the total.
+          record(
+            'a2',
+            'u2',
+            'assistant',
+            reply('two', {
+              promptTokenCount: prompt,
+              toolUsePromptTokenCount: tool,
+              candidatesTokenCount: visible,
+              thoughtsTokenCount: thoughts,
+              totalTokenCount: prompt + tool + visible + thoughts,
+            }),
+          ),
+        ]);
+        assert.deepEqual(
+          t!.calls!.map((c) => c.recorded?.outputTokens),
+          [visible + thoughts, visible + thoughts],
+        );
+      },
+    ),
+    { numRuns: 60 },
   );
 });
 
