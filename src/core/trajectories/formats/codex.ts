@@ -202,7 +202,15 @@ export function readCodex(input: Input, notes: Notes, parent?: readonly Json[]):
     } else if (kind === 'input') {
       flush();
       b.push(inputMessage(v, where, notes, v.role === 'user' ? userOrigin(v) : 'person'));
-    } else
+    } else if (v.type === 'compaction' || v.type === 'context_compaction' || v.type === 'compaction_summary')
+      notes.add(
+        'inline-compaction',
+        (n) =>
+          `${plural(n, 'compaction item')} in the history (an encrypted summary the provider wrote): the calls after ` +
+          'one sent it in place of what came before it, which raw still sends, so raw counts more than was sent ' +
+          'from there on (compare with the recorded row)',
+      );
+    else
       notes.add(
         `item:${String(v.type)}`,
         (n) => `${plural(n, 'item')} of type ${JSON.stringify(v.type ?? null)} not replayed`,

@@ -12,13 +12,20 @@ import type { Importer } from '../importer';
 import type { RecordedUsage } from '../types';
 import { usageFrom } from '../usage';
 
-const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call']);
-const OUTPUTS = new Set(['function_call_output', 'custom_tool_call_output', 'local_shell_call_output']);
+// `tool_search_call` / `tool_search_output`: the model looks tools up; the output is the tools it loaded.
+const CALLS = new Set(['function_call', 'custom_tool_call', 'local_shell_call', 'tool_search_call']);
+const OUTPUTS = new Set([
+  'function_call_output',
+  'custom_tool_call_output',
+  'local_shell_call_output',
+  'tool_search_output',
+]);
+const CALL_NAMES: Record<string, string> = { local_shell_call: 'local_shell', tool_search_call: 'tool_search' };
 const INPUT_ROLES: Record<string, Role> = { user: 'user', system: 'system', developer: 'system' };
 
 function toolCall(item: JsonObject, j: number): ToolCall {
   const id = typeof item.call_id === 'string' ? item.call_id : typeof item.id === 'string' ? item.id : `call_${j}`;
-  const name = typeof item.name === 'string' ? item.name : item.type === 'local_shell_call' ? 'local_shell' : 'tool';
+  const name = typeof item.name === 'string' ? item.name : (CALL_NAMES[String(item.type)] ?? 'tool');
   const args = item.arguments ?? item.input ?? item.action ?? null;
   return { id, name, arguments: argumentsText(args) };
 }
@@ -83,7 +90,10 @@ export function inputMessage(
   userOrigin: 'person' | 'environment' = 'person',
 ): Message {
   if (item.type !== undefined && item.type !== 'message') {
-    const m: Message = { role: 'tool', content: contentText(item.output, where, notes), origin: 'environment' };
+    // A tool search's output is the tool definitions it loaded: sent as they are written.
+    const output =
+      item.type === 'tool_search_output' ? argumentsText(item.tools) : contentText(item.output, where, notes);
+    const m: Message = { role: 'tool', content: output, origin: 'environment' };
     if (typeof item.call_id === 'string') m.toolCallId = item.call_id;
     return m;
   }
