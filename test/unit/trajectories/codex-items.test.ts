@@ -38,6 +38,7 @@ test('Codex: a tool search is a tool call and its output the tools it loaded; an
   const t = await rollout([
     ['session_meta', { id: 's1', base_instructions: { text: 'You are Codex.' } }],
     ['turn_context', { cwd: '/w', model: 'gpt-5.5' }],
+    ['response_item', { type: 'additional_tools', role: 'developer', tools: [{ type: 'function', name: 'jira' }] }],
     ['response_item', { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'list my PRs' }] }],
     [
       'response_item',
@@ -75,4 +76,5 @@ test('Codex: a tool search is a tool call and its output the tools it loaded; an
   assert.match(warnings, /1 compaction item in the history/);
   assert.match(warnings, /raw counts more than was sent/);
   assert.doesNotMatch(warnings, /tool_search/);
+  assert.match(warnings, /1 set of tool definitions added to the session \(additional_tools\) not counted/);
 });

@@ -210,6 +210,13 @@ export function readCodex(input: Input, notes: Notes, parent?: readonly Json[]):
           'one sent it in place of what came before it, which raw still sends, so raw counts more than was sent ' +
           'from there on (compare with the recorded row)',
       );
+    else if (v.type === 'additional_tools')
+      notes.add(
+        'additional-tools',
+        (n) =>
+          `${plural(n, 'set')} of tool definitions added to the session (additional_tools) not counted (replay ` +
+          'counts messages): raw counts are a lower bound',
+      );
     else
       notes.add(
         `item:${String(v.type)}`,
