@@ -57,3 +57,25 @@ test("OpenAI chat: a legacy function_call is the reply's tool call, not dropped"
   assert.equal(t.messages[2]!.role, 'tool');
   assert.equal(t.messages[2]!.name, 'get_weather');
 });
+
+// LiteLLM's message (what mini-swe-agent 2 and SWE-agent keep) carries the reply's reasoning as
+// `reasoning_content` and, for Claude, signed `thinking_blocks` that LiteLLM sends back within a tool-use
+// loop: neither is in `content`, and what the provider counted for them is not in the log.
+test("OpenAI chat: a reply's reasoning (reasoning_content, thinking_blocks) is said not to be counted", async () => {
+  const t = await chat({
+    messages: [
+      { role: 'user', content: 'Fix the test' },
+      {
+        role: 'assistant',
+        content: 'Running it.',
+        reasoning_content: 'The test fails on import; run it first.',
+        thinking_blocks: [{ type: 'thinking', thinking: 'The test fails on import; run it first.', signature: 'sig' }],
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'bash', arguments: '{"cmd":"pytest"}' } }],
+      },
+      { role: 'tool', tool_call_id: 'c1', content: '1 passed' },
+      { role: 'assistant', content: 'Done.' },
+    ],
+  });
+  assert.equal(t.messages[1]!.content, 'Running it.');
+  assert.match(t.warnings!.join('\n'), /1 reply's reasoning \(reasoning_content, thinking_blocks\) not counted/);
+});

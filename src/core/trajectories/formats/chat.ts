@@ -52,6 +52,17 @@ export function chatMessage(
   if (typeof m.tool_call_id === 'string') message.toolCallId = m.tool_call_id;
   else if (Array.isArray(ids) && typeof ids[0] === 'string') message.toolCallId = ids[0];
   if (typeof m.name === 'string') message.name = m.name;
+  const reasoning =
+    (typeof m.reasoning_content === 'string' && m.reasoning_content !== '') ||
+    (Array.isArray(m.thinking_blocks) && m.thinking_blocks.length > 0);
+  if (role === 'assistant' && reasoning)
+    notes.add(
+      'chat-reasoning',
+      (n) =>
+        `${n === 1 ? "1 reply's" : `${n.toLocaleString('en-US')} replies'`} reasoning (reasoning_content, ` +
+        "thinking_blocks) not counted: LiteLLM sends Claude's thinking blocks back within a tool-use loop, other " +
+        "providers' reasoning is not sent back; raw counts may be a lower bound",
+    );
   return message;
 }
 
