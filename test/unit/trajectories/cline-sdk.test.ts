@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { contextOf, loadTrajectories, loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
+import { assertQuick } from '../../support/linear-time';
 import { fixture, shape } from './helpers';
 
 const SESSION = fixture('cline-sdk-session/sess_4kq2.messages.json');
@@ -133,4 +134,41 @@ test('Cline SDK: after a compaction, calls send the compacted history and the tr
     ['You are Clin', 'Summary: src', '', 'Edited src/u'],
   ]);
   assert.match(t!.warnings!.join('\n'), /Cline compacted this session/);
+});
+
+test('Cline SDK: a session of 40,000 messages with a compaction near its end reads in linear time', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cd-cline-sdk-'));
+  const messages: object[] = [];
+  for (let i = 0; i < 20_000; i++) {
+    messages.push({
+      id: `a${i}`,
+      role: 'assistant',
+      modelInfo: { id: 'claude-sonnet-4-6', provider: 'anthropic' },
+      metrics: { inputTokens: 10, outputTokens: 1, cacheReadTokens: 0, cacheWriteTokens: 0, cost: 0.001 },
+      content: [{ type: 'tool_use', id: `t${i}`, name: 'read_files', input: { path: `f${i}` } }],
+    });
+    messages.push({
+      id: `u${i}`,
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: `t${i}`, content: `x${i}` }],
+    });
+  }
+  const compacted = messages.slice(0, 15_000);
+  writeFileSync(
+    join(dir, 's.messages.json'),
+    JSON.stringify({ version: 1, updated_at: '2026-11-20T10:00:00.000Z', agent: 'lead', sessionId: 's', messages }),
+  );
+  writeFileSync(
+    join(dir, 's.compaction.json'),
+    JSON.stringify({
+      version: 1,
+      updated_at: '2026-11-20T10:00:00.000Z',
+      source_message_count: 39_000,
+      messages: compacted,
+    }),
+  );
+  const started = performance.now();
+  const { trajectories } = await loadTrajectories([dir]);
+  assertQuick(started);
+  assert.equal(trajectories[0]!.calls!.length, 20_000);
 });
