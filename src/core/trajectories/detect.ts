@@ -8,7 +8,7 @@ import type { Input } from './read/source';
 import { aider } from './formats/aider';
 import { anthropicRequest, clineHistory } from './formats/anthropic';
 import { claudeCode } from './formats/claude-code';
-import { clineSdkSession, isCompactionState } from './formats/cline-sdk';
+import { clineSdkSession, isCompactionState, isSessionManifest } from './formats/cline-sdk';
 import { codex } from './formats/codex';
 import { geminiCli } from './formats/gemini-cli';
 import { contextDeskHistory } from './formats/context-desk';
@@ -100,6 +100,11 @@ export function importInput(input: Input): { runs: ImportedRun[]; notes: Notes; 
   if (input.kind === 'document' && isCompactionState(input.value))
     fail(
       "a Cline SDK session's compaction state: it is read with the <id>.messages.json beside it",
+      'part of a Cline SDK session (read with its messages.json)',
+    );
+  if (input.kind === 'document' && isSessionManifest(input.value))
+    fail(
+      "a Cline SDK session's manifest: its messages are in the <id>.messages.json beside it",
       'part of a Cline SDK session (read with its messages.json)',
     );
   const importer = IMPORTERS.find((i) => i.detect(input));

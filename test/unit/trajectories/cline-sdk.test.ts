@@ -120,11 +120,35 @@ test('Cline SDK: after a compaction, calls send the compacted history and the tr
       system_prompt: 'You are Cline, a software engineer. Use the tools to read and edit files.',
     }),
   );
+  // The manifest, as persistence-service.ts writes it.
+  writeFileSync(
+    join(dir, 'sess_4kq2.json'),
+    JSON.stringify({
+      version: 1,
+      session_id: 'sess_4kq2',
+      source: 'cli',
+      pid: 4242,
+      started_at: '2026-11-20T10:00:00.000Z',
+      status: 'completed',
+      interactive: true,
+      provider: 'anthropic',
+      model: 'claude-sonnet-4-6',
+      cwd: '/w',
+      workspace_root: '/w',
+      enable_tools: true,
+      enable_spawn: false,
+      enable_teams: false,
+      messages_path: '/home/dev/.cline/data/sessions/sess_4kq2/sess_4kq2.messages.json',
+    }),
+  );
   const { trajectories, skipped } = await loadTrajectories([dir]);
   assert.deepEqual(
     skipped.map((s) => s.group),
-    ['part of a Cline SDK session (read with its messages.json)'],
-    'the compaction state is part of the session, not a log of its own',
+    [
+      'part of a Cline SDK session (read with its messages.json)',
+      'part of a Cline SDK session (read with its messages.json)',
+    ],
+    'the compaction state and the manifest are parts of the session, not logs of their own',
   );
   const [t] = trajectories;
   const sent = t!.calls!.map((c) => contextOf(t!, c).map((m) => m.content.slice(0, 12)));

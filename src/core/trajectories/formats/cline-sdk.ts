@@ -44,6 +44,11 @@ export function isCompactionState(v: Json): v is JsonObject {
   );
 }
 
+/** A session's manifest (`<id>.json`: pid, provider, model, `messages_path`): its messages are beside it. */
+export function isSessionManifest(v: Json): v is JsonObject {
+  return isObject(v) && typeof v.session_id === 'string' && typeof v.pid === 'number' && 'messages_path' in v;
+}
+
 /** Reads the session; `compaction`, its compaction state, replaces the transcript's start for later calls. */
 export function readClineSdk(input: Input, notes: Notes, compaction?: JsonObject): ImportedRun[] {
   const doc = input.kind === 'document' && isObject(input.value) ? input.value : {};
