@@ -77,15 +77,28 @@ export function cacheModelBasisText(p: CacheModelPick, format: TrajectoryFormat)
 }
 
 /**
- * A biller for one conversation: each call's request, billed after the ones before it. Under `anthropic`
- * the requests are laid out as our Anthropic provider lays them out (its breakpoints); what is neither read
- * nor written (after the last breakpoint, or a prefix under the minimum) is plain input at price 1.
+ * How long Anthropic keeps a cache entry our provider writes (its default `ephemeral` breakpoints) after
+ * the last request that read or wrote it. The generic cache has no such figure: OpenAI keeps a prefix "5 to
+ * 10 minutes" and up to an hour, or 24 hours when asked, DeepSeek on disk for hours; it is not expired.
+ */
+export const ANTHROPIC_CACHE_TTL_MS = 5 * 60_000;
+
+/** True when a pause of `idleMs` before a call (ModelCall.idleBefore) outlasts the cache of `model`. */
+export function cacheExpired(model: CacheModel, idleMs: number | undefined): boolean {
+  return model === 'anthropic' && idleMs !== undefined && idleMs > ANTHROPIC_CACHE_TTL_MS;
+}
+
+/**
+ * A biller for one conversation: each call's request, billed after the ones before it, `idleMs` after the
+ * previous one (absent: unknown, taken as within the cache's lifetime). Under `anthropic` the requests are
+ * laid out as our Anthropic provider lays them out (its breakpoints); what is neither read nor written
+ * (after the last breakpoint, or a prefix under the minimum) is plain input at price 1.
  */
 export function cacheBiller(
   model: CacheModel,
   count: MessageCounter,
   prices: CachePrices,
-): (m: readonly Message[]) => CallBill {
+): (m: readonly Message[], idleMs?: number) => CallBill {
   let previous: readonly Message[] | undefined;
   if (model === 'prefix')
     return (messages) => {
@@ -94,7 +107,8 @@ export function cacheBiller(
       return bill;
     };
   let state: AnthropicCacheState | undefined;
-  return (messages) => {
+  return (messages, idleMs) => {
+    if (cacheExpired(model, idleMs)) state = undefined;
     // Replay sends no tool definitions: the prefix is the system prompt and the messages.
     const a = anthropicCacheBill(state, messages, count, {
       toolsKey: '',

@@ -15,7 +15,14 @@ import {
   type StrategyOptions,
 } from '../strategies/types';
 import { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals } from './aggregate';
-import { cacheBiller, cacheModelBasisText, cacheModelFor, type CacheModel, type CacheModelChoice } from './cache-model';
+import {
+  cacheBiller,
+  cacheExpired,
+  cacheModelBasisText,
+  cacheModelFor,
+  type CacheModel,
+  type CacheModelChoice,
+} from './cache-model';
 
 export { STRATEGY_NAMES, isStrategyName, type StrategyName } from '../strategies/types';
 export { aggregate, aggregateRecorded, type RecordedTotals, type StrategyTotals };
@@ -112,9 +119,11 @@ export async function replayTrajectory(
   const cacheModel = pick.cacheModel;
   const billCall = cacheBiller(cacheModel, count, options);
   let summaryEstimated = false;
+  let expired = 0;
   for (const [k, call] of callsOf(t).entries()) {
     const built = await s.build(contextOf(t, call), { retry: false });
-    const bill = billCall(built.messages);
+    const bill = billCall(built.messages, call.idleBefore);
+    if (cacheExpired(cacheModel, call.idleBefore)) expired++;
     await hooks.onContext?.(k, built.messages);
     const summaryInputTokens = built.summaries.reduce((n, r) => n + r.inputTokens, 0);
     // A summarizer prompt shares no cached prefix with the agent's prompts, nor (past its short system
@@ -148,6 +157,10 @@ export async function replayTrajectory(
     });
   }
   const notes = strategy === 'retry-filter' ? [RETRY_FILTER_NOTE] : [];
+  if (expired > 0)
+    notes.push(
+      `${expired === 1 ? '1 call' : `${expired} calls`} came after a pause longer than the cache's 5-minute lifetime (by the log's times): billed with nothing read from the cache.`,
+    );
   if (summaryEstimated)
     notes.push(
       `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates. Each summarizer prompt is billed as written to the cache whole (cache-write price ${options.cacheWritePrice}): it shares no cached prefix.`,

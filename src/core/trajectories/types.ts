@@ -80,6 +80,12 @@ export interface ModelCall {
   recorded?: RecordedUsage;
   /** The provider's id of the response, where the log keeps it: how copies of a call in other logs are found. */
   responseId?: string;
+  /**
+   * Milliseconds that certainly passed between the previous call's prompt reaching the provider and this
+   * call being sent (a lower bound from the log's times), where the log keeps times: past the cache's
+   * lifetime, the previous call's cache entries are gone (cache-model.ts).
+   */
+  idleBefore?: number;
 }
 
 export interface Trajectory {
