@@ -15,7 +15,12 @@ export const REPLY_PRIMING_TOKENS = 3;
  * Relative prices, the model's long-context tier (which one bills a call depends on its prompt's size)
  * and the shortest prefix its provider caches (absent: DEFAULT_MIN_CACHED_TOKENS).
  */
-export type CallPrices = RelativePrices & { longContext?: LongContextPrices; minCachedTokens?: number };
+export type CallPrices = RelativePrices & {
+  longContext?: LongContextPrices;
+  minCachedTokens?: number;
+  /** The step the provider caches a prefix in (OpenAI's models: 128 tokens); absent: any length. */
+  cacheIncrement?: number;
+};
 
 /** Tokens of what is sent, by part (they add up to `tokensSent`). */
 export interface SentParts {
@@ -85,7 +90,8 @@ export class CallAccountant {
     // The minimum a provider caches applies to that whole prefix, so the messages' share is billed without one.
     const toolsSame = this.previous !== undefined && this.previousTools === this.toolsKey;
     const b = billRequest(toolsSame ? this.previous : undefined, sent, this.count, {
-      ...this.prices,
+      cachedPrice: this.prices.cachedPrice,
+      cacheWritePrice: this.prices.cacheWritePrice,
       minCachedTokens: 0,
     });
     const toolsCached = toolsSame ? this.toolTokens : 0;
@@ -97,7 +103,7 @@ export class CallAccountant {
     const cachedTokens =
       this.cacheKind === 'anthropic'
         ? this.anthropicCached(sent)
-        : cachedPrefixTokens(b.cachedTokens + toolsCached, this.minCachedTokens);
+        : cachedPrefixTokens(b.cachedTokens + toolsCached, this.minCachedTokens, this.prices.cacheIncrement);
     return {
       tokensSent,
       parts: { system, tools: this.toolTokens, messages: b.inputTokens - system, priming: REPLY_PRIMING_TOKENS },

@@ -56,6 +56,7 @@ export class SessionSettings {
       outputPrice: o?.outputPrice ?? DEFAULT_OUTPUT_PRICE,
       ...(o?.longContext ? { longContext: o.longContext } : {}),
       ...(o?.minCachedTokens !== undefined ? { minCachedTokens: o.minCachedTokens } : {}),
+      ...(o?.cacheIncrement !== undefined ? { cacheIncrement: o.cacheIncrement } : {}),
     };
   }
 

@@ -11,12 +11,15 @@ import { commonPrefixLength } from './prefix-cache';
 export const DEFAULT_MIN_CACHED_TOKENS = 1024;
 
 /**
- * Tokens of a prefix shared with the previous request that the provider serves from its cache: all of
- * them, or none when they are fewer than `minCachedTokens` (a shorter prefix is billed whole). The one
- * rule replay and the live estimate bill by.
+ * Tokens of a prefix shared with the previous request that the provider serves from its cache: none when
+ * they are fewer than `minCachedTokens` (a shorter prefix is billed whole), else all of them, or where the
+ * provider caches in steps (`increment`, cache-increment.ts) the minimum and every whole step past it. The
+ * one rule replay and the live estimate bill by.
  */
-export function cachedPrefixTokens(sharedTokens: number, minCachedTokens: number): number {
-  return sharedTokens >= minCachedTokens ? sharedTokens : 0;
+export function cachedPrefixTokens(sharedTokens: number, minCachedTokens: number, increment = 1): number {
+  if (sharedTokens < minCachedTokens) return 0;
+  if (!(increment > 1)) return sharedTokens;
+  return minCachedTokens + Math.floor((sharedTokens - minCachedTokens) / increment) * increment;
 }
 
 /** Throws a RangeError unless `n` is a valid minimum cached prefix (an integer >= 0). */
@@ -32,15 +35,17 @@ export interface CachePrices {
    * billed whole. Default 0: any shared prefix is cached.
    */
   minCachedTokens?: number;
+  /** The step the provider caches a prefix in past the minimum (OpenAI: 128); absent: any length. */
+  cacheIncrement?: number;
 }
 
 export interface CallBill {
   inputTokens: number;
-  /** Tokens of the longest message-level prefix shared with the previous request. */
+  /** Tokens of the longest message-level prefix shared with the previous request, as far as it is cached. */
   cachedTokens: number;
   /** The rest of the input, billed as a cache write. */
   cacheWriteTokens: number;
-  /** Messages of the shared prefix. */
+  /** Messages of the shared prefix (0 when none of it is cached). */
   cachedMessages: number;
   cost: number;
 }
@@ -54,9 +59,9 @@ export function billRequest(
   let cachedMessages = previous ? commonPrefixLength(previous, next) : 0;
   let shared = 0;
   for (let i = 0; i < cachedMessages; i++) shared += count(next[i]!);
-  const cachedTokens = cachedPrefixTokens(shared, prices.minCachedTokens ?? 0);
-  if (cachedTokens < shared) cachedMessages = 0;
-  const inputTokens = cachedTokens + sumTokens(next.slice(cachedMessages), count);
+  const cachedTokens = cachedPrefixTokens(shared, prices.minCachedTokens ?? 0, prices.cacheIncrement);
+  const inputTokens = shared + sumTokens(next.slice(cachedMessages), count);
+  if (cachedTokens === 0) cachedMessages = 0;
   const cacheWriteTokens = inputTokens - cachedTokens;
   return {
     inputTokens,

@@ -1,6 +1,7 @@
 // The prices one session bills with: relative prices (cost units) for the strategies and the meter alike,
 // and US$ per unit when the model's price is known. One rule for input billed from our own count and from
 // what a provider reported, so a recorded call can be billed again from its figures alone.
+import { cacheIncrementOf } from './cache-increment';
 import { longContextOf, type LongContextPrices } from './long-context';
 import { findPrice, mergePrices, PRICES_AS_OF, relativePrices, type PriceTable } from './prices';
 
@@ -41,6 +42,8 @@ export interface Pricing extends RelativePrices {
   longContext?: LongContextPrices;
   /** The shortest prefix the provider caches for the model, when its price entry says. */
   minCachedTokens?: number;
+  /** The step the provider caches a prefix in (OpenAI's models: 128 tokens), by the model's name. */
+  cacheIncrement?: number;
 }
 
 /** Relative output price assumed when the model's price is unknown. */
@@ -74,11 +77,14 @@ export function resolvePricing(i: PricingInput): Pricing {
   // the user set gives money there.
   const table: PriceTable = mergePrices(user, i.provider === 'vscode-lm' ? {} : undefined);
   const match = findPrice(i.model, table, new Set(Object.keys(user)));
+  const increment = cacheIncrementOf(i.model);
+  const step = increment !== undefined ? { cacheIncrement: increment } : {};
   if (!match) {
     return {
       cachedPrice: i.cachedPrice,
       cacheWritePrice: i.cacheWritePrice ?? defaultCacheWritePrice(i.provider),
       outputPrice: DEFAULT_OUTPUT_PRICE,
+      ...step,
     };
   }
   const rel = relativePrices(match.price);
@@ -93,6 +99,7 @@ export function resolvePricing(i: PricingInput): Pricing {
     outputPrice: rel.outputPrice,
     ...(match.price.longContext ? { longContext: longContextOf(match.price) } : {}),
     ...(match.price.minCachedTokens !== undefined ? { minCachedTokens: match.price.minCachedTokens } : {}),
+    ...step,
     money: {
       usdPerUnit: match.price.input / 1_000_000,
       model: match.key,

@@ -5,6 +5,7 @@
 import type { Message, Tokenizer } from '../messages';
 import { callsOf, contextOf, type RecordedUsage, type Trajectory } from '../trajectories/types';
 import { billOutput, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
+import { cacheIncrementOf } from '../cost/cache-increment';
 import { answerTokens, messageCounter } from '../cost/message-tokens';
 import { createStrategy } from '../strategies/registry';
 import { createStandInSummarizer } from '../strategies/stand-in-summarizer';
@@ -117,7 +118,12 @@ export async function replayTrajectory(
   const calls: CallRecord[] = [];
   const pick = cacheModelFor(options.cacheModel, t.format, t.model);
   const cacheModel = pick.cacheModel;
-  const billCall = cacheBiller(cacheModel, count, options);
+  // OpenAI's models are served from the cache in steps (cost/cache-increment.ts); Anthropic's at breakpoints.
+  const increment = cacheModel === 'prefix' && t.model !== undefined ? cacheIncrementOf(t.model) : undefined;
+  const billCall = cacheBiller(cacheModel, count, {
+    ...options,
+    ...(increment !== undefined ? { cacheIncrement: increment } : {}),
+  });
   let summaryEstimated = false;
   let expired = 0;
   for (const [k, call] of callsOf(t).entries()) {
