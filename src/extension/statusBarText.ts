@@ -48,6 +48,17 @@ function summaryLine(list: ChatSnapshot['meter']['summaryUnits']): string {
   );
 }
 
+/** What the provider reported for the last call; reasoning apart, as it is output that is not sent back. */
+function reportedLine(r: NonNullable<ChatSnapshot['meter']['reported']>): string {
+  const cached = r.cachedTokens !== undefined ? ` (${formatCount(r.cachedTokens)} cached)` : '';
+  const reasoning =
+    r.reasoningTokens !== undefined && r.reasoningTokens > 0
+      ? `, ${formatCount(r.reasoningTokens)} of them reasoning (billed as output, not sent back)`
+      : '';
+  const output = r.outputTokens !== undefined ? `; ${formatCount(r.outputTokens)} output tokens${reasoning}` : '';
+  return `Provider reported: ${formatCount(r.inputTokens)} prompt tokens${cached}${output}`;
+}
+
 /** The tooltip's paragraphs (Markdown). */
 export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): string {
   const m = s.meter;
@@ -56,9 +67,7 @@ export function statusBarTooltip(s: Pick<ChatSnapshot, 'strategy' | 'meter'>): s
   return [
     `**Context Desk** — ${s.strategy}, ${m.calls} calls`,
     `Last call: ${approx}${formatCount(m.tokensInWindow)} tokens sent (raw history: ${formatCount(m.rawHistoryTokens)}), ${formatCount(m.cachedTokens)} cacheable`,
-    m.reported
-      ? `Provider reported: ${formatCount(m.reported.inputTokens)} prompt tokens${m.reported.cachedTokens !== undefined ? ` (${formatCount(m.reported.cachedTokens)} cached)` : ''}`
-      : '',
+    m.reported ? reportedLine(m.reported) : '',
     `Masked observations: ${m.maskedObservations}${m.maskedStored !== undefined ? ` (${m.maskedStored} stored)` : ''}`,
     m.costUsd !== undefined
       ? `Cost so far: ${costApprox}${formatUsd(m.costUsd)} (${formatCount(Math.round(m.costUnits))} units${m.otherModelUnits?.length ? ' of the current model' : ''})`

@@ -115,7 +115,14 @@ export interface ContextMeter {
     reportedCachedTokens: number;
   };
   /** What the provider reported for the last call (absent: it reported nothing, e.g. vscode.lm). */
-  reported?: { inputTokens: number; cachedTokens?: number; cacheWriteTokens?: number };
+  reported?: {
+    inputTokens: number;
+    cachedTokens?: number;
+    cacheWriteTokens?: number;
+    outputTokens?: number;
+    /** Of `outputTokens`, the model's reasoning: billed as output, not sent back (not in the context). */
+    reasoningTokens?: number;
+  };
   maskedObservations: number;
   /** How many of the masked observations have their full text in a file (the others are masked, not stored). */
   maskedStored?: number;

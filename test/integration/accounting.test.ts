@@ -88,7 +88,11 @@ describe('Accounting: the meter, the history file and replay agree', function ()
     assert.equal(meter.calls, CALLS);
     assert.ok(meter.costUsd !== undefined, 'the price from contextDesk.prices gives money');
     assert.deepEqual(meter.price, { model: 'scripted', source: 'setting' });
-    assert.deepEqual(meter.reported, { inputTokens: 4200, cachedTokens: 3900 }, 'the last call as reported');
+    assert.deepEqual(
+      meter.reported,
+      { inputTokens: 4200, cachedTokens: 3900, outputTokens: 12 },
+      'the last call as reported',
+    );
 
     const file = path.join(a.contextFolder(), 'history', `${id}.jsonl`);
     const callLines = (): number =>

@@ -41,7 +41,7 @@ export function parseCallRecord(v: unknown): CallRecord | undefined {
   const usage = o.usage as Record<string, unknown> | undefined;
   if (usage !== undefined) {
     if (typeof usage !== 'object' || usage === null) return undefined;
-    for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens'])
+    for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens', 'reasoningTokens'])
       if (usage[k] !== undefined && !count(usage[k])) return undefined;
   }
   if (o.scaled !== undefined && !scaledOf(o.scaled)) return undefined;

@@ -64,7 +64,7 @@ export function callRecord(
   usage: ProviderUsage | undefined,
 ): CallRecord {
   const reported: ReportedUsage = {};
-  for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens'] as const)
+  for (const k of ['inputTokens', 'cachedTokens', 'cacheWriteTokens', 'outputTokens', 'reasoningTokens'] as const)
     if (usage?.[k] !== undefined) reported[k] = usage[k];
   return {
     ...base,

@@ -28,6 +28,11 @@ export interface ProviderUsage {
   cachedTokens?: number;
   /** Input tokens written to the cache (Anthropic reports them). */
   cacheWriteTokens?: number;
+  /**
+   * Of `outputTokens`, those the model spent reasoning (OpenAI's `reasoning_tokens`): billed as output, never
+   * sent back, so they take no room in the context.
+   */
+  reasoningTokens?: number;
 }
 
 export type ChatStreamEvent =

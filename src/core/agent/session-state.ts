@@ -14,6 +14,8 @@ export interface ReportedUsage {
   cachedTokens?: number;
   cacheWriteTokens?: number;
   outputTokens?: number;
+  /** Of `outputTokens`, the model's reasoning (see ProviderUsage). */
+  reasoningTokens?: number;
 }
 
 /**

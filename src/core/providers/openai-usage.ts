@@ -27,6 +27,9 @@ export function usageFromOpenAI(raw: unknown): ProviderUsage {
   if (input !== undefined) usage.inputTokens = input;
   const output = outputTokens(u);
   if (output !== undefined) usage.outputTokens = output;
+  const reasoning = count((u.completion_tokens_details as Record<string, unknown> | undefined)?.reasoning_tokens);
+  // A part of the output: never more than it.
+  if (reasoning !== undefined && output !== undefined) usage.reasoningTokens = Math.min(reasoning, output);
   if (cached !== undefined) usage.cachedTokens = cached;
   if (written !== undefined) usage.cacheWriteTokens = written;
   return usage;

@@ -66,6 +66,8 @@ export function reportedOf(r: CallRecord): ContextMeter['reported'] {
     inputTokens: u.inputTokens,
     ...(u.cachedTokens !== undefined ? { cachedTokens: u.cachedTokens } : {}),
     ...(u.cacheWriteTokens !== undefined ? { cacheWriteTokens: u.cacheWriteTokens } : {}),
+    ...(u.outputTokens !== undefined ? { outputTokens: u.outputTokens } : {}),
+    ...(u.reasoningTokens !== undefined ? { reasoningTokens: u.reasoningTokens } : {}),
   };
 }
 

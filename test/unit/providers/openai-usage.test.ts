@@ -39,7 +39,8 @@ test('OpenRouter: cache writes from prompt_tokens_details.cache_write_tokens', a
     prompt_tokens_details: { cached_tokens: 18048 },
     completion_tokens_details: { reasoning_tokens: 60 },
   });
-  assert.deepEqual(openai, { inputTokens: 20000, outputTokens: 100, cachedTokens: 18048 });
+  // Its reasoning is read apart, as a part of the output.
+  assert.deepEqual(openai, { inputTokens: 20000, outputTokens: 100, cachedTokens: 18048, reasoningTokens: 60 });
 });
 
 test('DeepSeek: cache hits from prompt_cache_hit_tokens; no cache figure at all stays unknown', async () => {
