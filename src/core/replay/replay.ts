@@ -100,6 +100,10 @@ export interface ReplayHooks {
 export const RETRY_FILTER_NOTE =
   'retry-filter: recorded trajectories carry no retry flag, so replay sends every call as a first attempt (identical to raw).';
 
+/** One wording for every run, so that the report says it once. */
+export const CACHE_EXPIRED_NOTE =
+  "anthropic cache: a call that came after a pause longer than the cache's 5-minute lifetime (by the log's times) is billed with nothing read from the cache.";
+
 export async function replayTrajectory(
   t: Trajectory,
   strategy: StrategyName,
@@ -163,10 +167,7 @@ export async function replayTrajectory(
     });
   }
   const notes = strategy === 'retry-filter' ? [RETRY_FILTER_NOTE] : [];
-  if (expired > 0)
-    notes.push(
-      `${expired === 1 ? '1 call' : `${expired} calls`} came after a pause longer than the cache's 5-minute lifetime (by the log's times): billed with nothing read from the cache.`,
-    );
+  if (expired > 0) notes.push(CACHE_EXPIRED_NOTE);
   if (summaryEstimated)
     notes.push(
       `${strategy}: summaries are a fixed ${options.summaryTokens}-token stand-in (no model called); sizes and costs are estimates. Each summarizer prompt is billed as written to the cache whole (cache-write price ${options.cacheWritePrice}): it shares no cached prefix.`,

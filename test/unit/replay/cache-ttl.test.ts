@@ -5,7 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Message } from '../../../src/core/messages';
 import { loadTrajectoryFile, type Trajectory } from '../../../src/core/trajectories';
-import { DEFAULT_REPLAY_OPTIONS, replayTrajectory, type ReplayOptions } from '../../../src/core/replay/replay';
+import {
+  CACHE_EXPIRED_NOTE,
+  DEFAULT_REPLAY_OPTIONS,
+  replayTrajectory,
+  type ReplayOptions,
+} from '../../../src/core/replay/replay';
 import { ANTHROPIC_CACHE_TTL_MS } from '../../../src/core/replay/cache-model';
 import { messageCounter } from '../../../src/core/cost/message-tokens';
 import { wordTokenizer } from '../strategies/helpers';
@@ -52,7 +57,8 @@ test('Anthropic cache: after a pause past its 5-minute lifetime nothing is read,
   assert.equal(second.cachedTokens, 0);
   assert.equal(second.cacheWriteTokens, second.contextTokens);
   assert.ok(Math.abs(second.cost - second.contextTokens * 1.25) < 1e-9);
-  assert.match(r.notes.join('\n'), /1 call came after a pause longer than the cache's 5-minute lifetime/);
+  assert.deepEqual(r.notes, [CACHE_EXPIRED_NOTE]);
+  assert.match(CACHE_EXPIRED_NOTE, /after a pause longer than the cache's 5-minute lifetime/);
   // The call after an expired one reads again what that one wrote.
   const three: Trajectory = {
     ...t,
