@@ -47,6 +47,7 @@ export function parseCallRecord(v: unknown): CallRecord | undefined {
   if (o.scaled !== undefined && !scaledOf(o.scaled)) return undefined;
   const r = structuredClone(o) as unknown as CallRecord;
   r.retry = o.retry === true;
+  if (o.sentAt !== undefined && !count(o.sentAt)) delete r.sentAt;
   const p = prices(o.prices);
   if (p) r.prices = p;
   else delete r.prices;

@@ -57,7 +57,7 @@ export interface BilledInput {
 
 /** The record's fields that describe the call (the caller adds who, what and where). */
 export function callRecord(
-  base: Pick<CallRecord, 'turn' | 'call' | 'retry' | 'at'>,
+  base: Pick<CallRecord, 'turn' | 'call' | 'retry' | 'at' | 'sentAt'>,
   bill: PreparedBill,
   billed: BilledInput,
   output: { tokens: number; cost: number },

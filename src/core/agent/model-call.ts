@@ -96,6 +96,8 @@ export class ModelCaller {
   pendingTokens = 0;
   /** Observations masked in the previous call's context (ids), to record which ones are new. */
   private maskedBefore = new Set<string>();
+  /** When the call being made was sent (its record keeps it). */
+  private sentAt = 0;
 
   constructor(private readonly ctx: () => AttemptContext) {}
 
@@ -169,6 +171,7 @@ export class ModelCaller {
       announce(bill.inputCost);
     };
     const partial: ChatResult = { text: '', toolCalls: [], usage: {} };
+    this.sentAt = c.clock.now();
     try {
       const sent = c.provider.chat({
         model: c.model,
@@ -303,7 +306,7 @@ export class ModelCaller {
     const prompt = result?.usage.inputTokens ?? scaled?.inputTokens ?? bill.tokensSent;
     const outputCost = c.accountant.outputCost(scaled?.outputTokens ?? output, prompt);
     const record = callRecord(
-      { turn: a.turn, call, retry: a.retry, at: c.clock.now() },
+      { turn: a.turn, call, retry: a.retry, at: c.clock.now(), sentAt: this.sentAt },
       bill,
       billed,
       { tokens: output, cost: outputCost },

@@ -40,7 +40,10 @@ export interface CallRecord {
   outputTokens: number;
   /** Input + output cost of the call in uncached-input-token units. */
   cost: number;
+  /** When the record was made (ms, the session's clock): after the answer, or after the call failed. */
   at: number;
+  /** When the call was sent (ms): replay measures the pause before it, which a prompt cache outlives or not. */
+  sentAt?: number;
   strategy?: StrategyName;
   /** The strategy's parameters when the call was made. */
   params?: { window: number; polling: number; contextWindow: number; summaryTokens: number };

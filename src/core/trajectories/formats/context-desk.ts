@@ -10,6 +10,7 @@ import { parseCallRecord, parseSummaryCallRecord, recomputedCost, summaryUnitsMo
 import type { CallRecord } from '../../agent/session-state';
 import type { Message, Origin, Role } from '../../messages';
 import { TrajectoryBuilder } from '../builder';
+import { modelName } from '../model-name';
 import { isObject, type Json, type JsonObject } from '../json';
 import { noteBadLines, plural, type Notes } from '../notes';
 import type { Importer } from '../importer';
@@ -78,8 +79,14 @@ export const contextDeskHistory: Importer = {
     // Messages never sent (alone over the window): their line follows them, so they are known first.
     const seen = new Set<number>(records.filter(isSetAside).map((r) => (r as JsonObject).index as number));
     let pending: number | undefined; // an answer whose call record may follow
+    let model: string | undefined; // the first a call record names: picks the cache replay bills with
+    // When the last call's record was made (after its answer): its prompt had been read by then.
+    let lastEnd: number | undefined;
     const flush = (): void => {
-      if (pending !== undefined) b.call(pending);
+      if (pending !== undefined) {
+        b.call(pending);
+        lastEnd = undefined; // a call without its record: when it ended is not known
+      }
       pending = undefined;
     };
     let summaries: RecordedSummaries | undefined;
@@ -111,13 +118,19 @@ export const contextDeskHistory: Importer = {
           continue;
         }
         const recorded = recordedOf(rec, notes);
+        model ??= modelName(rec.model);
+        let index: number;
         if (rec.answered === true && pending !== undefined) {
-          b.call(pending, recorded);
+          index = b.call(pending, recorded);
           pending = undefined;
         } else {
           flush();
-          b.rejectedCall(recorded);
+          index = b.rejectedCall(recorded);
         }
+        // The pause before it (cache-model.ts): from the previous call's end to its own send, both recorded.
+        const idle = rec.sentAt !== undefined && lastEnd !== undefined ? rec.sentAt - lastEnd : undefined;
+        if (idle !== undefined && idle >= 0) b.calls[index]!.idleBefore = idle;
+        lastEnd = rec.at;
         continue;
       }
       const m = isObject(r) && typeof r.index === 'number' ? messageOf(r) : undefined;
@@ -138,6 +151,7 @@ export const contextDeskHistory: Importer = {
     return [
       {
         format: 'context-desk',
+        ...(model !== undefined ? { model } : {}),
         messages: b.messages,
         calls: b.calls,
         ...(summaries ? { recordedSummaries: summaries } : {}),
