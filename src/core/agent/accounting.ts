@@ -1,6 +1,6 @@
 // Exact token counts and cost of each call: messages through the tokenizer (cached per message object),
 // plus tool definitions and reply priming; cost with the cached-prefix model of src/core/cost.
-import { anthropicCacheBill, type AnthropicCacheState } from '../cost/anthropic-cache';
+import { ANTHROPIC_CACHE_TTL_MS, anthropicCacheBill, type AnthropicCacheState } from '../cost/anthropic-cache';
 import { billRequest, cachedPrefixTokens, checkMinCachedTokens, DEFAULT_MIN_CACHED_TOKENS } from '../cost/cost-model';
 import { answerTokens, messageCounter, sumTokens, type MessageCounter } from '../cost/message-tokens';
 import { pricesAt, type LongContextPrices } from '../cost/long-context';
@@ -52,6 +52,8 @@ export class CallAccountant {
   private toolsKey = '';
   private toolTokens = 0;
   private anthropic: AnthropicCacheState | undefined;
+  /** When the provider last had a prompt of this conversation (commit): Anthropic's entries live 5 minutes on. */
+  private readAt: number | undefined;
   /** The cache after the request billed last, taken up when that request is committed. */
   private pendingAnthropic: { sent: readonly Message[]; next: AnthropicCacheState } | undefined;
 
@@ -82,8 +84,13 @@ export class CallAccountant {
     return this.toolTokens;
   }
 
-  /** Bills a request before it is sent; `commit` makes it the previous request of the next bill. */
-  bill(sent: readonly Message[], history: readonly Message[], tools: readonly ToolSpec[]): PreparedBill {
+  /**
+   * Bills a request before it is sent (at `now`, when known); `commit` makes it the previous request of the
+   * next bill. Past Anthropic's cache lifetime since the last commit, nothing of its cache is left.
+   */
+  bill(sent: readonly Message[], history: readonly Message[], tools: readonly ToolSpec[], now?: number): PreparedBill {
+    if (now !== undefined && this.readAt !== undefined && now - this.readAt > ANTHROPIC_CACHE_TTL_MS)
+      this.anthropic = undefined;
     const overhead = this.toolsCost(tools) + REPLY_PRIMING_TOKENS;
     // Tool definitions come first in every provider's prompt: while they are unchanged since the last call
     // they and the shared message prefix are cached; a change (an MCP server came up) ends the prefix there.
@@ -137,8 +144,9 @@ export class CallAccountant {
     return this.prices;
   }
 
-  commit(sent: readonly Message[]): void {
+  commit(sent: readonly Message[], now?: number): void {
     this.previous = sent;
+    this.readAt = now;
     this.previousTools = this.toolsKey;
     if (this.cacheKind !== 'anthropic') return;
     const p = this.pendingAnthropic;
@@ -152,6 +160,7 @@ export class CallAccountant {
     next.previous = this.previous;
     next.previousTools = this.previousTools;
     next.anthropic = this.anthropic;
+    next.readAt = this.readAt;
     return next;
   }
 

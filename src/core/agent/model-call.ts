@@ -103,7 +103,7 @@ export class ModelCaller {
 
   async attempt(a: AttemptInput): Promise<AttemptOutcome> {
     const c = this.ctx();
-    const bill = c.accountant.bill(a.sent, a.history, a.specs);
+    const bill = c.accountant.bill(a.sent, a.history, a.specs, c.clock.now());
     const counted = { tokens: bill.tokensSent, tools: bill.parts.tools, exact: c.exact };
     const prompt = expectedPrompt(counted, c.state.calls, c.model);
     const answer = answerLimit(c);
@@ -167,7 +167,7 @@ export class ModelCaller {
       });
     };
     const onAnswer = (): void => {
-      c.accountant.commit(a.sent); // the provider has the prompt now: the next call's prefix is cached
+      c.accountant.commit(a.sent, c.clock.now()); // the provider has the prompt now: the next call's prefix is cached
       announce(bill.inputCost);
     };
     const partial: ChatResult = { text: '', toolCalls: [], usage: {} };

@@ -13,6 +13,13 @@ import { anthropicBlockCount, anthropicBreakpoints } from './anthropic-breakpoin
 import type { MessageCounter } from './message-tokens';
 import { commonPrefixLength } from './prefix-cache';
 
+/**
+ * How long an entry our provider writes (default `ephemeral` breakpoints) lives after the last request that
+ * read or wrote it: 5 minutes. The generic cache has no such figure: OpenAI keeps a prefix "5 to 10
+ * minutes" and up to an hour, or 24 hours when asked, DeepSeek on disk for hours; it is not expired.
+ */
+export const ANTHROPIC_CACHE_TTL_MS = 5 * 60_000;
+
 /** How far before a breakpoint the cache is looked up, in blocks ("about 20" in the docs). */
 export const ANTHROPIC_LOOKBACK_BLOCKS = 20;
 

@@ -4,7 +4,7 @@
 // Anthropic by). Billing an Anthropic run with the generic model overstates its cache reads, so its cost
 // comes out too low.
 import type { Message } from '../messages';
-import { anthropicCacheBill, type AnthropicCacheState } from '../cost/anthropic-cache';
+import { ANTHROPIC_CACHE_TTL_MS, anthropicCacheBill, type AnthropicCacheState } from '../cost/anthropic-cache';
 import { billRequest, type CachePrices, type CallBill } from '../cost/cost-model';
 import { sumTokens, type MessageCounter } from '../cost/message-tokens';
 import type { TrajectoryFormat } from '../trajectories/types';
@@ -76,12 +76,7 @@ export function cacheModelBasisText(p: CacheModelPick, format: TrajectoryFormat)
     : `format ${format} (the log names no model)`;
 }
 
-/**
- * How long Anthropic keeps a cache entry our provider writes (its default `ephemeral` breakpoints) after
- * the last request that read or wrote it. The generic cache has no such figure: OpenAI keeps a prefix "5 to
- * 10 minutes" and up to an hour, or 24 hours when asked, DeepSeek on disk for hours; it is not expired.
- */
-export const ANTHROPIC_CACHE_TTL_MS = 5 * 60_000;
+export { ANTHROPIC_CACHE_TTL_MS };
 
 /** True when a pause of `idleMs` before a call (ModelCall.idleBefore) outlasts the cache of `model`. */
 export function cacheExpired(model: CacheModel, idleMs: number | undefined): boolean {
