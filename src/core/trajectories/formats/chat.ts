@@ -5,6 +5,7 @@ import { contentText } from '../content';
 import { fail } from '../errors';
 import { argumentsText, asArray, asObject, isObject, type JsonObject } from '../json';
 import type { Notes } from '../notes';
+import { formatCount } from '../../numbers';
 
 export const CHAT_ROLES: Record<string, Role> = {
   system: 'system',
@@ -59,7 +60,7 @@ export function chatMessage(
     notes.add(
       'chat-reasoning',
       (n) =>
-        `${n === 1 ? "1 reply's" : `${n.toLocaleString('en-US')} replies'`} reasoning (reasoning_content, ` +
+        `${n === 1 ? "1 reply's" : `${formatCount(n)} replies'`} reasoning (reasoning_content, ` +
         "thinking_blocks) not counted: LiteLLM sends Claude's thinking blocks back within a tool-use loop, other " +
         "providers' reasoning is not sent back; raw counts may be a lower bound",
     );

@@ -4,6 +4,7 @@ import { isObject, optionalCount, optionalNumber, type JsonObject } from '../jso
 import { plural, type Notes } from '../notes';
 import type { RecordedUsage } from '../types';
 import { usageFrom } from '../usage';
+import { formatCount } from '../../numbers';
 
 /** The call's usage and money from one of its records; undefined when the record gives neither. */
 export function recordedOf(r: JsonObject, m: JsonObject, notes: Notes): RecordedUsage | undefined {
@@ -40,7 +41,7 @@ function noteContextEdits(r: JsonObject, m: JsonObject, notes: Notes): void {
   notes.add(
     'context-edits',
     (n) =>
-      `${plural(n, 'call')} whose prompt the API edited (context management cleared ${s.cleared.toLocaleString('en-US')} ` +
+      `${plural(n, 'call')} whose prompt the API edited (context management cleared ${formatCount(s.cleared)} ` +
       'input tokens of tool results or thinking): the log does not say which, so raw counts more than was sent ' +
       'from there on (compare with the recorded row)',
   );
