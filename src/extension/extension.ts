@@ -12,7 +12,7 @@ import { RESTRICTED_MODE_MESSAGE } from './trust';
 import { registerToolsView, type ToolsControllers } from './mcp/register';
 import { features, featuresIfLoaded, lazy } from './lazy';
 import { panelHandlers } from './agent/panelHandlers';
-import { DraftKeeper } from './agent/draft';
+import { DraftKeeper, notSentText } from './agent/draft';
 import type { PanelMemory } from '../protocol/panelMemory';
 import type { ChatController } from './agent/chatController';
 import { ContextStatusBar } from './statusBar';
@@ -46,6 +46,10 @@ export interface ContextDeskApi {
   loadedEncodings: () => string[];
   /** The composer text the panel gets when it opens (what a reload brings back, redacted). */
   composerDraft: () => string;
+  /** The draft as VS Code's workspace storage holds it: what the next window gets. */
+  composerDraftStored: () => string | undefined;
+  /** What the panel's saveDraft request does as the person types (resolves when the panel's would). */
+  saveDraft: (text: string) => Promise<void>;
 }
 
 export function activate(context: vscode.ExtensionContext): ContextDeskApi {
@@ -74,7 +78,6 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   );
   registerRedactionPatterns(context, settings, logger);
   const draft = new DraftKeeper(context.workspaceState, (text) => features().redactSecretsSync(text).text);
-  context.subscriptions.push(draft);
 
   // The view provider needs the handlers and the chat needs the view: the chat is created lazily, after both exist.
   const chat = lazy<ChatController>(() => {
@@ -126,13 +129,15 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       },
       post: (patches) => {
         agentView.postPatches(patches);
+        const notSent = notSentText(patches, controller.snapshot);
+        if (notSent !== undefined) void draft.takeBack(notSent).catch(() => undefined);
         statusBar.update(controller.snapshot);
       },
       postSnapshot: (snapshot) => {
         agentView.postSnapshot(snapshot);
         statusBar.update(snapshot);
       },
-      keepUnsent: (text) => void draft.keepUnsent(text),
+      keepUnsent: (text) => void draft.keepUnsent(text).catch(() => undefined),
       // The view title's Stop shows only while the agent runs.
       onRunning: (running) => void vscode.commands.executeCommand('setContext', 'contextDesk.agentRunning', running),
       logger,
@@ -142,6 +147,16 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
   });
   // Memory only: it may hold a key typed into the setup form (see protocol/panelMemory.ts).
   let panelMemory: PanelMemory = {};
+  const handlers = panelHandlers({
+    chat,
+    settings,
+    secrets: context.secrets,
+    showLog: () => channel.show(true),
+    openStored: (reference) => openStored(reference),
+    isAllowedCommand: (c) => agentView.isAllowedCommand(c),
+    saveDraft: (text) => draft.set(text),
+    keepMemory: (memory) => (panelMemory = memory),
+  });
   const agentView: AgentViewProvider = new AgentViewProvider(
     context.extensionUri,
     () => ({
@@ -152,16 +167,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
       draft: draft.get(),
       memory: panelMemory,
     }),
-    panelHandlers({
-      chat,
-      settings,
-      secrets: context.secrets,
-      showLog: () => channel.show(true),
-      openStored: (reference) => openStored(reference),
-      isAllowedCommand: (c) => agentView.isAllowedCommand(c),
-      saveDraft: (text) => draft.set(text),
-      keepMemory: (memory) => (panelMemory = memory),
-    }),
+    handlers,
     logger,
   );
   context.subscriptions.push(
@@ -295,6 +301,10 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
     terminals,
     loadedEncodings: () => featuresIfLoaded()?.loadedEncodings().names ?? [],
     composerDraft: () => draft.get(),
+    composerDraftStored: () => draft.stored(),
+    saveDraft: async (text) => {
+      await handlers.saveDraft({ text });
+    },
   };
 }
 

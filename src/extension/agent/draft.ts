@@ -2,16 +2,18 @@
 // workspace storage on disk as it is, so a key pasted into the composer would land there unredacted.
 // The host keeps the draft instead: as typed in memory (hiding or moving the view keeps it), and
 // redacted in workspaceState so that a reload brings back what is safe to keep.
+// It is written as it changes: once the window starts closing VS Code cancels every storage write
+// (deactivate and dispose run after the extension host is cut off, microsoft/vscode#144118), so a
+// write left for a pause in typing, or for dispose, lost what was typed last.
 import type * as vscode from 'vscode';
+import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
 
 const KEY = 'contextDesk.composerDraft';
-/** A longer draft is kept in memory only (redacting it on every pause in typing would cost too much). */
+/** A longer draft is kept in memory only (redacting it on every keystroke would cost too much). */
 const MAX_PERSISTED = 64 * 1024;
-const PERSIST_AFTER_MS = 500;
 
-export class DraftKeeper implements vscode.Disposable {
+export class DraftKeeper {
   private text: string | undefined;
-  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -24,26 +26,35 @@ export class DraftKeeper implements vscode.Disposable {
     return this.text ?? this.state.get<string>(KEY, '');
   }
 
-  set(text: string): void {
+  /** The draft as VS Code's workspace storage holds it (redacted): what the next window gets. */
+  stored(): string | undefined {
+    return this.state.get<string>(KEY);
+  }
+
+  /** The person typed: kept now (the memento sends it to VS Code at once); resolves once VS Code has it. */
+  set(text: string): Promise<void> {
     this.text = text;
-    clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.persist(), PERSIST_AFTER_MS);
+    return this.persist();
   }
 
   /**
    * A message that was never sent (the window closed while it waited for a stopped run) goes back in the
-   * box, before anything typed since, and is written at once: the window is closing.
+   * box, before anything typed since.
    */
   keepUnsent(text: string): Promise<void> {
     const typed = this.get();
-    this.text = typed.trim() === '' ? text : `${text}\n\n${typed}`;
-    return this.persist();
+    return this.set(typed.trim() === '' ? text : `${text}\n\n${typed}`);
   }
 
-  /** Writes the redacted draft now (also on dispose, so a draft typed just before a reload is kept). */
-  async persist(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+  /**
+   * A message marked not sent goes back in an empty box, as the panel does when it is shown; hidden,
+   * the panel never sees the mark, and the text would be gone from the box it opens with.
+   */
+  takeBack(text: string): Promise<void> {
+    return this.get().trim() === '' ? this.set(text) : Promise.resolve();
+  }
+
+  private async persist(): Promise<void> {
     if (this.text === undefined) return;
     let safe: string | undefined;
     try {
@@ -53,8 +64,12 @@ export class DraftKeeper implements vscode.Disposable {
     }
     await this.state.update(KEY, safe);
   }
+}
 
-  dispose(): void {
-    if (this.timer !== undefined) void this.persist();
-  }
+/** The text of the last message `patches` mark as not sent (the panel takes back the last one too). */
+export function notSentText(patches: readonly ChatPatch[], chat: ChatSnapshot): string | undefined {
+  const id = patches.findLast((p): p is Extract<ChatPatch, { op: 'notSent' }> => p.op === 'notSent')?.id;
+  if (id === undefined) return undefined;
+  const item = chat.items.find((i) => i.id === id);
+  return item?.kind === 'user' ? item.text : undefined;
 }

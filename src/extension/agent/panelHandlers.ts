@@ -16,7 +16,8 @@ export interface PanelHandlerDeps {
   showLog: () => void;
   openStored: (reference: string) => Promise<boolean>;
   isAllowedCommand: (c: string) => boolean;
-  saveDraft: (text: string) => void;
+  /** Resolves once VS Code's storage has the draft. */
+  saveDraft: (text: string) => Promise<void>;
   /** Keeps the panel's unsaved setup fields and error line in memory while the view is hidden. */
   keepMemory: (memory: PanelMemory) => void;
 }
@@ -34,9 +35,9 @@ export function panelHandlers(d: PanelHandlerDeps): Handlers<HostRequests> {
     },
     send: ({ text }) => d.chat().send(text),
     stop: () => ({ stopped: d.chat.peek()?.stop() ?? false }),
-    saveDraft: ({ text }) => {
+    saveDraft: async ({ text }) => {
       if (typeof text !== 'string') throw new Error('A draft is text');
-      d.saveDraft(text);
+      await d.saveDraft(text);
       return { saved: true };
     },
     keepMemory: (memory) => {
