@@ -138,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): ContextDeskApi {
         statusBar.update(snapshot);
       },
       keepUnsent: (text) => void draft.keepUnsent(text).catch(() => undefined),
+      keepWaiting: (text) => void draft.keepWaiting(text).catch(() => undefined),
       // The view title's Stop shows only while the agent runs.
       onRunning: (running) => void vscode.commands.executeCommand('setContext', 'contextDesk.agentRunning', running),
       logger,

@@ -83,4 +83,24 @@ describe('Agent draft', function () {
     assert.equal(a.composerDraft(), 'typed since');
     assert.equal(a.composerDraftStored(), 'typed since');
   });
+
+  // When the window closes the chat gives the waiting message back to the draft, but VS Code no longer
+  // writes anything then: it has to be in the storage already.
+  it('a message waiting for the stopped run is in VS Code’s storage before the window closes, until it goes', async () => {
+    await vscode.commands.executeCommand('workbench.view.explorer');
+    await a.saveDraft('typed after');
+    const s = await useScript([
+      { reply: { text: 'Reading.', toolCalls: [{ name: 'read_file', arguments: { path: 'README.md' } }] } },
+      { fault: 'hang', text: 'Still thinking' },
+      { reply: { text: 'Answered.' } },
+    ]);
+    assert.ok(a.chat().send('read the readme').accepted);
+    await waitFor(() => s.stepsUsed === 2, 30_000, 'the second model call');
+    assert.equal(a.chat().stop(), true);
+    assert.ok(a.chat().send('the waiting one').accepted, 'taken to send once the run has stopped');
+    assert.equal(a.composerDraftStored(), 'the waiting one\n\ntyped after', 'a window closing now gets it back');
+    assert.equal(a.composerDraft(), 'typed after', 'the box in this window shows only what was typed');
+    await waitFor(() => s.stepsUsed === 3 && a.chat().snapshot.status === 'completed', 30_000, 'the waiting message');
+    assert.equal(a.composerDraftStored(), 'typed after', 'sent, it is no longer kept');
+  });
 });

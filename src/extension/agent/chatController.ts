@@ -5,7 +5,6 @@ import * as vscode from 'vscode';
 import type { AgentSession } from '../../core/agent/session';
 import { setTiktokenWasmPath } from '../../core/tokens';
 import { PanelTokenizer } from './panelTokenizer';
-import type { ContextStore } from '../../core/store/context-store';
 import { isStrategyName } from '../../core/strategies/types';
 import type { SessionState } from '../../core/agent/session-state';
 import type { ChatPatch, ChatSnapshot } from '../../protocol/chat';
@@ -82,6 +81,7 @@ export class ChatController implements vscode.Disposable {
     this.stop();
     // A message waiting for the stopped run was typed in this conversation: it never moves to the new one.
     const unsent = this.afterRun.take();
+    if (unsent !== undefined) this.d.keepWaiting?.(undefined);
     this.session = undefined;
     this.carryOver = undefined;
     this.resumed = undefined;
@@ -171,6 +171,7 @@ export class ChatController implements vscode.Disposable {
     if (this.running) {
       const ending = { stopped: this.running.signal.aborted, answered: this.model.snapshot.status !== 'running' };
       const r = this.afterRun.offer(text, ending);
+      if (r.accepted) this.d.keepWaiting?.(text);
       if (r.accepted && ending.stopped) this.d.post(this.model.notice('info', WAITING_NOTICE, undefined, true));
       return r;
     }
@@ -236,6 +237,7 @@ export class ChatController implements vscode.Disposable {
     this.rebuildAfterRun = false;
     const next = this.afterRun.take();
     if (next === undefined) return;
+    this.d.keepWaiting?.(undefined);
     const previous = this.runDone;
     this.runDone = this.run(next).then(() => previous);
   }
@@ -244,7 +246,7 @@ export class ChatController implements vscode.Disposable {
   async refreshPastSessions(): Promise<number> {
     try {
       const sessions = await listPastSessions(
-        await this.openStore(),
+        await this.d.openStore(),
         (id, identity) => this.written.has(id, identity),
         (id) => this.written.continued(id),
       );
@@ -262,7 +264,7 @@ export class ChatController implements vscode.Disposable {
    */
   async openTranscript(id: string = this.model.snapshot.sessionId): Promise<boolean> {
     const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
-    return showTranscript(await this.openStore(), id, error, this.d.showStoreFile);
+    return showTranscript(await this.d.openStore(), id, error, this.d.showStoreFile);
   }
 
   /**
@@ -282,7 +284,7 @@ export class ChatController implements vscode.Disposable {
   private async openPast(id: string): Promise<boolean> {
     // Read the file once our own writes are in: the last run's masks, and its identity as ours.
     await this.runDone.then(() => Promise.all([this.history?.flush(), this.closing]));
-    const store = await this.openStore();
+    const store = await this.d.openStore();
     const error = (message: string): void => this.d.post(this.model.notice('error', message, undefined, true));
     const opened = await openPastSession(store, id, this.written, this.d.settings(), error);
     if (!opened) return false;
@@ -301,16 +303,12 @@ export class ChatController implements vscode.Disposable {
     return true;
   }
 
-  private openStore(): Promise<ContextStore> {
-    return this.d.openStore();
-  }
-
   private readonly tokenizer = new PanelTokenizer();
 
   private async ensureSession(): Promise<AgentSession> {
     if (this.session) return this.session;
     const { workspaceFolder } = this.d.storeRoot();
-    const store = await this.openStore();
+    const store = await this.d.openStore();
     const sessionId = this.model.snapshot.sessionId;
     const restoring = this.carryOver;
     const settings = this.d.settings();

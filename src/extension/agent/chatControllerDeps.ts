@@ -30,6 +30,8 @@ export interface ChatControllerDeps {
   postSnapshot: (snapshot: ChatSnapshot) => void;
   /** Puts a message that was never sent back in the message box (the draft), for the next window. */
   keepUnsent?: (text: string) => void;
+  /** The message waiting for a stopped run, kept with the draft until it has gone (undefined then). */
+  keepWaiting?: (text: string | undefined) => void;
   /** The run started or ended (the view title's Stop follows it). */
   onRunning?: (running: boolean) => void;
   logger: Logger;

@@ -14,6 +14,8 @@ const MAX_PERSISTED = 64 * 1024;
 
 export class DraftKeeper {
   private text: string | undefined;
+  /** A message sent while the run stops, waiting to go: stored before the draft until it has gone. */
+  private waiting: string | undefined;
 
   constructor(
     private readonly state: vscode.Memento,
@@ -42,8 +44,18 @@ export class DraftKeeper {
    * box, before anything typed since.
    */
   keepUnsent(text: string): Promise<void> {
-    const typed = this.get();
-    return this.set(typed.trim() === '' ? text : `${text}\n\n${typed}`);
+    this.waiting = undefined;
+    return this.set(joined(text, this.get()));
+  }
+
+  /**
+   * The message waiting for a stopped run (undefined once it has gone, or stayed behind at New Chat). It
+   * is stored with the draft now: when the window closes, `keepUnsent` comes too late to be written.
+   */
+  keepWaiting(text: string | undefined): Promise<void> {
+    this.text ??= this.get();
+    this.waiting = text;
+    return this.persist();
   }
 
   /**
@@ -56,14 +68,20 @@ export class DraftKeeper {
 
   private async persist(): Promise<void> {
     if (this.text === undefined) return;
+    const whole = this.waiting === undefined ? this.text : joined(this.waiting, this.text);
     let safe: string | undefined;
     try {
-      safe = this.text === '' || this.text.length > MAX_PERSISTED ? undefined : this.redact(this.text);
+      safe = whole === '' || whole.length > MAX_PERSISTED ? undefined : this.redact(whole);
     } catch {
       safe = undefined;
     }
     await this.state.update(KEY, safe);
   }
+}
+
+/** A message put back before what the box holds. */
+function joined(message: string, typed: string): string {
+  return typed.trim() === '' ? message : `${message}\n\n${typed}`;
 }
 
 /** The text of the last message `patches` mark as not sent (the panel takes back the last one too). */

@@ -102,3 +102,21 @@ test('a message that waited for a stopped run when the window closed is back in 
   await typing.keepUnsent('fix the build');
   assert.equal(typing.get(), 'fix the build\n\nand then the tests');
 });
+
+// When the window closes, VS Code writes nothing more: the waiting message is stored while it waits.
+test('a message waiting for a stopped run is stored before the draft until it has gone, redacted', async () => {
+  const state = memento();
+  await state.update('contextDesk.composerDraft', 'from the last window');
+  const keeper = new DraftKeeper(state, redact);
+  await keeper.keepWaiting(`deploy with ${KEY} now`);
+  assert.match(keeper.stored() ?? '', /^deploy with .*REDACTED.* now\n\nfrom the last window$/);
+  assert.equal(keeper.get(), 'from the last window', 'the box shows what it held');
+  await keeper.set('typed');
+  assert.match(keeper.stored() ?? '', /^deploy with .*REDACTED.* now\n\ntyped$/, 'typing keeps it stored');
+  await keeper.keepWaiting(undefined);
+  assert.equal(keeper.stored(), 'typed', 'sent: only the draft is left');
+  await keeper.keepWaiting('fix the build');
+  await keeper.keepUnsent('fix the build');
+  assert.equal(keeper.get(), 'fix the build\n\ntyped');
+  assert.equal(keeper.stored(), 'fix the build\n\ntyped', 'given back at closing: stored once, not twice');
+});
