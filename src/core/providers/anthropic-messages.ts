@@ -19,6 +19,7 @@ import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
 import { anthropicBreakpoints } from '../cost/anthropic-breakpoints';
 import { textNestedDeeperThan } from '../json-depth';
+import { wireToolName } from './wire-tool-name';
 import { EMPTY_OUTPUT, visible } from '../visible-text';
 
 const EPHEMERAL = { type: 'ephemeral' } as const;
@@ -65,7 +66,12 @@ function blocksOf(m: Message): ContentBlockParam[] {
   const blocks: ContentBlockParam[] = [];
   if (visible(m.content)) blocks.push({ type: 'text', text: m.content });
   for (const c of m.toolCalls ?? [])
-    blocks.push({ type: 'tool_use', id: anthropicToolId(c.id), name: c.name, input: parseInput(c.arguments) });
+    blocks.push({
+      type: 'tool_use',
+      id: anthropicToolId(c.id),
+      name: wireToolName(c.name),
+      input: parseInput(c.arguments),
+    });
   if (blocks.length === 0) blocks.push({ type: 'text', text: '(empty)' });
   return blocks;
 }

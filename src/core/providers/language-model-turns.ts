@@ -4,6 +4,7 @@
 // travel together, right after it, as the providers behind `vscode.lm` require.
 import type { Message } from '../messages';
 import { EMPTY_OUTPUT, visible } from '../visible-text';
+import { wireToolName } from './wire-tool-name';
 
 export interface TextPart {
   kind: 'text';
@@ -40,7 +41,7 @@ export function toLanguageModelTurns(messages: readonly Message[]): LanguageMode
       const calls = (m.toolCalls ?? []).map((c): ToolCallPart => ({
         kind: 'tool-call',
         id: c.id,
-        name: c.name,
+        name: wireToolName(c.name),
         input: parseArguments(c.arguments),
       }));
       add({ role: 'assistant', parts: [...text, ...calls] });

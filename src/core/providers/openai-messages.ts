@@ -3,6 +3,7 @@ import type { ChatCompletionMessageParam, ChatCompletionTool } from 'openai/reso
 import type { Message } from '../messages';
 import type { ToolSpec } from '../agent/provider';
 import { textNestedDeeperThan } from '../json-depth';
+import { wireToolName } from './wire-tool-name';
 
 /**
  * A call's arguments as the text of one JSON object. The model's own broken JSON (a call kept after its
@@ -36,7 +37,7 @@ export function toOpenAIMessages(messages: readonly Message[]): ChatCompletionMe
             tool_calls: m.toolCalls.map((c) => ({
               id: c.id,
               type: 'function' as const,
-              function: { name: c.name, arguments: argumentsText(c.arguments) },
+              function: { name: wireToolName(c.name), arguments: argumentsText(c.arguments) },
             })),
           };
         return { role: 'assistant', content: m.content };
