@@ -44,23 +44,29 @@ export function messagesFromHistory(records: readonly HistoryLine[]): Message[] 
   const ordered = [...byIndex.values()].sort((a, b) => a.index - b.index).map((r) => r.message);
   const out: Message[] = [];
   let open: Message['toolCalls'] = [];
+  // The open action's call ids, looked up once per result (a file from a repository may hold many).
+  let openIds = new Set<string>();
   const answered = new Set<string>();
   const closeOpen = (): void => {
     for (const c of open ?? []) if (!answered.has(c.id)) out.push(missingResult(c.id, c.name));
     open = [];
+    openIds = new Set();
     answered.clear();
   };
   for (const m of ordered) {
     if (m.role === 'tool') {
       // A result whose call is not open (its action was lost) would be rejected too: drop it.
-      if (!m.toolCallId || !(open ?? []).some((c) => c.id === m.toolCallId) || answered.has(m.toolCallId)) continue;
+      if (!m.toolCallId || !openIds.has(m.toolCallId) || answered.has(m.toolCallId)) continue;
       answered.add(m.toolCallId);
       out.push(m);
       continue;
     }
     closeOpen();
     out.push(m);
-    if (m.role === 'assistant') open = m.toolCalls ?? [];
+    if (m.role === 'assistant') {
+      open = m.toolCalls ?? [];
+      openIds = new Set(open.map((c) => c.id));
+    }
   }
   closeOpen();
   return out;

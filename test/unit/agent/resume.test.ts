@@ -10,6 +10,7 @@ import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { createTokenizer } from '../../../src/core/tokens';
 import { startScriptedModelServer } from '../../support/scripted-model-server';
+import { assertLinearGrowth } from '../../support/linear-growth';
 
 const record = (index: number, message: Message): HistoryRecord => ({
   v: 1,
@@ -173,4 +174,28 @@ test('a resumed session runs under the current system prompt: system messages in
   } finally {
     await server.close();
   }
+});
+
+// A history file can come with a cloned repository (up to 256 MB is read): one action of many calls, each
+// result looked up among all the action's calls, held the extension host for minutes on opening it.
+test('reading back an action of many tool calls is linear in their number', () => {
+  const file = (bytes: number): HistoryRecord[] => {
+    const n = Math.floor(bytes / 100);
+    const calls = Array.from({ length: n }, (_, i) => ({ id: `c${i}`, name: 'read_file', arguments: '{}' }));
+    return [
+      record(0, { role: 'user', content: 'task' }),
+      record(1, { role: 'assistant', content: '', toolCalls: calls }),
+      ...calls.map((c, i) => record(2 + i, { role: 'tool', toolCallId: c.id, name: c.name, content: 'r' })),
+    ];
+  };
+  const files = new Map<string, HistoryRecord[]>();
+  assertLinearGrowth(
+    (bytes) => {
+      const key = String(bytes);
+      files.set(key, file(bytes));
+      return key;
+    },
+    2_000_000,
+    (key) => assert.equal(messagesFromHistory(files.get(key)!).length, files.get(key)!.length),
+  );
 });
