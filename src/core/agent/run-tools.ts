@@ -6,6 +6,7 @@ import type { Clock } from '../ports';
 import type { AgentEvent, ToolCallStatus } from './events';
 import type { LongOutputPort } from './long-output';
 import { CUT_CALL_TEXT } from './stop-reason';
+import { MISSING_RESULT } from './resume';
 import { storeStreamKeeping, unstoredText } from './unstored-output';
 import type { CheckedCall, StoreOutputOptions, ToolCallLabel, ToolOutput, ToolRegistry } from './tool-registry';
 
@@ -122,4 +123,16 @@ export async function runToolCalls(calls: readonly ToolCall[], ctx: RunToolsCont
     });
   }
   return results;
+}
+
+/**
+ * Results for the calls of the conversation's last action that have none (a failure the loop did not
+ * expect came between them): providers refuse a call without its result, in every later request.
+ */
+export function answerOpenCalls(messages: readonly Message[]): Message[] {
+  const at = messages.findLastIndex((m) => m.role === 'assistant');
+  const answered = new Set(messages.slice(at + 1).map((m) => m.toolCallId));
+  return (at < 0 ? [] : (messages[at]!.toolCalls ?? []))
+    .filter((c) => !answered.has(c.id))
+    .map((c) => ({ role: 'tool', origin: 'environment', toolCallId: c.id, name: c.name, content: MISSING_RESULT }));
 }

@@ -24,7 +24,7 @@ import { newSessionState, type CallRecord, type SessionState } from './session-s
 import { restoredState } from './restored-state';
 import { unitsUnderModel } from './model-units';
 import { abortableSleep, type AbortableSleep } from './sleep';
-import { runToolCalls } from './run-tools';
+import { answerOpenCalls, runToolCalls } from './run-tools';
 import { BUDGET_CUT_CALL_TEXT, budgetRanOutMessage, unfinishedReply } from './stop-reason';
 import { overWindowStop } from './set-aside';
 import { SessionSettings, type StrategyMaker } from './session-settings';
@@ -213,8 +213,9 @@ export class AgentSession {
       this.s.status = await this.work(signal);
     } catch (e) {
       // Anything the loop did not expect (a tokenizer out of stack on a huge message, say) ends the run
-      // like an error: never a status left at `running` and a rejected send.
+      // like an error: never a status left at `running`, a rejected send, or a call without its result.
       this.log.error(e instanceof Error ? e : String(e));
+      for (const m of answerOpenCalls(this.s.messages)) this.append(m);
       this.s.status = this.stop('error', `The agent failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       this.running = false;

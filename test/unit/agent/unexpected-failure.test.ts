@@ -41,3 +41,41 @@ test('a throw inside the loop ends the run as an error and the session takes the
   assert.equal(await h.agent.send('Go on.'), 'completed');
   assert.equal(h.agent.messages.at(-1)?.content, 'Back again.');
 });
+
+// The throw came after the action was kept and before its other calls were answered: every later request
+// of the chat held a call without a result, which the providers refuse ("tool_call_ids did not have
+// response messages"), so the chat could not go on.
+test('a throw between the results of one action leaves every call answered for the next message', async (t) => {
+  const h = await harness(
+    [
+      {
+        reply: {
+          text: 'Reading both.',
+          toolCalls: [
+            { name: 'read_file', arguments: { path: 'huge.txt' } },
+            { name: 'read_file', arguments: { path: 'small.txt' } },
+          ],
+        },
+      },
+      { reply: { text: 'Back again.' } },
+    ],
+    { tokenizer: failingOnceOn('huge.txt:1:') },
+  );
+  t.after(() => h.close());
+  assert.equal(await h.agent.send('Read huge.txt and small.txt.'), 'error');
+  assert.equal(await h.agent.send('Go on.'), 'completed');
+  const next = h.server.chatRequests()[1]!.messages;
+  const action = next.findIndex((m) => (m.tool_calls?.length ?? 0) === 2);
+  const ids = next[action]!.tool_calls!.map((c) => c.id);
+  assert.deepEqual(
+    next.slice(action + 1, action + 3).map((m) => [m.role, m.tool_call_id]),
+    ids.map((id) => ['tool', id]),
+    'each call answered, right after its action',
+  );
+  assert.deepEqual(
+    next.slice(action + 3).map((m) => [m.role, m.content]),
+    [['user', 'Go on.']],
+    'then the next message',
+  );
+  assert.match(next[action + 2]!.content ?? '', /not recorded.*may have run/);
+});
