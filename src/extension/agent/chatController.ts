@@ -17,7 +17,7 @@ import { SECTION, pickerNotice } from '../settings';
 import { updateWhereSet } from '../settingsScope';
 import { modelFields } from './providers';
 import { buildSession, liveSettings, liveUpdate, optionalExtras } from './sessionFactory';
-import { HistorySink, openOwnHistory, type SessionHistory } from './sessionHistory';
+import { HistorySink, openOwnHistory, type BuiltSession, type SessionHistory } from './sessionHistory';
 import type { ChatControllerDeps } from './chatControllerDeps';
 import { listPastSessions } from './pastSessions';
 import { WrittenSessions } from './writtenSessions';
@@ -191,12 +191,11 @@ export class ChatController implements vscode.Disposable {
     };
     let session: AgentSession | undefined;
     let history: SessionHistory | undefined;
+    let own = true;
     try {
-      session = await this.ensureSession();
-      // Settings changed while it was being built (MCP servers starting, say) reach it too: a budget
-      // set then applied only from the next message.
+      ({ session, history, own } = await this.ensureSession(chat));
+      // Settings changed while it was built (MCP servers starting) reach it too, not only the next message.
       if (this.rebuildAfterRun) this.takeUpLive(session);
-      history = this.history; // this run's file, even if New Chat replaces it meanwhile
       const running = session;
       const off = session.on((e) => {
         show(() => this.model.event(e));
@@ -225,6 +224,7 @@ export class ChatController implements vscode.Disposable {
     }
     if (!session) return;
     await history?.sync(session.messages);
+    if (!own) await history?.close();
     void this.refreshPastSessions();
   }
 
@@ -305,11 +305,12 @@ export class ChatController implements vscode.Disposable {
 
   private readonly tokenizer = new PanelTokenizer();
 
-  private async ensureSession(): Promise<AgentSession> {
-    if (this.session) return this.session;
+  /** Chat `sessionId`'s session and history file; New Chat while they are built leaves them to the run. */
+  private async ensureSession(sessionId: string): Promise<BuiltSession> {
+    if (this.session && this.history) return { session: this.session, history: this.history, own: true };
+    const existing = this.history; // a continued conversation keeps appending to the file it already has
     const { workspaceFolder } = this.d.storeRoot();
     const store = await this.d.openStore();
-    const sessionId = this.model.snapshot.sessionId;
     const restoring = this.carryOver;
     const settings = this.d.settings();
     const tokenizer = this.tokenizer.for(liveSettings(settings).tokenizer);
@@ -346,20 +347,23 @@ export class ChatController implements vscode.Disposable {
         },
       },
     );
-    // A continued conversation keeps appending to the history file it already has.
-    this.history ??= await openOwnHistory(store, sessionId, {
-      tokenizer,
-      written: restoring ? session.state().messages.length : 0,
-      records: this.resumed?.records ?? [],
-      sessions: this.written,
-      logger: this.d.logger,
-    });
+    const history =
+      existing ??
+      (await openOwnHistory(store, sessionId, {
+        tokenizer,
+        written: restoring ? session.state().messages.length : 0,
+        records: this.resumed?.records ?? [],
+        sessions: this.written,
+        logger: this.d.logger,
+      }));
+    sink.session = session;
+    sink.history = history;
+    if (this.model.snapshot.sessionId !== sessionId) return { session, history, own: existing !== undefined };
     // Kept only once its history file is open: a session without one would never be written (nor resumed).
     this.session = session;
+    this.history = history;
     this.carryOver = undefined;
-    sink.session = session;
-    sink.history = this.history;
-    return session;
+    return { session, history, own: true };
   }
 
   private fresh(): ChatSnapshot {

@@ -2,6 +2,7 @@
 // observation is masked (a resumed session shows what the model saw), and each call's record right after
 // the answer it produced. One queue keeps every write in order (a record always follows what it is about).
 import type { MaskedObservation } from '../../core/agent/events';
+import type { AgentSession } from '../../core/agent/session';
 import type { CallRecord, SummaryCallRecord } from '../../core/agent/session-state';
 import type { Message, Tokenizer } from '../../core/messages';
 import type { ContextStore } from '../../core/store/context-store';
@@ -215,4 +216,14 @@ export async function openOwnHistory(
   const own = async (): Promise<void> => o.sessions.add(sessionId, await fileIdentity(writer.paths.jsonl));
   await own();
   return SessionHistory.open(writer, o.written, o.records, o.logger, own);
+}
+
+/**
+ * A chat's session and its history file. `own` false: New Chat came while they were built, so they are
+ * the (stopped) run's alone, never the new chat's, and the run closes the file it opened.
+ */
+export interface BuiltSession {
+  session: AgentSession;
+  history: SessionHistory;
+  own: boolean;
 }
