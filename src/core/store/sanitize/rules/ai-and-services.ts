@@ -20,21 +20,21 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'openrouter-api-key',
     title: 'OpenRouter API key (sk-or-v1-…)',
     keywords: ['sk-or-'],
-    pattern: /(?<![A-Za-z0-9])sk-or-v\d-[0-9a-f]{64}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])sk-or-v\d-[0-9a-f]{64}(?![0-9a-fA-F])/g,
   },
   {
     // DeepSeek, Moonshot, DashScope and older OpenAI keys: `sk-` and a long random run.
     id: 'sk-api-key',
     title: 'Other `sk-` API keys (sk- and 32+ random characters: DeepSeek, older OpenAI, …)',
     keywords: ['sk-'],
-    pattern: /\bsk-[A-Za-z0-9]{32,}(?![\w-])/g,
+    pattern: /\bsk-[A-Za-z0-9]{32,}(?![A-Za-z0-9])/g,
     accept: hasDigitAndLetter,
   },
   {
     id: 'huggingface-token',
     title: 'Hugging Face token (hf_…, api_org_…)',
     keywords: ['hf_', 'api_org_'],
-    pattern: /\b(?:hf|api_org)_[A-Za-z0-9]{30,40}\b/g,
+    pattern: /\b(?:hf|api_org)_[A-Za-z0-9]{30,40}(?![A-Za-z0-9])/g,
     entropy: 3.5,
   },
   {
@@ -81,14 +81,14 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'langsmith-api-key',
     title: 'LangSmith API key (lsv2_pt_, lsv2_sk_)',
     keywords: ['lsv2_'],
-    pattern: /(?<![A-Za-z0-9])lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])lsv2_(?:pt|sk)_[0-9a-f]{32}_[0-9a-f]{10}(?![0-9a-fA-F])/g,
   },
 
   {
     id: 'langfuse-secret-key',
     title: 'Langfuse secret key (sk-lf-…)',
     keywords: ['sk-lf-'],
-    pattern: /(?<![A-Za-z0-9])sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])sk-lf-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?![0-9a-fA-F])/g,
   },
   {
     id: 'tavily-api-key',
@@ -101,7 +101,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'firecrawl-api-key',
     title: 'Firecrawl API key (fc-…)',
     keywords: ['fc-'],
-    pattern: /\bfc-[0-9a-f]{32}\b/g,
+    pattern: /\bfc-[0-9a-f]{32}(?![A-Za-z0-9])/g,
     accept: hasDigitAndLetter,
   },
   {
@@ -115,7 +115,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'elevenlabs-api-key',
     title: 'ElevenLabs API key (sk_ and 48 hex digits)',
     keywords: ['sk_'],
-    pattern: /\bsk_[0-9a-f]{48}\b/g,
+    pattern: /\bsk_[0-9a-f]{48}(?![A-Za-z0-9])/g,
     accept: hasDigitAndLetter,
   },
 
@@ -124,20 +124,20 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'linear-api-key',
     title: 'Linear API key (lin_api_…)',
     keywords: ['lin_api_'],
-    pattern: /(?<![A-Za-z0-9])lin_api_[A-Za-z0-9]{40}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])lin_api_(?:[A-Za-z0-9]{40}(?![A-Za-z0-9])|(?=[A-Za-z]{0,39}\d)[A-Za-z0-9]{40})/g,
   },
   {
     id: 'notion-token',
     title: 'Notion integration token (ntn_…, secret_…)',
     keywords: ['ntn_', 'secret_'],
-    pattern: /\b(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})\b/g,
+    pattern: /\b(?:ntn_\d{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})(?![A-Za-z0-9])/g,
     accept: hasDigitAndLetter,
   },
   {
     id: 'supabase-token',
     title: 'Supabase access and secret keys (sbp_…, sb_secret_…)',
     keywords: ['sbp_', 'sb_secret_'],
-    pattern: /(?<![A-Za-z0-9])(?:sbp_[0-9a-f]{40}(?![A-Za-z0-9])|sb_secret_[\w-]{30,}(?![\w-]))/g,
+    pattern: /(?<![A-Za-z0-9])(?:sbp_[0-9a-f]{40}(?![0-9a-fA-F])|sb_secret_[\w-]{30,}(?![\w-]))/g,
     accept: hasDigitAndLetter,
   },
   {
@@ -163,7 +163,7 @@ export const SERVICE_RULES: readonly SecretRule[] = [
     id: 'postman-api-key',
     title: 'Postman API key (PMAK-…)',
     keywords: ['pmak-'],
-    pattern: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![A-Za-z0-9])/gi,
+    pattern: /(?<![A-Za-z0-9])PMAK-[a-f0-9]{24}-[a-f0-9]{34}(?![0-9a-fA-F])/gi,
   },
   {
     id: 'newrelic-key',

@@ -3,6 +3,11 @@
 // Patterns are lenient on length where formats have grown before: redacting a little more is safe.
 // A distinctive prefix is matched after `(?<![A-Za-z0-9])`, not `\b`: glued to an identifier by `_`
 // (`get_ghp_…`, `key_AKIA…`) a token is still one; short or common prefixes (SK, key-, dapi, hvs.) keep `\b`.
+// A token ends where no letter or digit follows its body: `_OLD`, `-old` or `.bak` after it is a suffix
+// (a spare key's name), also where the body's own alphabet has `_` or `-`. A fixed-length body after a
+// distinctive prefix is taken even with a letter or digit glued on; where that body may be letters only,
+// only if it has a digit (a long word after `AKIA` or `npm_` is no key); a hex body not if more hex
+// follows (a longer hex run is a hash).
 import { hasDigitAndLetter, type SecretRule } from './types';
 
 const exact = (rule: Omit<SecretRule, 'exactKeywords'>): SecretRule => ({ ...rule, exactKeywords: true });
@@ -14,13 +19,13 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     title: 'AWS access key id (AKIA, ASIA, ABIA, ACCA, A3T…, AGPA/AIDA/AROA/AIPA/ANPA/ANVA/APKA)',
     keywords: ['A3T', 'AKIA', 'ASIA', 'ABIA', 'ACCA', 'AGPA', 'AIDA', 'AROA', 'AIPA', 'ANPA', 'ANVA', 'APKA'],
     pattern:
-      /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)[A-Z0-9]{16}(?![A-Za-z0-9])/g,
+      /(?<![A-Za-z0-9])(?:A3T[A-Z0-9]|AKIA|ASIA|ABIA|ACCA|AGPA|AIDA|AROA|AIPA|ANPA|ANVA|APKA)(?:[A-Z0-9]{16}(?![A-Za-z0-9])|(?=[A-Z]{0,15}\d)[A-Z0-9]{16})/g,
   }),
   exact({
     id: 'google-api-key',
     title: 'Google API key: GCP, Firebase, Google AI / Gemini (AIza…)',
     keywords: ['AIza'],
-    pattern: /\bAIza[0-9A-Za-z_-]{35}(?![0-9A-Za-z_-])/g,
+    pattern: /(?<![A-Za-z0-9])AIza(?:[\w-]{35}(?![A-Za-z0-9])|(?=[A-Za-z_-]{0,34}\d)[\w-]{35})/g,
   }),
   {
     id: 'google-oauth-secret',
@@ -38,20 +43,20 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'azure-ad-client-secret',
     title: 'Azure AD / Entra client secret (…Q~…)',
     keywords: ['Q~'],
-    pattern: /(?<![\w~.-])[\w~.]{3}\dQ~[\w~.-]{31,34}(?![\w~.-])/g,
+    pattern: /(?<![\w~.-])[\w~.]{3}\dQ~(?:[\w~.-]{31,34}(?![\w~.-])|[\w~.-]{34}(?![A-Za-z0-9]))/g,
     entropy: 3,
   }),
   {
     id: 'digitalocean-token',
     title: 'DigitalOcean token (dop_v1_, doo_v1_, dor_v1_)',
     keywords: ['dop_v1_', 'doo_v1_', 'dor_v1_'],
-    pattern: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])do[opr]_v1_[a-f0-9]{64}(?![0-9a-fA-F])/g,
   },
   {
     id: 'databricks-token',
     title: 'Databricks token (dapi…)',
     keywords: ['dapi'],
-    pattern: /\bdapi[a-f0-9]{32}(?:-\d)?\b/g,
+    pattern: /\bdapi[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])/g,
   },
   {
     id: 'hashicorp-vault-token',
@@ -209,34 +214,34 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'twilio-api-key',
     title: 'Twilio API key SID (SK + 32 hex)',
     keywords: ['SK'],
-    pattern: /\bSK[0-9a-fA-F]{32}\b/g,
+    pattern: /\bSK[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
     entropy: 3,
   }),
   {
     id: 'mailgun-api-key',
     title: 'Mailgun API key (key-…)',
     keywords: ['key-'],
-    pattern: /\bkey-[0-9a-f]{32}\b/g,
+    pattern: /\bkey-[0-9a-f]{32}(?![A-Za-z0-9])/g,
     entropy: 3,
   },
   {
     id: 'mailchimp-api-key',
     title: 'Mailchimp API key (…-usNN)',
     keywords: ['-us'],
-    pattern: /\b[0-9a-f]{32}-us\d{1,2}\b/g,
+    pattern: /\b[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])/g,
     entropy: 3,
   },
   {
     id: 'brevo-api-key',
     title: 'Brevo / Sendinblue API key (xkeysib-…)',
     keywords: ['xkeysib-'],
-    pattern: /(?<![A-Za-z0-9])xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])xkeysib-[a-f0-9]{64}-[A-Za-z0-9]{16}/g,
   },
   exact({
     id: 'telegram-bot-token',
     title: 'Telegram bot token (digits:AA…)',
     keywords: [':AA'],
-    pattern: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![\w-])/g,
+    pattern: /(?<!\d)\d{8,10}:AA[\w-]{33}(?![A-Za-z0-9])/g,
   }),
 
   // Payments
@@ -265,7 +270,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'shopify-token',
     title: 'Shopify tokens (shpat_, shpca_, shppa_, shpss_)',
     keywords: ['shpat_', 'shpca_', 'shppa_', 'shpss_'],
-    pattern: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])shp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}(?![0-9a-fA-F])/g,
   },
 
   // Package registries
@@ -273,7 +278,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'npm-token',
     title: 'npm access token (npm_…)',
     keywords: ['npm_'],
-    pattern: /(?<![A-Za-z0-9])npm_[0-9A-Za-z]{36}(?![0-9A-Za-z])/g,
+    pattern: /(?<![A-Za-z0-9])npm_(?:[0-9A-Za-z]{36}(?![0-9A-Za-z])|(?=[A-Za-z]{0,35}\d)[0-9A-Za-z]{36})/g,
   },
   {
     id: 'pypi-token',
@@ -285,7 +290,7 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'rubygems-token',
     title: 'RubyGems API key (rubygems_…)',
     keywords: ['rubygems_'],
-    pattern: /(?<![A-Za-z0-9])rubygems_[a-f0-9]{48}(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])rubygems_[a-f0-9]{48}(?![0-9a-fA-F])/g,
   },
   {
     id: 'nuget-api-key',
@@ -304,12 +309,12 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     id: 'artifactory-token',
     title: 'JFrog Artifactory API keys (AKCp…) and reference tokens (cmVmdGtu…)',
     keywords: ['AKCp', 'cmVmdGtu'],
-    pattern: /(?<![A-Za-z0-9])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})(?![A-Za-z0-9])/g,
+    pattern: /(?<![A-Za-z0-9])(?:AKCp[A-Za-z0-9]{69}|cmVmdGtu[A-Za-z0-9]{56})/g,
   }),
   {
     id: 'pulumi-token',
     title: 'Pulumi access token (pul-…)',
     keywords: ['pul-'],
-    pattern: /\bpul-[a-f0-9]{40}\b/g,
+    pattern: /\bpul-[a-f0-9]{40}(?![A-Za-z0-9])/g,
   },
 ];
