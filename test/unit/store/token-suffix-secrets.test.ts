@@ -6,8 +6,18 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
 import { redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
+import * as path from 'node:path';
 import { assertQuick } from '../../support/linear-time';
-import { CORPUS } from '../../support/secret-corpus';
+import {
+  allFiles,
+  CORPUS,
+  leakedFormats,
+  openStore,
+  windowsOf,
+  WRITE_PATHS,
+  type Cuts,
+} from '../../support/secret-corpus';
+import { tempDir } from './helpers';
 
 const standalone = CORPUS.filter((e) => e.standalone && !e.secret.includes('\n'));
 
@@ -27,6 +37,31 @@ for (const suffix of SUFFIXES)
     for (const e of standalone)
       for (const text of [`${e.secret}${suffix}`, `export KEY=${e.secret}${suffix}`, `"${e.secret}${suffix}"`])
         if (leaked(redactSecretsSync(text).text, e.secret).length > 0) leaks.push(`${e.rule}: ${text}`);
+    assert.deepEqual(leaks, []);
+  });
+
+// Streamed, a suffixed token may be cut anywhere, also right before its suffix (the real writers, on disk).
+for (const pathName of ['tool output (+ masked-observation index)', 'terminal log'] as const)
+  test(`${pathName}: suffixed tokens cut by a chunk boundary anywhere in them leave nothing on disk`, async (t) => {
+    const store = await openStore(await tempDir(t));
+    const suffixed = [(s: string) => `${s}_OLD`, (s: string) => `export K=${s}-old`, (s: string) => `"${s}.bak"`];
+    const texts = standalone.map((e, i) => suffixed[i % suffixed.length]!(e.secret));
+    for (const at of [0.1, 0.3, 0.5, 0.7, 0.9, 1]) {
+      const cuts: Cuts = (output) => {
+        let from = 0;
+        return standalone.map((e) => {
+          const i = output.indexOf(e.secret, from);
+          from = i + e.secret.length;
+          return Buffer.byteLength(output.slice(0, i)) + Math.round(e.secret.length * at);
+        });
+      };
+      await WRITE_PATHS[pathName](store, texts, cuts);
+    }
+    const windows = windowsOf(standalone);
+    const leaks: string[] = [];
+    for (const f of await allFiles(store.root))
+      for (const format of leakedFormats(f.text, windows))
+        leaks.push(`${format} in ${path.relative(store.root, f.file)}`);
     assert.deepEqual(leaks, []);
   });
 
