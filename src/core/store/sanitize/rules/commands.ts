@@ -303,13 +303,14 @@ export const COMMAND_RULES: readonly SecretRule[] = [
     accept: literal,
   },
   {
-    // SQL keeps a quote inside a string by doubling it ('it''s').
+    // SQL keeps a quote inside a string by doubling it ('it''s'). A blank or `=` comes before the value:
+    // right after `password` a quote closes a JSON key (`"cli-password":1,"…`), and opens no password.
     id: 'sql-password',
     title:
       "Passwords in SQL (CREATE / ALTER USER, ROLE or LOGIN … PASSWORD '…', IDENTIFIED BY '…', SET PASSWORD = '…')",
     keywords: ['password', 'identified'],
     pattern:
-      /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]{0,1024}?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]{0,1024}?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)[ \t]*=?[ \t]*(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
+      /\b(?:(?:USER|ROLE|LOGIN)\b[^\n;]{0,1024}?\bPASSWORD|SET[ \t]+PASSWORD\b[^\n;=]{0,1024}?=|IDENTIFIED\b(?:[ \t]+WITH[ \t]+['"]?\w+['"]?)?[ \t]+BY(?:[ \t]+PASSWORD)?)(?:[ \t]*=[ \t]*|[ \t]+|(?<==))(?<secret>'(?:[^'\n]|'')*'|"[^"\n]*")/gi,
     accept: literal,
   },
   {
