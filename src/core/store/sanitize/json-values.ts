@@ -4,11 +4,15 @@
 // names a secret (`"password": "..."`) is redacted whole, and the result is serialised again. JSON too
 // deeply nested to walk is redacted as text: a failed walk would lose the record, never leak it.
 import { textNestedDeeperThan } from '../../json-depth';
+import { PROGRAM_KEY, redactArgvWords } from './argv-words';
 import { isPlaceholder } from './rules/types';
 
-/** Keys whose string value is a secret whatever it looks like (`secret_value` too: gh's secret set). */
+/**
+ * Keys whose string value is a secret whatever it looks like (`secret_value` too: gh's secret set; `pass`
+ * as a word of its own: `db_pass`, `SMTP_PASS`, not `bypass`).
+ */
 const SECRET_KEY =
-  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth)(?:[_-]?value)?$/i;
+  /(?:password|passwd|passphrase|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?|auth|(?:^|[_.-])pass)(?:[_-]?value)?$/i;
 
 export const SECRET_FIELD = 'secret-field';
 
@@ -39,7 +43,7 @@ export async function redactJsonText(
   }
   if (value === null || typeof value !== 'object') return redact(text);
   let changed = false;
-  const walk = async (v: unknown, key?: string): Promise<unknown> => {
+  const walk = async (v: unknown, key?: string, program?: string): Promise<unknown> => {
     if (typeof v === 'string') {
       let out = await redact(v);
       if (key !== undefined && SECRET_KEY.test(key) && !isPlaceholder(out) && !out.startsWith('[REDACTED:')) {
@@ -50,16 +54,22 @@ export async function redactJsonText(
       return out;
     }
     if (Array.isArray(v)) {
+      // A list of words is also read as the command line it makes (argv-words.ts).
+      const words = v.every((item) => typeof item === 'string') ? redactArgvWords(v, count, program) : undefined;
+      if (words) changed = true;
       const items: unknown[] = [];
-      for (const item of v) items.push(await walk(item));
+      for (const item of words ?? v) items.push(await walk(item));
       return items;
     }
     if (v !== null && typeof v === 'object') {
       const out: Record<string, unknown> = {};
-      for (const [k, item] of Object.entries(v)) {
+      const entries = Object.entries(v);
+      const program = entries.find(([k, item]) => PROGRAM_KEY.test(k) && typeof item === 'string')?.[1] as
+        string | undefined;
+      for (const [k, item] of entries) {
         const cleanKey = await redact(k);
         if (cleanKey !== k) changed = true;
-        setOwn(out, cleanKey, await walk(item, k));
+        setOwn(out, cleanKey, await walk(item, k, program));
       }
       return out;
     }
