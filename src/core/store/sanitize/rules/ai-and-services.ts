@@ -199,10 +199,14 @@ export const SERVICE_RULES: readonly SecretRule[] = [
 
   // Formats, not vendors
   {
+    // A header and payload of JSON: `{"` is `eyJ`, and a pretty-printed one (`{ "`, `{\n`, `{\r\n`)
+    // `eyAi`, `ewog`/`ewoi`/`ewoJ`, `ew0K`. An encrypted token (JWE, a session cookie) has a JSON header, then four
+    // parts (the key part empty for `"alg":"dir"`).
     id: 'jwt',
-    title: 'JSON Web Token (eyJ….eyJ….…)',
-    keywords: ['eyj'],
+    title: 'JSON Web Token (eyJ….eyJ….…) and JSON Web Encryption (eyJ……….….…)',
+    keywords: ['eyj', 'eyai', 'ewog', 'ewoi', 'ewoj', 'ew0k'],
     exactKeywords: false,
-    pattern: /(?<![A-Za-z0-9])eyJ[\w-]{8,}={0,2}\.eyJ[\w-]{8,}={0,2}\.[\w-]*/g,
+    pattern:
+      /(?<![A-Za-z0-9])(?:eyJ|eyAi|ewo[giJ]|ew0K)[\w-]{8,}={0,2}\.(?:(?:eyJ|eyAi|ewo[giJ]|ew0K)[\w-]{8,}={0,2}\.[\w-]*|[\w-]*\.[\w-]{8,}\.[\w-]{8,}\.[\w-]{8,})/g,
   },
 ];

@@ -46,6 +46,17 @@ export const TOKEN_RULES: readonly SecretRule[] = [
     pattern: /(?<![\w~.-])[\w~.]{3}\dQ~(?:[\w~.-]{31,34}(?![\w~.-])|[\w~.-]{34}(?![A-Za-z0-9]))/g,
     entropy: 3,
   }),
+  exact({
+    // Microsoft's identifiable keys carry a fixed signature at a fixed place (facts from Microsoft's
+    // security-utilities): 64-byte keys at 76 of 88, 32-byte keys at 33 of 44, annotated keys (Azure
+    // DevOps PATs among them) `JQQJ9` after 52 characters.
+    id: 'azure-identifiable-key',
+    title:
+      'Azure identifiable keys: Storage (+ASt), Cosmos DB (ACDb), Service Bus (+ASb), Event Hubs (+AEh), Relay (+ARm), annotated keys and Azure DevOps PATs (JQQJ9)',
+    keywords: ['+ASt', 'ACDb', '+ASb', '+AEh', '+ARm', 'JQQJ9'],
+    pattern:
+      /(?<![A-Za-z0-9+/])(?:[A-Za-z0-9+/]{76}(?:\+ASt|ACDb)[A-Za-z0-9+/]{5}[AQgw]==|[A-Za-z0-9+/]{33}\+A(?:Sb|Eh|Rm)[A-Za-z0-9+/]{5}=|[A-Za-z0-9]{52}JQQJ9[9DH][A-Za-z0-9][A-L][A-Za-z0-9]{16}[A-Za-z][A-Za-z0-9]{7}(?:[A-Za-z0-9]{2}==)?(?![A-Za-z0-9]))/g,
+  }),
   {
     id: 'digitalocean-token',
     title: 'DigitalOcean token (dop_v1_, doo_v1_, dor_v1_)',
