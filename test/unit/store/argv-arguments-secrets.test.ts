@@ -67,6 +67,28 @@ test('lists of ordinary words, and keys that only contain pass, stay as they are
   }
 });
 
+test('a value given with its name as a pair or a name/value object (headers, env lists) goes when the name says secret', async () => {
+  for (const a of [
+    { headers: [['X-Api-Key', TOKEN]] },
+    { env: [['API_TOKEN', TOKEN]] },
+    { headers: [{ key: 'X-Api-Key', value: TOKEN }] },
+    { headers: [{ name: 'x-auth-token', value: TOKEN, enabled: true }] },
+    { env: [{ name: 'DB_PASS', value: PASSWORD }] },
+  ]) {
+    const out = await redactArgs(a);
+    assert.ok(!out.includes(TOKEN) && !out.includes(PASSWORD), out);
+    assert.ok(out.includes('[REDACTED:secret-field]'), out);
+  }
+  for (const a of [
+    { headers: [['Accept', 'application/json']] },
+    { env: [{ name: 'NODE_ENV', value: 'production' }] },
+    { pair: ['token', 'count'], more: ['password', 'reset', 'link'] },
+  ]) {
+    const text = JSON.stringify(a);
+    assert.equal(await redactArgs(a), text, text);
+  }
+});
+
 test('through the history writer: no argv password in the record or the transcript', async (t) => {
   const ws = await tempDir(t);
   const store = await ContextStore.open({ root: path.join(ws, '.context-desk'), workspaceRoot: ws });

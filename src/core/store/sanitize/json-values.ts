@@ -5,7 +5,7 @@
 // deeply nested to walk is redacted as text: a failed walk would lose the record, never leak it.
 import { textNestedDeeperThan } from '../../json-depth';
 import { PROGRAM_KEY, redactArgvWords } from './argv-words';
-import { isPlaceholder } from './rules/types';
+import { hasDigitAndLetter, isPlaceholder } from './rules/types';
 
 /**
  * Keys whose string value is a secret whatever it looks like (`secret_value` too: gh's secret set; `pass`
@@ -58,7 +58,11 @@ export async function redactJsonText(
       const words = v.every((item) => typeof item === 'string') ? redactArgvWords(v, count, program) : undefined;
       if (words) changed = true;
       const items: unknown[] = [];
-      for (const item of words ?? v) items.push(await walk(item));
+      // A `[name, value]` pair (a header, an env entry): the name says what the value is, when the value
+      // looks like a key (two words of a list, `["token", "count"]`, are no pair).
+      const pairName = v.length === 2 && typeof v[1] === 'string' && looksLikeKey(v[1]) ? v[0] : undefined;
+      for (const [i, item] of (words ?? v).entries())
+        items.push(await walk(item, i === 1 && typeof pairName === 'string' ? pairName : undefined));
       return items;
     }
     if (v !== null && typeof v === 'object') {
@@ -66,10 +70,13 @@ export async function redactJsonText(
       const entries = Object.entries(v);
       const program = entries.find(([k, item]) => PROGRAM_KEY.test(k) && typeof item === 'string')?.[1] as
         string | undefined;
+      // `{"name": "X-Api-Key", "value": "…"}` (a HAR or Postman header, a Kubernetes env entry).
+      const named = entries.find(([k, item]) => (k === 'name' || k === 'key') && typeof item === 'string')?.[1] as
+        string | undefined;
       for (const [k, item] of entries) {
         const cleanKey = await redact(k);
         if (cleanKey !== k) changed = true;
-        setOwn(out, cleanKey, await walk(item, k, program));
+        setOwn(out, cleanKey, await walk(item, k === 'value' && named !== undefined ? named : k, program));
       }
       return out;
     }
@@ -108,4 +115,9 @@ export function sameJsonShape(before: string, after: string): boolean {
     for (let i = 0; i < xs.length; i++) stack.push([xs[i], ys[i]]);
   }
   return true;
+}
+
+/** A value shaped like a key or password: one word, with a digit and a letter, or long. */
+function looksLikeKey(s: string): boolean {
+  return !/\s/.test(s) && (hasDigitAndLetter(s) || s.length >= 20);
 }
