@@ -489,6 +489,33 @@ test('--dump-contexts redacts tool-call arguments as the history does: a secret-
   assert.match(text, /secret_value\\":\\"\[REDACTED:secret-field\]/);
 });
 
+test('--dump-contexts reads tool-call arguments given as a list of command words as the command line', async () => {
+  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
+  // An MCP tool that runs a program: `-p` and the password are two strings of a list.
+  const args = JSON.stringify({ command: 'mysql', args: ['-u', 'root', '-pKx8vQ2mN9pL4zz', 'shop'] });
+  writeFileSync(
+    join(src, 'chat.json'),
+    JSON.stringify({
+      messages: [
+        { role: 'user', content: 'count the orders' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_program', arguments: args } }],
+        },
+        { role: 'tool', tool_call_id: 'c1', content: '42' },
+        { role: 'assistant', content: 'done' },
+      ],
+    }),
+  );
+  const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
+  const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', out]);
+  assert.equal(r.code, 0, r.err);
+  const text = readFileSync(join(out, 'chat.json', 'raw.jsonl'), 'utf8');
+  assert.ok(!text.includes('Kx8vQ2mN9pL4zz'), text);
+  assert.match(text, /\\"-p\[REDACTED:cli-password\]\\",\\"shop\\"/);
+});
+
 test('trajectory ids that are paths become safe folder names in the dump', async () => {
   const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
   mkdirSync(join(src, 'a', '..b'), { recursive: true });
