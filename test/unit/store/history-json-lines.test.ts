@@ -10,7 +10,7 @@ import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { ContextStore } from '../../../src/core/store/context-store';
-import { HistoryWriter, loadSession } from '../../../src/core/store/history';
+import { HistoryWriter, isMessageRecord, loadSession } from '../../../src/core/store/history';
 import { activeRules, redactSecretsSync } from '../../../src/core/store/sanitize/secrets';
 import { tempDir } from './helpers';
 
@@ -47,7 +47,7 @@ test('a user message with a URL password and a CLI password is kept whole in the
   assertLinesParse(jsonl);
   const loaded = await loadSession(store, 's1');
   assert.deepEqual(
-    loaded.records.map((r) => r.message.role),
+    loaded.records.filter(isMessageRecord).map((r) => r.message.role),
     ['user', 'assistant'],
   );
   for (const s of SECRETS) assert.ok(!all.includes(s), s);
@@ -87,7 +87,7 @@ test('tool-call arguments are redacted in the record and the transcript, as give
   assertLinesParse(jsonl);
   for (const s of SECRETS) assert.ok(!all.includes(s), s);
   const loaded = await loadSession(store, 's1');
-  const calls = loaded.records[1]!.message.toolCalls!;
+  const calls = loaded.records.filter(isMessageRecord)[1]!.message.toolCalls!;
   assert.equal(calls.length, toolCalls.length);
   // Parsed arguments stay JSON, with their other fields.
   for (const c of calls.slice(0, ARGUMENTS.length)) assert.doesNotThrow(() => JSON.parse(c.arguments) as unknown);

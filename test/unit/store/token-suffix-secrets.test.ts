@@ -55,7 +55,7 @@ for (const pathName of ['tool output (+ masked-observation index)', 'terminal lo
           return Buffer.byteLength(output.slice(0, i)) + Math.round(e.secret.length * at);
         });
       };
-      await WRITE_PATHS[pathName](store, texts, cuts);
+      await WRITE_PATHS[pathName]!(store, texts, cuts);
     }
     const windows = windowsOf(standalone);
     const leaks: string[] = [];
