@@ -11,14 +11,45 @@ const HEIGHT = 130;
 /** Below this width the axes have no titles: at 110 px they left the lines 11 of 90 px. */
 const NARROW = 200;
 
+/** The width of a tick label in CSS pixels, in the axes' font. */
+function labelWidth(u: uPlot, text: string): number {
+  u.ctx.font = `${10 * devicePixelRatio}px ${getComputedStyle(u.root).fontFamily}`;
+  return u.ctx.measureText(text).width / devicePixelRatio;
+}
+
 /** A narrow chart's token axis: as wide as its widest tick label ("100k"), its tick and the gap. */
 function tickLabelRoom(u: uPlot, values: string[] | null): number {
   if (!values) return 30;
-  u.ctx.font = `${10 * devicePixelRatio}px ${getComputedStyle(u.root).fontFamily}`;
   let widest = 0;
-  for (const v of values) widest = Math.max(widest, u.ctx.measureText(v).width / devicePixelRatio);
+  for (const v of values) widest = Math.max(widest, labelWidth(u, v));
   return Math.ceil(widest) + 17;
 }
+
+/** The latest call drawn (the x axis always names it). */
+const lastCall = (u: uPlot): number | undefined => u.data?.[0]?.at(-1);
+
+/**
+ * The call numbers under the chart: round ones (steps of 1, 2, 5, 10, …) as far apart as their labels need,
+ * and the latest call, which says how many calls the chart shows. uPlot's own ticks wanted 50 px apiece and
+ * left a 110 px sidebar's chart with none, a 150 px one with "25" of 40 calls.
+ */
+function callSplits(u: uPlot, _axis: number, min: number, max: number): number[] {
+  const last = lastCall(u) ?? Math.floor(max);
+  const room = u.bbox.width / devicePixelRatio;
+  const perCall = room / (max - min);
+  if (!Number.isFinite(perCall) || !(perCall > 0)) return [last];
+  const need = labelWidth(u, String(Math.floor(max))) + 8;
+  let step = 1;
+  for (let k = 1; step * perCall < need && k < 60; k++)
+    step = (k % 3 === 0 ? 1 : k % 3 === 1 ? 2 : 5) * 10 ** Math.floor(k / 3);
+  const out: number[] = [];
+  for (let v = Math.ceil(min / step) * step; v <= max; v += step) if ((last - v) * perCall >= need) out.push(v);
+  out.push(last);
+  return out;
+}
+
+/** Room right of the lines for the latest call's label, which is centred on the chart's right edge. */
+const rightPad = (u: uPlot): number => Math.ceil(labelWidth(u, String(lastCall(u) ?? 0)) / 2) + 2;
 
 export class CdPlot extends LitElement {
   static override properties = { series: { attribute: false } };
@@ -81,17 +112,22 @@ export class CdPlot extends LitElement {
     const title = (text: string): string | undefined => (this.drawnNarrow ? undefined : text);
     this.chart = new uPlot(
       {
-        width: Math.max(120, box.clientWidth),
+        width: box.clientWidth > 0 ? box.clientWidth : 120,
         height: HEIGHT,
         cursor: { drag: { x: false, y: false } },
         // uPlot's own right padding (room for the last tick label's half) was a quarter of a 90 px chart.
-        ...(this.drawnNarrow ? { padding: [10, 6, 0, 0] as uPlot.Padding } : {}),
+        padding: (this.drawnNarrow ? [10, rightPad, 0, 0] : [null, rightPad, null, null]) as uPlot.Padding,
         scales: { x: { time: false } },
         axes: [
           {
             ...axis,
             label: title('model call'),
             ...small,
+            // Tick, gap and one line of labels: uPlot's 50 px left a 300 px sidebar's lines 49 px of 130.
+            size: 22,
+            ticks: { ...axis.ticks, size: 4 },
+            gap: 3,
+            splits: callSplits,
             values: (_u, vals) => vals.map((v) => (Number.isInteger(v) ? String(v) : '')),
           },
           {
@@ -99,6 +135,8 @@ export class CdPlot extends LitElement {
             label: title('tokens'),
             ...small,
             size: this.drawnNarrow ? tickLabelRoom : 40,
+            // Labels 10 px high: 18 px apart gives the token axis at least two even on a short chart.
+            space: 18,
             values: (_u, vals) => vals.map((v) => formatTokens(v)),
           },
         ],
@@ -192,9 +230,33 @@ export class CdPlot extends LitElement {
         font-family: var(--vscode-font-family);
         color: var(--vscode-foreground);
       }
+      /* A compact legend below the chart: the series side by side while they fit, each name (and its
+         colon) kept on one line; a value that does not fit beside its name goes under it. At 110 px
+         uPlot's min-content legend broke "Raw history:" over three lines. */
       .u-legend {
         font-size: 11px;
         text-align: left;
+        margin: 2px 0 0;
+      }
+      .u-legend.u-inline tbody {
+        display: flex;
+        flex-wrap: wrap;
+        column-gap: 10px;
+      }
+      .u-legend.u-inline tr {
+        display: flex;
+        flex-wrap: wrap;
+        align-items: center;
+        column-gap: 4px;
+        margin-right: 0;
+        max-width: 100%;
+      }
+      .u-legend .u-series > * {
+        padding: 0;
+        white-space: nowrap;
+      }
+      .u-legend th {
+        font-weight: normal;
       }
       .u-legend .u-marker {
         width: 0.8em;
