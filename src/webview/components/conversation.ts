@@ -8,6 +8,7 @@ import '@vscode-elements/elements/dist/vscode-button/index.js';
 import type { ChatItem } from '../../protocol/chat';
 import { computeWindow, heightsFor, isNearBottom } from '../lib/windowing';
 import type { ScrollState } from '../lib/savedState';
+import { scrollMove } from '../lib/listKeys';
 import { codicons } from './codicons';
 import { itemSize, messageStyles, renderItem } from './message';
 
@@ -68,6 +69,20 @@ export class CdConversation extends LitElement {
     this.setStick(true);
     const s = this.scroller;
     if (s) s.scrollTop = s.scrollHeight;
+  }
+
+  /**
+   * Scrolling keys on the conversation itself, done here and at once (as VS Code's lists do): Chromium's
+   * animated keyboard scroll cannot be stopped from script, and one still running after "Jump to latest"
+   * carried the view back up, so the jump was undone and the button stayed.
+   */
+  private onKeydown(e: KeyboardEvent): void {
+    const s = this.scroller;
+    if (!s || e.target !== s || e.altKey || e.ctrlKey || e.metaKey) return;
+    const top = scrollMove(e.key, e.shiftKey, s.scrollTop, s.clientHeight, s.scrollHeight);
+    if (top === undefined) return;
+    e.preventDefault();
+    s.scrollTop = top;
   }
 
   private setStick(stick: boolean): void {
@@ -195,6 +210,7 @@ export class CdConversation extends LitElement {
         tabindex="0"
         data-testid="conversation"
         @scroll=${this.onScroll}
+        @keydown=${this.onKeydown}
         @click=${this.onClick}
       >
         <slot name="empty"></slot>

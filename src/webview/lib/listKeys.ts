@@ -18,3 +18,27 @@ export function listMove(key: string, current: number, count: number, page: numb
   const next = to[key];
   return next === undefined ? undefined : Math.min(Math.max(0, next), count - 1);
 }
+
+/** Pixels an arrow key scrolls (Chromium's own step). */
+const LINE = 40;
+
+/**
+ * Where a key scrolls a scrolling box (the conversation) to, or undefined when the key does not scroll it:
+ * arrows by a line, Page Up/Down and Space by a screen less a line, Home/End to the ends.
+ */
+export function scrollMove(key: string, shift: boolean, top: number, view: number, height: number): number | undefined {
+  const page = Math.max(LINE, view - LINE);
+  const to: Record<string, number> = shift
+    ? { ' ': top - page }
+    : {
+        ArrowDown: top + LINE,
+        ArrowUp: top - LINE,
+        PageDown: top + page,
+        PageUp: top - page,
+        ' ': top + page,
+        Home: 0,
+        End: height,
+      };
+  const next = to[key];
+  return next === undefined ? undefined : Math.min(Math.max(0, next), Math.max(0, height - view));
+}

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { listMove } from '../../../src/webview/lib/listKeys';
+import { listMove, scrollMove } from '../../../src/webview/lib/listKeys';
 
 test('arrows move by one, pages by a screenful, Home and End to the ends; other keys are not moves', () => {
   assert.equal(listMove('ArrowDown', 3, 10, 4), 4);
@@ -25,6 +25,37 @@ test('a move always lands on a row of the list', () => {
       (key, at, n, page) => {
         const next = listMove(key, at, n, page)!;
         assert.ok(Number.isInteger(next) && next >= 0 && next < n);
+      },
+    ),
+  );
+});
+
+test('scrolling keys: arrows by a line, pages and Space by a screen less a line, Home and End to the ends', () => {
+  // A box 400 px high showing 1,000 px, scrolled to 300.
+  assert.equal(scrollMove('ArrowDown', false, 300, 400, 1000), 340);
+  assert.equal(scrollMove('ArrowUp', false, 300, 400, 1000), 260);
+  assert.equal(scrollMove('PageDown', false, 100, 400, 1000), 460);
+  assert.equal(scrollMove('PageUp', false, 300, 400, 1000), 0);
+  assert.equal(scrollMove(' ', false, 100, 400, 1000), 460);
+  assert.equal(scrollMove(' ', true, 500, 400, 1000), 140);
+  assert.equal(scrollMove('Home', false, 300, 400, 1000), 0);
+  assert.equal(scrollMove('End', false, 0, 400, 1000), 600);
+  assert.equal(scrollMove('Home', true, 300, 400, 1000), undefined);
+  assert.equal(scrollMove('a', false, 300, 400, 1000), undefined);
+});
+
+test('a scrolling key always lands inside the scroll range', () => {
+  const keys = ['ArrowDown', 'ArrowUp', 'PageDown', 'PageUp', ' ', 'Home', 'End'];
+  fc.assert(
+    fc.property(
+      fc.constantFrom(...keys),
+      fc.boolean(),
+      fc.integer({ min: -50, max: 100_000 }),
+      fc.integer({ min: 0, max: 3000 }),
+      fc.integer({ min: 0, max: 100_000 }),
+      (key, shift, top, view, height) => {
+        const next = scrollMove(key, shift, top, view, height);
+        if (next !== undefined) assert.ok(next >= 0 && next <= Math.max(0, height - view));
       },
     ),
   );
