@@ -256,7 +256,7 @@ export class CdHistory extends LitElement {
 
   private row(s: SessionSummary, i: number): unknown {
     const why = s.foreign ? FOREIGN_TEXT : s.continued ? CONTINUED_TEXT : undefined;
-    return html`<span class="title">${s.title}</span>
+    return html`<span class="title" dir="auto">${s.title}</span>
       <span class="meta" data-testid="history-meta"
         >${s.id === this.current ? 'open now · ' : ''}${sessionMeta(s)}</span
       >

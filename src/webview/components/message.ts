@@ -142,7 +142,7 @@ export function renderItem(
       // Not an alert: rows come back into the DOM when scrolled to; the panel announces new errors once.
       return html`<div class="item notice ${item.level}" role="note">
         <span class="codicon ${NOTICE_ICON[item.level]}" aria-hidden="true"></span>
-        <span class="text">${item.text}</span>
+        <span class="text" dir="auto">${item.text}</span>
         ${
           item.action
             ? html`<vscode-button
