@@ -36,6 +36,8 @@ export class CdConversation extends LitElement {
   private stick = true;
   private lastUserId: string | undefined;
   private pendingRestore: ScrollState | undefined;
+  /** A control inside a row had the focus when this render began. */
+  private focusInRow = false;
   private rowObserver: ResizeObserver | undefined;
   private viewObserver: ResizeObserver | undefined;
   private saveTimer: ReturnType<typeof setTimeout> | undefined;
@@ -142,6 +144,10 @@ export class CdConversation extends LitElement {
   }
 
   override willUpdate(): void {
+    // Whether a control inside a row has the focus: a render that drops its row (scrolled far away)
+    // would leave the focus on the page; updated() gives it to the conversation instead.
+    const active = (this.renderRoot as ShadowRoot).activeElement;
+    this.focusInRow = !!active?.closest('.row');
     // A message the user just sent: follow the answer, wherever they had scrolled.
     const lastUser = [...this.items].reverse().find((i) => i.kind === 'user')?.id;
     if (lastUser !== this.lastUserId) {
@@ -151,6 +157,8 @@ export class CdConversation extends LitElement {
   }
 
   override updated(): void {
+    if (this.focusInRow && !(this.renderRoot as ShadowRoot).activeElement)
+      this.scroller?.focus({ preventScroll: true });
     this.rowObserver?.disconnect();
     for (const row of this.renderRoot.querySelectorAll<HTMLElement>('.row')) this.rowObserver?.observe(row);
     const s = this.scroller;
