@@ -84,6 +84,9 @@ export class CdConversation extends LitElement {
     const top = scrollMove(e.key, e.shiftKey, s.scrollTop, s.clientHeight, s.scrollHeight);
     if (top === undefined) return;
     e.preventDefault();
+    // Up stops following now, not at the scroll event a frame later: a row growing in between would
+    // have followed the newest output again and undone the key.
+    if (top < s.scrollTop - 1) this.setStick(false);
     s.scrollTop = top;
   }
 

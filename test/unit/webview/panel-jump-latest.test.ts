@@ -47,6 +47,7 @@ test('Home, End, Page Up and Page Down scroll the conversation at once, and Home
   await conversation.focus();
   const top = () => page.evaluate(`${CONV}.shadowRoot.querySelector('.scroller').scrollTop`) as Promise<number>;
   await conversation.press('Home');
+  // At once: no scroll frame (nor a row growing meanwhile) between the key and the view at the top.
   assert.equal(await top(), 0);
   assert.equal(await page.evaluate(`${CONV}.following`), false);
   await conversation.press('PageDown');
