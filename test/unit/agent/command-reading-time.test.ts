@@ -114,6 +114,17 @@ const COMPOSE: Record<string, (n: number) => string> = {
   'a volume of spaces': (n) => `- "${' '.repeat(n)}`,
   'a source of quotes': (n) => `source: ${'"'.repeat(n)}x`,
   'many settings': (n) => 'privileged: true\npid: host\n'.repeat(n / 27),
+  // Read as YAML: anchors, aliases and merge keys resolved, keys not checked for repeats.
+  'many services': (n) =>
+    `services:\n${Array.from({ length: n / 40 }, (_, i) => `  s${i}: {volumes: [/x:/y]}\n`).join('')}`,
+  'many aliases': (n) => `x: &a {privileged: true}\nservices:\n  s:\n${'    <<: *a\n'.repeat(n / 11)}`,
+  'many merges of one anchor': (n) => `x: &a [1]\ny: [${'*a,'.repeat(n / 3)}]\n`,
+  'deep flow nesting': (n) => `${'['.repeat(n / 2)}${']'.repeat(n / 2)}`,
+  'deep block nesting': (n) => Array.from({ length: n / 400 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'),
+  'many documents': (n) => 'services: {s: {privileged: true}}\n---\n'.repeat(n / 38),
+  'many includes and extends': (n) =>
+    `include: [${'a.yml,'.repeat(n / 12)}]\nservices:\n${'  s: {extends: {file: b, service: s}}\n'.repeat(n / 40)}`,
+  'a long plain scalar': (n) => `services:\n  s:\n    volumes:\n      - ${'/a'.repeat(n / 2)}:/b\n`,
 };
 for (const [name, text] of Object.entries(COMPOSE))
   test(`a compose file of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {

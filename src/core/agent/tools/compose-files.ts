@@ -7,11 +7,17 @@ import * as path from 'node:path';
 import { inside } from './inside';
 import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
+import { composeSettings } from './compose-yaml';
+
+export { composeSettings } from './compose-yaml';
 
 /** The most bytes of one compose file read, compose files of a line, and paths named per file. */
 const COMPOSE_READ = 256 * 1024;
 const MAX_FILES = 4;
 const MAX_PATHS = 8;
+/** The most compose files read for one (with those it includes and extends), and how deep. */
+const MAX_READS = 16;
+const MAX_DEPTH = 4;
 /** The files compose reads in a folder without `-f`, in its order of preference. */
 const DEFAULTS = ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'];
 /** Compose verbs that start containers (or build them) from the file. */
@@ -49,50 +55,6 @@ export function composeCommands(command: string): { label: string; files: string
   return out;
 }
 
-/** The host path of a compose line: `- ./src:/app`, `- "/:/host"`, `source: ~/.ssh`, `file: ~/.ssh/id_rsa`. */
-function hostPath(line: string): string | undefined {
-  // Long-syntax mounts and local volumes; secrets' and configs' files; env files; build contexts.
-  const source = /^(?:-\s+)?(?:source|device|file|env_file|context):\s*(.*)$/.exec(line);
-  const short = source ? undefined : /^-\s+(.*)$/.exec(line);
-  let value = (source?.[1] ?? short?.[1] ?? '').trim();
-  if (value.startsWith('"') || value.startsWith("'")) value = value.slice(1).replace(/["']$/, '');
-  if (short) {
-    const colon = value.indexOf(':', 1);
-    if (colon === -1) return undefined;
-    value = value.slice(0, colon);
-  }
-  // A path (or a variable that is one), not a named volume, a port or an environment setting.
-  return /^(?:[./~]|\$)/.test(value) && !value.includes('=') ? value : undefined;
-}
-
-/** A service in the host's process, network, IPC or user namespace (block or flow style). */
-const HOST_NAMESPACE = /(?:^|[{,\s])["']?(pid|network_mode|ipc|userns_mode)["']?\s*:\s*["']?host\b/i;
-
-/** What a compose file's text sets that reaches outside the container: host paths it mounts, privileged. */
-export function composeSettings(text: string): { mounts: string[]; settings: string[] } {
-  const mounts: string[] = [];
-  const settings = new Set<string>();
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    // Anywhere in the line: flow style (`{privileged: true, pid: host}`) says the same as block style.
-    if (/(?:^|[{,\s])["']?privileged["']?\s*:\s*["']?true\b/i.test(line)) settings.add('privileged: true');
-    if (/^ssh:/.test(line)) settings.add("build ssh (the host's SSH agent is lent to the build)");
-    const namespace = HOST_NAMESPACE.exec(line);
-    if (namespace) settings.add(`${namespace[1]}: host`);
-    if (mounts.length >= 4 * MAX_PATHS) continue;
-    // A flow sequence (`volumes: ["/:/host", ./src:/app]`) is read item by item.
-    const flow = /(?:^|[{,\s])(volumes|env_file)\s*:\s*\[([^\]]*)/.exec(line);
-    // A volume item is `host:container`; an env_file item is a path alone.
-    const item = flow?.[1] === 'env_file' ? 'env_file: ' : '- ';
-    const items = flow ? flow[2]!.split(',').map((i) => `${item}${i.trim()}`) : [line];
-    for (const item of items.slice(0, 4 * MAX_PATHS)) {
-      const host = hostPath(item);
-      if (host !== undefined && !mounts.includes(host)) mounts.push(host);
-    }
-  }
-  return { mounts, settings: [...settings] };
-}
-
 /** The host paths of `mounts` (of a compose file in `dir`) outside the workspace `root`, as shown. */
 async function outside(root: string, dir: string, mounts: string[]): Promise<string[]> {
   const out: string[] = [];
@@ -109,10 +71,57 @@ async function outside(root: string, dir: string, mounts: string[]): Promise<str
   return out;
 }
 
+/** What the compose files of one command draw on: files read beyond the first, host paths, settings. */
+interface Found {
+  also: string[];
+  hosts: string[];
+  settings: Set<string>;
+  outsideFiles: string[];
+  notYaml: string[];
+  seen: Set<string>;
+}
+
 /**
- * The compose files `command`, run in `folder`, starts containers from, and what they set that reaches
- * outside the workspace: `docker compose reads compose.yaml uses host paths outside the workspace: /;
- * sets privileged: true`; undefined when none.
+ * Reads the compose file `abs` (with `only`, that service of it, as `extends:` draws on it) into
+ * `found`, and the files it includes or extends from, a few levels deep; a file outside the workspace
+ * is named, not read.
+ */
+async function readInto(
+  root: string,
+  abs: string,
+  only: string | undefined,
+  depth: number,
+  found: Found,
+): Promise<void> {
+  const real = await fsp.realpath(abs).catch(() => undefined);
+  if (real === undefined) return;
+  if (!inside(root, real)) {
+    if (found.outsideFiles.length < MAX_PATHS && !found.outsideFiles.includes(real)) found.outsideFiles.push(real);
+    return;
+  }
+  const key = `${real}\n${only ?? ''}`;
+  if (found.seen.has(key) || found.seen.size >= MAX_READS) return;
+  const first = found.seen.size === 0;
+  found.seen.add(key);
+  const head = await readFileHead(real, COMPOSE_READ);
+  if (head === undefined) return;
+  const shown = path.relative(root, real).split(path.sep).join('/');
+  if (!first && !found.also.includes(shown)) found.also.push(shown);
+  const reading = composeSettings(head.text, only);
+  if (reading.notYaml !== undefined) found.notYaml.push(`${shown} ${reading.notYaml}`);
+  for (const h of await outside(root, path.dirname(abs), reading.mounts))
+    if (found.hosts.length < MAX_PATHS && !found.hosts.includes(h)) found.hosts.push(h);
+  for (const s of reading.settings) if (found.settings.size < 4 * MAX_PATHS) found.settings.add(s);
+  if (depth >= MAX_DEPTH) return;
+  const dir = path.dirname(abs);
+  for (const inc of reading.includes) await readInto(root, path.resolve(dir, inc), undefined, depth + 1, found);
+  for (const ext of reading.extends) await readInto(root, path.resolve(dir, ext.file), ext.service, depth + 1, found);
+}
+
+/**
+ * The compose files `command`, run in `folder`, starts containers from, and what they (with the files
+ * they include and extend) set that reaches outside the workspace: `docker compose reads compose.yaml
+ * uses host paths outside the workspace: /; sets privileged: true`; undefined when none.
  */
 export async function composeFilesRun(
   workspaceRoot: string,
@@ -129,16 +138,19 @@ export async function composeFilesRun(
       const abs = path.resolve(folder, file);
       const real = await fsp.realpath(abs).catch(() => undefined);
       if (real === undefined || !inside(root, real)) continue;
-      const head = await readFileHead(real, COMPOSE_READ);
-      if (head === undefined) continue;
-      const { mounts, settings } = composeSettings(head.text);
-      const hosts = await outside(root, path.dirname(abs), mounts);
+      const found: Found = { also: [], hosts: [], settings: new Set(), outsideFiles: [], notYaml: [], seen: new Set() };
+      await readInto(root, abs, undefined, 0, found);
       const parts = [
-        hosts.length > 0 ? `uses host paths outside the workspace: ${hosts.join(', ')}` : '',
-        settings.length > 0 ? `sets ${settings.join(', ')}` : '',
+        found.hosts.length > 0 ? `uses host paths outside the workspace: ${found.hosts.join(', ')}` : '',
+        found.settings.size > 0 ? `sets ${[...found.settings].join(', ')}` : '',
+        found.outsideFiles.length > 0
+          ? `reads compose files outside the workspace: ${found.outsideFiles.join(', ')}`
+          : '',
       ].filter(Boolean);
+      if (parts.length > 0 && found.notYaml.length > 0) parts.push(`${found.notYaml.join(', ')} (read line by line)`);
       const shown = path.relative(root, real).split(path.sep).join('/');
-      const line = `${label} reads ${shown} ${parts.join('; ')}`;
+      const also = found.also.length > 0 ? ` (with ${found.also.join(', ')})` : '';
+      const line = `${label} reads ${shown}${also} ${parts.join('; ')}`;
       if (parts.length > 0 && !said.includes(line)) said.push(line);
     }
   }
