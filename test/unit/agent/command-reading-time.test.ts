@@ -13,7 +13,7 @@ import { settingsThatRun } from '../../../src/core/agent/tools/git-repository';
 import { repositoryBins } from '../../../src/core/agent/tools/repository-bins';
 import { buildSystem, pythonBuilds } from '../../../src/core/agent/tools/python-build';
 import { composeCommands, composeSettings } from '../../../src/core/agent/tools/compose-files';
-import { hookCommands, hooksPathOf } from '../../../src/core/agent/tools/git-hooks';
+import { hookCommands, hooksPathOf, lineHooks } from '../../../src/core/agent/tools/git-hooks';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -48,6 +48,8 @@ const LINES: Record<string, (n: number) => string> = {
     `docker compose ${'-f a --file=b -p x '.repeat(n / 19)}up; ${'docker-compose up;'.repeat(n / 18)}`,
   'git hook commands': (n) =>
     `git ${'-C a -c x '.repeat(n / 10)}commit ${'-m x '.repeat(n / 5)}; ${'git push;'.repeat(n / 9)}`,
+  'hooks a line installs': (n) =>
+    `${'git config core.hooksPath h; GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x cp a h/ '.repeat(n / 92)}git -c core.hooksPath=x commit`,
   'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,
 };
 
@@ -63,6 +65,7 @@ for (const [name, line] of Object.entries(LINES))
       pythonBuilds(text);
       composeCommands(text);
       hookCommands(text);
+      lineHooks(text);
     });
   });
 
@@ -90,6 +93,7 @@ const CONFIGS: Record<string, (n: number) => string> = {
   'a long key': (n) => `[diff]\n${'x.'.repeat(n / 2)} = 1\n`,
   'many sections': (n) => '[a "b"]\nk = 1\n'.repeat(n / 14),
   'many hooks paths': (n) => '[core]\nhooksPath = "x"\n'.repeat(n / 25),
+  'many includes': (n) => '[includeIf "gitdir:~/x/"]\npath = ~/.x\n'.repeat(n / 36),
 };
 for (const [name, text] of Object.entries(CONFIGS))
   test(`a git config of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {

@@ -6,7 +6,10 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { readFileHead } from '../../read-text';
-import { programIndex, simpleCommands } from './shell-words';
+import { configuredHooksPath, userConfigFiles } from './git-hooks-config';
+import { isAssignment, programIndex, simpleCommands } from './shell-words';
+
+export { hooksPathOf } from './git-hooks-config';
 
 /** The hooks each git command runs; those `--no-verify` skips are marked with `!`. */
 const HOOKS: Record<string, string[]> = {
@@ -29,17 +32,21 @@ const CONFIG_READ = 64 * 1024;
 /** How many folders up a repository is looked for. */
 const MAX_UP = 64;
 
-/** Each git command of a line that runs hooks: its `-C` folder (relative), verb and hooks. */
-export function hookCommands(command: string): { dir: string; verb: string; hooks: string[] }[] {
-  const out: { dir: string; verb: string; hooks: string[] }[] = [];
+/** Each git command of a line that runs hooks: its `-C` folder (relative), verb, hooks and `-c core.hooksPath`. */
+export function hookCommands(command: string): { dir: string; verb: string; hooks: string[]; hooksPath?: string }[] {
+  const out: { dir: string; verb: string; hooks: string[]; hooksPath?: string }[] = [];
   for (const c of simpleCommands(command)) {
     const [program = '', ...args] = c.words.slice(programIndex(c.words)).map((w) => w.text);
     if (path.basename(program) !== 'git') continue;
     const dirs: string[] = [];
+    let hooksPath: string | undefined;
     let i = 0;
     for (; i < args.length && args[i]!.startsWith('-'); i++)
       if (args[i] === '-C') dirs.push(args[++i] ?? '');
-      else if (/^(?:-c|--namespace|--config-env|--git-dir|--work-tree)$/.test(args[i]!)) i++;
+      else if (args[i] === '-c') {
+        const m = /^core\.hookspath=(.*)$/is.exec(args[++i] ?? '');
+        if (m) hooksPath = m[1];
+      } else if (/^(?:--namespace|--config-env|--git-dir|--work-tree)$/.test(args[i]!)) i++;
     const verb = args[i] ?? '';
     if (!Object.hasOwn(HOOKS, verb)) continue;
     const rest = args.slice(i + 1);
@@ -48,29 +55,50 @@ export function hookCommands(command: string): { dir: string; verb: string; hook
       (verb === 'commit' && rest.some((w) => /^-[a-zA-Z]*n/.test(w) && !w.startsWith('--')));
     const hooks = HOOKS[verb]!.filter((h) => !(noVerify && h.startsWith('!'))).map((h) => h.replace('!', ''));
     const from = dirs.map((d) => path.isAbsolute(d)).lastIndexOf(true);
-    out.push({ dir: path.normalize((from === -1 ? ['.', ...dirs] : dirs.slice(from)).join('/')), verb, hooks });
+    const dir = path.normalize((from === -1 ? ['.', ...dirs] : dirs.slice(from)).join('/'));
+    out.push({ dir, verb, hooks, ...(hooksPath === undefined ? {} : { hooksPath }) });
     if (out.length >= MAX) break;
   }
   return out;
 }
 
-/** core.hooksPath as a git config's text sets it (the last one), or undefined. */
-export function hooksPathOf(text: string): string | undefined {
-  let section = '';
-  let found: string | undefined;
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line.startsWith('['))
-      section = line
-        .slice(1, line.indexOf(']') === -1 ? undefined : line.indexOf(']'))
-        .trim()
-        .toLowerCase();
-    else if (section === 'core' && /^hookspath\s*=/i.test(line)) {
-      const value = line.slice(line.indexOf('=') + 1).trim();
-      found = value.startsWith('"') && value.endsWith('"') && value.length > 1 ? value.slice(1, -1) : value;
+/** Every hook name git runs (of HOOKS). */
+const HOOK_NAMES = new Set(Object.values(HOOKS).flatMap((hs) => hs.map((h) => h.replace('!', ''))));
+/** The most hooks folders a line sets that are looked in (its last ones). */
+const MAX_SET = 8;
+
+/**
+ * What a line does to the hooks its git commands then run: the hooks folders it sets (`git config
+ * core.hooksPath x`, `GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x`), and the words that may be
+ * hook files it writes (`cp x .git/hooks/pre-commit`, `> h/pre-push`) or hooks folders it copies into.
+ */
+export function lineHooks(command: string): { paths: string[]; written: string[] } {
+  const paths = new Set<string>();
+  const written = new Set<string>();
+  const keys = new Map<string, string>();
+  for (const c of simpleCommands(command)) {
+    const texts = c.words.map((w) => w.text);
+    const at = programIndex(c.words);
+    const [program = '', ...args] = texts.slice(at);
+    if (path.basename(program) === 'git') {
+      const k = args.findIndex((a) => /^core\.hookspath$/i.test(a));
+      if (k !== -1 && args.slice(0, k).includes('config') && !args.some((a) => a.startsWith('--unset')))
+        if (args[k + 1] !== undefined) paths.add(args[k + 1]!);
+    }
+    // Settings given to git through the environment, on this command or exported for the next ones.
+    for (const t of texts) {
+      if (!isAssignment(t)) continue;
+      const m = /^GIT_CONFIG_(KEY|VALUE)_(\d+)=(.*)$/s.exec(t);
+      if (m?.[1] === 'KEY' && /^core\.hookspath$/i.test(m[3]!)) keys.set(m[2]!, '');
+      else if (m?.[1] === 'VALUE' && keys.has(m[2]!)) paths.add(m[3]!);
+    }
+    for (const w of [...texts.slice(at + 1), ...c.redirects.map((r) => r.target.text)]) {
+      const base = path.basename(w);
+      if (HOOK_NAMES.has(base) || /(?:^|\/)(?:hooks|\.husky|_)\/?$/.test(w) || w.endsWith('/')) written.add(w);
     }
   }
-  return found;
+  // Every word is kept (a cap would let padding push the real one out); they are looked up, not scanned.
+  return { paths: [...paths].slice(-MAX_SET), written: [...written] };
 }
 
 /** The repository git finds from `start`: its working tree's top and the folder holding its config and hooks. */
@@ -118,7 +146,8 @@ const isFile = async (p: string, executable: boolean): Promise<boolean> => {
 
 /**
  * The hook files the git commands of `command`, run in `folder`, run: `git commit runs git hooks:
- * .husky/_/pre-commit (with .husky/pre-commit)`; undefined when none.
+ * .husky/_/pre-commit (with .husky/pre-commit)`, with hooks the line itself writes or points git at
+ * first; undefined when none.
  */
 export async function gitHooksRun(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
   const commands = hookCommands(command);
@@ -128,29 +157,53 @@ export async function gitHooksRun(workspaceRoot: string, folder: string, command
     const rel = path.relative(root, p);
     return rel.startsWith('..') || path.isAbsolute(rel) ? p : rel.split(path.sep).join('/');
   };
+  const line = lineHooks(command);
+  const start = await fsp.realpath(folder).catch(() => path.resolve(folder));
+  // What the line writes, by where it lands: files by path, and the names copied into a folder.
+  const writes = new Set(line.written.map((w) => path.resolve(start, home(w))));
+  const names = new Set(line.written.map((w) => path.basename(w)));
   const said: string[] = [];
-  for (const { dir, verb, hooks } of commands) {
-    const start = await fsp.realpath(path.resolve(folder, dir)).catch(() => undefined);
-    const repo = start === undefined ? undefined : await repositoryOf(start);
+  for (const { dir, verb, hooks, hooksPath } of commands) {
+    const from = await fsp.realpath(path.resolve(folder, dir)).catch(() => undefined);
+    const repo = from === undefined ? undefined : await repositoryOf(from);
     if (repo === undefined) continue;
-    const config = await readFileHead(path.join(repo.common, 'config'), CONFIG_READ);
-    const set = hooksPathOf(config?.text ?? '');
-    const hooksDir =
-      set === undefined || set === ''
-        ? path.join(repo.common, 'hooks')
-        : path.resolve(repo.top, set.startsWith('~/') ? path.join(os.homedir(), set.slice(2)) : set);
+    const set =
+      hooksPath ?? (await configuredHooksPath([...userConfigFiles(), path.join(repo.common, 'config')]))?.value;
+    const folders = [
+      set === undefined || set === '' ? path.join(repo.common, 'hooks') : path.resolve(repo.top, home(set)),
+    ];
+    for (const p of line.paths)
+      if (!folders.includes(path.resolve(repo.top, home(p)))) folders.push(path.resolve(repo.top, home(p)));
     const found: string[] = [];
-    for (const hook of hooks) {
-      const file = path.join(hooksDir, hook);
-      if (!(await isFile(file, true))) continue;
-      // husky's `.husky/_/<hook>` runs `.husky/<hook>` (as a shell script: it needs no mode).
-      const husky = path.join(path.dirname(hooksDir), hook);
-      const also = path.basename(hooksDir) === '_' && (await isFile(husky, false)) ? [husky] : [];
-      for (const config of await frameworkConfigs(file, repo.top)) also.push(config);
-      found.push(`${shown(file)}${also.length > 0 ? ` (with ${also.map(shown).join(', ')})` : ''}`);
-    }
-    const line = `git ${verb} runs git hooks: ${found.join(', ')}`;
-    if (found.length > 0 && !said.includes(line)) said.push(line);
+    for (const hooksDir of folders)
+      for (const hook of hooks) {
+        const file = path.join(hooksDir, hook);
+        const named = await hookFile(file, hooksDir, hook, repo.top, shown);
+        if (named !== undefined) found.push(named);
+        else if (writes.has(file) || (writes.has(hooksDir) && names.has(hook)))
+          found.push(`${shown(file)} (written by this line)`);
+      }
+    const text = `git ${verb} runs git hooks: ${[...new Set(found)].join(', ')}`;
+    if (found.length > 0 && !said.includes(text)) said.push(text);
   }
   return said.length === 0 ? undefined : said.join('; ');
 }
+
+/** How the hook `file` (of `hooksDir`) is named when it is there to run, with what it runs in turn. */
+async function hookFile(
+  file: string,
+  hooksDir: string,
+  hook: string,
+  top: string,
+  shown: (p: string) => string,
+): Promise<string | undefined> {
+  if (!(await isFile(file, true))) return undefined;
+  // husky's `.husky/_/<hook>` runs `.husky/<hook>` (as a shell script: it needs no mode).
+  const husky = path.join(path.dirname(hooksDir), hook);
+  const also = path.basename(hooksDir) === '_' && (await isFile(husky, false)) ? [husky] : [];
+  for (const config of await frameworkConfigs(file, top)) also.push(config);
+  return `${shown(file)}${also.length > 0 ? ` (with ${also.map(shown).join(', ')})` : ''}`;
+}
+
+/** `~/x` as the shell and git read it: in the home folder. */
+const home = (p: string): string => (p === '~' || p.startsWith('~/') ? path.join(os.homedir(), p.slice(1)) : p);
