@@ -14,6 +14,7 @@ import { repositoryBins } from '../../../src/core/agent/tools/repository-bins';
 import { buildSystem, pythonBuilds } from '../../../src/core/agent/tools/python-build';
 import { composeCommands, composeSettings } from '../../../src/core/agent/tools/compose-files';
 import { hookCommands, hooksPathOf, lineHooks } from '../../../src/core/agent/tools/git-hooks';
+import { generateLines, toolchainCommands } from '../../../src/core/agent/tools/repository-code';
 import { assertLinearGrowth } from '../../support/linear-growth';
 
 /** The smaller size; each shape is also read at 4 times it (400 KB). */
@@ -50,6 +51,8 @@ const LINES: Record<string, (n: number) => string> = {
     `git ${'-C a -c x '.repeat(n / 10)}commit ${'-m x '.repeat(n / 5)}; ${'git push;'.repeat(n / 9)}`,
   'hooks a line installs': (n) =>
     `${'git config core.hooksPath h; GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x cp a h/ '.repeat(n / 92)}git -c core.hooksPath=x commit`,
+  'toolchain commands': (n) =>
+    `${'go generate ./...; cargo +x t; ./gradlew a; '.repeat(n / 46)}mvn ${'-q '.repeat(n / 3)}`,
   'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,
 };
 
@@ -66,6 +69,7 @@ for (const [name, line] of Object.entries(LINES))
       composeCommands(text);
       hookCommands(text);
       lineHooks(text);
+      toolchainCommands(text);
     });
   });
 
@@ -133,6 +137,17 @@ const COMPOSE: Record<string, (n: number) => string> = {
 for (const [name, text] of Object.entries(COMPOSE))
   test(`a compose file of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
     assertLinearGrowth(text, N, composeSettings);
+  });
+
+/** Go files a hostile repository can ship, read for the commands `go generate` runs. */
+const GO_FILES: Record<string, (n: number) => string> = {
+  'many generate lines': (n) => '//go:generate sh -c x\n'.repeat(n / 22),
+  'one long line': (n) => `//go:generate ${'x'.repeat(n)}`,
+  'many newlines': (n) => '\n'.repeat(n),
+};
+for (const [name, text] of Object.entries(GO_FILES))
+  test(`a Go file of ${name} is read in time linear in its length (100 KB and 400 KB)`, () => {
+    assertLinearGrowth(text, N, generateLines);
   });
 
 test('a find with many -exec names each write into the store once it reads them', () => {

@@ -12,6 +12,7 @@ import { buildFilesRun } from './build-files';
 import { composeFilesRun } from './compose-files';
 import { makeRecipesRun } from './make-recipes';
 import { pythonBuildsRun } from './python-build';
+import { repositoryCodeRun } from './repository-code';
 import { MANAGER_OWN, repositoryBinsRun } from './repository-bins';
 import { programIndex, simpleCommands } from './shell-words';
 
@@ -162,6 +163,7 @@ export async function packageScriptsRun(
 async function repositoryFilesIn(workspaceRoot: string, folder: string, command: string): Promise<string | undefined> {
   const named = [
     await buildFilesRun(workspaceRoot, folder, command),
+    await repositoryCodeRun(workspaceRoot, folder, command),
     await repositoryBinsRun(workspaceRoot, folder, command),
     await pythonBuildsRun(workspaceRoot, folder, command),
     await composeFilesRun(workspaceRoot, folder, command),
