@@ -41,3 +41,17 @@ test('a program run from node_modules/.bin is named with the file it leads to', 
   assert.equal(await packageScriptsRun(ws, ws, 'jest'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'echo "npx jest"'), undefined);
 });
+
+test('yarn and pnpm run a package script before a program of the same name: the script is named, not the program', async () => {
+  await mkdir(path.join(ws, 'both/node_modules/.bin'), { recursive: true });
+  await writeFile(path.join(ws, 'both/node_modules/.bin/jest'), 'x');
+  await writeFile(path.join(ws, 'both/package.json'), JSON.stringify({ scripts: { jest: 'node evil.js' } }));
+  const script = 'both/package.json scripts it may run: jest: "node evil.js"';
+  for (const line of ['yarn jest', 'yarn run jest', 'pnpm jest'])
+    assert.equal(await packageScriptsRun(ws, path.join(ws, 'both'), line), script, line);
+  // npx and exec run the program whatever the scripts say.
+  assert.equal(
+    await packageScriptsRun(ws, path.join(ws, 'both'), 'npx jest'),
+    'jest runs both/node_modules/.bin/jest of the repository',
+  );
+});

@@ -4,6 +4,7 @@
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { inside } from './inside';
+import { readFileHead } from '../../read-text';
 import { programIndex, simpleCommands } from './shell-words';
 
 /** Words before the program that run it from node_modules/.bin. */
@@ -15,8 +16,15 @@ const BIN = /(?:^|\/)node_modules\/\.bin\/([^/]+)$/;
 /** The most programs of one line looked for. */
 const MAX = 4;
 
+/** A program of node_modules/.bin a line names; `scriptFirst` when a package script of its name runs instead. */
+interface Bin {
+  name: string;
+  written?: string;
+  scriptFirst?: true;
+}
+
 /** The program a command runs from node_modules/.bin: its name, or its path as written when given one. */
-function binOf(texts: string[], at: number): { name: string; written?: string } | undefined {
+function binOf(texts: string[], at: number): Bin | undefined {
   const [program = '', ...rest] = texts.slice(at);
   const direct = BIN.exec(program);
   if (direct) return { name: direct[1]!, written: program };
@@ -25,8 +33,10 @@ function binOf(texts: string[], at: number): { name: string; written?: string } 
   const [verb, next] = args;
   if (program === 'npm' && (verb === 'exec' || verb === 'x')) return next === undefined ? undefined : { name: next };
   if ((program === 'pnpm' || program === 'yarn') && verb !== undefined) {
-    if (verb === 'exec' || verb === 'run') return next === undefined ? undefined : { name: next };
-    if (!MANAGER_OWN.test(verb)) return { name: verb };
+    if (verb === 'exec') return next === undefined ? undefined : { name: next };
+    // `yarn x`, `yarn run x`, `pnpm x`: a package script of that name runs instead, when there is one.
+    if (verb === 'run') return next === undefined ? undefined : { name: next, scriptFirst: true };
+    if (!MANAGER_OWN.test(verb)) return { name: verb, scriptFirst: true };
   }
   return undefined;
 }
@@ -42,8 +52,8 @@ async function findBin(root: string, folder: string, name: string): Promise<stri
 }
 
 /** The programs of node_modules/.bin a line runs (a few), by name or by the path written. */
-export function repositoryBins(command: string): { name: string; written?: string }[] {
-  const bins: { name: string; written?: string }[] = [];
+export function repositoryBins(command: string): Bin[] {
+  const bins: Bin[] = [];
   for (const c of simpleCommands(command)) {
     const texts = c.words.map((w) => w.text);
     const bin = binOf(texts, programIndex(c.words));
@@ -67,7 +77,8 @@ export async function repositoryBinsRun(
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const shown = (p: string): string => (inside(root, p) ? path.relative(root, p).split(path.sep).join('/') : p);
   const said: string[] = [];
-  for (const { name, written } of bins) {
+  for (const { name, written, scriptFirst } of bins) {
+    if (scriptFirst && (await hasScript(root, folder, name))) continue;
     const file = written === undefined ? await findBin(root, folder, name) : path.resolve(folder, written);
     if (file === undefined || !inside(root, file)) continue;
     const real = await fsp.realpath(file).catch(() => undefined);
@@ -76,4 +87,26 @@ export async function repositoryBinsRun(
     said.push(`${name} runs ${shown(file)} of the repository${leads}`);
   }
   return said.length === 0 ? undefined : said.join('; ');
+}
+
+/** The most bytes of a package.json read (as package-scripts.ts reads it). */
+const PACKAGE_READ = 4 * 1024 * 1024;
+
+/** Whether the package.json nearest `folder` (in the workspace `root`) has a script `name`. */
+async function hasScript(root: string, folder: string, name: string): Promise<boolean> {
+  for (let dir = folder; inside(root, dir); dir = path.dirname(dir)) {
+    const file = path.join(dir, 'package.json');
+    const real = await fsp.realpath(file).catch(() => undefined);
+    const head = real === undefined || !inside(root, real) ? undefined : await readFileHead(real, PACKAGE_READ);
+    if (head !== undefined) {
+      try {
+        const scripts = (JSON.parse(head.text) as { scripts?: Record<string, unknown> }).scripts;
+        return typeof scripts === 'object' && scripts !== null && typeof scripts[name] === 'string';
+      } catch {
+        return false;
+      }
+    }
+    if (dir === root) break;
+  }
+  return false;
 }
