@@ -46,7 +46,7 @@ const LINES: Record<string, (n: number) => string> = {
   'deleted globs': (n) => `rm -rf ${'*a*a*a*a*b?[x] '.repeat(n / 15)}`,
   'package runners': (n) => `${'npx -y a; yarn b; pnpm exec c; '.repeat(n / 32)}npm x ${'-- '.repeat(n / 3)}`,
   'compose files': (n) =>
-    `docker compose ${'-f a --file=b -p x '.repeat(n / 19)}up; ${'docker-compose up;'.repeat(n / 18)}`,
+    `docker compose ${'-f a --file=b -p x '.repeat(n / 19)}up; ${'docker-compose up;'.repeat(n / 18)}${'export COMPOSE_FILE=a; '.repeat(n / 23)}`,
   'git hook commands': (n) =>
     `git ${'-C a -c x '.repeat(n / 10)}commit ${'-m x '.repeat(n / 5)}; ${'git push;'.repeat(n / 9)}`,
   'hooks a line installs': (n) =>

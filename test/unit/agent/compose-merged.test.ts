@@ -113,3 +113,33 @@ test('an alias bomb is not expanded: the file is read line by line and said to b
     composeSettings('a: &a [1]\nb: [*a]\nservices: {x: {privileged: true}}').settings.includes('privileged: true'),
   );
 });
+
+test('the compose file COMPOSE_FILE names (on the line or in the project’s .env) is the one read', async () => {
+  await write('envsel/compose.yaml', 'services:\n  app:\n    image: x\n');
+  await write('envsel/ops/evil.yml', 'services:\n  app:\n    privileged: true\n');
+  await write('envsel/.env', 'TAG=1\nCOMPOSE_FILE="ops/evil.yml"\n');
+  await write('envsel/alt.env', 'COMPOSE_FILE=compose.yaml\n');
+  await write('envsel/sub/readme.txt', 'x');
+  const evil = 'docker compose reads envsel/ops/evil.yml sets privileged: true';
+  assert.equal(await run('envsel'), evil);
+  assert.equal(await run('envsel', 'docker compose --env-file alt.env up'), undefined);
+  assert.equal(await run('envsel/sub', 'docker compose --project-directory .. up'), evil);
+  // Without a compose file in the folder, compose looks in the folders above.
+  assert.equal(await run('envsel/sub'), evil);
+  await write('plainsel/compose.yaml', 'services:\n  app:\n    image: x\n');
+  assert.equal(await run('plainsel', 'COMPOSE_FILE=../envsel/ops/evil.yml docker compose up'), evil);
+  assert.equal(await run('plainsel', 'export COMPOSE_FILE=../envsel/ops/evil.yml; docker compose up'), evil);
+});
+
+test('a compose file outside the workspace is named as such', async () => {
+  const outsideFile = path.join(path.dirname(ws), `${path.basename(ws)}-elsewhere.yml`);
+  await writeFile(outsideFile, 'services: {}\n');
+  try {
+    assert.equal(
+      await run('plainsel', `docker compose -f ${outsideFile} up`),
+      `docker compose reads ${outsideFile}, outside the workspace`,
+    );
+  } finally {
+    await rm(outsideFile, { force: true });
+  }
+});

@@ -18,16 +18,40 @@ const MAX_PATHS = 8;
 /** The most compose files read for one (with those it includes and extends), and how deep. */
 const MAX_READS = 16;
 const MAX_DEPTH = 4;
+/** The most bytes of a `.env` read for COMPOSE_FILE. */
+const ENV_READ = 64 * 1024;
 /** The files compose reads in a folder without `-f`, in its order of preference. */
 const DEFAULTS = ['compose.yaml', 'compose.yml', 'docker-compose.yaml', 'docker-compose.yml'];
 /** Compose verbs that start containers (or build them) from the file. */
 const STARTS = /^(?:up|run|create|start|restart|build|watch|exec)$/;
 
-/** Each compose command of a line: how it is named and its `-f` files as written (empty: the defaults). */
-export function composeCommands(command: string): { label: string; files: string[] }[] {
-  const out: { label: string; files: string[] }[] = [];
+/** A compose command of a line: how it is named, its `-f` files as written, and what picks them otherwise. */
+export interface ComposeCommand {
+  label: string;
+  /** Its `-f` files as written (empty: COMPOSE_FILE's, or the defaults). */
+  files: string[];
+  /** COMPOSE_FILE as the line sets it (on the command or exported before it). */
+  composeFile?: string;
+  projectDir?: string;
+  envFile?: string;
+}
+
+/** Each compose command of a line that starts containers from its files. */
+export function composeCommands(command: string): ComposeCommand[] {
+  const out: ComposeCommand[] = [];
+  let exported: string | undefined;
   for (const c of simpleCommands(command)) {
-    const words = c.words.slice(programIndex(c.words)).map((w) => w.text);
+    const all = c.words.map((w) => w.text);
+    const at = programIndex(c.words);
+    const words = all.slice(at);
+    // `COMPOSE_FILE=x docker compose up`, `export COMPOSE_FILE=x; …`: the last setting before the command.
+    let composeFile = exported;
+    const setting = /^(?:export|declare|typeset)$/.test(words[0] ?? '') || words.length === 0;
+    for (const w of setting ? all : all.slice(0, at)) {
+      const m = /^COMPOSE_FILE=(.*)$/s.exec(w);
+      if (m) composeFile = m[1];
+    }
+    if (setting) exported = composeFile;
     const program = path.basename(words[0] ?? '');
     let label: string;
     let args: string[];
@@ -38,18 +62,20 @@ export function composeCommands(command: string): { label: string; files: string
       label = program;
       args = words.slice(1);
     } else continue;
-    const files: string[] = [];
+    const found: ComposeCommand = { label, files: [], ...(composeFile === undefined ? {} : { composeFile }) };
     let verb: string | undefined;
     for (let i = 0; i < args.length && verb === undefined; i++) {
       const [option, value] = args[i]!.split(/=(.*)/s);
+      const next = (): string | undefined => value ?? args[++i];
       if (option === '-f' || option === '--file') {
-        const file = value ?? args[++i];
-        if (file !== undefined && files.length < MAX_FILES) files.push(file);
-      } else if (/^(?:-p|--project-name|--project-directory|--env-file|--profile|--ansi|--parallel)$/.test(args[i]!))
-        i++;
+        const file = next();
+        if (file !== undefined && found.files.length < MAX_FILES) found.files.push(file);
+      } else if (option === '--project-directory') found.projectDir = next();
+      else if (option === '--env-file') found.envFile = next();
+      else if (/^(?:-p|--project-name|--profile|--ansi|--parallel)$/.test(args[i]!)) i++;
       else if (!args[i]!.startsWith('-')) verb = args[i];
     }
-    if (verb !== undefined && STARTS.test(verb)) out.push({ label, files });
+    if (verb !== undefined && STARTS.test(verb)) out.push(found);
     if (out.length >= MAX_FILES) break;
   }
   return out;
@@ -132,12 +158,18 @@ export async function composeFilesRun(
   if (commands.length === 0) return undefined;
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const said: string[] = [];
-  for (const { label, files } of commands) {
-    const chosen = files.length > 0 ? files : await defaultFile(folder);
+  for (const cmd of commands) {
+    const { label } = cmd;
+    const { dir, files: chosen } = await chosenFiles(root, folder, cmd);
     for (const file of chosen) {
-      const abs = path.resolve(folder, file);
+      const abs = path.resolve(dir, file);
       const real = await fsp.realpath(abs).catch(() => undefined);
-      if (real === undefined || !inside(root, real)) continue;
+      if (real === undefined) continue;
+      if (!inside(root, real)) {
+        const line = `${label} reads ${real}, outside the workspace`;
+        if (!said.includes(line)) said.push(line);
+        continue;
+      }
       const found: Found = { also: [], hosts: [], settings: new Set(), outsideFiles: [], notYaml: [], seen: new Set() };
       await readInto(root, abs, undefined, 0, found);
       const parts = [
@@ -155,6 +187,44 @@ export async function composeFilesRun(
     }
   }
   return said.length === 0 ? undefined : said.join('; ');
+}
+
+/**
+ * The compose files a command reads, and the folder they are named from: its `-f` files; else those
+ * COMPOSE_FILE names (on the line, or in the project folder's `.env` or its `--env-file`); else the
+ * default file of the project folder or, without one, of the nearest folder above it in the workspace.
+ */
+async function chosenFiles(
+  root: string,
+  folder: string,
+  cmd: ComposeCommand,
+): Promise<{ dir: string; files: string[] }> {
+  if (cmd.files.length > 0) return { dir: folder, files: cmd.files };
+  const project = path.resolve(folder, cmd.projectDir ?? '.');
+  const named = (value: string): string[] => value.split(/[:;]/).filter(Boolean).slice(0, MAX_FILES);
+  if (cmd.composeFile !== undefined) return { dir: folder, files: named(cmd.composeFile) };
+  const dirs = [project];
+  for (
+    let dir = path.dirname(project);
+    cmd.projectDir === undefined && inside(root, dir) && dirs.length < 16;
+    dir = path.dirname(dir)
+  ) {
+    dirs.push(dir);
+    if (dir === root) break;
+  }
+  for (const dir of dirs) {
+    const env =
+      cmd.envFile !== undefined && dir === project ? path.resolve(folder, cmd.envFile) : path.join(dir, '.env');
+    const text = (await readFileHead(env, ENV_READ))?.text ?? '';
+    const value = /^[ \t]*(?:export[ \t]+)?COMPOSE_FILE[ \t]*=[ \t]*(.*)$/m
+      .exec(text)?.[1]
+      ?.trim()
+      .replace(/^(["'])(.*)\1$/, '$2');
+    if (value) return { dir, files: named(value) };
+    const files = await defaultFile(dir);
+    if (files.length > 0) return { dir, files };
+  }
+  return { dir: project, files: [] };
 }
 
 /** The compose file compose reads in `folder` without `-f` (with its override file), if any. */
