@@ -50,7 +50,7 @@ const LINES: Record<string, (n: number) => string> = {
   'git hook commands': (n) =>
     `git ${'-C a -c x '.repeat(n / 10)}commit ${'-m x '.repeat(n / 5)}; ${'git push;'.repeat(n / 9)}`,
   'hooks a line installs': (n) =>
-    `${'git config core.hooksPath h; GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x cp a h/ '.repeat(n / 92)}git -c core.hooksPath=x commit`,
+    `${'git config core.hooksPath h; GIT_CONFIG_KEY_0=core.hooksPath GIT_CONFIG_VALUE_0=x cp a h/ '.repeat(n / 92)}git -c core.hooksPath=x commit; ${'export GIT_DIR=x; git --git-dir=y '.repeat(n / 36)}commit`,
   'toolchain commands': (n) =>
     `${'go generate ./...; cargo +x t; ./gradlew a; '.repeat(n / 46)}mvn ${'-q '.repeat(n / 3)}`,
   'pip installs': (n) => `pip install ${'-r x ./a/b '.repeat(n / 11)}; pip install ${'/'.repeat(n / 2)}:`,

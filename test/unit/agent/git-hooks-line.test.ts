@@ -91,3 +91,19 @@ test("the user's global git config (and the file it includes) names the hooks fo
   await writeFile(path.join(ws, 'user/.git/config'), '[core]\n\thooksPath = .git/hooks\n');
   assert.equal(await packageScriptsRun(ws, path.join(ws, 'user'), 'git commit -m x'), undefined);
 });
+
+test('a git folder the line names (--git-dir, GIT_DIR) is the one whose hooks run', async () => {
+  await rm(path.join(home, '.gitconfig'), { force: true });
+  await mkdir(path.join(ws, 'gd/hooks'), { recursive: true });
+  await writeFile(path.join(ws, 'gd/config'), '[core]\n\tbare = false\n');
+  await hook(path.join(ws, 'gd/hooks/pre-commit'));
+  const repo = path.join(ws, 'repo');
+  const said = 'git commit runs git hooks: gd/hooks/pre-commit';
+  for (const line of [
+    'git --git-dir=../gd commit -m x',
+    'git --git-dir ../gd commit -m x',
+    'GIT_DIR=../gd git commit -m x',
+    'export GIT_DIR=../gd; git commit -m x',
+  ])
+    assert.equal(await packageScriptsRun(ws, repo, line), said, line);
+});
