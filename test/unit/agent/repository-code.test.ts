@@ -80,3 +80,15 @@ test('go run outside a module is not said to run the repository’s code', async
   await write('notgo/readme.txt');
   assert.equal(await run('notgo', 'go run example.com/tool@latest'), undefined);
 });
+
+test('settings that make maven or gradle start a program of the repository are named', async () => {
+  await write('agent/pom.xml', '<project/>');
+  await write('agent/.mvn/jvm.config', '-javaagent:tools/evil.jar\n');
+  await write('agent/gradle.properties', 'org.gradle.jvmargs=-Xmx2g -javaagent:tools/evil.jar\n');
+  await write('agent/build.gradle', '');
+  assert.match((await run('agent', 'mvn -q test')) ?? '', /\.mvn\/jvm\.config/);
+  assert.match(
+    (await run('agent', 'gradle test')) ?? '',
+    /agent\/gradle\.properties sets org\.gradle\.jvmargs: -Xmx2g -javaagent:tools\/evil\.jar/,
+  );
+});

@@ -22,8 +22,9 @@ const TOOLS: Record<string, string[]> = {
     'settings.gradle.kts',
   ],
   gradle: ['build.gradle', 'build.gradle.kts', 'settings.gradle', 'settings.gradle.kts'],
-  mvnw: ['.mvn/wrapper/maven-wrapper.jar', '.mvn/extensions.xml'],
-  mvn: ['.mvn/extensions.xml'],
+  // jvm.config's `-javaagent:` and maven.config's options start what they name with every build.
+  mvnw: ['.mvn/wrapper/maven-wrapper.jar', '.mvn/extensions.xml', '.mvn/jvm.config', '.mvn/maven.config'],
+  mvn: ['.mvn/extensions.xml', '.mvn/jvm.config', '.mvn/maven.config'],
   pytest: ['conftest.py'],
   'py.test': ['conftest.py'],
   just: ['justfile', 'Justfile', '.justfile'],

@@ -139,6 +139,14 @@ async function jvmRun(root: string, folder: string, word: string, name: string):
     if (settings !== undefined && path.dirname(settings) !== folder)
       said.push(`${word} runs the build ${shownIn(root, settings)} describes (its scripts are code)`);
   }
+  if (gradle) {
+    // The JVM options and the Java the Gradle daemon starts with: `-javaagent:` runs a jar before the build.
+    const props = path.join(folder, 'gradle.properties');
+    const text = (await readFileHead(props, FILE_READ))?.text ?? '';
+    const m = /^[ \t]*(org\.gradle\.jvmargs|org\.gradle\.java\.home)[ \t]*[=:][ \t]*(.*)$/m.exec(text);
+    if (m && (m[1] === 'org.gradle.java.home' || /-(?:javaagent|agentpath|agentlib)/.test(m[2]!)))
+      said.push(`${word} starts as ${shownIn(root, props)} sets ${m[1]}: ${clip(m[2]!.trim())}`);
+  }
   if (name === 'gradlew' || name === 'mvnw') {
     const [file, home, what] = gradle
       ? ['gradle/wrapper/gradle-wrapper.properties', /^https:\/\/services\.gradle\.org\//, 'Gradle']
