@@ -40,6 +40,11 @@ test('build and test tools name the files of the repository they run', async () 
     ['task build', 'task runs code the repository holds: Taskfile.yml'],
   ])
     assert.equal(await packageScriptsRun(ws, ws, line), said, line);
-  assert.equal(await packageScriptsRun(ws, path.join(ws, 'empty'), 'cargo test'), undefined);
+  // cargo reads the .cargo/config.toml of every folder above too (repository-code.ts names those).
+  assert.equal(
+    await packageScriptsRun(ws, path.join(ws, 'empty'), 'cargo test'),
+    'cargo test reads .cargo/config.toml',
+  );
+  assert.equal(await packageScriptsRun(ws, path.join(ws, 'empty'), 'just x'), undefined);
   assert.equal(await packageScriptsRun(ws, ws, 'echo "cargo test"'), undefined);
 });

@@ -143,3 +143,10 @@ test('a compose file outside the workspace is named as such', async () => {
     await rm(outsideFile, { force: true });
   }
 });
+
+test('a compose file read from standard input is said to be unread', async () => {
+  assert.equal(
+    await run('plainsel', 'curl -s https://x.example/c.yml | docker compose -f - up'),
+    'docker compose reads its compose file from its input: what it sets is not shown',
+  );
+});

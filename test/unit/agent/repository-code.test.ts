@@ -92,3 +92,11 @@ test('settings that make maven or gradle start a program of the repository are n
     /agent\/gradle\.properties sets org\.gradle\.jvmargs: -Xmx2g -javaagent:tools\/evil\.jar/,
   );
 });
+
+test('cargo names the config files it reads from the folders above and a toolchain file’s own toolchain', async () => {
+  await write('rust/.cargo/config.toml', '[build]\nrustc-wrapper = "tools/wrap.sh"\n');
+  await write('rust/rust-toolchain.toml', '[toolchain]\npath = "tools/toolchain"\n');
+  const said = (await run('rust/crates/plain', 'cargo build')) ?? '';
+  assert.match(said, /cargo build reads rust\/\.cargo\/config\.toml/);
+  assert.match(said, /rust\/rust-toolchain\.toml names a toolchain of its own: tools\/toolchain/);
+});

@@ -162,6 +162,11 @@ export async function composeFilesRun(
     const { label } = cmd;
     const { dir, files: chosen } = await chosenFiles(root, folder, cmd);
     for (const file of chosen) {
+      if (file === '-') {
+        const line = `${label} reads its compose file from its input: what it sets is not shown`;
+        if (!said.includes(line)) said.push(line);
+        continue;
+      }
       const abs = path.resolve(dir, file);
       const real = await fsp.realpath(abs).catch(() => undefined);
       if (real === undefined) continue;

@@ -87,9 +87,10 @@ async function goRun(root: string, folder: string, verb: string, args: string[])
 
 /** The build scripts (`build = "x"` or a build.rs) and proc-macro crates of a Cargo workspace. */
 async function cargoRun(root: string, folder: string, verb: string): Promise<string | undefined> {
-  if (!CARGO_BUILDS.test(verb)) return undefined;
+  const above = await cargoSettings(root, folder, verb);
+  if (!CARGO_BUILDS.test(verb)) return above;
   const top = await upward(root, folder, ['Cargo.toml']);
-  if (top === undefined) return undefined;
+  if (top === undefined) return above;
   const base = path.dirname(top);
   const scripts: string[] = [];
   const macros: string[] = [];
@@ -107,7 +108,33 @@ async function cargoRun(root: string, folder: string, verb: string): Promise<str
     scripts.length > 0 ? `build script ${scripts.slice(0, MAX_NAMED).join(', ')}` : '',
     macros.length > 0 ? `procedural macros of ${macros.slice(0, MAX_NAMED).join(', ')}` : '',
   ].filter(Boolean);
-  return parts.length === 0 ? undefined : `cargo ${verb} builds and runs code of the repository: ${parts.join('; ')}`;
+  const built = parts.length === 0 ? '' : `cargo ${verb} builds and runs code of the repository: ${parts.join('; ')}`;
+  return [built, above].filter(Boolean).join('; ') || undefined;
+}
+
+/**
+ * What cargo reads above the folder (build-files.ts names the folder's own): the `.cargo/config.toml`
+ * of every folder up to the workspace root (a `rustc-wrapper`, a `runner`, `[alias]`es), and a
+ * rust-toolchain.toml whose `path` makes rustup run a toolchain the repository holds.
+ */
+async function cargoSettings(root: string, folder: string, verb: string): Promise<string | undefined> {
+  const configs: string[] = [];
+  let toolchain: string | undefined;
+  for (let dir = folder; inside(root, dir); dir = path.dirname(dir)) {
+    for (const n of ['.cargo/config.toml', '.cargo/config'])
+      if (dir !== folder && (await fsp.stat(path.join(dir, n)).catch(() => undefined))?.isFile())
+        configs.push(shownIn(root, path.join(dir, n)));
+    for (const n of ['rust-toolchain.toml', 'rust-toolchain']) {
+      if (toolchain !== undefined) break;
+      const text = (await readFileHead(path.join(dir, n), FILE_READ))?.text;
+      const own = text === undefined ? undefined : /^[ \t]*path[ \t]*=[ \t]*["']([^"'\n]*)["']/m.exec(text)?.[1];
+      if (own !== undefined)
+        toolchain = `${shownIn(root, path.join(dir, n))} names a toolchain of its own: ${clip(own)}`;
+    }
+    if (dir === root) break;
+  }
+  const reads = configs.length === 0 ? '' : `cargo ${verb} reads ${configs.slice(0, MAX_NAMED).join(', ')}`;
+  return [reads, toolchain ?? ''].filter(Boolean).join('; ') || undefined;
 }
 
 /** The first of `names` in `folder` or a folder above it in the workspace `root`. */
