@@ -55,3 +55,16 @@ test('yarn and pnpm run a package script before a program of the same name: the 
     'jest runs both/node_modules/.bin/jest of the repository',
   );
 });
+
+test('a package manager run in another folder (-C, --cwd, --prefix) runs that folder’s program', async () => {
+  await mkdir(path.join(ws, 'sub/node_modules/.bin'), { recursive: true });
+  await writeFile(path.join(ws, 'sub/node_modules/.bin/jest'), 'x');
+  const sub = 'jest runs sub/node_modules/.bin/jest of the repository';
+  for (const line of [
+    'pnpm -C sub jest',
+    'pnpm --dir=sub exec jest',
+    'yarn --cwd sub jest',
+    'npm --prefix sub exec jest',
+  ])
+    assert.equal(await packageScriptsRun(ws, ws, line), sub, line);
+});

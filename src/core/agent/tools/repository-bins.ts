@@ -21,7 +21,12 @@ interface Bin {
   name: string;
   written?: string;
   scriptFirst?: true;
+  /** The folder an option runs the manager in (`pnpm -C sub`, `yarn --cwd sub`, `npm --prefix sub`). */
+  in?: string;
 }
+
+/** Options that run a package manager in another folder, as package-scripts.ts reads them. */
+const IN_FOLDER = /^(?:--prefix|-C|--cwd|--dir)$/;
 
 /** The program a command runs from node_modules/.bin: its name, or its path as written when given one. */
 function binOf(texts: string[], at: number): Bin | undefined {
@@ -29,7 +34,19 @@ function binOf(texts: string[], at: number): Bin | undefined {
   const direct = BIN.exec(program);
   if (direct) return { name: direct[1]!, written: program };
   if (texts.slice(0, at).some((w) => RUNNERS.has(w))) return program === '' ? undefined : { name: program };
-  const args = rest.filter((w) => !w.startsWith('-'));
+  let folder: string | undefined;
+  const args: string[] = [];
+  for (let i = 0; i < rest.length; i++) {
+    const [option, value] = rest[i]!.split(/=(.*)/s);
+    if (IN_FOLDER.test(option!)) folder = value ?? rest[++i];
+    else if (!rest[i]!.startsWith('-')) args.push(rest[i]!);
+  }
+  const found = binAfter(program, args);
+  return found === undefined || folder === undefined ? found : { ...found, in: folder };
+}
+
+/** The program a package-manager command (its words without options) runs from node_modules/.bin. */
+function binAfter(program: string, args: string[]): Bin | undefined {
   const [verb, next] = args;
   if (program === 'npm' && (verb === 'exec' || verb === 'x')) return next === undefined ? undefined : { name: next };
   if ((program === 'pnpm' || program === 'yarn') && verb !== undefined) {
@@ -57,7 +74,8 @@ export function repositoryBins(command: string): Bin[] {
   for (const c of simpleCommands(command)) {
     const texts = c.words.map((w) => w.text);
     const bin = binOf(texts, programIndex(c.words));
-    if (bin !== undefined && !/^\.\.?$|\//.test(bin.name) && !bins.some((b) => b.name === bin.name)) bins.push(bin);
+    if (bin !== undefined && !/^\.\.?$|\//.test(bin.name) && !bins.some((b) => b.name === bin.name && b.in === bin.in))
+      bins.push(bin);
     if (bins.length >= MAX) break;
   }
   return bins;
@@ -77,9 +95,10 @@ export async function repositoryBinsRun(
   const root = await fsp.realpath(workspaceRoot).catch(() => path.resolve(workspaceRoot));
   const shown = (p: string): string => (inside(root, p) ? path.relative(root, p).split(path.sep).join('/') : p);
   const said: string[] = [];
-  for (const { name, written, scriptFirst } of bins) {
-    if (scriptFirst && (await hasScript(root, folder, name))) continue;
-    const file = written === undefined ? await findBin(root, folder, name) : path.resolve(folder, written);
+  for (const { name, written, scriptFirst, in: sub } of bins) {
+    const from = sub === undefined ? folder : path.resolve(folder, sub);
+    if (scriptFirst && (await hasScript(root, from, name))) continue;
+    const file = written === undefined ? await findBin(root, from, name) : path.resolve(folder, written);
     if (file === undefined || !inside(root, file)) continue;
     const real = await fsp.realpath(file).catch(() => undefined);
     if (real === undefined || !(await fsp.stat(real).catch(() => undefined))?.isFile()) continue;
