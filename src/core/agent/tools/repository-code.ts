@@ -15,8 +15,9 @@ const MAX_DIRS = 400;
 const MAX_DEPTH = 6;
 const MAX_NAMED = 6;
 const FILE_READ = 64 * 1024;
-/** Folders a walk does not enter: build output, dependencies, version control. */
-const SKIP = new Set(['.git', 'node_modules', 'target', 'vendor', 'build', 'dist', '.gradle']);
+/** Folders a walk does not enter (besides hidden ones): those `./...` leaves out for go, and cargo's output and dependencies. */
+const GO_SKIP = /^(?:_.*|testdata|vendor|node_modules)$/;
+const CARGO_SKIP = /^(?:target|node_modules|vendor)$/;
 const CARGO_BUILDS = /^(?:build|b|check|c|test|t|run|r|bench|clippy|doc|d|install|rustc|fix)$/;
 
 /** Each command of a line: its program's base name as written, and its words after it. */
@@ -37,6 +38,7 @@ async function walk(
   root: string,
   start: string,
   recursive: boolean,
+  skip: RegExp,
   want: (name: string) => boolean,
 ): Promise<string[]> {
   const found: string[] = [];
@@ -50,7 +52,7 @@ async function walk(
       for (const e of entries) {
         const full = path.join(dir, e.name);
         // Links are not followed: what they lead to may be outside the workspace.
-        if (e.isDirectory() && !SKIP.has(e.name) && !e.name.startsWith('.')) next.push(full);
+        if (e.isDirectory() && !skip.test(e.name) && !e.name.startsWith('.')) next.push(full);
         else if (e.isFile() && want(e.name) && inside(root, full)) found.push(full);
       }
     }
@@ -77,7 +79,7 @@ async function goRun(root: string, folder: string, verb: string, args: string[])
   if (verb !== 'generate') return undefined;
   const recursive = args.some((a) => a.endsWith('...'));
   const said: string[] = [];
-  for (const file of await walk(root, folder, recursive, (n) => n.endsWith('.go'))) {
+  for (const file of await walk(root, folder, recursive, GO_SKIP, (n) => n.endsWith('.go'))) {
     const text = (await readFileHead(file, FILE_READ))?.text ?? '';
     for (const g of generateLines(text))
       if (said.length < MAX_NAMED) said.push(`${JSON.stringify(clip(g))} (${shownIn(folder, file)})`);
@@ -94,7 +96,7 @@ async function cargoRun(root: string, folder: string, verb: string): Promise<str
   const base = path.dirname(top);
   const scripts: string[] = [];
   const macros: string[] = [];
-  for (const manifest of await walk(root, base, true, (n) => n === 'Cargo.toml')) {
+  for (const manifest of await walk(root, base, true, CARGO_SKIP, (n) => n === 'Cargo.toml')) {
     const text = (await readFileHead(manifest, FILE_READ))?.text ?? '';
     const dir = path.dirname(manifest);
     const build = /^[ \t]*build[ \t]*=[ \t]*["']([^"'\n]+)["']/m.exec(text)?.[1];
