@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { setFlagsFromString, getHeapStatistics, getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
+import { Session } from 'node:inspector';
 import * as vscode from 'vscode';
 import type { ContextDeskApi } from '../../../src/extension/extension';
 
@@ -121,6 +122,27 @@ async function rest(): Promise<string[] | undefined> {
   return trace;
 }
 
+/**
+ * With CONTEXT_DESK_MEMORY_PROFILE=dir, a CPU profile of the rest period (what still runs when nothing
+ * should) in <dir>/<mode>.cpuprofile: the returned function stops it and writes the file.
+ */
+function profile(): () => Promise<void> {
+  const dir = process.env.CONTEXT_DESK_MEMORY_PROFILE;
+  if (!dir) return async () => undefined;
+  const file = `${dir}/${process.env.CONTEXT_DESK_MEMORY_MODE ?? 'baseline'}.cpuprofile`;
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object): Promise<unknown> =>
+    new Promise((res, rej) => session.post(method, params, (e, r) => (e ? rej(e) : res(r))));
+  const started = post('Profiler.enable').then(() => post('Profiler.start'));
+  return async () => {
+    await started;
+    const { profile: p } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(p));
+    session.disconnect();
+  };
+}
+
 async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
@@ -165,12 +187,16 @@ export async function run(): Promise<void> {
       api.chat().newChat();
       await api.chat().whenSettled();
       result.samples.push({ ...(await sample('after closing it')), note: encodings(api) });
+      const stopProfile = profile();
       const trace = await rest();
+      await stopProfile();
       result.samples.push({ ...read('at rest'), note: encodings(api), trace });
     } else {
       for (const phase of ['after activation', 'after the session', 'after closing it'])
         result.samples.push(await sample(phase));
+      const stopProfile = profile();
       const trace = await rest();
+      await stopProfile();
       result.samples.push({ ...read('at rest'), trace });
     }
   } catch (e) {
