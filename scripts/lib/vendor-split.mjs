@@ -40,7 +40,7 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
 const PACKAGE_IMPORT = new RegExp(`^(?:${PACKAGES.map(escape).join('|')})(?:/.*)?$`);
 const groupOf = (spec) => Object.keys(VENDOR).find((g) => VENDOR[g].includes(spec));
 
-/** The path, inside node_modules, of a package's file, if it belongs to a vendored package. */
+/** The vendored package `file` (a path in node_modules) belongs to, if any. */
 function vendoredPackage(file) {
   const norm = file.replace(/\\/g, '/');
   return PACKAGES.find((p) => norm.includes(`node_modules/${p}/`));
