@@ -104,22 +104,35 @@ export async function readTextFile(file: string, maxBytes: number, options: Read
       );
     };
     if (st.size > maxBytes) tooLarge();
-    // Read to the end, as far as one byte past the limit: a file that grew since the stat is read whole
-    // or refused, never cut.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(Math.max(st.size + 1 - total, 64 * 1024), maxBytes + 1 - total));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
-      if (bytesRead === 0) break;
-      chunks.push(buf.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) tooLarge();
-    }
-    return Buffer.concat(chunks, total).toString('utf8');
+    // A file that grew since the stat is read whole or refused, never cut.
+    const { bytes, over } = await readUpTo(fh, maxBytes, st.size);
+    if (over) tooLarge();
+    return bytes.toString('utf8');
   } finally {
     await fh.close();
   }
+}
+
+/**
+ * The bytes of an open file from its start, read to its end as it is now (it may have grown since a stat
+ * gave `sizeHint`) but never past one byte over `maxBytes`: the first `maxBytes` and whether it holds more.
+ */
+export async function readUpTo(
+  fh: fsp.FileHandle,
+  maxBytes: number,
+  sizeHint = 0,
+): Promise<{ bytes: Buffer; over: boolean }> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const buf = Buffer.allocUnsafe(Math.min(Math.max(sizeHint + 1 - total, 64 * 1024), maxBytes + 1 - total));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, total);
+    if (bytesRead === 0) break;
+    chunks.push(buf.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) return { bytes: Buffer.concat(chunks, total).subarray(0, maxBytes), over: true };
+  }
+  return { bytes: Buffer.concat(chunks, total), over: false };
 }
 
 /** The start of a file, and whether it holds more. */

@@ -3,7 +3,7 @@
 // prints goes to the model or a log as if Context Desk had stored it. The store's readers refuse it too.
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import { openChecked, ReadRefusedError } from '../read-text';
+import { openChecked, readUpTo, ReadRefusedError } from '../read-text';
 import { shownName } from './unreadable';
 
 /** Left-out files named at most in a note. */
@@ -89,23 +89,12 @@ export async function readStoreFileToShow(
       return { ok: false, why: `${e.message.replace('is not read', 'is not opened')}.` };
     return { ok: false, why: `${file} cannot be opened: ${(e as Error).message}` };
   }
-  const { fh } = opened;
+  const { fh, st } = opened;
   try {
-    // Up to one byte past the limit, from the handle: a log that grew since the stat is read as it is now.
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const buf = Buffer.allocUnsafe(Math.min(1024 * 1024, maxBytes + 1 - total));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, total);
-      if (bytesRead === 0) break;
-      chunks.push(buf.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) break;
-    }
-    let bytes = Buffer.concat(chunks, total);
-    const cut = total > maxBytes;
+    // From the handle, as the file is now (a log grows): over the limit, cut at the last whole line.
+    const { bytes: read, over: cut } = await readUpTo(fh, maxBytes, st.size);
+    let bytes = read;
     if (cut) {
-      bytes = bytes.subarray(0, maxBytes);
       const lastLine = bytes.lastIndexOf(0x0a);
       if (lastLine >= 0) bytes = bytes.subarray(0, lastLine + 1);
     }
