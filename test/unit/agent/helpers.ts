@@ -2,6 +2,8 @@
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { AgentSession, type AgentOptions } from '../../../src/core/agent/session';
 import { ToolRegistry, type AgentTool } from '../../../src/core/agent/tool-registry';
+import type { ChatProvider } from '../../../src/core/agent/provider';
+import { resolvePricing } from '../../../src/core/cost/pricing';
 import { OpenAICompatibleProvider } from '../../../src/core/providers/openai';
 import { createTokenizer } from '../../../src/core/tokens';
 import {
@@ -62,4 +64,41 @@ export function readSteps(n: number): ReplyStep[] {
   return Array.from({ length: n }, (_, i) => ({
     reply: { text: `Reading file ${i}.`, toolCalls: [{ name: 'read_file', arguments: { path: `src/file${i}.ts` } }] },
   }));
+}
+
+/**
+ * Two calls ("Fix the build.", then "Go on.") of a raw-strategy session of `model` at its published price
+ * for `provider.id`, sharing a ~1,800-token system prompt (a cacheable prefix); `between` runs between
+ * them (a clock moved on). What the provider answers is `provider`'s. Returns every event.
+ */
+export async function twoPricedCalls(
+  model: string,
+  provider: ChatProvider,
+  options: Partial<AgentOptions> = {},
+  between: () => void = () => undefined,
+): Promise<AgentEvent[]> {
+  const { money, ...prices } = resolvePricing({
+    model,
+    provider: provider.id,
+    cachedPrice: 0.1,
+    cacheWritePrice: null,
+  });
+  const agent = new AgentSession({
+    provider,
+    model,
+    tools: new ToolRegistry([]),
+    tokenizer: createTokenizer('o200k'),
+    systemPrompt: 'You are a coding agent. '.repeat(300),
+    strategy: 'raw',
+    prices,
+    ...(money ? { money } : {}),
+    sleep: () => Promise.resolve(),
+    ...options,
+  });
+  const events: AgentEvent[] = [];
+  agent.on((e) => events.push(e));
+  await agent.send('Fix the build.');
+  between();
+  await agent.send('Go on.');
+  return events;
 }

@@ -2,13 +2,11 @@
 // once the provider reports a call's usage its cache figures are the ones the record and the meter show.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { AgentSession } from '../../../src/core/agent/session';
-import { ToolRegistry } from '../../../src/core/agent/tool-registry';
 import type { ChatProvider, ChatStreamEvent, ProviderUsage } from '../../../src/core/agent/provider';
 import type { AgentEvent } from '../../../src/core/agent/events';
 import { mergePrices } from '../../../src/core/cost/prices';
 import { resolvePricing } from '../../../src/core/cost/pricing';
-import { createTokenizer } from '../../../src/core/tokens';
+import { twoPricedCalls } from './helpers';
 import { ChatModel, emptyChat } from '../../../src/extension/agent/chatModel';
 
 /** Two calls of a conversation whose first ~1,800 tokens are shared; `usage` is what the provider reports. */
@@ -17,12 +15,6 @@ async function twoCalls(
   usage: ProviderUsage | undefined,
   minCachedTokens?: number,
 ): Promise<AgentEvent[]> {
-  const { money, ...prices } = resolvePricing({
-    model,
-    provider: 'anthropic',
-    cachedPrice: 0.1,
-    cacheWritePrice: null,
-  });
   let n = 0;
   const provider = {
     id: 'anthropic',
@@ -32,23 +24,7 @@ async function twoCalls(
       yield { type: 'text-delta', text: `answer ${n}` };
     },
   } as ChatProvider;
-  const agent = new AgentSession({
-    provider,
-    model,
-    tools: new ToolRegistry([]),
-    tokenizer: createTokenizer('o200k'),
-    systemPrompt: 'You are a coding agent. '.repeat(300),
-    strategy: 'raw',
-    prices,
-    ...(money ? { money } : {}),
-    ...(minCachedTokens !== undefined ? { minCachedTokens } : {}),
-    sleep: () => Promise.resolve(),
-  });
-  const events: AgentEvent[] = [];
-  agent.on((e) => events.push(e));
-  await agent.send('Fix the build.');
-  await agent.send('Go on.');
-  return events;
+  return twoPricedCalls(model, provider, minCachedTokens !== undefined ? { minCachedTokens } : {});
 }
 
 const prepared = (events: AgentEvent[]) =>

@@ -8,11 +8,9 @@ import { billRequest, cachedPrefixTokens } from '../../../src/core/cost/cost-mod
 import { cacheIncrementOf, OPENAI_CACHE_INCREMENT } from '../../../src/core/cost/cache-increment';
 import { messageCounter } from '../../../src/core/cost/message-tokens';
 import { resolvePricing } from '../../../src/core/cost/pricing';
-import { AgentSession } from '../../../src/core/agent/session';
-import { ToolRegistry } from '../../../src/core/agent/tool-registry';
+import { twoPricedCalls } from '../agent/helpers';
 import type { ChatProvider, ChatStreamEvent } from '../../../src/core/agent/provider';
 import type { AgentEvent } from '../../../src/core/agent/events';
-import { createTokenizer } from '../../../src/core/tokens';
 import { DEFAULT_REPLAY_OPTIONS, replayTrajectory } from '../../../src/core/replay/replay';
 import type { Trajectory } from '../../../src/core/trajectories';
 import { wordTokenizer } from '../strategies/helpers';
@@ -75,29 +73,13 @@ test('OpenAI models step by 128; Claude and the open models do not', () => {
 });
 
 test('the live estimate of an OpenAI model caches whole increments of its shared prefix', async () => {
-  const model = 'gpt-4.1';
-  const { money, ...prices } = resolvePricing({ model, provider: 'openai', cachedPrice: 0.1, cacheWritePrice: null });
   const provider = {
     id: 'openai',
     async *chat(): AsyncIterable<ChatStreamEvent> {
       yield { type: 'text-delta', text: 'answer' };
     },
   } as ChatProvider;
-  const agent = new AgentSession({
-    provider,
-    model,
-    tools: new ToolRegistry([]),
-    tokenizer: createTokenizer('o200k'),
-    systemPrompt: 'You are a coding agent. '.repeat(300),
-    strategy: 'raw',
-    prices,
-    ...(money ? { money } : {}),
-    sleep: () => Promise.resolve(),
-  });
-  const events: AgentEvent[] = [];
-  agent.on((e) => events.push(e));
-  await agent.send('Fix the build.');
-  await agent.send('Go on.');
+  const events = await twoPricedCalls('gpt-4.1', provider);
   const second = events.filter((e) => e.type === 'context-prepared')[1] as Extract<
     AgentEvent,
     { type: 'context-prepared' }
