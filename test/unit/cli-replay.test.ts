@@ -462,21 +462,20 @@ test('--dump-contexts writes the exact messages of every call, per trajectory an
   }
 });
 
-test('--dump-contexts redacts tool-call arguments as the history does: a secret-named field goes whole', async () => {
+/** What `--dump-contexts` writes for an OpenAI chat of one tool call `name(args)` and its result. */
+async function dumpedToolCall(name: string, args: string, ask: string, result: string): Promise<string> {
   const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
-  // `gh secret set`'s tool as an agent calls it: the value says nothing about itself, its key does.
-  const args = JSON.stringify({ name: 'DEPLOY_KEY', secret_value: 'Kx8vQ2mN9pL4zz' });
   writeFileSync(
     join(src, 'chat.json'),
     JSON.stringify({
       messages: [
-        { role: 'user', content: 'store the deploy key' },
+        { role: 'user', content: ask },
         {
           role: 'assistant',
           content: null,
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'set_secret', arguments: args } }],
+          tool_calls: [{ id: 'c1', type: 'function', function: { name, arguments: args } }],
         },
-        { role: 'tool', tool_call_id: 'c1', content: 'ok' },
+        { role: 'tool', tool_call_id: 'c1', content: result },
         { role: 'assistant', content: 'done' },
       ],
     }),
@@ -484,34 +483,21 @@ test('--dump-contexts redacts tool-call arguments as the history does: a secret-
   const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
   const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', out]);
   assert.equal(r.code, 0, r.err);
-  const text = readFileSync(join(out, 'chat.json', 'raw.jsonl'), 'utf8');
+  return readFileSync(join(out, 'chat.json', 'raw.jsonl'), 'utf8');
+}
+
+test('--dump-contexts redacts tool-call arguments as the history does: a secret-named field goes whole', async () => {
+  // `gh secret set`'s tool as an agent calls it: the value says nothing about itself, its key does.
+  const args = JSON.stringify({ name: 'DEPLOY_KEY', secret_value: 'Kx8vQ2mN9pL4zz' });
+  const text = await dumpedToolCall('set_secret', args, 'store the deploy key', 'ok');
   assert.ok(!text.includes('Kx8vQ2mN9pL4zz'), text);
   assert.match(text, /secret_value\\":\\"\[REDACTED:secret-field\]/);
 });
 
 test('--dump-contexts reads tool-call arguments given as a list of command words as the command line', async () => {
-  const src = mkdtempSync(join(tmpdir(), 'cd-dump-src-'));
   // An MCP tool that runs a program: `-p` and the password are two strings of a list.
   const args = JSON.stringify({ command: 'mysql', args: ['-u', 'root', '-pKx8vQ2mN9pL4zz', 'shop'] });
-  writeFileSync(
-    join(src, 'chat.json'),
-    JSON.stringify({
-      messages: [
-        { role: 'user', content: 'count the orders' },
-        {
-          role: 'assistant',
-          content: null,
-          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'run_program', arguments: args } }],
-        },
-        { role: 'tool', tool_call_id: 'c1', content: '42' },
-        { role: 'assistant', content: 'done' },
-      ],
-    }),
-  );
-  const out = mkdtempSync(join(tmpdir(), 'cd-dump-'));
-  const r = await runCli(['replay', src, '--strategy', 'raw', '--dump-contexts', out]);
-  assert.equal(r.code, 0, r.err);
-  const text = readFileSync(join(out, 'chat.json', 'raw.jsonl'), 'utf8');
+  const text = await dumpedToolCall('run_program', args, 'count the orders', '42');
   assert.ok(!text.includes('Kx8vQ2mN9pL4zz'), text);
   assert.match(text, /\\"-p\[REDACTED:cli-password\]\\",\\"shop\\"/);
 });
